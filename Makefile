@@ -1,0 +1,69 @@
+# Makefile: builds build/tinycl and build/libtinycl.a; `make test` runs every test suite.
+CC      ?= gcc
+BUILD   ?= build
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
+LDLIBS  = -lgc -lgmp -lcjson -lreadline -lpthread -lm
+SANFLAGS =
+
+RUNTIME_SRC = $(wildcard runtime/*.c)
+LIB_SRC     = $(RUNTIME_SRC) src/session.c
+APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
+STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
+
+LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
+APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
+HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
+
+.PHONY: all run test check bench asan ubsan clean deps deps-check
+all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
+
+deps:
+	@tools/deps.sh build
+
+deps-check:
+	@tools/deps.sh build
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(BUILD)
+	$(CC) -O1 -o $@ $<
+
+$(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST $(STDLIB)
+	$(BUILD)/embed $@ $(STDLIB)
+
+$(BUILD)/stdlib_data.o: $(BUILD)/stdlib_data.c
+	$(CC) -O0 -c $< -o $@
+
+$(BUILD)/libtinycl.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tinycl: $(APP_OBJ) $(BUILD)/libtinycl.a
+	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+
+run: all
+	$(BUILD)/tinycl
+
+test: all
+	@tools/deps.sh test
+	@BUILD=$(BUILD) tests/run-all.sh
+
+check: all
+	@BUILD=$(BUILD) tests/run-unit.sh
+
+bench: all
+	@BUILD=$(BUILD) bench/run.sh
+
+asan:
+	$(MAKE) BUILD=build-asan OPT=-O1 SANFLAGS="-fsanitize=address -fno-omit-frame-pointer" test
+
+ubsan:
+	$(MAKE) BUILD=build-ubsan OPT=-O1 SANFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
+
+clean:
+	rm -rf build build-asan build-ubsan

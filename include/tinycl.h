@@ -1,0 +1,90 @@
+/* tinycl.h: the embedding API: sessions that evaluate Common Lisp source text and report in C types. */
+#ifndef TINYCL_H
+#define TINYCL_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TINYCL_VERSION_STRING "0.1.0"
+
+typedef struct TclSession TclSession;
+
+typedef struct TclOptions {
+    size_t max_heap;          /* bytes; 0 = default (1 GiB) */
+    double timeout;           /* default seconds per evaluation; 0 = none */
+    bool capture_output;      /* collect *standard-output* etc. into results instead of writing fd 1/2 */
+    size_t output_cap;        /* characters of captured output per call; 0 = default (100000) */
+} TclOptions;
+
+typedef enum {
+    TCL_OK = 0,               /* every form evaluated */
+    TCL_ERROR,                /* an unhandled error ended the call */
+    TCL_INCOMPLETE,           /* the source ended inside a form (the REPL reads more) */
+    TCL_TIMEOUT,              /* the evaluation ran out of time */
+    TCL_INTERRUPTED,          /* tcl_interrupt() or a signal stopped it */
+    TCL_EXIT,                 /* (exit) was called; see exit_code */
+} TclStatus;
+
+typedef struct TclWarning { char *type; char *message; } TclWarning;
+
+typedef struct TclResult {
+    TclStatus status;
+    char **values;            /* printed with PRIN1 in the evaluation package, one per value of the last form */
+    int nvalues;
+    char *out;                /* captured standard output (NULL when not capturing) */
+    char *err;                /* captured error and trace output */
+    bool out_truncated;
+    TclWarning *warnings;
+    int nwarnings;
+    char *error_type;         /* e.g. "TYPE-ERROR", "QUICKLISP-CLIENT:SYSTEM-NOT-FOUND" */
+    char *error_message;      /* the condition's report */
+    char **backtrace;         /* frames, innermost first */
+    int nbacktrace;
+    char **restarts;          /* restarts available when the error was signalled ("ABORT: Return to top level.") */
+    int nrestarts;
+    char *package;            /* the session's current package after the call */
+    double elapsed_ms;
+    int exit_code;            /* TCL_EXIT only */
+    int forms;                /* forms evaluated */
+} TclResult;
+
+/* Create a session (boots a fresh interpreter); NULL on failure. */
+TclSession *tcl_session_new(const TclOptions *opt);
+void tcl_session_free(TclSession *s);
+
+/* Evaluate the forms of CODE one at a time. PACKAGE (may be NULL) overrides the starting
+ * package without changing the session's; TIMEOUT < 0 means the session default. */
+TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout);
+void tcl_result_free(TclResult *r);
+
+/* Whether CODE holds only complete forms (false: the reader would need more input). */
+bool tcl_input_complete(TclSession *s, const char *code);
+
+/* The session's current package name (static storage owned by the session). */
+const char *tcl_current_package(TclSession *s);
+
+/* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
+void tcl_interrupt(TclSession *s);
+
+/* Return the session to a fresh state (see DESIGN.md section 7). */
+void tcl_reset(TclSession *s, bool drop_systems);
+
+/* Load a file as LOAD does; the result is that of evaluating (load "path"). */
+TclResult *tcl_load_file(TclSession *s, const char *path);
+
+/* Symbols accessible in the current package starting with PREFIX (for completion);
+ * a NULL-terminated malloc'd array of malloc'd strings. */
+char **tcl_complete(TclSession *s, const char *prefix, int max);
+
+/* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
+int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1150 @@
+/* analyze.c: turns a form into a node tree once: macroexpansion, lexical resolution, special operators. */
+#include "node.h"
+#include "gc.h"
+#include "error.h"
+#include "package.h"
+#include "lstring.h"
+#include "printer.h"
+#include <stdlib.h>
+
+/* node evaluators live in nodes.c */
+Obj ev_lref0(Lisp *, Node *, Env *);
+Obj ev_lref(Lisp *, Node *, Env *);
+Obj ev_lset(Lisp *, Node *, Env *);
+Obj ev_gref(Lisp *, Node *, Env *);
+Obj ev_gset(Lisp *, Node *, Env *);
+Obj ev_if(Lisp *, Node *, Env *);
+Obj ev_progn(Lisp *, Node *, Env *);
+Obj ev_let(Lisp *, Node *, Env *);
+Obj ev_call_global(Lisp *, Node *, Env *);
+Obj ev_call_node(Lisp *, Node *, Env *);
+Obj ev_lambda(Lisp *, Node *, Env *);
+Obj ev_flet(Lisp *, Node *, Env *);
+Obj ev_block(Lisp *, Node *, Env *);
+Obj ev_block_nl(Lisp *, Node *, Env *);
+Obj ev_return(Lisp *, Node *, Env *);
+Obj ev_return_nl(Lisp *, Node *, Env *);
+Obj ev_tagbody(Lisp *, Node *, Env *);
+Obj ev_tagbody_nl(Lisp *, Node *, Env *);
+Obj ev_go(Lisp *, Node *, Env *);
+Obj ev_go_nl(Lisp *, Node *, Env *);
+Obj ev_catch(Lisp *, Node *, Env *);
+Obj ev_throw(Lisp *, Node *, Env *);
+Obj ev_unwind_protect(Lisp *, Node *, Env *);
+Obj ev_mvcall(Lisp *, Node *, Env *);
+Obj ev_mvprog1(Lisp *, Node *, Env *);
+Obj ev_progv(Lisp *, Node *, Env *);
+Obj ev_the(Lisp *, Node *, Env *);
+Obj ev_function(Lisp *, Node *, Env *);
+Obj ev_local_fn(Lisp *, Node *, Env *);
+Obj ev_dbind(Lisp *, Node *, Env *);
+
+void *node_alloc(Lisp *L, size_t size, EvalFn ev) {
+    Node *n = (Node *)gc_alloc(L, size);
+    n->ev = ev;
+    L->node_count++;
+    return n;
+}
+
+#define NEW(c, type, ev) ((type *)node_alloc((c)->L, sizeof(type), (ev)))
+
+static Node *const_node(ACtx *c, Obj v) {
+    ConstNode *n = NEW(c, ConstNode, ev_const);
+    n->value = v;
+    return &n->n;
+}
+
+/* ---- small list helpers ---- */
+static int list_length_checked(Lisp *L, Obj l, Obj form) {
+    int n = 0;
+    for (Obj x = l; x != NIL; x = CDR(x)) {
+        if (!is_cons(x)) err_program(L, "Malformed form (dotted list): %S", form);
+        n++;
+    }
+    return n;
+}
+static Obj second(Obj l) { return is_cons(l) && is_cons(CDR(l)) ? CAR(CDR(l)) : NIL; }
+
+/* ---- scopes and bindings ---- */
+
+static AScope *scope_new(ACtx *c, bool is_lambda) {
+    AScope *s = (AScope *)gc_alloc(c->L, sizeof(AScope));
+    s->parent = c->scope;
+    s->owner = c->lambda;
+    s->is_lambda = is_lambda;
+    s->runtime = is_lambda;
+    return s;
+}
+
+AVar *avar_new(ACtx *c, Obj name) {
+    AVar *v = (AVar *)gc_alloc(c->L, sizeof(AVar));
+    v->name = name;
+    v->scope = c->scope;
+    v->slot = -1;
+    v->next_all = c->vars;
+    c->vars = v;
+    return v;
+}
+
+void ctx_push_bind(ACtx *c, BindKind kind, Obj name, AVar *var) {
+    ABind *b = (ABind *)gc_alloc(c->L, sizeof(ABind));
+    b->next = c->env;
+    b->kind = kind;
+    b->name = name;
+    b->var = var;
+    b->lambda = c->lambda;
+    c->env = b;
+}
+
+static void add_fixup(ACtx *c, Node *node, AVar *var, int kind) {
+    Fixup *f = (Fixup *)gc_alloc(c->L, sizeof(Fixup));
+    f->node = node;
+    f->var = var;
+    f->site = c->scope;
+    f->kind = kind;
+    f->next = c->fixups;
+    c->fixups = f;
+}
+
+bool globally_special(Lisp *L, Obj sym) {
+    return is_type(sym, T_SYMBOL) && (SYM(sym)->h.flags & (SYM_SPECIAL | SYM_CONSTANT));
+    (void)L;
+}
+
+/* Is SYM declared special by a (special ...) in DECLS? */
+bool declared_special(ACtx *c, Obj decls, Obj sym) {
+    Lisp *L = c->L;
+    for (Obj d = decls; d != NIL; d = CDR(d)) {
+        Obj spec = CAR(d);
+        if (is_cons(spec) && CAR(spec) == S(SPECIAL))
+            for (Obj v = CDR(spec); is_cons(v); v = CDR(v))
+                if (CAR(v) == sym) return true;
+    }
+    return false;
+}
+
+/* Free special declarations: (declare (special x)) for x not bound here. */
+void push_special_decls(ACtx *c, Obj decls, Obj bound) {
+    Lisp *L = c->L;
+    for (Obj d = decls; d != NIL; d = CDR(d)) {
+        Obj spec = CAR(d);
+        if (!is_cons(spec) || CAR(spec) != S(SPECIAL)) continue;
+        for (Obj v = CDR(spec); is_cons(v); v = CDR(v)) {
+            bool is_bound = false;
+            for (Obj b = bound; b != NIL; b = CDR(b))
+                if (CAR(b) == CAR(v)) is_bound = true;
+            if (!is_bound) ctx_push_bind(c, B_DECL_SPECIAL, CAR(v), NULL);
+        }
+    }
+}
+
+Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc) {
+    *decls = NIL;
+    if (doc) *doc = NIL;
+    Obj dtail = NIL;
+    while (is_cons(body)) {
+        Obj f = CAR(body);
+        if (is_cons(f) && CAR(f) == S(DECLARE)) {
+            for (Obj s = CDR(f); is_cons(s); s = CDR(s)) {
+                Obj cell = cons(L, CAR(s), NIL);
+                if (dtail == NIL) *decls = cell; else CDR(dtail) = cell;
+                dtail = cell;
+            }
+        } else if (allow_doc && is_string(f) && doc && *doc == NIL && is_cons(CDR(body))) {
+            *doc = f;
+        } else {
+            break;
+        }
+        body = CDR(body);
+    }
+    return body;
+}
+
+static ABind *lookup_var(ACtx *c, Obj sym) {
+    for (ABind *b = c->env; b; b = b->next) {
+        if (b->name != sym) continue;
+        if (b->kind == B_VAR || b->kind == B_SPECIAL || b->kind == B_SYMMACRO || b->kind == B_DECL_SPECIAL)
+            return b;
+    }
+    return NULL;
+}
+
+static bool fn_name_eq(Obj a, Obj b) {
+    if (a == b) return true;
+    return is_cons(a) && is_cons(b) && CAR(a) == CAR(b) && second(a) == second(b);
+}
+
+static ABind *lookup_fn(ACtx *c, Obj name) {
+    for (ABind *b = c->env; b; b = b->next)
+        if ((b->kind == B_FUNC || b->kind == B_MACRO) && fn_name_eq(b->name, name)) return b;
+    return NULL;
+}
+
+/* ---- environments as Lisp objects (for &environment and macroexpand) ---- */
+
+static Obj env_object(ACtx *c) {
+    Environment *e = (Environment *)heap_alloc(c->L, T_ENVIRONMENT, sizeof(Environment));
+    e->aenv = c->env;
+    return (Obj)e;
+}
+
+static ABind *env_binds(Obj env) {
+    return is_type(env, T_ENVIRONMENT) ? (ABind *)((Environment *)env)->aenv : NULL;
+}
+
+Obj macro_function(Lisp *L, Obj sym, Obj env) {
+    (void)L;
+    for (ABind *b = env_binds(env); b; b = b->next) {
+        if ((b->kind == B_FUNC || b->kind == B_MACRO) && b->name == sym)
+            return b->kind == B_MACRO ? b->value : NIL;
+    }
+    if (!is_type(sym, T_SYMBOL)) return NIL;
+    if ((SYM(sym)->h.flags & SYM_MACRO) && SYM(sym)->function != UNBOUND) return SYM(sym)->function;
+    return NIL;
+}
+
+bool special_operator_p(Lisp *L, Obj sym) {
+    (void)L;
+    return is_type(sym, T_SYMBOL) && (SYM(sym)->h.flags & SYM_SPECIAL_OP);
+}
+
+static Obj symbol_macro_expansion(Lisp *L, Obj sym, Obj env) {
+    for (ABind *b = env_binds(env); b; b = b->next) {
+        if (b->name != sym) continue;
+        if (b->kind == B_SYMMACRO) return b->value;
+        if (b->kind == B_VAR || b->kind == B_SPECIAL || b->kind == B_DECL_SPECIAL) return NO_VALUE;
+    }
+    if (is_type(sym, T_SYMBOL) && (SYM(sym)->h.flags & SYM_GLOBAL_LEX)) {
+        for (Obj p = SYM(sym)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
+            if (CAR(p) == S(P_SYMBOL_MACRO)) return CAR(CDR(p));
+    }
+    return NO_VALUE;
+}
+
+static Obj call_expander(Lisp *L, Obj expander, Obj form, Obj env) {
+    Obj hook = SYM(S(MACROEXPAND_HOOK))->value;
+    Obj r;
+    if (hook == UNBOUND || hook == NIL || hook == S(FUNCALL) ||
+        (is_type(hook, T_PRIMITIVE) && PRIM(hook)->name == S(FUNCALL)))
+        r = funcall2(L, expander, form, env);
+    else
+        r = funcall3(L, hook, expander, form, env);
+    L->nvals = 1;
+    return r;
+}
+
+Obj macroexpand_1(Lisp *L, Obj form, Obj env, bool *expanded) {
+    *expanded = false;
+    if (is_cons(form) && is_symbol(CAR(form))) {
+        Obj m = macro_function(L, CAR(form), env);
+        if (m != NIL) {
+            *expanded = true;
+            return call_expander(L, m, form, env);
+        }
+    } else if (is_type(form, T_SYMBOL)) {
+        Obj e = symbol_macro_expansion(L, form, env);
+        if (e != NO_VALUE) {
+            *expanded = true;
+            return e;
+        }
+    }
+    return form;
+}
+
+Obj macroexpand(Lisp *L, Obj form, Obj env, bool *expanded) {
+    bool any = false, once;
+    for (;;) {
+        form = macroexpand_1(L, form, env, &once);
+        if (!once) break;
+        any = true;
+        safe_point(L);
+    }
+    *expanded = any;
+    return form;
+}
+
+/* ---- analysis of forms ---- */
+
+typedef Node *(*SpecialFn)(ACtx *c, Obj form);
+static SpecialFn special_table[32];
+
+static Node *analyze_symbol(ACtx *c, Obj sym) {
+    Lisp *L = c->L;
+    if (sym == NIL || sym == S(T) || is_keyword(L, sym)) return const_node(c, sym);
+    ABind *b = lookup_var(c, sym);
+    if (b && b->kind == B_SYMMACRO) return analyze(c, b->value);
+    if (b && b->kind == B_VAR) {
+        VarNode *n = NEW(c, VarNode, ev_lref);
+        n->name = sym;
+        add_fixup(c, &n->n, b->var, FX_REF);
+        return &n->n;
+    }
+    if (!b) {
+        Obj e = symbol_macro_expansion(L, sym, NIL);
+        if (e != NO_VALUE) return analyze(c, e);
+        if ((SYM(sym)->h.flags & SYM_CONSTANT) && SYM(sym)->value != UNBOUND) {
+            Obj v = SYM(sym)->value;
+            /* fold constants whose identity cannot matter */
+            if (!is_heap(v) || is_symbol(v) || is_number(v)) return const_node(c, v);
+        }
+    }
+    SymNode *n = NEW(c, SymNode, ev_gref);
+    n->sym = sym;
+    return &n->n;
+}
+
+static Node *analyze_setq_pair(ACtx *c, Obj sym, Obj valform, Obj form) {
+    Lisp *L = c->L;
+    if (!is_type(sym, T_SYMBOL)) err_program(L, "Variable name is not a symbol: %S in %S", sym, form);
+    ABind *b = lookup_var(c, sym);
+    if ((b && b->kind == B_SYMMACRO) || (!b && symbol_macro_expansion(L, sym, NIL) != NO_VALUE)) {
+        Obj place = b ? b->value : symbol_macro_expansion(L, sym, NIL);
+        return analyze(c, cons(L, S(SETF), cons(L, place, cons(L, valform, NIL))));
+    }
+    Node *val = analyze(c, valform);
+    if (b && b->kind == B_VAR) {
+        VarNode *n = NEW(c, VarNode, ev_lset);
+        n->name = sym;
+        n->value = val;
+        add_fixup(c, &n->n, b->var, FX_SET);
+        return &n->n;
+    }
+    if (SYM(sym)->h.flags & SYM_CONSTANT) err_program(L, "Can't set the constant %S", sym);
+    SymNode *n = NEW(c, SymNode, ev_gset);
+    n->sym = sym;
+    n->value = val;
+    return &n->n;
+}
+
+static Node *an_setq(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    int len = list_length_checked(L, CDR(form), form);
+    if (len % 2) err_program(L, "Odd number of arguments to SETQ: %S", form);
+    if (len == 0) return const_node(c, NIL);
+    if (len == 2) return analyze_setq_pair(c, CAR(CDR(form)), CAR(CDR(CDR(form))), form);
+    SeqNode *s = NEW(c, SeqNode, ev_progn);
+    s->count = len / 2;
+    s->forms = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)s->count);
+    int i = 0;
+    for (Obj p = CDR(form); p != NIL; p = CDR(CDR(p))) s->forms[i++] = analyze_setq_pair(c, CAR(p), CAR(CDR(p)), form);
+    return &s->n;
+}
+
+static Node *an_quote(ACtx *c, Obj form) {
+    if (!is_cons(CDR(form)) || CDR(CDR(form)) != NIL) err_program(c->L, "Malformed QUOTE: %S", form);
+    return const_node(c, CAR(CDR(form)));
+}
+
+Node *analyze_body(ACtx *c, Obj body) {
+    Lisp *L = c->L;
+    int n = list_length_checked(L, body, body);
+    if (n == 0) return const_node(c, NIL);
+    if (n == 1) return analyze(c, CAR(body));
+    SeqNode *s = NEW(c, SeqNode, ev_progn);
+    s->count = n;
+    s->forms = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)n);
+    int i = 0;
+    for (Obj p = body; p != NIL; p = CDR(p)) s->forms[i++] = analyze(c, CAR(p));
+    return &s->n;
+}
+
+static Node *an_progn(ACtx *c, Obj form) { return analyze_body(c, CDR(form)); }
+
+static Node *an_if(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    int n = list_length_checked(L, CDR(form), form);
+    if (n < 2 || n > 3) err_program(L, "Malformed IF: %S", form);
+    IfNode *i = NEW(c, IfNode, ev_if);
+    Obj a = CDR(form);
+    i->test = analyze(c, CAR(a));
+    i->then = analyze(c, CAR(CDR(a)));
+    i->els = n == 3 ? analyze(c, CAR(CDR(CDR(a)))) : const_node(c, NIL);
+    return &i->n;
+}
+
+/* Body with declarations: special declarations apply to the body. */
+static Node *analyze_decl_body(ACtx *c, Obj body, Obj bound) {
+    Obj decls;
+    Obj forms = parse_body(c->L, body, &decls, NULL, false);
+    ABind *saved = c->env;
+    push_special_decls(c, decls, bound);
+    Node *n = analyze_body(c, forms);
+    c->env = saved;
+    return n;
+}
+
+static Node *an_locally(ACtx *c, Obj form) { return analyze_decl_body(c, CDR(form), NIL); }
+
+static void check_bindable(ACtx *c, Obj sym, Obj form) {
+    Lisp *L = c->L;
+    if (!is_type(sym, T_SYMBOL) || sym == S(T) || is_keyword(L, sym))
+        err_program(L, "Can't bind %S as a variable in %S", sym, form);
+    if (SYM(sym)->h.flags & SYM_CONSTANT) err_program(L, "Can't bind the constant %S in %S", sym, form);
+}
+
+static Node *an_let(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    bool seq = CAR(form) == S(LETSTAR);
+    if (!is_cons(CDR(form))) err_program(L, "Malformed %S: %S", CAR(form), form);
+    Obj bindings = CAR(CDR(form));
+    Obj decls;
+    Obj forms = parse_body(L, CDR(CDR(form)), &decls, NULL, false);
+    int n = list_length_checked(L, bindings, form);
+    LetNode *ln = NEW(c, LetNode, ev_let);
+    ln->count = n;
+    ln->sequential = seq;
+    ln->b = (Binding *)gc_alloc(L, sizeof(Binding) * (size_t)(n ? n : 1));
+    AScope *outer = c->scope;
+    ABind *saved_env = c->env;
+    AScope *sc = scope_new(c, false);
+    ln->scope = sc;
+    Obj bound = NIL;
+    int i = 0;
+    /* let: inits see the outer scope; let*: each init sees the previous bindings */
+    if (seq) c->scope = sc;
+    for (Obj p = bindings; p != NIL; p = CDR(p), i++) {
+        Obj b = CAR(p), sym, init = NIL;
+        if (is_cons(b)) {
+            sym = CAR(b);
+            if (is_cons(CDR(b))) {
+                init = CAR(CDR(b));
+                if (CDR(CDR(b)) != NIL) err_program(L, "Malformed binding %S in %S", b, form);
+            } else if (CDR(b) != NIL) err_program(L, "Malformed binding %S in %S", b, form);
+        } else sym = b;
+        check_bindable(c, sym, form);
+        Binding *bd = &ln->b[i];
+        bd->sym = sym;
+        bd->init = (is_cons(b) && is_cons(CDR(b))) ? analyze(c, init) : NULL;
+        bound = cons(L, sym, bound);
+        if (globally_special(L, sym) || declared_special(c, decls, sym)) {
+            bd->special = true;
+            ln->has_special = true;
+            if (seq) ctx_push_bind(c, B_SPECIAL, sym, NULL);
+        } else {
+            AScope *keep = c->scope;
+            c->scope = sc;
+            bd->var = avar_new(c, sym);
+            c->scope = keep;
+            if (seq) ctx_push_bind(c, B_VAR, sym, bd->var);
+        }
+    }
+    c->scope = sc;
+    if (!seq) {
+        for (i = 0; i < n; i++) {
+            Binding *bd = &ln->b[i];
+            if (bd->special) ctx_push_bind(c, B_SPECIAL, bd->sym, NULL);
+            else ctx_push_bind(c, B_VAR, bd->sym, bd->var);
+        }
+    }
+    push_special_decls(c, decls, bound);
+    ln->body = analyze_body(c, forms);
+    c->scope = outer;
+    c->env = saved_env;
+    ln->next_let = c->lets;
+    c->lets = ln;
+    return &ln->n;
+}
+
+/* (function x) */
+static Node *analyze_function_name(ACtx *c, Obj name, Obj form) {
+    Lisp *L = c->L;
+    ABind *b = lookup_fn(c, name);
+    if (b && b->kind == B_FUNC) {
+        LocalFnNode *n = NEW(c, LocalFnNode, ev_local_fn);
+        add_fixup(c, &n->n, b->var, FX_REF);
+        return &n->n;
+    }
+    if (b && b->kind == B_MACRO) err_program(L, "%S names a local macro, not a function: %S", name, form);
+    FunctionNode *n = NEW(c, FunctionNode, ev_function);
+    n->name = name;
+    return &n->n;
+}
+
+static bool is_function_name(Lisp *L, Obj x) {
+    if (is_type(x, T_SYMBOL) || x == NIL) return true;
+    return is_cons(x) && CAR(x) == S(SETF) && is_cons(CDR(x)) && is_symbol(CAR(CDR(x))) && CDR(CDR(x)) == NIL;
+}
+
+static Node *lambda_node(ACtx *c, Obj name, Obj ll, Obj body) {
+    LambdaNode *n = NEW(c, LambdaNode, ev_lambda);
+    Obj block = NO_VALUE;
+    if (name != NIL) block = is_cons(name) ? second(name) : name;
+    n->lambda = analyze_lambda(c, name, ll, body, false, block);
+    return &n->n;
+}
+
+static Node *an_function(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form)) || CDR(CDR(form)) != NIL) err_program(L, "Malformed FUNCTION: %S", form);
+    Obj x = CAR(CDR(form));
+    if (is_function_name(L, x)) return analyze_function_name(c, x, form);
+    if (is_cons(x) && CAR(x) == S(LAMBDA) && is_cons(CDR(x)))
+        return lambda_node(c, NIL, CAR(CDR(x)), CDR(CDR(x)));
+    if (is_cons(x) && (CAR(x) == S(NAMED_LAMBDA) || CAR(x) == S(MACRO_LAMBDA)) && is_cons(CDR(x)) && is_cons(CDR(CDR(x)))) {
+        LambdaNode *n = NEW(c, LambdaNode, ev_lambda);
+        Obj name = CAR(CDR(x));
+        Obj block = is_cons(name) ? second(name) : name;
+        n->lambda = analyze_lambda(c, name, CAR(CDR(CDR(x))), CDR(CDR(CDR(x))), CAR(x) == S(MACRO_LAMBDA), block);
+        return &n->n;
+    }
+    err_program(L, "%S is not a legal function name.", x);
+}
+
+static Node *an_block(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form)) || !is_symbol(CAR(CDR(form)))) err_program(L, "Malformed BLOCK: %S", form);
+    BlockNode *n = NEW(c, BlockNode, ev_block);
+    n->name = CAR(CDR(form));
+    n->scope = c->scope;
+    ABind *saved = c->env;
+    ctx_push_bind(c, B_BLOCK, n->name, NULL);
+    c->env->target = &n->n;
+    n->body = analyze_body(c, CDR(CDR(form)));
+    /* the AVar exists only when a closure returns from this block (set by an_return_from) */
+    c->env = saved;
+    return &n->n;
+}
+
+/* The marker of a block or tagbody that a closure exits to: a variable in the
+ * scope where the block was entered, captured by the closure. */
+static AVar *exit_marker(ACtx *c, AVar **slot, AScope *scope, Node *node) {
+    if (!*slot) {
+        AScope *keep = c->scope;
+        c->scope = scope;
+        *slot = avar_new(c, NIL);
+        c->scope = keep;
+        /* the block itself stores its tag there: a reference from its own scope */
+        Fixup *f = (Fixup *)gc_alloc(c->L, sizeof(Fixup));
+        f->node = node;
+        f->var = *slot;
+        f->site = scope;
+        f->kind = FX_MARK;
+        f->next = c->fixups;
+        c->fixups = f;
+    }
+    return *slot;
+}
+
+static Node *an_return_from(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    int len = list_length_checked(L, CDR(form), form);
+    if (len < 1 || len > 2 || !is_symbol(CAR(CDR(form)))) err_program(L, "Malformed RETURN-FROM: %S", form);
+    Obj name = CAR(CDR(form));
+    ABind *b;
+    for (b = c->env; b; b = b->next)
+        if (b->kind == B_BLOCK && b->name == name) break;
+    if (!b) err_program(L, "Return for unknown block: %S", name);
+    ReturnNode *n = NEW(c, ReturnNode, ev_return);
+    n->target = (BlockNode *)b->target;
+    n->value = len == 2 ? analyze(c, CAR(CDR(CDR(form)))) : const_node(c, NIL);
+    if (b->lambda != c->lambda) {
+        BlockNode *bn = n->target;
+        exit_marker(c, &bn->var, bn->scope, &bn->n);
+        n->nonlocal = true;
+        n->n.ev = ev_return_nl;
+        add_fixup(c, &n->n, bn->var, FX_EXIT);
+    }
+    return &n->n;
+}
+
+static Node *an_tagbody(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    TagbodyNode *n = NEW(c, TagbodyNode, ev_tagbody);
+    n->scope = c->scope;
+    int nstmts = 0, ntags = 0;
+    list_length_checked(L, CDR(form), form);
+    for (Obj p = CDR(form); p != NIL; p = CDR(p)) {
+        if (is_cons(CAR(p))) nstmts++;
+        else if (is_symbol(CAR(p)) || is_integer(CAR(p))) ntags++;
+        else err_program(L, "%S is not a valid tag in %S", CAR(p), form);
+    }
+    n->count = nstmts;
+    n->ntags = ntags;
+    n->stmts = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nstmts ? nstmts : 1));
+    n->tag_pos = (int *)gc_alloc_atomic(L, sizeof(int) * (size_t)(ntags ? ntags : 1));
+    Obj tags = NIL, tail = NIL;
+    int t = 0, s = 0;
+    for (Obj p = CDR(form); p != NIL; p = CDR(p)) {
+        if (is_cons(CAR(p))) { s++; continue; }
+        Obj cell = cons(L, CAR(p), NIL);
+        if (tail == NIL) tags = cell; else CDR(tail) = cell;
+        tail = cell;
+        n->tag_pos[t++] = s;
+    }
+    ABind *saved = c->env;
+    ctx_push_bind(c, B_TAGBODY, NIL, NULL);
+    c->env->target = &n->n;
+    c->env->tags = tags;
+    s = 0;
+    for (Obj p = CDR(form); p != NIL; p = CDR(p))
+        if (is_cons(CAR(p))) n->stmts[s++] = analyze(c, CAR(p));
+    c->env = saved;
+    return &n->n;
+}
+
+static bool tag_eql(Obj a, Obj b) {
+    if (a == b) return true;
+    if (is_bignum(a) && is_bignum(b)) return mpz_cmp(BIG(a), BIG(b)) == 0;
+    return false;
+}
+
+static Node *an_go(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form)) || CDR(CDR(form)) != NIL) err_program(L, "Malformed GO: %S", form);
+    Obj tag = CAR(CDR(form));
+    for (ABind *b = c->env; b; b = b->next) {
+        if (b->kind != B_TAGBODY) continue;
+        int i = 0;
+        for (Obj t = b->tags; t != NIL; t = CDR(t), i++) {
+            if (!tag_eql(CAR(t), tag)) continue;
+            GoNode *n = NEW(c, GoNode, ev_go);
+            n->target = (TagbodyNode *)b->target;
+            n->tag = i;
+            if (b->lambda != c->lambda) {
+                TagbodyNode *tb = n->target;
+                exit_marker(c, &tb->var, tb->scope, &tb->n);
+                n->nonlocal = true;
+                n->n.ev = ev_go_nl;
+                add_fixup(c, &n->n, tb->var, FX_EXIT);
+            }
+            return &n->n;
+        }
+    }
+    err_program(L, "Attempt to GO to nonexistent tag: %S", tag);
+}
+
+static Node *an_catch(ACtx *c, Obj form) {
+    if (!is_cons(CDR(form))) err_program(c->L, "Malformed CATCH: %S", form);
+    CatchNode *n = NEW(c, CatchNode, ev_catch);
+    n->tag = analyze(c, CAR(CDR(form)));
+    n->body = analyze_body(c, CDR(CDR(form)));
+    return &n->n;
+}
+
+static Node *an_throw(ACtx *c, Obj form) {
+    if (list_length_checked(c->L, CDR(form), form) != 2) err_program(c->L, "Malformed THROW: %S", form);
+    ThrowNode *n = NEW(c, ThrowNode, ev_throw);
+    n->tag = analyze(c, CAR(CDR(form)));
+    n->value = analyze(c, CAR(CDR(CDR(form))));
+    return &n->n;
+}
+
+static Node *an_unwind_protect(ACtx *c, Obj form) {
+    if (!is_cons(CDR(form))) err_program(c->L, "Malformed UNWIND-PROTECT: %S", form);
+    UnwindNode *n = NEW(c, UnwindNode, ev_unwind_protect);
+    n->protected_form = analyze(c, CAR(CDR(form)));
+    n->cleanup = analyze_body(c, CDR(CDR(form)));
+    return &n->n;
+}
+
+static Node *an_mvcall(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    int len = list_length_checked(L, CDR(form), form);
+    if (len < 1) err_program(L, "Malformed MULTIPLE-VALUE-CALL: %S", form);
+    MvCallNode *n = NEW(c, MvCallNode, ev_mvcall);
+    n->fn = analyze(c, CAR(CDR(form)));
+    n->count = len - 1;
+    n->forms = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(len));
+    int i = 0;
+    for (Obj p = CDR(CDR(form)); p != NIL; p = CDR(p)) n->forms[i++] = analyze(c, CAR(p));
+    return &n->n;
+}
+
+static Node *an_mvprog1(ACtx *c, Obj form) {
+    if (!is_cons(CDR(form))) err_program(c->L, "Malformed MULTIPLE-VALUE-PROG1: %S", form);
+    Mvp1Node *n = NEW(c, Mvp1Node, ev_mvprog1);
+    n->first = analyze(c, CAR(CDR(form)));
+    n->rest = analyze_body(c, CDR(CDR(form)));
+    return &n->n;
+}
+
+static Node *an_progv(ACtx *c, Obj form) {
+    if (list_length_checked(c->L, CDR(form), form) < 2) err_program(c->L, "Malformed PROGV: %S", form);
+    ProgvNode *n = NEW(c, ProgvNode, ev_progv);
+    n->syms = analyze(c, CAR(CDR(form)));
+    n->vals = analyze(c, CAR(CDR(CDR(form))));
+    n->body = analyze_body(c, CDR(CDR(CDR(form))));
+    return &n->n;
+}
+
+static Node *an_the(ACtx *c, Obj form) {
+    if (list_length_checked(c->L, CDR(form), form) != 2) err_program(c->L, "Malformed THE: %S", form);
+    TheNode *n = NEW(c, TheNode, ev_the);
+    n->type = CAR(CDR(form));
+    n->form = analyze(c, CAR(CDR(CDR(form))));
+    return &n->n;
+}
+
+static bool situation_has(Lisp *L, Obj sits, Obj kw, const char *old) {
+    for (Obj p = sits; is_cons(p); p = CDR(p)) {
+        Obj s = CAR(p);
+        if (s == kw) return true;
+        if (is_type(s, T_SYMBOL) && string_equal_cstr(SYM(s)->name, old)) return true;
+    }
+    (void)L;
+    return false;
+}
+
+static Node *an_eval_when(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form)) || !is_list(CAR(CDR(form)))) err_program(L, "Malformed EVAL-WHEN: %S", form);
+    if (situation_has(L, CAR(CDR(form)), S(K_EXECUTE), "EVAL")) return analyze_body(c, CDR(CDR(form)));
+    return const_node(c, NIL);
+}
+
+static Node *an_load_time_value(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    int len = list_length_checked(L, CDR(form), form);
+    if (len < 1 || len > 2) err_program(L, "Malformed LOAD-TIME-VALUE: %S", form);
+    Obj v = lisp_eval(L, CAR(CDR(form)));
+    return const_node(c, v);
+}
+
+/* flet / labels */
+static Node *an_flet(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    bool labels = CAR(form) == S(LABELS);
+    if (!is_cons(CDR(form))) err_program(L, "Malformed %S: %S", CAR(form), form);
+    Obj defs = CAR(CDR(form));
+    int n = list_length_checked(L, defs, form);
+    FletNode *fn = NEW(c, FletNode, ev_flet);
+    fn->count = n;
+    fn->labels = labels;
+    fn->vars = (AVar **)gc_alloc(L, sizeof(AVar *) * (size_t)(n ? n : 1));
+    fn->depth = (int *)gc_alloc_atomic(L, sizeof(int) * (size_t)(n ? n : 1));
+    fn->index = (int *)gc_alloc_atomic(L, sizeof(int) * (size_t)(n ? n : 1));
+    fn->fns = (LambdaNode **)gc_alloc(L, sizeof(LambdaNode *) * (size_t)(n ? n : 1));
+    AScope *outer = c->scope;
+    ABind *saved = c->env;
+    AScope *sc = scope_new(c, false);
+    fn->scope = sc;
+    c->scope = sc;
+    int i = 0;
+    for (Obj p = defs; p != NIL; p = CDR(p), i++) {
+        Obj d = CAR(p);
+        if (!is_cons(d) || !is_function_name(L, CAR(d)) || !is_cons(CDR(d)))
+            err_program(L, "Malformed %S definition: %S", CAR(form), d);
+        fn->vars[i] = avar_new(c, CAR(d));
+    }
+    ABind *inner_env = c->env;
+    for (i = 0; i < n; i++) {
+        ctx_push_bind(c, B_FUNC, fn->vars[i]->name, fn->vars[i]);
+    }
+    inner_env = c->env;
+    if (!labels) c->env = saved;
+    c->scope = labels ? sc : outer;
+    i = 0;
+    for (Obj p = defs; p != NIL; p = CDR(p), i++) {
+        Obj d = CAR(p);
+        Obj name = CAR(d);
+        LambdaNode *ln = NEW(c, LambdaNode, ev_lambda);
+        ln->lambda = analyze_lambda(c, name, CAR(CDR(d)), CDR(CDR(d)), false, is_cons(name) ? second(name) : name);
+        fn->fns[i] = ln;
+    }
+    c->env = inner_env;
+    c->scope = sc;
+    Obj decls;
+    Obj forms = parse_body(L, CDR(CDR(form)), &decls, NULL, false);
+    push_special_decls(c, decls, NIL);
+    fn->body = analyze_body(c, forms);
+    c->scope = outer;
+    c->env = saved;
+    /* reuse the LetNode list for finalisation: wrap in a pseudo let record */
+    LetNode *rec = (LetNode *)gc_alloc(L, sizeof(LetNode));
+    rec->n.ev = NULL;
+    rec->scope = sc;
+    rec->body = (Node *)fn;
+    rec->next_let = c->lets;
+    c->lets = rec;
+    return &fn->n;
+}
+
+/* Make a macro expander from a macrolet definition, visible macros only. */
+static Obj make_local_macro(ACtx *c, Obj def) {
+    Lisp *L = c->L;
+    if (!is_cons(def) || !is_symbol(CAR(def)) || !is_cons(CDR(def))) err_program(L, "Malformed MACROLET definition: %S", def);
+    Obj lam = cons(L, S(NAMED_LAMBDA), cons(L, CAR(def), CDR(def)));
+    /* the expander is analysed in an environment holding only the enclosing macros */
+    ABind *macros = NULL, **tail = &macros;
+    for (ABind *b = c->env; b; b = b->next) {
+        if (b->kind != B_MACRO && b->kind != B_SYMMACRO) continue;
+        ABind *copy = (ABind *)gc_alloc(L, sizeof(ABind));
+        *copy = *b;
+        copy->next = NULL;
+        *tail = copy;
+        tail = &copy->next;
+    }
+    Environment *e = (Environment *)heap_alloc(L, T_ENVIRONMENT, sizeof(Environment));
+    e->aenv = macros;
+    return analyze_function(L, cons(L, S(QUOTE), cons(L, lam, NIL)), (Obj)e);
+}
+
+static Node *an_macrolet(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form))) err_program(L, "Malformed MACROLET: %S", form);
+    ABind *saved = c->env;
+    Obj defs = CAR(CDR(form));
+    list_length_checked(L, defs, form);
+    ABind *newb = NULL;
+    for (Obj p = defs; p != NIL; p = CDR(p)) {
+        Obj fnobj = make_local_macro(c, CAR(p));
+        ABind *b = (ABind *)gc_alloc(L, sizeof(ABind));
+        b->kind = B_MACRO;
+        b->name = CAR(CAR(p));
+        b->value = fnobj;
+        b->lambda = c->lambda;
+        b->next = newb;
+        newb = b;
+    }
+    while (newb) {
+        ABind *nx = newb->next;
+        newb->next = c->env;
+        c->env = newb;
+        newb = nx;
+    }
+    Node *n = analyze_decl_body(c, CDR(CDR(form)), NIL);
+    c->env = saved;
+    return n;
+}
+
+static Node *an_symbol_macrolet(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (!is_cons(CDR(form))) err_program(L, "Malformed SYMBOL-MACROLET: %S", form);
+    ABind *saved = c->env;
+    for (Obj p = CAR(CDR(form)); is_cons(p); p = CDR(p)) {
+        Obj d = CAR(p);
+        if (!is_cons(d) || !is_type(CAR(d), T_SYMBOL) || !is_cons(CDR(d)))
+            err_program(L, "Malformed SYMBOL-MACROLET binding: %S", d);
+        if (globally_special(L, CAR(d)))
+            err_program(L, "Attempt to bind a special variable with SYMBOL-MACROLET: %S", CAR(d));
+        ctx_push_bind(c, B_SYMMACRO, CAR(d), NULL);
+        c->env->value = CAR(CDR(d));
+    }
+    Node *n = analyze_decl_body(c, CDR(CDR(form)), NIL);
+    c->env = saved;
+    return n;
+}
+
+/* (sys::%destructuring-bind pattern value . body) */
+static Node *an_dbind(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    if (list_length_checked(L, CDR(form), form) < 2) err_program(L, "Malformed DESTRUCTURING-BIND: %S", form);
+    Obj pattern = CAR(CDR(form));
+    Node *value = analyze(c, CAR(CDR(CDR(form))));
+    Obj decls;
+    Obj forms = parse_body(L, CDR(CDR(CDR(form))), &decls, NULL, false);
+    AScope *outer = c->scope;
+    ABind *saved = c->env;
+    AScope *sc = scope_new(c, false);
+    c->scope = sc;
+    Pending *pend;
+    LambdaList *ll = analyze_pattern(c, pattern, &pend, decls);
+    (void)pend;
+    push_special_decls(c, decls, NIL);
+    DBindNode *n = (DBindNode *)node_alloc(L, sizeof(DBindNode), ev_dbind);
+    n->ll = ll;
+    n->value = value;
+    n->body = analyze_body(c, forms);
+    c->scope = outer;
+    c->env = saved;
+    LetNode *rec = (LetNode *)gc_alloc(L, sizeof(LetNode));
+    rec->n.ev = NULL;
+    rec->scope = sc;
+    rec->body = (Node *)n;
+    rec->count = -1; /* marks a destructuring record */
+    rec->next_let = c->lets;
+    c->lets = rec;
+    return &n->n;
+}
+
+static Node *analyze_call(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    Obj head = CAR(form);
+    int nargs = list_length_checked(L, CDR(form), form);
+    if (nargs > 100000) err_program(L, "Too many arguments in call: %d", nargs);
+    CallNode *n = NEW(c, CallNode, ev_call_global);
+    n->nargs = nargs;
+    n->args = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nargs ? nargs : 1));
+    if (is_symbol(head)) {
+        ABind *b = lookup_fn(c, head);
+        if (b && b->kind == B_FUNC) {
+            LocalFnNode *f = NEW(c, LocalFnNode, ev_local_fn);
+            add_fixup(c, &f->n, b->var, FX_REF);
+            n->fn = &f->n;
+            n->n.ev = ev_call_node;
+        } else {
+            if (head == NIL) err_program(L, "Illegal function call: %S", form);
+            n->fname = head;
+        }
+    } else if (is_cons(head) && CAR(head) == S(LAMBDA)) {
+        n->fn = analyze(c, cons(L, S(FUNCTION), cons(L, head, NIL)));
+        n->n.ev = ev_call_node;
+    } else {
+        err_program(L, "Illegal function call: %S", form);
+    }
+    int i = 0;
+    for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
+    return &n->n;
+}
+
+Node *analyze(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    stack_check(L);
+    for (;;) {
+        if (is_symbol(form)) return analyze_symbol(c, form);
+        if (!is_cons(form)) return const_node(c, form);
+        Obj head = CAR(form);
+        if (!is_symbol(head)) return analyze_call(c, form);
+        ABind *b = lookup_fn(c, head);
+        if (b && b->kind == B_FUNC) return analyze_call(c, form);
+        if (b && b->kind == B_MACRO) {
+            form = call_expander(L, b->value, form, env_object(c));
+            continue;
+        }
+        if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_SPECIAL_OP) && SYM(head)->h.aux)
+            return special_table[SYM(head)->h.aux - 1](c, form);
+        if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_MACRO) && SYM(head)->function != UNBOUND) {
+            form = call_expander(L, SYM(head)->function, form, env_object(c));
+            safe_point(L);
+            continue;
+        }
+        return analyze_call(c, form);
+    }
+}
+
+/* ---- finalisation: decide frames, assign slots, resolve references ---- */
+
+static int depth_between(AScope *site, AScope *target) {
+    int d = 0;
+    for (AScope *s = site; s && s != target; s = s->parent)
+        if (s->runtime) d++;
+    return d;
+}
+
+Env *env_up(Env *e, int depth) {
+    while (depth--) e = e->parent;
+    return e;
+}
+
+/* Block/tagbody markers were created without a scope; they live where the block is. */
+static void finalize(ACtx *c) {
+    /* 1. captures: a variable referenced from another lambda lives in a heap frame,
+     * and every lambda between the reference and the binding keeps its environment */
+    for (Fixup *f = c->fixups; f; f = f->next) {
+        AVar *v = f->var;
+        ALambda *site_l = f->site->owner, *var_l = v->scope->owner;
+        if (site_l == var_l) continue;
+        v->captured = true;
+        v->scope->runtime = true;
+        v->scope->heap = true;
+        for (ALambda *al = site_l; al && al != var_l; al = al->parent) {
+            al->needs_env = true;
+            if (al != site_l) al->scope->heap = true;
+        }
+    }
+    /* 2. slots, in creation order */
+    AVar *rev = NULL;
+    for (AVar *v = c->vars; v;) {
+        AVar *nx = v->next_all;
+        v->next_all = rev;
+        rev = v;
+        v = nx;
+    }
+    for (AVar *v = rev; v; v = v->next_all) {
+        AScope *rs;
+        if (v->scope->is_lambda || v->captured) rs = v->scope;
+        else rs = v->scope->owner->scope;
+        v->rscope = rs;
+        v->slot = rs->nslots++;
+    }
+    /* 3. references */
+    for (Fixup *f = c->fixups; f; f = f->next) {
+        AVar *v = f->var;
+        int d = depth_between(f->site, v->rscope);
+        switch (f->kind) {
+        case FX_REF: case FX_SET: {
+            Node *n = f->node;
+            if (n->ev == ev_local_fn) { ((LocalFnNode *)n)->depth = d; ((LocalFnNode *)n)->index = v->slot; }
+            else {
+                VarNode *vn = (VarNode *)n;
+                vn->depth = d;
+                vn->index = v->slot;
+                if (n->ev == ev_lref && d == 0) n->ev = ev_lref0;
+            }
+            break;
+        }
+        case FX_EXIT:
+            if (f->node->ev == ev_return_nl) { ((ReturnNode *)f->node)->depth = d; ((ReturnNode *)f->node)->index = v->slot; }
+            else { ((GoNode *)f->node)->depth = d; ((GoNode *)f->node)->index = v->slot; }
+            break;
+        case FX_MARK:
+            if (f->node->ev == ev_block) {
+                BlockNode *bn = (BlockNode *)f->node;
+                bn->depth = d; bn->index = v->slot; bn->n.ev = ev_block_nl;
+            } else {
+                TagbodyNode *tn = (TagbodyNode *)f->node;
+                tn->depth = d; tn->index = v->slot; tn->n.ev = ev_tagbody_nl;
+            }
+            break;
+        }
+    }
+    /* 4. let-like records */
+    for (LetNode *ln = c->lets; ln; ln = ln->next_let) {
+        AScope *sc = ln->scope;
+        int fsize = sc->runtime ? sc->nslots : 0;
+        if (ln->n.ev == ev_let) {
+            ln->frame_size = fsize;
+            for (int i = 0; i < ln->count; i++) {
+                Binding *b = &ln->b[i];
+                if (b->special) continue;
+                b->depth = depth_between(sc, b->var->rscope);
+                b->index = b->var->slot;
+            }
+        } else if (ln->count == -1) {
+            ((DBindNode *)ln->body)->frame_size = fsize;
+        } else {
+            FletNode *fn = (FletNode *)ln->body;
+            fn->frame_size = fsize;
+            for (int i = 0; i < fn->count; i++) {
+                fn->depth[i] = depth_between(sc, fn->vars[i]->rscope);
+                fn->index[i] = fn->vars[i]->slot;
+            }
+        }
+    }
+    /* 5. lambdas and lambda lists */
+    for (Pending *p = c->pending; p; p = p->next) {
+        LambdaList *ll = p->ll;
+        for (int i = 0; i < ll->nparams; i++) {
+            Param *pr = &ll->params[i];
+            AVar *v = p->param_vars[i];
+            if (v) { pr->slot = v->slot; pr->depth = depth_between(p->bind_scope, v->rscope); }
+            AVar *sv = p->svar_vars[i];
+            if (sv) { pr->svar_slot = sv->slot; pr->svar_depth = depth_between(p->bind_scope, sv->rscope); }
+        }
+        if (p->lambda) {
+            Lambda *lam = p->lambda;
+            lam->nslots = p->al->scope->nslots;
+            lam->needs_env = p->al->needs_env;
+            lam->heap_frame = p->al->scope->heap;
+        }
+    }
+}
+
+/* ---- entry points ---- */
+
+static void ctx_init(ACtx *c, Lisp *L, Obj env) {
+    memset(c, 0, sizeof *c);
+    c->L = L;
+    ALambda *al = (ALambda *)gc_alloc(L, sizeof(ALambda));
+    c->lambda = al;
+    c->scope = NULL;
+    AScope *s = scope_new(c, true);
+    al->scope = s;
+    c->scope = s;
+    c->env = env_binds(env);
+}
+
+typedef struct TopNode { Node n; Node *body; int nslots; bool heap; } TopNode;
+
+static Obj run_top(Lisp *L, TopNode *t) {
+    int n = t->nslots ? t->nslots : 1;
+    Env *e = (Env *)gc_alloc(L, sizeof(Env) + sizeof(Obj) * (size_t)n);
+    Obj r = EVAL(L, t->body, e);
+    if (r == UNWIND_MARK) err_control(L, "internal: local exit escaped a top-level form");
+    return r;
+}
+
+static TopNode *analyze_top(Lisp *L, Obj form, Obj env) {
+    ACtx c;
+    ctx_init(&c, L, env);
+    Node *body = analyze(&c, form);
+    finalize(&c);
+    TopNode *t = (TopNode *)gc_alloc(L, sizeof(TopNode));
+    t->body = body;
+    t->nslots = c.lambda->scope->nslots;
+    return t;
+}
+
+Obj analyze_function(Lisp *L, Obj form, Obj env) {
+    /* evaluate FORM (typically (function (lambda ...))) in ENV's macro environment */
+    TopNode *t = analyze_top(L, form, env);
+    return run_top(L, t);
+}
+
+static bool toplevel_op(Lisp *L, Obj head) {
+    return head == S(PROGN) || head == S(EVAL_WHEN) || head == S(LOCALLY);
+}
+
+Obj lisp_eval(Lisp *L, Obj form) {
+    for (;;) {
+        safe_point(L);
+        if (is_cons(form) && is_type(CAR(form), T_SYMBOL) && (SYM(CAR(form))->h.flags & SYM_MACRO) &&
+            !toplevel_op(L, CAR(form))) {
+            bool ex;
+            form = macroexpand_1(L, form, NIL, &ex);
+            if (ex) continue;
+        }
+        break;
+    }
+    if (is_cons(form) && CAR(form) == S(PROGN)) {
+        Obj r = values1(L, NIL);
+        for (Obj p = CDR(form); is_cons(p); p = CDR(p)) r = lisp_eval(L, CAR(p));
+        return r;
+    }
+    if (is_cons(form) && CAR(form) == S(EVAL_WHEN) && is_cons(CDR(form))) {
+        Obj sits = CAR(CDR(form));
+        if (situation_has(L, sits, S(K_EXECUTE), "EVAL"))
+            return lisp_eval(L, cons(L, S(PROGN), CDR(CDR(form))));
+        return values1(L, NIL);
+    }
+    /* fast paths for atoms */
+    if (is_type(form, T_SYMBOL) && !(SYM(form)->h.flags & SYM_GLOBAL_LEX)) {
+        Obj v = SYM(form)->value;
+        if (v == UNBOUND) err_unbound_variable(L, form);
+        return values1(L, v);
+    }
+    if (!is_cons(form) && !is_type(form, T_SYMBOL)) return values1(L, form);
+    TopNode *t = analyze_top(L, form, NIL);
+    return run_top(L, t);
+}
+
+/* ---- registration of special operators ---- */
+
+static void defspecial(Lisp *L, Obj sym, SpecialFn fn, int *idx) {
+    (void)L;
+    special_table[*idx] = fn;
+    SYM(sym)->h.flags |= SYM_SPECIAL_OP;
+    SYM(sym)->h.aux = (uint16_t)(*idx + 1);
+    (*idx)++;
+}
+
+void eval_init(Lisp *L) {
+    int i = 0;
+    defspecial(L, S(QUOTE), an_quote, &i);
+    defspecial(L, S(FUNCTION), an_function, &i);
+    defspecial(L, S(PROGN), an_progn, &i);
+    defspecial(L, S(IF), an_if, &i);
+    defspecial(L, S(LET), an_let, &i);
+    defspecial(L, S(LETSTAR), an_let, &i);
+    defspecial(L, S(SETQ), an_setq, &i);
+    defspecial(L, S(BLOCK), an_block, &i);
+    defspecial(L, S(RETURN_FROM), an_return_from, &i);
+    defspecial(L, S(TAGBODY), an_tagbody, &i);
+    defspecial(L, S(GO), an_go, &i);
+    defspecial(L, S(CATCH), an_catch, &i);
+    defspecial(L, S(THROW), an_throw, &i);
+    defspecial(L, S(UNWIND_PROTECT), an_unwind_protect, &i);
+    defspecial(L, S(FLET), an_flet, &i);
+    defspecial(L, S(LABELS), an_flet, &i);
+    defspecial(L, S(MACROLET), an_macrolet, &i);
+    defspecial(L, S(SYMBOL_MACROLET), an_symbol_macrolet, &i);
+    defspecial(L, S(MULTIPLE_VALUE_CALL), an_mvcall, &i);
+    defspecial(L, S(MULTIPLE_VALUE_PROG1), an_mvprog1, &i);
+    defspecial(L, S(EVAL_WHEN), an_eval_when, &i);
+    defspecial(L, S(LOAD_TIME_VALUE), an_load_time_value, &i);
+    defspecial(L, S(LOCALLY), an_locally, &i);
+    defspecial(L, S(THE), an_the, &i);
+    defspecial(L, S(PROGV), an_progv, &i);
+    /* tinycl's own: the analysed core of DESTRUCTURING-BIND */
+    defspecial(L, intern_cstr(L, L->pkg_system, "%DESTRUCTURING-BIND"), an_dbind, &i);
+}

@@ -1,0 +1,84 @@
+/* control.c: unwinding through the frame stack, catch/throw, special bindings, values. */
+#include "control.h"
+#include "error.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Land in frame F: restore the dynamic state it saved. F stays pushed. */
+static void land(Lisp *L, Frame *f) {
+    unbind_specials(L, f->special_sp);
+    L->calls = f->calls;
+    L->frames = f;
+}
+
+_Noreturn void unwind_to(Lisp *L, Frame *target, int code) {
+    for (Frame *f = L->frames; f != target; f = f->prev) {
+        if (!f) {
+            fputs("tinycl: internal error: unwind target is not on the frame stack\n", stderr);
+            abort();
+        }
+        if (f->kind == FR_UNWIND_PROTECT) {
+            L->unwind_target = target;
+            L->unwind_code = code;
+            land(L, f);
+            siglongjmp(f->jb, JUMP_UNWIND);
+        }
+    }
+    land(L, target);
+    siglongjmp(target->jb, code);
+}
+
+_Noreturn void unwind_continue(Lisp *L, Frame *target, int code) { unwind_to(L, target, code); }
+
+Frame *frame_toplevel(Lisp *L) {
+    for (Frame *f = L->frames; f; f = f->prev)
+        if (f->kind == FR_TOPLEVEL) return f;
+    return NULL;
+}
+
+Frame *frame_outermost_toplevel(Lisp *L) {
+    Frame *found = NULL;
+    for (Frame *f = L->frames; f; f = f->prev)
+        if (f->kind == FR_TOPLEVEL) found = f;
+    return found;
+}
+
+_Noreturn void throw_to_tag(Lisp *L, Obj tag, Obj value) {
+    for (Frame *f = L->frames; f; f = f->prev) {
+        if (f->kind == FR_CATCH && f->tag == tag) {
+            /* values are already in L->values / nvals; keep the primary there too */
+            if (L->nvals == 1) L->values[0] = value;
+            unwind_to(L, f, JUMP_RETURN);
+        }
+    }
+    err_control(L, "Attempt to THROW to a tag that does not exist: %S", tag);
+}
+
+void special_grow(Lisp *L) {
+    size_t cap = L->special_cap ? L->special_cap * 2 : 256;
+    SpecialBinding *n = (SpecialBinding *)gc_alloc(L, cap * sizeof(SpecialBinding));
+    if (L->special_sp) memcpy(n, L->specials, L->special_sp * sizeof(SpecialBinding));
+    L->specials = n;
+    L->special_cap = cap;
+}
+
+int values_save(Lisp *L, Obj v, Obj *out) {
+    int n = L->nvals;
+    if (n == 1) out[0] = v;
+    else memcpy(out, L->values, (size_t)n * sizeof(Obj));
+    return n;
+}
+
+Obj values_restore(Lisp *L, int n, Obj *saved) {
+    L->nvals = n;
+    if (n == 1) return saved[0];
+    memcpy(L->values, saved, (size_t)n * sizeof(Obj));
+    return n ? saved[0] : NIL;
+}
+
+Obj values_list(Lisp *L, Obj primary) {
+    if (L->nvals == 1) return cons(L, primary, NIL);
+    Obj r = NIL;
+    for (int i = L->nvals - 1; i >= 0; i--) r = cons(L, L->values[i], r);
+    return r;
+}

@@ -1,0 +1,106 @@
+/* eval.h: pre-analysed evaluation: nodes, lexical environments, lambdas, and the call interface. */
+#ifndef TINYCL_EVAL_H
+#define TINYCL_EVAL_H
+
+#include "state.h"
+#include "control.h"
+
+/* A runtime lexical frame: slots resolved at analysis time to (depth, index). */
+typedef struct Env {
+    struct Env *parent;
+    Obj slots[];
+} Env;
+
+typedef struct Node Node;
+typedef Obj (*EvalFn)(Lisp *L, Node *n, Env *env);
+struct Node {
+    EvalFn ev;
+};
+#define EVAL(L, n, env) ((n)->ev((L), (n), (env)))
+
+/* Evaluate a sub-node; pass a travelling local exit straight up. */
+#define EVAL_OR_EXIT(var, L, n, env)               \
+    do {                                           \
+        (var) = EVAL(L, n, env);                   \
+        if (UNLIKELY((var) == UNWIND_MARK)) return UNWIND_MARK; \
+    } while (0)
+
+/* ---- lambda lists ---- */
+typedef enum { P_REQ, P_OPT, P_REST, P_KEY, P_AUX, P_WHOLE, P_ENV } ParamKind;
+
+struct LambdaList;
+typedef struct Param {
+    ParamKind kind;
+    Obj var;                 /* symbol (NIL when destructuring pattern) */
+    int slot;                /* frame slot, -1 when special */
+    int depth;               /* frame hops from the binding frame (nonzero only for heap sub-frames) */
+    Node *init;              /* default (opt/key/aux), NULL = NIL */
+    Obj svar;                /* supplied-p variable or NIL */
+    int svar_slot;           /* -1 when special */
+    int svar_depth;
+    Obj keyword;             /* &key */
+    struct LambdaList *pattern; /* destructuring (macro lambda lists), else NULL */
+} Param;
+
+typedef struct LambdaList {
+    int nparams;
+    Param *params;
+    int nreq, nopt;
+    bool has_rest, has_key, allow_other_keys, has_aux, has_specials;
+    bool is_macro;           /* binds (form env): &whole, &environment, destructuring */
+    bool dotted_rest;        /* pattern (a . rest) */
+    Obj source;              /* the lambda list as written */
+} LambdaList;
+
+typedef struct Lambda {
+    Obj name;                /* function name for backtraces (symbol or (setf x)) */
+    LambdaList ll;
+    int nslots;
+    bool heap_frame;         /* frame must outlive the call (captured by closures) */
+    bool needs_env;          /* refers to enclosing lexical frames */
+    bool simple;             /* required lexical params only */
+    Node *body;
+    Obj doc;
+    Obj source;              /* (lambda ll . body) */
+    Obj block_name;
+} Lambda;
+
+/* ---- calling ---- */
+/* Call FN (a function or a function name) with args; sets L->nvals. */
+Obj funcall(Lisp *L, Obj fn, int nargs, Obj *args);
+Obj funcall0(Lisp *L, Obj fn);
+Obj funcall1(Lisp *L, Obj fn, Obj a);
+Obj funcall2(Lisp *L, Obj fn, Obj a, Obj b);
+Obj funcall3(Lisp *L, Obj fn, Obj a, Obj b, Obj c);
+/* Call with the elements of LIST as arguments. */
+Obj apply_list(Lisp *L, Obj fn, Obj list);
+/* The function a designator names (symbol -> global function), or an error. */
+Obj coerce_function(Lisp *L, Obj designator);
+Obj apply_closure(Lisp *L, Obj fn, int nargs, Obj *args);
+
+/* ---- evaluation ---- */
+/* Evaluate FORM in the null lexical environment, processing top-level forms
+ * (progn, locally, macrolet, eval-when) one at a time. */
+Obj lisp_eval(Lisp *L, Obj form);
+/* Analyse (macroexpand, resolve) FORM as the body of a fresh top-level lambda. */
+Obj analyze_function(Lisp *L, Obj lambda_form, Obj env);
+
+/* macroexpansion; env is an Environment object or NIL */
+Obj macroexpand_1(Lisp *L, Obj form, Obj env, bool *expanded);
+Obj macroexpand(Lisp *L, Obj form, Obj env, bool *expanded);
+Obj macro_function(Lisp *L, Obj sym, Obj env);
+bool special_operator_p(Lisp *L, Obj sym);
+
+/* fdefinition of a function name (symbol or (setf sym)); UNBOUND if none */
+Obj fdefinition_get(Lisp *L, Obj name);
+void fdefinition_set(Lisp *L, Obj name, Obj fn);
+
+/* The active interpreted calls as a list of (name . args), innermost first. */
+Obj capture_backtrace(Lisp *L, int limit);
+
+void eval_init(Lisp *L);
+
+/* Node allocation for analysis */
+void *node_alloc(Lisp *L, size_t size, EvalFn ev);
+
+#endif

@@ -1,0 +1,490 @@
+/* evalprim.c: the evaluator as Lisp sees it: eval, funcall, apply, values, macros, defun/defmacro, backquote. */
+#include "prim.h"
+#include "eval.h"
+#include "package.h"
+#include "lstring.h"
+#include "hash.h"
+#include <stdlib.h>
+
+static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
+static Obj list3(Lisp *L, Obj a, Obj b, Obj c) { return cons(L, a, cons(L, b, cons(L, c, NIL))); }
+static Obj second(Obj l) { return is_cons(l) && is_cons(CDR(l)) ? CAR(CDR(l)) : NIL; }
+
+DEFPRIM(prim_eval) { UNUSED_ARGS; return lisp_eval(L, args[0]); }
+
+DEFPRIM(prim_funcall) { return funcall(L, args[0], nargs - 1, args + 1); }
+
+DEFPRIM(prim_apply) {
+    if (nargs == 1) return apply_list(L, args[0], NIL);
+    Obj last = args[nargs - 1];
+    size_t n = 0;
+    Obj x;
+    for (x = last; is_cons(x); x = CDR(x)) n++;
+    if (x != NIL) err_type(L, last, S(LIST));
+    size_t total = (size_t)(nargs - 2) + n;
+    if (total > (1u << 24)) err_program(L, "Too many arguments to APPLY: %zu", total);
+    Obj small[32];
+    Obj *v = total <= 32 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * total);
+    size_t k = 0;
+    for (int i = 1; i < nargs - 1; i++) v[k++] = args[i];
+    for (x = last; is_cons(x); x = CDR(x)) v[k++] = CAR(x);
+    return funcall(L, args[0], (int)total, v);
+}
+
+DEFPRIM(prim_values) {
+    if (nargs == 1) return values1(L, args[0]);
+    if (nargs > MULTIPLE_VALUES_LIMIT) err_program(L, "Too many values: %d", nargs);
+    for (int i = 0; i < nargs; i++) L->values[i] = args[i];
+    L->nvals = nargs;
+    return nargs ? args[0] : NIL;
+}
+
+DEFPRIM(prim_values_list) {
+    UNUSED_ARGS;
+    int n = 0;
+    Obj x;
+    for (x = args[0]; is_cons(x); x = CDR(x)) {
+        if (n >= MULTIPLE_VALUES_LIMIT) err_program(L, "Too many values in VALUES-LIST");
+        L->values[n++] = CAR(x);
+    }
+    if (x != NIL) err_type(L, args[0], S(LIST));
+    L->nvals = n;
+    return n ? L->values[0] : NIL;
+}
+
+DEFPRIM(prim_macroexpand_1) {
+    bool ex;
+    Obj r = macroexpand_1(L, args[0], opt_arg(nargs, args, 1, NIL), &ex);
+    return values2(L, r, boolean(L, ex));
+}
+
+DEFPRIM(prim_macroexpand) {
+    bool ex;
+    Obj r = macroexpand(L, args[0], opt_arg(nargs, args, 1, NIL), &ex);
+    return values2(L, r, boolean(L, ex));
+}
+
+DEFPRIM(prim_macro_function) {
+    check_symbol(L, args[0]);
+    return macro_function(L, args[0], opt_arg(nargs, args, 1, NIL));
+}
+
+/* (sys:%set-macro-function symbol function) */
+DEFPRIM(prim_pct_set_macro_function) {
+    UNUSED_ARGS;
+    Obj sym = check_symbol(L, args[0]);
+    check_package_lock(L, sym, "defining a macro named");
+    Symbol *s = symbol_data(L, sym);
+    if (args[1] == NIL) {
+        if (s->h.flags & SYM_MACRO) { s->function = UNBOUND; s->h.flags &= (uint8_t)~SYM_MACRO; }
+        return NIL;
+    }
+    check_function(L, args[1]);
+    s->function = args[1];
+    s->h.flags |= SYM_MACRO;
+    return args[1];
+}
+
+DEFPRIM(prim_special_operator_p) {
+    UNUSED_ARGS;
+    return boolean(L, special_operator_p(L, check_symbol(L, args[0])));
+}
+
+static Obj check_fname(Lisp *L, Obj name) {
+    if (is_symbol(name)) return name;
+    if (is_cons(name) && CAR(name) == S(SETF) && is_cons(CDR(name)) && is_symbol(CAR(CDR(name))) && CDR(CDR(name)) == NIL)
+        return name;
+    err_type(L, name, list3(L, S(OR), S(SYMBOL), list3(L, S(CONS), list2(L, S(MEMBER), S(SETF)), NIL)));
+}
+
+DEFPRIM(prim_fboundp) {
+    UNUSED_ARGS;
+    Obj name = check_fname(L, args[0]);
+    if (is_symbol(name) && (symbol_data(L, name)->h.flags & SYM_SPECIAL_OP)) return S(T);
+    return boolean(L, fdefinition_get(L, name) != UNBOUND);
+}
+
+DEFPRIM(prim_fdefinition) {
+    UNUSED_ARGS;
+    Obj name = check_fname(L, args[0]);
+    Obj f = fdefinition_get(L, name);
+    if (f == UNBOUND) err_undefined_function(L, name);
+    return f;
+}
+
+/* (sys:%set-fdefinition name function) */
+DEFPRIM(prim_pct_set_fdefinition) {
+    UNUSED_ARGS;
+    Obj name = check_fname(L, args[0]);
+    check_package_lock(L, is_cons(name) ? CAR(CDR(name)) : name, "setting the fdefinition of");
+    check_function(L, args[1]);
+    fdefinition_set(L, name, args[1]);
+    return args[1];
+}
+
+DEFPRIM(prim_fmakunbound) {
+    UNUSED_ARGS;
+    Obj name = check_fname(L, args[0]);
+    check_package_lock(L, is_cons(name) ? CAR(CDR(name)) : name, "removing the function definition of");
+    if (is_symbol(name)) {
+        Symbol *s = symbol_data(L, name);
+        s->function = UNBOUND;
+        s->h.flags &= (uint8_t)~SYM_MACRO;
+    } else {
+        symbol_data(L, CAR(CDR(name)))->setf_function = UNBOUND;
+    }
+    return name;
+}
+
+/* (sys:%defun name function) */
+DEFPRIM(prim_pct_defun) {
+    UNUSED_ARGS;
+    Obj name = check_fname(L, args[0]);
+    Obj base = is_cons(name) ? CAR(CDR(name)) : name;
+    check_package_lock(L, base, "defining");
+    if (is_symbol(name) && (symbol_data(L, name)->h.flags & SYM_SPECIAL_OP))
+        err_program(L, "%S names a special operator and cannot be redefined as a function.", name);
+    fdefinition_set(L, name, args[1]);
+    Obj hook = SYM(S(P_DEFINITION_HOOK))->value;
+    if (is_function(hook)) funcall2(L, hook, S(DEFUN), name);
+    return name;
+}
+
+/* (sys:%defmacro name expander) */
+DEFPRIM(prim_pct_defmacro) {
+    UNUSED_ARGS;
+    Obj name = check_symbol(L, args[0]);
+    check_package_lock(L, name, "defining a macro named");
+    if (symbol_data(L, name)->h.flags & SYM_SPECIAL_OP)
+        err_program(L, "%S names a special operator and cannot be redefined as a macro.", name);
+    Symbol *s = symbol_data(L, name);
+    s->function = args[1];
+    s->h.flags |= SYM_MACRO;
+    Obj hook = SYM(S(P_DEFINITION_HOOK))->value;
+    if (is_function(hook)) funcall2(L, hook, S(DEFMACRO), name);
+    return name;
+}
+
+DEFPRIM(prim_functionp) { UNUSED_ARGS; return boolean(L, is_function(args[0])); }
+DEFPRIM(prim_compiled_function_p) { UNUSED_ARGS; return boolean(L, is_function(args[0])); }
+
+DEFPRIM(prim_compile) {
+    Obj name = args[0];
+    Obj def = opt_arg(nargs, args, 1, NO_VALUE);
+    Obj fn;
+    if (def == NO_VALUE) {
+        if (name == NIL) err_simple(L, "COMPILE needs a definition when NAME is NIL.");
+        fn = macro_function(L, name, NIL);
+        if (fn == NIL) {
+            fn = fdefinition_get(L, check_fname(L, name));
+            if (fn == UNBOUND) err_undefined_function(L, name);
+        }
+    } else {
+        fn = is_function(def) ? def : lisp_eval(L, list2(L, S(FUNCTION), def));
+        if (name != NIL) {
+            if (is_symbol(name) && (symbol_data(L, name)->h.flags & SYM_MACRO)) symbol_data(L, name)->function = fn;
+            else fdefinition_set(L, check_fname(L, name), fn);
+        }
+    }
+    return values3(L, name != NIL ? name : fn, NIL, NIL);
+}
+
+DEFPRIM(prim_function_lambda_expression) {
+    UNUSED_ARGS;
+    Obj fn = check_function(L, args[0]);
+    if (is_type(fn, T_CLOSURE)) {
+        Closure *c = CLOSURE(fn);
+        return values3(L, c->env ? NIL : c->lambda->source, boolean(L, c->env != NULL), c->name);
+    }
+    if (is_type(fn, T_PRIMITIVE)) return values3(L, NIL, NIL, PRIM(fn)->name);
+    return values3(L, NIL, S(T), NIL);
+}
+
+/* (sys:%function-lambda-list fn) -> the lambda list as written, or :unknown */
+DEFPRIM(prim_pct_function_lambda_list) {
+    UNUSED_ARGS;
+    Obj fn = args[0];
+    if (is_type(fn, T_CLOSURE)) return CLOSURE(fn)->lambda->ll.source;
+    if (is_type(fn, T_PRIMITIVE) && PRIM(fn)->lambda_list) {
+        Obj s = string_from_cstr(L, PRIM(fn)->lambda_list);
+        bind_special(L, S(PACKAGE_VAR), L->pkg_cl);
+        size_t sp = L->special_sp - 1;
+        Obj r = funcall1(L, intern_cstr(L, L->pkg_cl, "READ-FROM-STRING"), s);
+        unbind_specials(L, sp);
+        L->nvals = 1;
+        return r;
+    }
+    return keyword(L, "UNKNOWN");
+}
+
+DEFPRIM(prim_pct_function_name) {
+    UNUSED_ARGS;
+    Obj fn = args[0];
+    if (is_type(fn, T_CLOSURE)) return CLOSURE(fn)->name;
+    if (is_type(fn, T_PRIMITIVE)) return PRIM(fn)->name;
+    return NIL;
+}
+
+DEFPRIM(prim_pct_function_documentation) {
+    UNUSED_ARGS;
+    Obj fn = args[0];
+    if (is_type(fn, T_CLOSURE)) return CLOSURE(fn)->lambda->doc;
+    if (is_type(fn, T_PRIMITIVE) && PRIM(fn)->doc) return string_from_cstr(L, PRIM(fn)->doc);
+    return NIL;
+}
+
+/* (sys:%set-function-name fn name) */
+DEFPRIM(prim_pct_set_function_name) {
+    UNUSED_ARGS;
+    if (is_type(args[0], T_CLOSURE)) CLOSURE(args[0])->name = args[1];
+    return args[0];
+}
+
+/* (sys:%toplevel-abort condition): the end of an unhandled error; unwinds to the top level. */
+DEFPRIM(prim_pct_toplevel_abort) {
+    UNUSED_ARGS;
+    L->last_error = args[0];
+    L->error_depth = 0;
+    if (nargs > 1) L->last_backtrace = args[1];
+    Frame *top = frame_toplevel(L);
+    if (!top) {
+        fprintf(stderr, "tinycl: unhandled condition: %s\n", error_describe_bootstrap(L, args[0]));
+        exit(70);
+    }
+    unwind_to(L, top, JUMP_ERROR);
+}
+
+Obj capture_backtrace(Lisp *L, int limit) {
+    Obj head = NIL, tail = NIL;
+    int n = 0;
+    for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
+        Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
+        if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
+        Obj a = NIL;
+        int na = r->nargs > 16 ? 16 : r->nargs;
+        for (int i = na - 1; i >= 0; i--) a = cons(L, r->args[i], a);
+        Obj cell = cons(L, cons(L, fnname, a), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
+    }
+    return head;
+}
+
+/* (sys:%backtrace &optional (limit 20)) -> list of (name . args) for active interpreted calls */
+DEFPRIM(prim_pct_backtrace) {
+    intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
+    return capture_backtrace(L, (int)limit);
+}
+
+DEFPRIM(prim_proclaim) {
+    UNUSED_ARGS;
+    Obj spec = args[0];
+    if (!is_cons(spec)) err_type(L, spec, S(CONS));
+    if (CAR(spec) == S(SPECIAL)) {
+        for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) {
+            Obj s = check_symbol(L, CAR(l));
+            if (s != NIL) SYM(s)->h.flags |= SYM_SPECIAL;
+        }
+    }
+    return NIL;
+}
+
+DEFPRIM(prim_identity) { UNUSED_ARGS; return args[0]; }
+
+/* ---- macros implemented in C: the ones the stdlib needs before it can define macros ---- */
+
+/* (defun name lambda-list . body) */
+DEFPRIM(mac_defun) {
+    UNUSED_ARGS;
+    Obj form = args[0];
+    if (!is_cons(CDR(form)) || !is_cons(CDR(CDR(form)))) err_program(L, "Malformed DEFUN: %S", form);
+    Obj name = CAR(CDR(form));
+    Obj rest = CDR(CDR(form));
+    Obj lam = cons(L, S(NAMED_LAMBDA), cons(L, name, rest));
+    return list3(L, S(P_DEFUN), list2(L, S(QUOTE), name), list2(L, S(FUNCTION), lam));
+}
+
+/* (defmacro name lambda-list . body) */
+DEFPRIM(mac_defmacro) {
+    UNUSED_ARGS;
+    Obj form = args[0];
+    if (!is_cons(CDR(form)) || !is_cons(CDR(CDR(form))) || !is_symbol(CAR(CDR(form))))
+        err_program(L, "Malformed DEFMACRO: %S", form);
+    Obj name = CAR(CDR(form));
+    Obj lam = cons(L, S(MACRO_LAMBDA), cons(L, name, CDR(CDR(form))));
+    return list3(L, S(P_DEFMACRO), list2(L, S(QUOTE), name), list2(L, S(FUNCTION), lam));
+}
+
+/* (lambda lambda-list . body) => #'(lambda ...) */
+DEFPRIM(mac_lambda) {
+    UNUSED_ARGS;
+    return list2(L, S(FUNCTION), args[0]);
+}
+
+/* ---- backquote ---- */
+
+static bool is_qq_form(Obj x, Obj head) { return is_cons(x) && CAR(x) == head && is_cons(CDR(x)) && CDR(CDR(x)) == NIL; }
+
+static bool self_evaluating(Lisp *L, Obj x) {
+    if (x == NIL || x == S(T)) return true;
+    if (is_type(x, T_SYMBOL)) return is_keyword(L, x);
+    return !is_cons(x);
+}
+
+static Obj qq(Lisp *L, Obj x, int level);
+
+static Obj qq_list(Lisp *L, Obj x, int level) {
+    Obj parts = NIL;      /* reversed list of part forms */
+    Obj items = NIL;      /* reversed items of the current (list ...) part */
+    bool items_open = false;
+    Obj p = x;
+    while (is_cons(p)) {
+        if (CAR(p) == S(UNQUOTE) && is_qq_form(p, S(UNQUOTE))) break;         /* dotted ,y tail */
+        if (CAR(p) == S(QUASIQUOTE) && is_qq_form(p, S(QUASIQUOTE))) break;
+        Obj e = CAR(p);
+        if ((is_qq_form(e, S(UNQUOTE_SPLICING)) || is_qq_form(e, S(UNQUOTE_NSPLICING))) && level == 0) {
+            if (items_open) {
+                Obj r = NIL;
+                for (Obj i = items; i != NIL; i = CDR(i)) r = cons(L, CAR(i), r);
+                parts = cons(L, cons(L, S(LIST), r), parts);
+                items = NIL;
+                items_open = false;
+            }
+            parts = cons(L, second(e), parts);
+        } else if (level == 1 && (is_qq_form(e, S(UNQUOTE)) || is_qq_form(e, S(UNQUOTE_SPLICING))) &&
+                   (is_qq_form(second(e), S(UNQUOTE_SPLICING)) || is_qq_form(second(e), S(UNQUOTE_NSPLICING)))) {
+            /* ,,@x or ,@,@x: one inner unquote per element of x */
+            if (items_open) {
+                Obj r = NIL;
+                for (Obj i = items; i != NIL; i = CDR(i)) r = cons(L, CAR(i), r);
+                parts = cons(L, cons(L, S(LIST), r), parts);
+                items = NIL;
+                items_open = false;
+            }
+            parts = cons(L, list3(L, S(P_QQ_WRAP), list2(L, S(QUOTE), CAR(e)), second(second(e))), parts);
+        } else {
+            Obj item;
+            if (is_qq_form(e, S(UNQUOTE_SPLICING)) || is_qq_form(e, S(UNQUOTE_NSPLICING)))
+                item = list3(L, S(LIST), list2(L, S(QUOTE), CAR(e)), qq(L, second(e), level - 1));
+            else
+                item = qq(L, e, level);
+            items = cons(L, item, items);
+            items_open = true;
+        }
+        p = CDR(p);
+    }
+    /* reverse items into a (list ...) part */
+    if (items_open) {
+        Obj r = NIL;
+        for (Obj i = items; i != NIL; i = CDR(i)) r = cons(L, CAR(i), r);
+        parts = cons(L, cons(L, S(LIST), r), parts);
+    }
+    Obj tail = p == NIL ? NO_VALUE : qq(L, p, level);
+    /* parts is reversed */
+    Obj fwd = NIL;
+    int nparts = 0;
+    for (Obj i = parts; i != NIL; i = CDR(i)) { fwd = cons(L, CAR(i), fwd); nparts++; }
+    if (nparts == 0) return tail == NO_VALUE ? NIL : tail;
+    if (nparts == 1 && is_cons(CAR(fwd)) && CAR(CAR(fwd)) == S(LIST) && fwd != NIL) {
+        Obj lst = CAR(fwd);
+        if (tail == NO_VALUE) return lst;
+        /* (list* a b tail) */
+        Obj args2 = NIL, t2 = NIL;
+        for (Obj i = CDR(lst); i != NIL; i = CDR(i)) {
+            Obj c = cons(L, CAR(i), NIL);
+            if (t2 == NIL) args2 = c; else CDR(t2) = c;
+            t2 = c;
+        }
+        CDR(t2) = cons(L, tail, NIL);
+        return cons(L, S(LISTSTAR), args2);
+    }
+    Obj r = cons(L, S(APPEND), fwd);
+    if (tail != NO_VALUE) {
+        Obj last = r;
+        while (CDR(last) != NIL) last = CDR(last);
+        CDR(last) = cons(L, tail, NIL);
+    } else if (nparts == 1) {
+        /* `(,@x) copies x */
+        CDR(CDR(r)) = cons(L, NIL, NIL);
+    }
+    return r;
+}
+
+static Obj qq(Lisp *L, Obj x, int level) {
+    stack_check(L);
+    if (!is_cons(x)) {
+        if (is_type(x, T_VECTOR)) {
+            Obj lst = NIL;
+            for (size_t i = VEC(x)->len; i > 0; i--) lst = cons(L, VEC(x)->data[i - 1], lst);
+            return list3(L, S(APPLY), list2(L, S(FUNCTION), S(VECTOR)), qq_list(L, lst, level));
+        }
+        return self_evaluating(L, x) ? x : list2(L, S(QUOTE), x);
+    }
+    if (is_qq_form(x, S(UNQUOTE))) {
+        if (level == 0) return second(x);
+        return list3(L, S(LIST), list2(L, S(QUOTE), S(UNQUOTE)), qq(L, second(x), level - 1));
+    }
+    if (is_qq_form(x, S(QUASIQUOTE)))
+        return list3(L, S(LIST), list2(L, S(QUOTE), S(QUASIQUOTE)), qq(L, second(x), level + 1));
+    if ((is_qq_form(x, S(UNQUOTE_SPLICING)) || is_qq_form(x, S(UNQUOTE_NSPLICING))) && level == 0)
+        err_simple(L, ",@ or ,. after backquote in %S", x);
+    return qq_list(L, x, level);
+}
+
+/* (sys:%qq-wrap head list) => ((head x1) (head x2) ...) */
+DEFPRIM(prim_pct_qq_wrap) {
+    UNUSED_ARGS;
+    Obj head = NIL, tail = NIL;
+    for (Obj x = args[1]; is_cons(x); x = CDR(x)) {
+        Obj c = cons(L, list2(L, args[0], CAR(x)), NIL);
+        if (tail == NIL) head = c; else CDR(tail) = c;
+        tail = c;
+    }
+    return head;
+}
+
+DEFPRIM(mac_quasiquote) {
+    UNUSED_ARGS;
+    Obj form = args[0];
+    if (!is_qq_form(form, S(QUASIQUOTE))) err_program(L, "Malformed backquote form: %S", form);
+    return qq(L, second(form), 0);
+}
+
+static const PrimDef evalprim_prims[] = {
+    {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluate FORM in the null lexical environment."},
+    {"FUNCALL", PK_CL, prim_funcall, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION with ARGUMENTS."},
+    {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION; the last argument is a list of further arguments."},
+    {"VALUES", PK_CL, prim_values, 0, REST, FN_MV, "(&rest objects)", "Return OBJECTS as multiple values."},
+    {"VALUES-LIST", PK_CL, prim_values_list, 1, 1, FN_MV, "(list)", "Return the elements of LIST as multiple values."},
+    {"MACROEXPAND-1", PK_CL, prim_macroexpand_1, 1, 2, FN_MV, "(form &optional env)", NULL},
+    {"MACROEXPAND", PK_CL, prim_macroexpand, 1, 2, FN_MV, "(form &optional env)", NULL},
+    {"MACRO-FUNCTION", PK_CL, prim_macro_function, 1, 2, 0, "(symbol &optional environment)", NULL},
+    {"%SET-MACRO-FUNCTION", PK_SYS, prim_pct_set_macro_function, 2, 2, 0, "(symbol function)", NULL},
+    {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", NULL},
+    {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", NULL},
+    {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", NULL},
+    {"%SET-FDEFINITION", PK_SYS, prim_pct_set_fdefinition, 2, 2, 0, "(name function)", NULL},
+    {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", NULL},
+    {"%DEFUN", PK_SYS, prim_pct_defun, 2, 2, 0, "(name function)", NULL},
+    {"%DEFMACRO", PK_SYS, prim_pct_defmacro, 2, 2, 0, "(name expander)", NULL},
+    {"FUNCTIONP", PK_CL, prim_functionp, 1, 1, 0, "(object)", NULL},
+    {"COMPILED-FUNCTION-P", PK_CL, prim_compiled_function_p, 1, 1, 0, "(object)", NULL},
+    {"COMPILE", PK_CL, prim_compile, 1, 2, FN_MV, "(name &optional definition)", "Return the (already analysed) function."},
+    {"FUNCTION-LAMBDA-EXPRESSION", PK_CL, prim_function_lambda_expression, 1, 1, FN_MV, "(function)", NULL},
+    {"%FUNCTION-LAMBDA-LIST", PK_SYS, prim_pct_function_lambda_list, 1, 1, 0, "(function)", NULL},
+    {"%FUNCTION-NAME", PK_SYS, prim_pct_function_name, 1, 1, 0, "(function)", NULL},
+    {"%FUNCTION-DOCUMENTATION", PK_SYS, prim_pct_function_documentation, 1, 1, 0, "(function)", NULL},
+    {"%SET-FUNCTION-NAME", PK_SYS, prim_pct_set_function_name, 2, 2, 0, "(function name)", NULL},
+    {"%TOPLEVEL-ABORT", PK_SYS, prim_pct_toplevel_abort, 1, 2, 0, "(condition &optional backtrace)", NULL},
+    {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
+    {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},
+    {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", NULL},
+    {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global function."},
+    {"DEFMACRO", PK_CL, mac_defmacro, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global macro."},
+    {"LAMBDA", PK_CL, mac_lambda, 2, 2, FN_MACRO_EXPANDER, "(lambda-list &body body)", NULL},
+    {"%QQ-WRAP", PK_SYS, prim_pct_qq_wrap, 2, 2, 0, "(head list)", NULL},
+    {"QUASIQUOTE", PK_SYS, mac_quasiquote, 2, 2, FN_MACRO_EXPANDER, "(form)", NULL},
+    {0},
+};
+
+void evalprim_init(Lisp *L) { prims_register(L, evalprim_prims); }

@@ -1,0 +1,436 @@
+/* hash.c: hash tables (CLHS chapter 18), EQL/EQUAL/EQUALP, and SXHASH. */
+#include "hash.h"
+#include "prim.h"
+#include "number.h"
+#include "lstring.h"
+#include "character.h"
+#include "array.h"
+#include "eval.h"
+#include "package.h"
+
+/* ---- equality ---- */
+
+bool lisp_eql(Obj a, Obj b) {
+    if (a == b) return true;
+    if (is_heap(a) && is_heap(b) && heap_type(a) == heap_type(b)) {
+        HeapType t = heap_type(a);
+        if (t == T_BIGNUM || t == T_RATIO || t == T_DOUBLE || t == T_COMPLEX) return num_eql(a, b);
+    }
+    return false;
+}
+
+static bool string_like(Obj o) {
+    return is_string(o) || (is_type(o, T_ARRAY) && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_CHARACTER);
+}
+
+static bool strings_equal(Lisp *L, Obj a, Obj b, bool fold) {
+    size_t n = vector_length(a);
+    if (n != vector_length(b)) return false;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = char_code(array_rm_ref(L, a, i)), y = char_code(array_rm_ref(L, b, i));
+        if (x != y && (!fold || char_upcase(x) != char_upcase(y))) return false;
+    }
+    return true;
+}
+
+static bool bitvec_like(Obj o) {
+    return is_type(o, T_BITVECTOR) || (is_type(o, T_ARRAY) && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_BIT);
+}
+
+bool lisp_equal(Lisp *L, Obj a, Obj b) {
+    for (;;) {
+        if (a == b) return true;
+        if (is_cons(a)) {
+            if (!is_cons(b)) return false;
+            stack_check(L);
+            if (!lisp_equal(L, CAR(a), CAR(b))) return false;
+            a = CDR(a);
+            b = CDR(b);
+            continue;
+        }
+        if (!is_heap(a) || !is_heap(b)) return false;
+        if (string_like(a)) return string_like(b) && strings_equal(L, a, b, false);
+        if (bitvec_like(a)) {
+            if (!bitvec_like(b)) return false;
+            size_t n = vector_length(a);
+            if (n != vector_length(b)) return false;
+            for (size_t i = 0; i < n; i++)
+                if (array_rm_ref(L, a, i) != array_rm_ref(L, b, i)) return false;
+            return true;
+        }
+        if (heap_type(a) == T_PATHNAME && heap_type(b) == T_PATHNAME) {
+            Obj ns = intern_cstr(L, L->pkg_cl, "NAMESTRING");
+            return lisp_equal(L, funcall1(L, ns, a), funcall1(L, ns, b));
+        }
+        return lisp_eql(a, b);
+    }
+}
+
+bool lisp_equalp(Lisp *L, Obj a, Obj b) {
+    for (;;) {
+        if (a == b) return true;
+        if (is_char(a)) return is_char(b) && char_upcase(char_code(a)) == char_upcase(char_code(b));
+        if (is_number(a)) return is_number(b) && num_equal(L, a, b);
+        if (is_cons(a)) {
+            if (!is_cons(b)) return false;
+            stack_check(L);
+            if (!lisp_equalp(L, CAR(a), CAR(b))) return false;
+            a = CDR(a);
+            b = CDR(b);
+            continue;
+        }
+        if (!is_heap(a) || !is_heap(b)) return false;
+        if (is_array(a)) {
+            if (!is_array(b)) return false;
+            int ra = array_rank(a);
+            if (ra != array_rank(b)) return false;
+            if (ra == 1) {
+                size_t n = vector_length(a);
+                if (n != vector_length(b)) return false;
+                for (size_t i = 0; i < n; i++) {
+                    stack_check(L);
+                    if (!lisp_equalp(L, array_rm_ref(L, a, i), array_rm_ref(L, b, i))) return false;
+                }
+                return true;
+            }
+            for (int k = 0; k < ra; k++)
+                if (array_dimension(a, k) != array_dimension(b, k)) return false;
+            size_t n = array_total(a);
+            for (size_t i = 0; i < n; i++) {
+                stack_check(L);
+                if (!lisp_equalp(L, array_rm_ref(L, a, i), array_rm_ref(L, b, i))) return false;
+            }
+            return true;
+        }
+        if (heap_type(a) == T_INSTANCE && heap_type(b) == T_INSTANCE) {
+            Instance *x = INST(a), *y = INST(b);
+            if (!(x->h.flags & INST_STRUCTURE) || x->layout != y->layout || x->nslots != y->nslots) return false;
+            for (size_t i = 0; i < x->nslots; i++) {
+                stack_check(L);
+                if (!lisp_equalp(L, x->slots[i], y->slots[i])) return false;
+            }
+            return true;
+        }
+        if (heap_type(a) == T_HASHTABLE && heap_type(b) == T_HASHTABLE) {
+            HashTable *x = HT(a), *y = HT(b);
+            if (x->count != y->count || x->h.aux != y->h.aux) return false;
+            for (size_t i = 0; i < x->cap; i++) {
+                HashEntry *e = &x->entries[i];
+                if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
+                Obj v = hash_get(L, b, e->key, NO_VALUE);
+                if (v == NO_VALUE || !lisp_equalp(L, e->value, v)) return false;
+            }
+            return true;
+        }
+        return lisp_equal(L, a, b);
+    }
+}
+
+/* ---- hashing ---- */
+
+static uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t hash_eq(Obj o) { return mix(WORD(o)); }
+
+uint64_t hash_eql(Obj o) {
+    if (is_heap(o) && is_number(o)) return num_hash(o);
+    return hash_eq(o);
+}
+
+static uint64_t sxhash_rec(Lisp *L, Obj o, int depth, bool fold) {
+    if (is_cons(o)) {
+        uint64_t h = 0x9e3779b97f4a7c15ull;
+        int n = 0;
+        for (; is_cons(o) && n < 8; o = CDR(o), n++) {
+            if (depth < 4) h = mix(h ^ sxhash_rec(L, CAR(o), depth + 1, fold));
+        }
+        if (o != NIL && !is_cons(o)) h = mix(h ^ sxhash_rec(L, o, depth + 1, fold));
+        return h;
+    }
+    if (is_char(o)) return mix(fold ? char_upcase(char_code(o)) : char_code(o));
+    if (fold && is_number(o)) return num_hash_equalp(L, o);
+    if (!is_heap(o) || o == NIL) return hash_eql(o);
+    if (string_like(o)) {
+        size_t n = vector_length(o);
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = char_code(array_rm_ref(L, o, i));
+            if (fold) c = char_upcase(c);
+            h = (h ^ c) * 1099511628211ull;
+        }
+        return mix(h);
+    }
+    if (bitvec_like(o)) {
+        size_t n = vector_length(o);
+        uint64_t h = n;
+        for (size_t i = 0; i < n && i < 64; i++) h = h * 31 + (uint64_t)fixnum_val(array_rm_ref(L, o, i));
+        return mix(h);
+    }
+    if (is_type(o, T_SYMBOL)) return SYM(o)->hash;
+    if (fold && is_array(o)) {
+        size_t n = array_rank(o) == 1 ? vector_length(o) : array_total(o);
+        uint64_t h = mix(n + 7);
+        for (size_t i = 0; i < n && i < 8 && depth < 4; i++) h = mix(h ^ sxhash_rec(L, array_rm_ref(L, o, i), depth + 1, fold));
+        return h;
+    }
+    if (fold && is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) return hash_eq(INST(o)->layout);
+    if (fold && is_type(o, T_HASHTABLE)) return mix(HT(o)->count);
+    if (is_type(o, T_PATHNAME)) return mix(0x5eed);
+    return hash_eql(o);
+}
+
+uint64_t hash_equal(Lisp *L, Obj o) { return sxhash_rec(L, o, 0, false); }
+uint64_t hash_equalp(Lisp *L, Obj o) { return sxhash_rec(L, o, 0, true); }
+
+/* ---- tables ---- */
+
+static uint64_t table_hash(Lisp *L, HashTable *t, Obj key) {
+    switch ((HashTest)t->h.aux) {
+    case HT_EQ: return hash_eq(key);
+    case HT_EQL: return hash_eql(key);
+    case HT_EQUAL: return hash_equal(L, key);
+    default: return hash_equalp(L, key);
+    }
+}
+
+static bool table_test(Lisp *L, HashTable *t, Obj a, Obj b) {
+    switch ((HashTest)t->h.aux) {
+    case HT_EQ: return a == b;
+    case HT_EQL: return lisp_eql(a, b);
+    case HT_EQUAL: return lisp_equal(L, a, b);
+    default: return lisp_equalp(L, a, b);
+    }
+}
+
+static Obj test_symbol(Lisp *L, HashTest t) {
+    switch (t) {
+    case HT_EQ: return S(EQ);
+    case HT_EQL: return S(EQL);
+    case HT_EQUAL: return S(EQUAL);
+    default: return S(EQUALP);
+    }
+}
+
+static void alloc_entries(Lisp *L, HashTable *t, size_t cap) {
+    gc_check_request(L, cap * sizeof(HashEntry));
+    t->entries = (HashEntry *)gc_alloc(L, cap * sizeof(HashEntry));
+    for (size_t i = 0; i < cap; i++) t->entries[i].key = NO_VALUE;
+    t->cap = cap;
+    t->used = 0;
+    t->count = 0;
+}
+
+Obj hash_new(Lisp *L, HashTest test, size_t size) {
+    HashTable *t = (HashTable *)heap_alloc(L, T_HASHTABLE, sizeof(HashTable));
+    t->h.aux = (uint16_t)test;
+    size_t cap = 16;
+    while (cap < size + size / 2 + 1) cap *= 2;
+    alloc_entries(L, t, cap);
+    t->rehash_size = make_double(L, 1.5);
+    t->rehash_threshold = make_double(L, 1.0);
+    t->test_fn = test_symbol(L, test);
+    return (Obj)t;
+}
+
+static long find_slot(Lisp *L, HashTable *t, Obj key, uint64_t h) {
+    size_t mask = t->cap - 1;
+    for (size_t i = h & mask, n = 0; n < t->cap; i = (i + 1) & mask, n++) {
+        HashEntry *e = &t->entries[i];
+        if (e->key == NO_VALUE) return -1;
+        if (e->key != TOMBSTONE && e->hash == h && table_test(L, t, e->key, key)) return (long)i;
+    }
+    return -1;
+}
+
+Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt) {
+    HashTable *t = HT(table);
+    long i = find_slot(L, t, key, table_hash(L, t, key));
+    return i < 0 ? dflt : t->entries[i].value;
+}
+
+static void rehash(Lisp *L, HashTable *t, size_t cap) {
+    HashEntry *old = t->entries;
+    size_t oldcap = t->cap;
+    alloc_entries(L, t, cap);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (old[i].key == NO_VALUE || old[i].key == TOMBSTONE) continue;
+        size_t mask = t->cap - 1;
+        size_t j = old[i].hash & mask;
+        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
+        t->entries[j] = old[i];
+        t->count++;
+        t->used++;
+    }
+    t->iter_mod++;
+}
+
+void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
+    HashTable *t = HT(table);
+    uint64_t h = table_hash(L, t, key);
+    long i = find_slot(L, t, key, h);
+    if (i >= 0) {
+        t->entries[i].value = value;
+        return;
+    }
+    if ((t->used + 1) * 4 > t->cap * 3) rehash(L, t, t->count * 2 + 2 > t->cap / 2 ? t->cap * 2 : t->cap);
+    size_t mask = t->cap - 1;
+    size_t j = h & mask;
+    while (t->entries[j].key != NO_VALUE && t->entries[j].key != TOMBSTONE) j = (j + 1) & mask;
+    if (t->entries[j].key == NO_VALUE) t->used++;
+    t->entries[j].key = key;
+    t->entries[j].value = value;
+    t->entries[j].hash = h;
+    t->count++;
+}
+
+bool hash_remove(Lisp *L, Obj table, Obj key) {
+    HashTable *t = HT(table);
+    long i = find_slot(L, t, key, table_hash(L, t, key));
+    if (i < 0) return false;
+    t->entries[i].key = TOMBSTONE;
+    t->entries[i].value = NIL;
+    t->count--;
+    return true;
+}
+
+void hash_clear(Lisp *L, Obj table) {
+    HashTable *t = HT(table);
+    alloc_entries(L, t, 16);
+    t->iter_mod++;
+}
+
+/* ---- primitives ---- */
+
+static Obj check_table(Lisp *L, Obj o) {
+    if (!is_type(o, T_HASHTABLE)) err_type(L, o, S(HASH_TABLE));
+    return o;
+}
+
+static HashTest parse_test(Lisp *L, Obj t) {
+    if (t == S(EQ) || t == SYM(S(EQ))->function) return HT_EQ;
+    if (t == S(EQL) || t == SYM(S(EQL))->function) return HT_EQL;
+    if (t == S(EQUAL) || t == SYM(S(EQUAL))->function) return HT_EQUAL;
+    if (t == S(EQUALP) || t == SYM(S(EQUALP))->function) return HT_EQUALP;
+    err_simple(L, "Unknown :TEST for MAKE-HASH-TABLE: %S", t);
+}
+
+DEFPRIM(prim_make_hash_table) {
+    Obj keys[6] = {S(K_TEST), S(K_SIZE), S(K_REHASH_SIZE), S(K_REHASH_THRESHOLD), S(K_WEAKNESS), S(K_SYNCHRONIZED)};
+    Obj out[6];
+    parse_keys(L, nargs, args, 0, 6, keys, out);
+    HashTest test = out[0] == NO_VALUE ? HT_EQL : parse_test(L, out[0]);
+    size_t size = 14;
+    if (out[1] != NO_VALUE) {
+        size = check_index(L, out[1]);
+        if (size > ((size_t)1 << 28)) gc_check_request(L, size * sizeof(HashEntry) * 2);
+    }
+    Obj t = hash_new(L, test, size);
+    if (out[2] != NO_VALUE) HT(t)->rehash_size = out[2];
+    if (out[3] != NO_VALUE) HT(t)->rehash_threshold = out[3];
+    return t;
+}
+
+DEFPRIM(prim_gethash) {
+    Obj t = check_table(L, args[1]);
+    Obj v = hash_get(L, t, args[0], NO_VALUE);
+    if (v == NO_VALUE) return values2(L, opt_arg(nargs, args, 2, NIL), NIL);
+    return values2(L, v, S(T));
+}
+
+/* (sys:%puthash key table value) */
+DEFPRIM(prim_pct_puthash) {
+    UNUSED_ARGS;
+    hash_put(L, check_table(L, args[1]), args[0], args[2]);
+    return args[2];
+}
+
+DEFPRIM(prim_remhash) { UNUSED_ARGS; return boolean(L, hash_remove(L, check_table(L, args[1]), args[0])); }
+DEFPRIM(prim_clrhash) { UNUSED_ARGS; hash_clear(L, check_table(L, args[0])); return args[0]; }
+DEFPRIM(prim_hash_table_count) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->count); }
+DEFPRIM(prim_hash_table_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_HASHTABLE)); }
+DEFPRIM(prim_hash_table_test) { UNUSED_ARGS; return HT(check_table(L, args[0]))->test_fn; }
+DEFPRIM(prim_hash_table_size) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->cap); }
+DEFPRIM(prim_hash_table_rehash_size) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_size; }
+DEFPRIM(prim_hash_table_rehash_threshold) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_threshold; }
+DEFPRIM(prim_hash_table_weakness) { UNUSED_ARGS; check_table(L, args[0]); return NIL; }
+
+/* Iterate over a snapshot of the live entries so that the function may modify the table. */
+static Obj snapshot(Lisp *L, HashTable *t, size_t *n) {
+    Obj v = make_vector(L, t->count * 2, NIL);
+    size_t k = 0;
+    for (size_t i = 0; i < t->cap && k < t->count * 2; i++) {
+        HashEntry *e = &t->entries[i];
+        if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
+        VEC(v)->data[k++] = e->key;
+        VEC(v)->data[k++] = e->value;
+    }
+    *n = k / 2;
+    return v;
+}
+
+DEFPRIM(prim_maphash) {
+    UNUSED_ARGS;
+    Obj fn = args[0];
+    Obj tab = check_table(L, args[1]);
+    size_t n;
+    Obj snap = snapshot(L, HT(tab), &n);
+    for (size_t i = 0; i < n; i++) {
+        Obj k = VEC(snap)->data[2 * i];
+        /* skip entries removed by an earlier call */
+        Obj cur = hash_get(L, tab, k, NO_VALUE);
+        if (cur == NO_VALUE) continue;
+        funcall2(L, fn, k, cur);
+    }
+    return NIL;
+}
+
+/* (sys:%hash-table-snapshot table) -> simple-vector key0 value0 key1 value1 ... (for WITH-HASH-TABLE-ITERATOR and LOOP) */
+DEFPRIM(prim_pct_hash_table_snapshot) {
+    UNUSED_ARGS;
+    size_t n;
+    Obj snap = snapshot(L, HT(check_table(L, args[0])), &n);
+    (void)n;
+    return snap;
+}
+
+DEFPRIM(prim_sxhash) {
+    UNUSED_ARGS;
+    return FIX((intptr_t)(hash_equal(L, args[0]) & (uint64_t)MOST_POSITIVE_FIXNUM));
+}
+
+DEFPRIM(prim_eq) { UNUSED_ARGS; return boolean(L, args[0] == args[1]); }
+DEFPRIM(prim_eql) { UNUSED_ARGS; return boolean(L, lisp_eql(args[0], args[1])); }
+DEFPRIM(prim_equal) { UNUSED_ARGS; return boolean(L, lisp_equal(L, args[0], args[1])); }
+DEFPRIM(prim_equalp) { UNUSED_ARGS; return boolean(L, lisp_equalp(L, args[0], args[1])); }
+
+static const PrimDef hash_prims[] = {
+    {"EQ", PK_CL, prim_eq, 2, 2, 0, "(x y)", "True if X and Y are the same object."},
+    {"EQL", PK_CL, prim_eql, 2, 2, 0, "(x y)", "EQ, or numbers of the same type and value, or equal characters."},
+    {"EQUAL", PK_CL, prim_equal, 2, 2, 0, "(x y)", "Structural equality."},
+    {"EQUALP", PK_CL, prim_equalp, 2, 2, 0, "(x y)", "Case-insensitive, type-insensitive structural equality."},
+    {"MAKE-HASH-TABLE", PK_CL, prim_make_hash_table, 0, REST, 0, "(&key test size rehash-size rehash-threshold weakness synchronized)", "Create a hash table."},
+    {"GETHASH", PK_CL, prim_gethash, 2, 3, FN_MV, "(key hash-table &optional default)", "Value for KEY and whether it was found."},
+    {"%PUTHASH", PK_SYS, prim_pct_puthash, 3, 3, 0, "(key hash-table value)", NULL},
+    {"REMHASH", PK_CL, prim_remhash, 2, 2, 0, "(key hash-table)", "Remove KEY; true if it was present."},
+    {"CLRHASH", PK_CL, prim_clrhash, 1, 1, 0, "(hash-table)", "Remove every entry."},
+    {"HASH-TABLE-COUNT", PK_CL, prim_hash_table_count, 1, 1, 0, "(hash-table)", NULL},
+    {"HASH-TABLE-P", PK_CL, prim_hash_table_p, 1, 1, 0, "(object)", NULL},
+    {"HASH-TABLE-TEST", PK_CL, prim_hash_table_test, 1, 1, 0, "(hash-table)", NULL},
+    {"HASH-TABLE-SIZE", PK_CL, prim_hash_table_size, 1, 1, 0, "(hash-table)", NULL},
+    {"HASH-TABLE-REHASH-SIZE", PK_CL, prim_hash_table_rehash_size, 1, 1, 0, "(hash-table)", NULL},
+    {"HASH-TABLE-REHASH-THRESHOLD", PK_CL, prim_hash_table_rehash_threshold, 1, 1, 0, "(hash-table)", NULL},
+    {"HASH-TABLE-WEAKNESS", PK_EXT, prim_hash_table_weakness, 1, 1, 0, "(hash-table)", NULL},
+    {"MAPHASH", PK_CL, prim_maphash, 2, 2, 0, "(function hash-table)", "Call FUNCTION on each key and value."},
+    {"%HASH-TABLE-SNAPSHOT", PK_SYS, prim_pct_hash_table_snapshot, 1, 1, 0, "(hash-table)", NULL},
+    {"SXHASH", PK_CL, prim_sxhash, 1, 1, 0, "(object)", "A hash code consistent with EQUAL."},
+    {0},
+};
+
+void hash_init(Lisp *L) { prims_register(L, hash_prims); }

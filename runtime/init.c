@@ -1,0 +1,183 @@
+/* init.c: booting an interpreter: standard packages, well-known symbols, primitives, the Lisp stdlib. */
+#include "prim.h"
+#include "package.h"
+#include "lstring.h"
+#include "eval.h"
+#include "modules.h"
+#define GC_THREADS
+#include <gc/gc.h>
+#include <stdlib.h>
+
+static const char *const cl_symbol_names[] = {
+#include "cl-symbols.def"
+};
+
+static const struct { const char *pkg; const char *name; } well_known[] = {
+#define X(c, p, n) {#p, n},
+#include "symbols.def"
+#undef X
+};
+
+static Obj make_pkg(Lisp *L, const char *name, const char *nick1, const char *nick2) {
+    Obj nicks = NIL;
+    if (nick2) nicks = cons(L, string_from_cstr(L, nick2), nicks);
+    if (nick1) nicks = cons(L, string_from_cstr(L, nick1), nicks);
+    return package_new(L, string_from_cstr(L, name), nicks);
+}
+
+static void boot_packages(Lisp *L) {
+    L->packages = NIL;
+    L->pkg_cl = make_pkg(L, "COMMON-LISP", "CL", NULL);
+    L->pkg_keyword = make_pkg(L, "KEYWORD", NULL, NULL);
+    L->pkg_system = make_pkg(L, "SYSTEM", "SYS", NULL);
+    L->pkg_ext = make_pkg(L, "TINYCL", "EXT", NULL);
+    L->pkg_cl_user = make_pkg(L, "COMMON-LISP-USER", "CL-USER", NULL);
+    package_use(L, L->pkg_system, L->pkg_cl);
+    package_use(L, L->pkg_system, L->pkg_ext);
+    package_use(L, L->pkg_ext, L->pkg_cl);
+    package_use(L, L->pkg_cl_user, L->pkg_cl);
+    package_use(L, L->pkg_cl_user, L->pkg_ext);
+}
+
+static void boot_symbols(Lisp *L) {
+    /* NIL: an immediate whose symbol data lives in L */
+    Symbol *n = &L->nil_sym;
+    n->h.type = T_SYMBOL;
+    n->h.flags = SYM_CONSTANT | SYM_SPECIAL;
+    n->name = string_from_cstr(L, "NIL");
+    n->package = L->pkg_cl;
+    n->value = NIL;
+    n->function = UNBOUND;
+    n->plist = NIL;
+    n->setf_function = UNBOUND;
+    n->hash = string_hash_u32(STR(n->name)->data, 3);
+    package_add_symbol(L, L->pkg_cl, NIL, true);
+    for (size_t i = 0; i < sizeof cl_symbol_names / sizeof *cl_symbol_names; i++) {
+        if (strcmp(cl_symbol_names[i], "NIL") == 0) continue;
+        Obj s = intern_cstr(L, L->pkg_cl, cl_symbol_names[i]);
+        package_export(L, L->pkg_cl, s);
+    }
+    for (int i = 0; i < SY_COUNT; i++) {
+        const char *p = well_known[i].pkg;
+        Obj pkg = strcmp(p, "CL") == 0 ? L->pkg_cl : strcmp(p, "KW") == 0 ? L->pkg_keyword
+                : strcmp(p, "EXT") == 0 ? L->pkg_ext : L->pkg_system;
+        Obj s = intern_cstr(L, pkg, well_known[i].name);
+        if (pkg == L->pkg_cl || pkg == L->pkg_ext) package_export(L, pkg, s);
+        L->syms[i] = s;
+    }
+    Symbol *t = SYM(S(T));
+    t->value = S(T);
+    t->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
+}
+
+static void defvar_c(Lisp *L, Obj sym, Obj value) {
+    (void)L;
+    SYM(sym)->h.flags |= SYM_SPECIAL;
+    if (value != NO_VALUE) SYM(sym)->value = value;
+}
+
+static void boot_variables(Lisp *L) {
+    Obj k10 = FIX(10);
+    defvar_c(L, S(PACKAGE_VAR), L->pkg_cl_user);
+    defvar_c(L, S(PRINT_ESCAPE), S(T));
+    defvar_c(L, S(PRINT_READABLY), NIL);
+    defvar_c(L, S(PRINT_BASE), k10);
+    defvar_c(L, S(PRINT_RADIX), NIL);
+    defvar_c(L, S(PRINT_CASE), S(K_UPCASE));
+    defvar_c(L, S(PRINT_LENGTH), NIL);
+    defvar_c(L, S(PRINT_LEVEL), NIL);
+    defvar_c(L, S(PRINT_CIRCLE), NIL);
+    defvar_c(L, S(PRINT_PRETTY), NIL);
+    defvar_c(L, S(PRINT_GENSYM), S(T));
+    defvar_c(L, S(PRINT_ARRAY), S(T));
+    defvar_c(L, S(PRINT_LINES), NIL);
+    defvar_c(L, S(PRINT_RIGHT_MARGIN), NIL);
+    defvar_c(L, S(PRINT_MISER_WIDTH), NIL);
+    defvar_c(L, S(PRINT_PPRINT_DISPATCH), NIL);
+    defvar_c(L, S(READ_BASE), k10);
+    defvar_c(L, S(READ_DEFAULT_FLOAT_FORMAT), S(SINGLE_FLOAT));
+    defvar_c(L, S(READ_EVAL), S(T));
+    defvar_c(L, S(READ_SUPPRESS), NIL);
+    defvar_c(L, S(GENSYM_COUNTER), FIX(1));
+    defvar_c(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    defvar_c(L, S(LOAD_PATHNAME), NIL);
+    defvar_c(L, S(LOAD_TRUENAME), NIL);
+    defvar_c(L, S(LOAD_VERBOSE), NIL);
+    defvar_c(L, S(LOAD_PRINT), NIL);
+    defvar_c(L, S(COMPILE_FILE_PATHNAME), NIL);
+    defvar_c(L, S(COMPILE_FILE_TRUENAME), NIL);
+    defvar_c(L, S(COMPILE_PRINT), NIL);
+    defvar_c(L, S(COMPILE_VERBOSE), NIL);
+    defvar_c(L, S(BREAK_ON_SIGNALS), NIL);
+    defvar_c(L, S(DEBUGGER_HOOK), NIL);
+    defvar_c(L, S(P_HANDLER_CLUSTERS), NIL);
+    defvar_c(L, S(P_RESTART_CLUSTERS), NIL);
+    defvar_c(L, S(P_SOURCE_FILE), NIL);
+    defvar_c(L, S(P_DEFINITION_HOOK), NIL);
+    Obj repl_vars[] = {S(REPL_PLUS), S(REPL_PLUS2), S(REPL_PLUS3), S(REPL_STAR), S(REPL_STAR2), S(REPL_STAR3),
+                       S(REPL_SLASH), S(REPL_SLASH2), S(REPL_SLASH3), S(REPL_MINUS)};
+    for (size_t i = 0; i < sizeof repl_vars / sizeof *repl_vars; i++) defvar_c(L, repl_vars[i], NIL);
+    Obj features = NIL;
+    const char *feats[] = {"TINYCL", "COMMON-LISP", "ANSI-CL", "64-BIT", "LITTLE-ENDIAN", "X86-64", "UNIX", "LINUX", "IEEE-FLOATING-POINT"};
+    for (int i = (int)(sizeof feats / sizeof *feats) - 1; i >= 0; i--) features = cons(L, keyword(L, feats[i]), features);
+    defvar_c(L, S(FEATURES), features);
+}
+
+static void (*const module_inits[])(Lisp *) = {
+#define MODULE(name) name##_init,
+    RUNTIME_MODULES(MODULE)
+#undef MODULE
+};
+
+/* The stdlib sources, generated at build time from stdlib-lisp/MANIFEST. */
+typedef struct StdlibFile { const char *name; const char *text; size_t len; } StdlibFile;
+extern const StdlibFile stdlib_files[];
+extern const int stdlib_count;
+
+Lisp *lisp_new(const Config *cfg) {
+    gc_process_init();
+    if (!GC_thread_is_registered()) {
+        struct GC_stack_base sb;
+        GC_get_stack_base(&sb);
+        GC_register_my_thread(&sb);
+    }
+    Lisp *L = (Lisp *)GC_MALLOC_UNCOLLECTABLE(sizeof(Lisp));
+    if (!L) return NULL;
+    memset(L, 0, sizeof *L);
+    if (cfg) L->cfg = *cfg;
+    else config_defaults(&L->cfg);
+    gc_set_max_heap(L->cfg.max_heap);
+    lisp_set_stack_limits(L);
+    L->poll_countdown = L->cfg.poll_interval;
+    L->nvals = 1;
+    L->last_error = NIL;
+    L->definition_log = NIL;
+    Lisp *prev = gc_current;
+    gc_current = L;
+    boot_packages(L);
+    boot_symbols(L);
+    boot_variables(L);
+    eval_init(L);
+    for (size_t i = 0; i < sizeof module_inits / sizeof *module_inits; i++) module_inits[i](L);
+    Frame top;
+    FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&top)) {
+        frame_pop(L, &top);
+        fprintf(stderr, "tinycl: error while loading the standard library: %s\n",
+                error_describe_bootstrap(L, L->last_error));
+        gc_current = prev;
+        return NULL;
+    }
+    for (int i = 0; i < stdlib_count; i++)
+        load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
+    frame_pop(L, &top);
+    ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
+    L->boot_phase = 1;
+    gc_current = prev ? prev : L;
+    return L;
+}
+
+void lisp_free(Lisp *L) {
+    if (gc_current == L) gc_current = NULL;
+    GC_FREE(L);
+}

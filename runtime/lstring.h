@@ -1,0 +1,42 @@
+/* lstring.h: C-level string helpers: construction, UTF-8 at the edges, and growable buffers. */
+#ifndef TINYCL_LSTRING_H
+#define TINYCL_LSTRING_H
+
+#include "state.h"
+#include "gc.h"
+
+/* A fresh simple string of LEN characters (contents zero). */
+Obj string_new(Lisp *L, size_t len);
+Obj string_from_utf8(Lisp *L, const char *s, size_t n);
+Obj string_from_cstr(Lisp *L, const char *s);
+Obj string_from_u32(Lisp *L, const uint32_t *s, size_t n);
+/* UTF-8 copy in collected (atomic) memory, NUL-terminated; *len_out may be NULL. */
+char *string_to_utf8(Lisp *L, Obj str, size_t *len_out);
+/* Like string_to_utf8 but malloc'd (caller frees); for memory that leaves Lisp. */
+char *string_to_utf8_malloc(Obj str, size_t *len_out);
+bool string_equal_cstr(Obj str, const char *ascii);
+bool string_eq(Obj a, Obj b);
+uint64_t string_hash_u32(const uint32_t *s, size_t n);
+static inline size_t string_length(Obj s) { return STR(s)->len; }
+static inline uint32_t string_ref(Obj s, size_t i) { return STR(s)->data[i]; }
+/* The name of a string designator (string, symbol, character) as a string. */
+Obj string_designator(Lisp *L, Obj o);
+
+/* UTF-8 decoding of one code point; returns bytes used (invalid bytes decode as U+FFFD, 1 byte). */
+int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+/* Encode one code point; returns bytes written (buf has room for 4). */
+int utf8_encode(uint32_t cp, char *buf);
+
+/* A growable buffer of code points, in collected memory. */
+typedef struct StrBuf {
+    uint32_t *data;
+    size_t len, cap;
+} StrBuf;
+void sb_init(Lisp *L, StrBuf *b, size_t cap);
+void sb_putc(Lisp *L, StrBuf *b, uint32_t c);
+void sb_puts(Lisp *L, StrBuf *b, const char *utf8);
+void sb_putn(Lisp *L, StrBuf *b, const uint32_t *s, size_t n);
+void sb_put_string(Lisp *L, StrBuf *b, Obj str);
+Obj sb_to_string(Lisp *L, StrBuf *b);
+
+#endif

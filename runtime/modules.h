@@ -1,0 +1,34 @@
+/* modules.h: the runtime modules whose primitives are registered at boot, in order. */
+#ifndef TINYCL_MODULES_H
+#define TINYCL_MODULES_H
+
+#include "state.h"
+
+/* Each module defines void <name>_init(Lisp *) that registers its primitive table. */
+#define RUNTIME_MODULES(X) \
+    X(symbol)              \
+    X(package)             \
+    X(evalprim)            \
+    X(list)                \
+    X(number)              \
+    X(character)           \
+    X(string)              \
+    X(sequence)            \
+    X(array)               \
+    X(hash)                \
+    X(stream)              \
+    X(reader)              \
+    X(printer)             \
+    X(format)              \
+    X(types)               \
+    X(load)                \
+    X(system)
+
+#define MODULE_DECL(name) void name##_init(Lisp *L);
+RUNTIME_MODULES(MODULE_DECL)
+#undef MODULE_DECL
+
+/* Read and evaluate every form of TEXT (the stdlib at boot; see load.c). */
+void load_source_text(Lisp *L, const char *name, const char *text, size_t len);
+
+#endif

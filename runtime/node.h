@@ -1,0 +1,221 @@
+/* node.h: private to the evaluator: node kinds, analysis scopes and the analysis context. */
+#ifndef TINYCL_NODE_H
+#define TINYCL_NODE_H
+
+#include "eval.h"
+
+/* ---- analysis-time structures ---- */
+
+typedef struct AScope AScope;
+typedef struct ALambda ALambda;
+
+/* A scope is a place where variables are bound. A lambda scope is always a runtime
+ * frame; a sub scope (let, flet, ...) becomes its own heap frame only when a closure
+ * captures one of its variables; otherwise its variables live in the lambda frame. */
+struct AScope {
+    AScope *parent;
+    ALambda *owner;
+    bool is_lambda;
+    bool runtime;          /* a frame exists at run time (decided at finalisation) */
+    bool heap;             /* that frame must be heap-allocated */
+    int nslots;            /* slots of this runtime frame */
+};
+
+struct ALambda {
+    ALambda *parent;
+    AScope *scope;         /* the lambda scope */
+    Lambda *lambda;        /* filled in at the end */
+    bool needs_env;        /* refers to variables of enclosing lambdas */
+};
+
+/* A lexical variable, local function, or exit point (block/tagbody) that may be captured. */
+typedef struct AVar {
+    Obj name;
+    AScope *scope;         /* where bound */
+    AScope *rscope;        /* runtime frame holding its slot (finalisation) */
+    int slot;
+    bool captured;         /* referenced from another lambda */
+    struct AVar *next_all;
+} AVar;
+
+typedef enum { B_VAR, B_SPECIAL, B_SYMMACRO, B_FUNC, B_MACRO, B_BLOCK, B_TAGBODY, B_DECL_SPECIAL } BindKind;
+
+/* The lexical environment as the analyser sees it: a chain of bindings. */
+typedef struct ABind {
+    struct ABind *next;
+    BindKind kind;
+    Obj name;              /* symbol, or (setf x) for functions */
+    AVar *var;             /* B_VAR, B_FUNC, B_BLOCK, B_TAGBODY */
+    Obj value;             /* B_SYMMACRO: expansion; B_MACRO: expander function */
+    struct Node *target;   /* B_BLOCK/B_TAGBODY: the node */
+    ALambda *lambda;       /* lambda in which the binding was made */
+    Obj tags;              /* B_TAGBODY: list of tags (index = position) */
+} ABind;
+
+/* A reference needing (depth, index) once all captures are known. */
+typedef struct Fixup {
+    struct Fixup *next;
+    struct Node *node;
+    AVar *var;
+    AScope *site;
+    int kind;              /* FX_REF, FX_SET, FX_BIND, FX_EXIT */
+} Fixup;
+enum { FX_REF, FX_SET, FX_EXIT, FX_MARK };
+
+typedef struct ACtx {
+    Lisp *L;
+    AScope *scope;         /* current scope */
+    ALambda *lambda;       /* current lambda */
+    ABind *env;            /* current lexical bindings */
+    AVar *vars;            /* every AVar created, newest first */
+    Fixup *fixups;
+    struct LetNode *lets;  /* sub-scope nodes to finalise */
+    struct Pending *pending; /* lambdas and lambda lists to finalise */
+    ALambda *lambdas;
+} ACtx;
+
+/* ---- node kinds ---- */
+
+typedef struct ConstNode { Node n; Obj value; } ConstNode;
+
+typedef struct VarNode {       /* lexical reference / assignment */
+    Node n;
+    int depth, index;
+    Node *value;               /* assignment only */
+    Obj name;
+} VarNode;
+
+typedef struct SymNode {       /* special/global variable */
+    Node n;
+    Obj sym;
+    Node *value;
+} SymNode;
+
+typedef struct IfNode { Node n; Node *test, *then, *els; } IfNode;
+
+typedef struct SeqNode { Node n; int count; Node **forms; } SeqNode;
+
+/* One binding made by a let-like node. */
+typedef struct Binding {
+    Obj sym;
+    bool special;
+    AVar *var;                 /* lexical */
+    int depth, index;          /* resolved: where to store, relative to the body env */
+    Node *init;
+} Binding;
+
+typedef struct LetNode {
+    Node n;
+    int count;
+    Binding *b;
+    bool sequential;           /* let* */
+    bool has_special;
+    AScope *scope;             /* the sub scope */
+    int frame_size;            /* >0: push a heap frame of this size */
+    Node *body;
+    struct LetNode *next_let;
+} LetNode;
+
+typedef struct CallNode {
+    Node n;
+    Obj fname;                 /* global: the symbol */
+    Node *fn;                  /* local / computed function */
+    int nargs;
+    Node **args;
+} CallNode;
+
+typedef struct LambdaNode { Node n; Lambda *lambda; } LambdaNode;
+typedef struct DBindNode { Node n; LambdaList *ll; Node *value; int frame_size; Node *body; } DBindNode;
+
+typedef struct FletNode {
+    Node n;
+    int count;
+    AVar **vars;
+    int *depth, *index;
+    LambdaNode **fns;
+    bool labels;
+    AScope *scope;
+    int frame_size;
+    Node *body;
+} FletNode;
+
+typedef struct BlockNode {
+    Node n;
+    Obj name;
+    Node *body;
+    AVar *var;                 /* non-NULL when a closure may return from it */
+    AScope *scope;             /* scope at the block, where the marker lives */
+    int depth, index;
+} BlockNode;
+
+typedef struct ReturnNode {
+    Node n;
+    BlockNode *target;
+    bool nonlocal;
+    int depth, index;
+    Node *value;
+} ReturnNode;
+
+typedef struct TagbodyNode {
+    Node n;
+    int count;                 /* statements */
+    Node **stmts;
+    int ntags;
+    int *tag_pos;              /* statement index each tag starts at */
+    AVar *var;
+    AScope *scope;
+    int depth, index;
+} TagbodyNode;
+
+typedef struct GoNode {
+    Node n;
+    TagbodyNode *target;
+    int tag;
+    bool nonlocal;
+    int depth, index;
+} GoNode;
+
+typedef struct CatchNode { Node n; Node *tag; Node *body; } CatchNode;
+typedef struct ThrowNode { Node n; Node *tag; Node *value; } ThrowNode;
+typedef struct UnwindNode { Node n; Node *protected_form; Node *cleanup; } UnwindNode;
+typedef struct MvCallNode { Node n; Node *fn; int count; Node **forms; } MvCallNode;
+typedef struct Mvp1Node { Node n; Node *first; Node *rest; } Mvp1Node;
+typedef struct ProgvNode { Node n; Node *syms, *vals, *body; } ProgvNode;
+typedef struct TheNode { Node n; Obj type; Node *form; } TheNode;
+typedef struct FunctionNode { Node n; Obj name; } FunctionNode;
+typedef struct LocalFnNode { Node n; int depth, index; } LocalFnNode;
+
+/* Lambda-list bindings are resolved after analysis too. */
+typedef struct Pending {
+    struct Pending *next;
+    Lambda *lambda;          /* NULL for a destructuring pattern */
+    ALambda *al;
+    AScope *bind_scope;      /* where the parameters are bound */
+    LambdaList *ll;
+    AVar **param_vars;     /* per param; NULL for special */
+    AVar **svar_vars;
+} Pending;
+
+/* analysis entry points shared between analyze.c and lambda.c */
+Node *analyze(ACtx *c, Obj form);
+Node *analyze_body(ACtx *c, Obj body);      /* implicit progn */
+AVar *avar_new(ACtx *c, Obj name);
+void ctx_push_bind(ACtx *c, BindKind kind, Obj name, AVar *var);
+bool declared_special(ACtx *c, Obj decls, Obj sym);
+bool globally_special(Lisp *L, Obj sym);
+/* Split BODY into declarations (list of decl specifiers), docstring and forms. */
+Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc);
+/* Bind the free special declarations of DECLS in the current env. */
+void push_special_decls(ACtx *c, Obj decls, Obj bound_vars);
+Lambda *analyze_lambda(ACtx *c, Obj name, Obj ll, Obj body, bool is_macro, Obj block_name);
+/* Analyse a destructuring pattern as a lambda list bound into the current scope. */
+LambdaList *analyze_pattern(ACtx *c, Obj pattern, Pending **pend_out, Obj decls);
+/* Bind a list against a lambda list at runtime. */
+void bind_list(Lisp *L, LambdaList *ll, Env *frame, Obj list, Obj whole, Obj env_obj, Obj fn_name);
+void bind_args(Lisp *L, Lambda *lam, Env *frame, int nargs, Obj *args, Obj fn);
+
+Env *env_up(Env *e, int depth);
+
+Obj ev_const(Lisp *L, Node *n, Env *env);
+
+#endif

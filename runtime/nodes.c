@@ -1,0 +1,555 @@
+/* nodes.c: running analysed code: one evaluator per node kind, function calls and closures. */
+#include "node.h"
+#include "gc.h"
+#include "error.h"
+#include "package.h"
+#include "printer.h"
+
+Obj ev_const(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    L->nvals = 1;
+    return ((ConstNode *)n)->value;
+}
+
+Obj ev_lref0(Lisp *L, Node *n, Env *env) {
+    L->nvals = 1;
+    return env->slots[((VarNode *)n)->index];
+}
+
+Obj ev_lref(Lisp *L, Node *n, Env *env) {
+    VarNode *v = (VarNode *)n;
+    L->nvals = 1;
+    return env_up(env, v->depth)->slots[v->index];
+}
+
+Obj ev_lset(Lisp *L, Node *n, Env *env) {
+    VarNode *v = (VarNode *)n;
+    Obj x;
+    EVAL_OR_EXIT(x, L, v->value, env);
+    env_up(env, v->depth)->slots[v->index] = x;
+    L->nvals = 1;
+    return x;
+}
+
+Obj ev_gref(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    Obj sym = ((SymNode *)n)->sym;
+    Obj v = SYM(sym)->value;
+    if (UNLIKELY(v == UNBOUND)) err_unbound_variable(L, sym);
+    L->nvals = 1;
+    return v;
+}
+
+Obj ev_gset(Lisp *L, Node *n, Env *env) {
+    SymNode *s = (SymNode *)n;
+    Obj x;
+    EVAL_OR_EXIT(x, L, s->value, env);
+    if (UNLIKELY(SYM(s->sym)->h.flags & SYM_CONSTANT)) err_program(L, "Can't set the constant %S", s->sym);
+    SYM(s->sym)->value = x;
+    L->nvals = 1;
+    return x;
+}
+
+Obj ev_if(Lisp *L, Node *n, Env *env) {
+    IfNode *i = (IfNode *)n;
+    Obj t;
+    EVAL_OR_EXIT(t, L, i->test, env);
+    return t != NIL ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+}
+
+Obj ev_progn(Lisp *L, Node *n, Env *env) {
+    SeqNode *s = (SeqNode *)n;
+    int last = s->count - 1;
+    for (int i = 0; i < last; i++) {
+        Obj r = EVAL(L, s->forms[i], env);
+        if (UNLIKELY(r == UNWIND_MARK)) return r;
+    }
+    return EVAL(L, s->forms[last], env);
+}
+
+static Env *new_frame(Lisp *L, Env *parent, int size) {
+    Env *e = (Env *)gc_alloc(L, sizeof(Env) + sizeof(Obj) * (size_t)size);
+    e->parent = parent;
+    return e;
+}
+
+Obj ev_let(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    size_t sp = L->special_sp;
+    Env *body_env = ln->frame_size ? new_frame(L, env, ln->frame_size) : env;
+    if (ln->sequential) {
+        for (int i = 0; i < ln->count; i++) {
+            Binding *b = &ln->b[i];
+            Obj v = NIL;
+            if (b->init) {
+                v = EVAL(L, b->init, body_env);
+                if (UNLIKELY(v == UNWIND_MARK)) { unbind_specials(L, sp); return v; }
+            }
+            if (b->special) bind_special(L, b->sym, v);
+            else env_up(body_env, b->depth)->slots[b->index] = v;
+        }
+    } else {
+        Obj small[8];
+        Obj *vals = ln->count <= 8 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)ln->count);
+        for (int i = 0; i < ln->count; i++) {
+            Binding *b = &ln->b[i];
+            vals[i] = NIL;
+            if (b->init) EVAL_OR_EXIT(vals[i], L, b->init, env);
+        }
+        for (int i = 0; i < ln->count; i++) {
+            Binding *b = &ln->b[i];
+            if (b->special) bind_special(L, b->sym, vals[i]);
+            else env_up(body_env, b->depth)->slots[b->index] = vals[i];
+        }
+    }
+    Obj r = EVAL(L, ln->body, body_env);
+    if (ln->has_special) unbind_specials(L, sp);
+    return r;
+}
+
+/* ---- calls ---- */
+
+_Noreturn static void undefined_function(Lisp *L, Obj name) { err_undefined_function(L, name); }
+
+static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
+    if (LIKELY(is_heap(fn))) {
+        switch (heap_type(fn)) {
+        case T_PRIMITIVE: {
+            Primitive *p = PRIM(fn);
+            if (UNLIKELY(nargs < p->min_args || (p->max_args >= 0 && nargs > p->max_args)))
+                err_arg_count(L, fn, nargs);
+            Obj r = p->fn(L, nargs, args);
+            if (!(p->h.flags & FN_MV)) L->nvals = 1;
+            return r;
+        }
+        case T_CLOSURE:
+            return apply_closure(L, fn, nargs, args);
+        case T_FUNCALLABLE:
+            return funcall(L, INST(fn)->fn, nargs, args);
+        default: break;
+        }
+    }
+    if (fn == UNBOUND) undefined_function(L, name);
+    err_type(L, fn, S(FUNCTION));
+}
+
+Obj ev_call_global(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    int na = c->nargs;
+    Obj args[na ? na : 1];
+    for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
+    Obj sym = c->fname;
+    Obj fn = SYM(sym)->function;
+    if (UNLIKELY(SYM(sym)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))) undefined_function(L, sym);
+    return call_object(L, fn, na, args, sym);
+}
+
+Obj ev_call_node(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    int na = c->nargs;
+    Obj fn;
+    EVAL_OR_EXIT(fn, L, c->fn, env);
+    Obj args[na ? na : 1];
+    for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
+    return call_object(L, fn, na, args, NIL);
+}
+
+Obj funcall(Lisp *L, Obj fn, int nargs, Obj *args) {
+    Obj name = NIL;
+    if (is_symbol(fn)) {
+        name = fn;
+        Symbol *s = symbol_data(L, fn);
+        if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, fn);
+        fn = s->function;
+    }
+    return call_object(L, fn, nargs, args, name);
+}
+
+Obj funcall0(Lisp *L, Obj fn) { return funcall(L, fn, 0, NULL); }
+Obj funcall1(Lisp *L, Obj fn, Obj a) { return funcall(L, fn, 1, &a); }
+Obj funcall2(Lisp *L, Obj fn, Obj a, Obj b) { Obj v[2] = {a, b}; return funcall(L, fn, 2, v); }
+Obj funcall3(Lisp *L, Obj fn, Obj a, Obj b, Obj c) { Obj v[3] = {a, b, c}; return funcall(L, fn, 3, v); }
+
+Obj apply_list(Lisp *L, Obj fn, Obj list) {
+    size_t n = 0;
+    Obj x;
+    for (x = list; is_cons(x); x = CDR(x)) n++;
+    if (x != NIL) err_type(L, list, S(LIST));
+    if (n > 1u << 24) err_program(L, "Too many arguments to APPLY: %zu", n);
+    Obj small[16];
+    Obj *args = n <= 16 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * n);
+    size_t i = 0;
+    for (x = list; is_cons(x); x = CDR(x)) args[i++] = CAR(x);
+    return funcall(L, fn, (int)n, args);
+}
+
+Obj coerce_function(Lisp *L, Obj d) {
+    if (is_function(d)) return d;
+    if (is_symbol(d)) {
+        Symbol *s = symbol_data(L, d);
+        if (s->function == UNBOUND || (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))) undefined_function(L, d);
+        return s->function;
+    }
+    err_type(L, d, S(FUNCTION));
+}
+
+Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
+    Closure *c = CLOSURE(fnobj);
+    Lambda *lam = c->lambda;
+    safe_point(L);
+    int ns = lam->nslots;
+    Obj buf[lam->heap_frame ? 1 : ns + 1];
+    Env *frame;
+    if (lam->heap_frame) frame = new_frame(L, c->env, ns);
+    else {
+        frame = (Env *)buf;
+        frame->parent = c->env;
+    }
+    CallRecord rec = {L->calls, fnobj, nargs, args};
+    L->calls = &rec;
+    size_t sp = L->special_sp;
+    if (lam->simple) {
+        if (UNLIKELY(nargs != lam->ll.nreq)) err_arg_count(L, fnobj, nargs);
+        for (int i = 0; i < nargs; i++) frame->slots[lam->ll.params[i].slot] = args[i];
+    } else if (lam->ll.is_macro) {
+        if (nargs != 2) err_arg_count(L, fnobj, nargs);
+        Obj form = args[0];
+        bind_list(L, &lam->ll, frame, is_cons(form) ? CDR(form) : NIL, form, args[1], lam->name);
+    } else {
+        bind_args(L, lam, frame, nargs, args, fnobj);
+    }
+    Obj r = EVAL(L, lam->body, frame);
+    if (lam->ll.has_specials) unbind_specials(L, sp);
+    L->calls = rec.prev;
+    return r;
+}
+
+Obj ev_lambda(Lisp *L, Node *n, Env *env) {
+    Lambda *lam = ((LambdaNode *)n)->lambda;
+    Closure *c = (Closure *)heap_alloc(L, T_CLOSURE, sizeof(Closure));
+    c->name = lam->name;
+    c->lambda = lam;
+    c->env = lam->needs_env ? env : NULL;
+    L->nvals = 1;
+    return (Obj)c;
+}
+
+Obj ev_function(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    Obj name = ((FunctionNode *)n)->name;
+    Obj f = fdefinition_get(L, name);
+    if (f == UNBOUND || (is_type(name, T_SYMBOL) && (SYM(name)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))))
+        undefined_function(L, name);
+    L->nvals = 1;
+    return f;
+}
+
+Obj ev_local_fn(Lisp *L, Node *n, Env *env) {
+    LocalFnNode *f = (LocalFnNode *)n;
+    L->nvals = 1;
+    return env_up(env, f->depth)->slots[f->index];
+}
+
+Obj ev_flet(Lisp *L, Node *n, Env *env) {
+    FletNode *f = (FletNode *)n;
+    Env *body_env = f->frame_size ? new_frame(L, env, f->frame_size) : env;
+    Env *fn_env = f->labels ? body_env : env;
+    for (int i = 0; i < f->count; i++) {
+        Obj clo = ev_lambda(L, &f->fns[i]->n, fn_env);
+        env_up(body_env, f->depth[i])->slots[f->index[i]] = clo;
+    }
+    return EVAL(L, f->body, body_env);
+}
+
+Obj ev_dbind(Lisp *L, Node *n, Env *env) {
+    DBindNode *d = (DBindNode *)n;
+    Obj v;
+    EVAL_OR_EXIT(v, L, d->value, env);
+    Env *body_env = d->frame_size ? new_frame(L, env, d->frame_size) : env;
+    size_t sp = L->special_sp;
+    bind_list(L, d->ll, body_env, v, v, NIL, S(DESTRUCTURING_BIND));
+    Obj r = EVAL(L, d->body, body_env);
+    unbind_specials(L, sp);
+    return r;
+}
+
+/* ---- blocks, tagbodies and exits ---- */
+
+static inline Obj landed_values(Lisp *L) { return L->nvals > 0 ? L->values[0] : NIL; }
+
+/* A local exit carries its values in L->values; a single value goes to values[0]. */
+static inline Obj take_exit_values(Lisp *L) { return landed_values(L); }
+
+Obj ev_block(Lisp *L, Node *n, Env *env) {
+    Obj r = EVAL(L, ((BlockNode *)n)->body, env);
+    if (UNLIKELY(r == UNWIND_MARK) && L->exit_target == n) return take_exit_values(L);
+    return r;
+}
+
+Obj ev_block_nl(Lisp *L, Node *n, Env *env) {
+    BlockNode *b = (BlockNode *)n;
+    BlockTag *tag = (BlockTag *)gc_alloc(L, sizeof(BlockTag));
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_BLOCK, (Obj)tag);
+    tag->frame = &fr;
+    tag->live = true;
+    env_up(env, b->depth)->slots[b->index] = (Obj)tag;
+    if (FRAME_SETJMP(&fr)) {
+        tag->live = false;
+        frame_pop(L, &fr);
+        return landed_values(L);
+    }
+    Obj r = EVAL(L, b->body, env);
+    tag->live = false;
+    frame_pop(L, &fr);
+    if (UNLIKELY(r == UNWIND_MARK) && L->exit_target == n) return take_exit_values(L);
+    return r;
+}
+
+Obj ev_return(Lisp *L, Node *n, Env *env) {
+    ReturnNode *r = (ReturnNode *)n;
+    Obj v;
+    EVAL_OR_EXIT(v, L, r->value, env);
+    if (L->nvals == 1) L->values[0] = v;
+    L->exit_target = r->target;
+    return UNWIND_MARK;
+}
+
+Obj ev_return_nl(Lisp *L, Node *n, Env *env) {
+    ReturnNode *r = (ReturnNode *)n;
+    Obj v;
+    EVAL_OR_EXIT(v, L, r->value, env);
+    BlockTag *tag = (BlockTag *)env_up(env, r->depth)->slots[r->index];
+    if (!tag || !tag->live)
+        err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    if (L->nvals == 1) L->values[0] = v;
+    unwind_to(L, tag->frame, JUMP_RETURN);
+}
+
+Obj ev_tagbody(Lisp *L, Node *n, Env *env) {
+    TagbodyNode *t = (TagbodyNode *)n;
+    int i = 0;
+    while (i < t->count) {
+        Obj r = EVAL(L, t->stmts[i], env);
+        if (UNLIKELY(r == UNWIND_MARK)) {
+            if (L->exit_target != n) return r;
+            i = t->tag_pos[L->exit_tag];
+            safe_point(L);
+            continue;
+        }
+        i++;
+    }
+    L->nvals = 1;
+    return NIL;
+}
+
+Obj ev_tagbody_nl(Lisp *L, Node *n, Env *env) {
+    TagbodyNode *t = (TagbodyNode *)n;
+    BlockTag *tag = (BlockTag *)gc_alloc(L, sizeof(BlockTag));
+    Frame fr;
+    volatile int i = 0;
+    FRAME_PUSH(L, &fr, FR_TAGBODY, (Obj)tag);
+    tag->frame = &fr;
+    tag->live = true;
+    env_up(env, t->depth)->slots[t->index] = (Obj)tag;
+    int code = FRAME_SETJMP(&fr);
+    if (code >= JUMP_GO_BASE) {
+        i = t->tag_pos[code - JUMP_GO_BASE];
+        safe_point(L);
+    }
+    while (i < t->count) {
+        Obj r = EVAL(L, t->stmts[i], env);
+        if (UNLIKELY(r == UNWIND_MARK)) {
+            if (L->exit_target != n) {
+                tag->live = false;
+                frame_pop(L, &fr);
+                return r;
+            }
+            i = t->tag_pos[L->exit_tag];
+            safe_point(L);
+            continue;
+        }
+        i++;
+    }
+    tag->live = false;
+    frame_pop(L, &fr);
+    L->nvals = 1;
+    return NIL;
+}
+
+Obj ev_go(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    GoNode *g = (GoNode *)n;
+    L->exit_target = g->target;
+    L->exit_tag = g->tag;
+    return UNWIND_MARK;
+}
+
+Obj ev_go_nl(Lisp *L, Node *n, Env *env) {
+    GoNode *g = (GoNode *)n;
+    BlockTag *tag = (BlockTag *)env_up(env, g->depth)->slots[g->index];
+    if (!tag || !tag->live)
+        err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    unwind_to(L, tag->frame, JUMP_GO_BASE + g->tag);
+}
+
+Obj ev_catch(Lisp *L, Node *n, Env *env) {
+    CatchNode *c = (CatchNode *)n;
+    Obj tag;
+    EVAL_OR_EXIT(tag, L, c->tag, env);
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_CATCH, tag);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        return landed_values(L);
+    }
+    Obj r = EVAL(L, c->body, env);
+    frame_pop(L, &fr);
+    return r;
+}
+
+Obj ev_throw(Lisp *L, Node *n, Env *env) {
+    ThrowNode *t = (ThrowNode *)n;
+    Obj tag, v;
+    EVAL_OR_EXIT(tag, L, t->tag, env);
+    EVAL_OR_EXIT(v, L, t->value, env);
+    throw_to_tag(L, tag, v);
+}
+
+/* Saved values and pending exit while a cleanup form runs. */
+typedef struct SavedState {
+    int n;
+    Obj small[8];
+    Obj *vals;
+    void *exit_target;
+    int exit_tag;
+} SavedState;
+
+static void save_state(Lisp *L, Obj primary, SavedState *s) {
+    s->n = L->nvals;
+    s->vals = s->n <= 8 ? s->small : (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)s->n);
+    if (s->n == 1) s->vals[0] = primary == UNWIND_MARK ? L->values[0] : primary;
+    else memcpy(s->vals, L->values, sizeof(Obj) * (size_t)s->n);
+    s->exit_target = L->exit_target;
+    s->exit_tag = L->exit_tag;
+}
+
+static void restore_state(Lisp *L, SavedState *s) {
+    L->nvals = s->n;
+    memcpy(L->values, s->vals, sizeof(Obj) * (size_t)s->n);
+    L->exit_target = s->exit_target;
+    L->exit_tag = s->exit_tag;
+}
+
+Obj ev_unwind_protect(Lisp *L, Node *n, Env *env) {
+    UnwindNode *u = (UnwindNode *)n;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        /* a non-local exit passes through: run the cleanup, then go on */
+        Frame *target = L->unwind_target;
+        int code = L->unwind_code;
+        frame_pop(L, &fr);
+        SavedState st;
+        save_state(L, L->nvals ? L->values[0] : NIL, &st);
+        Obj c = EVAL(L, u->cleanup, env);
+        if (c == UNWIND_MARK) return c; /* the cleanup itself transferred control */
+        restore_state(L, &st);
+        unwind_continue(L, target, code);
+    }
+    Obj r = EVAL(L, u->protected_form, env);
+    frame_pop(L, &fr);
+    SavedState st;
+    save_state(L, r, &st);
+    Obj c = EVAL(L, u->cleanup, env);
+    if (c == UNWIND_MARK) return c;
+    restore_state(L, &st);
+    if (r == UNWIND_MARK) return r;
+    return st.n == 1 ? st.vals[0] : (st.n ? st.vals[0] : NIL);
+}
+
+Obj ev_mvcall(Lisp *L, Node *n, Env *env) {
+    MvCallNode *m = (MvCallNode *)n;
+    Obj fn;
+    EVAL_OR_EXIT(fn, L, m->fn, env);
+    size_t cap = 16, count = 0;
+    Obj small[16];
+    Obj *args = small;
+    for (int i = 0; i < m->count; i++) {
+        Obj v;
+        EVAL_OR_EXIT(v, L, m->forms[i], env);
+        int k = L->nvals;
+        if (count + (size_t)k > cap) {
+            size_t nc = cap * 2;
+            while (nc < count + (size_t)k) nc *= 2;
+            Obj *na = (Obj *)gc_alloc(L, sizeof(Obj) * nc);
+            memcpy(na, args, sizeof(Obj) * count);
+            args = na;
+            cap = nc;
+        }
+        if (k == 1) args[count++] = v;
+        else for (int j = 0; j < k; j++) args[count++] = L->values[j];
+    }
+    return funcall(L, fn, (int)count, args);
+}
+
+Obj ev_mvprog1(Lisp *L, Node *n, Env *env) {
+    Mvp1Node *m = (Mvp1Node *)n;
+    Obj r;
+    EVAL_OR_EXIT(r, L, m->first, env);
+    SavedState st;
+    save_state(L, r, &st);
+    Obj x = EVAL(L, m->rest, env);
+    if (x == UNWIND_MARK) return x;
+    restore_state(L, &st);
+    return st.n ? st.vals[0] : NIL;
+}
+
+Obj ev_progv(Lisp *L, Node *n, Env *env) {
+    ProgvNode *p = (ProgvNode *)n;
+    Obj syms, vals;
+    EVAL_OR_EXIT(syms, L, p->syms, env);
+    EVAL_OR_EXIT(vals, L, p->vals, env);
+    size_t sp = L->special_sp;
+    for (Obj s = syms; s != NIL; s = CDR(s)) {
+        if (!is_cons(s)) err_type(L, syms, S(LIST));
+        Obj sym = CAR(s);
+        if (!is_type(sym, T_SYMBOL) || (SYM(sym)->h.flags & SYM_CONSTANT)) err_type(L, sym, S(SYMBOL));
+        if (is_cons(vals)) {
+            bind_special(L, sym, CAR(vals));
+            vals = CDR(vals);
+        } else {
+            bind_special(L, sym, UNBOUND);
+        }
+    }
+    Obj r = EVAL(L, p->body, env);
+    unbind_specials(L, sp);
+    return r;
+}
+
+Obj ev_the(Lisp *L, Node *n, Env *env) {
+    return EVAL(L, ((TheNode *)n)->form, env);
+}
+
+/* ---- function names ---- */
+
+Obj fdefinition_get(Lisp *L, Obj name) {
+    if (is_symbol(name)) return symbol_data(L, name)->function;
+    if (is_cons(name) && CAR(name) == S(SETF) && is_cons(CDR(name)) && is_symbol(CAR(CDR(name))))
+        return symbol_data(L, CAR(CDR(name)))->setf_function;
+    err_type(L, name, cons(L, S(OR), cons(L, S(SYMBOL), cons(L, cons(L, S(CONS), NIL), NIL))));
+}
+
+void fdefinition_set(Lisp *L, Obj name, Obj fn) {
+    if (is_symbol(name)) {
+        Symbol *s = symbol_data(L, name);
+        s->function = fn;
+        s->h.flags &= (uint8_t)~SYM_MACRO;
+        return;
+    }
+    if (is_cons(name) && CAR(name) == S(SETF) && is_cons(CDR(name)) && is_symbol(CAR(CDR(name)))) {
+        symbol_data(L, CAR(CDR(name)))->setf_function = fn;
+        return;
+    }
+    err_type(L, name, S(SYMBOL));
+}

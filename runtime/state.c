@@ -1,0 +1,100 @@
+/* state.c: creating interpreters, stack limits, and the slow half of the safe point. */
+#include "state.h"
+#include "gc.h"
+#include "control.h"
+#include "error.h"
+#include <pthread.h>
+#include <time.h>
+#include <stdlib.h>
+
+void config_defaults(Config *c) {
+    memset(c, 0, sizeof *c);
+    c->max_heap = DEFAULT_MAX_HEAP;
+    c->stack_headroom = DEFAULT_STACK_HEADROOM;
+    c->stack_reserve = DEFAULT_STACK_RESERVE;
+    c->timeout = 0;
+    c->output_cap = DEFAULT_OUTPUT_CAP;
+    c->print_length = DEFAULT_PRINT_LENGTH;
+    c->print_level = DEFAULT_PRINT_LEVEL;
+    c->print_max_chars = DEFAULT_PRINT_MAX_CHARS;
+    c->max_read_depth = DEFAULT_MAX_READ_DEPTH;
+    c->poll_interval = DEFAULT_POLL_INTERVAL;
+}
+
+void lisp_set_stack_limits(Lisp *L) {
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_destroy(&attr);
+    }
+    char *low = (char *)addr;
+    if (!low || size < ((size_t)4 << 20)) {
+        /* unknown or tiny stack: assume 1 MB below here is usable */
+        char *here = (char *)__builtin_frame_address(0);
+        low = here - ((size_t)1 << 20);
+        size = (size_t)1 << 20;
+    }
+    size_t reserve = L->cfg.stack_reserve, headroom = L->cfg.stack_headroom;
+    if (reserve + headroom > size / 2) {
+        reserve = size / 8;
+        headroom = size / 8;
+    }
+    L->stack_hard_limit = low + reserve;
+    L->stack_soft_limit = low + reserve + headroom;
+    L->stack_limit = L->stack_soft_limit;
+}
+
+static double monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define CLEANUP_GRACE 2.0
+
+/* Unwind to the session's top level; user code cannot intercept this. */
+_Noreturn static void interrupt_unwind(Lisp *L, int kind) {
+    Frame *top = frame_outermost_toplevel(L);
+    if (!top) {
+        fputs("tinycl: interrupted with no top level\n", stderr);
+        exit(130);
+    }
+    L->interrupt_kind = kind;
+    if (!L->in_cleanup) {
+        /* unwind-protect cleanups still run, but only for a bounded time */
+        L->in_cleanup = true;
+        L->deadline = monotonic_now() + CLEANUP_GRACE;
+    }
+    unwind_to(L, top, JUMP_INTERRUPT);
+}
+
+void safe_point_slow(Lisp *L) {
+    char *sp = (char *)__builtin_frame_address(0);
+    if (sp < L->stack_limit) {
+        if (L->stack_limit == L->stack_soft_limit) {
+            /* let handlers run in the headroom below the soft limit */
+            L->stack_limit = L->stack_hard_limit;
+            err_storage(L, "Control stack exhausted (no more space for function call frames). "
+                           "This is probably due to heavily nested or infinitely recursive function calls.");
+        }
+        /* the headroom is used up too: no handler may run; go straight to the top level */
+        Frame *top = frame_toplevel(L);
+        L->last_error = cons(L, S(STORAGE_CONDITION), NIL);
+        if (!top) { fputs("tinycl: control stack exhausted\n", stderr); exit(70); }
+        unwind_to(L, top, JUMP_ERROR);
+    }
+    if (L->interrupt_pending) {
+        L->interrupt_pending = 0;
+        int kind = L->interrupt_kind ? L->interrupt_kind : INTERRUPT_USER;
+        interrupt_unwind(L, kind);
+    }
+    if (L->poll_countdown <= 0) {
+        L->poll_countdown = L->cfg.poll_interval;
+        if (L->deadline > 0 && monotonic_now() >= L->deadline)
+            interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
+    }
+}
+
+double lisp_monotonic_now(void) { return monotonic_now(); }

@@ -1,0 +1,136 @@
+/* state.h: the interpreter state (Lisp *L) every function receives, and the safe point. */
+#ifndef TINYCL_STATE_H
+#define TINYCL_STATE_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include "object.h"
+#include "config.h"
+
+typedef enum {
+#define X(c, p, n) SY_##c,
+#include "symbols.def"
+#undef X
+    SY_COUNT
+} WellKnownSymbol;
+
+/* Access a well-known symbol: S(QUOTE), S(PACKAGE_VAR), S(K_TEST). */
+#define S(name) (L->syms[SY_##name])
+
+/* ---- frames: one stack for every non-local exit ---- */
+typedef enum {
+    FR_TOPLEVEL,       /* a top-level evaluation; errors and interrupts land here */
+    FR_BLOCK,          /* a block reachable by return-from from a closure */
+    FR_TAGBODY,        /* a tagbody reachable by go from a closure */
+    FR_CATCH,
+    FR_UNWIND_PROTECT,
+    FR_HANDLER,        /* a C-level catch-all used by primitives that must clean up */
+} FrameKind;
+
+typedef struct Frame {
+    struct Frame *prev;
+    FrameKind kind;
+    Obj tag;                 /* catch tag; block/tagbody: the BlockTag object */
+    size_t special_sp;       /* special binding stack depth at entry */
+    struct CallRecord *calls;/* call record chain at entry */
+    sigjmp_buf jb;
+} Frame;
+
+/* Values given to siglongjmp. */
+enum { JUMP_RETURN = 1, JUMP_UNWIND = 2, JUMP_ERROR = 3, JUMP_INTERRUPT = 4, JUMP_EXIT = 5, JUMP_GO_BASE = 16 };
+
+/* A record of an active interpreted call, for backtraces. */
+typedef struct CallRecord {
+    struct CallRecord *prev;
+    Obj fn;
+    int nargs;
+    Obj *args;
+} CallRecord;
+
+typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;
+
+struct Lisp {
+    Obj syms[SY_COUNT];
+
+    /* packages */
+    Obj packages;            /* equal hash table: name and nicknames -> package */
+    Obj pkg_cl, pkg_cl_user, pkg_keyword, pkg_system, pkg_ext;
+    Symbol nil_sym;          /* NIL's symbol data (NIL itself is an immediate) */
+
+    /* control */
+    Frame *frames;
+    CallRecord *calls;
+    SpecialBinding *specials;
+    size_t special_sp, special_cap;
+
+    /* multiple values: valid after any evaluation */
+    int nvals;
+    Obj values[MULTIPLE_VALUES_LIMIT];
+
+    /* a lexically local exit travelling up as UNWIND_MARK */
+    void *exit_target;       /* the block or tagbody node */
+    int exit_tag;            /* tag index for go */
+
+    /* a non-local unwind in progress (through unwind-protect cleanups) */
+    Frame *unwind_target;
+    int unwind_code;
+
+    /* safe points */
+    char *stack_limit;       /* current limit (lowered while a stack error is handled) */
+    char *stack_soft_limit;  /* the normal limit */
+    char *stack_hard_limit;  /* beyond which nothing may run */
+    volatile sig_atomic_t interrupt_pending; /* set by signals and other threads */
+    int interrupt_kind;      /* INTERRUPT_* */
+    int poll_countdown;
+    double deadline;         /* monotonic seconds; 0 = none */
+    bool in_cleanup;         /* running unwind-protect cleanups during an interrupt */
+
+    /* reader state for the current top-level read */
+    int read_depth, bq_level;
+    Obj read_labels;
+
+    /* counters and misc */
+    uint64_t gensym_counter;
+    uint64_t package_serial;
+    uint64_t node_count;
+    Obj definition_log;      /* reserved for the session's provenance tables */
+    Obj features;
+    void *session;           /* back pointer owned by src/session.c */
+    Config cfg;
+
+    /* bootstrap error state, used before the condition system is loaded */
+    Obj last_error;          /* the condition (or bootstrap (type . initargs)) that ended a top-level form */
+    Obj last_backtrace;      /* frames captured where that error was signalled */
+    int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
+    int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
+    int boot_phase;          /* 0 while the stdlib loads, 1 after */
+};
+
+enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };
+
+/* The slow half of the safe point: stack, interrupts, deadlines. */
+void safe_point_slow(Lisp *L);
+
+static inline void safe_point(Lisp *L) {
+    if (UNLIKELY((char *)__builtin_frame_address(0) < L->stack_limit || L->interrupt_pending ||
+                 --L->poll_countdown <= 0))
+        safe_point_slow(L);
+}
+
+/* Used by C recursion (reader, printer, equal): only the stack test. */
+static inline void stack_check(Lisp *L) {
+    if (UNLIKELY((char *)__builtin_frame_address(0) < L->stack_limit)) safe_point_slow(L);
+}
+
+/* Create and destroy interpreters. */
+Lisp *lisp_new(const Config *cfg);
+void lisp_free(Lisp *L);
+
+/* Monotonic clock in seconds. */
+double lisp_monotonic_now(void);
+
+/* Recompute stack limits for the calling thread (call when changing threads). */
+void lisp_set_stack_limits(Lisp *L);
+
+#endif

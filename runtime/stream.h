@@ -1,0 +1,74 @@
+/* stream.h: character and byte streams: strings, file descriptors, and the composite stream kinds. */
+#ifndef TINYCL_STREAM_H
+#define TINYCL_STREAM_H
+
+#include "state.h"
+#include "lstring.h"
+
+typedef enum {
+    SK_STRING_IN, SK_STRING_OUT, SK_FD, SK_SYNONYM, SK_BROADCAST, SK_TWO_WAY,
+    SK_ECHO, SK_CONCATENATED, SK_NULL,
+} StreamKind;
+
+enum {
+    ST_INPUT = 1, ST_OUTPUT = 2, ST_OPEN = 4, ST_BINARY = 8, ST_FILE = 16,
+    ST_INTERACTIVE = 32, ST_OWN_FD = 64, ST_EOF_SEEN = 128,
+};
+
+typedef struct Stream {
+    Header h;                 /* aux = StreamKind */
+    uint32_t flags;
+    size_t column;            /* output column, for fresh-line and ~& */
+    int unread;               /* pushed-back character or -1 */
+    uint32_t last_char;       /* last character read (for unread-char checking) */
+    /* string input */
+    Obj string; size_t pos, end, start;
+    /* string output: buffer, optional cap (0 = none) and whether it overflowed */
+    StrBuf buf; size_t cap; bool truncated;
+    /* fd */
+    int fd;
+    unsigned char *iobuf; size_t iolen, iopos; /* input buffer / output pending */
+    Obj pathname;             /* file streams */
+    Obj element_type;
+    long long file_pos;       /* bytes consumed/produced, for file-position */
+    int external_format;      /* 0 = utf-8, 1 = latin-1 */
+    /* composite */
+    Obj a, b;                 /* synonym: a = symbol; two-way/echo: a = in, b = out; broadcast/concatenated: a = list */
+    size_t line;              /* input line number (1-based), for reader errors */
+} Stream;
+#define STREAM(o) ((Stream *)(o))
+static inline bool is_stream(Obj o) { return is_type(o, T_STREAM); }
+
+Obj make_string_input_stream(Lisp *L, Obj str, size_t start, size_t end);
+Obj make_string_output_stream(Lisp *L);
+/* A string output stream that keeps at most CAP characters (the rest are counted as truncated). */
+Obj make_capped_output_stream(Lisp *L, size_t cap);
+Obj get_output_stream_string(Lisp *L, Obj s);
+Obj make_fd_stream(Lisp *L, int fd, uint32_t flags, Obj pathname);
+Obj make_synonym_stream(Lisp *L, Obj sym);
+Obj make_two_way_stream(Lisp *L, Obj in, Obj out);
+Obj make_broadcast_stream(Lisp *L, Obj list);
+
+/* Resolve a stream designator: NIL -> *standard-output* / *standard-input*, T -> *terminal-io*. */
+Obj stream_out(Lisp *L, Obj designator);
+Obj stream_in(Lisp *L, Obj designator);
+
+void stream_write_char(Lisp *L, Obj s, uint32_t c);
+void stream_write_u32(Lisp *L, Obj s, const uint32_t *chars, size_t n);
+void stream_write_cstr(Lisp *L, Obj s, const char *utf8);
+void stream_write_string(Lisp *L, Obj s, Obj str, size_t start, size_t end);
+int stream_read_char(Lisp *L, Obj s);   /* -1 at end of file */
+void stream_unread_char(Lisp *L, Obj s, uint32_t c);
+int stream_peek_char(Lisp *L, Obj s);
+bool stream_listen(Lisp *L, Obj s);
+int stream_read_byte(Lisp *L, Obj s);   /* -1 at end of file */
+void stream_write_byte(Lisp *L, Obj s, int byte);
+size_t stream_column(Lisp *L, Obj s);
+void stream_fresh_line(Lisp *L, Obj s);
+void stream_terpri(Lisp *L, Obj s);
+void stream_finish_output(Lisp *L, Obj s);
+void stream_close(Lisp *L, Obj s, bool abort);
+bool stream_is_input(Lisp *L, Obj s);
+bool stream_is_output(Lisp *L, Obj s);
+
+#endif

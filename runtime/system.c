@@ -1,0 +1,111 @@
+/* system.c: the environment (CLHS chapter 25) and tinycl extensions: time, exit, getenv, gc. */
+#include "prim.h"
+#include "number.h"
+#include "lstring.h"
+#include "gc.h"
+#include "package.h"
+#include <time.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/time.h>
+#include <sys/resource.h>
+
+/* Seconds between 1900-01-01 and 1970-01-01 */
+#define UNIX_TO_UNIVERSAL 2208988800LL
+
+DEFPRIM(prim_get_universal_time) { UNUSED_ARGS; return make_int64(L, (int64_t)time(NULL) + UNIX_TO_UNIVERSAL); }
+
+DEFPRIM(prim_get_internal_real_time) {
+    UNUSED_ARGS;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return make_int64(L, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+DEFPRIM(prim_get_internal_run_time) {
+    UNUSED_ARGS;
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return make_int64(L, (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+DEFPRIM(prim_sleep) {
+    UNUSED_ARGS;
+    double secs = number_to_double(L, check_real(L, args[0]));
+    if (secs < 0) err_type(L, args[0], cons(L, S(REAL), cons(L, FIX(0), NIL)));
+    /* sleep in short slices so that interrupts and timeouts are seen */
+    while (secs > 0) {
+        double slice = secs < 0.05 ? secs : 0.05;
+        struct timespec ts = {(time_t)slice, (long)((slice - (double)(time_t)slice) * 1e9)};
+        nanosleep(&ts, NULL);
+        secs -= slice;
+        L->poll_countdown = 0;
+        safe_point(L);
+    }
+    return NIL;
+}
+
+/* (exit &key code abort) and (quit): unwind to the top level, which ends the process */
+static Obj do_exit(Lisp *L, int nargs, Obj *args) {
+    Obj keys[3] = {S(K_CODE), S(K_ABORT), keyword(L, "TIMEOUT")}, out[3];
+    parse_keys(L, nargs, args, 0, 3, keys, out);
+    int code = 0;
+    if (out[0] != NO_VALUE && out[0] != NIL) code = (int)check_fixnum(L, out[0]);
+    L->exit_code = code;
+    Frame *top = frame_outermost_toplevel(L);
+    if (!top) {
+        fflush(stdout);
+        exit(code);
+    }
+    unwind_to(L, top, JUMP_EXIT);
+}
+
+DEFPRIM(prim_exit) { return do_exit(L, nargs, args); }
+
+DEFPRIM(prim_posix_getenv) {
+    UNUSED_ARGS;
+    char *v = getenv(string_to_utf8(L, check_string(L, args[0]), NULL));
+    return v ? string_from_cstr(L, v) : NIL;
+}
+
+DEFPRIM(prim_gc) { UNUSED_ARGS; gc_collect(); return NIL; }
+
+DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_heap_size()); }
+
+DEFPRIM(prim_lisp_implementation_type) { UNUSED_ARGS; return string_from_cstr(L, "tinycl"); }
+DEFPRIM(prim_lisp_implementation_version) { UNUSED_ARGS; return string_from_cstr(L, TINYCL_VERSION); }
+DEFPRIM(prim_machine_type) { UNUSED_ARGS; return string_from_cstr(L, "X86-64"); }
+DEFPRIM(prim_software_type) { UNUSED_ARGS; return string_from_cstr(L, "Linux"); }
+DEFPRIM(prim_machine_instance) {
+    UNUSED_ARGS;
+    char buf[256];
+    if (gethostname(buf, sizeof buf) != 0) return NIL;
+    buf[255] = 0;
+    return string_from_cstr(L, buf);
+}
+
+static const PrimDef system_prims[] = {
+    {"GET-UNIVERSAL-TIME", PK_CL, prim_get_universal_time, 0, 0, 0, "()", NULL},
+    {"GET-INTERNAL-REAL-TIME", PK_CL, prim_get_internal_real_time, 0, 0, 0, "()", NULL},
+    {"GET-INTERNAL-RUN-TIME", PK_CL, prim_get_internal_run_time, 0, 0, 0, "()", NULL},
+    {"SLEEP", PK_CL, prim_sleep, 1, 1, 0, "(seconds)", NULL},
+    {"EXIT", PK_EXT, prim_exit, 0, REST, 0, "(&key code abort timeout)", "End the process with status CODE."},
+    {"QUIT", PK_EXT, prim_exit, 0, REST, 0, "(&key code)", "End the process with status CODE."},
+    {"POSIX-GETENV", PK_EXT, prim_posix_getenv, 1, 1, 0, "(name)", NULL},
+    {"GC", PK_EXT, prim_gc, 0, REST, 0, "(&key full)", NULL},
+    {"%HEAP-SIZE", PK_SYS, prim_pct_heap_size, 0, 0, 0, "()", NULL},
+    {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", NULL},
+    {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", NULL},
+    {"MACHINE-TYPE", PK_CL, prim_machine_type, 0, 0, 0, "()", NULL},
+    {"MACHINE-VERSION", PK_CL, prim_machine_type, 0, 0, 0, "()", NULL},
+    {"MACHINE-INSTANCE", PK_CL, prim_machine_instance, 0, 0, 0, "()", NULL},
+    {"SOFTWARE-TYPE", PK_CL, prim_software_type, 0, 0, 0, "()", NULL},
+    {"SOFTWARE-VERSION", PK_CL, prim_software_type, 0, 0, 0, "()", NULL},
+    {0},
+};
+
+void system_init(Lisp *L) {
+    prims_register(L, system_prims);
+    SYM(S(INTERNAL_TIME_UNITS))->value = FIX(1000000);
+    SYM(S(INTERNAL_TIME_UNITS))->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
+}

@@ -1,0 +1,137 @@
+/* repl.c: the interactive read-eval-print loop on a terminal, with readline editing and history. */
+#include "tinycl.h"
+#include "../cli.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+static TclSession *repl_session;
+static volatile sig_atomic_t evaluating;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    if (evaluating && repl_session) tcl_interrupt(repl_session);
+}
+
+static char *history_path(void) {
+    const char *home = getenv("HOME");
+    if (!home) return NULL;
+    size_t n = strlen(home) + 32;
+    char *p = (char *)malloc(n);
+    if (p) snprintf(p, n, "%s/.tinycl_history", home);
+    return p;
+}
+
+/* Tab completion of symbol names in the current package. */
+static char **completions;
+static int completion_index;
+
+static char *completion_generator(const char *text, int state) {
+    if (state == 0) {
+        if (completions) {
+            for (int i = 0; completions[i]; i++) free(completions[i]);
+            free(completions);
+        }
+        completions = tcl_complete(repl_session, text, 200);
+        completion_index = 0;
+    }
+    if (!completions || !completions[completion_index]) return NULL;
+    /* offer lower case, as people type */
+    char *c = strdup(completions[completion_index++]);
+    for (char *p = c; *p; p++) if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
+    return c;
+}
+
+static char **attempt_completion(const char *text, int start, int end) {
+    (void)start; (void)end;
+    rl_attempted_completion_over = 1;
+    return rl_completion_matches(text, completion_generator);
+}
+
+static char *read_line(const char *prompt, bool interactive) {
+    if (interactive) return readline(prompt);
+    static char *buf;
+    static size_t cap;
+    ssize_t n = getline(&buf, &cap, stdin);
+    if (n < 0) return NULL;
+    if (n > 0 && buf[n - 1] == '\n') buf[n - 1] = 0;
+    return strdup(buf);
+}
+
+static char *append_line(char *acc, const char *line) {
+    size_t a = acc ? strlen(acc) : 0, b = strlen(line);
+    char *r = (char *)realloc(acc, a + b + 2);
+    if (!r) return acc;
+    if (a) r[a++] = '\n';
+    memcpy(r + a, line, b + 1);
+    return r;
+}
+
+static bool blank(const char *s) {
+    for (; *s; s++) if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') return false;
+    return true;
+}
+
+int repl_run(TclSession *s, bool interactive) {
+    repl_session = s;
+    char *hist = NULL;
+    if (interactive) {
+        printf("tinycl %s. Type (exit) or Ctrl-D to leave.\n", TINYCL_VERSION_STRING);
+        rl_readline_name = "tinycl";
+        rl_attempted_completion_function = attempt_completion;
+        rl_basic_word_break_characters = " \t\n\"'`,;()";
+        hist = history_path();
+        if (hist) read_history(hist);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    int status = 0;
+    char *acc = NULL;
+    for (;;) {
+        char prompt[600];
+        if (acc) snprintf(prompt, sizeof prompt, "%*s", (int)strlen(tcl_current_package(s)) + 2, "");
+        else snprintf(prompt, sizeof prompt, "%s> ", tcl_current_package(s));
+        char *line = read_line(prompt, interactive);
+        if (!line) {
+            if (interactive) putchar('\n');
+            break;
+        }
+        acc = append_line(acc, line);
+        free(line);
+        if (blank(acc)) { free(acc); acc = NULL; continue; }
+        if (!tcl_input_complete(s, acc)) continue;
+        if (interactive) add_history(acc);
+        evaluating = 1;
+        TclResult *r = tcl_eval(s, acc, NULL, -1);
+        evaluating = 0;
+        free(acc);
+        acc = NULL;
+        if (r->status == TCL_EXIT) {
+            status = r->exit_code;
+            tcl_result_free(r);
+            break;
+        }
+        if (r->status == TCL_OK) {
+            for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
+        } else if (r->status == TCL_INTERRUPTED) {
+            fprintf(stderr, "; Interrupted.\n");
+        } else {
+            cli_print_result(r, true);
+            for (int i = 0; i < r->nbacktrace && i < 8; i++) fprintf(stderr, "  %d: %s\n", i, r->backtrace[i]);
+        }
+        fflush(stdout);
+        tcl_result_free(r);
+    }
+    if (hist) {
+        write_history(hist);
+        free(hist);
+    }
+    free(acc);
+    return status;
+}

@@ -1,0 +1,451 @@
+/* session.c: the one engine behind every face: evaluate source text, capture output, report results. */
+#include "tinycl.h"
+#include "session.h"
+#include "../runtime/state.h"
+#include "../runtime/gc.h"
+#include "../runtime/eval.h"
+#include "../runtime/reader.h"
+#include "../runtime/printer.h"
+#include "../runtime/stream.h"
+#include "../runtime/package.h"
+#include "../runtime/lstring.h"
+#include "../runtime/error.h"
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+
+#define EOF_VALUE OBJ(0xA06)
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *xstrdup(const char *s) {
+    size_t n = strlen(s);
+    char *d = (char *)malloc(n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+static char *lisp_to_malloc(Obj str) {
+    char *s = string_to_utf8_malloc(str, NULL);
+    return s ? s : xstrdup("");
+}
+
+/* Make sure the interpreter knows the stack of the thread calling it. */
+static void enter(TclSession *s) {
+    Lisp *L = s->L;
+    gc_current = L;
+    pthread_t self = pthread_self();
+    if (!s->thread_known || !pthread_equal(self, s->thread)) {
+        lisp_set_stack_limits(L);
+        s->thread = self;
+        s->thread_known = true;
+    }
+}
+
+static void setup_capture_streams(TclSession *s) {
+    Lisp *L = s->L;
+    /* in capture mode nothing may reach fd 1: *terminal-io* reads nothing and writes to *standard-output* */
+    Obj in = make_string_input_stream(L, string_new(L, 0), 0, 0);
+    Obj term = make_two_way_stream(L, in, make_synonym_stream(L, S(STANDARD_OUTPUT)));
+    SYM(S(TERMINAL_IO))->value = term;
+    SYM(S(STANDARD_INPUT))->value = in;
+    SYM(S(STANDARD_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
+    SYM(S(ERROR_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
+    SYM(S(TRACE_OUTPUT))->value = SYM(S(ERROR_OUTPUT))->value;
+}
+
+TclSession *tcl_session_new(const TclOptions *opt) {
+    TclSession *s = (TclSession *)calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (opt) s->opt = *opt;
+    if (!s->opt.output_cap) s->opt.output_cap = DEFAULT_OUTPUT_CAP;
+    Config cfg;
+    config_defaults(&cfg);
+    if (s->opt.max_heap) cfg.max_heap = s->opt.max_heap;
+    cfg.timeout = s->opt.timeout;
+    cfg.output_cap = s->opt.output_cap;
+    s->L = lisp_new(&cfg);
+    if (!s->L) { free(s); return NULL; }
+    s->thread = pthread_self();
+    s->thread_known = true;
+    if (s->opt.capture_output) setup_capture_streams(s);
+    return s;
+}
+
+void tcl_session_free(TclSession *s) {
+    if (!s) return;
+    lisp_free(s->L);
+    free(s);
+}
+
+void tcl_interrupt(TclSession *s) {
+    s->L->interrupt_kind = INTERRUPT_USER;
+    s->L->interrupt_pending = 1;
+}
+
+void tcl_cancel(TclSession *s) {
+    s->L->interrupt_kind = INTERRUPT_CANCEL;
+    s->L->interrupt_pending = 1;
+}
+
+const char *tcl_current_package(TclSession *s) {
+    Lisp *L = s->L;
+    Obj p = SYM(S(PACKAGE_VAR))->value;
+    const char *name = "COMMON-LISP-USER";
+    if (is_type(p, T_PACKAGE) && PKG(p)->name != NIL) name = string_to_utf8(L, PKG(p)->name, NULL);
+    snprintf(s->pkgname, sizeof s->pkgname, "%s", name);
+    return s->pkgname;
+}
+
+/* The type of an error as a string: bare for CL symbols, else package-qualified. */
+static char *type_name_of(Lisp *L, Obj type) {
+    if (!is_symbol(type)) return lisp_to_malloc(prin1_to_string(L, type));
+    Symbol *sd = symbol_data(L, type);
+    Obj pkg = sd->package;
+    if (pkg == L->pkg_cl || pkg == NIL) return lisp_to_malloc(sd->name);
+    StrBuf b;
+    sb_init(L, &b, 32);
+    sb_put_string(L, &b, PKG(pkg)->name);
+    int st;
+    package_find_symbol(L, pkg, STR(sd->name)->data, STR(sd->name)->len, &st);
+    sb_puts(L, &b, st == FIND_EXTERNAL ? ":" : "::");
+    sb_put_string(L, &b, sd->name);
+    return lisp_to_malloc(sb_to_string(L, &b));
+}
+
+/* Describe L->last_error into the result, guarding against errors while describing. */
+static void describe_error(TclSession *s, TclResult *r) {
+    Lisp *L = s->L;
+    Obj err = L->last_error;
+    Obj bt = L->last_backtrace;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        if (!r->error_type) r->error_type = xstrdup("ERROR");
+        if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
+        return;
+    }
+    if (is_cons(err)) {
+        r->error_type = type_name_of(L, CAR(err));
+        char *desc = error_describe_bootstrap(L, err);
+        /* error_describe_bootstrap gives "TYPE: message"; keep the message */
+        char *colon = strstr(desc, ": ");
+        r->error_message = xstrdup(colon ? colon + 2 : desc);
+    } else {
+        Obj tf = intern_cstr(L, L->pkg_cl, "TYPE-OF");
+        Obj type = funcall1(L, tf, err);
+        r->error_type = type_name_of(L, type);
+        bind_special(L, S(PRINT_ESCAPE), NIL);
+        bind_special(L, S(PRINT_READABLY), NIL);
+        r->error_message = lisp_to_malloc(princ_to_string(L, err));
+    }
+    int n = 0;
+    for (Obj x = bt; is_cons(x); x = CDR(x)) n++;
+    if (n) {
+        r->backtrace = (char **)calloc((size_t)n, sizeof(char *));
+        bind_special(L, S(PRINT_LENGTH), FIX(8));
+        bind_special(L, S(PRINT_LEVEL), FIX(3));
+        bind_special(L, S(PRINT_CIRCLE), S(T));
+        for (Obj x = bt; is_cons(x); x = CDR(x)) r->backtrace[r->nbacktrace++] = lisp_to_malloc(prin1_to_string(L, CAR(x)));
+    }
+    frame_pop(L, &fr);
+    unbind_specials(L, fr.special_sp);
+}
+
+static char *print_value(Lisp *L, Obj v, size_t cap) {
+    Obj out = make_capped_output_stream(L, cap);
+    print_obj(L, v, out, true);
+    bool trunc = STREAM(out)->truncated;
+    Obj str = get_output_stream_string(L, out);
+    char *c = lisp_to_malloc(str);
+    if (trunc) {
+        size_t n = strlen(c);
+        char *d = (char *)realloc(c, n + 4);
+        if (d) { memcpy(d + n, "...", 4); c = d; }
+    }
+    return c;
+}
+
+static void take_output(TclSession *s, TclResult *r) {
+    Lisp *L = s->L;
+    if (!s->opt.capture_output) return;
+    Obj out = SYM(S(STANDARD_OUTPUT))->value, err = SYM(S(ERROR_OUTPUT))->value;
+    if (is_stream(out) && STREAM(out)->h.aux == SK_STRING_OUT) {
+        r->out_truncated = STREAM(out)->truncated;
+        r->out = lisp_to_malloc(get_output_stream_string(L, out));
+    } else r->out = xstrdup("");
+    if (is_stream(err) && STREAM(err)->h.aux == SK_STRING_OUT) {
+        r->out_truncated = r->out_truncated || STREAM(err)->truncated;
+        r->err = lisp_to_malloc(get_output_stream_string(L, err));
+    } else r->err = xstrdup("");
+}
+
+static void flush_std(Lisp *L) {
+    Obj vars[3] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT), S(TRACE_OUTPUT)};
+    for (int i = 0; i < 3; i++) {
+        Obj st = SYM(vars[i])->value;
+        if (is_stream(st) && STREAM(st)->h.aux == SK_FD && (STREAM(st)->flags & ST_OPEN)) stream_finish_output(L, st);
+    }
+}
+
+static bool condition_is(Lisp *L, Obj err, Obj type) {
+    if (is_cons(err)) return CAR(err) == type;
+    Obj typep = intern_cstr(L, L->pkg_cl, "TYPEP");
+    if (!is_function(SYM(typep)->function)) return false;
+    return funcall2(L, typep, err, type) != NIL;
+}
+
+TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout_arg) {
+    Lisp *L = s->L;
+    volatile double timeout = timeout_arg;
+    enter(s);
+    TclResult *volatile r = (TclResult *)calloc(1, sizeof *r);
+    double t0 = now_ms();
+    Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;
+    if (timeout < 0) timeout = s->opt.timeout;
+    L->last_error = NIL;
+    L->last_backtrace = NIL;
+
+    Frame outer;
+    FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&outer)) {
+        /* failure before any form ran (bad package name) */
+        frame_pop(L, &outer);
+        r->status = TCL_ERROR;
+        describe_error(s, r);
+        goto done;
+    }
+    if (package) {
+        Obj p = package_find(L, string_from_cstr(L, package));
+        if (p == NIL) {
+            Obj name = string_from_cstr(L, package);
+            err_package(L, name, "The name %S does not designate any package.", name);
+        }
+        SYM(S(PACKAGE_VAR))->value = p;
+    }
+    Obj text = string_from_utf8(L, code, strlen(code));
+    Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
+    frame_pop(L, &outer);
+
+    L->deadline = timeout > 0 ? lisp_monotonic_now() + timeout : 0;
+    L->in_cleanup = false;
+    L->interrupt_pending = 0;
+    L->poll_countdown = 1;
+
+    volatile int nvals = 0;
+    Obj *volatile vals = NULL;
+    for (;;) {
+        volatile bool reading = true;
+        Frame top;
+        FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
+        int code_ = FRAME_SETJMP(&top);
+        if (code_) {
+            frame_pop(L, &top);
+            L->stack_limit = L->stack_soft_limit;
+            gc_restore_cap(L);
+            if (code_ == JUMP_INTERRUPT) {
+                r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
+            } else if (code_ == JUMP_EXIT) {
+                r->status = TCL_EXIT;
+                r->exit_code = L->exit_code;
+            } else if (reading && condition_is(L, L->last_error, S(END_OF_FILE))) {
+                r->status = TCL_INCOMPLETE;
+            } else {
+                r->status = TCL_ERROR;
+                describe_error(s, r);
+            }
+            break;
+        }
+        Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        reading = false;
+        if (form == EOF_VALUE) {
+            frame_pop(L, &top);
+            break;
+        }
+        Obj v = lisp_eval(L, form);
+        r->forms++;
+        int n = L->nvals;
+        Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
+        values_save(L, v, buf);
+        vals = buf;
+        nvals = n;
+        SYM(S(REPL_MINUS))->value = form;
+        frame_pop(L, &top);
+    }
+    L->deadline = 0;
+    L->in_cleanup = false;
+
+    if (r->status == TCL_OK && nvals > 0) {
+        /* print the values of the last form, bounded and circle-aware */
+        Frame pf;
+        FRAME_PUSH(L, &pf, FR_TOPLEVEL, NIL);
+        if (FRAME_SETJMP(&pf)) {
+            frame_pop(L, &pf);
+            r->status = TCL_ERROR;
+            describe_error(s, r);
+        } else {
+            bind_special(L, S(PRINT_CIRCLE), S(T));
+            bind_special(L, S(PRINT_READABLY), NIL);
+            if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
+            if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
+            r->values = (char **)calloc((size_t)nvals, sizeof(char *));
+            for (int i = 0; i < nvals; i++) {
+                r->values[i] = print_value(L, vals[i], L->cfg.print_max_chars);
+                r->nvalues++;
+            }
+            frame_pop(L, &pf);
+            unbind_specials(L, pf.special_sp);
+        }
+    }
+    if (r->status == TCL_OK && nvals > 0) {
+        /* REPL history variables */
+        Obj prim = vals[0];
+        Obj all = NIL;
+        for (int i = nvals - 1; i >= 0; i--) all = cons(L, vals[i], all);
+        SYM(S(REPL_STAR3))->value = SYM(S(REPL_STAR2))->value;
+        SYM(S(REPL_STAR2))->value = SYM(S(REPL_STAR))->value;
+        SYM(S(REPL_STAR))->value = prim;
+        SYM(S(REPL_SLASH3))->value = SYM(S(REPL_SLASH2))->value;
+        SYM(S(REPL_SLASH2))->value = SYM(S(REPL_SLASH))->value;
+        SYM(S(REPL_SLASH))->value = all;
+    }
+done:
+    if (package) SYM(S(PACKAGE_VAR))->value = saved_pkg;
+    if (!is_type(SYM(S(PACKAGE_VAR))->value, T_PACKAGE) || PKG(SYM(S(PACKAGE_VAR))->value)->name == NIL)
+        SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    flush_std(L);
+    take_output(s, r);
+    r->package = xstrdup(tcl_current_package(s));
+    r->elapsed_ms = now_ms() - t0;
+    L->last_error = NIL;
+    L->last_backtrace = NIL;
+    return r;
+}
+
+bool tcl_input_complete(TclSession *s, const char *code) {
+    Lisp *L = s->L;
+    enter(s);
+    volatile bool complete = true;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        /* any reader error other than end of file means "complete, but wrong": let eval report it */
+        complete = !condition_is(L, L->last_error, S(END_OF_FILE));
+        L->last_error = NIL;
+        return complete;
+    }
+    Obj text = string_from_utf8(L, code, strlen(code));
+    Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
+    bind_special(L, S(READ_SUPPRESS), S(T));
+    for (;;) {
+        Obj f = reader_read(L, stream, false, EOF_VALUE, false, false);
+        if (f == EOF_VALUE) break;
+    }
+    unbind_specials(L, fr.special_sp);
+    frame_pop(L, &fr);
+    return complete;
+}
+
+void tcl_result_free(TclResult *r) {
+    if (!r) return;
+    for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
+    free(r->values);
+    free(r->out);
+    free(r->err);
+    for (int i = 0; i < r->nwarnings; i++) { free(r->warnings[i].type); free(r->warnings[i].message); }
+    free(r->warnings);
+    free(r->error_type);
+    free(r->error_message);
+    for (int i = 0; i < r->nbacktrace; i++) free(r->backtrace[i]);
+    free(r->backtrace);
+    for (int i = 0; i < r->nrestarts; i++) free(r->restarts[i]);
+    free(r->restarts);
+    free(r->package);
+    free(r);
+}
+
+TclResult *tcl_load_file(TclSession *s, const char *path) {
+    Lisp *L = s->L;
+    enter(s);
+    Obj p = string_from_cstr(L, path);
+    Obj form = cons(L, intern_cstr(L, L->pkg_cl, "LOAD"), cons(L, p, NIL));
+    Obj printed = prin1_to_string(L, form);
+    char *code = string_to_utf8_malloc(printed, NULL);
+    TclResult *r = tcl_eval(s, code, NULL, -1);
+    free(code);
+    return r;
+}
+
+void tcl_reset(TclSession *s, bool drop_systems) {
+    (void)drop_systems;
+    Lisp *L = s->L;
+    enter(s);
+    SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+typedef struct CompleteCtx { const uint32_t *prefix; size_t n; char **out; int count, max; Lisp *L; } CompleteCtx;
+
+static void complete_one(Lisp *L, Obj sym, void *vctx) {
+    CompleteCtx *c = (CompleteCtx *)vctx;
+    if (c->count >= c->max) return;
+    Obj name = symbol_data(L, sym)->name;
+    if (STR(name)->len < c->n) return;
+    for (size_t i = 0; i < c->n; i++) {
+        uint32_t a = STR(name)->data[i], b = c->prefix[i];
+        if (b >= 'a' && b <= 'z') b -= 32;
+        if (a != b) return;
+    }
+    for (int i = 0; i < c->count; i++)
+        if (strcmp(c->out[i], string_to_utf8(L, name, NULL)) == 0) return;
+    c->out[c->count++] = lisp_to_malloc(name);
+}
+
+char **tcl_complete(TclSession *s, const char *prefix, int max) {
+    Lisp *L = s->L;
+    enter(s);
+    char **out = (char **)calloc((size_t)max + 1, sizeof(char *));
+    if (!out) return NULL;
+    Obj p = string_from_cstr(L, prefix);
+    CompleteCtx c = {STR(p)->data, STR(p)->len, out, 0, max, L};
+    Obj pkg = SYM(S(PACKAGE_VAR))->value;
+    if (is_type(pkg, T_PACKAGE)) {
+        symtable_each(&PKG(pkg)->internal, complete_one, L, &c);
+        symtable_each(&PKG(pkg)->external, complete_one, L, &c);
+        for (Obj u = PKG(pkg)->use_list; is_cons(u); u = CDR(u)) symtable_each(&PKG(CAR(u))->external, complete_one, L, &c);
+    }
+    qsort(out, (size_t)c.count, sizeof(char *), cmp_str);
+    return out;
+}
+
+typedef struct BigStackCall { int (*fn)(void *); void *arg; int result; } BigStackCall;
+
+static void *big_stack_main(void *p) {
+    BigStackCall *c = (BigStackCall *)p;
+    c->result = c->fn(c->arg);
+    return NULL;
+}
+
+int tcl_run_with_big_stack(int (*fn)(void *), void *arg) {
+    gc_process_init();
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, EVAL_THREAD_STACK);
+    BigStackCall c = {fn, arg, 0};
+    pthread_t t;
+    if (gc_thread_create(&t, &attr, big_stack_main, &c) != 0) {
+        pthread_attr_destroy(&attr);
+        return fn(arg);
+    }
+    pthread_attr_destroy(&attr);
+    pthread_join(t, NULL);
+    return c.result;
+}

@@ -1,0 +1,520 @@
+;;;; boot.lisp: the first macros, written with only DEFMACRO, DEFUN, backquote and C primitives.
+
+(defmacro in-package (name)
+  `(setq *package* (sys::%find-package-or-lose ',name)))
+
+(defmacro when (test &body body) `(if ,test (progn ,@body) nil))
+(defmacro unless (test &body body) `(if ,test nil (progn ,@body)))
+
+(defmacro cond (&rest clauses)
+  (if (null clauses)
+      nil
+      (let ((clause (car clauses)))
+        (if (not (consp clause))
+            (error 'simple-program-error :format-control "Malformed COND clause: ~S"
+                                         :format-arguments (list clause)))
+        (if (null (cdr clause))
+            (let ((g (gensym)))
+              `(let ((,g ,(car clause)))
+                 (if ,g ,g (cond ,@(cdr clauses)))))
+            (if (eq (car clause) t)
+                `(progn ,@(cdr clause))
+                `(if ,(car clause)
+                     (progn ,@(cdr clause))
+                     (cond ,@(cdr clauses))))))))
+
+(defmacro and (&rest forms)
+  (cond ((null forms) t)
+        ((null (cdr forms)) (car forms))
+        (t `(if ,(car forms) (and ,@(cdr forms)) nil))))
+
+(defmacro or (&rest forms)
+  (cond ((null forms) nil)
+        ((null (cdr forms)) (car forms))
+        (t (let ((g (gensym)))
+             `(let ((,g ,(car forms)))
+                (if ,g ,g (or ,@(cdr forms))))))))
+
+(defmacro prog1 (first &body body)
+  (let ((g (gensym)))
+    `(let ((,g ,first)) ,@body ,g)))
+
+(defmacro prog2 (first second &body body)
+  `(progn ,first (prog1 ,second ,@body)))
+
+(defmacro return (&optional value) `(return-from nil ,value))
+
+(defmacro declaim (&rest specs)
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
+     ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
+
+(defmacro dolist-boot ((var list) &body body)
+  (let ((g (gensym)))
+    `(let ((,g ,list))
+       (tagbody
+        top
+          (if (null ,g) (go end))
+          (let ((,var (car ,g))) ,@body)
+          (setq ,g (cdr ,g))
+          (go top)
+        end))))
+
+(defun nreverse-boot (list)
+  (let ((result nil))
+    (tagbody
+     top
+       (if (null list) (go end))
+       (let ((next (cdr list)))
+         (rplacd list result)
+         (setq result list)
+         (setq list next))
+       (go top)
+     end)
+    result))
+
+(defmacro defvar (var &optional (value nil valuep) doc)
+  `(progn
+     (sys::%proclaim-special ',var)
+     ,@(if valuep `((unless (boundp ',var) (set ',var ,value))))
+     ,@(if doc `((sys::%put ',var 'sys::%variable-documentation ,doc)))
+     (sys::%note-definition 'defvar ',var)
+     ',var))
+
+(defmacro defparameter (var value &optional doc)
+  `(progn
+     (sys::%proclaim-special ',var)
+     (set ',var ,value)
+     ,@(if doc `((sys::%put ',var 'sys::%variable-documentation ,doc)))
+     (sys::%note-definition 'defparameter ',var)
+     ',var))
+
+(defmacro defconstant (name value &optional doc)
+  `(progn
+     (sys::%defconstant ',name ,value)
+     ,@(if doc `((sys::%put ',name 'sys::%variable-documentation ,doc)))
+     (sys::%note-definition 'defconstant ',name)
+     ',name))
+
+(defun sys::%note-definition (kind name)
+  (let ((hook sys::*definition-hook*))
+    (if hook (funcall hook kind name))))
+
+(defmacro psetq (&rest pairs)
+  ;; evaluate all values, then assign
+  (let ((bindings nil) (sets nil))
+    (tagbody
+     top
+       (if (null pairs) (go end))
+       (if (null (cdr pairs))
+           (error 'simple-program-error :format-control "Odd number of arguments to PSETQ"))
+       (let ((g (gensym)))
+         (setq bindings (cons (list g (cadr pairs)) bindings))
+         (setq sets (cons `(setq ,(car pairs) ,g) sets)))
+       (setq pairs (cddr pairs))
+       (go top)
+     end)
+    `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil)))
+
+(defmacro multiple-value-bind (vars value-form &body body)
+  (let ((rest (gensym)))
+    `(multiple-value-call #'(lambda (&optional ,@vars &rest ,rest)
+                              (declare (ignore ,rest))
+                              ,@body)
+       ,value-form)))
+
+(defmacro multiple-value-list (form) `(multiple-value-call #'list ,form))
+
+(defmacro nth-value (n form) `(nth ,n (multiple-value-list ,form)))
+
+(defmacro destructuring-bind (lambda-list expression &body body)
+  `(sys::%destructuring-bind ,lambda-list ,expression ,@body))
+
+(defmacro dolist ((var list &optional result) &body body)
+  (let ((g (gensym)) (top (gensym)) (end (gensym)))
+    `(block nil
+       (let ((,g ,list))
+         (tagbody
+          ,top
+            (if (endp ,g) (go ,end))
+            (let ((,var (car ,g)))
+              (tagbody ,@body))
+            (setq ,g (cdr ,g))
+            (go ,top)
+          ,end))
+       ,@(if result `((let ((,var nil)) (declare (ignorable ,var)) ,result)) '(nil)))))
+
+(defmacro dotimes ((var count &optional result) &body body)
+  (let ((n (gensym)) (top (gensym)) (end (gensym)))
+    `(block nil
+       (let ((,n ,count) (,var 0))
+         (declare (ignorable ,n))
+         (tagbody
+          ,top
+            (if (>= ,var ,n) (go ,end))
+            (tagbody ,@body)
+            (setq ,var (1+ ,var))
+            (go ,top)
+          ,end)
+         ,result))))
+
+(defun sys::%do-expand (bindings end body sequential)
+  (let ((vars nil) (steps nil) (top (gensym)) (done (gensym)))
+    (dolist (b bindings)
+      (if (consp b)
+          (progn
+            (setq vars (cons (if (cdr b) (list (car b) (cadr b)) (list (car b))) vars))
+            (if (cddr b) (setq steps (cons (car b) (cons (caddr b) steps)))))
+          (setq vars (cons (list b) vars))))
+    (let ((step-pairs nil))
+      ;; steps was built reversed as value/var pairs; rebuild in order
+      (let ((s steps))
+        (tagbody
+         top
+           (if (null s) (go end))
+           (setq step-pairs (cons (car s) (cons (cadr s) step-pairs)))
+           (setq s (cddr s))
+           (go top)
+         end))
+      (multiple-value-bind (decls forms) (sys::%split-declarations body)
+        `(block nil
+           (,(if sequential 'let* 'let) ,(nreverse-boot vars)
+            ,@decls
+            (tagbody
+             ,top
+               (if ,(car end) (go ,done))
+               (tagbody ,@forms)
+               (,(if sequential 'setq 'psetq) ,@step-pairs)
+               (go ,top)
+             ,done)
+            (return-from nil (progn ,@(cdr end)))))))))
+
+(defun sys::%split-declarations (body)
+  (let ((decls nil))
+    (tagbody
+     top
+       (if (and (consp body) (consp (car body)) (eq (caar body) 'declare))
+           (progn (setq decls (cons (car body) decls))
+                  (setq body (cdr body))
+                  (go top))))
+    (values (nreverse-boot decls) body)))
+
+(defmacro do (bindings (end-test &rest result) &body body)
+  (sys::%do-expand bindings (cons end-test result) body nil))
+
+(defmacro do* (bindings (end-test &rest result) &body body)
+  (sys::%do-expand bindings (cons end-test result) body t))
+
+(defmacro case (keyform &rest clauses)
+  (let ((k (gensym)))
+    `(let ((,k ,keyform))
+       (cond
+         ,@(let ((r nil))
+             (dolist (c clauses)
+               (let ((keys (car c)))
+                 (setq r (cons
+                          (cond ((or (eq keys t) (eq keys 'otherwise))
+                                 `(t ,@(cdr c)))
+                                ((listp keys)
+                                 `((or ,@(let ((tests nil))
+                                           (dolist (key keys) (setq tests (cons `(eql ,k ',key) tests)))
+                                           (nreverse-boot tests)))
+                                   ,@(cdr c)))
+                                (t `((eql ,k ',keys) ,@(cdr c))))
+                          r))))
+             (nreverse-boot r))))))
+
+(defun sys::%case-keys (clauses)
+  (let ((keys nil))
+    (dolist (c clauses)
+      (if (listp (car c))
+          (dolist (k (car c)) (setq keys (cons k keys)))
+          (setq keys (cons (car c) keys))))
+    (nreverse-boot keys)))
+
+(defmacro ecase (keyform &rest clauses)
+  (let ((k (gensym)))
+    `(let ((,k ,keyform))
+       (case ,k
+         ,@clauses
+         (otherwise
+          (error 'type-error :datum ,k :expected-type '(member ,@(sys::%case-keys clauses))))))))
+
+;;; ------------------------------------------------------------------
+;;; SETF: places and their expansions (CLHS 5.1)
+
+(defun sys::%setf-expander (symbol) (get symbol 'sys::%setf-expander))
+
+(defun get-setf-expansion (place &optional environment)
+  (cond
+    ((symbolp place)
+     (multiple-value-bind (expansion expanded) (macroexpand-1 place environment)
+       (if expanded
+           (get-setf-expansion expansion environment)
+           (let ((store (gensym "NEW")))
+             (values nil nil (list store) `(setq ,place ,store) place)))))
+    ((not (consp place))
+     (error 'simple-error :format-control "~S is not a valid place." :format-arguments (list place)))
+    (t
+     (let* ((op (car place))
+            (expander (and (symbolp op)
+                           (not (sys::%local-function-p op environment))
+                           (sys::%setf-expander op))))
+       (if expander
+           (funcall expander place environment)
+           (multiple-value-bind (expansion expanded)
+               (if (and (symbolp op) (not (sys::%local-function-p op environment)))
+                   (macroexpand-1 place environment)
+                   (values place nil))
+             (if expanded
+                 (get-setf-expansion expansion environment)
+                 (let ((temps nil) (vals nil) (store (gensym "NEW")))
+                   (dolist (arg (cdr place))
+                     (let ((g (gensym)))
+                       (setq temps (cons g temps))
+                       (setq vals (cons arg vals))))
+                   (setq temps (nreverse-boot temps))
+                   (setq vals (nreverse-boot vals))
+                   (values temps vals (list store)
+                           `(funcall #'(setf ,op) ,store ,@temps)
+                           `(,op ,@temps))))))))))
+
+(defun sys::%local-function-p (name env)
+  (declare (ignore name env))
+  nil)
+
+(defun sys::%expand-setf-pair (place value env)
+  (if (symbolp place)
+      (multiple-value-bind (expansion expanded) (macroexpand-1 place env)
+        (if expanded
+            (sys::%expand-setf-pair expansion value env)
+            `(setq ,place ,value)))
+      (multiple-value-bind (temps vals stores store-form) (get-setf-expansion place env)
+        (if (and (null temps) (consp store-form) (eq (car store-form) 'funcall)
+                 (null (cdr stores)))
+            `(let ((,(car stores) ,value)) ,store-form)
+            `(let* (,@(sys::%zip temps vals))
+               (multiple-value-bind ,stores ,value
+                 ,store-form))))))
+
+(defun sys::%zip (a b)
+  (let ((r nil))
+    (tagbody
+     top
+       (if (null a) (go end))
+       (setq r (cons (list (car a) (car b)) r))
+       (setq a (cdr a) b (cdr b))
+       (go top)
+     end)
+    (nreverse-boot r)))
+
+(defmacro setf (&rest pairs &environment env)
+  (cond ((null pairs) nil)
+        ((null (cdr pairs))
+         (error 'simple-program-error :format-control "Odd number of arguments to SETF: ~S"
+                                      :format-arguments (list pairs)))
+        ((null (cddr pairs)) (sys::%expand-setf-pair (car pairs) (cadr pairs) env))
+        (t (let ((forms nil))
+             (tagbody
+              top
+                (if (null pairs) (go end))
+                (if (null (cdr pairs))
+                    (error 'simple-program-error :format-control "Odd number of arguments to SETF"))
+                (setq forms (cons (sys::%expand-setf-pair (car pairs) (cadr pairs) env) forms))
+                (setq pairs (cddr pairs))
+                (go top)
+              end)
+             `(progn ,@(nreverse-boot forms))))))
+
+(defmacro define-setf-expander (access-fn lambda-list &body body)
+  (let ((form (gensym)) (env (gensym)))
+    `(progn
+       (sys::%put ',access-fn 'sys::%setf-expander
+                  #'(lambda (,form ,env)
+                      (declare (ignorable ,env))
+                      (destructuring-bind ,(sys::%strip-environment lambda-list env) (cdr ,form)
+                        ,@body)))
+       ',access-fn)))
+
+(defun sys::%strip-environment (lambda-list env-var)
+  ;; replace &environment e with a binding of e to the expander's environment
+  (let ((r nil) (envname nil))
+    (tagbody
+     top
+       (if (atom lambda-list) (go end))
+       (if (eq (car lambda-list) '&environment)
+           (progn (setq envname (cadr lambda-list))
+                  (setq lambda-list (cddr lambda-list)))
+           (progn (setq r (cons (car lambda-list) r))
+                  (setq lambda-list (cdr lambda-list))))
+       (go top)
+     end)
+    (let ((ll (nreverse-boot r)))
+      (if lambda-list (setq ll (append ll lambda-list)))
+      (if envname
+          (append ll (list '&aux (list envname env-var)))
+          ll))))
+
+(defmacro defsetf (access-fn &rest rest)
+  (if (and rest (symbolp (car rest)) (car rest))
+      ;; short form: (defsetf access update-fn [doc])
+      (let ((update (car rest)))
+        `(define-setf-expander ,access-fn (&rest args)
+           (let ((temps nil) (store (gensym "NEW")))
+             (dolist (a args) (setq temps (cons (gensym) temps)))
+             (setq temps (nreverse temps))
+             (values temps args (list store)
+                     (append (list ',update) temps (list store))
+                     (cons ',access-fn temps)))))
+      ;; long form: (defsetf access lambda-list (store-vars) body...)
+      (let ((lambda-list (car rest)) (stores (cadr rest)) (body (cddr rest)))
+        (let ((args (gensym)) (env (gensym)))
+          (declare (ignorable env))
+          `(define-setf-expander ,access-fn (&rest ,args)
+             (let* ((temps (mapcar #'(lambda (a) (declare (ignore a)) (gensym)) ,args))
+                    (store-syms (mapcar #'(lambda (s) (declare (ignore s)) (gensym "NEW")) ',stores)))
+               (values temps ,args store-syms
+                       (apply #'(lambda (,@stores ,@(sys::%strip-environment lambda-list nil))
+                                  ,@body)
+                              (append store-syms temps))
+                       (cons ',access-fn temps))))))))
+
+(defun (setf car) (v c) (rplaca c v) v)
+(defun (setf cdr) (v c) (rplacd c v) v)
+(defun (setf first) (v c) (rplaca c v) v)
+(defun (setf rest) (v c) (rplacd c v) v)
+(defun (setf caar) (v c) (rplaca (car c) v) v)
+(defun (setf cadr) (v c) (rplaca (cdr c) v) v)
+(defun (setf cdar) (v c) (rplacd (car c) v) v)
+(defun (setf cddr) (v c) (rplacd (cdr c) v) v)
+(defun (setf caddr) (v c) (rplaca (cddr c) v) v)
+(defun (setf cdddr) (v c) (rplacd (cddr c) v) v)
+(defun (setf second) (v c) (rplaca (cdr c) v) v)
+(defun (setf third) (v c) (rplaca (cddr c) v) v)
+(defun (setf fourth) (v c) (rplaca (cdddr c) v) v)
+(defun (setf fifth) (v c) (rplaca (nthcdr 4 c) v) v)
+(defun (setf sixth) (v c) (rplaca (nthcdr 5 c) v) v)
+(defun (setf seventh) (v c) (rplaca (nthcdr 6 c) v) v)
+(defun (setf eighth) (v c) (rplaca (nthcdr 7 c) v) v)
+(defun (setf ninth) (v c) (rplaca (nthcdr 8 c) v) v)
+(defun (setf tenth) (v c) (rplaca (nthcdr 9 c) v) v)
+(defun (setf nth) (v n list) (rplaca (nthcdr n list) v) v)
+(defun (setf symbol-value) (v s) (set s v))
+(defun (setf symbol-function) (v s) (sys::%set-fdefinition s v))
+(defun (setf fdefinition) (v name) (sys::%set-fdefinition name v))
+(defun (setf macro-function) (v s &optional env) (declare (ignore env)) (sys::%set-macro-function s v))
+(defun (setf symbol-plist) (v s) (sys::%set-symbol-plist s v))
+(defun (setf get) (v s indicator &optional default) (declare (ignore default)) (sys::%put s indicator v))
+(defun (setf gethash) (v key table &optional default) (declare (ignore default)) (sys::%puthash key table v))
+
+(defmacro sys::%modify-place (place env fn-form)
+  ;; internal helper: not used directly
+  (declare (ignore place env fn-form))
+  nil)
+
+(defun sys::%update-place (place env updater)
+  ;; Expand PLACE and return a form that stores (funcall UPDATER access-form) into it.
+  (multiple-value-bind (temps vals stores store-form access-form) (get-setf-expansion place env)
+    `(let* (,@(sys::%zip temps vals)
+            (,(car stores) ,(funcall updater access-form)))
+       ,store-form)))
+
+(defmacro incf (place &optional (delta 1) &environment env)
+  (sys::%update-place place env #'(lambda (access) `(+ ,access ,delta))))
+
+(defmacro decf (place &optional (delta 1) &environment env)
+  (sys::%update-place place env #'(lambda (access) `(- ,access ,delta))))
+
+(defmacro push (item place &environment env)
+  (let ((g (gensym)))
+    `(let ((,g ,item))
+       ,(sys::%update-place place env #'(lambda (access) `(cons ,g ,access))))))
+
+(defmacro pop (place &environment env)
+  (multiple-value-bind (temps vals stores store-form access-form) (get-setf-expansion place env)
+    (let ((g (gensym)))
+      `(let* (,@(sys::%zip temps vals)
+              (,g ,access-form)
+              (,(car stores) (cdr ,g)))
+         ,store-form
+         (car ,g)))))
+
+(defmacro rotatef (&rest places &environment env)
+  (if (null (cdr places))
+      nil
+      (let ((bindings nil) (stores nil) (store-forms nil) (accesses nil))
+        (dolist (p places)
+          (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
+            (setq bindings (append bindings (sys::%zip temps vals)))
+            (setq stores (append stores (list (car s))))
+            (setq store-forms (append store-forms (list sf)))
+            (setq accesses (append accesses (list a)))))
+        `(let* (,@bindings)
+           (multiple-value-bind ,stores (values ,@(cdr accesses) ,(car accesses))
+             ,@store-forms
+             nil)))))
+
+(defmacro shiftf (&rest places-and-value &environment env)
+  (let* ((places (butlast-boot places-and-value))
+         (value (car (last places-and-value)))
+         (bindings nil) (stores nil) (store-forms nil) (accesses nil) (first (gensym)))
+    (dolist (p places)
+      (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
+        (setq bindings (append bindings (sys::%zip temps vals)))
+        (setq stores (append stores (list (car s))))
+        (setq store-forms (append store-forms (list sf)))
+        (setq accesses (append accesses (list a)))))
+    `(let* (,@bindings (,first ,(car accesses)))
+       (multiple-value-bind ,stores (values ,@(cdr accesses) ,value)
+         ,@store-forms
+         ,first))))
+
+(defun butlast-boot (list)
+  (let ((r nil))
+    (tagbody
+     top
+       (if (null (cdr list)) (go end))
+       (setq r (cons (car list) r))
+       (setq list (cdr list))
+       (go top)
+     end)
+    (nreverse-boot r)))
+
+(defmacro multiple-value-setq (vars form)
+  (let ((temps nil))
+    (dolist (v vars) (setq temps (cons (gensym) temps)))
+    (setq temps (nreverse-boot temps))
+    `(multiple-value-bind ,temps ,form
+       ,@(let ((r nil) (vs vars) (ts temps))
+           (tagbody
+            top
+              (if (null vs) (go end))
+              (setq r (cons `(setf ,(car vs) ,(car ts)) r))
+              (setq vs (cdr vs) ts (cdr ts))
+              (go top)
+            end)
+           (nreverse-boot r))
+       ,(car temps))))
+
+(defmacro define-modify-macro (name lambda-list function &optional doc)
+  (declare (ignore doc))
+  (let ((place (gensym "PLACE")) (env (gensym "ENV"))
+        (args (let ((r nil))
+                (dolist (x lambda-list)
+                  (if (not (member-boot x '(&optional &rest &key &aux)))
+                      (setq r (cons (if (consp x) (car x) x) r))))
+                (nreverse-boot r)))
+        (rest (let ((tail (member-boot '&rest lambda-list))) (if tail (cadr tail)))))
+    `(defmacro ,name (,place ,@lambda-list &environment ,env)
+       (sys::%update-place ,place ,env
+                           #'(lambda (access)
+                               ,(if rest
+                                    ``(,',function ,access ,,@(butlast-boot args) ,@,rest)
+                                    ``(,',function ,access ,,@args)))))))
+
+(defun member-boot (x list)
+  (tagbody
+   top
+     (if (null list) (return-from member-boot nil))
+     (if (eq x (car list)) (return-from member-boot list))
+     (setq list (cdr list))
+     (go top)))

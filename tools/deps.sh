@@ -1,0 +1,20 @@
+#!/bin/sh
+# deps.sh: install the Debian packages tinycl needs (as root), or print the command to run.
+# Usage: tools/deps.sh [build|test]   (test adds the tools the test suites use)
+set -e
+PKGS="libgc-dev libcjson-dev libreadline-dev check libgmp-dev pkg-config"
+if [ "$1" = "test" ]; then PKGS="$PKGS tmux"; fi
+missing=""
+for p in $PKGS; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    echo "tools/deps.sh: installing$missing" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+else
+    echo "Missing packages:$missing. Run:" >&2
+    echo "  sudo apt-get install -y$missing" >&2
+    exit 1
+fi
