@@ -22,6 +22,7 @@
     X(format)              \
     X(types)               \
     X(load)                \
+    X(pathname)            \
     X(system)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);

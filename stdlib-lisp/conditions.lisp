@@ -1,0 +1,1 @@
+;;;; conditions.lisp: the condition system (CLHS chapter 9): define-condition, signal, handlers, restarts.

@@ -1,0 +1,1 @@
+;;;; defstruct.lisp: DEFSTRUCT (CLHS 8).

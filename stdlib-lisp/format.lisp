@@ -1,0 +1,1 @@
+;;;; format.lisp: FORMAT helpers written in Lisp (CLHS 22.3).

@@ -1,0 +1,1 @@
+;;;; macros.lisp: the remaining standard macros (with-output-to-string, prog, etc.).

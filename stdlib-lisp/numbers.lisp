@@ -1,0 +1,1 @@
+;;;; numbers.lisp: number functions written in Lisp (CLHS chapter 12).

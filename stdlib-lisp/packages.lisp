@@ -1,0 +1,1 @@
+;;;; packages.lisp: DEFPACKAGE and the package macros (CLHS chapter 11).

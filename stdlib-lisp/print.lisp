@@ -1,0 +1,1 @@
+;;;; print.lisp: printer functions written in Lisp (CLHS 22).
