@@ -1840,7 +1840,7 @@ Obj type_coerce(Lisp *L, Obj x, Obj type) {
     Obj head = is_cons(spec) ? CAR(spec) : spec;
     BType bt = builtin_id(L, head);
     switch (bt) {
-    case BT_CHARACTER: case BT_BASE_CHAR: case BT_STANDARD_CHAR: case BT_EXTENDED_CHAR:
+    case BT_CHARACTER:
         return coerce_to_character(L, x, spec);
     case BT_FUNCTION: case BT_COMPILED_FUNCTION:
         return coerce_to_function(L, x, spec);
