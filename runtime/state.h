@@ -34,6 +34,7 @@ typedef struct Frame {
     Obj tag;                 /* catch tag; block/tagbody: the BlockTag object */
     size_t special_sp;       /* special binding stack depth at entry */
     struct CallRecord *calls;/* call record chain at entry */
+    int error_depth;         /* nesting of C-signalled errors at entry */
     sigjmp_buf jb;
 } Frame;
 

@@ -102,20 +102,14 @@ const char *tcl_current_package(TclSession *s) {
     return s->pkgname;
 }
 
-/* The type of an error as a string: bare for CL symbols, else package-qualified. */
+/* The type of an error as a string: printed as PRIN1 would in the current package, so CL
+ * types are bare and types from packages not used there are qualified. */
 static char *type_name_of(Lisp *L, Obj type) {
-    if (!is_symbol(type)) return lisp_to_malloc(prin1_to_string(L, type));
-    Symbol *sd = symbol_data(L, type);
-    Obj pkg = sd->package;
-    if (pkg == L->pkg_cl || pkg == NIL) return lisp_to_malloc(sd->name);
-    StrBuf b;
-    sb_init(L, &b, 32);
-    sb_put_string(L, &b, PKG(pkg)->name);
-    int st;
-    package_find_symbol(L, pkg, STR(sd->name)->data, STR(sd->name)->len, &st);
-    sb_puts(L, &b, st == FIND_EXTERNAL ? ":" : "::");
-    sb_put_string(L, &b, sd->name);
-    return lisp_to_malloc(sb_to_string(L, &b));
+    bind_special(L, S(PRINT_ESCAPE), S(T));
+    bind_special(L, S(PRINT_READABLY), NIL);
+    Obj s = prin1_to_string(L, type);
+    unbind_specials(L, L->special_sp - 2);
+    return lisp_to_malloc(s);
 }
 
 /* Describe L->last_error into the result, guarding against errors while describing. */
@@ -138,8 +132,8 @@ static void describe_error(TclSession *s, TclResult *r) {
         char *colon = strstr(desc, ": ");
         r->error_message = xstrdup(colon ? colon + 2 : desc);
     } else {
-        Obj tf = intern_cstr(L, L->pkg_cl, "TYPE-OF");
-        Obj type = funcall1(L, tf, err);
+        Obj tf = intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE");
+        Obj type = is_function(SYM(tf)->function) ? funcall1(L, tf, err) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), err);
         r->error_type = type_name_of(L, type);
         bind_special(L, S(PRINT_ESCAPE), NIL);
         bind_special(L, S(PRINT_READABLY), NIL);
