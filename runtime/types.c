@@ -137,6 +137,8 @@ Obj type_expand(Lisp *L, Obj spec) {
 static bool class_name_p(Lisp *L, Obj sym) {
     if (builtin_id(L, sym) == BT_CLASS) return true;
     if (plist_prop(L, sym, S(P_STRUCTURE_DESCRIPTION)) != NIL) return true;
+    Obj hook = SYM(S(P_CLASS_NAME_P))->function;
+    if (is_function(hook) && funcall1(L, hook, sym) != NIL) return true;
     Obj fc = SYM(S(TY_FIND_CLASS))->function;
     if (is_function(fc)) {
         Obj args[2] = {sym, NIL};
@@ -716,7 +718,11 @@ Obj type_of(Lisp *L, Obj o) {
     case T_PATHNAME: return S(PATHNAME);
     case T_INSTANCE: case T_FUNCALLABLE: {
         Obj hook = SYM(S(P_INSTANCE_TYPE_OF))->function;
-        if (is_function(hook)) return funcall1(L, hook, o);
+        if (is_function(hook)) {
+            Obj r = funcall1(L, hook, o);
+            L->nvals = 1;
+            return r;
+        }
         if (is_type(o, T_FUNCALLABLE)) return S(STANDARD_GENERIC_FUNCTION);
         int f = INST(o)->h.flags;
         return (f & INST_CONDITION) ? S(CONDITION) : (f & INST_STRUCTURE) ? S(STRUCTURE_OBJECT) : S(STANDARD_OBJECT);

@@ -129,3 +129,18 @@ Returns the new lambda list, the &whole variable and the &environment variable."
     `(do ((,v ,place ,place))
          ((typep ,v ',type) nil)
        (setf ,place (sys::%check-type-error ',place ,v ',type ,type-string)))))
+
+;;; ------------------------------------------------------------------
+;;; Class names as types. TYPEP and SUBTYPEP (in C) ask these when a type name is not
+;;; built in; CLOS may redefine them to cover its classes too.
+
+(defun sys::%class-name-p (name)
+  "Whether NAME names a class (a condition class until CLOS is loaded)."
+  (or (and (boundp 'sys::*condition-classes*) (gethash name sys::*condition-classes*) t)
+      (and (fboundp 'find-class) (find-class name nil) t)))
+
+(defun sys::%class-subtypep (name1 name2)
+  "T if class NAME1 is a subclass of NAME2, NIL if not, :UNKNOWN if either is not known here."
+  (let ((a (and (boundp 'sys::*condition-classes*) (gethash name1 sys::*condition-classes*)))
+        (b (and (boundp 'sys::*condition-classes*) (gethash name2 sys::*condition-classes*))))
+    (if (and a b) (sys::%subclassp a b) :unknown)))
