@@ -2,6 +2,8 @@
 ;;;; TYPEP, SUBTYPEP, TYPE-OF and COERCE are in C (runtime/types.c); DEFTYPE stores an expander
 ;;;; function of (form environment) under the symbol property SYS::%DEFTYPE-EXPANDER.
 
+(in-package "SYSTEM")
+
 ;;; ------------------------------------------------------------------
 ;;; DEFTYPE
 
@@ -115,9 +117,13 @@ Returns the new lambda list, the &whole variable and the &environment variable."
 (defun sys::%check-type-error (place value type type-string)
   ;; signal the CHECK-TYPE error with a STORE-VALUE restart; return the value supplied
   (restart-case
-      (error 'simple-type-error :datum value :expected-type type
-                                :format-control "The value of ~S is ~S, which is not ~:[of type ~S~;~:*~A~]."
-                                :format-arguments (list place value type-string type))
+      (if type-string
+          (error 'simple-type-error :datum value :expected-type type
+                                    :format-control "The value of ~S is ~S, which is not ~A."
+                                    :format-arguments (list place value type-string))
+          (error 'simple-type-error :datum value :expected-type type
+                                    :format-control "The value of ~S is ~S, which is not of type ~S."
+                                    :format-arguments (list place value type)))
     (store-value (value)
       :report (lambda (stream) (format stream "Supply a new value for ~S." place))
       :interactive sys::%read-store-value
