@@ -217,6 +217,10 @@ UElt upgrade_element_type(Lisp *L, Obj spec) {
     if (spec == S(BASE_CHAR) || spec == S(STANDARD_CHAR)) return UE_BASE_CHAR;
     if (spec == S(BIT)) return UE_BIT;
     if (spec == NIL) return UE_NIL;
+    if (spec == S(FIXNUM) || spec == S(INTEGER) || spec == S(SINGLE_FLOAT) || spec == S(DOUBLE_FLOAT) ||
+        spec == S(FLOAT) || spec == S(NUMBER) || spec == S(REAL) || spec == S(SYMBOL) || spec == S(LIST) ||
+        spec == S(STRING) || spec == S(FUNCTION))
+        return UE_T;
     bool certain;
     if (type_subtypep(L, spec, NIL, &certain) && certain) return UE_NIL;
     if (type_subtypep(L, spec, S(BIT), &certain) && certain) return UE_BIT;

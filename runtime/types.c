@@ -169,7 +169,7 @@ static int list_len(Lisp *L, Obj spec, Obj args) {
     int n = 0;
     Obj x = args;
     for (; is_cons(x); x = CDR(x)) {
-        if (++n > 100000) err_simple(L, "bad type specifier: %S", spec);
+        if (++n > 100000) err_simple(L, "bad type specifier: a circular or too long list headed by %S", CAR(spec));
     }
     if (x != NIL) err_simple(L, "bad type specifier: %S", spec);
     return n;
