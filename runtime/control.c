@@ -8,6 +8,7 @@
 static void land(Lisp *L, Frame *f) {
     unbind_specials(L, f->special_sp);
     L->calls = f->calls;
+    L->error_depth = f->error_depth;
     L->frames = f;
 }
 

@@ -14,6 +14,7 @@
         (fr)->tag = (tag_);                    \
         (fr)->special_sp = (L)->special_sp;    \
         (fr)->calls = (L)->calls;              \
+        (fr)->error_depth = (L)->error_depth;  \
         (L)->frames = (fr);                    \
     } while (0)
 #define FRAME_SETJMP(fr) sigsetjmp((fr)->jb, 0)

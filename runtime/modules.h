@@ -9,6 +9,7 @@
     X(symbol)              \
     X(package)             \
     X(evalprim)            \
+    X(instance)            \
     X(list)                \
     X(number)              \
     X(character)           \

@@ -391,7 +391,8 @@ static void print_function(Lisp *L, PState *ps, Obj o) {
     if (name == NIL && is_type(o, T_CLOSURE)) {
         puts_(L, ps, "(LAMBDA ");
         struct Lambda *lam = CLOSURE(o)->lambda;
-        print_rec(L, ps, lam->ll.source, 0);
+        if (lam->ll.source == NIL) puts_(L, ps, "()");
+        else print_rec(L, ps, lam->ll.source, 0);
         put(L, ps, ')');
         put_address(L, ps, o);
     } else {

@@ -34,6 +34,7 @@ typedef struct Frame {
     Obj tag;                 /* catch tag; block/tagbody: the BlockTag object */
     size_t special_sp;       /* special binding stack depth at entry */
     struct CallRecord *calls;/* call record chain at entry */
+    int error_depth;         /* nesting of C-signalled errors at entry */
     sigjmp_buf jb;
 } Frame;
 
@@ -102,6 +103,7 @@ struct Lisp {
     /* bootstrap error state, used before the condition system is loaded */
     Obj last_error;          /* the condition (or bootstrap (type . initargs)) that ended a top-level form */
     Obj last_backtrace;      /* frames captured where that error was signalled */
+    Obj session_warnings;    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */

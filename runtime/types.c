@@ -4,6 +4,7 @@
 #include "array.h"
 #include "number.h"
 #include "stream.h"
+#include "eval.h"
 
 Obj type_of(Lisp *L, Obj o) {
     if (is_fixnum(o)) return S(FIXNUM);
@@ -29,6 +30,15 @@ Obj type_of(Lisp *L, Obj o) {
     case T_READTABLE: return S(READTABLE);
     case T_RANDOM_STATE: return S(RANDOM_STATE);
     case T_PATHNAME: return S(PATHNAME);
+    case T_INSTANCE: case T_FUNCALLABLE: {
+        Obj hook = SYM(S(P_INSTANCE_TYPE_OF))->function;
+        if (is_function(hook)) {
+            Obj r = funcall1(L, hook, o);
+            L->nvals = 1;
+            return r;
+        }
+        return S(STANDARD_OBJECT);
+    }
     default: return S(T);
     }
 }

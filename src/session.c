@@ -73,7 +73,11 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     if (!s->L) { free(s); return NULL; }
     s->thread = pthread_self();
     s->thread_known = true;
-    if (s->opt.capture_output) setup_capture_streams(s);
+    if (s->opt.capture_output) {
+        Lisp *L = s->L;
+        setup_capture_streams(s);
+        SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
+    }
     return s;
 }
 
@@ -102,20 +106,14 @@ const char *tcl_current_package(TclSession *s) {
     return s->pkgname;
 }
 
-/* The type of an error as a string: bare for CL symbols, else package-qualified. */
+/* The type of an error as a string: printed as PRIN1 would in the current package, so CL
+ * types are bare and types from packages not used there are qualified. */
 static char *type_name_of(Lisp *L, Obj type) {
-    if (!is_symbol(type)) return lisp_to_malloc(prin1_to_string(L, type));
-    Symbol *sd = symbol_data(L, type);
-    Obj pkg = sd->package;
-    if (pkg == L->pkg_cl || pkg == NIL) return lisp_to_malloc(sd->name);
-    StrBuf b;
-    sb_init(L, &b, 32);
-    sb_put_string(L, &b, PKG(pkg)->name);
-    int st;
-    package_find_symbol(L, pkg, STR(sd->name)->data, STR(sd->name)->len, &st);
-    sb_puts(L, &b, st == FIND_EXTERNAL ? ":" : "::");
-    sb_put_string(L, &b, sd->name);
-    return lisp_to_malloc(sb_to_string(L, &b));
+    bind_special(L, S(PRINT_ESCAPE), S(T));
+    bind_special(L, S(PRINT_READABLY), NIL);
+    Obj s = prin1_to_string(L, type);
+    unbind_specials(L, L->special_sp - 2);
+    return lisp_to_malloc(s);
 }
 
 /* Describe L->last_error into the result, guarding against errors while describing. */
@@ -131,15 +129,19 @@ static void describe_error(TclSession *s, TclResult *r) {
         if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
         return;
     }
-    if (is_cons(err)) {
+    if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
+        /* (abort) or another restart that returned to the top level */
+        r->error_type = xstrdup("ABORT");
+        r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+    } else if (is_cons(err)) {
         r->error_type = type_name_of(L, CAR(err));
         char *desc = error_describe_bootstrap(L, err);
         /* error_describe_bootstrap gives "TYPE: message"; keep the message */
         char *colon = strstr(desc, ": ");
         r->error_message = xstrdup(colon ? colon + 2 : desc);
     } else {
-        Obj tf = intern_cstr(L, L->pkg_cl, "TYPE-OF");
-        Obj type = funcall1(L, tf, err);
+        Obj tf = intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE");
+        Obj type = is_function(SYM(tf)->function) ? funcall1(L, tf, err) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), err);
         r->error_type = type_name_of(L, type);
         bind_special(L, S(PRINT_ESCAPE), NIL);
         bind_special(L, S(PRINT_READABLY), NIL);
@@ -186,6 +188,22 @@ static void take_output(TclSession *s, TclResult *r) {
     } else r->err = xstrdup("");
 }
 
+static void take_warnings(Lisp *L, TclResult *r) {
+    int n = 0;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) n++;
+    if (!n) return;
+    r->warnings = (TclWarning *)calloc((size_t)n, sizeof(TclWarning));
+    /* the list is newest first */
+    int i = n;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) {
+        i--;
+        r->warnings[i].type = lisp_to_malloc(CAR(CAR(w)));
+        r->warnings[i].message = lisp_to_malloc(CDR(CAR(w)));
+    }
+    r->nwarnings = n;
+    L->session_warnings = NIL;
+}
+
 static void flush_std(Lisp *L) {
     Obj vars[3] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT), S(TRACE_OUTPUT)};
     for (int i = 0; i < 3; i++) {
@@ -211,6 +229,7 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
     if (timeout < 0) timeout = s->opt.timeout;
     L->last_error = NIL;
     L->last_backtrace = NIL;
+    L->session_warnings = NIL;
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -268,7 +287,8 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             frame_pop(L, &top);
             break;
         }
-        Obj v = lisp_eval(L, form);
+        Obj sev = SYM(S(P_SESSION_EVAL))->function;
+        Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
         r->forms++;
         int n = L->nvals;
         Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
@@ -321,6 +341,7 @@ done:
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
     flush_std(L);
     take_output(s, r);
+    take_warnings(L, r);
     r->package = xstrdup(tcl_current_package(s));
     r->elapsed_ms = now_ms() - t0;
     L->last_error = NIL;

@@ -3,6 +3,8 @@
 (defmacro in-package (name)
   `(setq *package* (sys::%find-package-or-lose ',name)))
 
+(in-package "SYSTEM")
+
 (defmacro when (test &body body) `(if ,test (progn ,@body) nil))
 (defmacro unless (test &body body) `(if ,test nil (progn ,@body)))
 
@@ -129,6 +131,21 @@
 (defmacro destructuring-bind (lambda-list expression &body body)
   `(sys::%destructuring-bind ,lambda-list ,expression ,@body))
 
+(defun sys::%split-declarations (body)
+  (let ((decls nil))
+    (tagbody
+     top
+       (if (and (consp body) (consp (car body)) (eq (caar body) 'declare))
+           (progn (setq decls (cons (car body) decls))
+                  (setq body (cdr body))
+                  (go top))))
+    (values (nreverse-boot decls) body)))
+
+(defun nth-value-1-boot (body)
+  (multiple-value-bind (decls forms) (sys::%split-declarations body)
+    (declare (ignore decls))
+    forms))
+
 (defmacro dolist ((var list &optional result) &body body)
   (let ((g (gensym)) (top (gensym)) (end (gensym)))
     `(block nil
@@ -137,7 +154,8 @@
           ,top
             (if (endp ,g) (go ,end))
             (let ((,var (car ,g)))
-              (tagbody ,@body))
+              ,@(sys::%split-declarations body)
+              (tagbody ,@(nth-value-1-boot body)))
             (setq ,g (cdr ,g))
             (go ,top)
           ,end))
@@ -148,10 +166,11 @@
     `(block nil
        (let ((,n ,count) (,var 0))
          (declare (ignorable ,n))
+         ,@(sys::%split-declarations body)
          (tagbody
           ,top
             (if (>= ,var ,n) (go ,end))
-            (tagbody ,@body)
+            (tagbody ,@(nth-value-1-boot body))
             (setq ,var (1+ ,var))
             (go ,top)
           ,end)
@@ -187,16 +206,6 @@
                (go ,top)
              ,done)
             (return-from nil (progn ,@(cdr end)))))))))
-
-(defun sys::%split-declarations (body)
-  (let ((decls nil))
-    (tagbody
-     top
-       (if (and (consp body) (consp (car body)) (eq (caar body) 'declare))
-           (progn (setq decls (cons (car body) decls))
-                  (setq body (cdr body))
-                  (go top))))
-    (values (nreverse-boot decls) body)))
 
 (defmacro do (bindings (end-test &rest result) &body body)
   (sys::%do-expand bindings (cons end-test result) body nil))
