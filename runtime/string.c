@@ -76,22 +76,46 @@ DEFPRIM(prim_string) {
     return string_designator(L, x);
 }
 
-/* 1 when ELEMENT-TYPE makes a base string, 0 for a character string, -1 when it is not a
- * subtype of CHARACTER. */
-static int string_element_kind(Lisp *L, Obj et) {
-    if (et == S(CHARACTER) || et == S(EXTENDED_CHAR)) return 0;
-    if (et == S(BASE_CHAR) || et == S(STANDARD_CHAR) || et == NIL) return 1;
+/* The element types MAKE-STRING accepts: the subtypes of CHARACTER it knows. */
+typedef enum { ET_CHARACTER, ET_BASE_CHAR, ET_STANDARD_CHAR, ET_EXTENDED_CHAR, ET_NIL, ET_MEMBER, ET_INVALID } StringEltType;
+
+static StringEltType string_element_type(Lisp *L, Obj et) {
+    if (et == S(CHARACTER)) return ET_CHARACTER;
+    if (et == S(BASE_CHAR)) return ET_BASE_CHAR;
+    if (et == S(STANDARD_CHAR)) return ET_STANDARD_CHAR;
+    if (et == S(EXTENDED_CHAR)) return ET_EXTENDED_CHAR;
+    if (et == NIL) return ET_NIL;
     if (is_cons(et) && (CAR(et) == S(MEMBER) || CAR(et) == S(EQL))) {
         size_t n = list_length_proper(L, et);
-        if (CAR(et) == S(EQL) && n != 2) return -1;
-        bool base = true;
-        for (Obj l = CDR(et); is_cons(l); l = CDR(l)) {
-            if (!is_char(CAR(l))) return -1;
-            if (char_code(CAR(l)) >= 128) base = false;
-        }
-        return base ? 1 : 0;
+        if (CAR(et) == S(EQL) && n != 2) return ET_INVALID;
+        for (Obj l = CDR(et); is_cons(l); l = CDR(l))
+            if (!is_char(CAR(l))) return ET_INVALID;
+        return ET_MEMBER;
     }
-    return -1;
+    return ET_INVALID;
+}
+
+/* Is character C of the element type (for :INITIAL-ELEMENT)? */
+static bool of_element_type(Obj et, StringEltType t, uint32_t c) {
+    switch (t) {
+    case ET_BASE_CHAR: return c < 128;
+    case ET_STANDARD_CHAR: return char_is_standard(c);
+    case ET_EXTENDED_CHAR: return c >= 128;
+    case ET_MEMBER:
+        for (Obj l = CDR(et); is_cons(l); l = CDR(l))
+            if (char_code(CAR(l)) == c) return true;
+        return false;
+    default: return true;
+    }
+}
+
+/* Does the element type upgrade to BASE-CHAR? */
+static bool base_element_type(Obj et, StringEltType t) {
+    if (t == ET_BASE_CHAR || t == ET_STANDARD_CHAR || t == ET_NIL) return true;
+    if (t != ET_MEMBER) return false;
+    for (Obj l = CDR(et); is_cons(l); l = CDR(l))
+        if (char_code(CAR(l)) >= 128) return false;
+    return true;
 }
 
 DEFPRIM(prim_make_string) {
@@ -99,17 +123,18 @@ DEFPRIM(prim_make_string) {
     size_t n = arg_index(L, args[0]);
     Obj kv[2];
     parse_keys(L, nargs, args, 1, 2, keys, kv);
-    int kind = kv[1] == NO_VALUE ? 0 : string_element_kind(L, kv[1]);
-    if (kind < 0) err_simple(L, "%S is not a valid :ELEMENT-TYPE for MAKE-STRING", kv[1]);
+    Obj et = kv[1] == NO_VALUE ? S(CHARACTER) : kv[1];
+    StringEltType t = string_element_type(L, et);
+    if (t == ET_INVALID) err_simple(L, "%S is not a valid :ELEMENT-TYPE for MAKE-STRING", et);
     uint32_t fill = 0;
     if (kv[0] != NO_VALUE) {
         fill = char_code(check_char(L, kv[0]));
-        if (kind == 1 && fill >= 128) err_type(L, kv[0], S(BASE_CHAR));
+        if (!of_element_type(et, t, fill)) err_type(L, kv[0], et);
     }
     Obj s = string_new(L, n);
     if (fill)
         for (size_t i = 0; i < n; i++) STR(s)->data[i] = fill;
-    if (kind == 1) STR(s)->h.flags |= ARR_BASE;
+    if (base_element_type(et, t) && fill < 128) STR(s)->h.flags |= ARR_BASE;
     return s;
 }
 
@@ -283,16 +308,29 @@ DEFPRIM(prim_nstring_capitalize) { return nstring_case(L, nargs, args, CASE_CAPI
 
 /* ---- trimming ---- */
 
-typedef struct { const Obj *elts; size_t n; } Bag;
+typedef struct { const Obj *elts; size_t n; Obj tail; } Bag;
 
+/* The elements of a character bag (a list or a vector). A dotted list keeps its tail, which
+ * is an error only when a search reaches it; a circular list is refused at once. */
 static Bag make_bag(Lisp *L, Obj bag) {
-    Bag b = {NULL, 0};
+    Bag b = {NULL, 0, NIL};
     if (is_list(bag)) {
-        size_t n = list_length_proper(L, bag);
+        size_t n = 0;
+        Obj x = bag, slow = bag;
+        for (; is_cons(x); x = CDR(x)) {
+            n++;
+            if ((n & 1) == 0) {
+                slow = CDR(slow);
+                if (slow == CDR(x)) err_type(L, bag, S(LIST));
+            }
+        }
+        gc_check_request(L, n * sizeof(Obj));
         Obj *v = (Obj *)gc_alloc(L, (n ? n : 1) * sizeof(Obj));
-        for (size_t i = 0; i < n; i++, bag = CDR(bag)) v[i] = CAR(bag);
+        x = bag;
+        for (size_t i = 0; i < n; i++, x = CDR(x)) v[i] = CAR(x);
         b.elts = v;
         b.n = n;
+        b.tail = x;
     } else if (is_vector(bag)) {
         size_t n = vector_length(bag);
         gc_check_request(L, n * sizeof(Obj));
@@ -314,6 +352,7 @@ static bool in_bag(Lisp *L, const Bag *b, uint32_t c) {
         if (!is_char(e)) err_type(L, e, S(CHARACTER));
         if (char_code(e) == c) return true;
     }
+    if (b->tail != NIL) err_type(L, b->tail, S(LIST));
     return false;
 }
 
