@@ -356,10 +356,11 @@ static bool ordered(uint32_t a, uint32_t b, CmpOp op) {
 static Obj char_compare(Lisp *L, int nargs, Obj *args, CmpOp op, bool ci) {
     for (int i = 0; i < nargs; i++) check_char(L, args[i]);
     if (op == CMP_NE) {
+        unsigned steps = 0;
         for (int i = 0; i < nargs; i++) {
-            if ((i & 1023) == 1023) safe_point(L);
             uint32_t a = char_code(args[i]);
             for (int j = i + 1; j < nargs; j++) {
+                if ((++steps & 0xFFFF) == 0) safe_point(L);
                 uint32_t b = char_code(args[j]);
                 if (ci ? char_equal_ci(a, b) : a == b) return NIL;
             }

@@ -200,10 +200,17 @@ static Obj string_compare(Lisp *L, int nargs, Obj *args, CmpOp op, bool ci) {
     size_t l1 = e1 - s1, l2 = e2 - s2, i = 0;
     a += s1;
     b += s2;
-    if (ci) {
-        while (i < l1 && i < l2 && char_equal_ci(a[i], b[i])) i++;
-    } else {
-        while (i < l1 && i < l2 && a[i] == b[i]) i++;
+    size_t common = l1 < l2 ? l1 : l2;
+    while (i < common) {
+        /* in chunks, with a safe point between them */
+        size_t stop = common - i > 0x10000 ? i + 0x10000 : common;
+        if (ci) {
+            while (i < stop && char_equal_ci(a[i], b[i])) i++;
+        } else {
+            while (i < stop && a[i] == b[i]) i++;
+        }
+        if (i < stop) break;
+        safe_point(L);
     }
     Obj index = FIX((intptr_t)(s1 + i));
     bool end1 = i == l1, end2 = i == l2;
@@ -348,6 +355,7 @@ static Bag make_bag(Lisp *L, Obj bag) {
  * reached signals a TYPE-ERROR. */
 static bool in_bag(Lisp *L, const Bag *b, uint32_t c) {
     for (size_t i = 0; i < b->n; i++) {
+        if ((i & 0xFFF) == 0xFFF) safe_point(L);
         Obj e = b->elts[i];
         if (!is_char(e)) err_type(L, e, S(CHARACTER));
         if (char_code(e) == c) return true;
@@ -364,9 +372,13 @@ static Obj string_trim(Lisp *L, Obj bag_o, Obj s, bool left, bool right) {
     const uint32_t *d = desig_data(L, s, &n, &tmp);
     size_t i = 0, j = n;
     if (left)
-        while (i < j && in_bag(L, &bag, d[i])) i++;
+        while (i < j && in_bag(L, &bag, d[i])) {
+            if ((++i & 0xFFF) == 0) safe_point(L);
+        }
     if (right)
-        while (j > i && in_bag(L, &bag, d[j - 1])) j--;
+        while (j > i && in_bag(L, &bag, d[j - 1])) {
+            if ((--j & 0xFFF) == 0) safe_point(L);
+        }
     if (i == 0 && j == n && !is_char(s)) return is_any_string(s) ? s : symbol_name(L, s);
     return string_from_u32(L, d + i, j - i);
 }
