@@ -128,10 +128,17 @@ const char *tcl_current_package(TclSession *s) {
 /* The type of an error as a string: printed as PRIN1 would in the current package, so CL
  * types are bare and types from packages not used there are qualified. */
 static char *type_name_of(Lisp *L, Obj type) {
+    size_t sp = L->special_sp;
     bind_special(L, S(PRINT_ESCAPE), S(T));
     bind_special(L, S(PRINT_READABLY), NIL);
+    /* a package that does not use CL (KEYWORD, say) would qualify every standard type */
+    Obj cur = SYM(S(PACKAGE_VAR))->value;
+    bool uses_cl = cur == L->pkg_cl;
+    if (is_type(cur, T_PACKAGE))
+        for (Obj u = PKG(cur)->use_list; is_cons(u); u = CDR(u)) if (CAR(u) == L->pkg_cl) uses_cl = true;
+    if (!uses_cl) bind_special(L, S(PACKAGE_VAR), L->pkg_cl_user);
     Obj s = prin1_to_string(L, type);
-    unbind_specials(L, L->special_sp - 2);
+    unbind_specials(L, sp);
     return lisp_to_malloc(s);
 }
 
