@@ -73,6 +73,20 @@ void tcl_interrupt(TclSession *s);
 /* Return the session to a fresh state (see DESIGN.md section 7). */
 void tcl_reset(TclSession *s, bool drop_systems);
 
+/* What the user has defined (DESIGN.md section 7). TYPE: NULL or "all", "functions", "variables",
+ * "macros", "classes", "structures", "generic-functions", "methods", "packages", "systems".
+ * PACKAGE (may be NULL): list that package's definitions instead of the user's. */
+typedef struct TclDefinition { char *kind, *name, *detail, *package; } TclDefinition;
+typedef struct TclDefinitions {
+    char *text;               /* the seed's format: [Functions] / - SQUARE (X) ..., or "No user definitions" */
+    TclDefinition *items;
+    int count;
+    char *error_type;         /* set when the request itself was bad (unknown package) */
+    char *error_message;
+} TclDefinitions;
+TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package);
+void tcl_definitions_free(TclDefinitions *d);
+
 /* Load a file as LOAD does; the result is that of evaluating (load "path"). */
 TclResult *tcl_load_file(TclSession *s, const char *path);
 
