@@ -1,5 +1,6 @@
 /* character.h: character names and classification shared by the reader, printer and string functions.
- * Everything follows SBCL: the Unicode tables (runtime/chardata.h) are generated from its behaviour. */
+ * Everything follows SBCL: the Unicode tables (runtime/chardata.h) are generated from its behaviour
+ * with `sbcl --script tools/gen-chardata.lisp > runtime/chardata.h`. */
 #ifndef TINYCL_CHARACTER_H
 #define TINYCL_CHARACTER_H
 
