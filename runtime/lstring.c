@@ -152,37 +152,83 @@ bool is_any_string(Obj o) {
     return heap_type(o) == T_ARRAY && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_CHARACTER;
 }
 
+/* The object holding the elements of character vector S, following displacements, and the
+ * index in it of S's element 0; NULL when the chain is absurdly deep. */
+static Obj element_holder(Obj s, size_t *off) {
+    size_t o = 0;
+    for (int depth = 0; is_type(s, T_ARRAY); depth++) {
+        if (depth > 64) return NULL;
+        o += ARR(s)->offset;
+        s = ARR(s)->storage;
+    }
+    *off = o;
+    return s;
+}
+
+/* Can the holder H supply N elements from OFF (a displaced-to array may have shrunk)? */
+static bool holder_covers(Obj h, size_t off, size_t n) {
+    if (!h || !is_array(h)) return false;
+    size_t total = array_total(h);
+    return off <= total && n <= total - off;
+}
+
+static _Noreturn void err_holder(Lisp *L, Obj s) {
+    err_simple(L, "The array %S is displaced to an array too small for it.", s);
+}
+
 uint32_t *string_storage(Obj s, size_t *len) {
     if (is_string(s)) {
         *len = STR(s)->len;
         return STR(s)->data;
     }
-    /* a character vector: follow the displacement chain down to the T_STRING holding the elements */
-    size_t n = vector_length(s), off = 0;
-    Obj base = s;
-    for (int depth = 0; is_type(base, T_ARRAY); depth++) {
-        if (depth > 64) return NULL;
-        off += ARR(base)->offset;
-        base = ARR(base)->storage;
-    }
-    if (!is_string(base) || off > STR(base)->cap || n > STR(base)->cap - off) return NULL;
+    size_t n = vector_length(s), off;
+    Obj h = element_holder(s, &off);
+    if (!h || !is_string(h) || !holder_covers(h, off, n)) return NULL;
     *len = n;
-    return STR(base)->data + off;
+    return STR(h)->data + off;
 }
 
 const uint32_t *string_data(Lisp *L, Obj s, size_t *len) {
     uint32_t *d = string_storage(s, len);
     if (d) return d;
-    size_t n = vector_length(s);
+    size_t n = vector_length(s), off;
+    Obj h = element_holder(s, &off);
+    if (!holder_covers(h, off, n) || !is_vector(h)) err_holder(L, s);
     gc_check_request(L, n * 4);
     uint32_t *copy = (uint32_t *)gc_alloc_atomic(L, n ? n * 4 : 4);
     for (size_t i = 0; i < n; i++) {
-        Obj c = array_rm_ref(L, s, i);
+        Obj c = array_rm_ref(L, h, off + i);
         if (!is_char(c)) err_type(L, c, S(CHARACTER));
         copy[i] = char_code(c);
     }
     *len = n;
     return copy;
+}
+
+uint32_t string_ref_any(Lisp *L, Obj s, size_t i) {
+    if (is_string(s)) return STR(s)->data[i];
+    size_t off;
+    Obj h = element_holder(s, &off);
+    if (!holder_covers(h, off, i + 1) || !is_vector(h)) err_holder(L, s);
+    if (is_string(h)) return STR(h)->data[off + i];
+    Obj c = array_rm_ref(L, h, off + i);
+    if (!is_char(c)) err_type(L, c, S(CHARACTER));
+    return char_code(c);
+}
+
+void string_set_any(Lisp *L, Obj s, size_t i, uint32_t c) {
+    Obj h = s;
+    size_t off = 0;
+    if (!is_string(s)) {
+        h = element_holder(s, &off);
+        if (!holder_covers(h, off, i + 1) || !is_vector(h)) err_holder(L, s);
+    }
+    if (is_string(h)) {
+        if ((STR(h)->h.flags & ARR_BASE) && c >= 128) err_type(L, make_char(c), S(BASE_CHAR));
+        STR(h)->data[off + i] = c;
+    } else {
+        array_rm_set(L, h, off + i, make_char(c));
+    }
 }
 
 Obj string_concat(Lisp *L, size_t n, const Obj *strings) {

@@ -33,6 +33,11 @@ const uint32_t *string_data(Lisp *L, Obj s, size_t *len);
 /* Writable code points of any string S (active length in *len), or NULL when S's elements
  * cannot be reached directly (then use array_rm_set). */
 uint32_t *string_storage(Obj s, size_t *len);
+/* Element I (below the dimension, unchecked) of any string S, ignoring the fill pointer; a
+ * displacement to an array grown too small signals an error instead of reading past it. */
+uint32_t string_ref_any(Lisp *L, Obj s, size_t i);
+/* Store C as element I of any string S (a base string refuses non-base characters). */
+void string_set_any(Lisp *L, Obj s, size_t i, uint32_t c);
 /* A fresh simple string holding the characters of strings[0..n) (any strings) in order. */
 Obj string_concat(Lisp *L, size_t n, const Obj *strings);
 /* A fresh simple string of the characters [start, end) of any string S (bounds unchecked). */

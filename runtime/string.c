@@ -155,23 +155,13 @@ static size_t char_index(Lisp *L, Obj s, Obj index) {
 
 static Obj char_ref(Lisp *L, Obj s, Obj index, bool simple) {
     check_string_arg(L, s, simple);
-    size_t i = char_index(L, s, index);
-    if (is_string(s)) return make_char(STR(s)->data[i]);
-    Obj c = array_rm_ref(L, s, i);
-    if (!is_char(c)) err_type(L, c, S(CHARACTER));
-    return c;
+    return make_char(string_ref_any(L, s, char_index(L, s, index)));
 }
 
 static Obj char_set(Lisp *L, Obj v, Obj s, Obj index, bool simple) {
     check_string_arg(L, s, simple);
     size_t i = char_index(L, s, index);
-    uint32_t c = char_code(check_char(L, v));
-    if (is_string(s)) {
-        if ((STR(s)->h.flags & ARR_BASE) && c >= 128) err_type(L, v, S(BASE_CHAR));
-        STR(s)->data[i] = c;
-    } else {
-        array_rm_set(L, s, i, v);
-    }
+    string_set_any(L, s, i, char_code(check_char(L, v)));
     return v;
 }
 
@@ -327,7 +317,7 @@ static Obj nstring_case(Lisp *L, int nargs, Obj *args, CaseOp op) {
     Obj copy = string_from_u32(L, cur, n);
     convert_case(L, STR(copy)->data, n, start, end, op, false);
     for (size_t i = start; i < end; i++)
-        if (STR(copy)->data[i] != cur[i]) array_rm_set(L, s, i, make_char(STR(copy)->data[i]));
+        if (STR(copy)->data[i] != cur[i]) string_set_any(L, s, i, STR(copy)->data[i]);
     return s;
 }
 

@@ -239,7 +239,7 @@ START_TEST(test_non_simple_strings) {
     ck_assert_eval(L, "(list (string-upcase *fp*) (string-capitalize *fp* :start 1) (string-trim \"w\" *fp*))",
                    "(\"WOR\" \"wOr\" \"or\")");
     /* CHAR ignores the fill pointer but not the dimension */
-    ck_assert_eval(L, "(list (char *fp* 3) (char *fp* 4))", "(#\\l #\\d)");
+    ck_assert_eval(L, "(list (char *fp* 3) (char *fp* 4))", "(#\\l #\\D)");
     ck_assert_str_eq(unit_eval_error(L, "(char *fp* 5)"), "TYPE-ERROR");
     ck_assert_str_eq(unit_eval_error(L, "(schar *fp* 0)"), "TYPE-ERROR");
     /* bounds are the fill pointer */
@@ -249,6 +249,14 @@ START_TEST(test_non_simple_strings) {
     ck_assert_eval(L, "(progn (setf (char *fp* 4) #\\D) *base*)", "\"hello WORlD\"");
     ck_assert_eval(L, "(eq *fp* (string-trim \"x\" *fp*))", "T");
     ck_assert_eval(L, "(character (string-left-trim \"WO\" *fp*))", "#\\R");
+    /* displaced past the end of its target: errors, never reads or writes outside it */
+    set_global(L, "(defvar *bad* nil) '*bad*", char_vector(L, base, 9, 5, -1));
+    ck_assert_str_eq(unit_eval_error(L, "(char *bad* 2)"), "SIMPLE-ERROR");
+    ck_assert_str_eq(unit_eval_error(L, "(setf (char *bad* 4) #\\x)"), "SIMPLE-ERROR");
+    ck_assert_str_eq(unit_eval_error(L, "(string-upcase *bad*)"), "SIMPLE-ERROR");
+    ck_assert_str_eq(unit_eval_error(L, "(nstring-upcase *bad*)"), "SIMPLE-ERROR");
+    ck_assert_str_eq(unit_eval_error(L, "(string= *bad* \"x\")"), "SIMPLE-ERROR");
+    ck_assert_eval(L, "(list (char *bad* 0) (char *bad* 1))", "(#\\l #\\D)");
 }
 END_TEST
 
