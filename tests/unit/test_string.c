@@ -239,7 +239,7 @@ START_TEST(test_non_simple_strings) {
     ck_assert_eval(L, "(list (string-upcase *fp*) (string-capitalize *fp* :start 1) (string-trim \"w\" *fp*))",
                    "(\"WOR\" \"wOr\" \"or\")");
     /* CHAR ignores the fill pointer but not the dimension */
-    ck_assert_eval(L, "(list (char *fp* 3) (char *fp* 4))", "(#\\l #\\D)");
+    ck_assert_eval(L, "(list (char *fp* 3) (char *fp* 4))", "(#\\l #\\d)");
     ck_assert_str_eq(unit_eval_error(L, "(char *fp* 5)"), "TYPE-ERROR");
     ck_assert_str_eq(unit_eval_error(L, "(schar *fp* 0)"), "TYPE-ERROR");
     /* bounds are the fill pointer */
