@@ -98,6 +98,10 @@ struct Lisp {
     Obj definition_log;      /* reserved for the session's provenance tables */
     Obj features;
     void *session;           /* back pointer owned by src/session.c */
+    /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
+     * malloc'd line without its newline, or NULL at end of input */
+    char *(*read_line_hook)(void *ctx, const char *prompt);
+    void *read_line_ctx;
     Config cfg;
 
     /* bootstrap error state, used before the condition system is loaded */

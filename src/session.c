@@ -106,6 +106,16 @@ void tcl_session_free(TclSession *s) {
     free(s);
 }
 
+void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx) {
+    Lisp *L = s->L;
+    enter(s);
+    L->read_line_hook = read_line;
+    L->read_line_ctx = ctx;
+    Obj var = intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*");
+    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%REPL-DEBUGGER"))->function;
+    SYM(var)->value = read_line && is_function(fn) ? fn : NIL;
+}
+
 void tcl_interrupt(TclSession *s) {
     s->L->interrupt_kind = INTERRUPT_USER;
     s->L->interrupt_pending = 1;
@@ -122,6 +132,17 @@ const char *tcl_current_package(TclSession *s) {
     const char *name = "COMMON-LISP-USER";
     if (is_type(p, T_PACKAGE) && PKG(p)->name != NIL) name = string_to_utf8(L, PKG(p)->name, NULL);
     snprintf(s->pkgname, sizeof s->pkgname, "%s", name);
+    return s->pkgname;
+}
+
+const char *tcl_prompt_package(TclSession *s) {
+    Lisp *L = s->L;
+    Obj p = SYM(S(PACKAGE_VAR))->value;
+    if (!is_type(p, T_PACKAGE) || PKG(p)->name == NIL) return tcl_current_package(s);
+    Obj best = PKG(p)->name;
+    for (Obj n = PKG(p)->nicknames; is_cons(n); n = CDR(n))
+        if (STR(CAR(n))->len < STR(best)->len) best = CAR(n);
+    snprintf(s->pkgname, sizeof s->pkgname, "%s", string_to_utf8(L, best, NULL));
     return s->pkgname;
 }
 

@@ -187,3 +187,81 @@ a function that puts its registry back as it was.")
 
 (defvar *definition-extra-sections* nil
   "Functions of (type package-name) returning (values text entries) for sections such as [Loaded Systems].")
+
+;;; ------------------------------------------------------------------
+;;; The REPL's debugger: an unhandled error shows its restarts; the person picks one by
+;;; number, or :abort, or looks at the backtrace with :bt. Forms typed at the debugger
+;;; prompt are evaluated where the error happened (its handlers and bindings in force).
+
+(defvar *debug-level* 0)
+
+(defun %print-restarts (restarts stream)
+  (format stream "~&Restarts (type a number, :abort, :bt for the backtrace, :help):~%")
+  (let ((i 0))
+    (dolist (r restarts)
+      (format stream "  ~D: [~A] ~A~%" i (restart-name r) (princ-to-string r))
+      (setq i (1+ i)))))
+
+(defun %print-backtrace (frames stream)
+  (let ((i 0) (*print-length* 8) (*print-level* 3))
+    (dolist (f frames)
+      (format stream "~&  ~D: ~S~%" i f)
+      (setq i (1+ i)))
+    (if (null frames) (format stream "~&  (no interpreted frames)~%"))))
+
+(defun %debugger-command-p (line names)
+  (dolist (n names nil)
+    (if (string-equal line n) (return t))))
+
+(defun %repl-debugger (condition)
+  (let* ((*debug-level* (1+ *debug-level*))
+         (level *debug-level*)
+         (frames (%strip-internal-frames (%backtrace 40)))
+         (out *debug-io*))
+    (format out "~&~%debugger invoked on a ~S:~%  ~A~%~%"
+            (%condition-display-type condition) (ignore-errors (princ-to-string condition)))
+    (%print-restarts (compute-restarts condition) out)
+    (do () (nil)
+      (with-simple-restart (abort "Return to debug level ~D." level)
+        (let ((line (%read-line-interactive
+                     (format nil "[~D] ~A> " level (%package-short-name *package*)))))
+          (when (null line)
+            ;; end of input at the debugger prompt: leave through the outermost ABORT
+            (invoke-restart (car (last (%abort-restarts condition)))))
+          (setq line (string-trim '(#\Space #\Tab) line))
+          (cond ((equal line ""))
+                ((every #'digit-char-p line)
+                 (let ((n (parse-integer line)) (restarts (compute-restarts condition)))
+                   (if (< n (length restarts))
+                       (invoke-restart-interactively (nth n restarts))
+                       (format out "~&There is no restart number ~D.~%" n))))
+                ((%debugger-command-p line '(":abort" ":a" ":q" ":top" ":quit"))
+                 (invoke-restart (car (last (%abort-restarts condition)))))
+                ((%debugger-command-p line '(":bt" ":backtrace"))
+                 (%print-backtrace frames out))
+                ((%debugger-command-p line '(":error" ":e"))
+                 (format out "~&~A~%" condition))
+                ((%debugger-command-p line '(":restarts" ":r"))
+                 (%print-restarts (compute-restarts condition) out))
+                ((%debugger-command-p line '(":help" ":h" "help"))
+                 (format out "~&A number invokes that restart; :abort returns to the top level; :bt shows the backtrace;~%:error shows the condition again; any other input is evaluated here.~%"))
+                (t
+                 (%debugger-eval line out))))))))
+
+(defun %package-short-name (p)
+  (let ((best (package-name p)))
+    (dolist (n (package-nicknames p) best)
+      (if (< (length n) (length best)) (setq best n)))))
+
+(defun %abort-restarts (condition)
+  (let ((r nil))
+    (dolist (x (compute-restarts condition)) (if (eq (restart-name x) 'abort) (setq r (cons x r))))
+    (nreverse-boot r)))
+
+(defun %debugger-eval (line out)
+  (let ((stream (make-string-input-stream line)) (eof '#:eof))
+    (do () (nil)
+      (let ((form (read stream nil eof)))
+        (if (eq form eof) (return))
+        (let ((values (multiple-value-list (eval form))))
+          (dolist (v values) (format out "~&~S~%" v)))))))
