@@ -239,36 +239,16 @@ DEFCMP(prim_string_not_lessp, CMP_GE, true)
 
 typedef enum { CASE_UP, CASE_DOWN, CASE_CAPITALIZE } CaseOp;
 
-/* SBCL 2.2.9 (the reference) leaves U+00C0 (LATIN CAPITAL LETTER A WITH GRAVE) alone when
- * STRING-DOWNCASE or NSTRING-DOWNCASE converts a whole simple string (start 0, no end) and no
- * character above U+00C0 occurs among the first 4(p+1) characters, p being its index. tinycl
- * reproduces it so that results agree; the rule was established by testing SBCL. */
-static bool sbcl_keeps_a_grave(const uint32_t *d, size_t len, size_t p, size_t first_above) {
-    size_t window = p < len / 4 ? 4 * p + 4 : len;
-    if (window > len) window = len;
-    return d[p] == 0xC0 && first_above >= window;
-}
-
-/* Convert D[start, end) in place (D has LEN characters). A word, for capitalizing, is a run of
- * alphanumeric characters: its first character is upcased, the others downcased. QUIRK asks for
- * SBCL's whole-string downcasing of U+00C0 (see above). */
-static void convert_case(Lisp *L, uint32_t *d, size_t len, size_t start, size_t end, CaseOp op, bool quirk) {
-    size_t first_above = len;
-    if (quirk && op == CASE_DOWN) {
-        for (size_t i = 0; i < len; i++)
-            if (d[i] > 0xC0) { first_above = i; break; }
-    } else {
-        quirk = false;
-    }
+/* Convert D[start, end) in place. A word, for capitalizing, is a run of alphanumeric characters:
+ * its first character is upcased, the others downcased. */
+static void convert_case(Lisp *L, uint32_t *d, size_t start, size_t end, CaseOp op) {
     bool in_word = false;
     for (size_t i = start; i < end; i++) {
         if ((i & 0xFFFF) == 0xFFFF) safe_point(L);
         uint32_t c = d[i];
         switch (op) {
         case CASE_UP: d[i] = char_upcase(c); break;
-        case CASE_DOWN:
-            if (!(quirk && sbcl_keeps_a_grave(d, len, i, first_above))) d[i] = char_downcase(c);
-            break;
+        case CASE_DOWN: d[i] = char_downcase(c); break;
         case CASE_CAPITALIZE:
             if (char_is_alphanumeric(c)) {
                 d[i] = in_word ? char_downcase(c) : char_upcase(c);
@@ -281,11 +261,6 @@ static void convert_case(Lisp *L, uint32_t *d, size_t len, size_t start, size_t 
     }
 }
 
-/* Is this a whole-string conversion of a simple string (for the quirk above)? */
-static bool whole_simple(Obj s, const Obj *kv, size_t start) {
-    return start == 0 && (kv[1] == NO_VALUE || kv[1] == NIL) && (!is_any_string(s) || is_simple_string(s));
-}
-
 /* STRING-UPCASE and friends: a fresh simple string. */
 static Obj string_case(Lisp *L, int nargs, Obj *args, CaseOp op) {
     uint32_t tmp;
@@ -295,7 +270,7 @@ static Obj string_case(Lisp *L, int nargs, Obj *args, CaseOp op) {
     parse_keys(L, nargs, args, 1, 2, keys, kv);
     get_bounds(L, kv[0], kv[1], n, &start, &end);
     Obj out = string_from_u32(L, d, n);
-    convert_case(L, STR(out)->data, n, start, end, op, whole_simple(args[0], kv, start));
+    convert_case(L, STR(out)->data, start, end, op);
     return out;
 }
 
@@ -309,13 +284,13 @@ static Obj nstring_case(Lisp *L, int nargs, Obj *args, CaseOp op) {
     uint32_t *d = string_storage(s, &n);
     if (d) {
         get_bounds(L, kv[0], kv[1], n, &start, &end);
-        convert_case(L, d, n, start, end, op, whole_simple(s, kv, start));
+        convert_case(L, d, start, end, op);
         return s;
     }
     const uint32_t *cur = string_data(L, s, &n);
     get_bounds(L, kv[0], kv[1], n, &start, &end);
     Obj copy = string_from_u32(L, cur, n);
-    convert_case(L, STR(copy)->data, n, start, end, op, false);
+    convert_case(L, STR(copy)->data, start, end, op);
     for (size_t i = start; i < end; i++)
         if (STR(copy)->data[i] != cur[i]) string_set_any(L, s, i, STR(copy)->data[i]);
     return s;
