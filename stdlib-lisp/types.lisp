@@ -100,6 +100,9 @@ Returns the new lambda list, the &whole variable and the &environment variable."
       value)))
 
 (defmacro ctypecase (keyplace &rest clauses)
+  (if (not (or (symbolp keyplace) (consp keyplace)))
+      ;; a literal is no place: give the restart a variable to store into
+      (let ((v (gensym))) (return-from ctypecase `(let ((,v ,keyplace)) (ctypecase ,v ,@clauses)))))
   (let ((k (gensym)) (block (gensym)) (again (gensym)) (types (sys::%typecase-types clauses)))
     `(block ,block
        (tagbody

@@ -620,3 +620,23 @@
       (check-type (aref v 1) integer))
     v)
   #(1 2))
+
+(deftest ctypecase-literal-key
+  (ctypecase 1 (integer 'i))
+  i)
+
+;;; user-defined condition classes as types
+
+(define-condition my-test-error (simple-error) ())
+
+(deftest condition-class-types
+  (list (typep (make-condition 'my-test-error) 'my-test-error) (typep (make-condition 'my-test-error) 'error)
+        (typep (make-condition 'my-test-error) 'simple-condition) (typep 1 'my-test-error)
+        (type-of (make-condition 'my-test-error))
+        (multiple-value-list (subtypep 'my-test-error 'error))
+        (multiple-value-list (subtypep 'my-test-error 'simple-condition))
+        (multiple-value-list (subtypep 'error 'my-test-error))
+        (multiple-value-list (subtypep 'my-test-error 'warning))
+        (multiple-value-list (subtypep 'my-test-error '(or warning simple-error)))
+        (multiple-value-list (subtypep 'my-test-error 'number)))
+  (t t t nil my-test-error (t t) (t t) (nil t) (nil t) (t t) (nil t)))
