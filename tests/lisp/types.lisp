@@ -640,3 +640,30 @@
         (multiple-value-list (subtypep 'my-test-error '(or warning simple-error)))
         (multiple-value-list (subtypep 'my-test-error 'number)))
   (t t t nil my-test-error (t t) (t t) (nil t) (nil t) (t t) (nil t)))
+
+;;; complex numbers (read at run time: the reader needs COMPLEX from the numbers module)
+
+(deftest type-of-complexes
+  (let ((r nil))
+    (dolist (s '("#c(1 2)" "#c(1.0 2.0)" "#c(1/2 2)" "#c(1d0 2d0)" "#c(3 -5)" "#c(1/2 1/3)" "#c(1.0 -2.0)"))
+      (push (type-of (read-from-string s)) r))
+    r)
+  ((complex (single-float -2.0 1.0)) (complex (rational 1/3 1/2)) (complex (integer -5 3)) (complex (double-float 1.0d0 2.0d0)) (complex (rational 1/2 2)) (complex (single-float 1.0 2.0)) (complex (integer 1 2))))
+
+(deftest typep-complexes
+  (let ((c12 (read-from-string "#c(1 2)")) (c34 (read-from-string "#c(3 4)"))
+        (ch (read-from-string "#c(1/2 2)")) (cf (read-from-string "#c(1.0 2.0)")))
+    (list (typep c12 'complex) (typep c12 '(complex *)) (typep c34 '(complex (integer 1 2)))
+          (typep c12 '(complex (integer 1 2))) (typep c12 '(complex integer)) (typep ch '(complex integer))
+          (typep cf '(complex double-float)) (typep cf '(complex single-float)) (typep c12 'number)
+          (typep c12 'real)))
+  (t t nil t t nil nil t t nil))
+
+(deftest coerce-to-complex
+  (let ((c12 (read-from-string "#c(1 2)")))
+    (list (prin1-to-string (coerce 1 'complex)) (prin1-to-string (coerce 1.0 'complex))
+          (prin1-to-string (coerce 1 '(complex float))) (prin1-to-string (coerce 1 '(complex double-float)))
+          (prin1-to-string (coerce 1/2 '(complex rational))) (prin1-to-string (coerce c12 'complex))
+          (prin1-to-string (coerce c12 '(complex float)))
+          (signals-error (coerce c12 'float) type-error)))
+  ("1" "#C(1.0 0.0)" "#C(1.0 0.0)" "#C(1.0d0 0.0d0)" "1/2" "#C(1 2)" "#C(1.0 2.0)" t))
