@@ -107,6 +107,18 @@ _Noreturn static void err_no_fill_pointer(Lisp *L, Obj o) {
                                                 S(K_FORMAT_ARGUMENTS), cons(L, o, NIL)}));
 }
 
+/* A displaced array whose target became too small: as SBCL does, set its dimensions to zero
+ * (so that nothing reads through it again) and signal a TYPE-ERROR naming its former type. */
+_Noreturn static void invalidate_displaced(Lisp *L, Obj a) {
+    Obj type = type_of(L, a);
+    Array *x = ARR(a);
+    for (int k = 0; k < x->h.aux; k++) x->dims[k] = 0;
+    x->total = 0;
+    x->fill = 0;
+    x->offset = 0;
+    err_type(L, a, type);
+}
+
 /* Follow displacement: the array that owns the storage for row-major index *i of A. */
 static Obj resolve(Lisp *L, Obj a, size_t *i) {
     int hops = 0;
@@ -114,7 +126,7 @@ static Obj resolve(Lisp *L, Obj a, size_t *i) {
         Array *x = ARR(a);
         Obj st = x->storage;
         size_t j = x->offset + *i;
-        if (j >= array_total(st) || *i >= x->total) err_type(L, a, type_of(L, a));
+        if (j >= array_total(st) || *i >= x->total) invalidate_displaced(L, a);
         *i = j;
         a = st;
         if ((++hops & 1023) == 0) safe_point(L);
@@ -864,8 +876,16 @@ DEFPRIM(prim_adjust_array) {
         return a;
     }
 
-    /* build the new contents in fresh storage, then install it */
-    Obj st = alloc_storage(L, u, total);
+    /* build the new contents in fresh storage, then install it. The storage never shrinks:
+     * arrays displaced to this one may still be read (by the printer, say) past its new size. */
+    size_t phys = total, old_phys = 0;
+    switch (heap_type(a)) {
+    case T_STRING: old_phys = STR(a)->cap; break;
+    case T_BITVECTOR: old_phys = BITV(a)->cap; break;
+    default: if (!(ARR(a)->h.flags & ARR_DISPLACED)) old_phys = array_total(ARR(a)->storage); break;
+    }
+    if (old_phys > phys) phys = old_phys;
+    Obj st = alloc_storage(L, u, phys);
     if (contents != NO_VALUE) fill_contents(L, st, rank, dims, contents);
     else {
         if (init != NO_VALUE) fill_element(L, st, 0, total, init);
