@@ -169,7 +169,8 @@ static int list_len(Lisp *L, Obj spec, Obj args) {
     int n = 0;
     Obj x = args;
     for (; is_cons(x); x = CDR(x)) {
-        if (++n > 100000) err_simple(L, "bad type specifier: a circular or too long list headed by %S", CAR(spec));
+        if (++n > 100000)
+            err_simple(L, "bad type specifier: a circular or too long list headed by %S", is_cons(spec) ? CAR(spec) : spec);
     }
     if (x != NIL) err_simple(L, "bad type specifier: %S", spec);
     return n;
@@ -178,8 +179,8 @@ static int list_len(Lisp *L, Obj spec, Obj args) {
 static void check_nargs(Lisp *L, Obj spec, Obj args, int min, int max) {
     int n = list_len(L, spec, args);
     if (n < min || (max >= 0 && n > max))
-        err_simple(L, "Error while parsing arguments to DEFTYPE %S: %s elements in %S", CAR(spec),
-                   n < min ? "too few" : "too many", spec);
+        err_simple(L, "Error while parsing arguments to DEFTYPE %S: %s elements in %S", is_cons(spec) ? CAR(spec) : spec,
+                   n < min ? "too few" : "too many", is_cons(spec) ? CDR(spec) : NIL);
 }
 
 /* numeric classes */
@@ -509,10 +510,10 @@ static bool typep_symbol(Lisp *L, Obj x, Obj sym) {
             parse_array_spec(L, bt, sym, NIL, &as);
             return array_matches(x, &as);
         }
+        NumSpec ns;
+        if (parse_num_spec(L, bt, sym, NIL, &ns)) return num_matches(L, x, &ns);
         switch (bt) {
-        case BT_AND: return true;      /* (and) */
-        case BT_OR: return false;      /* (or) */
-        case BT_MOD: case BT_NOT: case BT_EQL: case BT_SATISFIES: case BT_MEMBER: case BT_VALUES:
+        case BT_AND: case BT_OR: case BT_NOT: case BT_EQL: case BT_SATISFIES: case BT_MEMBER: case BT_VALUES:
             err_simple(L, "bad thing to be a type specifier: %S", sym);
         default: return typep_atomic(L, x, bt);
         }
@@ -1589,9 +1590,7 @@ static FT *conv_symbol(Ctx *c, Obj sym) {
         NumSpec ns;
         if (parse_num_spec(L, bt, sym, NIL, &ns)) return ft_const(c, ct_numeric(c, &ns));
         switch (bt) {
-        case BT_AND: return c->ft_univ;
-        case BT_OR: return c->ft_empty;
-        case BT_NOT: case BT_EQL: case BT_SATISFIES: case BT_MEMBER: case BT_VALUES:
+        case BT_AND: case BT_OR: case BT_NOT: case BT_EQL: case BT_SATISFIES: case BT_MEMBER: case BT_VALUES:
             err_simple(L, "bad thing to be a type specifier: %S", sym);
         default: return ft_const(c, ct_atomic(c, bt));
         }
@@ -1710,12 +1709,11 @@ static void ctx_init(Ctx *c, Lisp *L) {
 
 bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain) {
     *certain = true;
-    if (t1 == t2 || t2 == S(T) || t1 == NIL) return true;
-    if (lisp_equal(L, t1, t2)) return true;
     Ctx c;
     ctx_init(&c, L);
-    FT *a = conv(&c, t1);
+    FT *a = conv(&c, t1);       /* converting both also checks their syntax */
     FT *b = conv(&c, t2);
+    if (t1 == t2 || t2 == S(T) || t1 == NIL || lisp_equal(L, t1, t2)) return true;
     int e = TRI_UNKNOWN;
     if (!c.overflow) {
         FT *d = ft_inter(&c, a, ft_compl(&c, b));
