@@ -486,7 +486,9 @@ static void shadowing_import1(Lisp *L, Obj pkg, Obj sym) {
     if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "shadowing-importing symbol %S", sym));
     Obj old = present_symbol(L, pkg, symbol_name(L, sym), NULL);
     if (old != NO_VALUE && old != sym) remove_present(L, pkg, old);
-    make_present(L, pkg, sym);
+    /* unlike IMPORT, SBCL's SHADOWING-IMPORT gives a homeless symbol no home package */
+    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym))
+        symtable_put(L, &PKG(pkg)->internal, sym);
     if (!is_shadowing(pkg, sym)) PKG(pkg)->shadowing = cons(L, sym, PKG(pkg)->shadowing);
 }
 
@@ -519,7 +521,7 @@ bool package_unintern_checked(Lisp *L, Obj pkg, Obj sym) {
 }
 
 void package_use_checked(Lisp *L, Obj pkg, Obj used) {
-    if (used == pkg || memq(used, PKG(pkg)->use_list)) return;
+    if (memq(used, PKG(pkg)->use_list)) return;
     if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "using package %S", used));
     SymTable *t = &PKG(used)->external;
     SYMTABLE_EACH_BEGIN(t, e)
@@ -566,7 +568,7 @@ static Obj nickname_list(Lisp *L, Obj pkg, Obj pname, Obj nicks) {
         check_new_name(L, pkg, pname, n, true);
         bool dup = false;
         for (Obj k = r; k != NIL; k = CDR(k)) dup |= string_eq(CAR(k), n);
-        if (!dup) r = append1(L, r, n);
+        if (!dup) r = cons(L, n, r);   /* SBCL keeps them in reverse order */
     }
     return r;
 }
@@ -989,10 +991,10 @@ DEFPRIM(prim_pct_defpackage) {
     if (existing) {
         if (!string_eq(PKG(pkg)->name, name))
             pkg_error(L, pkg, "%S is a nickname for the package %S", name, PKG(pkg)->name);
-        Obj nl = nickname_list(L, pkg, name, nicks);
+        Obj nl = nickname_list(L, pkg, name, nicks), added = NIL;
         for (Obj l = nl; l != NIL; l = CDR(l))
-            if (!string_member(L, CAR(l), PKG(pkg)->nicknames))
-                PKG(pkg)->nicknames = cons(L, CAR(l), PKG(pkg)->nicknames);
+            if (!string_member(L, CAR(l), PKG(pkg)->nicknames)) added = cons(L, CAR(l), added);
+        for (Obj l = added; l != NIL; l = CDR(l)) PKG(pkg)->nicknames = cons(L, CAR(l), PKG(pkg)->nicknames);
     } else {
         pkg = make_package(L, name, nicks, NIL);
     }
