@@ -194,6 +194,7 @@ Obj pathname_designated(Lisp *L, Obj d) {
             s = v;
         }
         if (is_stream(s) && is_pathname(STREAM(s)->pathname)) return STREAM(s)->pathname;
+        if (!is_stream(s) || STREAM(s)->h.aux != SK_FD) err_type(L, d, designator_type(L));
         err_simple(L, "The stream %S is not associated with a named file.", d);
     }
     err_type(L, d, designator_type(L));
@@ -771,8 +772,6 @@ DEFPRIM(prim_directory) {
 
 /* ---- primitives ---- */
 
-static Obj key_component(Lisp *L, Obj o) { (void)L; return o == NO_VALUE ? NIL : o; }
-
 static Obj component_type(Lisp *L) {
     return cons(L, S(OR), cons(L, S(STRING), list1(L, cons(L, S(MEMBER), list3(L, NIL, S(K_UNSPECIFIC), S(K_WILD))))));
 }
@@ -844,17 +843,17 @@ DEFPRIM(prim_make_pathname) {
     bool common = o[7] == S(K_COMMON);
     if (o[7] != NO_VALUE && o[7] != S(K_COMMON) && o[7] != S(K_LOCAL))
         err_type(L, o[7], cons(L, S(MEMBER), list2(L, S(K_COMMON), S(K_LOCAL))));
-    Obj host = check_host(L, key_component(L, o[0]));
-    Obj device = key_component(L, o[1]);
+    /* SBCL: a supplied component (even NIL) is used as is; the others come from :defaults */
+    Obj d = (o[6] == NO_VALUE || o[6] == NIL) ? NIL : pathname_designated(L, o[6]);
+    Pathname *dp = d == NIL ? NULL : PATHNAME(d);
+    Obj host = o[0] != NO_VALUE ? check_host(L, o[0]) : dp ? dp->host : NIL;
+    Obj device = o[1] != NO_VALUE ? o[1] : dp ? dp->device : NIL;
     if (device != NIL && device != S(K_UNSPECIFIC) && !is_string(device)) err_type(L, device, component_type(L));
-    Obj dir = check_directory(L, key_component(L, o[2]), common);
-    Obj name = diddle_case(L, check_name_component(L, key_component(L, o[3])), common);
-    Obj type = diddle_case(L, check_name_component(L, key_component(L, o[4])), common);
-    Obj version = check_version(L, key_component(L, o[5]));
-    Obj p = pathname_make(L, host, device, dir, name, type, version);
-    if (o[6] == NO_VALUE || o[6] == NIL) return p;
-    Obj d = pathname_designated(L, o[6]);
-    return pathname_merge(L, p, d, PATHNAME(d)->version);
+    Obj dir = o[2] != NO_VALUE ? check_directory(L, o[2], common) : dp ? dp->directory : NIL;
+    Obj name = o[3] != NO_VALUE ? diddle_case(L, check_name_component(L, o[3]), common) : dp ? dp->name : NIL;
+    Obj type = o[4] != NO_VALUE ? diddle_case(L, check_name_component(L, o[4]), common) : dp ? dp->type : NIL;
+    Obj version = o[5] != NO_VALUE ? check_version(L, o[5]) : dp ? dp->version : NIL;
+    return pathname_make(L, host, device, dir, name, type, version);
 }
 
 DEFPRIM(prim_pathname) { UNUSED_ARGS; return pathname_designated(L, args[0]); }

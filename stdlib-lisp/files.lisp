@@ -18,8 +18,7 @@
 (setf (gethash 'stream-error *simple-variants*) 'simple-stream-error)
 (define-condition closed-stream-error (simple-stream-error) ())
 
-(define-condition no-namestring-error (simple-error)
-  ((pathname :initarg :pathname :reader no-namestring-error-pathname)))
+(define-condition no-namestring-error (simple-file-error) ())
 
 (define-condition input-error-in-load (simple-condition reader-error)
   ((condition :initarg :condition :reader input-error-in-load-condition)))
