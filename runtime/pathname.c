@@ -1030,16 +1030,42 @@ DEFPRIM(prim_delete_file) {
     return S(T);
 }
 
-/* (sys:%delete-directory pathname): remove an empty directory */
-DEFPRIM(prim_pct_delete_directory) {
-    UNUSED_ARGS;
-    Obj p = pathname_designated(L, args[0]);
-    char *native = pathname_native(L, p);
-    if (rmdir(native) != 0) {
+static void remove_tree(Lisp *L, const char *path, Obj p) {
+    safe_point(L);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (d) {
+            Obj names = NIL;
+            struct dirent *de;
+            while ((de = readdir(d)) != NULL)
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) names = cons(L, string_from_cstr(L, de->d_name), names);
+            closedir(d);
+            for (Obj l = names; l != NIL; l = CDR(l)) remove_tree(L, path_join(L, path, string_to_utf8(L, CAR(l), NULL)), p);
+        }
+        if (rmdir(path) != 0) {
+            int e = errno;
+            file_error(L, NIL, p, "Could not delete directory %S: %s", string_from_cstr(L, path), strerror(e));
+        }
+    } else if (unlink(path) != 0) {
         int e = errno;
-        file_error(L, NIL, p, "Could not delete the directory %S: %s", string_from_cstr(L, native), strerror(e));
+        file_error(L, S(EXT_DELETE_FILE_ERROR), p, "Could not delete the file %S: %s", string_from_cstr(L, path), strerror(e));
     }
-    return S(T);
+}
+
+/* (delete-directory pathspec &key recursive), as SBCL's SB-EXT:DELETE-DIRECTORY */
+DEFPRIM(prim_delete_directory) {
+    Obj keys[1] = {intern_cstr(L, L->pkg_keyword, "RECURSIVE")}, o[1];
+    parse_keys(L, nargs, args, 1, 1, keys, o);
+    Obj p = pathname_merged(L, args[0]);
+    /* the directory itself: "/a/b/" or "/a/b" */
+    char *native = native_of(L, p, true);
+    if (o[0] != NO_VALUE && o[0] != NIL) remove_tree(L, native, p);
+    else if (rmdir(native) != 0) {
+        int e = errno;
+        file_error(L, NIL, p, "Could not delete directory %S: %s", string_from_cstr(L, native), strerror(e));
+    }
+    return args[0];
 }
 
 DEFPRIM(prim_rename_file) {
@@ -1145,7 +1171,7 @@ static const PrimDef pathname_prims[] = {
     {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", NULL},
     {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", NULL},
     {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", NULL},
-    {"%DELETE-DIRECTORY", PK_SYS, prim_pct_delete_directory, 1, 1, 0, "(pathspec)", NULL},
+    {"DELETE-DIRECTORY", PK_EXT, prim_delete_directory, 1, REST, 0, "(pathspec &key recursive)", "Delete a directory (and its contents with :RECURSIVE T)."},
     {"RENAME-FILE", PK_CL, prim_rename_file, 2, 2, FN_MV, "(file new-name)", NULL},
     {"ENSURE-DIRECTORIES-EXIST", PK_CL, prim_ensure_directories_exist, 1, REST, FN_MV, "(pathspec &key verbose mode)", NULL},
     {"%NATIVE-NAMESTRING", PK_SYS, prim_pct_native_namestring, 1, 1, 0, "(pathname)", NULL},
