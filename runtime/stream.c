@@ -1141,12 +1141,13 @@ DEFPRIM(prim_file_position) {
     case SK_STRING_IN:
         check_open(L, s);
         if (pos == NO_VALUE) return FIX((intptr_t)(x->pos - x->start - (x->unread >= 0 && x->pos > x->start ? 1 : 0)));
+        /* SBCL returns the new absolute index when the position is set */
         x->unread = -1;
-        if (pos == S(K_START)) { x->pos = x->start; return S(T); }
-        if (pos == S(K_END)) { x->pos = x->end; return S(T); }
-        if (!is_fixnum(pos) || (size_t)fixnum_val(pos) > x->end - x->start) return NIL;
-        x->pos = x->start + (size_t)fixnum_val(pos);
-        return S(T);
+        if (pos == S(K_START)) x->pos = x->start;
+        else if (pos == S(K_END)) x->pos = x->end;
+        else if (!is_fixnum(pos) || (size_t)fixnum_val(pos) > x->end - x->start) return NIL;
+        else x->pos = x->start + (size_t)fixnum_val(pos);
+        return FIX((intptr_t)x->pos);
     case SK_STRING_OUT:
         check_open(L, s);
         if (pos == NO_VALUE) return FIX((intptr_t)x->buf.len);

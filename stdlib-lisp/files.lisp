@@ -97,7 +97,7 @@
      (go top)))
 
 (defun yes-or-no-p (&optional format-string &rest arguments)
-  (terpri *query-io*)
+  (write-char #\Bel *query-io*)        ; SBCL beeps before asking
   (tagbody
    top
      (%print-query "(yes or no)" format-string arguments)
