@@ -265,7 +265,7 @@ Obj package_find(Lisp *L, Obj name) { return package_find_u32(L, STR(name)->data
 Obj package_find_cstr(Lisp *L, const char *name) { return package_find(L, string_from_cstr(L, name)); }
 
 static Obj check_package_designator(Lisp *L, Obj d) {
-    if (!is_string(d) && !is_symbol(d) && !is_char(d) && !is_type(d, T_PACKAGE)) err_type(L, d, designator_type(L));
+    if (!is_any_string(d) && !is_symbol(d) && !is_char(d) && !is_type(d, T_PACKAGE)) err_type(L, d, designator_type(L));
     return d;
 }
 
@@ -544,7 +544,7 @@ static void unuse(Lisp *L, Obj pkg, Obj used) {
 
 /* A fresh simple string naming a string designator. */
 static Obj name_string(Lisp *L, Obj d) {
-    if (!is_string(d) && !is_symbol(d) && !is_char(d))
+    if (!is_any_string(d) && !is_symbol(d) && !is_char(d))
         err_type(L, d, cons(L, S(OR), cons(L, S(STRING), cons(L, S(SYMBOL), cons(L, S(CHARACTER), NIL)))));
     Obj s = string_designator(L, d);
     return string_from_u32(L, STR(s)->data, STR(s)->len);
@@ -653,8 +653,14 @@ DEFPRIM(prim_list_all_packages) {
     return r;
 }
 
+/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols) */
+static Obj string_arg(Lisp *L, Obj o) {
+    if (!is_any_string(o)) err_type(L, o, S(STRING));
+    return string_designator(L, o);
+}
+
 DEFPRIM(prim_intern) {
-    Obj name = check_string(L, args[0]);
+    Obj name = string_arg(L, args[0]);
     Obj pkg = pkg_arg(L, nargs, args, 1);
     int st;
     Obj sym = package_find_symbol(L, pkg, STR(name)->data, STR(name)->len, &st);
@@ -664,7 +670,7 @@ DEFPRIM(prim_intern) {
 }
 
 DEFPRIM(prim_find_symbol) {
-    Obj name = check_string(L, args[0]);
+    Obj name = string_arg(L, args[0]);
     Obj pkg = pkg_arg(L, nargs, args, 1);
     int st;
     Obj sym = package_find_symbol(L, pkg, STR(name)->data, STR(name)->len, &st);
@@ -719,7 +725,7 @@ DEFPRIM(prim_shadowing_import) {
 
 DEFPRIM(prim_shadow) {
     Obj o = args[0];
-    if (!is_list(o) && !is_string(o) && !is_symbol(o) && !is_char(o))
+    if (!is_list(o) && !is_any_string(o) && !is_symbol(o) && !is_char(o))
         err_type(L, o, cons(L, S(OR), cons(L, S(STRING), cons(L, S(CHARACTER), cons(L, S(CONS), cons(L, S(SYMBOL), NIL))))));
     Obj names = names_arg(L, o);
     Obj pkg = pkg_arg(L, nargs, args, 1);
@@ -952,8 +958,12 @@ DEFPRIM(prim_unlock_package) { UNUSED_ARGS; ((Header *)package_designated(L, arg
 DEFPRIM(prim_pct_package_documentation) { UNUSED_ARGS; return PKG(package_designated(L, args[0]))->doc; }
 DEFPRIM(prim_pct_set_package_documentation) {
     UNUSED_ARGS;
-    if (args[1] != NIL) check_string(L, args[1]);
-    PKG(package_designated(L, args[0]))->doc = args[1];
+    Obj doc = args[1];
+    if (doc != NIL) {
+        if (!is_any_string(doc)) err_type(L, doc, cons(L, S(OR), list2(L, S(STRING), S(NULL))));
+        doc = string_designator(L, doc);
+    }
+    PKG(package_designated(L, args[0]))->doc = doc;
     return args[1];
 }
 

@@ -186,7 +186,10 @@ static Obj designator_type(Lisp *L) {
 
 Obj pathname_designated(Lisp *L, Obj d) {
     if (is_pathname(d)) return d;
-    if (is_string(d)) return pathname_parse(L, d, 0, STR(d)->len);
+    if (is_any_string(d)) {
+        d = string_designator(L, d);
+        return pathname_parse(L, d, 0, STR(d)->len);
+    }
     if (is_stream(d)) {
         Obj s = d;
         for (int depth = 0; depth < 32 && is_stream(s) && STREAM(s)->h.aux == SK_SYNONYM; depth++) {
@@ -203,7 +206,7 @@ Obj pathname_designated(Lisp *L, Obj d) {
 static Obj default_defaults(Lisp *L) {
     Obj d = SYM(S(DEFAULT_PATHNAME_DEFAULTS))->value;
     if (!is_pathname(d)) {
-        if (is_string(d)) return pathname_parse(L, d, 0, STR(d)->len);
+        if (is_any_string(d)) return pathname_designated(L, d);
         err_type(L, d, S(PATHNAME));
     }
     return d;
@@ -777,6 +780,10 @@ static Obj component_type(Lisp *L) {
 }
 
 static Obj check_name_component(Lisp *L, Obj o) {
+    if (is_any_string(o)) {
+        Obj s = string_designator(L, o);
+        return string_from_u32(L, STR(s)->data, STR(s)->len);
+    }
     if (o == NIL || is_string(o) || o == S(K_WILD) || o == S(K_UNSPECIFIC) || is_pattern(L, o)) return o;
     err_type(L, o, component_type(L));
 }
@@ -802,7 +809,7 @@ static Obj diddle_case(Lisp *L, Obj o, bool common) {
 static Obj check_directory(Lisp *L, Obj d, bool common) {
     if (d == NIL || d == S(K_UNSPECIFIC)) return NIL;
     if (d == S(K_WILD)) return list2(L, S(K_ABSOLUTE), S(K_WILD_INFERIORS));
-    if (is_string(d)) return list2(L, S(K_ABSOLUTE), diddle_case(L, d, common));
+    if (is_any_string(d)) return list2(L, S(K_ABSOLUTE), diddle_case(L, string_designator(L, d), common));
     if (!is_cons(d)) err_type(L, d, cons(L, S(OR), cons(L, S(LIST), cons(L, S(STRING), list1(L, cons(L, S(MEMBER), list2(L, S(K_WILD), S(K_UNSPECIFIC))))))));
     list_length_proper(L, d);
     if (CAR(d) != S(K_ABSOLUTE) && CAR(d) != S(K_RELATIVE))
@@ -811,7 +818,7 @@ static Obj check_directory(Lisp *L, Obj d, bool common) {
     bool first = true;
     for (Obj l = CDR(d); l != NIL; l = CDR(l), first = false) {
         Obj c = CAR(l);
-        if (is_string(c)) c = diddle_case(L, c, common);
+        if (is_any_string(c)) c = diddle_case(L, string_designator(L, c), common);
         else if (c == S(K_WILD) || c == S(K_WILD_INFERIORS) || c == S(K_UP) || is_pattern(L, c)) {}
         else if (c == S(K_BACK)) {
             if (is_cons(CDR(r)) && is_string(CAR(r))) { r = CDR(r); continue; }
@@ -825,7 +832,7 @@ static Obj check_directory(Lisp *L, Obj d, bool common) {
 
 static Obj check_host(Lisp *L, Obj h) {
     if (h == NIL || h == S(K_UNSPECIFIC)) return NIL;
-    if (is_string(h)) err_fmt(L, S(SIMPLE_TYPE_ERROR), "logical host not yet defined: %S", h);
+    if (is_any_string(h)) err_fmt(L, S(SIMPLE_TYPE_ERROR), "logical host not yet defined: %S", h);
     err_type(L, h, cons(L, S(OR), list2(L, S(STRING), S(NULL))));
 }
 
@@ -848,7 +855,8 @@ DEFPRIM(prim_make_pathname) {
     Pathname *dp = d == NIL ? NULL : PATHNAME(d);
     Obj host = o[0] != NO_VALUE ? check_host(L, o[0]) : dp ? dp->host : NIL;
     Obj device = o[1] != NO_VALUE ? o[1] : dp ? dp->device : NIL;
-    if (device != NIL && device != S(K_UNSPECIFIC) && !is_string(device)) err_type(L, device, component_type(L));
+    if (is_any_string(device)) device = string_designator(L, device);
+    else if (device != NIL && device != S(K_UNSPECIFIC)) err_type(L, device, component_type(L));
     Obj dir = o[2] != NO_VALUE ? check_directory(L, o[2], common) : dp ? dp->directory : NIL;
     Obj name = o[3] != NO_VALUE ? diddle_case(L, check_name_component(L, o[3]), common) : dp ? dp->name : NIL;
     Obj type = o[4] != NO_VALUE ? diddle_case(L, check_name_component(L, o[4]), common) : dp ? dp->type : NIL;
@@ -917,7 +925,8 @@ DEFPRIM(prim_parse_namestring) {
     Obj keys[3] = {S(K_START), S(K_END), S(K_JUNK_ALLOWED)}, o[3];
     parse_keys(L, nargs, args, nargs < 3 ? nargs : 3, 3, keys, o);
     check_host(L, host);
-    if (is_string(thing)) {
+    if (is_any_string(thing)) {
+        thing = string_designator(L, thing);
         size_t len = STR(thing)->len;
         size_t end = (o[1] == NO_VALUE || o[1] == NIL) ? len : check_bound(L, o[1], len);
         size_t start = o[0] == NO_VALUE ? 0 : check_bound(L, o[0], end);

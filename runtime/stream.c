@@ -60,7 +60,9 @@ Obj get_output_stream_string(Lisp *L, Obj o) {
 }
 
 Obj make_fill_pointer_output_stream(Lisp *L, Obj str) {
-    if (!is_string(str) || !(STR(str)->h.flags & ARR_FILL_POINTER))
+    bool ok = (is_string(str) && (STR(str)->h.flags & ARR_FILL_POINTER)) ||
+              (is_any_string(str) && is_type(str, T_ARRAY) && (ARR(str)->h.flags & ARR_FILL_POINTER));
+    if (!ok)
         err_type(L, str, cons(L, S(AND), list2(L, S(STRING), list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "ARRAY-HAS-FILL-POINTER-P")))));
     Stream *s = stream_new(L, SK_STRING_FILL, ST_OUTPUT | ST_CHAR);
     s->string = str;
@@ -258,7 +260,16 @@ static int encode_char(Lisp *L, Obj o, uint32_t c, char *b) {
 }
 
 static void fill_put(Lisp *L, Obj o, uint32_t c) {
-    String *str = STR(STREAM(o)->string);
+    Obj target = STREAM(o)->string;
+    if (is_type(target, T_ARRAY)) {
+        /* a displaced character vector cannot grow */
+        Array *a = ARR(target);
+        if (a->fill >= a->dims[0]) err_simple(L, "The fill pointer of %S is at its end.", target);
+        string_set_any(L, target, a->fill, c);
+        a->fill++;
+        return;
+    }
+    String *str = STR(target);
     if ((str->h.flags & ARR_BASE) && c >= 128) err_type(L, make_char(c), S(BASE_CHAR));
     if (str->len >= str->cap) {
         size_t ncap = str->cap < 8 ? 16 : str->cap * 2;
@@ -836,32 +847,22 @@ DEFPRIM(prim_write_char) {
     return args[0];
 }
 
-static void string_bounds(Lisp *L, Obj str, int nargs, Obj *args, int from, size_t *start, size_t *end) {
+static void write_any_string(Lisp *L, int nargs, Obj *args, bool line) {
+    Obj str = args[0];
+    if (!is_any_string(str)) err_type(L, str, S(STRING));
+    Obj s = stream_out(L, opt_arg(nargs, args, 1, NIL));
+    size_t len;
+    const uint32_t *data = string_data(L, str, &len);
     Obj keys[2] = {S(K_START), S(K_END)}, out[2];
-    parse_keys(L, nargs, args, from, 2, keys, out);
-    size_t len = STR(str)->len;
-    *end = (out[1] == NO_VALUE || out[1] == NIL) ? len : check_bound(L, out[1], len);
-    *start = out[0] == NO_VALUE ? 0 : check_bound(L, out[0], *end);
+    parse_keys(L, nargs, args, 2, 2, keys, out);
+    size_t end = (out[1] == NO_VALUE || out[1] == NIL) ? len : check_bound(L, out[1], len);
+    size_t start = out[0] == NO_VALUE ? 0 : check_bound(L, out[0], end);
+    stream_write_u32(L, s, data + start, end - start);
+    if (line) stream_terpri(L, s);
 }
 
-DEFPRIM(prim_write_string) {
-    Obj str = check_string(L, args[0]);
-    Obj s = stream_out(L, opt_arg(nargs, args, 1, NIL));
-    size_t start, end;
-    string_bounds(L, str, nargs, args, 2, &start, &end);
-    stream_write_string(L, s, str, start, end);
-    return str;
-}
-
-DEFPRIM(prim_write_line) {
-    Obj str = check_string(L, args[0]);
-    Obj s = stream_out(L, opt_arg(nargs, args, 1, NIL));
-    size_t start, end;
-    string_bounds(L, str, nargs, args, 2, &start, &end);
-    stream_write_string(L, s, str, start, end);
-    stream_terpri(L, s);
-    return str;
-}
+DEFPRIM(prim_write_string) { write_any_string(L, nargs, args, false); return args[0]; }
+DEFPRIM(prim_write_line) { write_any_string(L, nargs, args, true); return args[0]; }
 
 DEFPRIM(prim_terpri) {
     UNUSED_ARGS;
@@ -990,7 +991,9 @@ DEFPRIM(prim_write_byte) {
 }
 
 DEFPRIM(prim_make_string_input_stream) {
-    Obj str = check_string(L, args[0]);
+    Obj str = args[0];
+    if (!is_any_string(str)) err_type(L, str, S(STRING));
+    str = string_designator(L, str);
     size_t len = STR(str)->len;
     size_t end = nargs > 2 && args[2] != NIL ? check_bound(L, args[2], len) : len;
     size_t start = nargs > 1 ? check_bound(L, args[1], end) : 0;
@@ -1190,9 +1193,11 @@ DEFPRIM(prim_file_string_length) {
     size_t n = 0;
     char b[4];
     if (is_char(o)) return FIX(x->external_format == EF_UTF8 ? utf8_encode(char_code(o), b) : 1);
-    check_string(L, o);
-    for (size_t i = 0; i < STR(o)->len; i++)
-        n += x->external_format == EF_UTF8 ? (size_t)utf8_encode(STR(o)->data[i], b) : 1;
+    if (!is_any_string(o)) err_type(L, o, cons(L, S(OR), list2(L, S(STRING), S(CHARACTER))));
+    size_t len;
+    const uint32_t *data = string_data(L, o, &len);
+    for (size_t i = 0; i < len; i++)
+        n += x->external_format == EF_UTF8 ? (size_t)utf8_encode(data[i], b) : 1;
     return FIX((intptr_t)n);
 }
 
@@ -1239,7 +1244,7 @@ DEFPRIM(prim_read_sequence) {
     seq_bounds(L, seq, nargs, args, &start, &end);
     int cap = stream_capability(L, s, true);
     /* a bivalent stream reads characters into strings and bytes into other sequences */
-    bool chars = cap == 1 || (cap == 3 && is_string(seq));
+    bool chars = cap == 1 || (cap == 3 && is_any_string(seq));
     Obj l = seq;
     if (is_list(seq)) for (size_t i = 0; i < start; i++) l = CDR(l);
     size_t i = start;
@@ -1255,10 +1260,9 @@ DEFPRIM(prim_read_sequence) {
             if (v == NO_VALUE) break;
         }
         if (is_list(seq)) { CAR(l) = v; l = CDR(l); }
-        else if (is_string(seq)) {
+        else if (is_any_string(seq)) {
             if (!is_char(v)) err_type(L, v, S(CHARACTER));
-            if ((STR(seq)->h.flags & ARR_BASE) && char_code(v) >= 128) err_type(L, v, S(BASE_CHAR));
-            STR(seq)->data[i] = char_code(v);
+            string_set_any(L, seq, i, char_code(v));
         } else array_rm_set(L, seq, i, v);
     }
     return FIX((intptr_t)i);
@@ -1270,8 +1274,10 @@ DEFPRIM(prim_write_sequence) {
     size_t start, end;
     seq_bounds(L, seq, nargs, args, &start, &end);
     int cap = stream_capability(L, s, false);
-    if (cap != 2 && is_string(seq)) {
-        stream_write_u32(L, s, STR(seq)->data + start, end - start);
+    if (cap != 2 && is_any_string(seq)) {
+        size_t len;
+        const uint32_t *data = string_data(L, seq, &len);
+        stream_write_u32(L, s, data + start, end - start);
         return seq;
     }
     Obj l = seq;
