@@ -648,6 +648,42 @@ static bool entry_matches(Lisp *L, Obj w, const char *entry) {
 
 static void dir_walk(Lisp *L, DirCtx *ctx, const char *base, Obj comps, Obj w);
 
+/* The directories being walked (device and inode of each ancestor): a symbolic link back to an
+ * ancestor must not make ** recurse forever. */
+typedef struct DirStack { struct DirStack *up; dev_t dev; ino_t ino; } DirStack;
+static _Thread_local DirStack *dir_stack;
+
+static bool dir_on_stack(const char *path, dev_t *dev, ino_t *ino) {
+    struct stat st;
+    if (stat(path, &st) != 0) return true;
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    for (DirStack *d = dir_stack; d; d = d->up)
+        if (d->dev == st.st_dev && d->ino == st.st_ino) return true;
+    return false;
+}
+
+/* Walk the subdirectory SUB unless it is one of the directories being walked. */
+static void dir_walk_sub(Lisp *L, DirCtx *ctx, const char *sub, Obj rest, Obj w) {
+    DirStack frame;
+    if (dir_on_stack(sub, &frame.dev, &frame.ino)) return;
+    frame.up = dir_stack;
+    dir_stack = &frame;
+    /* an error (or an interrupt) while walking must not leave the stack pointing here */
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        Frame *target = L->unwind_target;
+        int code = L->unwind_code;
+        frame_pop(L, &fr);
+        dir_stack = frame.up;
+        unwind_continue(L, target, code);
+    }
+    dir_walk(L, ctx, sub, rest, w);
+    frame_pop(L, &fr);
+    dir_stack = frame.up;
+}
+
 static void dir_walk_entries(Lisp *L, DirCtx *ctx, const char *base, Obj comp, Obj rest, Obj w) {
     DIR *d = opendir(base[0] ? base : ".");
     if (!d) return;
@@ -662,8 +698,7 @@ static void dir_walk_entries(Lisp *L, DirCtx *ctx, const char *base, Obj comp, O
         safe_point(L);
         if (comp != NIL && !match_component(L, CAR(l), comp, NULL)) continue;
         char *sub = path_join(L, base, string_to_utf8(L, CAR(l), NULL));
-        if (!is_directory(sub)) continue;
-        dir_walk(L, ctx, sub, rest, w);
+        if (is_directory(sub)) dir_walk_sub(L, ctx, sub, rest, w);
     }
 }
 

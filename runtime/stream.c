@@ -13,8 +13,21 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
+#define GC_THREADS
+#include <gc/gc.h>
 
 #define IOBUF_SIZE 8192
+
+/* A file stream that becomes garbage while open gives its descriptor back (as SBCL's
+ * :AUTO-CLOSE finalizer does; unflushed output is lost). */
+static void fd_stream_finalizer(void *obj, void *data) {
+    (void)data;
+    Stream *s = (Stream *)obj;
+    if ((s->flags & ST_OPEN) && (s->flags & ST_OWN_FD) && s->fd >= 0) {
+        close(s->fd);
+        s->flags &= ~(uint32_t)ST_OPEN;
+    }
+}
 
 static Stream *stream_new(Lisp *L, StreamKind kind, uint32_t flags) {
     Stream *s = (Stream *)heap_alloc(L, T_STREAM, sizeof(Stream));
@@ -606,6 +619,11 @@ void stream_write_byte(Lisp *L, Obj o, int byte) { stream_write_element(L, o, FI
 void stream_close(Lisp *L, Obj o, bool abort) {
     Stream *s = STREAM(o);
     if (!(s->flags & ST_OPEN)) return;
+    if (kind_of(o) == SK_FD && !(s->flags & ST_OWN_FD)) {
+        /* the process's standard streams stay usable: closing them only flushes */
+        if ((s->flags & ST_OUTPUT) && s->io_mode == 2 && !abort) fd_flush(L, s);
+        return;
+    }
     if (kind_of(o) == SK_FD) {
         s->flags &= ~(uint32_t)ST_OPEN;   /* closed even if the final flush fails */
         if ((s->flags & ST_OUTPUT) && s->io_mode == 2 && !abort) {
@@ -834,6 +852,7 @@ DEFPRIM(prim_open) {
     x->native = string_from_cstr(L, native);
     if (ifex == S(K_APPEND) && exists) lseek(fd, 0, SEEK_END);
     if (dir == S(K_PROBE)) stream_close(L, s, false);
+    else GC_REGISTER_FINALIZER_NO_ORDER(x, fd_stream_finalizer, NULL, NULL, NULL);
     return s;
 }
 

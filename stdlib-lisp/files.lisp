@@ -208,3 +208,33 @@
              (go top)
            end)))
       (values truename nil nil))))
+
+;;; ------------------------------------------------------------------
+;;; Logical pathnames: tinycl defines no logical hosts (as a fresh SBCL has none but SYS).
+
+(defun logical-pathname-translations (host)
+  (error 'simple-type-error :datum host :expected-type '(satisfies logical-host-p)
+                            :format-control "logical host not yet defined: ~S"
+                            :format-arguments (list host)))
+
+(defun (setf logical-pathname-translations) (translations host)
+  (declare (ignore translations))
+  (error 'simple-error :format-control "Logical pathnames are not supported: can't define the host ~S."
+                       :format-arguments (list host)))
+
+(defun load-logical-pathname-translations (host)
+  (error 'simple-file-error :pathname host
+                            :format-control "Couldn't load logical pathname translations for host ~S."
+                            :format-arguments (list host)))
+
+(defun logical-pathname (pathspec)
+  (if (pathnamep pathspec)
+      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                :format-control "~S is not a logical pathname." :format-arguments (list pathspec))
+      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                :format-control "logical namestring does not specify a host: ~S"
+                                :format-arguments (list pathspec))))
+
+(defun translate-logical-pathname (pathname &key)
+  ;; every pathname is physical here, and translates to itself
+  (pathname pathname))
