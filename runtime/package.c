@@ -1118,6 +1118,13 @@ void package_init(Lisp *L) {
     prims_register(L, package_prims);
     SYM(S(P_IGNORE_PACKAGE_LOCKS))->h.flags |= SYM_SPECIAL;
     SYM(S(P_IGNORE_PACKAGE_LOCKS))->value = NIL;
+    Obj reexport[] = {S(EXT_NAME_CONFLICT), S(EXT_PACKAGE_DOES_NOT_EXIST), S(EXT_PACKAGE_LOCKED_ERROR),
+                      S(EXT_SYMBOL_PACKAGE_LOCKED_ERROR), S(EXT_FILE_DOES_NOT_EXIST), S(EXT_FILE_EXISTS),
+                      S(EXT_DELETE_FILE_ERROR)};
+    for (size_t i = 0; i < sizeof reexport / sizeof *reexport; i++) {
+        package_import(L, L->pkg_ext, reexport[i]);
+        package_export(L, L->pkg_ext, reexport[i]);
+    }
     Obj prot[] = {L->pkg_cl, L->pkg_keyword, L->pkg_system, L->pkg_ext};
     for (size_t i = 0; i < sizeof prot / sizeof *prot; i++) ((Header *)prot[i])->flags |= PKG_PROTECTED;
 }

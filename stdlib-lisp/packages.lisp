@@ -17,14 +17,15 @@
    (datum :initarg :datum :reader tinycl::name-conflict-datum)
    (symbols :initarg :symbols :reader tinycl::name-conflict-symbols)))
 
-(define-condition tinycl::package-lock-violation (simple-condition package-error) ())
-(define-condition package-locked-error (tinycl::package-lock-violation) ())
-(define-condition symbol-package-locked-error (tinycl::package-lock-violation)
+(define-condition package-lock-violation (simple-condition package-error) ())
+(define-condition package-locked-error (package-lock-violation) ())
+(define-condition symbol-package-locked-error (package-lock-violation)
   ((symbol :initarg :symbol :reader tinycl::package-locked-error-symbol)))
 
 (define-condition package-at-variance (simple-warning) ())
 
-(export '(tinycl::package-lock-violation tinycl::package-locked-error-symbol
+(import 'package-lock-violation "TINYCL")
+(export '(package-lock-violation tinycl::package-locked-error-symbol
           tinycl::name-conflict-function tinycl::name-conflict-datum tinycl::name-conflict-symbols
           tinycl::without-package-locks)
         "TINYCL")
