@@ -821,7 +821,8 @@ DEFPRIM(prim_rename_package) {
     Obj nd = args[1];
     Obj name = is_type(nd, T_PACKAGE) ? package_designated(L, nd) : nd;
     name = is_type(name, T_PACKAGE) ? PKG(name)->name : name_string(L, name);
-    pkg_lock_check(L, pkg, true, msg_format(L, "renaming as %A", name));
+    /* CL-USER may be renamed (the runtime holds it by pointer), not deleted */
+    pkg_lock_check(L, pkg, pkg != L->pkg_cl_user, msg_format(L, "renaming as %A", name));
     Obj other = package_find_global(L, name);
     if (other != NIL && other != pkg) pkg_error(L, name, "A package named %S already exists.", name);
     Obj nicks = nickname_list(L, pkg, name, opt_arg(nargs, args, 2, NIL));
@@ -1125,6 +1126,6 @@ void package_init(Lisp *L) {
         package_import(L, L->pkg_ext, reexport[i]);
         package_export(L, L->pkg_ext, reexport[i]);
     }
-    Obj prot[] = {L->pkg_cl, L->pkg_keyword, L->pkg_system, L->pkg_ext};
+    Obj prot[] = {L->pkg_cl, L->pkg_keyword, L->pkg_system, L->pkg_ext, L->pkg_cl_user};
     for (size_t i = 0; i < sizeof prot / sizeof *prot; i++) ((Header *)prot[i])->flags |= PKG_PROTECTED;
 }

@@ -20,6 +20,7 @@ typedef struct Package {
 } Package;
 #define PKG(o) ((Package *)(o))
 /* PKG_LOCKED: the package lock of SBCL (no new symbols, no definitions on its symbols).
+ * (CL-USER is protected too: the runtime falls back to it when *PACKAGE* is unusable.)
  * PKG_PROTECTED: the implementation needs it: it can be neither deleted nor renamed. */
 enum { PKG_LOCKED = 1, PKG_PROTECTED = 2 };
 

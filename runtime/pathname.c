@@ -371,33 +371,61 @@ static bool charset_has(Obj set, uint32_t c) {
     return found != negate;
 }
 
-/* Match the pieces of a pattern against s[0..n); captures (strings) are pushed on *caps. */
-static bool match_pieces(Lisp *L, Obj pieces, const uint32_t *s, size_t n, Obj *caps) {
-    stack_check(L);
-    if (pieces == NIL) return n == 0;
-    Obj p = CAR(pieces);
+/* Match the pieces of a pattern against a string with captures. Failed (piece, position) states
+ * are remembered, so a pattern like "*a*a*a*c" costs O(pieces x length^2), not exponential time. */
+typedef struct PMatch {
+    Obj *pieces;
+    size_t np, n;
+    const uint32_t *s;
+    uint8_t *failed;      /* (np + 1) x (n + 1) bits */
+} PMatch;
+
+static bool pmatch(Lisp *L, PMatch *m, size_t pi, size_t pos, Obj *caps) {
+    if (pi == m->np) return pos == m->n;
+    size_t key = pi * (m->n + 1) + pos;
+    if (m->failed[key >> 3] & (1u << (key & 7))) return false;
+    safe_point(L);
+    Obj p = m->pieces[pi];
+    const uint32_t *s = m->s + pos;
+    size_t rest = m->n - pos;
+    bool ok = false;
     if (is_string(p)) {
         size_t k = STR(p)->len;
-        if (k > n || (k && memcmp(STR(p)->data, s, k * 4) != 0)) return false;
-        return match_pieces(L, CDR(pieces), s + k, n - k, caps);
+        ok = k <= rest && (k == 0 || memcmp(STR(p)->data, s, k * 4) == 0) && pmatch(L, m, pi + 1, pos + k, caps);
+    } else if (p == S(K_SINGLE_CHAR_WILD) || (is_cons(p) && CAR(p) == S(K_CHARACTER_SET))) {
+        if (rest > 0 && (!is_cons(p) || (is_string(CDR(p)) && charset_has(CDR(p), s[0])))) {
+            Obj saved = *caps;
+            *caps = cons(L, string_from_u32(L, s, 1), *caps);
+            ok = pmatch(L, m, pi + 1, pos + 1, caps);
+            if (!ok) *caps = saved;
+        }
+    } else if (p == S(K_MULTI_CHAR_WILD)) {
+        /* shortest match first */
+        for (size_t k = 0; k <= rest && !ok; k++) {
+            Obj saved = *caps;
+            *caps = cons(L, string_from_u32(L, s, k), *caps);
+            ok = pmatch(L, m, pi + 1, pos + k, caps);
+            if (!ok) *caps = saved;
+        }
     }
-    if (p == S(K_SINGLE_CHAR_WILD) || (is_cons(p) && CAR(p) == S(K_CHARACTER_SET))) {
-        if (n == 0) return false;
-        if (is_cons(p) && !charset_has(CDR(p), s[0])) return false;
-        Obj saved = *caps;
-        *caps = cons(L, string_from_u32(L, s, 1), *caps);
-        if (match_pieces(L, CDR(pieces), s + 1, n - 1, caps)) return true;
-        *caps = saved;
-        return false;
-    }
-    /* :multi-char-wild: shortest match first */
-    for (size_t k = 0; k <= n; k++) {
-        Obj saved = *caps;
-        *caps = cons(L, string_from_u32(L, s, k), *caps);
-        if (match_pieces(L, CDR(pieces), s + k, n - k, caps)) return true;
-        *caps = saved;
-    }
-    return false;
+    if (!ok) m->failed[key >> 3] |= (uint8_t)(1u << (key & 7));
+    return ok;
+}
+
+static bool match_pieces(Lisp *L, Obj pieces, const uint32_t *s, size_t n, Obj *caps) {
+    size_t np = list_length_proper(L, pieces);
+    PMatch m;
+    m.np = np;
+    m.n = n;
+    m.s = s;
+    m.pieces = (Obj *)gc_alloc(L, (np ? np : 1) * sizeof(Obj));
+    size_t i = 0;
+    for (Obj l = pieces; l != NIL; l = CDR(l)) m.pieces[i++] = CAR(l);
+    size_t bits = (np + 1) * (n + 1);
+    gc_check_request(L, bits / 8 + 1);
+    m.failed = (uint8_t *)gc_alloc_atomic(L, bits / 8 + 1);
+    memset(m.failed, 0, bits / 8 + 1);
+    return pmatch(L, &m, 0, 0, caps);
 }
 
 /* Does component C match wild component W? (NIL in W matches anything.) */
@@ -573,6 +601,9 @@ static char *native_of(Lisp *L, Obj p, bool as_file) {
     /* a directory named as a file ("/tmp/" for syscalls on the directory itself) */
     if (as_file && b.len > 1 && b.data[b.len - 1] == '/') b.len--;
     if (b.len == 0) sb_putc(L, &b, '.');
+    /* a NUL would silently cut the name short at the system call */
+    for (size_t i = 0; i < b.len; i++)
+        if (b.data[i] == 0) file_error(L, NIL, p, "The file name of %S contains a NUL character.", p);
     return string_to_utf8(L, sb_to_string(L, &b), NULL);
 }
 
