@@ -127,7 +127,8 @@
   (%expand-defpackage name options))
 
 (defmacro in-package (name)
-  `(setq *package* (%find-package-or-lose ,(%string-designator name))))
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
+     (setq *package* (%find-package-or-lose ,(%string-designator name)))))
 
 ;;; ------------------------------------------------------------------
 ;;; Iteration
