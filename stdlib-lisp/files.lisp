@@ -238,3 +238,30 @@
 (defun translate-logical-pathname (pathname &key)
   ;; every pathname is physical here, and translates to itself
   (pathname pathname))
+
+;;; ------------------------------------------------------------------
+;;; PROVIDE and REQUIRE (CLHS 24.1: deprecated but used). REQUIRE loads the given pathnames; with
+;;; none, only modules already provided are known (tinycl has no contribs to find).
+
+(defvar *modules* nil)
+
+(defun %module-provided-p (name)
+  (dolist (m *modules* nil) (if (equal m name) (return t))))
+
+(defun provide (module-name)
+  (let ((name (%string-designator module-name)))
+    (unless (%module-provided-p name) (setq *modules* (cons name *modules*)))
+    t))
+
+(defun require (module-name &optional pathnames)
+  (let ((name (%string-designator module-name)))
+    (cond ((%module-provided-p name) nil)
+          (pathnames
+           ;; the value is the list of the modules the loaded files provided
+           (let ((old *modules*) (new nil))
+             (dolist (p (if (and (listp pathnames) pathnames) pathnames (list pathnames)))
+               (load p))
+             (dolist (m *modules*) (unless (%memq m old) (setq new (cons m new))))
+             (nreverse-boot new)))
+          (t (error 'simple-error :format-control "Don't know how to ~S ~A."
+                                  :format-arguments (list 'require name))))))

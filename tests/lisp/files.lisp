@@ -525,6 +525,16 @@
               (file-namestring (compile-file-pathname (tf "cf.lisp")))))))
   (t nil nil "LOCAL" "cf.fasl"))
 
+(deftest provide-and-require
+  (progn
+    (tf-write "mod.lisp" "(setq cl-user::*tf-sink* :module-loaded)" "(provide \"TF-MOD\")")
+    (setq *tf-sink* nil)
+    (list (provide "TF-PROVIDED") (require "TF-PROVIDED")
+          (require "TF-MOD" (tf "mod.lisp")) *tf-sink*
+          (tf-member "TF-MOD" *modules*)
+          (tf-err (require "TF-NO-SUCH-MODULE"))))
+  (t nil ("TF-MOD") :module-loaded t error))
+
 ;;; ------------------------------------------------------------------
 ;;; cleanup
 
