@@ -38,6 +38,14 @@ static bool bitvec_like(Obj o) {
     return is_type(o, T_BITVECTOR) || (is_type(o, T_ARRAY) && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_BIT);
 }
 
+/* As SBCL: a missing version and :NEWEST are the same version. */
+static bool version_equal(Lisp *L, Obj a, Obj b) {
+    Obj newest = S(K_NEWEST);
+    if (a == NIL) a = newest;
+    if (b == NIL) b = newest;
+    return lisp_equal(L, a, b);
+}
+
 bool lisp_equal(Lisp *L, Obj a, Obj b) {
     for (;;) {
         if (a == b) return true;
@@ -64,7 +72,7 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
             Pathname *x = PATHNAME(a), *y = PATHNAME(b);
             return lisp_equal(L, x->host, y->host) && lisp_equal(L, x->device, y->device) &&
                    lisp_equal(L, x->directory, y->directory) && lisp_equal(L, x->name, y->name) &&
-                   lisp_equal(L, x->type, y->type) && lisp_equal(L, x->version, y->version);
+                   lisp_equal(L, x->type, y->type) && version_equal(L, x->version, y->version);
         }
         return lisp_eql(a, b);
     }
