@@ -36,7 +36,7 @@
    (possibilities :initarg :possibilities :reader case-failure-possibilities))
   (:report (lambda (c s)
              (if (case-failure-possibilities c)
-                 (format s "~S fell through ~S expression.~%Wanted one of ~S."
+                 (format s "~S fell through ~S expression. Wanted one of ~S."
                          (type-error-datum c) (case-failure-name c) (case-failure-possibilities c))
                  (format s "The value~%  ~S~%is not of type~%  ~S"
                          (type-error-datum c) (type-error-expected-type c))))))
@@ -170,12 +170,12 @@
         `(let* ((,snap (sys::%hash-table-snapshot ,hash-table))
                 (,i 0)
                 (,n (length ,snap)))
-           (macrolet ((,name ()
-                        '(if (< ,i ,n)
-                             (multiple-value-prog1
-                                 (values t (svref ,snap ,i) (svref ,snap (1+ ,i)))
-                               (setq ,i (+ ,i 2)))
-                             nil)))
+           (flet ((,name ()
+                    (if (< ,i ,n)
+                        (multiple-value-prog1
+                            (values t (svref ,snap ,i) (svref ,snap (1+ ,i)))
+                          (setq ,i (+ ,i 2)))
+                        nil)))
              ,@body)))))
 
 ;;; ------------------------------------------------------------------
@@ -321,7 +321,9 @@
         nil)))
 
 (defun %trace-1 (name)
-  (%untrace-1 name)
+  (if (%trace-entry name)
+      (progn (warn "~S is already TRACE'd, untracing it first." name)
+             (%untrace-1 name)))
   (cond ((and (symbolp name) (macro-function name))
          (let* ((original (macro-function name))
                 (wrapper (%make-trace-wrapper name original)))
@@ -465,32 +467,32 @@
 (defun %describe-symbol (symbol stream)
   ;; variable
   (cond ((and (sys::%symbol-special-p symbol) (not (sys::%constant-form-p symbol)))
-         (format stream "~%~S names a special variable:~%" symbol)
+         (format stream "~%~A names a special variable:~%" symbol)
          (if (boundp symbol)
              (format stream "  Value: ~S~%" (symbol-value symbol))
              (format stream "  Currently unbound.~%"))
          (%describe-documentation (documentation symbol 'variable) stream 2))
         ((and (boundp symbol) (sys::%constant-form-p symbol))
-         (format stream "~%~S names a constant variable:~%  Value: ~S~%" symbol (symbol-value symbol))
+         (format stream "~%~A names a constant variable:~%  Value: ~S~%" symbol (symbol-value symbol))
          (%describe-documentation (documentation symbol 'variable) stream 2))
         ((boundp symbol)
-         (format stream "~%~S names an undefined variable:~%  Value: ~S~%" symbol (symbol-value symbol))))
+         (format stream "~%~A names an undefined variable:~%  Value: ~S~%" symbol (symbol-value symbol))))
   ;; function
   (cond ((special-operator-p symbol)
-         (format stream "~%~S names a special operator:~%" symbol)
+         (format stream "~%~A names a special operator:~%" symbol)
          (let ((ll (ignore-errors (sys::%function-lambda-list (fdefinition symbol)))))
            (if ll (format stream "  Lambda-list: ~S~%" ll))))
         ((macro-function symbol)
-         (format stream "~%~S names a macro:~%" symbol)
+         (format stream "~%~A names a macro:~%" symbol)
          (format stream "  Lambda-list: ~S~%" (sys::%function-lambda-list (macro-function symbol)))
          (%describe-documentation (documentation symbol 'function) stream 2))
         ((fboundp symbol)
-         (format stream "~%~S names a compiled function:~%" symbol)
+         (format stream "~%~A names a compiled function:~%" symbol)
          (format stream "  Lambda-list: ~S~%" (sys::%function-lambda-list (fdefinition symbol)))
          (%describe-documentation (documentation symbol 'function) stream 2)))
   (if (and (fboundp (list 'setf symbol)) (not (special-operator-p symbol)))
       (progn
-        (format stream "~%~S names a compiled function:~%" (list 'setf symbol))
+        (format stream "~%~A names a compiled function:~%" (list 'setf symbol))
         (format stream "  Lambda-list: ~S~%"
                 (sys::%function-lambda-list (fdefinition (list 'setf symbol))))
         (%describe-documentation (documentation (list 'setf symbol) 'function) stream 2)))
@@ -649,9 +651,8 @@
 (defun %full-year (year)
   (if (< year 100)
       (let* ((current (nth-value 5 (decode-universal-time (get-universal-time) 0)))
-             (low (- current 50))
-             (y (+ low (mod (- year low) 100))))
-        (if (= y low) (+ y 100) y))
+             (low (- current 50)))
+        (+ low (mod (- year low) 100)))
       year))
 
 (defun encode-universal-time (second minute hour date month year &optional (time-zone nil tz-p))
