@@ -614,6 +614,22 @@
 (deftest special-in-let*-order
   (let* ((*ev-special* 1) (*ev-special* (+ *ev-special* 1))) (ev-read-special))
   2)
+
+;;; ------------------------------------------------------------------
+;;; &ENVIRONMENT and symbol macros (without MACROLET)
+
+(defmacro ev-expand-sym (s &environment env) `',(multiple-value-list (macroexpand-1 s env)))
+
+(deftest environment-sees-symbol-macrolet (symbol-macrolet ((x (car y))) (ev-expand-sym x))
+  ((CAR Y) T))
+(deftest environment-symbol-macrolet-shadows-let
+  (let ((x 1)) (declare (ignorable x)) (symbol-macrolet ((x 2)) (ev-expand-sym x)))
+  (2 T))
+(deftest environment-let-shadows-symbol-macrolet
+  (symbol-macrolet ((x 2)) (let ((x 1)) (declare (ignorable x)) (ev-expand-sym x)))
+  (X NIL))
+(deftest environment-global-symbol-macro-none (ev-expand-sym ev-not-a-symbol-macro)
+  (EV-NOT-A-SYMBOL-MACRO NIL))
 (deftest stack-exhaustion-is-storage-condition
   ;; SBCL (interactive): :EXHAUSTED (its control-stack-exhausted is a STORAGE-CONDITION)
   (handler-case (labels ((f (n) (+ 1 (f n)))) (f 1)) (storage-condition () :exhausted))
