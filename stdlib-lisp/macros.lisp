@@ -400,9 +400,7 @@
                          (%function-object-doc (fdefinition x)))
                         (t nil))))
                (t (values (%doc-alist-get x doc-type)))))
-        ((packagep x)
-         (let ((h (get '%package-documentation '%table)))
-           (if h (values (gethash x h)) nil)))
+        ((packagep x) (sys::%package-documentation x))
         (t nil)))
 
 (defun (setf documentation) (new-value x doc-type)
@@ -416,12 +414,7 @@
          (if (eq doc-type 'variable)
              (sys::%put x '%variable-documentation new-value)
              (%doc-alist-set x doc-type new-value)))
-        ((packagep x)
-         (let ((h (get '%package-documentation '%table)))
-           (if (null h)
-               (progn (setq h (make-hash-table :test 'eq))
-                      (sys::%put '%package-documentation '%table h)))
-           (setf (gethash x h) new-value)))
+        ((packagep x) (sys::%set-package-documentation x new-value))
         (t (error 'simple-error :format-control "Can't set the documentation of ~S."
                                 :format-arguments (list x))))
   new-value)
@@ -536,14 +529,13 @@
                (format stream "Used-by-list: ~{~A~^, ~}~%"
                        (mapcar #'package-name (package-used-by-list object))))
            (let ((external nil) (internal 0))
-             (do-symbols (s object)
-               (multiple-value-bind (sym status) (find-symbol (symbol-name s) object)
-                 (declare (ignore sym))
-                 (cond ((eq status :external) (push s external))
-                       ((eq status :internal) (incf internal)))))
+             ;; entries of SYS::%PACKAGE-SYMBOLS: (symbol status . package)
+             (dolist (e (sys::%package-symbols object t t nil))
+               (cond ((eq (cadr e) :external) (push (car e) external))
+                     ((eq (cadr e) :internal) (incf internal))))
              (if external
                  (format stream "Exports: ~{~A~^, ~}~%"
-                         (sort (mapcar #'symbol-name (remove-duplicates external)) #'string<)))
+                         (sort (mapcar #'symbol-name external) #'string<)))
              (format stream "~D internal symbol~:P.~%" internal)))
           ((and (arrayp object) (not (stringp object)))
            (format stream "~%Element-type: ~S~%" (array-element-type object))
@@ -556,17 +548,19 @@
 ;;; APROPOS
 
 (defun apropos-list (string &optional package external-only)
+  ;; the symbols whose names contain STRING (case-insensitively), sorted by name
   (let ((name (string string)) (result nil))
     (flet ((consider (symbol)
              (if (search name (symbol-name symbol) :test #'char-equal)
                  (push symbol result))))
-      (if package
-          (if external-only
-              (do-external-symbols (s package) (consider s))
-              (do-symbols (s package) (consider s)))
-          (if external-only
-              (dolist (p (list-all-packages)) (do-external-symbols (s p) (consider s)))
-              (do-all-symbols (s) (consider s)))))
+      ;; entries of SYS::%PACKAGE-SYMBOLS: (symbol status . package)
+      (cond (package
+             (dolist (e (sys::%package-symbols package (not external-only) t (not external-only)))
+               (consider (car e))))
+            (external-only
+             (dolist (p (list-all-packages))
+               (dolist (e (sys::%package-symbols p nil t nil)) (consider (car e)))))
+            (t (dolist (s (sys::%all-present-symbols)) (consider s)))))
     (sort (remove-duplicates result) #'string< :key #'symbol-name)))
 
 (defun apropos (string &optional package external-only)
