@@ -427,6 +427,7 @@
         ((symbolp object) "symbol")
         ((consp object) (if (null (cdr (last object))) "list" "cons"))
         ((functionp object) "compiled function")
+        ((integerp object) (if (typep object 'fixnum) "fixnum" "bignum"))
         ((numberp object)
          (let ((type (type-of object)))
            (string-downcase (symbol-name (if (consp type) (car type) type)))))
@@ -454,6 +455,13 @@
             (if (eql c #\Newline) (%describe-spaces (+ indent 2) stream))))
         (terpri stream))))
 
+(defun %describe-lambda-list (function stream indent)
+  ;; the Lambda-list: line, when the lambda list is known
+  (multiple-value-bind (ll error) (ignore-errors (sys::%function-lambda-list function))
+    (if (and (not error) (not (eq ll :unknown)))
+        (progn (%describe-spaces indent stream)
+               (format stream "Lambda-list: ~S~%" ll)))))
+
 (defun %describe-spaces (n stream)
   (dotimes (i n) (write-char #\Space stream)))
 
@@ -473,21 +481,20 @@
   ;; function
   (cond ((special-operator-p symbol)
          (format stream "~%~A names a special operator:~%" symbol)
-         (let ((ll (ignore-errors (sys::%function-lambda-list (fdefinition symbol)))))
-           (if ll (format stream "  Lambda-list: ~S~%" ll))))
+         (if (fboundp symbol)
+             (ignore-errors (%describe-lambda-list (fdefinition symbol) stream 2))))
         ((macro-function symbol)
          (format stream "~%~A names a macro:~%" symbol)
-         (format stream "  Lambda-list: ~S~%" (sys::%function-lambda-list (macro-function symbol)))
+         (%describe-lambda-list (macro-function symbol) stream 2)
          (%describe-documentation (documentation symbol 'function) stream 2))
         ((fboundp symbol)
          (format stream "~%~A names a compiled function:~%" symbol)
-         (format stream "  Lambda-list: ~S~%" (sys::%function-lambda-list (fdefinition symbol)))
+         (%describe-lambda-list (fdefinition symbol) stream 2)
          (%describe-documentation (documentation symbol 'function) stream 2)))
   (if (and (fboundp (list 'setf symbol)) (not (special-operator-p symbol)))
       (progn
         (format stream "~%~A names a compiled function:~%" (list 'setf symbol))
-        (format stream "  Lambda-list: ~S~%"
-                (sys::%function-lambda-list (fdefinition (list 'setf symbol))))
+        (%describe-lambda-list (fdefinition (list 'setf symbol)) stream 2)
         (%describe-documentation (documentation (list 'setf symbol) 'function) stream 2)))
   ;; plist
   (let ((plist (symbol-plist symbol)) (shown nil))
@@ -506,7 +513,8 @@
     (format stream "  [~A]~%" (%describe-type-label object))
     (cond ((symbolp object) (%describe-symbol object stream))
           ((functionp object)
-           (format stream "~%~%Lambda-list: ~S~%" (sys::%function-lambda-list object))
+           (format stream "~%~%")
+           (%describe-lambda-list object stream 0)
            (%describe-documentation (documentation object t) stream 0))
           ((stringp object)
            (format stream "~%Element-type: ~S~%Length: ~D~%" (array-element-type object) (length object)))
