@@ -638,3 +638,20 @@
   (handler-case (macroexpand-1 '(loop for x frob 1))
     (program-error (c) (and (search "FROB" (princ-to-string c)) t)))
   T)
+
+;;; ------------------------------------------------------------------
+;;; Loop keywords are recognised by name
+
+(deftest keywords-as-keywords (loop :for x :in '(1 2 3) :when (oddp x) :collect x)
+  (1 3))
+(deftest keywords-from-other-package
+  (let ((form (list (intern "FOR" "KEYWORD") 'x (intern "IN" "KEYWORD") ''(1 2)
+                    (intern "SUM" "KEYWORD") 'x)))
+    (eval (cons 'loop form)))
+  3)
+(deftest into-variable-named-like-a-type
+  (loop for x in '(1 2) collect x into list finally (return list))
+  (1 2))
+(deftest it-as-ordinary-variable-in-do
+  (let ((it 5)) (loop for x in '(1) when x do (setq it (+ it x))) it)
+  6)
