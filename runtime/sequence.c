@@ -799,6 +799,9 @@ static Obj list_edit_forward(Lisp *L, Obj seq, const Matcher *m, size_t b, size_
     hare_init(&h, seq);
     bool plain = matcher_plain_eql(m);
     bool item_eq = m->kind == MT_EQ || eql_is_eq(m->item);
+    /* DELETE relinks conses as it goes, which would mislead the tortoise: check the list first */
+    bool watch = op != EDIT_DELETE;
+    if (!watch && !bounded) proper_list_length(L, seq);
     while (is_cons(x)) {
         Obj el = CAR(x);
         Obj next = CDR(x);
@@ -819,7 +822,7 @@ static Obj list_edit_forward(Lisp *L, Obj seq, const Matcher *m, size_t b, size_
         }
         x = next;
         i++;
-        if (is_cons(x)) hare_step(L, &h, x, seq);
+        if (watch && is_cons(x)) hare_step(L, &h, x, seq);
     }
     if (x != NIL) err_type(L, x, S(LIST));
     switch (op) {
