@@ -974,18 +974,12 @@ static Obj map_tails(Lisp *L, int nargs, Obj *args, MapCollect how) {
         if (how == MAP_LIST) lb_push(L, &lb, v);
         else if (how == MAP_NCONC) nb_add(L, &nb, v);
         for (int i = 0; i < ns; i++) tails[i] = CDR(tails[i]);
-        if (watch && is_cons(tails[0])) {
-            if ((++h.n & 1u) == 0) {
-                h.slow = CDR(h.slow);
-                if (h.slow == tails[0]) {
-                    watch = false;
-                    bool finite = false;
-                    for (int i = 1; i < ns; i++)
-                        if (list_length_or_circular(tails[i]) >= 0) finite = true;
-                    if (!finite) err_circular_list(L, args[1]);
-                }
-            }
-            if ((h.n & 0x3FFFu) == 0) safe_point(L);
+        if (watch && is_cons(tails[0]) && hare_step_p(L, &h, tails[0])) {
+            watch = false;
+            bool finite = false;
+            for (int i = 1; i < ns; i++)
+                if (list_length_or_circular(tails[i]) >= 0) finite = true;
+            if (!finite) err_circular_list(L, args[1]);
         }
     }
 done:

@@ -53,15 +53,25 @@ size_t proper_list_length(Lisp *L, Obj list) {
     return n;
 }
 
+void hare_slow(Lisp *L, Hare *h, Obj x) {
+    h->mark = x;
+    h->lam = 0;
+    if (h->power >= 0x4000) safe_point(L);
+    if (h->power < ((size_t)1 << 62)) h->power <<= 1;
+}
+
 intptr_t list_length_or_circular(Obj list) {
     intptr_t n = 0;
-    Obj slow = list, x = list;
+    Obj mark = list, x = list;
+    size_t lam = 0, power = 1;
     while (is_cons(x)) {
         x = CDR(x);
         n++;
-        if ((n & 1) == 0) {
-            slow = CDR(slow);
-            if (slow == x && is_cons(x)) return -1;
+        if (x == mark && is_cons(x)) return -1;
+        if (++lam == power) {
+            mark = x;
+            lam = 0;
+            power <<= 1;
         }
     }
     return n;
@@ -1300,13 +1310,7 @@ bool mi_next(Lisp *L, MultiIter *it, Obj *out) {
     for (int k = 0; k < n; k++)
         if (it->cur[k] != NO_VALUE) it->cur[k] = CDR(it->cur[k]);
     it->i++;
-    if (it->watch && is_cons(it->cur[0])) {
-        Hare *h = &it->hare;
-        if ((++h->n & 1u) == 0) {
-            h->slow = CDR(h->slow);
-            if (h->slow == it->cur[0]) mi_circular(L, it);
-        }
-    }
+    if (it->watch && is_cons(it->cur[0]) && hare_step_p(L, &it->hare, it->cur[0])) mi_circular(L, it);
     if ((it->i & 0x3FFF) == 0) safe_point(L);
     return true;
 }

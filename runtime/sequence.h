@@ -23,16 +23,22 @@ _Noreturn void err_index_too_large(Lisp *L, Obj seq, Obj index, size_t len);
 _Noreturn void err_test_and_test_not(Lisp *L);
 
 /* ---- circularity-safe list walking ----
- * A tortoise that moves every second step of the walk. Call hare_step after each advance
- * to the next cons X of WHOLE; it signals a circular list error and polls the safe point. */
-typedef struct Hare { Obj slow; unsigned n; } Hare;
-static inline void hare_init(Hare *h, Obj list) { h->slow = list; h->n = 0; }
+ * Brent's cycle detection: a mark left at the walker's position every power-of-two steps;
+ * meeting it again means the list is circular. It costs a compare and a count per step and
+ * no extra memory traffic. Call hare_step after each advance to the next cons X of WHOLE;
+ * it signals a circular-list error and polls the safe point. */
+typedef struct Hare { Obj mark; size_t lam, power; } Hare;
+static inline void hare_init(Hare *h, Obj list) { h->mark = list; h->lam = 0; h->power = 1; }
+void hare_slow(Lisp *L, Hare *h, Obj x);
 static inline void hare_step(Lisp *L, Hare *h, Obj x, Obj whole) {
-    if ((++h->n & 1u) == 0) {
-        h->slow = CDR(h->slow);
-        if (UNLIKELY(h->slow == x)) err_circular_list(L, whole);
-        if (UNLIKELY((h->n & 0x3FFFu) == 0)) safe_point(L);
-    }
+    if (UNLIKELY(x == h->mark)) err_circular_list(L, whole);
+    if (UNLIKELY(++h->lam == h->power)) hare_slow(L, h, x);
+}
+/* The same check without signalling: true when X closes a cycle. */
+static inline bool hare_step_p(Lisp *L, Hare *h, Obj x) {
+    if (UNLIKELY(x == h->mark)) return true;
+    if (UNLIKELY(++h->lam == h->power)) hare_slow(L, h, x);
+    return false;
 }
 
 /* Length of a proper list: TYPE-ERROR (datum the terminating atom) for a dotted list,
