@@ -1421,6 +1421,7 @@ static inline Obj reduce_step(Lisp *L, Obj fn, bool plus, Obj a, Obj b) {
             return FIX(r);
         if (is_number(a) && is_number(b)) return num_add(L, a, b);
     }
+    safe_point(L);
     Obj v[2] = {a, b};
     return funcall(L, fn, 2, v);
 }
@@ -1490,8 +1491,8 @@ DEFPRIM(prim_reduce) {
 
 static inline bool elements_match(Lisp *L, const Matcher *m, Obj a, Obj b) {
     if (m->key != NIL) {
-        a = funcall(L, m->key, 1, &a);
-        b = funcall(L, m->key, 1, &b);
+        a = seq_apply_key(L, m->key, a);
+        b = seq_apply_key(L, m->key, b);
     }
     return matcher_test2(L, m, a, b);
 }
@@ -1592,6 +1593,7 @@ static inline bool sorter_less(Lisp *L, const Sorter *s, Obj a, Obj b) {
     case FAST_STR_LT: return str_compare(a, b) < 0;
     case FAST_STR_GT: return str_compare(a, b) > 0;
     default: {
+        safe_point(L);
         Obj v[2] = {a, b};
         return funcall(L, s->pred, 2, v) != NIL;
     }

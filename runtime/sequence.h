@@ -69,8 +69,11 @@ void matcher_init_test(Lisp *L, Matcher *m, Obj item, Obj test, Obj test_not, Ob
 /* From an -IF / -IF-NOT predicate and :key. */
 void matcher_init_pred(Lisp *L, Matcher *m, Obj pred, Obj key, bool negate);
 
+/* Calls of user functions and structural comparisons poll the safe point: a primitive
+ * called through funcall does not, and an O(n*m) set operation must stay interruptible. */
 static inline Obj seq_apply_key(Lisp *L, Obj key, Obj x) {
     if (key == NIL) return x;
+    safe_point(L);
     return funcall(L, key, 1, &x);
 }
 
@@ -80,21 +83,22 @@ static inline bool matcher_match_key(Lisp *L, const Matcher *m, Obj k) {
     switch (m->kind) {
     case MT_EQ: r = m->item == k; break;
     case MT_EQL: r = m->item == k || lisp_eql(m->item, k); break;
-    case MT_EQUAL: r = lisp_equal(L, m->item, k); break;
-    case MT_EQUALP: r = lisp_equalp(L, m->item, k); break;
+    case MT_EQUAL: safe_point(L); r = lisp_equal(L, m->item, k); break;
+    case MT_EQUALP: safe_point(L); r = lisp_equalp(L, m->item, k); break;
     case MT_FN2: {
+        safe_point(L);
         Obj a[2] = {m->item, k};
         r = funcall(L, m->fn, 2, a) != NIL;
         break;
     }
-    default: r = funcall(L, m->fn, 1, &k) != NIL; break;
+    default: safe_point(L); r = funcall(L, m->fn, 1, &k) != NIL; break;
     }
     return r != m->negate;
 }
 
 /* The test on an element X (the key applied first). */
 static inline bool matcher_match(Lisp *L, const Matcher *m, Obj x) {
-    return matcher_match_key(L, m, m->key == NIL ? x : funcall(L, m->key, 1, &x));
+    return matcher_match_key(L, m, seq_apply_key(L, m->key, x));
 }
 
 /* The two-argument test on already keyed values (test a b); for MT_FN2..MT_EQUALP only. */
@@ -103,9 +107,10 @@ static inline bool matcher_test2(Lisp *L, const Matcher *m, Obj a, Obj b) {
     switch (m->kind) {
     case MT_EQ: r = a == b; break;
     case MT_EQL: r = a == b || lisp_eql(a, b); break;
-    case MT_EQUAL: r = lisp_equal(L, a, b); break;
-    case MT_EQUALP: r = lisp_equalp(L, a, b); break;
+    case MT_EQUAL: safe_point(L); r = lisp_equal(L, a, b); break;
+    case MT_EQUALP: safe_point(L); r = lisp_equalp(L, a, b); break;
     default: {
+        safe_point(L);
         Obj v[2] = {a, b};
         r = funcall(L, m->fn, 2, v) != NIL;
         break;
