@@ -1092,60 +1092,72 @@ static EltType upgraded_elt(Lisp *L, Obj et, bool *base) {
     return ELT_T;
 }
 
-static intptr_t size_spec(Lisp *L, Obj spec, Obj s) {
+/* A size in a vector type: -1 for *, -2 when malformed. */
+static intptr_t size_spec(Lisp *L, Obj s) {
     if (s == S(STAR)) return -1;
     if (is_fixnum(s) && fixnum_val(s) >= 0) return fixnum_val(s);
-    err_bad_seq_type(L, spec);
+    return -2;
 }
 
-static void parse_seq_type(Lisp *L, Obj spec, SeqType *t) {
+/* Parse a sequence type specifier; false when it names no sequence type tinycl can make. */
+static bool parse_seq_type_p(Lisp *L, Obj spec, SeqType *t, int depth) {
     t->is_list = false;
     t->elt = ELT_T;
     t->base = false;
     t->size = -1;
     t->list_kind = 0;
-    Obj orig = spec;
+    Obj star = S(STAR);
     for (int n = 0;; n++) {
-        if (n > 100) err_bad_seq_type(L, orig);
+        if (n > 100 || depth > 20) return false;
         Obj head = is_cons(spec) ? CAR(spec) : spec;
         Obj args = is_cons(spec) ? CDR(spec) : NIL;
-        if (head == S(LIST)) { t->is_list = true; return; }
-        if (head == S(CONS)) { t->is_list = true; t->list_kind = 1; return; }
-        if (head == S(NULL)) { t->is_list = true; t->list_kind = 2; return; }
+        if (head == S(LIST)) { t->is_list = true; return true; }
+        if (head == S(CONS)) { t->is_list = true; t->list_kind = 1; return true; }
+        if (head == S(NULL)) { t->is_list = true; t->list_kind = 2; return true; }
+        if (head == S(AND) && is_cons(spec)) {
+            /* the first component that is a sequence type decides */
+            for (Obj a = args; is_cons(a); a = CDR(a))
+                if (parse_seq_type_p(L, CAR(a), t, depth + 1)) return true;
+            return false;
+        }
         if (head == S(SIMPLE_VECTOR)) {
-            if (is_cons(args)) t->size = size_spec(L, orig, CAR(args));
-            return;
+            if (is_cons(args)) t->size = size_spec(L, CAR(args));
+            return t->size != -2;
         }
         if (head == S(VECTOR)) {
             if (is_cons(args)) {
-                if (CAR(args) != S(STAR)) t->elt = upgraded_elt(L, CAR(args), &t->base);
-                if (is_cons(CDR(args))) t->size = size_spec(L, orig, CAR(CDR(args)));
+                if (CAR(args) != star) t->elt = upgraded_elt(L, CAR(args), &t->base);
+                if (is_cons(CDR(args))) t->size = size_spec(L, CAR(CDR(args)));
             }
-            return;
+            return t->size != -2;
         }
         if (head == S(STRING) || head == S(SIMPLE_STRING) || head == S(BASE_STRING) || head == S(SIMPLE_BASE_STRING)) {
             t->elt = ELT_CHARACTER;
             t->base = head == S(BASE_STRING) || head == S(SIMPLE_BASE_STRING);
-            if (is_cons(args)) t->size = size_spec(L, orig, CAR(args));
-            return;
+            if (is_cons(args)) t->size = size_spec(L, CAR(args));
+            return t->size != -2;
         }
         if (head == S(BIT_VECTOR) || head == S(SIMPLE_BIT_VECTOR)) {
             t->elt = ELT_BIT;
-            if (is_cons(args)) t->size = size_spec(L, orig, CAR(args));
-            return;
+            if (is_cons(args)) t->size = size_spec(L, CAR(args));
+            return t->size != -2;
         }
         if ((head == S(ARRAY) || head == S(SIMPLE_ARRAY)) && is_cons(args) && is_cons(CDR(args))) {
             Obj dims = CAR(CDR(args));
             if (dims == FIX(1)) { /* rank 1 */ }
-            else if (is_cons(dims) && CDR(dims) == NIL) t->size = size_spec(L, orig, CAR(dims));
-            else err_bad_seq_type(L, orig);
-            if (CAR(args) != S(STAR)) t->elt = upgraded_elt(L, CAR(args), &t->base);
-            return;
+            else if (is_cons(dims) && CDR(dims) == NIL) t->size = size_spec(L, CAR(dims));
+            else return false;
+            if (CAR(args) != star) t->elt = upgraded_elt(L, CAR(args), &t->base);
+            return t->size != -2;
         }
         Obj exp = plist_get_sym(L, head, S(P_TYPE_EXPANDER));
-        if (!is_type(head, T_SYMBOL) || !is_function(exp)) err_bad_seq_type(L, orig);
+        if (!is_type(head, T_SYMBOL) || !is_function(exp)) return false;
         spec = funcall2(L, exp, is_cons(spec) ? spec : list1(L, spec), NIL);
     }
+}
+
+static void parse_seq_type(Lisp *L, Obj spec, SeqType *t) {
+    if (!parse_seq_type_p(L, spec, t, 0)) err_bad_seq_type(L, spec);
 }
 
 _Noreturn static void err_length_mismatch(Lisp *L, size_t n, Obj expected, Obj type) {
