@@ -110,24 +110,50 @@ DEFPRIM(prim_atom) { UNUSED_ARGS; return boolean(L, !is_cons(args[0])); }
 DEFPRIM(prim_null) { UNUSED_ARGS; return boolean(L, args[0] == NIL); }
 DEFPRIM(prim_endp) { UNUSED_ARGS; return boolean(L, check_list(L, args[0]) == NIL); }
 
-DEFPRIM(prim_nth) {
-    UNUSED_ARGS;
-    size_t n = check_index(L, args[0]);
-    Obj l = args[1];
-    for (; n > 0 && l != NIL; n--) l = cdr_of(L, l);
-    return car_of(L, l);
+/* A count argument of type UNSIGNED-BYTE: its value, SIZE_MAX for bignums. */
+static size_t unsigned_arg(Lisp *L, Obj n) {
+    if (is_fixnum(n) && fixnum_val(n) >= 0) return (size_t)fixnum_val(n);
+    if (is_bignum(n) && mpz_sgn(BIG(n)) > 0) return SIZE_MAX;
+    err_type(L, n, S(UNSIGNED_BYTE));
 }
 
-DEFPRIM(prim_nthcdr) {
-    UNUSED_ARGS;
-    size_t n = check_index(L, args[0]);
-    Obj l = args[1];
-    for (; n > 0 && l != NIL; n--) {
-        l = cdr_of(L, l);
-        if ((n & 0xFFFF) == 0) safe_point(L);
+/* The tail of LIST after N cdrs (N an unsigned integer, possibly a bignum). A circular list is
+ * followed around its cycle by arithmetic rather than N steps. */
+static Obj list_nthcdr(Lisp *L, Obj list, Obj n) {
+    size_t target = unsigned_arg(L, n);
+    Obj x = list;
+    Hare h;
+    hare_init(&h, list);
+    for (size_t k = 0; k < target;) {
+        if (!is_cons(x)) {
+            if (x == NIL) return NIL;
+            err_type(L, x, S(LIST));
+        }
+        x = CDR(x);
+        k++;
+        if (!is_cons(x) || k == target) continue;
+        if (x == h.mark) {
+            /* a cycle of length lam + 1: only the remainder of the steps matters */
+            size_t cycle = h.lam + 1, rest;
+            if (is_bignum(n)) {
+                mpz_t r;
+                mpz_init(r);
+                mpz_sub_ui(r, BIG(n), k);
+                rest = mpz_fdiv_ui(r, cycle);
+                mpz_clear(r);
+            } else {
+                rest = (target - k) % cycle;
+            }
+            for (size_t i = 0; i < rest; i++) x = CDR(x);
+            return x;
+        }
+        if (++h.lam == h.power) hare_slow(L, &h, x);
     }
-    return l;
+    return x;
 }
+
+DEFPRIM(prim_nth) { UNUSED_ARGS; return car_of(L, list_nthcdr(L, args[1], args[0])); }
+DEFPRIM(prim_nthcdr) { UNUSED_ARGS; return list_nthcdr(L, args[1], args[0]); }
 
 DEFPRIM(prim_append) {
     if (nargs == 0) return NIL;
@@ -178,7 +204,7 @@ DEFPRIM(prim_copy_list) { UNUSED_ARGS; return list_copy(L, check_list(L, args[0]
 
 DEFPRIM(prim_last) {
     Obj l = check_list(L, args[0]);
-    size_t n = nargs > 1 ? check_index(L, args[1]) : 1;
+    size_t n = nargs > 1 ? unsigned_arg(L, args[1]) : 1;
     /* the last n conses: advance a lead pointer n conses first */
     Obj lead = l;
     Hare h;
@@ -438,11 +464,7 @@ DEFPRIM(prim_sublis) { return sublis_common(L, nargs, args, false); }
 DEFPRIM(prim_nsublis) { return sublis_common(L, nargs, args, true); }
 
 static size_t butlast_count(Lisp *L, int nargs, Obj *args) {
-    if (nargs < 2) return 1;
-    Obj n = args[1];
-    if (is_bignum(n) && mpz_sgn(BIG(n)) > 0) return SIZE_MAX;
-    if (!is_fixnum(n) || fixnum_val(n) < 0) err_type(L, n, S(UNSIGNED_BYTE));
-    return (size_t)fixnum_val(n);
+    return nargs < 2 ? 1 : unsigned_arg(L, args[1]);
 }
 
 /* The number of conses of a list (dotted allowed), or a circular-list error. */
