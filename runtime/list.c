@@ -121,7 +121,7 @@ static size_t unsigned_arg(Lisp *L, Obj n) {
  * followed around its cycle by arithmetic rather than N steps. */
 static Obj list_nthcdr(Lisp *L, Obj list, Obj n) {
     size_t target = unsigned_arg(L, n);
-    Obj x = list;
+    Obj x = check_list(L, list);
     Hare h;
     hare_init(&h, list);
     for (size_t k = 0; k < target;) {
