@@ -9,10 +9,8 @@
 /* Errors                                                              */
 
 _Noreturn void err_circular_list(Lisp *L, Obj list) {
-    Obj initargs = list3(L, S(K_DATUM), list, S(K_EXPECTED_TYPE));
-    CDR(CDR(CDR(initargs))) = list3(L, S(LIST), S(K_FORMAT_CONTROL), string_from_cstr(L, "The list is circular."));
-    CDR(CDR(CDR(CDR(CDR(CDR(initargs)))))) = list2(L, S(K_FORMAT_ARGUMENTS), NIL);
-    err_condition(L, S(SIMPLE_TYPE_ERROR), initargs);
+    err_condition(L, S(P_CIRCULAR_LIST_ERROR),
+                  cons(L, S(K_DATUM), cons(L, list, list2(L, S(K_EXPECTED_TYPE), S(LIST)))));
 }
 
 static Obj fix_size(size_t n) { return FIX((intptr_t)n); }

@@ -12,7 +12,8 @@
 
 /* ---- errors ---- */
 
-/* A circular list where a proper list is required (SIMPLE-TYPE-ERROR; the message does not print it). */
+/* A circular list where a proper list is required (SYSTEM::CIRCULAR-LIST-ERROR, a TYPE-ERROR whose
+ * report does not print the list). */
 _Noreturn void err_circular_list(Lisp *L, Obj list);
 /* Bad :start/:end for a sequence of length LEN (SYSTEM::BOUNDING-INDICES-BAD-ERROR, a TYPE-ERROR).
  * END is the end argument as given (NIL when absent). */

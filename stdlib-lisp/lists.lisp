@@ -5,7 +5,8 @@
 (in-package "SYSTEM")
 
 ;;; ------------------------------------------------------------------
-;;; Errors signalled by the C sequence functions (both are TYPE-ERRORs, as in SBCL)
+;;; Errors signalled by the C sequence functions (all TYPE-ERRORs, as in SBCL); reports never
+;;; print a circular list
 
 (define-condition bounding-indices-bad-error (type-error)
   ((sequence :initarg :sequence :reader bounding-indices-bad-sequence :initform nil))
@@ -22,6 +23,9 @@
                        (type-error-datum c)
                        (let ((high (car (cdr (cdr expected)))))
                          (if (consp high) 0 (+ high 1))))))))
+
+(define-condition circular-list-error (type-error) ()
+  (:report (lambda (c s) (declare (ignore c)) (format s "The list is circular; a proper list is required."))))
 
 ;;; ------------------------------------------------------------------
 ;;; The list accessors' setf functions in C (boot.lisp defined interpreted ones)
