@@ -12,6 +12,7 @@
 #include "hash.h"
 #include <math.h>
 #include <stdarg.h>
+#include <limits.h>
 
 /* ------------------------------------------------------------------ */
 /* Parsed control strings                                              */
@@ -508,17 +509,14 @@ static void dir_w(Lisp *L, FEnv *env, FDir *d) {
 }
 
 static void char_name_capitalized(Lisp *L, Obj stream, uint32_t c) {
-    const char *name = char_name_of(c);
-    char buf[16];
-    if (!name) {
-        snprintf(buf, sizeof buf, "U+%04X", c);
-        name = buf;
-    }
+    Obj name = printer_char_name(L, c);
+    if (name == NIL) { stream_write_char(L, stream, c); return; }
     /* string-capitalize */
     bool inword = false;
-    for (const char *p = name; *p; p++) {
-        uint32_t ch = (unsigned char)*p;
-        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    String *n = STR(name);
+    for (size_t i = 0; i < n->len; i++) {
+        uint32_t ch = n->data[i];
+        bool alnum = char_is_alpha(ch) || (ch >= '0' && ch <= '9');
         if (alnum) {
             ch = inword ? char_downcase(ch) : char_upcase(ch);
             inword = true;
@@ -771,6 +769,8 @@ static void dir_p(Lisp *L, FEnv *env, FDir *d) {
     else if (!one) stream_write_char(L, env->stream, 's');
 }
 
+#define NOARG LONG_MIN /* a float parameter not given */
+
 /* ------------------------------------------------------------------ */
 /* Floats: digit generation                                            */
 
@@ -960,11 +960,11 @@ char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits,
     long e;
     char *str;
     long sc = has_scale ? scale : 0;
-    long fm = fmin >= 0 ? fmin : 0;
-    if (fdigits >= 0) {
+    long fm = fmin != NOARG ? fmin : 0;
+    if (fdigits != NOARG) {
         long a = -(fdigits + sc), b = -fm;
         str = float_digits(L, x, single, true, a < b ? a : b, false, &e);
-    } else if (width > 1) {
+    } else if (width != NOARG && width > 1) {
         long we, fe;
         long wpos = width - 1 + (has_scale && scale < 0 ? scale : 0);
         if (wpos < 1) wpos = 1;
@@ -978,7 +978,7 @@ char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits,
     StrBuf b;
     sb_init(L, &b, (size_t)len + 16);
     char *out;
-    size_t cap = (size_t)len + 32 + (size_t)(e > 0 ? e : -e) + (size_t)(fdigits > 0 ? fdigits : 0);
+    size_t cap = (size_t)len + 32 + (size_t)(e > 0 ? e : -e) + (size_t)(fdigits != NOARG && fdigits > 0 ? fdigits : 0);
     out = (char *)gc_alloc_atomic(L, cap);
     size_t o = 0;
     (void)b;
@@ -988,18 +988,18 @@ char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits,
         for (long i = 0; i < e - len; i++) out[o++] = '0';
         out[o++] = '.';
         for (long i = m; i < len; i++) out[o++] = str[i];
-        if (fdigits >= 0)
+        if (fdigits != NOARG)
             for (long i = 0; i < fdigits - (len - m); i++) out[o++] = '0';
     } else {
         out[o++] = '.';
         for (long i = 0; i < -e; i++) out[o++] = '0';
         long upto = len;
-        if (fdigits >= 0) {
+        if (fdigits != NOARG) {
             long mx = fm > fdigits + e ? fm : fdigits + e;
             upto = len < mx ? len : mx;
         }
         for (long i = 0; i < upto; i++) out[o++] = str[i];
-        if (fdigits >= 0)
+        if (fdigits != NOARG)
             for (long i = 0; i < fdigits + e - len; i++) out[o++] = '0';
     }
     out[o] = 0;
@@ -1044,13 +1044,13 @@ static bool format_fixed_aux(Lisp *L, Obj stream, FFloat *num, long w, long d, b
     }
     bool neg = signbit(v);
     long spaceleft = w;
-    if (w >= 0 && (atsign || neg)) spaceleft--;
+    if (w != NOARG && (atsign || neg)) spaceleft--;
     bool lpoint, tpoint;
     long pointpos;
-    char *str = flonum_to_string(L, fabs(v), num->single, spaceleft, d, has_k, k, -1, &lpoint, &tpoint, &pointpos);
+    char *str = flonum_to_string(L, fabs(v), num->single, spaceleft, d, has_k, k, NOARG, &lpoint, &tpoint, &pointpos);
     long len = (long)strlen(str);
     if (d == 0) tpoint = false;
-    if (w >= 0) {
+    if (w != NOARG) {
         spaceleft -= len;
         if (lpoint) {
             if (spaceleft > 0 || tpoint) spaceleft--;
@@ -1061,11 +1061,11 @@ static bool format_fixed_aux(Lisp *L, Obj stream, FFloat *num, long w, long d, b
             else tpoint = false;
         }
     }
-    if (w >= 0 && spaceleft < 0 && ovf) {
+    if (w != NOARG && spaceleft < 0 && ovf) {
         out_chars(L, stream, ovf, w);
         return true;
     }
-    if (w >= 0) out_chars(L, stream, pad, spaceleft);
+    if (w != NOARG) out_chars(L, stream, pad, spaceleft);
     if (neg) stream_write_char(L, stream, '-');
     else if (atsign) stream_write_char(L, stream, '+');
     if (lpoint) stream_write_char(L, stream, '0');
@@ -1079,7 +1079,7 @@ static void format_princ_field(Lisp *L, FEnv *env, FDir *d, Obj arg, long w, uin
     bind_special(L, S(PRINT_BASE), FIX(10));
     Obj str = print_to_string(L, arg, false);
     unbind_specials(L, sp);
-    write_field(L, env, d, env->stream, str, w < 0 ? 0 : w, 1, 0, pad, false);
+    write_field(L, env, d, env->stream, str, w == NOARG ? 0 : w, 1, 0, pad, false);
 }
 
 static void format_decimal_field(Lisp *L, FEnv *env, FDir *d, Obj arg, long w) {
@@ -1088,14 +1088,14 @@ static void format_decimal_field(Lisp *L, FEnv *env, FDir *d, Obj arg, long w) {
     bind_special(L, S(PRINT_RADIX), NIL);
     Obj str = print_to_string(L, arg, false);
     unbind_specials(L, sp);
-    write_field(L, env, d, env->stream, str, w < 0 ? 0 : w, 1, 0, ' ', true);
+    write_field(L, env, d, env->stream, str, w == NOARG ? 0 : w, 1, 0, ' ', true);
 }
 
 static void dir_f(Lisp *L, FEnv *env, FDir *d) {
     check_modifier(L, env, d, true, false);
     Obj p[5];
     get_params(L, env, d, 5, p);
-    long w = int_param(L, p[0], -1), dd = int_param(L, p[1], -1);
+    long w = int_param(L, p[0], NOARG), dd = int_param(L, p[1], NOARG);
     bool has_k = p[2] != NO_VALUE;
     long k = int_param(L, p[2], 0);
     uint32_t ovf = char_param(L, p[3], 0), pad = char_param(L, p[4], ' ');
@@ -1160,24 +1160,24 @@ static void format_exp_aux(Lisp *L, Obj stream, FFloat *numf, long w, long d, lo
     char estr[32];
     snprintf(estr, sizeof estr, "%ld", expt < 0 ? -expt : expt);
     long elen0 = (long)strlen(estr);
-    long elen = e >= 0 ? (elen0 > e ? elen0 : e) : elen0;
-    long spaceleft = -1;
-    if (w >= 0) {
+    long elen = e != NOARG ? (elen0 > e ? elen0 : e) : elen0;
+    long spaceleft = NOARG;
+    if (w != NOARG) {
         spaceleft = w - 2 - elen;
         if (atsign || neg) spaceleft--;
     }
-    if (w >= 0 && ovf && e >= 0 && elen > e) {
+    if (w != NOARG && ovf && e != NOARG && elen > e) {
         out_chars(L, stream, ovf, w);
         return;
     }
-    long fdig = d >= 0 ? (k > 0 ? d - k + 1 : d) : -1;
+    long fdig = d != NOARG ? (k > 0 ? d - k + 1 : d) : NOARG;
     long fmin = k < 0 ? 1 : fdig;
     bool lpoint, tpoint;
     long pointpos;
-    char *fstr = flonum_to_string(L, num, numf->single, w >= 0 ? spaceleft : -1, fdig, true, k, fmin, &lpoint, &tpoint, &pointpos);
+    char *fstr = flonum_to_string(L, num, numf->single, spaceleft, fdig, true, k, fmin, &lpoint, &tpoint, &pointpos);
     long flen = (long)strlen(fstr);
     if (fdig == 0) tpoint = false;
-    if (w >= 0) {
+    if (w != NOARG) {
         spaceleft -= flen;
         if (lpoint) {
             if (spaceleft > 0 || tpoint) spaceleft--;
@@ -1188,11 +1188,11 @@ static void format_exp_aux(Lisp *L, Obj stream, FFloat *numf, long w, long d, lo
             else spaceleft--;
         }
     }
-    if (w >= 0 && spaceleft < 0 && ovf) {
+    if (w != NOARG && spaceleft < 0 && ovf) {
         out_chars(L, stream, ovf, w);
         return;
     }
-    if (w >= 0) out_chars(L, stream, pad, spaceleft);
+    if (w != NOARG) out_chars(L, stream, pad, spaceleft);
     if (neg) stream_write_char(L, stream, '-');
     else if (atsign) stream_write_char(L, stream, '+');
     if (lpoint) stream_write_char(L, stream, '0');
@@ -1200,7 +1200,7 @@ static void format_exp_aux(Lisp *L, Obj stream, FFloat *numf, long w, long d, lo
     if (tpoint) stream_write_char(L, stream, '0');
     stream_write_char(L, stream, marker ? marker : exponent_marker(L, numf->single));
     stream_write_char(L, stream, expt < 0 ? '-' : '+');
-    if (e >= 0) out_chars(L, stream, '0', e - elen0);
+    if (e != NOARG) out_chars(L, stream, '0', e - elen0);
     write_cstr_n(L, stream, estr);
 }
 
@@ -1208,7 +1208,7 @@ static void dir_e(Lisp *L, FEnv *env, FDir *d) {
     check_modifier(L, env, d, true, false);
     Obj p[7];
     get_params(L, env, d, 7, p);
-    long w = int_param(L, p[0], -1), dd = int_param(L, p[1], -1), e = int_param(L, p[2], -1), k = int_param(L, p[3], 1);
+    long w = int_param(L, p[0], NOARG), dd = int_param(L, p[1], NOARG), e = int_param(L, p[2], NOARG), k = int_param(L, p[3], 1);
     uint32_t ovf = char_param(L, p[4], 0), pad = char_param(L, p[5], ' '), mark = char_param(L, p[6], 0);
     Obj arg = next_arg(L, env, d);
     FFloat f;
@@ -1225,17 +1225,17 @@ static void format_general_aux(Lisp *L, Obj stream, FFloat *numf, long w, long d
     }
     long n;
     scale_exponent(fabs(number), numf->single, &n);
-    if (d < 0) {
+    if (d == NOARG) {
         bool lp, tp;
         long pp;
-        char *str = flonum_to_string(L, fabs(number), numf->single, -1, -1, false, 0, -1, &lp, &tp, &pp);
+        char *str = flonum_to_string(L, fabs(number), numf->single, NOARG, NOARG, false, 0, NOARG, &lp, &tp, &pp);
         long len = (long)strlen(str);
         long q = len == 1 ? 1 : len - 1;
         long mn = n < 7 ? n : 7;
         d = q > mn ? q : mn;
     }
-    long ee = e >= 0 ? e + 2 : 4;
-    long ww = w >= 0 ? w - ee : -1;
+    long ee = e != NOARG ? e + 2 : 4;
+    long ww = w != NOARG ? w - ee : NOARG;
     long dd = d - n;
     if (0 <= dd && dd <= d) {
         bool over = format_fixed_aux(L, stream, numf, ww, dd, false, 0, ovf, pad, atsign);
@@ -1247,7 +1247,7 @@ static void dir_g(Lisp *L, FEnv *env, FDir *d) {
     check_modifier(L, env, d, true, false);
     Obj p[7];
     get_params(L, env, d, 7, p);
-    long w = int_param(L, p[0], -1), dd = int_param(L, p[1], -1), e = int_param(L, p[2], -1);
+    long w = int_param(L, p[0], NOARG), dd = int_param(L, p[1], NOARG), e = int_param(L, p[2], NOARG);
     bool has_k = p[3] != NO_VALUE;
     long k = int_param(L, p[3], 1);
     uint32_t ovf = char_param(L, p[4], 0), pad = char_param(L, p[5], ' '), mark = char_param(L, p[6], 0);
@@ -1275,7 +1275,7 @@ static void dir_dollar(Lisp *L, FEnv *env, FDir *d) {
         long signlen = (long)strlen(sign);
         bool lp, tp;
         long pointplace;
-        char *str = flonum_to_string(L, fabs(f.v), f.single, -1, dd, false, 0, -1, &lp, &tp, &pointplace);
+        char *str = flonum_to_string(L, fabs(f.v), f.single, NOARG, dd, false, 0, NOARG, &lp, &tp, &pointplace);
         if (d->colon) out_cstr(L, stream, sign);
         out_chars(L, stream, pad, w - signlen - (n > pointplace ? n : pointplace) - 1 - dd);
         if (!d->colon) out_cstr(L, stream, sign);
@@ -1870,13 +1870,9 @@ static int interp(Lisp *L, FEnv *env, int from, int to) {
         case '>': ferror_at(L, c, env->ctx, d->end - 1, "No corresponding open bracket");
         case '^': st = dir_up(L, env, d); break;
         default: {
-            char name[48];
-            const char *cn = char_name_of(d->ch);
-            if (cn) snprintf(name, sizeof name, "%s", cn);
-            else if (d->ch < 128) snprintf(name, sizeof name, "%s", "");
-            else snprintf(name, sizeof name, "U+%04X", d->ch);
-            if (name[0]) ferror_at(L, c, env->ctx, d->end - 1, "Unknown format directive (character: %s)", name);
-            ferror_at(L, c, env->ctx, d->end - 1, "Unknown format directive (character: %c)", (int)d->ch);
+            Obj name = printer_char_name(L, d->ch);
+            if (name != NIL) ferror_at(L, c, env->ctx, d->end - 1, "Unknown format directive (character: %A)", name);
+            ferror_at(L, c, env->ctx, d->end - 1, "Unknown format directive");
         }
         }
         if (st != FMT_OK) return st;

@@ -21,7 +21,7 @@ Obj format_dest(Lisp *L, Obj dest, Obj control, Obj args);
 char *float_digits(Lisp *L, double v, bool single, bool has_pos, long position, bool relative, long *k);
 
 /* The decimal string SBCL's FLONUM-TO-STRING makes for the non-negative float X
- * (a negative width, fdigits or fmin means "not given"). Sets *lpoint and *tpoint when the
+ * (LONG_MIN for width, fdigits or fmin means "not given"). Sets *lpoint and *tpoint when the
  * string starts/ends with the point and *pointpos to the point's index. */
 char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits, bool has_scale, long scale,
                        long fmin, bool *lpoint, bool *tpoint, long *pointpos);

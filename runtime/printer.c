@@ -247,8 +247,22 @@ static void print_string(Lisp *L, PState *ps, Obj str) { print_string_data(L, ps
 
 static bool standard_char(uint32_t c) { return (c >= 32 && c < 127) || c == '\n'; }
 
-/* CHAR-NAME: the Lisp function when the character module defines it, else the C table. */
-static Obj char_name_obj(Lisp *L, uint32_t c) {
+static const char *const ascii_names[95] = {
+    "Space", "EXCLAMATION_MARK", "QUOTATION_MARK", "NUMBER_SIGN", "DOLLAR_SIGN", "PERCENT_SIGN", "AMPERSAND",
+    "APOSTROPHE", "LEFT_PARENTHESIS", "RIGHT_PARENTHESIS", "ASTERISK", "PLUS_SIGN", "COMMA", "HYPHEN-MINUS",
+    "FULL_STOP", "SOLIDUS", "DIGIT_ZERO", "DIGIT_ONE", "DIGIT_TWO", "DIGIT_THREE", "DIGIT_FOUR", "DIGIT_FIVE",
+    "DIGIT_SIX", "DIGIT_SEVEN", "DIGIT_EIGHT", "DIGIT_NINE", "COLON", "SEMICOLON", "LESS-THAN_SIGN",
+    "EQUALS_SIGN", "GREATER-THAN_SIGN", "QUESTION_MARK", "COMMERCIAL_AT", NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, "LEFT_SQUARE_BRACKET", "REVERSE_SOLIDUS", "RIGHT_SQUARE_BRACKET", "CIRCUMFLEX_ACCENT",
+    "LOW_LINE", "GRAVE_ACCENT", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "LEFT_CURLY_BRACKET",
+    "VERTICAL_LINE", "RIGHT_CURLY_BRACKET", "TILDE",
+};
+
+/* CHAR-NAME as SBCL answers it: the Lisp function when the character module defines it, else
+ * the control-character names, the Unicode names of ASCII, and UXXXX for other codes. */
+Obj printer_char_name(Lisp *L, uint32_t c) {
     Obj fn = SYM(intern_cstr(L, L->pkg_cl, "CHAR-NAME"))->function;
     if (is_function(fn)) {
         Obj r = funcall1(L, fn, make_char(c));
@@ -256,12 +270,16 @@ static Obj char_name_obj(Lisp *L, uint32_t c) {
     }
     const char *n = char_name_of(c);
     if (n) return string_from_cstr(L, n);
-    if (!char_is_graphic(c)) {
-        char buf[16];
-        snprintf(buf, sizeof buf, "U%04X", c);
+    char buf[40];
+    if (c >= 32 && c < 127) {
+        if (c >= 'A' && c <= 'Z') snprintf(buf, sizeof buf, "LATIN_CAPITAL_LETTER_%c", (char)c);
+        else if (c >= 'a' && c <= 'z') snprintf(buf, sizeof buf, "LATIN_SMALL_LETTER_%c", (char)(c - 32));
+        else return string_from_cstr(L, ascii_names[c - 32]);
         return string_from_cstr(L, buf);
     }
-    return NIL;
+    if (c >= 128 && c < 160) snprintf(buf, sizeof buf, "C%X", c);
+    else snprintf(buf, sizeof buf, "U%04X", c);
+    return string_from_cstr(L, buf);
 }
 
 static void print_char(Lisp *L, PState *ps, uint32_t c) {
@@ -272,7 +290,7 @@ static void print_char(Lisp *L, PState *ps, uint32_t c) {
     puts_(L, ps, "#\\");
     bool graphicp = char_is_graphic(c) && standard_char(c);
     if (graphicp && !ps->readably) { put(L, ps, c); return; }
-    Obj name = char_name_obj(L, c);
+    Obj name = printer_char_name(L, c);
     if (name != NIL) {
         String *s = STR(name);
         for (size_t i = 0; i < s->len; i++) {

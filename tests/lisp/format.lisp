@@ -1962,3 +1962,147 @@ b"))
 (deftest format-dest-err-13
   (signals-error (format nil "~D ~D" 1) error)
   t)
+
+;;; error messages
+(defun fmt-err (control &rest args)
+  (handler-case (progn (apply #'format nil control args) :no-error)
+                (error (c) (princ-to-string c))))
+(deftest format-message-1
+  (fmt-err "~A~A" 1)
+  "error in FORMAT: No more arguments
+  ~A~A
+     ^")
+(deftest format-message-2
+  (fmt-err "~Q" 1)
+  "error in FORMAT: Unknown format directive (character: LATIN_CAPITAL_LETTER_Q)
+  ~Q
+   ^")
+(deftest format-message-3
+  (fmt-err "abc ~{~A" '(1))
+  "error in FORMAT: No corresponding close brace
+  abc ~{~A
+       ^")
+(deftest format-message-4
+  (fmt-err "~1,2,3,4,5A" 1)
+  "error in FORMAT: Too many parameters, expected no more than 4
+  ~1,2,3,4,5A
+           ^")
+(deftest format-message-5
+  (fmt-err "~:%")
+  "error in FORMAT: The colon modifier cannot be used with this directive.
+  ~:%
+    ^")
+(deftest format-message-6
+  (fmt-err "~@%")
+  "error in FORMAT: The at-sign modifier cannot be used with this directive.
+  ~@%
+    ^")
+(deftest format-message-7
+  (fmt-err "abc ~} def")
+  "error in FORMAT: No corresponding open brace
+  abc ~} def
+       ^")
+(deftest format-message-8
+  (fmt-err "~:*")
+  "error in FORMAT: Index -1 is out of bounds. It should have been between 0 and 0.
+  ~:*
+    ^")
+(deftest format-message-9
+  (fmt-err "~2@*" 1)
+  "error in FORMAT: Index 2 is out of bounds. It should have been between 0 and 1.
+  ~2@*
+     ^")
+(deftest format-message-10
+  (fmt-err "~[a~;b~]" 'x)
+  "error in FORMAT: The argument to ~[ is not an integer: X
+  ~[a~;b~]
+   ^")
+(deftest format-message-11
+  (fmt-err "~C" 1)
+  "error in FORMAT: 1 is not of type CHARACTER.
+  ~C
+   ^")
+(deftest format-message-12
+  (fmt-err "abc~")
+  "error in FORMAT: String ended before directive was found
+  abc~
+     ^")
+(deftest format-message-13
+  (fmt-err "~1,2")
+  "error in FORMAT: String ended before directive was found
+  ~1,2
+  ^")
+(deftest format-message-14
+  (fmt-err "~? ~D" "~A~A" '(1) 2)
+  "error in FORMAT: No more arguments
+  ~A~A
+     ^
+while processing indirect format string:
+  ~? ~D
+   ^")
+(deftest format-message-15
+  (fmt-err "x~:^")
+  "error in FORMAT: Attempt to use ~:^ outside a ~:{...~} construct
+  x~:^
+     ^")
+(deftest format-message-16
+  (fmt-err "~:[a~]" nil)
+  "error in FORMAT: Must specify exactly two sections
+  ~:[a~]
+    ^")
+(deftest format-message-17
+  (fmt-err "~@[a~;b~]" nil)
+  "error in FORMAT: Can only specify one section
+  ~@[a~;b~]
+    ^")
+(deftest format-message-18
+  (fmt-err "~v,vA" 1)
+  "error in FORMAT: No more arguments
+  ~v,vA
+     ^")
+(deftest format-message-19
+  (fmt-err "~1<~A~:>" '(1))
+  "error in FORMAT: No parameters can be supplied with ~<...~:>.
+  ~1<~A~:>
+   ^")
+(deftest format-message-20
+  (fmt-err "~<a~;~A~;b~;c~:>" '(1))
+  "error in FORMAT: Too many segments for ~<...~:>
+  ~<a~;~A~;b~;c~:>
+   ^")
+(deftest format-message-21
+  (fmt-err "~:@*" 1)
+  "error in FORMAT: The colon and the at-sign modifiers cannot be used simultaneously with this directive.
+  ~:@*
+     ^")
+(deftest format-message-22
+  (fmt-err "~@R" 4000)
+  "Number too large to print in Roman numerals: 4,000")
+(deftest format-message-23
+  (fmt-err "~]")
+  "error in FORMAT: No corresponding open bracket
+  ~]
+   ^")
+(deftest format-message-24
+  (fmt-err "~(abc")
+  "error in FORMAT: No corresponding close paren
+  ~(abc
+   ^")
+(deftest format-message-25
+  (fmt-err "abc~)")
+  "error in FORMAT: no corresponding open paren
+  abc~)
+      ^")
+(deftest format-message-26
+  (fmt-err "~:@[a~;b~]" nil)
+  "error in FORMAT: The colon and the at-sign modifiers cannot be used simultaneously with this directive.
+  ~:@[a~;b~]
+     ^")
+(deftest format-message-27
+  (fmt-err "a~;b")
+  "error in FORMAT: ~; not contained within either ~[...~] or ~<...~>
+  a~;b
+    ^")
+(deftest format-message-28
+  (fmt-err "~{~A~}" 5)
+  "The value 5 is not of type LIST")
