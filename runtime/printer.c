@@ -390,6 +390,13 @@ static const char *quote_prefix(Lisp *L, Obj o) {
     return NULL;
 }
 
+/* A tail (UNQUOTE x) reads back from ". ,x": print it that way, as SBCL prints its comma objects. */
+static bool unquote_form(Lisp *L, Obj o) {
+    if (!is_cons(o) || !is_cons(CDR(o)) || CDR(CDR(o)) != NIL) return false;
+    Obj h = CAR(o);
+    return h == S(UNQUOTE) || h == S(UNQUOTE_SPLICING) || h == S(UNQUOTE_NSPLICING);
+}
+
 static void print_list(Lisp *L, PState *ps, Obj o, long depth) {
     const char *prefix = quote_prefix(L, o);
     if (prefix) {
@@ -413,7 +420,7 @@ static void print_list(Lisp *L, PState *ps, Obj o, long depth) {
         i++;
         Obj d = CDR(o);
         if (d == NIL) break;
-        if (!is_cons(d) || circ_shared(L, ps, d)) {
+        if (!is_cons(d) || circ_shared(L, ps, d) || unquote_form(L, d)) {
             puts_(L, ps, " . ");
             print_rec(L, ps, d, depth + 1);
             break;
@@ -1299,7 +1306,7 @@ void pp_logical_block(Lisp *L, Obj stream, Obj object, Obj prefix, bool per_line
 }
 
 bool pp_pop_check(Lisp *L, Obj stream, Obj list, long count) {
-    if (!is_list(list)) {
+    if (!is_list(list) || (count > 0 && unquote_form(L, list))) {
         stream_write_cstr(L, stream, ". ");
         print_write(L, list, stream);
         return true;
