@@ -25,6 +25,7 @@ typedef struct PState {
 
 static void print_rec(Lisp *L, PState *ps, Obj o, long depth);
 static void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth);
+static void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth);
 
 static long limit_var(Lisp *L, Obj sym) {
     (void)L;
@@ -541,11 +542,13 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
             for (size_t i = 0; i < n; i++) put(L, ps, fixnum_val(array_elt(L, a->storage, a->offset + i)) ? '1' : '0');
             return;
         }
+        if (ps->pretty) { print_array_pretty(L, ps, a->storage, a->offset, &n, 1, true, depth); return; }
         if (ps->level >= 0 && depth >= ps->level) { put(L, ps, '#'); return; }
         put(L, ps, '#');
         print_vector_elems(L, ps, a->storage, a->offset, n, depth);
         return;
     }
+    if (ps->pretty) { print_array_pretty(L, ps, a->storage, a->offset, a->dims, rank, false, depth); return; }
     char buf[32];
     snprintf(buf, sizeof buf, "#%dA", rank);
     puts_(L, ps, buf);
@@ -746,6 +749,7 @@ static void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
     case T_VECTOR:
         if (!ps->array && !ps->readably) { print_terse_array(L, ps, o); return; }
         if (circ_label(L, ps, o)) return;
+        if (ps->pretty) { size_t n = VEC(o)->len; print_array_pretty(L, ps, o, 0, &n, 1, true, depth); return; }
         if (ps->level >= 0 && depth >= ps->level) { put(L, ps, '#'); return; }
         put(L, ps, '#');
         print_vector_elems(L, ps, o, 0, VEC(o)->len, depth);
@@ -951,6 +955,7 @@ typedef struct Layout {
     long prefix_cap;
     bool stopped;      /* *print-lines* reached */
     long col_base;     /* the target's column where the current line's buffer starts */
+    long cur;          /* the op being processed */
 } Layout;
 
 static long lay_column(Layout *y, long pos) { return y->col_base + (long)y->line.len + (pos - y->emitted); }
@@ -1030,6 +1035,17 @@ static bool lay_misering(Layout *y) {
 
 enum { FIT_NO, FIT_YES, FIT_STOP };
 
+static long lay_tab_size(Layout *y, LOp *op, long column);
+
+/* The column of text position POS if printed flat from here, counting the tabs before it. */
+static long lay_column_ahead(Layout *y, long pos) {
+    long extra = 0;
+    for (long q = y->cur; q < y->nops && y->ops[q].pos < pos; q++)
+        if (y->ops[q].kind == OP_TAB && y->ops[q].pos >= y->emitted)
+            extra += lay_tab_size(y, &y->ops[q], lay_column(y, y->ops[q].pos) + extra);
+    return lay_column(y, pos) + extra;
+}
+
 static int lay_fits(Layout *y, long i) {
     long available = y->line_length;
     if (!y->readably && y->print_lines >= 0 && y->print_lines == y->line_number)
@@ -1037,8 +1053,8 @@ static int lay_fits(Layout *y, long i) {
     LOp *op = &y->ops[i];
     long e = op->end;
     if (op->next_forced >= 0 && (e < 0 || op->next_forced < e)) return FIT_NO;
-    if (e >= 0) return lay_column(y, y->ops[e].pos) <= available ? FIT_YES : FIT_NO;
-    return lay_column(y, y->n) > available ? FIT_NO : FIT_STOP;
+    if (e >= 0) return lay_column_ahead(y, y->ops[e].pos) <= available ? FIT_YES : FIT_NO;
+    return lay_column_ahead(y, y->n) > available ? FIT_NO : FIT_STOP;
 }
 
 static void lay_write_line(Layout *y) {
@@ -1200,6 +1216,7 @@ static void pp_layout(Lisp *L, Obj ctx) {
     bool stop = false;
     for (long k = 0; k < no && !stop && !y.stopped; k++) {
         LOp *o = &ops[k];
+        y.cur = k;
         if ((k & 255) == 255) safe_point(L);
         switch (o->kind) {
         case OP_NEWLINE: {
@@ -1330,238 +1347,624 @@ bool pp_pop_check(Lisp *L, Obj stream, Obj list, long count) {
     return false;
 }
 
-/* ---- the standard layouts (pretty printing of lists) ---- */
+/* ---- the standard layouts (pretty printing of lists) ----
+ * Each layout is the body of a "(" ... ")" logical block over the form. A cursor pops the
+ * elements with the PPRINT-POP checks; "more" is PPRINT-EXIT-IF-LIST-EXHAUSTED's test. */
 
 static Obj str_lit(Lisp *L, const char *s) { return string_from_cstr(L, s); }
 
-/* Print each element with SEP newline kind between them; the list is popped with the
- * PPRINT-POP checks. Prints elements from LIST, COUNT already popped. */
-static void pp_elements(Lisp *L, Obj stream, Obj list, long count, int kind) {
-    if (list == NIL) return;
-    for (;;) {
-        if (pp_pop_check(L, stream, list, count)) return;
-        count++;
-        print_write(L, CAR(list), stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
-        pp_newline(L, stream, kind);
-        if ((count & 255) == 0) safe_point(L);
-    }
-}
+typedef struct Cur { Lisp *L; Obj s; Obj list; long count; bool dead; } Cur;
 
-static void body_fill(Lisp *L, Obj stream, Obj list, void *data) { (void)data; pp_elements(L, stream, list, 0, PP_FILL); }
-static void body_linear(Lisp *L, Obj stream, Obj list, void *data) { (void)data; pp_elements(L, stream, list, 0, PP_LINEAR); }
+static bool cur_more(Cur *c) { return !c->dead && c->list != NIL; }
 
-typedef struct TabData { long tabsize; } TabData;
-static void body_tabular(Lisp *L, Obj stream, Obj list, void *data) {
-    long tabsize = ((TabData *)data)->tabsize;
-    long count = 0;
-    if (list == NIL) return;
-    for (;;) {
-        if (pp_pop_check(L, stream, list, count)) return;
-        count++;
-        print_write(L, CAR(list), stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
-        pp_tab(L, stream, PP_TAB_SECTION_RELATIVE, 0, tabsize);
-        pp_newline(L, stream, PP_FILL);
-    }
-}
-
-/* A code layout: the head, then the first NSPECIAL arguments indented by 4 (on the first line
- * when they fit), then the body forms indented by 2, separated by linear newlines. */
-typedef struct CodeStyle { int nspecial; bool lambda_list; int special_kind; } CodeStyle;
-
-static bool pop_next(Lisp *L, Obj stream, Obj *list, long *count) {
-    if (*list == NIL) return false;
-    if (pp_pop_check(L, stream, *list, *count)) return false;
-    (*count)++;
+static bool cur_pop(Cur *c, Obj *out) {
+    if (!cur_more(c)) return false;
+    if (pp_pop_check(c->L, c->s, c->list, c->count)) { c->dead = true; return false; }
+    c->count++;
+    *out = CAR(c->list);
+    c->list = CDR(c->list);
     return true;
 }
 
-static void body_lambda_list(Lisp *L, Obj stream, Obj list, void *data);
+/* Pop and print the next element; false when the block must end. */
+static bool cur_out(Cur *c) {
+    Obj x;
+    if (!cur_pop(c, &x)) return false;
+    print_write(c->L, x, c->s);
+    return true;
+}
 
-static void body_code(Lisp *L, Obj stream, Obj list, void *data) {
-    CodeStyle *cs = (CodeStyle *)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_indent(L, stream, PP_INDENT_BLOCK, 3);
-    for (int k = 0; k < cs->nspecial; k++) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        if (k > 0) pp_newline(L, stream, PP_LINEAR);
-        else pp_newline(L, stream, PP_MISER);
-        Obj x = CAR(list);
-        if (cs->lambda_list && k == cs->nspecial - 1 && is_list(x))
-            pp_logical_block(L, stream, x, str_lit(L, "("), false, str_lit(L, ")"), body_lambda_list, NULL);
-        else print_write(L, x, stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
-    }
-    pp_indent(L, stream, PP_INDENT_BLOCK, 1);
+static void cur_sp(Cur *c) { stream_write_char(c->L, c->s, ' '); }
+static void cur_nl(Cur *c, int kind) { pp_newline(c->L, c->s, kind); }
+static void cur_ind(Cur *c, int kind, long n) { pp_indent(c->L, c->s, kind, n); }
+
+static void paren_block(Lisp *L, Obj s, Obj obj, PPBody body, void *data) {
+    pp_logical_block(L, s, obj, str_lit(L, "("), false, str_lit(L, ")"), body, data);
+}
+
+/* Elements separated by a space and a newline of KIND. */
+static void cur_rest(Cur *c, int kind) {
     for (;;) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        pp_newline(L, stream, cs->special_kind);
-        print_write(L, CAR(list), stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
+        if (!cur_out(c)) return;
+        if (!cur_more(c)) return;
+        cur_sp(c);
+        cur_nl(c, kind);
+        if ((c->count & 255) == 0) safe_point(c->L);
     }
 }
 
-static void body_lambda_list(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    pp_elements(L, stream, list, 0, PP_FILL);
-}
+static void body_fill(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_FILL); }
+static void body_linear(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_LINEAR); }
 
-/* (op arg ...) for function calls: arguments aligned after the operator, fill newlines. */
-static void body_call(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_newline(L, stream, PP_MISER);
-    pp_indent(L, stream, PP_INDENT_CURRENT, 0);
-    pp_elements(L, stream, list, count, PP_FILL);
-}
-
-/* (if test then else): test on the first line, branches aligned under it. */
-static void body_if(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_indent(L, stream, PP_INDENT_CURRENT, 0);
-    pp_elements(L, stream, list, count, PP_LINEAR);
-}
-
-/* (let ((var val) ...) body): bindings as a block, body indented by 2. */
-static void body_binding(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    pp_elements(L, stream, list, 0, PP_LINEAR);
-}
-
-static void body_bindings(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
+typedef struct TabData { long tabsize; } TabData;
+static void body_tabular(Lisp *L, Obj s, Obj list, void *data) {
+    long tabsize = ((TabData *)data)->tabsize;
+    Cur c = {L, s, list, 0, false};
     for (;;) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        Obj x = CAR(list);
-        if (is_cons(x)) pp_logical_block(L, stream, x, str_lit(L, "("), false, str_lit(L, ")"), body_binding, NULL);
-        else print_write(L, x, stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
-        pp_newline(L, stream, PP_LINEAR);
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+        pp_tab(L, s, PP_TAB_SECTION_RELATIVE, 0, tabsize);
+        cur_nl(&c, PP_FILL);
     }
 }
 
-static void body_let(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    if (!pop_next(L, stream, &list, &count)) return;
-    Obj b = CAR(list);
-    if (is_list(b) && b != NIL) pp_logical_block(L, stream, b, str_lit(L, "("), false, str_lit(L, ")"), body_bindings, NULL);
-    else print_write(L, b, stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_indent(L, stream, PP_INDENT_BLOCK, 1);
+/* (f a b ...): arguments aligned after the first, fill newlines. */
+static void body_fun_call(Lisp *L, Obj s, Obj list, void *d) {
+    int sep = d ? PP_MANDATORY : PP_FILL; /* non-NULL: every argument on its own line */
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    cur_rest(&c, sep);
+}
+
+/* A macro with &body: the first NSPECIAL arguments, then the body forms on their own lines. */
+static void body_call_form(Lisp *L, Obj s, Obj list, void *d) {
+    long n = *(long *)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    for (long k = 0; k < n; k++) {
+        if (k > 0) {
+            cur_ind(&c, PP_INDENT_BLOCK, 3);
+            cur_nl(&c, PP_MANDATORY);
+        }
+        if (!cur_out(&c) || !cur_more(&c)) return;
+    }
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    cur_nl(&c, PP_MANDATORY);
     for (;;) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        pp_newline(L, stream, PP_LINEAR);
-        print_write(L, CAR(list), stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_nl(&c, PP_MANDATORY);
     }
 }
 
-/* (cond (test form...) ...): each clause on its own line when the form does not fit. */
-static void body_clauses(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_indent(L, stream, PP_INDENT_CURRENT, 0);
+/* Body forms: indentation 1, a space and a linear newline before each. */
+static void cur_body(Cur *c) {
+    cur_ind(c, PP_INDENT_BLOCK, 1);
     for (;;) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        Obj x = CAR(list);
-        if (is_cons(x)) pp_logical_block(L, stream, x, str_lit(L, "("), false, str_lit(L, ")"), body_linear, NULL);
-        else print_write(L, x, stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
-        pp_newline(L, stream, PP_LINEAR);
+        if (!cur_more(c)) return;
+        cur_sp(c);
+        cur_nl(c, PP_LINEAR);
+        if (!cur_out(c)) return;
     }
 }
 
-/* (case key (k form...) ...) */
-static void body_case(Lisp *L, Obj stream, Obj list, void *data) {
-    (void)data;
-    long count = 0;
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    if (!pop_next(L, stream, &list, &count)) return;
-    print_write(L, CAR(list), stream);
-    list = CDR(list);
-    if (list == NIL) return;
-    stream_write_char(L, stream, ' ');
-    pp_indent(L, stream, PP_INDENT_BLOCK, 1);
+/* (block name body...), (when test body...) */
+static void body_block(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    if (!cur_out(&c)) return;
+    cur_body(&c);
+}
+
+/* A lambda list: &-keywords start linear sections, parameters are separated by fill newlines. */
+static void body_ll_linear(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_LINEAR); }
+
+static void body_ll_key_name(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c)) return;
     for (;;) {
-        if (!pop_next(L, stream, &list, &count)) return;
-        pp_newline(L, stream, PP_LINEAR);
-        Obj x = CAR(list);
-        if (is_cons(x)) pp_logical_block(L, stream, x, str_lit(L, "("), false, str_lit(L, ")"), body_linear, NULL);
-        else print_write(L, x, stream);
-        list = CDR(list);
-        if (list == NIL) return;
-        stream_write_char(L, stream, ' ');
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_FILL);
+        if (!cur_out(&c)) return;
     }
 }
 
-typedef struct StyleEntry { const char *names; int style; int nspecial; bool lambda_list; } StyleEntry;
-enum { ST_BLOCK, ST_LET, ST_IF, ST_COND, ST_CASE, ST_PROGN, ST_CALL };
+static void body_ll_opt(Lisp *L, Obj s, Obj list, void *d) {
+    bool key = d != NULL;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_more(&c)) return;
+    if (key) {
+        Obj x;
+        if (!cur_pop(&c, &x)) return;
+        paren_block(L, s, x, body_ll_key_name, NULL);
+    } else if (!cur_out(&c)) return;
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        if (!cur_out(&c)) return;
+    }
+}
+
+static void body_lambda_list(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    enum { REQ, OPT, KEY } state = REQ;
+    bool first = true;
+    for (;;) {
+        if (!cur_more(&c)) return;
+        if (!first) cur_sp(&c);
+        Obj arg;
+        if (!cur_pop(&c, &arg)) return;
+        if (arg == S(AND_OPTIONAL) || arg == S(AND_AUX)) { state = OPT; cur_nl(&c, PP_LINEAR); }
+        else if (arg == S(AND_REST) || arg == S(AND_BODY)) { state = REQ; cur_nl(&c, PP_LINEAR); }
+        else if (arg == S(AND_KEY)) { state = KEY; cur_nl(&c, PP_LINEAR); }
+        else cur_nl(&c, PP_FILL);
+        if (state == REQ) paren_block(L, s, arg, body_ll_linear, NULL);
+        else paren_block(L, s, arg, body_ll_opt, state == KEY ? (void *)&c : NULL);
+        first = false;
+    }
+}
+
+static void cur_lambda_list(Cur *c) {
+    Obj ll;
+    if (!cur_pop(c, &ll)) return;
+    paren_block(c->L, c->s, ll, body_lambda_list, NULL);
+}
+
+/* (defun name lambda-list body...) */
+static void body_defun(Lisp *L, Obj s, Obj list, void *d) {
+    bool method = d != NULL && !(is_cons(list) && is_cons(CDR(list)) && is_cons(CDR(CDR(list))) && is_cons(CAR(CDR(CDR(list)))));
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MISER);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    if (method) {
+        /* (defmethod name qualifier... lambda-list body...) with a non-list after the name */
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+    }
+    cur_nl(&c, PP_FILL);
+    cur_lambda_list(&c);
+    cur_body(&c);
+}
+
+/* (lambda lambda-list body...) */
+static void body_lambda(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    cur_lambda_list(&c);
+    cur_body(&c);
+}
+
+/* (destructuring-bind lambda-list expression body...) */
+static void body_destructuring_bind(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, PP_LINEAR);
+    Obj ll;
+    if (!cur_pop(&c, &ll)) return;
+    paren_block(L, s, ll, body_lambda_list, NULL);
+    if (!cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_LINEAR);
+    if (!cur_out(&c)) return;
+    cur_body(&c);
+}
+
+/* (prog2 a b body...), (multiple-value-bind vars form body...); FILL_FIRST: a fill newline
+ * before the first argument (else linear, for progv) */
+static void body_prog2(Lisp *L, Obj s, Obj list, void *d) {
+    bool progv = d != NULL;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, progv ? PP_LINEAR : PP_FILL);
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_LINEAR);
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_body(&c);
+}
+
+/* (if test then else): branches on lines of their own under the test. */
+static void body_if(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MANDATORY);
+    cur_rest(&c, PP_MANDATORY);
+}
+
+/* (let ((var value) ...) body...) */
+static void body_binding(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c)) return;
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        if (!cur_out(&c)) return;
+    }
+}
+
+static void body_bindings(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    for (;;) {
+        Obj b;
+        if (!cur_pop(&c, &b)) return;
+        paren_block(L, s, b, body_binding, NULL);
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+    }
+}
+
+static void body_let(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MISER);
+    Obj b;
+    if (!cur_pop(&c, &b)) return;
+    paren_block(L, s, b, body_bindings, NULL);
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    if (!cur_more(&c)) return;
+    cur_nl(&c, PP_MANDATORY);
+    cur_rest(&c, PP_LINEAR);
+}
+
+/* (flet ((name lambda-list body...) ...) body...) */
+static void body_flet_def(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    cur_lambda_list(&c);
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    cur_nl(&c, PP_MANDATORY);
+    for (;;) {
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+    }
+}
+
+static void body_flet_defs(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    for (;;) {
+        Obj b;
+        if (!cur_pop(&c, &b)) return;
+        paren_block(L, s, b, body_flet_def, NULL);
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+    }
+}
+
+static void body_flet(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    /* (flet foo) and (flet foo :in bar) are function names, printed plainly */
+    if (!(is_cons(list) && is_cons(CDR(list)) && is_cons(CDR(CDR(list))) && CAR(CDR(CDR(list))) != keyword(L, "IN"))) {
+        for (;;) {
+            if (!cur_out(&c) || !cur_more(&c)) return;
+            cur_sp(&c);
+        }
+    }
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MISER);
+    Obj b;
+    if (!cur_pop(&c, &b)) return;
+    paren_block(L, s, b, body_flet_defs, NULL);
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    if (!cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MANDATORY);
+    cur_rest(&c, PP_LINEAR);
+}
+
+/* (setq var value ...): each pair on a line of its own. */
+static void body_setq_pairs(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    for (;;) {
+        cur_ind(&c, PP_INDENT_BLOCK, 2);
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_FILL);
+        cur_ind(&c, PP_INDENT_BLOCK, 0);
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_MANDATORY);
+    }
+}
+
+static void body_setq(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    if (!is_list(c.list)) stream_write_cstr(L, s, ". ");
+    cur_nl(&c, PP_MISER);
+    pp_logical_block(L, s, c.list, str_lit(L, ""), false, str_lit(L, ""), body_setq_pairs, NULL);
+}
+
+/* (tagbody tag form ...): tags at indentation 0, forms at 1, linear newlines. */
+static void cur_tagbody_guts(Cur *c) {
+    for (;;) {
+        if (!cur_more(c)) return;
+        cur_sp(c);
+        Obj x;
+        if (!cur_pop(c, &x)) return;
+        cur_ind(c, PP_INDENT_BLOCK, is_cons(x) ? 1 : 0);
+        cur_nl(c, PP_LINEAR);
+        print_write(c->L, x, c->s);
+    }
+}
+
+static void body_tagbody(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c)) return;
+    cur_tagbody_guts(&c);
+}
+
+/* (prog (vars) tag form ...) */
+static void body_prog(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MISER);
+    Obj v;
+    if (!cur_pop(&c, &v)) return;
+    paren_block(L, s, v, body_fill, NULL);
+    cur_tagbody_guts(&c);
+}
+
+/* (dolist (var list [result]) body...) */
+static void body_dolist_spec(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(&c)) return;
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        if (!cur_out(&c)) return;
+    }
+}
+
+static void body_dolist(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_sp(&c);
+    cur_nl(&c, PP_FILL);
+    Obj spec;
+    if (!cur_pop(&c, &spec)) return;
+    paren_block(L, s, spec, body_dolist_spec, NULL);
+    cur_tagbody_guts(&c);
+}
+
+/* (do ((var init step) ...) (end result...) body...) */
+static void body_do_var(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_MISER);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(&c)) return;
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        if (!cur_out(&c)) return;
+    }
+}
+
+static void body_do_vars(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    for (;;) {
+        Obj v;
+        if (!cur_pop(&c, &v)) return;
+        paren_block(L, s, v, body_do_var, NULL);
+        if (!cur_more(&c)) return;
+        cur_nl(&c, PP_MANDATORY);
+    }
+}
+
+static void body_do(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    Obj v;
+    if (!cur_pop(&c, &v)) return;
+    paren_block(L, s, v, body_do_vars, NULL);
+    if (!cur_more(&c)) return;
+    cur_sp(&c);
+    cur_nl(&c, PP_LINEAR);
+    if (!cur_pop(&c, &v)) return;
+    paren_block(L, s, v, body_linear, NULL);
+    cur_tagbody_guts(&c);
+}
+
+/* (case key (keys form...) ...) and typecase */
+static void body_case_clause(Lisp *L, Obj s, Obj list, void *d) {
+    bool keys_fill = d != NULL;
+    Cur c = {L, s, list, 0, false};
+    Obj k;
+    if (!cur_pop(&c, &k)) return;
+    if (keys_fill) pp_logical_block(L, s, k, str_lit(L, "("), false, str_lit(L, ")"), body_fill, NULL);
+    else print_write(L, k, s);
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        if (!cur_out(&c)) return;
+    }
+}
+
+static void body_case(Lisp *L, Obj s, Obj list, void *d) {
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_nl(&c, PP_FILL);
+    if (!cur_out(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+        Obj clause;
+        if (!cur_pop(&c, &clause)) return;
+        paren_block(L, s, clause, body_case_clause, d);
+    }
+}
+
+/* (loop keyword ...): each clause keyword starts a new line. */
+static bool loop_clause_keyword(Lisp *L, Obj x) {
+    static const char *const kws = "AND WITH FOR INITIALLY FINALLY DO DOING COLLECT COLLECTING APPEND APPENDING NCONC "
+                                   "NCONCING COUNT COUNTING SUM SUMMING MAXIMIZE MAXIMIZING MINIMIZE MINIMIZING IF WHEN "
+                                   "UNLESS END WHILE UNTIL REPEAT ALWAYS NEVER THEREIS";
+    (void)L;
+    if (!is_type(x, T_SYMBOL)) return false;
+    String *n = STR(SYM(x)->name);
+    const char *p = kws;
+    while (*p) {
+        const char *q = p;
+        while (*q && *q != ' ') q++;
+        size_t len = (size_t)(q - p);
+        if (len == n->len) {
+            bool eq = true;
+            for (size_t i = 0; i < len; i++) if (n->data[i] != (uint32_t)(unsigned char)p[i]) { eq = false; break; }
+            if (eq) return true;
+        }
+        p = *q ? q + 1 : q;
+    }
+    return false;
+}
+
+static void body_loop(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    for (;;) {
+        Obj x;
+        if (!cur_pop(&c, &x)) return;
+        if (loop_clause_keyword(L, x)) cur_nl(&c, PP_MANDATORY);
+        print_write(L, x, s);
+        if (!cur_more(&c)) return;
+        cur_sp(&c);
+    }
+}
+
+/* (defpackage name (option value...) ...) */
+static void body_defpackage_option(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_CURRENT, 0);
+    cur_nl(&c, PP_MISER);
+    for (;;) {
+        if (!cur_out(&c) || !cur_more(&c)) return;
+        cur_sp(&c);
+        cur_nl(&c, PP_LINEAR);
+    }
+}
+
+static void body_defpackage(Lisp *L, Obj s, Obj list, void *d) {
+    (void)d;
+    Cur c = {L, s, list, 0, false};
+    if (!cur_out(&c) || !cur_more(&c)) return;
+    cur_sp(&c);
+    cur_ind(&c, PP_INDENT_BLOCK, 3);
+    cur_nl(&c, PP_FILL);
+    if (!cur_out(&c)) return;
+    cur_ind(&c, PP_INDENT_BLOCK, 1);
+    for (;;) {
+        if (!cur_more(&c)) return;
+        cur_nl(&c, PP_MANDATORY);
+        Obj o;
+        if (!cur_pop(&c, &o)) return;
+        paren_block(L, s, o, body_defpackage_option, NULL);
+    }
+}
+
+typedef struct StyleEntry { const char *names; PPBody body; int arg; } StyleEntry;
 static const StyleEntry code_styles[] = {
-    {"DEFUN DEFMACRO DEFSETF DEFTYPE DEFINE-MODIFY-MACRO DEFINE-SETF-EXPANDER DEFINE-COMPILER-MACRO", ST_BLOCK, 2, true},
-    {"DEFMETHOD DEFGENERIC", ST_BLOCK, 2, true},
-    {"LAMBDA", ST_BLOCK, 1, true},
-    {"DESTRUCTURING-BIND MULTIPLE-VALUE-BIND", ST_BLOCK, 2, false},
-    {"LET LET* FLET LABELS MACROLET SYMBOL-MACROLET", ST_LET, 0, false},
-    {"WHEN UNLESS BLOCK CATCH RETURN-FROM THROW EVAL-WHEN UNWIND-PROTECT MULTIPLE-VALUE-PROG1 MULTIPLE-VALUE-CALL "
-     "DOLIST DOTIMES DO-SYMBOLS DO-EXTERNAL-SYMBOLS DO-ALL-SYMBOLS WITH-OPEN-FILE WITH-OPEN-STREAM "
-     "WITH-OUTPUT-TO-STRING WITH-INPUT-FROM-STRING WITH-SIMPLE-RESTART WITH-HASH-TABLE-ITERATOR "
-     "WITH-PACKAGE-ITERATOR WITH-COMPILATION-UNIT DEFVAR DEFPARAMETER DEFCONSTANT DEFSTRUCT DEFCLASS "
-     "DEFINE-CONDITION PROG1 HANDLER-CASE HANDLER-BIND RESTART-CASE PRINT-UNREADABLE-OBJECT", ST_BLOCK, 1, false},
-    {"DO DO*", ST_BLOCK, 2, false},
-    {"IF", ST_IF, 0, false},
-    {"COND", ST_COND, 0, false},
-    {"CASE ECASE CCASE TYPECASE ETYPECASE CTYPECASE", ST_CASE, 0, false},
-    {"PROGN LOCALLY TAGBODY", ST_PROGN, 0, false},
-    {NULL, 0, 0, false},
+    {"LAMBDA", body_lambda, 0},
+    {"DECLARE DECLAIM", body_fun_call, 1},
+    {"BLOCK CATCH RETURN-FROM THROW EVAL-WHEN MULTIPLE-VALUE-CALL MULTIPLE-VALUE-PROG1 UNWIND-PROTECT "
+     "DEFCONSTANT DEFPARAMETER DEFSTRUCT DEFVAR MULTIPLE-VALUE-SETQ PROG1 PPRINT-LOGICAL-BLOCK "
+     "PRINT-UNREADABLE-OBJECT UNLESS WHEN WITH-COMPILATION-UNIT WITH-SIMPLE-RESTART WITH-HASH-TABLE-ITERATOR "
+     "WITH-PACKAGE-ITERATOR WITH-INPUT-FROM-STRING WITH-OUTPUT-TO-STRING WITH-OPEN-FILE WITH-OPEN-STREAM", body_block, 0},
+    {"FLET LABELS MACROLET", body_flet, 0},
+    {"IF", body_if, 0},
+    {"LET LET* SYMBOL-MACROLET", body_let, 0},
+    {"LOCALLY PROGN STEP TIME WITH-STANDARD-IO-SYNTAX", body_linear, 0},
+    {"PROGV", body_prog2, 1},
+    {"SETQ PSETQ SETF PSETF", body_setq, 0},
+    {"TAGBODY", body_tagbody, 0},
+    {"CASE CCASE ECASE", body_case, 1},
+    {"CTYPECASE ETYPECASE TYPECASE", body_case, 0},
+    {"DEFINE-MODIFY-MACRO DEFINE-SETF-EXPANDER DEFMACRO DEFSETF DEFTYPE DEFUN", body_defun, 0},
+    {"DEFMETHOD", body_defun, 2},
+    {"DEFPACKAGE", body_defpackage, 0},
+    {"DESTRUCTURING-BIND", body_destructuring_bind, 0},
+    {"DO DO*", body_do, 0},
+    {"DO-ALL-SYMBOLS DO-EXTERNAL-SYMBOLS DO-SYMBOLS DOLIST DOTIMES", body_dolist, 0},
+    {"LOOP", body_loop, 0},
+    {"MULTIPLE-VALUE-BIND PROG2", body_prog2, 0},
+    {"PROG PROG*", body_prog, 0},
+    {NULL, NULL, 0},
 };
 
 static bool name_in(Obj sym, const char *names) {
@@ -1582,6 +1985,64 @@ static bool name_in(Obj sym, const char *names) {
     return false;
 }
 
+/* The number of arguments before &body in a macro's lambda list, or -1 when it has no &body. */
+static long macro_body_position(Lisp *L, Obj fn) {
+    Obj llfn = SYM(intern_cstr(L, L->pkg_system, "%FUNCTION-LAMBDA-LIST"))->function;
+    if (!is_function(llfn)) return -1;
+    Obj ll = funcall1(L, llfn, fn);
+    long n = 0;
+    Obj l = ll;
+    for (; is_cons(l); l = CDR(l)) {
+        if (CAR(l) == S(AND_BODY)) return n;
+        if (CAR(l) != S(AND_OPTIONAL)) n++;
+    }
+    return l == NIL ? -1 : n;
+}
+
+/* Vectors and arrays when pretty printing: fill newlines between elements, linear between rows. */
+typedef struct ArrData { Obj storage; size_t offset; size_t *dims; int rank; } ArrData;
+
+static void body_array_axis(Lisp *L, Obj s, Obj list, void *d) {
+    (void)list;
+    ArrData *a = (ArrData *)d;
+    if (a->rank == 0) return;
+    size_t dim = a->dims[0];
+    size_t step = 1;
+    for (int k = 1; k < a->rank; k++) step *= a->dims[k];
+    for (size_t i = 0; i < dim; i++) {
+        if (i > 0) {
+            stream_write_char(L, s, ' ');
+            pp_newline(L, s, a->rank > 1 ? PP_LINEAR : PP_FILL);
+        }
+        if (pp_pop_check(L, s, NIL, (long)i)) return;
+        if (a->rank == 1) print_write(L, array_elt(L, a->storage, a->offset + i), s);
+        else {
+            ArrData sub = {a->storage, a->offset + i * step, a->dims + 1, a->rank - 1};
+            long level = SYM(S(PRINT_READABLY))->value != NIL ? -1 : limit_var(L, S(PRINT_LEVEL));
+            if (level >= 0 && current_depth(L) >= level) stream_write_char(L, s, '#');
+            else pp_logical_block_ex(L, s, NIL, str_lit(L, "("), false, str_lit(L, ")"), body_array_axis, &sub, false);
+        }
+        if ((i & 255) == 255) safe_point(L);
+    }
+}
+
+static void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth) {
+    if (ps->level >= 0 && depth >= ps->level) { put(L, ps, '#'); return; }
+    size_t sp = L->special_sp;
+    bind_special(L, S(PP_PRINT_DEPTH), FIX(depth));
+    bind_special(L, S(PRINT_ESCAPE), boolean(L, ps->escape));
+    ArrData a = {storage, offset, dims, rank};
+    if (vector) pp_logical_block_ex(L, ps->stream, NIL, str_lit(L, "#("), false, str_lit(L, ")"), body_array_axis, &a, false);
+    else {
+        char buf[32];
+        snprintf(buf, sizeof buf, "#%dA", rank);
+        puts_(L, ps, buf);
+        if (rank == 0) print_rec(L, ps, array_elt(L, storage, offset), depth);
+        else pp_logical_block_ex(L, ps->stream, NIL, str_lit(L, "("), false, str_lit(L, ")"), body_array_axis, &a, false);
+    }
+    unbind_specials(L, sp);
+}
+
 static void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
     Obj stream = ps->stream;
     const char *prefix = quote_prefix(L, o);
@@ -1597,47 +2058,31 @@ static void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
     size_t sp = L->special_sp;
     bind_special(L, S(PP_PRINT_DEPTH), FIX(depth));
     bind_special(L, S(PRINT_ESCAPE), boolean(L, ps->escape));
-    Obj open = str_lit(L, "("), close = str_lit(L, ")");
     Obj head = CAR(o);
     PPBody body = body_fill;
     void *data = NULL;
-    CodeStyle cs = {0, false, PP_LINEAR};
+    int arg = 0;
+    bool found = false;
     if (is_type(head, T_SYMBOL) && SYM(head)->package == L->pkg_cl) {
         for (const StyleEntry *e = code_styles; e->names; e++)
             if (name_in(head, e->names)) {
-                switch (e->style) {
-                case ST_BLOCK: cs.nspecial = e->nspecial; cs.lambda_list = e->lambda_list; body = body_code; data = &cs; break;
-                case ST_LET: body = body_let; break;
-                case ST_IF: body = body_if; break;
-                case ST_COND: body = body_clauses; break;
-                case ST_CASE: body = body_case; break;
-                case ST_PROGN: body = body_linear; break;
-                default: break;
-                }
+                body = e->body;
+                arg = e->arg;
+                found = true;
                 break;
             }
     }
-    if (body == body_fill && is_type(head, T_SYMBOL) && SYM(head)->function != UNBOUND) {
-        /* a macro with &body: the body on its own lines, as SBCL does */
-        if (SYM(head)->h.flags & SYM_MACRO) {
-            Obj llfn = SYM(intern_cstr(L, L->pkg_system, "%FUNCTION-LAMBDA-LIST"))->function;
-            Obj ll = is_function(llfn) ? funcall1(L, llfn, SYM(head)->function) : NIL;
-            int n = 0;
-            bool found = false;
-            for (Obj l = ll; is_cons(l); l = CDR(l)) {
-                if (CAR(l) == S(AND_BODY)) { found = true; break; }
-                if (CAR(l) != S(AND_OPTIONAL)) n++;
-            }
-            if (found) {
-                cs.nspecial = n;
-                cs.lambda_list = false;
-                cs.special_kind = PP_MANDATORY;
-                body = body_code;
-                data = &cs;
-            } else body = body_call;
-        } else body = body_call;
+    long pos = 0;
+    if (found) {
+        if (arg) data = &arg;
+    } else if (is_type(head, T_SYMBOL) && (SYM(head)->function != UNBOUND || special_operator_p(L, head))) {
+        body = body_fun_call;
+        if ((SYM(head)->h.flags & SYM_MACRO) && (pos = macro_body_position(L, SYM(head)->function)) >= 0) {
+            body = body_call_form;
+            data = &pos;
+        }
     }
-    pp_logical_block_ex(L, stream, o, open, false, close, body, data, false);
+    pp_logical_block_ex(L, stream, o, str_lit(L, "("), false, str_lit(L, ")"), body, data, false);
     unbind_specials(L, sp);
 }
 

@@ -6,6 +6,11 @@
 
 ;;; ------------------------------------------------------------------
 ;;; PPRINT-LOGICAL-BLOCK
+;;; The body runs with *LOGICAL-BLOCK-STATE* bound to (stream list count tag): PPRINT-POP and
+;;; PPRINT-EXIT-IF-LIST-EXHAUSTED read it and leave the block by throwing to TAG. (A dynamic
+;;; binding instead of MACROLET; the same behaviour for code that uses them inside the block.)
+
+(defvar *logical-block-state* nil)
 
 (defmacro pprint-logical-block ((stream-symbol object &key (prefix nil prefix-p)
                                                      (per-line-prefix nil per-line-p)
@@ -19,35 +24,41 @@
                    ((eq stream-symbol t) '*terminal-io*)
                    (t stream-symbol)))
         (list (gensym "LIST"))
-        (count (gensym "COUNT"))
-        (blk (gensym "BLOCK")))
+        (tag (gensym "TAG")))
     `(%pprint-logical-block ,var ,object
                             ,(if per-line-p per-line-prefix (if prefix-p prefix ""))
                             ,(if per-line-p t nil)
                             ,suffix
                             (function
                              (lambda (,var ,list)
-                               (declare (ignorable ,var ,list))
-                               (let ((,count 0))
-                                 (declare (ignorable ,count))
-                                 (block ,blk
-                                   (macrolet ((pprint-pop ()
-                                                '(if (%pprint-pop-check ,var ,list ,count)
-                                                  (return-from ,blk nil)
-                                                  (progn (setq ,count (1+ ,count))
-                                                         (prog1 (car ,list) (setq ,list (cdr ,list))))))
-                                              (pprint-exit-if-list-exhausted ()
-                                                '(if (null ,list) (return-from ,blk nil))))
-                                     ,@body))))))))
+                               (declare (ignorable ,var))
+                               (let* ((,tag (list nil))
+                                      (*logical-block-state* (list ,var ,list 0 ,tag)))
+                                 (catch ,tag ,@body nil)))))))
 
-(defmacro pprint-pop ()
-  '(error 'simple-program-error :format-control "PPRINT-POP used outside PPRINT-LOGICAL-BLOCK"
-    :format-arguments nil))
+(defun %no-logical-block (name)
+  (error 'simple-program-error :format-control "~S used outside PPRINT-LOGICAL-BLOCK"
+                               :format-arguments (list name)))
 
-(defmacro pprint-exit-if-list-exhausted ()
-  '(error 'simple-program-error
-    :format-control "PPRINT-EXIT-IF-LIST-EXHAUSTED used outside PPRINT-LOGICAL-BLOCK"
-    :format-arguments nil))
+(defun %pprint-pop ()
+  (let ((st *logical-block-state*))
+    (if (null st) (%no-logical-block 'pprint-pop))
+    (if (%pprint-pop-check (first st) (second st) (third st))
+        (throw (fourth st) nil))
+    (setf (third st) (1+ (third st)))
+    (let ((l (second st)))
+      (setf (second st) (cdr l))
+      (car l))))
+
+(defun %pprint-exit-if-list-exhausted ()
+  (let ((st *logical-block-state*))
+    (if (null st) (%no-logical-block 'pprint-exit-if-list-exhausted))
+    (if (null (second st)) (throw (fourth st) nil))
+    nil))
+
+(defmacro pprint-pop () '(%pprint-pop))
+
+(defmacro pprint-exit-if-list-exhausted () '(%pprint-exit-if-list-exhausted))
 
 ;;; ------------------------------------------------------------------
 ;;; Pprint dispatch tables. A table is an instance whose slot 0 holds its entries, each

@@ -1,4 +1,4 @@
-;;;; printer.lisp: tests of the printer (CLHS 22.1); every expected value is SBCL's output.
+;;;; printer.lisp: tests of the printer (CLHS 22.1) and the pretty printer (CLHS 22.2); every expected value is SBCL's output.
 (in-package :cl-user)
 
 ;;; characters
@@ -1039,3 +1039,514 @@ X ")
                    (let ((s (make-string-output-stream)))
                      (print-unreadable-object ('x s) (princ "a" s)))) print-not-readable)
   t)
+
+;;; the pretty printer: data, code, logical blocks
+(defun pps (x &optional (margin 80))
+  (let ((*print-pretty* t) (*print-right-margin* margin))
+    (prin1-to-string x)))
+(deftest pretty-1
+  (pps '(a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff gg hh ii jj kk) 40)
+  "(A B C D E F G H I J K L M N O P Q R S
+ T U V W X Y Z AA BB CC DD EE FF GG HH
+ II JJ KK)")
+(deftest pretty-2
+  (pps '((aaaa bbbb) (cccc dddd) (eeee ffff) (gggg hhhh) (iiii jjjj)) 30)
+  "((AAAA BBBB) (CCCC DDDD)
+ (EEEE FFFF) (GGGG HHHH)
+ (IIII JJJJ))")
+(deftest pretty-3
+  (pps #(aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii) 30)
+  "#(AAAA BBBB CCCC DDDD EEEE
+  FFFF GGGG HHHH IIII)")
+(deftest pretty-4
+  (pps (list "aaaaaaaaaa" "bbbbbbbbbbbb" "cccccccccccc" "dddddddddd") 30)
+  "(\"aaaaaaaaaa\" \"bbbbbbbbbbbb\"
+ \"cccccccccccc\" \"dddddddddd\")")
+(deftest pretty-5
+  (let ((*print-length* 3))
+    (pps '(a b c d e f g)))
+  "(A B C ...)")
+(deftest pretty-6
+  (let ((*print-level* 2))
+    (pps '(a (b (c (d))))))
+  "(A (B #))")
+(deftest pretty-7
+  (let ((*print-lines* 2))
+    (pps '(aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm) 20))
+  "(AAAA BBBB CCCC
+ DDDD EEEE FFFF ..)")
+(deftest pretty-8
+  (let ((*print-lines* 1))
+    (pps '(aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm) 20))
+  "(AAAA BBBB CCCC ..)")
+(deftest pretty-9
+  (pps
+   '(defun long-function-name (argument-one argument-two &optional (argument-three 3) &key keyword-arg)
+      (declare (ignore argument-two))
+      (list argument-one argument-three keyword-arg))
+   60)
+  "(DEFUN LONG-FUNCTION-NAME
+       (ARGUMENT-ONE ARGUMENT-TWO
+        &OPTIONAL (ARGUMENT-THREE 3)
+        &KEY KEYWORD-ARG)
+  (DECLARE (IGNORE ARGUMENT-TWO))
+  (LIST ARGUMENT-ONE ARGUMENT-THREE KEYWORD-ARG))")
+(deftest pretty-10
+  (pps
+   '(let ((a 1) (b 2))
+      (+ a b)))
+  "(LET ((A 1) (B 2))
+  (+ A B))")
+(deftest pretty-11
+  (pps
+   '(let ()
+      1))
+  "(LET ()
+  1)")
+(deftest pretty-12
+  (pps '(let ((a 1))))
+  "(LET ((A 1)))")
+(deftest pretty-13
+  (pps
+   '(if a
+        b))
+  "(IF A
+    B)")
+(deftest pretty-14
+  (pps
+   '(if a
+        b
+        c))
+  "(IF A
+    B
+    C)")
+(deftest pretty-15
+  (pps '(when a b))
+  "(WHEN A B)")
+(deftest pretty-16
+  (pps '(progn a b c))
+  "(PROGN A B C)")
+(deftest pretty-17
+  (pps
+   '(setq a 1
+          b 2))
+  "(SETQ A 1
+      B 2)")
+(deftest pretty-18
+  (pps '(setf a 1))
+  "(SETF A 1)")
+(deftest pretty-19
+  (pps '(lambda (x) x))
+  "(LAMBDA (X) X)")
+(deftest pretty-20
+  (pps '(dolist (x list) (print x)))
+  "(DOLIST (X LIST) (PRINT X))")
+(deftest pretty-21
+  (pps '(dotimes (i 10) (print i) (print (* i i))))
+  "(DOTIMES (I 10) (PRINT I) (PRINT (* I I)))")
+(deftest pretty-22
+  (pps '(do ((i 0 (1+ i))) ((> i 10)) (print i)))
+  "(DO ((I 0 (1+ I))) ((> I 10)) (PRINT I))")
+(deftest pretty-23
+  (pps '(tagbody start (print 1) (go start) end))
+  "(TAGBODY START (PRINT 1) (GO START) END)")
+(deftest pretty-24
+  (pps '(case x ((1 2) 'a) (3 'b) (t 'c)))
+  "(CASE X ((1 2) 'A) (3 'B) (T 'C))")
+(deftest pretty-25
+  (pps '(typecase x (integer 1) (string 2)))
+  "(TYPECASE X (INTEGER 1) (STRING 2))")
+(deftest pretty-26
+  (pps
+   '(loop for i from 0 below 10
+          collect i))
+  "(LOOP FOR I FROM 0 BELOW 10
+      COLLECT I)")
+(deftest pretty-27
+  (pps
+   '(loop for i from 0 below 10
+          when (evenp i)
+          collect i into evens
+          finally (return evens)))
+  "(LOOP FOR I FROM 0 BELOW 10
+      WHEN (EVENP I)
+      COLLECT I INTO EVENS
+      FINALLY (RETURN EVENS))")
+(deftest pretty-28
+  (pps '(multiple-value-bind (a b) (floor 10 3) (list a b)))
+  "(MULTIPLE-VALUE-BIND (A B) (FLOOR 10 3) (LIST A B))")
+(deftest pretty-29
+  (pps '(destructuring-bind (a b &rest c) list (list a b c)))
+  "(DESTRUCTURING-BIND (A B &REST C) LIST (LIST A B C))")
+(deftest pretty-30
+  (pps
+   '(labels ((f (x)
+               (g x))
+             (g (y)
+               y))
+      (f 1)))
+  "(LABELS ((F (X)
+           (G X))
+         (G (Y)
+           Y))
+  (F 1))")
+(deftest pretty-31
+  (pps
+   '(defmacro with-foo ((var) &body body)
+      `(let ((,var 1))
+         ,@body)))
+  "(DEFMACRO WITH-FOO ((VAR) &BODY BODY)
+  `(LET ((,VAR 1))
+     ,@BODY))")
+(deftest pretty-32
+  (pps '(defmethod foo ((x integer) y) (+ x y)))
+  "(DEFMETHOD FOO ((X INTEGER) Y) (+ X Y))")
+(deftest pretty-33
+  (pps '(defmethod foo :around ((x integer) y) (call-next-method)))
+  "(DEFMETHOD FOO :AROUND ((X INTEGER) Y) (CALL-NEXT-METHOD))")
+(deftest pretty-34
+  (pps '(block nil (return 1)))
+  "(BLOCK NIL (RETURN 1))")
+(deftest pretty-35
+  (pps '(unwind-protect (foo) (bar)))
+  "(UNWIND-PROTECT (FOO) (BAR))")
+(deftest pretty-36
+  (pps '(cond (a b) (c d)))
+  "(COND (A B) (C D))")
+(deftest pretty-37
+  (pps
+   '(cond ((> aaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbb) (print "xxxxxxxxxxxxxxxxxxxxxxxxxxxx"))
+          (t (print "yyyyyyyyyyyyyyyyyyyyyyyyyyyyy"))))
+  "(COND
+ ((> AAAAAAAAAAAAAAA BBBBBBBBBBBBBBBBBB)
+  (PRINT \"xxxxxxxxxxxxxxxxxxxxxxxxxxxx\"))
+ (T (PRINT \"yyyyyyyyyyyyyyyyyyyyyyyyyyyyy\")))")
+(deftest pretty-38
+  (pps '(defvar *foo* 1 "doc"))
+  "(DEFVAR *FOO* 1 \"doc\")")
+(deftest pretty-39
+  (pps '(eval-when (:compile-toplevel :load-toplevel :execute) (defun foo () 1)))
+  "(EVAL-WHEN (:COMPILE-TOPLEVEL :LOAD-TOPLEVEL :EXECUTE) (DEFUN FOO () 1))")
+(deftest pretty-40
+  (pps ''(a b))
+  "'(A B)")
+(deftest pretty-41
+  (pps '#'(lambda (x) x))
+  "#'(LAMBDA (X) X)")
+(deftest pretty-42
+  (pps '(foo . bar))
+  "(FOO . BAR)")
+(deftest pretty-43
+  (pps '(1 2 . 3))
+  "(1 2 . 3)")
+(deftest pretty-44
+  (pps '(defun f () nil))
+  "(DEFUN F () NIL)")
+(deftest pretty-45
+  (pps
+   '(defun f (a b c d e f g h i j k l m n o p q r s t u v w x y z)
+      (list a b c d e f g h i j k l m n o p q r s t u v w x y z)))
+  "(DEFUN F (A B C D E F G H I J K L M N O P Q R S T U V W X Y Z)
+  (LIST A B C D E F G H I J K L M N O P Q R S T U V W X Y Z))")
+(deftest pretty-46
+  (pps '(progv '(*a*) '(1) (print *a*)))
+  "(PROGV '(*A*) '(1) (PRINT *A*))")
+(deftest pretty-47
+  (pps '(prog1 a b c))
+  "(PROG1 A B C)")
+(deftest pretty-48
+  (pps '(prog2 a b c))
+  "(PROG2 A B C)")
+(deftest pretty-49
+  (pps '(prog ((i 0)) top (print i) (go top)))
+  "(PROG ((I 0)) TOP (PRINT I) (GO TOP))")
+(deftest pretty-50
+  (pps
+   '(flet ((f (x)
+             x))
+      (f 1)))
+  "(FLET ((F (X)
+         X))
+  (F 1))")
+(deftest pretty-51
+  (pps
+   '(defpackage :foo
+      (:use :cl)
+      (:export #:a #:b)))
+  "(DEFPACKAGE :FOO
+  (:USE :CL)
+  (:EXPORT #:A #:B))")
+(deftest pretty-52
+  (pps
+   '(declare (ignore a)
+             (special b)))
+  "(DECLARE (IGNORE A)
+         (SPECIAL B))")
+(deftest pretty-53
+  (pps '(the fixnum (+ a b)))
+  "(THE FIXNUM (+ A B))")
+(deftest pretty-54
+  (pps
+   '(aaaa
+     (bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq rrrr ssss tttt uuuu
+      vvvv))
+   50)
+  "(AAAA
+ (BBBB CCCC DDDD EEEE FFFF GGGG HHHH IIII JJJJ
+  KKKK LLLL MMMM NNNN OOOO PPPP QQQQ RRRR SSSS
+  TTTT UUUU VVVV))")
+(deftest pretty-55
+  (pps
+   '(list
+     (list 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35)
+     (list 1 2))
+   60)
+  "(LIST
+ (LIST 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+       21 22 23 24 25 26 27 28 29 30 31 32 33 34 35)
+ (LIST 1 2))")
+(deftest pretty-56
+  (pps
+   '(defun foo (x y)
+      (let ((a 1) (b 2))
+        (if (> x y)
+            (+ a x y 1000000 2000000 3000000)
+            (- a x y 1000000 2000000 3000000)))))
+  "(DEFUN FOO (X Y)
+  (LET ((A 1) (B 2))
+    (IF (> X Y)
+        (+ A X Y 1000000 2000000 3000000)
+        (- A X Y 1000000 2000000 3000000))))")
+(deftest pretty-57
+  (pps
+   '(when (and (> x 100000000000) (< y 2000000000000))
+      (print "a very long string here")
+      (print "another long string there")))
+  "(WHEN (AND (> X 100000000000) (< Y 2000000000000))
+  (PRINT \"a very long string here\")
+  (PRINT \"another long string there\"))")
+(deftest pretty-58
+  (pps
+   '(dolist (x '(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28))
+      (print x)
+      (print (* x x))))
+  "(DOLIST
+    (X
+     '(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+       28))
+  (PRINT X)
+  (PRINT (* X X)))")
+(deftest pretty-59
+  (pps
+   '(setf (gethash key table) value
+          (gethash key2 table) value2
+          (gethash key3 table) value3
+          (gethash key4 table) value4))
+  "(SETF (GETHASH KEY TABLE) VALUE
+      (GETHASH KEY2 TABLE) VALUE2
+      (GETHASH KEY3 TABLE) VALUE3
+      (GETHASH KEY4 TABLE) VALUE4)")
+(deftest pretty-60
+  (pps
+   '(if (this-is-a-very-long-test-function-name argument-number-one)
+        (then-branch-function-call 1 2 3)
+        (else-branch-function-call 4 5 6)))
+  "(IF (THIS-IS-A-VERY-LONG-TEST-FUNCTION-NAME ARGUMENT-NUMBER-ONE)
+    (THEN-BRANCH-FUNCTION-CALL 1 2 3)
+    (ELSE-BRANCH-FUNCTION-CALL 4 5 6))")
+(deftest pretty-61
+  (pps "a string")
+  "\"a string\"")
+(deftest pretty-62
+  (pps '(#\a #\  "s" 1.5 :key))
+  "(#\\a #\\  \"s\" 1.5 :KEY)")
+(deftest pretty-63
+  (pps (read-from-string "#2A((1 2 3) (4 5 6))"))
+  "#2A((1 2 3) (4 5 6))")
+(deftest pretty-64
+  (pps (make-array '(3 12) :initial-element 'abcdef) 40)
+  "#2A((ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF)
+    (ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF)
+    (ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF ABCDEF ABCDEF ABCDEF
+     ABCDEF ABCDEF))")
+(deftest pretty-65
+  (let ((*print-pretty* t) (*print-circle* t))
+    (let ((x (list 1 2 3)))
+      (setf (cdr (cdr (cdr x))) x)
+      (prin1-to-string x)))
+  "#1=(1 2 3 . #1#)")
+(deftest pretty-66
+  (let ((*print-pretty* t) (*print-circle* t))
+    (let ((x (list 1 2)))
+      (prin1-to-string (list x x x))))
+  "(#1=(1 2) #1# #1#)")
+(deftest pretty-67
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-right-margin* 30))
+      (pprint-logical-block (s '(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16) :prefix "[" :suffix "]")
+        (do ()
+            (nil)
+          (pprint-exit-if-list-exhausted)
+          (write (pprint-pop) :stream s)
+          (pprint-exit-if-list-exhausted)
+          (write-string ", " s)
+          (pprint-newline :fill s))))
+    (get-output-stream-string s))
+  "[1, 2, 3, 4, 5, 6, 7, 8, 9,
+ 10, 11, 12, 13, 14, 15, 16]")
+(deftest pretty-68
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-right-margin* 30))
+      (pprint-tabular s '(a bb ccc dddd eeeee ffffff ggggggg) t nil 8))
+    (get-output-stream-string s))
+  "(A       BB      CCC     DDDD
+ EEEEE   FFFFFF  GGGGGGG)")
+(deftest pretty-69
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-right-margin* 20))
+      (pprint-linear s '(aaaa bbbb cccc dddd eeee)))
+    (get-output-stream-string s))
+  "(AAAA
+ BBBB
+ CCCC
+ DDDD
+ EEEE)")
+(deftest pretty-70
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-right-margin* 20))
+      (pprint-fill s '(aaaa bbbb cccc dddd eeee) nil))
+    (get-output-stream-string s))
+  "AAAA BBBB CCCC DDDD
+EEEE")
+(deftest pretty-71
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t))
+      (pprint-logical-block (s nil :per-line-prefix "; ")
+        (write-string "abc" s)
+        (pprint-newline :mandatory s)
+        (write-string "def" s)
+        (pprint-indent :block 2 s)
+        (pprint-newline :mandatory s)
+        (write-string "ghi" s)))
+    (get-output-stream-string s))
+  "; abc
+; def
+;   ghi")
+(deftest pretty-72
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t))
+      (pprint-logical-block (s 5 :prefix "<") (write-string "never" s)))
+    (get-output-stream-string s))
+  "5")
+(deftest pretty-73
+  (let ((s (make-string-output-stream)))
+    (pprint '(a b c) s)
+    (get-output-stream-string s))
+  "
+(A B C)")
+(deftest pretty-74
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-right-margin* 30))
+      (pprint-logical-block (s '(a b c))
+        (pprint-logical-block (s '(1 2 3) :prefix "(" :suffix ")")
+          (do ()
+              (nil)
+            (pprint-exit-if-list-exhausted)
+            (write (pprint-pop) :stream s)
+            (pprint-exit-if-list-exhausted)
+            (write-char #\  s)))
+        (write-string " end" s)))
+    (get-output-stream-string s))
+  "(1 2 3) end")
+(deftest pretty-75
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* nil))
+      (pprint-logical-block (s '(1 2 3) :prefix "(" :suffix ")")
+        (do ()
+            (nil)
+          (write (pprint-pop) :stream s)
+          (pprint-exit-if-list-exhausted)
+          (write-char #\  s)
+          (pprint-newline :mandatory s))))
+    (get-output-stream-string s))
+  "(1 2 3)")
+(deftest pretty-76
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t))
+      (pprint-logical-block (s '(1 2 . 3))
+        (do () (nil) (write (pprint-pop) :stream s) (pprint-exit-if-list-exhausted) (write-char #\  s))))
+    (get-output-stream-string s))
+  "1 2 . 3")
+(deftest pretty-77
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t) (*print-length* 2))
+      (pprint-logical-block (s '(1 2 3 4))
+        (do () (nil) (write (pprint-pop) :stream s) (pprint-exit-if-list-exhausted) (write-char #\  s))))
+    (get-output-stream-string s))
+  "1 2 ...")
+(deftest pretty-78
+  (let ((s (make-string-output-stream)))
+    (let ((*print-pretty* t))
+      (pprint-logical-block (s nil :prefix "(" :suffix ")")
+        (write-string "ab" s)
+        (terpri s)
+        (write-string "cd" s)))
+    (get-output-stream-string s))
+  "(ab
+cd)")
+(deftest pretty-79
+  (let ((*print-pretty* t) (*print-right-margin* 40))
+    (format nil "~:<~@{~:<~A ~A~:>~^ ~_~}~:>" '((a 1) (b 2) (c 3) (dddddddddd 4) (eeeeeeeeeeee 5))))
+  "((A 1)
+ (B 2)
+ (C 3)
+ (DDDDDDDDDD 4)
+ (EEEEEEEEEEEE 5))")
+(deftest pretty-80
+  (let ((*print-pretty* t) (*print-right-margin* 20) (*print-miser-width* 10))
+    (format nil "~<(~;defun ~:I~A ~_~A~;)~:>" '(foooooooooo baaaaaaaaar)))
+  "(defun FOOOOOOOOOO
+       BAAAAAAAAAR)")
+(deftest pretty-81
+  (let ((*print-pretty* t))
+    (format nil "~A~10T~A" 'a 'b))
+  "A         B")
+(deftest pretty-82
+  (let ((*print-pretty* t))
+    (format nil "~<~A~10T~A~:>" '(a b)))
+  "A         B")
+(deftest pretty-83
+  (let ((*print-pretty* t))
+    (format nil "~<~A~:T~A~:>" '(aaa b)))
+  "AAA B")
+(deftest pretty-84
+  (let ((*print-pretty* t))
+    (format nil "~<~A~3,4:@T~A~:>" '(aaa b)))
+  "AAA     B")
+(deftest pretty-85
+  (let ((*print-pretty* t) (*print-right-margin* 15))
+    (format nil "~<~A~5@T~A ~:_~A ~:_~A~:>" '(aaa bbb ccc ddd)))
+  "AAA     BBB
+CCC DDD")
+(deftest pretty-86
+  (let ((*print-pretty* t) (*print-right-margin* 30) (*print-miser-width* 25))
+    (prin1-to-string
+     '(let ((aaaa 1) (bbbb 2))
+        (foo aaaa bbbb)
+        (bar))))
+  "(LET ((AAAA 1) (BBBB 2))
+  (FOO AAAA BBBB)
+  (BAR))")
+
+;;; pprint dispatch tables
+(deftest pprint-dispatch-1
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch '(cons (member foo)) (lambda (s o) (format s "FOO!~S" (cdr o))))
+    (let ((*print-pretty* t))
+      (prin1-to-string '(a (foo 1 2) b))))
+  "(A FOO!(1 2) B)")
