@@ -246,40 +246,11 @@ static void print_string_data(Lisp *L, PState *ps, const uint32_t *d, size_t n) 
 
 static void print_string(Lisp *L, PState *ps, Obj str) { print_string_data(L, ps, STR(str)->data, STR(str)->len); }
 
-static bool standard_char(uint32_t c) { return (c >= 32 && c < 127) || c == '\n'; }
 
-static const char *const ascii_names[95] = {
-    "Space", "EXCLAMATION_MARK", "QUOTATION_MARK", "NUMBER_SIGN", "DOLLAR_SIGN", "PERCENT_SIGN", "AMPERSAND",
-    "APOSTROPHE", "LEFT_PARENTHESIS", "RIGHT_PARENTHESIS", "ASTERISK", "PLUS_SIGN", "COMMA", "HYPHEN-MINUS",
-    "FULL_STOP", "SOLIDUS", "DIGIT_ZERO", "DIGIT_ONE", "DIGIT_TWO", "DIGIT_THREE", "DIGIT_FOUR", "DIGIT_FIVE",
-    "DIGIT_SIX", "DIGIT_SEVEN", "DIGIT_EIGHT", "DIGIT_NINE", "COLON", "SEMICOLON", "LESS-THAN_SIGN",
-    "EQUALS_SIGN", "GREATER-THAN_SIGN", "QUESTION_MARK", "COMMERCIAL_AT", NULL, NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, "LEFT_SQUARE_BRACKET", "REVERSE_SOLIDUS", "RIGHT_SQUARE_BRACKET", "CIRCUMFLEX_ACCENT",
-    "LOW_LINE", "GRAVE_ACCENT", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "LEFT_CURLY_BRACKET",
-    "VERTICAL_LINE", "RIGHT_CURLY_BRACKET", "TILDE",
-};
-
-/* CHAR-NAME as SBCL answers it: the Lisp function when the character module defines it, else
- * the control-character names, the Unicode names of ASCII, and UXXXX for other codes. */
+/* CHAR-NAME as SBCL answers it (every character has one). */
 Obj printer_char_name(Lisp *L, uint32_t c) {
-    Obj fn = SYM(intern_cstr(L, L->pkg_cl, "CHAR-NAME"))->function;
-    if (is_function(fn)) {
-        Obj r = funcall1(L, fn, make_char(c));
-        return is_string(r) ? r : NIL;
-    }
-    const char *n = char_name_of(c);
-    if (n) return string_from_cstr(L, n);
-    char buf[40];
-    if (c >= 32 && c < 127) {
-        if (c >= 'A' && c <= 'Z') snprintf(buf, sizeof buf, "LATIN_CAPITAL_LETTER_%c", (char)c);
-        else if (c >= 'a' && c <= 'z') snprintf(buf, sizeof buf, "LATIN_SMALL_LETTER_%c", (char)(c - 32));
-        else return string_from_cstr(L, ascii_names[c - 32]);
-        return string_from_cstr(L, buf);
-    }
-    if (c >= 128 && c < 160) snprintf(buf, sizeof buf, "C%X", c);
-    else snprintf(buf, sizeof buf, "U%04X", c);
+    char buf[CHAR_NAME_MAX];
+    char_name_write(c, buf);
     return string_from_cstr(L, buf);
 }
 
@@ -289,7 +260,7 @@ static void print_char(Lisp *L, PState *ps, uint32_t c) {
         return;
     }
     puts_(L, ps, "#\\");
-    bool graphicp = char_is_graphic(c) && standard_char(c);
+    bool graphicp = char_is_graphic(c) && char_is_standard(c);
     if (graphicp && !ps->readably) { put(L, ps, c); return; }
     Obj name = printer_char_name(L, c);
     if (name != NIL) {

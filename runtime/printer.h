@@ -13,7 +13,7 @@ Obj princ_to_string(Lisp *L, Obj o);
 /* UTF-8 in collected memory, for C messages. */
 char *prin1_cstr(Lisp *L, Obj o);
 char *princ_cstr(Lisp *L, Obj o);
-/* CHAR-NAME as SBCL answers it (the Lisp CHAR-NAME when defined); NIL if none. */
+/* CHAR-NAME of C as a Lisp string (SBCL's names). */
 Obj printer_char_name(Lisp *L, uint32_t c);
 
 /* ---- the pretty printer (CLHS 22.2) ----
