@@ -204,6 +204,9 @@ static FCtl *fmt_parse(Lisp *L, Obj str) {
     c->string = str;
     c->s = STR(str)->data;
     c->len = STR(str)->len;
+    size_t blocks[256];
+    int nblock = 0;
+    long semicolon = -1, just_semi = -1, pprint = -1;
     size_t i = 0;
     while (i < c->len) {
         size_t j = i;
@@ -241,8 +244,25 @@ static FCtl *fmt_parse(Lisp *L, Obj str) {
                 continue;
             }
         }
+        /* CLHS 22.3.5.2, checked over the whole string as SBCL's tokenizer does */
+        if (d.ch == '<') {
+            if (nblock < 256) blocks[nblock] = d.end - 1;
+            nblock++;
+        } else if (d.ch == ';' && d.colon && nblock > 0) semicolon = (long)d.end - 1;
+        else if (d.ch == '>') {
+            if (nblock == 0) ferror_at(L, c, NULL, j, "~> without a matching ~<");
+            if (d.colon) {
+                if (pprint < 0) pprint = nblock <= 256 ? (long)blocks[nblock - 1] : (long)d.end - 1;
+                semicolon = -1;
+            } else if (semicolon >= 0 && just_semi < 0) just_semi = semicolon;
+            nblock--;
+        } else if (nblock == 0 && pprint < 0 &&
+                   (d.ch == 'W' || d.ch == 'I' || d.ch == '_' || (d.ch == 'T' && d.colon)))
+            pprint = (long)d.end - 1;
         *add_dir(L, c) = d;
     }
+    if (pprint >= 0 && just_semi >= 0)
+        ferror_at(L, c, NULL, (size_t)(pprint < just_semi ? pprint : just_semi), "Misuse of justification and pprint directives");
     return c;
 }
 
@@ -311,10 +331,29 @@ enum { FMT_OK = 0, FMT_UP = 1, FMT_UPUP = 2 };
 
 static int interp(Lisp *L, FEnv *env, int from, int to);
 
-static Obj arg_list_length(Obj l) {
+/* The number of conses in L (a dotted tail is not counted); a circular list is a type error,
+ * as for LENGTH. */
+static Obj args_length(Lisp *L, Obj l) {
     long n = 0;
-    while (is_cons(l)) { n++; l = CDR(l); if (n > (1L << 40)) break; }
+    Obj slow = l;
+    for (Obj x = l; is_cons(x); x = CDR(x)) {
+        n++;
+        if ((n & 1) == 0) {
+            slow = CDR(slow);
+            if (slow == CDR(x) && is_cons(slow)) err_type(L, l, S(LIST));
+        }
+    }
     return FIX(n);
+}
+
+static bool list_circular(Obj l) {
+    Obj slow = l, fast = l;
+    for (;;) {
+        if (!is_cons(fast) || !is_cons(CDR(fast))) return false;
+        fast = CDR(CDR(fast));
+        slow = CDR(slow);
+        if (fast == slow) return true;
+    }
 }
 
 static bool args_empty(FArgs *a) { return a->cur == NIL; }
@@ -350,7 +389,7 @@ static void get_params(Lisp *L, FEnv *env, FDir *d, int nexpected, Obj *out) {
             out[i] = v == NIL ? NO_VALUE : v;
             break;
         }
-        case FP_REM: out[i] = arg_list_length(env->a->cur); break;
+        case FP_REM: out[i] = args_length(L, env->a->cur); break;
         }
     }
     if (d->np > nexpected)
@@ -385,10 +424,18 @@ static void check_both(Lisp *L, FEnv *env, FDir *d) {
 
 static void out_chars(Lisp *L, Obj stream, uint32_t c, long n) {
     if (n <= 0) return;
-    if (n > 4096) gc_check_request(L, (size_t)n * 4);
-    for (long i = 0; i < n; i++) {
-        stream_write_char(L, stream, c);
-        if ((i & 4095) == 4095) safe_point(L);
+    if (n > 4096) {
+        gc_check_request(L, (size_t)n * 4);
+        if (n > (1L << 28)) err_storage(L, "FORMAT: refusing to write %ld padding characters", n);
+    }
+    uint32_t chunk[256];
+    for (int i = 0; i < 256; i++) chunk[i] = c;
+    while (n > 0) {
+        long k = n < 256 ? n : 256;
+        stream_write_u32(L, stream, chunk, (size_t)k);
+        n -= k;
+        safe_point(L);
+        if (STREAM(stream)->truncated) return;
     }
 }
 
@@ -405,7 +452,7 @@ static void write_field(Lisp *L, FEnv *env, FDir *d, Obj stream, Obj str, long m
     out_chars(L, stream, padchar, minpad);
     long chars = (long)STR(str)->len + (minpad > 0 ? minpad : 0);
     long extra = 0;
-    while (chars + extra < mincol) extra += colinc;
+    if (chars < mincol) extra = (mincol - chars + colinc - 1) / colinc * colinc;
     out_chars(L, stream, padchar, extra);
     if (padleft) out_str(L, stream, str);
 }
@@ -458,6 +505,7 @@ static uint32_t closer_of(uint32_t ch) {
 }
 
 static int find_close(Lisp *L, FEnv *env, int i) {
+    stack_check(L);
     FDir *d = &env->c->d[i];
     if (d->close != -1) return d->close;
     d->close = -2; /* guards against runaway recursion */
@@ -1034,6 +1082,15 @@ static Obj float_obj(Lisp *L, FFloat *f) { return f->single ? make_single((float
 
 static void write_cstr_n(Lisp *L, Obj stream, const char *s) { stream_write_cstr(L, stream, s); }
 
+/* Digit counts and scale factors beyond this would make the digit generator build numbers of
+ * that many digits: refused, as a storage condition. */
+#define FLOAT_PARAM_LIMIT 100000L
+static void check_float_params(Lisp *L, int n, const long *v) {
+    for (int i = 0; i < n; i++)
+        if (v[i] != NOARG && (v[i] > FLOAT_PARAM_LIMIT || v[i] < -FLOAT_PARAM_LIMIT))
+            err_storage(L, "FORMAT: float field parameter %ld is too large", v[i]);
+}
+
 /* Returns true when the field overflowed (for ~G). */
 static bool format_fixed_aux(Lisp *L, Obj stream, FFloat *num, long w, long d, bool has_k, long k, uint32_t ovf,
                              uint32_t pad, bool atsign) {
@@ -1099,6 +1156,8 @@ static void dir_f(Lisp *L, FEnv *env, FDir *d) {
     bool has_k = p[2] != NO_VALUE;
     long k = int_param(L, p[2], 0);
     uint32_t ovf = char_param(L, p[3], 0), pad = char_param(L, p[4], ' ');
+    long chk[3] = {w, dd, k};
+    check_float_params(L, 3, chk);
     Obj arg = next_arg(L, env, d);
     FFloat f;
     if (float_of(L, arg, &f)) format_fixed_aux(L, env->stream, &f, w, dd, has_k, k, ovf, pad, d->at);
@@ -1210,6 +1269,8 @@ static void dir_e(Lisp *L, FEnv *env, FDir *d) {
     get_params(L, env, d, 7, p);
     long w = int_param(L, p[0], NOARG), dd = int_param(L, p[1], NOARG), e = int_param(L, p[2], NOARG), k = int_param(L, p[3], 1);
     uint32_t ovf = char_param(L, p[4], 0), pad = char_param(L, p[5], ' '), mark = char_param(L, p[6], 0);
+    long chk[4] = {w, dd, e, k};
+    check_float_params(L, 4, chk);
     Obj arg = next_arg(L, env, d);
     FFloat f;
     if (float_of(L, arg, &f)) format_exp_aux(L, env->stream, &f, w, dd, e, k, ovf, pad, mark, d->at);
@@ -1251,6 +1312,8 @@ static void dir_g(Lisp *L, FEnv *env, FDir *d) {
     bool has_k = p[3] != NO_VALUE;
     long k = int_param(L, p[3], 1);
     uint32_t ovf = char_param(L, p[4], 0), pad = char_param(L, p[5], ' '), mark = char_param(L, p[6], 0);
+    long chk[4] = {w, dd, e, k};
+    check_float_params(L, 4, chk);
     Obj arg = next_arg(L, env, d);
     FFloat f;
     if (float_of(L, arg, &f)) format_general_aux(L, env->stream, &f, w, dd, e, has_k, k, ovf, pad, mark, d->at);
@@ -1263,6 +1326,8 @@ static void dir_dollar(Lisp *L, FEnv *env, FDir *d) {
     get_params(L, env, d, 4, p);
     long dd = int_param(L, p[0], 2), n = int_param(L, p[1], 1), w = int_param(L, p[2], 0);
     uint32_t pad = char_param(L, p[3], ' ');
+    long chk[3] = {dd, n, w};
+    check_float_params(L, 3, chk);
     Obj arg = next_arg(L, env, d);
     FFloat f;
     Obj stream = env->stream;
@@ -1342,7 +1407,7 @@ static void dir_t(Lisp *L, FEnv *env, FDir *d) {
 
 static void args_goto(Lisp *L, FEnv *env, FDir *d, long posn) {
     FArgs *a = env->a;
-    long total = FIXVAL(arg_list_length(a->orig));
+    long total = FIXVAL(args_length(L, a->orig));
     if (posn < 0 || posn > total)
         ferror_at(L, env->c, env->ctx, d->end - 1, "Index %ld is out of bounds. It should have been between 0 and %ld.", posn, total);
     Obj l = a->orig;
@@ -1414,7 +1479,7 @@ static void dir_slash(Lisp *L, FEnv *env, FDir *d) {
     for (int i = 0; i < d->np && i < 64; i++) {
         FParam *pp = &d->p[i];
         if (pp->kind == FP_ARG) params[np++] = next_arg_at(L, env, pp->pos);
-        else if (pp->kind == FP_REM) params[np++] = arg_list_length(env->a->cur);
+        else if (pp->kind == FP_REM) params[np++] = args_length(L, env->a->cur);
         else if (pp->kind == FP_VAL) params[np++] = pp->val;
         else params[np++] = NIL;
     }
@@ -1575,6 +1640,7 @@ static int dir_iter(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         a = &own;
     }
     if (!is_list(a->cur)) err_type(L, a->cur, S(LIST));
+    if (max < 0 && list_circular(a->cur)) err_type(L, a->cur, S(LIST));
     bool saved_upup = env->upup_allowed;
     Obj saved_outside = env->outside;
     env->upup_allowed = d->colon;
@@ -1602,6 +1668,7 @@ static int dir_iter(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         }
         count++;
         if (closed_colon && a->cur == NIL) break;
+        if (STREAM(env->stream)->truncated) break;
         if (a->cur == before && max < 0 && !d->colon)
             ferror_at(L, env->c, env->ctx, d->end - 1, "Iteration consumes no arguments and would never end");
         safe_point(L);
@@ -1726,7 +1793,7 @@ static int dir_justify(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         else arg = next_arg(L, env, d);
         pp_logical_block(L, env->stream, arg, prefix, per_line, suffix, lb_body, &lb);
         if (d->at) {
-            env->a->used += FIXVAL(arg_list_length(env->a->cur));
+            env->a->used += FIXVAL(args_length(L, env->a->cur));
             env->a->cur = NIL;
         }
         return lb.status;
@@ -1806,6 +1873,7 @@ static void out_text(Lisp *L, FEnv *env, FDir *d) {
 }
 
 static int interp(Lisp *L, FEnv *env, int from, int to) {
+    stack_check(L);
     FCtl *c = env->c;
     int i = from;
     while (i < to) {
@@ -1897,7 +1965,7 @@ static Obj run_control(Lisp *L, Obj stream, Obj control, FArgs *a, FCtx *ctx) {
 static Obj format_indirect(Lisp *L, FEnv *env, FDir *d, Obj control, FArgs *a) {
     if (is_function(control)) {
         Obj r = apply_list(L, control, cons(L, env->stream, a->cur));
-        long consumed = FIXVAL(arg_list_length(a->cur)) - FIXVAL(arg_list_length(r));
+        long consumed = FIXVAL(args_length(L, a->cur)) - FIXVAL(args_length(L, r));
         a->cur = r;
         a->used += consumed;
         return r;

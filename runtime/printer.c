@@ -858,14 +858,17 @@ static void pp_record(Lisp *L, Obj ctx, int kind, Obj a, Obj b) {
 static Obj pp_new_context(Lisp *L, Obj target) {
     Vector *c = (Vector *)heap_alloc(L, T_VECTOR, sizeof(Vector) + CTX_SIZE * sizeof(Obj));
     c->len = CTX_SIZE;
-    Obj s = make_string_output_stream(L);
+    /* a capped target (a session's output limit) caps the buffer too, so that printing a
+     * circular list without *print-circle* ends */
+    size_t cap = STREAM(target)->cap;
+    Obj s = cap ? make_capped_output_stream(L, cap + cap / 2 + 4096) : make_string_output_stream(L);
     STREAM(s)->column = stream_column(L, target);
     c->data[CTX_STREAM] = s;
     c->data[CTX_TARGET] = target;
-    size_t cap = 64 * OPW;
-    Vector *ops = (Vector *)heap_alloc(L, T_VECTOR, sizeof(Vector) + cap * sizeof(Obj));
-    ops->len = cap;
-    for (size_t i = 0; i < cap; i++) ops->data[i] = NIL;
+    size_t opcap = 64 * OPW;
+    Vector *ops = (Vector *)heap_alloc(L, T_VECTOR, sizeof(Vector) + opcap * sizeof(Obj));
+    ops->len = opcap;
+    for (size_t i = 0; i < opcap; i++) ops->data[i] = NIL;
     c->data[CTX_OPS] = (Obj)ops;
     c->data[CTX_NOPS] = FIX(0);
     c->data[CTX_DEPTH] = FIX(0);
@@ -1329,7 +1332,7 @@ typedef struct Cur { Lisp *L; Obj s; Obj list; long count; bool dead; } Cur;
 static bool cur_more(Cur *c) { return !c->dead && c->list != NIL; }
 
 static bool cur_pop(Cur *c, Obj *out) {
-    if (!cur_more(c)) return false;
+    if (!cur_more(c) || STREAM(c->s)->truncated) return false;
     if (pp_pop_check(c->L, c->s, c->list, c->count)) { c->dead = true; return false; }
     c->count++;
     *out = CAR(c->list);
@@ -1356,6 +1359,7 @@ static void paren_block(Lisp *L, Obj s, Obj obj, PPBody body, void *data) {
 /* Elements separated by a space and a newline of KIND. */
 static void cur_rest(Cur *c, int kind) {
     for (;;) {
+        if (STREAM(c->s)->truncated) return;
         if (!cur_out(c)) return;
         if (!cur_more(c)) return;
         cur_sp(c);
@@ -1985,7 +1989,7 @@ static void body_array_axis(Lisp *L, Obj s, Obj list, void *d) {
             stream_write_char(L, s, ' ');
             pp_newline(L, s, a->rank > 1 ? PP_LINEAR : PP_FILL);
         }
-        if (pp_pop_check(L, s, NIL, (long)i)) return;
+        if (pp_pop_check(L, s, NIL, (long)i) || STREAM(s)->truncated) return;
         if (a->rank == 1) print_write(L, array_elt(L, a->storage, a->offset + i), s);
         else {
             ArrData sub = {a->storage, a->offset + i * step, a->dims + 1, a->rank - 1};
