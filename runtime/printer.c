@@ -566,7 +566,6 @@ static void print_function(Lisp *L, PState *ps, Obj o) {
         put_address(L, ps, o);
     } else {
         print_rec(L, ps, name, 0);
-        if (is_type(o, T_CLOSURE)) put_address(L, ps, o);
     }
     ps->escape = saved;
     put(L, ps, '>');
@@ -618,19 +617,48 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
         put(L, ps, '>');
         break;
     }
-    case T_STREAM:
+    case T_STREAM: {
+        Stream *st = STREAM(o);
         puts_(L, ps, "#<");
         puts_(L, ps, stream_type_name(o));
-        if (STREAM(o)->pathname != NIL) { puts_(L, ps, " for "); print_rec(L, ps, STREAM(o)->pathname, depth); }
+        switch ((StreamKind)st->h.aux) {
+        case SK_FD:
+            puts_(L, ps, " for \"");
+            if (st->pathname != NIL) {
+                Obj ns = is_string(st->pathname) ? st->pathname : NIL;
+                Obj fn = SYM(intern_cstr(L, L->pkg_cl, "NAMESTRING"))->function;
+                if (ns == NIL && is_function(fn)) ns = funcall1(L, fn, st->pathname);
+                puts_(L, ps, "file ");
+                if (is_string(ns)) put_string(L, ps, ns);
+            } else if (st->fd >= 0 && st->fd <= 2) {
+                puts_(L, ps, st->fd == 0 ? "standard input" : st->fd == 1 ? "standard output" : "standard error");
+            } else {
+                char buf[32];
+                snprintf(buf, sizeof buf, "descriptor %d", st->fd);
+                puts_(L, ps, buf);
+            }
+            put(L, ps, '"');
+            break;
+        case SK_SYNONYM: puts_(L, ps, " :SYMBOL "); print_rec(L, ps, st->a, depth); break;
+        case SK_TWO_WAY: case SK_ECHO:
+            puts_(L, ps, " :INPUT-STREAM ");
+            print_rec(L, ps, st->a, depth);
+            puts_(L, ps, " :OUTPUT-STREAM ");
+            print_rec(L, ps, st->b, depth);
+            break;
+        case SK_CONCATENATED: puts_(L, ps, " :STREAMS "); print_rec(L, ps, st->a, depth); break;
+        default: break;
+        }
         put_address(L, ps, o);
         put(L, ps, '>');
         break;
+    }
     case T_READTABLE: puts_(L, ps, "#<READTABLE"); put_address(L, ps, o); put(L, ps, '>'); break;
     case T_RANDOM_STATE: puts_(L, ps, "#<RANDOM-STATE"); put_address(L, ps, o); put(L, ps, '>'); break;
     case T_ENVIRONMENT: puts_(L, ps, "#<SB-KERNEL:LEXENV"); put_address(L, ps, o); put(L, ps, '>'); break;
     case T_WEAK_POINTER:
-        puts_(L, ps, "#<WEAK-POINTER");
-        put_address(L, ps, o);
+        puts_(L, ps, "#<weak pointer: ");
+        print_rec(L, ps, ((WeakPointer *)o)->value, depth);
         put(L, ps, '>');
         break;
     default: {
