@@ -958,6 +958,7 @@ typedef struct Layout {
     bool stopped;      /* *print-lines* reached */
     long col_base;     /* the target's column where the current line's buffer starts */
     long cur;          /* the op being processed */
+    bool has_tabs;
 } Layout;
 
 static long lay_column(Layout *y, long pos) { return y->col_base + (long)y->line.len + (pos - y->emitted); }
@@ -1041,6 +1042,7 @@ static long lay_tab_size(Layout *y, LOp *op, long column);
 
 /* The column of text position POS if printed flat from here, counting the tabs before it. */
 static long lay_column_ahead(Layout *y, long pos) {
+    if (!y->has_tabs) return lay_column(y, pos);
     long extra = 0;
     for (long q = y->cur; q < y->nops && y->ops[q].pos < pos; q++)
         if (y->ops[q].kind == OP_TAB && y->ops[q].pos >= y->emitted)
@@ -1198,6 +1200,7 @@ static void pp_layout(Lisp *L, Obj ctx) {
     y.n = nt;
     y.ops = ops;
     y.nops = no;
+    for (long k = 0; k < no; k++) if (ops[k].kind == OP_TAB) { y.has_tabs = true; break; }
     sb_init(L, &y.line, 128);
     y.emitted = 0;
     Obj rm = SYM(S(PRINT_RIGHT_MARGIN))->value;
