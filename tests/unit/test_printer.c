@@ -2,6 +2,7 @@
  * symbol quoting, characters, circularity, and the pretty printer's C interface (logical
  * blocks, conditional newlines, indentation, the PPRINT-POP checks). Expected values are SBCL's. */
 #include "unit.h"
+#include "array.h"
 
 static const char *princ_str(Lisp *L, Obj o) { return princ_cstr(L, o); }
 
@@ -132,6 +133,58 @@ START_TEST(test_pretty_layouts) {
 }
 END_TEST
 
+/* A general array over a fresh simple-vector holding 1..total, built by hand as the arrays
+ * module would. FILL < 0: no fill pointer. */
+static Obj general_array(Lisp *L, int rank, const size_t *dims, long fill, bool adjustable) {
+    size_t total = 1;
+    for (int i = 0; i < rank; i++) total *= dims[i];
+    Obj v = make_vector(L, total, NIL);
+    for (size_t i = 0; i < total; i++) VEC(v)->data[i] = FIX((intptr_t)i + 1);
+    Array *a = (Array *)heap_alloc(L, T_ARRAY, sizeof(Array));
+    a->h.aux = (uint16_t)rank;
+    a->h.aux32 = ELT_T;
+    a->h.flags = (fill >= 0 ? ARR_FILL_POINTER : 0) | (adjustable ? ARR_ADJUSTABLE : 0);
+    a->dims = (size_t *)gc_alloc(L, (size_t)(rank ? rank : 1) * sizeof(size_t));
+    for (int i = 0; i < rank; i++) a->dims[i] = dims[i];
+    a->total = total;
+    a->fill = fill >= 0 ? (size_t)fill : total;
+    a->storage = v;
+    a->offset = 0;
+    return (Obj)a;
+}
+
+START_TEST(test_print_arrays) {
+    Lisp *L = unit_lisp();
+    size_t d23[2] = {2, 3}, d0[1] = {0}, d5[1] = {5}, d20[2] = {2, 0}, d02[2] = {0, 2}, d222[3] = {2, 2, 2};
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d23, -1, false)), "#2A((1 2 3) (4 5 6))");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 0, d0, -1, false)), "#0A1");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 3, d222, -1, false)), "#3A(((1 2) (3 4)) ((5 6) (7 8)))");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d20, -1, false)), "#2A(() ())");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d02, -1, false)), "#2A()");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 1, d5, 2, false)), "#(1 2)");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 1, d5, -1, true)), "#(1 2 3 4 5)");
+    SYM(S(PRINT_LENGTH))->value = FIX(1);
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d23, -1, false)), "#2A((1 ...) ...)");
+    SYM(S(PRINT_LENGTH))->value = NIL;
+    SYM(S(PRINT_LEVEL))->value = FIX(1);
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d23, -1, false)), "#2A(# #)");
+    SYM(S(PRINT_LEVEL))->value = NIL;
+    SYM(S(PRINT_PRETTY))->value = S(T);
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 2, d23, -1, false)), "#2A((1 2 3) (4 5 6))");
+    ck_assert_str_eq(prin1_cstr(L, general_array(L, 0, d0, -1, false)), "#0A1");
+    SYM(S(PRINT_PRETTY))->value = NIL;
+    /* *print-array* nil: SBCL's terse forms */
+    SYM(S(PRINT_ARRAY))->value = NIL;
+    const char *t = prin1_cstr(L, general_array(L, 1, d5, 2, false));
+    ck_assert_msg(strncmp(t, "#<(VECTOR T 5) {", 16) == 0, "got %s", t);
+    t = prin1_cstr(L, general_array(L, 2, d23, -1, false));
+    ck_assert_msg(strncmp(t, "#<(SIMPLE-ARRAY T (2 3)) {", 26) == 0, "got %s", t);
+    t = prin1_cstr(L, make_vector(L, 2, NIL));
+    ck_assert_msg(strncmp(t, "#<(SIMPLE-VECTOR 2) {", 21) == 0, "got %s", t);
+    ck_assert_str_eq(prin1_cstr(L, string_from_cstr(L, "abc")), "\"abc\"");
+}
+END_TEST
+
 static Suite *printer_suite(void) {
     Suite *s = suite_create("printer");
     TCase *tc = tcase_create("core");
@@ -141,6 +194,7 @@ static Suite *printer_suite(void) {
     tcase_add_test(tc, test_print_variables);
     tcase_add_test(tc, test_pretty_c_interface);
     tcase_add_test(tc, test_pretty_layouts);
+    tcase_add_test(tc, test_print_arrays);
     suite_add_tcase(s, tc);
     return s;
 }
