@@ -1379,9 +1379,10 @@ static bool cur_out(Cur *c) {
     return true;
 }
 
-static void cur_sp(Cur *c) { stream_write_char(c->L, c->s, ' '); }
-static void cur_nl(Cur *c, int kind) { pp_newline(c->L, c->s, kind); }
-static void cur_ind(Cur *c, int kind, long n) { pp_indent(c->L, c->s, kind, n); }
+/* Once a pop has ended the block (". x", "...", a circular tail), nothing more is written. */
+static void cur_sp(Cur *c) { if (!c->dead) stream_write_char(c->L, c->s, ' '); }
+static void cur_nl(Cur *c, int kind) { if (!c->dead) pp_newline(c->L, c->s, kind); }
+static void cur_ind(Cur *c, int kind, long n) { if (!c->dead) pp_indent(c->L, c->s, kind, n); }
 
 static void paren_block(Lisp *L, Obj s, Obj obj, PPBody body, void *data) {
     pp_logical_block(L, s, obj, str_lit(L, "("), false, str_lit(L, ")"), body, data);
@@ -1696,7 +1697,6 @@ static void body_flet(Lisp *L, Obj s, Obj list, void *d) {
     paren_block(L, s, b, body_flet_defs, NULL);
     cur_ind(&c, PP_INDENT_BLOCK, 1);
     if (!cur_more(&c)) return;
-    cur_sp(&c);
     cur_nl(&c, PP_MANDATORY);
     cur_rest(&c, PP_LINEAR);
 }
@@ -1895,6 +1895,12 @@ static bool loop_clause_keyword(Lisp *L, Obj x) {
 
 static void body_loop(Lisp *L, Obj s, Obj list, void *d) {
     (void)d;
+    /* (loop (form) ...), the simple loop: one form per line */
+    if (!is_cons(CDR(list)) || is_cons(CAR(CDR(list)))) {
+        int spread = 1;
+        body_fun_call(L, s, list, &spread);
+        return;
+    }
     Cur c = {L, s, list, 0, false};
     if (!cur_out(&c) || !cur_more(&c)) return;
     cur_sp(&c);
@@ -2052,6 +2058,8 @@ static void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, 
 static void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
     Obj stream = ps->stream;
     const char *prefix = quote_prefix(L, o);
+    /* inside DECLARE, (function f) stays as written (SBCL) */
+    if (prefix && (CAR(o) == S(QUOTE) || CAR(o) == S(FUNCTION)) && SYM(S(PP_QUOTE_SUGAR))->value == NIL) prefix = NULL;
     if (prefix) {
         puts_(L, ps, prefix);
         print_rec(L, ps, CAR(CDR(o)), depth);
@@ -2079,8 +2087,12 @@ static void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
             }
     }
     long pos = 0;
+    /* (quote a b), (function): not the one-argument forms printed as 'a and #'f */
+    if (head == S(QUOTE) || head == S(FUNCTION) || head == S(QUASIQUOTE)) found = true;
     if (found) {
         if (arg) data = &arg;
+        if (head == S(DECLARE) || head == intern_cstr(L, L->pkg_cl, "DECLAIM"))
+            bind_special(L, S(PP_QUOTE_SUGAR), NIL);
     } else if (is_type(head, T_SYMBOL) && (SYM(head)->function != UNBOUND || special_operator_p(L, head))) {
         body = body_fun_call;
         if ((SYM(head)->h.flags & SYM_MACRO) && (pos = macro_body_position(L, SYM(head)->function)) >= 0) {
@@ -2281,4 +2293,6 @@ void printer_init(Lisp *L) {
     SYM(S(PP_CIRCLE_TABLE))->value = NIL;
     SYM(S(PP_PRINT_DEPTH))->h.flags |= SYM_SPECIAL;
     SYM(S(PP_PRINT_DEPTH))->value = FIX(0);
+    SYM(S(PP_QUOTE_SUGAR))->h.flags |= SYM_SPECIAL;
+    SYM(S(PP_QUOTE_SUGAR))->value = S(T);
 }
