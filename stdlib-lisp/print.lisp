@@ -186,3 +186,19 @@
 (defmacro print-unreadable-object ((object stream &key type identity) &body body)
   `(%print-unreadable-object ,object ,stream ,type ,identity
                              ,(if body `(function (lambda () ,@body)) nil)))
+
+;;; ------------------------------------------------------------------
+;;; WITH-STANDARD-IO-SYNTAX (CLHS 23.2): the printer and reader variables at their standard
+;;; values, as SBCL binds them (*print-pretty* is NIL there, *print-readably* T).
+
+(defvar *standard-pprint-dispatch* (%make-pprint-dispatch-table nil))
+
+(defmacro with-standard-io-syntax (&body body)
+  `(let ((*package* (find-package "COMMON-LISP-USER"))
+         (*print-array* t) (*print-base* 10) (*print-case* :upcase) (*print-circle* nil)
+         (*print-escape* t) (*print-gensym* t) (*print-length* nil) (*print-level* nil)
+         (*print-lines* nil) (*print-miser-width* nil) (*print-pprint-dispatch* *standard-pprint-dispatch*)
+         (*print-pretty* nil) (*print-radix* nil) (*print-readably* t) (*print-right-margin* nil)
+         (*read-base* 10) (*read-default-float-format* 'single-float) (*read-eval* t)
+         (*read-suppress* nil) (*readtable* (copy-readtable nil)))
+     ,@body))

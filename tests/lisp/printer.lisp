@@ -929,6 +929,44 @@ line2\"")
   (let ((*print-readably* t))
     (prin1-to-string #(1 2)))
   "#(1 2)")
+(deftest print-unreadable-12
+  (with-standard-io-syntax (prin1-to-string '(a "b" 1.5 1.5d0)))
+  "(A \"b\" 1.5 1.5d0)")
+(deftest print-unreadable-13
+  (with-standard-io-syntax (list *print-pretty* *print-readably* *print-base*))
+  (nil t 10))
+(deftest print-unreadable-14
+  (let ((s (prin1-to-string (make-hash-table))))
+    (string= s "#<HASH-TABLE :TEST EQL :COUNT 0 {" :end1 33))
+  t)
+(deftest print-unreadable-15
+  (let ((s (prin1-to-string (make-hash-table :test 'equal))))
+    (string= s "#<HASH-TABLE :TEST EQUAL :COUNT 0 {" :end1 35))
+  t)
+(deftest print-unreadable-16
+  (let ((s (prin1-to-string (make-string-output-stream))))
+    (string= s "#<SB-IMPL::STRING-OUTPUT-STREAM {" :end1 33))
+  t)
+(deftest print-unreadable-17
+  (let ((s (prin1-to-string (make-two-way-stream (make-string-input-stream "") (make-string-output-stream)))))
+    (string= s "#<TWO-WAY-STREAM :INPUT-STREAM #<SB-IMPL::STRING-INPUT-STREAM {" :end1 63))
+  t)
+(deftest print-unreadable-18
+  (let ((s (prin1-to-string (make-synonym-stream '*standard-output*))))
+    (string= s "#<SYNONYM-STREAM :SYMBOL *STANDARD-OUTPUT* {" :end1 44))
+  t)
+(deftest print-unreadable-19
+  (let ((s
+         (let ((*print-array* nil))
+           (prin1-to-string #(1 2)))))
+    (string= s "#<(SIMPLE-VECTOR 2) {" :end1 21))
+  t)
+(deftest print-unreadable-20
+  (let ((s
+         (let ((*print-array* nil))
+           (prin1-to-string (make-array '(2 3))))))
+    (string= s "#<(SIMPLE-ARRAY T (2 3)) {" :end1 26))
+  t)
 (deftest print-unreadable-err-1
   (signals-error (let ((*print-readably* t))
                    (prin1-to-string #'car)) print-not-readable)
@@ -1550,3 +1588,40 @@ CCC DDD")
     (let ((*print-pretty* t))
       (prin1-to-string '(a (foo 1 2) b))))
   "(A FOO!(1 2) B)")
+(deftest pprint-dispatch-2
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch '(cons (member foo)) (lambda (s o) (format s "FOO!~S" (cdr o))))
+    (let ((*print-pretty* nil))
+      (prin1-to-string '(a (foo 1 2) b))))
+  "(A (FOO 1 2) B)")
+(deftest pprint-dispatch-3
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch 'keyword (lambda (s o) (format s "<~A>" (symbol-name o))))
+    (let ((*print-pretty* t))
+      (prin1-to-string '(a :b "c"))))
+  "(A <B> \"c\")")
+(deftest pprint-dispatch-4
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch 'keyword (lambda (s o) (format s "<~A>" (symbol-name o))))
+    (set-pprint-dispatch 'keyword nil)
+    (let ((*print-pretty* t))
+      (prin1-to-string '(a :b "c"))))
+  "(A :B \"c\")")
+(deftest pprint-dispatch-5
+  (let ((tb (copy-pprint-dispatch)))
+    (set-pprint-dispatch 'keyword (lambda (s o) (declare (ignore o)) (write-string "K" s)) 0 tb)
+    (list (nth-value 1 (pprint-dispatch :x tb)) (nth-value 1 (pprint-dispatch "x" tb))))
+  (t nil))
+(deftest pprint-dispatch-6
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch '(cons (member bar)) (lambda (s o) (format s "BAR~A" (length o))) 1)
+    (set-pprint-dispatch '(cons symbol) (lambda (s o) (declare (ignore o)) (write-string "SYM" s)) 0)
+    (let ((*print-pretty* t))
+      (prin1-to-string '((bar 1) (baz 2)))))
+  "(BAR2 SYM)")
+(deftest pprint-dispatch-7
+  (let ((*print-pprint-dispatch* (copy-pprint-dispatch)))
+    (set-pprint-dispatch 'string (lambda (s o) (write-string "str:" s) (write-string o s)))
+    (let ((*print-pretty* t))
+      (format nil "~S ~A" "x" "y")))
+  "str:x str:y")
