@@ -2323,9 +2323,9 @@ bool number_parse_token(Lisp *L, const uint32_t *s, size_t n, int base, Obj *out
 /* ==== primitives ==== */
 
 DEFPRIM(prim_plus) {
-    Obj r = FIX(0);
-    if (nargs == 1) return check_number(L, args[0]);
-    for (int i = 0; i < nargs; i++) r = num_add(L, r, args[i]);
+    if (nargs == 0) return FIX(0);
+    Obj r = check_number(L, args[0]);
+    for (int i = 1; i < nargs; i++) r = num_add(L, r, args[i]);
     return r;
 }
 
@@ -2337,9 +2337,9 @@ DEFPRIM(prim_minus) {
 }
 
 DEFPRIM(prim_star) {
-    Obj r = FIX(1);
-    if (nargs == 1) return check_number(L, args[0]);
-    for (int i = 0; i < nargs; i++) r = num_mul(L, r, args[i]);
+    if (nargs == 0) return FIX(1);
+    Obj r = check_number(L, args[0]);
+    for (int i = 1; i < nargs; i++) r = num_mul(L, r, args[i]);
     return r;
 }
 
