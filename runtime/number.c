@@ -1081,7 +1081,7 @@ static Obj complex_atanh(Lisp *L, Obj z) {
 static Obj complex_tanh(Lisp *L, Obj z) {
     double x = realpart_d(L, z), y = imagpart_d(L, z);
     const double big = (log(2.0) + log(DBL_MAX)) / 4.0;
-    if (fabs(x) > big) return complex_like(L, copysign(1.0, x), copysign(0.0, y), z);
+    if (fabs(x) > big) return complex_like(L, copysign(1.0, x), copysign(1.0, y), z);  /* sic: SBCL's result */
     double tv = call1(L, tan, y, "TANH", z);
     double beta = 1.0 + tv * tv;
     double s = call1(L, sinh, x, "TANH", z);
@@ -2528,8 +2528,7 @@ DEFPRIM(prim_float_sign) {
     if (nargs == 1) return float_one(L, k, neg ? -1.0 : 1.0);
     Obj y = args[1];
     check_float(L, y);
-    double m = fabs(float_val(y));
-    return float_one(L, kind_of(y), neg ? -m : m);
+    return MUL(float_one(L, k, neg ? -1.0 : 1.0), num_abs(L, y));
 }
 
 DEFPRIM(prim_float_digits) { UNUSED_ARGS; check_float(L, args[0]); return FIX(is_single(args[0]) ? 24 : 53); }
