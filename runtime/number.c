@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#define GC_THREADS
+#include <gc/gc.h>
 
 /* ==== errors ==== */
 
@@ -36,6 +38,121 @@ static void check_bits(Lisp *L, double bits) {
     double bytes = bits / 8.0 + 64;
     if (bytes > 1e17) bytes = 1e17;
     gc_check_request(L, (size_t)bytes);
+}
+
+/* ==== GMP on large operands ====
+ * GMP chains its temporary blocks above 32 KB through headers inside the blocks, which gc.c
+ * allocates as atomic (unscanned) memory: a collection in the middle of a long operation can
+ * free a block the chain still links, and GMP then walks freed memory. Operations on large
+ * operands therefore run with the collector paused; an error raised inside GMP (heap
+ * exhaustion) resumes it on its way out. */
+
+#define GMP_BIG_LIMBS 256
+
+/* While the collector is paused, GMP's own frees really free (gc.c's free is a no-op), so that
+ * the garbage of a long operation does not pile up. GMP only frees memory it owns. */
+static void gmp_free_now(void *p, size_t n) { (void)n; GC_FREE(p); }
+static void (*gmp_saved_free)(void *, size_t);
+
+static void gmp_pause(void) {
+    GC_disable();
+    void *(*a)(size_t);
+    void *(*r)(void *, size_t, size_t);
+    mp_get_memory_functions(&a, &r, &gmp_saved_free);
+    mp_set_memory_functions(a, r, gmp_free_now);
+}
+
+static void gmp_resume(void) {
+    void *(*a)(size_t);
+    void *(*r)(void *, size_t, size_t);
+    void (*f)(void *, size_t);
+    mp_get_memory_functions(&a, &r, &f);
+    mp_set_memory_functions(a, r, gmp_saved_free);
+    GC_enable();
+}
+
+#define GMP_BIG_BEGIN(L, limbs)                                               \
+    Frame gmp_fr_;                                                            \
+    volatile bool gmp_big_ = (limbs) > GMP_BIG_LIMBS;                         \
+    if (gmp_big_) {                                                           \
+        FRAME_PUSH(L, &gmp_fr_, FR_UNWIND_PROTECT, NIL);                      \
+        if (FRAME_SETJMP(&gmp_fr_)) {                                         \
+            frame_pop(L, &gmp_fr_);                                           \
+            gmp_resume();                                                     \
+            unwind_continue(L, L->unwind_target, L->unwind_code);             \
+        }                                                                     \
+        gmp_pause();                                                          \
+    }
+#define GMP_BIG_END(L)                                                        \
+    do {                                                                      \
+        if (gmp_big_) { gmp_resume(); frame_pop(L, &gmp_fr_); }               \
+    } while (0)
+
+static size_t zlimbs(mpz_srcptr z) { return mpz_size(z); }
+static size_t qlimbs(mpq_srcptr q) { return mpz_size(mpq_numref(q)) + mpz_size(mpq_denref(q)); }
+
+static void z_mul(Lisp *L, mpz_ptr r, mpz_srcptr a, mpz_srcptr b) {
+    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    mpz_mul(r, a, b);
+    GMP_BIG_END(L);
+}
+
+static void z_tdiv_qr(Lisp *L, mpz_ptr q, mpz_ptr r, mpz_srcptr a, mpz_srcptr b) {
+    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    mpz_tdiv_qr(q, r, a, b);
+    GMP_BIG_END(L);
+}
+
+static void z_pow_ui(Lisp *L, mpz_ptr r, mpz_srcptr b, unsigned long e, size_t result_limbs) {
+    GMP_BIG_BEGIN(L, result_limbs);
+    mpz_pow_ui(r, b, e);
+    GMP_BIG_END(L);
+}
+
+static void z_sqrt(Lisp *L, mpz_ptr r, mpz_srcptr a) {
+    GMP_BIG_BEGIN(L, zlimbs(a));
+    mpz_sqrt(r, a);
+    GMP_BIG_END(L);
+}
+
+static void z_gcd(Lisp *L, mpz_ptr r, mpz_srcptr a, mpz_srcptr b, bool lcm) {
+    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    if (lcm) mpz_lcm(r, a, b);
+    else mpz_gcd(r, a, b);
+    GMP_BIG_END(L);
+}
+
+static void z_set_str(Lisp *L, mpz_ptr z, const char *str, int base, size_t len) {
+    GMP_BIG_BEGIN(L, len / 8);
+    mpz_set_str(z, str, base);
+    GMP_BIG_END(L);
+}
+
+static void z_get_str(Lisp *L, char *buf, int base, mpz_srcptr z) {
+    GMP_BIG_BEGIN(L, zlimbs(z));
+    mpz_get_str(buf, base, z);
+    GMP_BIG_END(L);
+}
+
+/* op: '+', '-', '*', '/', or 'c' to canonicalize A in place */
+static void q_op(Lisp *L, int op, mpq_ptr r, mpq_srcptr a, mpq_srcptr b) {
+    GMP_BIG_BEGIN(L, qlimbs(a) + (b ? qlimbs(b) : 0));
+    switch (op) {
+    case '+': mpq_add(r, a, b); break;
+    case '-': mpq_sub(r, a, b); break;
+    case '*': mpq_mul(r, a, b); break;
+    case '/': mpq_div(r, a, b); break;
+    default: mpq_canonicalize(r); break;
+    }
+    GMP_BIG_END(L);
+}
+
+static int q_cmp(Lisp *L, mpq_srcptr a, mpq_srcptr b) {
+    int c;
+    GMP_BIG_BEGIN(L, qlimbs(a) + qlimbs(b));
+    c = mpq_cmp(a, b);
+    GMP_BIG_END(L);
+    return (c > 0) - (c < 0);
 }
 
 /* ==== construction ==== */
@@ -159,7 +276,7 @@ Obj make_ratio(Lisp *L, Obj num, Obj den) {
     mpq_init(q);
     integer_to_mpz(num, mpq_numref(q));
     integer_to_mpz(den, mpq_denref(q));
-    mpq_canonicalize(q);
+    q_op(L, 'c', q, q, NULL);
     return mpq_take(L, q);
 }
 
@@ -199,7 +316,7 @@ static Obj ratio_den(Obj o) { return is_ratio(o) ? RATIO(o)->den : FIX(1); }
 
 /* |n|/d (d > 0) with PREC significant bits; ULPMIN the exponent of the smallest denormal,
  * EMAX the largest exponent. Returns the signed value (exact as a double); *ovf when too large. */
-static double mpq_to_float_bits(mpz_srcptr n, mpz_srcptr d, int prec, long ulpmin, long emax, bool *ovf) {
+static double mpq_to_float_bits(Lisp *L, mpz_srcptr n, mpz_srcptr d, int prec, long ulpmin, long emax, bool *ovf) {
     *ovf = false;
     int sign = mpz_sgn(n);
     if (sign == 0) return 0.0;
@@ -212,12 +329,16 @@ static double mpq_to_float_bits(mpz_srcptr n, mpz_srcptr d, int prec, long ulpmi
     long s = prec + 3 - (nb - db);
     if (s >= 0) {
         mpz_mul_2exp(a, a, (mp_bitcnt_t)s);
-        mpz_tdiv_qr(q, r, a, d);
+        z_tdiv_qr(L, q, r, a, d);
+    } else if (mpz_cmp_ui(d, 1) == 0) {
+        /* an integer: shift, remembering whether nonzero bits were dropped */
+        mpz_tdiv_q_2exp(q, a, (mp_bitcnt_t)-s);
+        mpz_set_ui(r, (long)mpz_scan1(a, 0) < -s ? 1 : 0);
     } else {
         mpz_t t;
         mpz_init(t);
         mpz_mul_2exp(t, d, (mp_bitcnt_t)-s);
-        mpz_tdiv_qr(q, r, a, t);
+        z_tdiv_qr(L, q, r, a, t);
     }
     bool sticky = mpz_sgn(r) != 0;
     long qb = (long)mpz_sizeinbase(q, 2);
@@ -242,10 +363,10 @@ static double mpq_to_float_bits(mpz_srcptr n, mpz_srcptr d, int prec, long ulpmi
     return sign < 0 ? -v : v;
 }
 
-static double mpz_to_float_bits(mpz_srcptr n, bool single, bool *ovf) {
+static double mpz_to_float_bits(Lisp *L, mpz_srcptr n, bool single, bool *ovf) {
     mpz_t one;
     mpz_init_set_ui(one, 1);
-    return single ? mpq_to_float_bits(n, one, 24, -149, 127, ovf) : mpq_to_float_bits(n, one, 53, -1074, 1023, ovf);
+    return single ? mpq_to_float_bits(L, n, one, 24, -149, 127, ovf) : mpq_to_float_bits(L, n, one, 53, -1074, 1023, ovf);
 }
 
 /* A rational as a float of the given format (the value returned as a double). */
@@ -255,7 +376,7 @@ static double rational_to_fmt(Lisp *L, Obj x, bool single, bool *ovf) {
         int64_t v = fixnum_val(x);
         return single ? (double)(float)v : (double)v;
     }
-    if (is_bignum(x)) return mpz_to_float_bits(BIG(x), single, ovf);
+    if (is_bignum(x)) return mpz_to_float_bits(L, BIG(x), single, ovf);
     Obj n = RATIO(x)->num, d = RATIO(x)->den;
     if (is_fixnum(n) && is_fixnum(d)) {
         int64_t a = fixnum_val(n), b = fixnum_val(d);
@@ -265,10 +386,9 @@ static double rational_to_fmt(Lisp *L, Obj x, bool single, bool *ovf) {
             return (double)a / (double)b;
         }
     }
-    (void)L;
     ZArg za, zb;
     mpz_srcptr pn = zarg(&za, n), pd = zarg(&zb, d);
-    return single ? mpq_to_float_bits(pn, pd, 24, -149, 127, ovf) : mpq_to_float_bits(pn, pd, 53, -1074, 1023, ovf);
+    return single ? mpq_to_float_bits(L, pn, pd, 24, -149, 127, ovf) : mpq_to_float_bits(L, pn, pd, 53, -1074, 1023, ovf);
 }
 
 /* Any real as a double; rationals beyond the range signal FLOATING-POINT-OVERFLOW. */
@@ -368,7 +488,7 @@ static Obj int_mul(Lisp *L, Obj a, Obj b) {
     ZArg x, y;
     mpz_t r;
     mpz_init(r);
-    mpz_mul(r, zarg(&x, a), zarg(&y, b));
+    z_mul(L, r, zarg(&x, a), zarg(&y, b));
     return mpz_take(L, r);
 }
 
@@ -408,12 +528,8 @@ static Obj rat_arith(Lisp *L, ArithOp op, Obj a, Obj b) {
     mpq_init(x); mpq_init(y);
     rational_to_mpq(a, x);
     rational_to_mpq(b, y);
-    switch (op) {
-    case OP_ADD: mpq_add(x, x, y); break;
-    case OP_SUB: mpq_sub(x, x, y); break;
-    case OP_MUL: mpq_mul(x, x, y); break;
-    case OP_DIV: mpq_div(x, x, y); break;
-    }
+    static const char ops[] = {'+', '-', '*', '/'};
+    q_op(L, ops[op], x, x, y);
     return mpq_take(L, x);
 }
 
@@ -456,43 +572,43 @@ static Obj complex_arith(Lisp *L, ArithOp op, Obj a, Obj b) {
     Obj ar = realpart(a), br = realpart(b);
     switch (op) {
     case OP_ADD:
-        if (ca && cb) return make_complex(L, ADD(ar, br), ADD(CPLX(a)->im, CPLX(b)->im));
-        if (ca) return make_complex(L, ADD(ar, b), ADD(CPLX(a)->im, FIX(0)));
-        return make_complex(L, ADD(a, br), ADD(FIX(0), CPLX(b)->im));
+        if (ca && cb) { Obj re_ = ADD(ar, br); return make_complex(L, re_, ADD(CPLX(a)->im, CPLX(b)->im)); }
+        if (ca) { Obj re_ = ADD(ar, b); return make_complex(L, re_, ADD(CPLX(a)->im, FIX(0))); }
+        { Obj re_ = ADD(a, br); return make_complex(L, re_, ADD(FIX(0), CPLX(b)->im)); }
     case OP_SUB:
-        if (ca && cb) return make_complex(L, SUB(ar, br), SUB(CPLX(a)->im, CPLX(b)->im));
-        if (ca) return make_complex(L, SUB(ar, b), SUB(CPLX(a)->im, FIX(0)));
-        return make_complex(L, SUB(a, br), SUB(FIX(0), CPLX(b)->im));
+        if (ca && cb) { Obj re_ = SUB(ar, br); return make_complex(L, re_, SUB(CPLX(a)->im, CPLX(b)->im)); }
+        if (ca) { Obj re_ = SUB(ar, b); return make_complex(L, re_, SUB(CPLX(a)->im, FIX(0))); }
+        { Obj re_ = SUB(a, br); return make_complex(L, re_, SUB(FIX(0), CPLX(b)->im)); }
     case OP_MUL:
         if (ca && cb) {
             Obj ai = CPLX(a)->im, bi = CPLX(b)->im;
-            return make_complex(L, SUB(MUL(ar, br), MUL(ai, bi)), ADD(MUL(ar, bi), MUL(ai, br)));
+            { Obj re_ = SUB(MUL(ar, br), MUL(ai, bi)); return make_complex(L, re_, ADD(MUL(ar, bi), MUL(ai, br))); }
         }
-        if (ca) return make_complex(L, MUL(ar, b), MUL(CPLX(a)->im, b));
-        return make_complex(L, MUL(a, br), MUL(a, CPLX(b)->im));
+        if (ca) { Obj re_ = MUL(ar, b); return make_complex(L, re_, MUL(CPLX(a)->im, b)); }
+        { Obj re_ = MUL(a, br); return make_complex(L, re_, MUL(a, CPLX(b)->im)); }
     case OP_DIV:
         if (ca && cb) {
             Obj ai = CPLX(a)->im, bi = CPLX(b)->im;
             if (num_compare(L, num_abs(L, br), num_abs(L, bi)) == 1) {
                 Obj r = DIV(bi, br);
-                Obj dn = ADD(br, MUL(r, bi));
-                return make_complex(L, DIV(ADD(ar, MUL(ai, r)), dn), DIV(SUB(ai, MUL(ar, r)), dn));
+                Obj dn = MUL(br, ADD(FIX(1), MUL(r, r)));
+                { Obj re_ = DIV(ADD(ar, MUL(ai, r)), dn); return make_complex(L, re_, DIV(SUB(ai, MUL(ar, r)), dn)); }
             }
             Obj r = DIV(br, bi);
-            Obj dn = ADD(bi, MUL(r, br));
-            return make_complex(L, DIV(ADD(MUL(ar, r), ai), dn), DIV(SUB(MUL(ai, r), ar), dn));
+            Obj dn = MUL(bi, ADD(FIX(1), MUL(r, r)));
+            { Obj re_ = DIV(ADD(MUL(ar, r), ai), dn); return make_complex(L, re_, DIV(SUB(MUL(ai, r), ar), dn)); }
         }
-        if (ca) return make_complex(L, DIV(ar, b), DIV(CPLX(a)->im, b));
+        if (ca) { Obj re_ = DIV(ar, b); return make_complex(L, re_, DIV(CPLX(a)->im, b)); }
         {
             Obj bi = CPLX(b)->im;
             if (num_compare(L, num_abs(L, bi), num_abs(L, br)) == 1) {
                 Obj r = DIV(br, bi);
                 Obj dn = MUL(bi, ADD(FIX(1), MUL(r, r)));
-                return make_complex(L, DIV(MUL(a, r), dn), DIV(num_negate(L, a), dn));
+                { Obj re_ = DIV(MUL(a, r), dn); return make_complex(L, re_, DIV(num_negate(L, a), dn)); }
             }
             Obj r = DIV(bi, br);
             Obj dn = MUL(br, ADD(FIX(1), MUL(r, r)));
-            return make_complex(L, DIV(a, dn), DIV(num_negate(L, MUL(a, r)), dn));
+            { Obj re_ = DIV(a, dn); return make_complex(L, re_, DIV(num_negate(L, MUL(a, r)), dn)); }
         }
     }
     return NIL;
@@ -560,8 +676,7 @@ int num_compare(Lisp *L, Obj a, Obj b) {
         mpq_init(p); mpq_init(q);
         rational_to_mpq(a, p);
         rational_to_mpq(b, q);
-        int c = mpq_cmp(p, q);
-        return (c > 0) - (c < 0);
+        return q_cmp(L, p, q);
     }
     if (ka >= K_SINGLE && kb >= K_SINGLE) {
         double x = float_val(a), y = float_val(b);
@@ -580,8 +695,7 @@ int num_compare(Lisp *L, Obj a, Obj b) {
         mpq_init(p); mpq_init(q);
         rational_to_mpq(r, p);
         mpq_set_d(q, f);
-        c = mpq_cmp(p, q);
-        c = (c > 0) - (c < 0);
+        c = q_cmp(L, p, q);
     }
     return swap ? -c : c;
 }
@@ -721,7 +835,7 @@ Obj num_truncate(Lisp *L, Obj n, Obj d, Obj *rem) {
         ZArg x, y;
         mpz_t q, r;
         mpz_init(q); mpz_init(r);
-        mpz_tdiv_qr(q, r, zarg(&x, n), zarg(&y, d));
+        z_tdiv_qr(L, q, r, zarg(&x, n), zarg(&y, d));
         if (rem) *rem = mpz_take(L, r);
         return mpz_take(L, q);
     }
@@ -1120,20 +1234,17 @@ static Obj div_masked(Lisp *L, Obj a, Obj b) {
 
 static Obj complex_asin(Lisp *L, Obj z) {
     Obj s1mz = complex_sqrt(L, SUB(FIX(1), z)), s1pz = complex_sqrt(L, ADD(FIX(1), z));
-    return make_complex(L, num_atan(L, div_masked(L, realpart(z), realpart(MUL(s1mz, s1pz)))),
-                        num_asinh(L, imagpart_exact(MUL(num_conjugate(L, s1mz), s1pz))));
+    { Obj re_ = num_atan(L, div_masked(L, realpart(z), realpart(MUL(s1mz, s1pz)))); return make_complex(L, re_, num_asinh(L, imagpart_exact(MUL(num_conjugate(L, s1mz), s1pz)))); }
 }
 
 static Obj complex_acos(Lisp *L, Obj z) {
     Obj s1pz = complex_sqrt(L, ADD(FIX(1), z)), s1mz = complex_sqrt(L, SUB(FIX(1), z));
-    return make_complex(L, MUL(FIX(2), num_atan(L, div_masked(L, realpart(s1mz), realpart(s1pz)))),
-                        num_asinh(L, imagpart_exact(MUL(num_conjugate(L, s1pz), s1mz))));
+    { Obj re_ = MUL(FIX(2), num_atan(L, div_masked(L, realpart(s1mz), realpart(s1pz)))); return make_complex(L, re_, num_asinh(L, imagpart_exact(MUL(num_conjugate(L, s1pz), s1mz)))); }
 }
 
 static Obj complex_acosh(Lisp *L, Obj z) {
     Obj szm1 = complex_sqrt(L, SUB(z, FIX(1))), szp1 = complex_sqrt(L, ADD(z, FIX(1)));
-    return make_complex(L, num_asinh(L, realpart(MUL(num_conjugate(L, szm1), szp1))),
-                        MUL(FIX(2), num_atan(L, div_masked(L, imagpart_exact(szm1), realpart(szp1)))));
+    { Obj re_ = num_asinh(L, realpart(MUL(num_conjugate(L, szm1), szp1))); return make_complex(L, re_, MUL(FIX(2), num_atan(L, div_masked(L, imagpart_exact(szm1), realpart(szp1))))); }
 }
 
 static Obj complex_asinh(Lisp *L, Obj z) { return rotate_back(L, complex_asin(L, times_i(L, z))); }
@@ -1145,7 +1256,7 @@ static Obj complex_tan(Lisp *L, Obj z) { return rotate_back(L, complex_tanh(L, t
 static Obj pi_of(Lisp *L, int k) { return k == K_DOUBLE ? make_double(L, M_PI) : make_single((float)M_PI); }
 
 static Obj num_cis(Lisp *L, Obj x) {
-    return make_complex(L, real_fn(L, x, cos, "CIS"), real_fn(L, x, sin, "CIS"));
+    { Obj re_ = real_fn(L, x, cos, "CIS"); return make_complex(L, re_, real_fn(L, x, sin, "CIS")); }
 }
 
 static Obj num_exp(Lisp *L, Obj x) {
@@ -1200,7 +1311,8 @@ static Obj num_log_base(Lisp *L, Obj x, Obj base) {
     kind(L, x);
     kind(L, base);
     if (num_zerop(L, base)) return (is_double(x) || is_double(base)) ? make_double(L, 0.0) : make_single(0.0f);
-    if (is_integer(x) && is_integer(base) && int_sign(x) > 0 && int_sign(base) > 0) {
+    if (is_bignum(x) && mpz_sgn(BIG(x)) > 0 && is_integer(base) && int_sign(base) > 0) {
+        /* SBCL 2.2.9 takes this exact path for positive bignums only */
         double a = to_double(L, log2_integer(L, x)), b = to_double(L, log2_integer(L, base));
         return float_kind_result(L, K_SINGLE, ddiv(L, a, b, "LOG", x, base), "LOG", x, base);
     }
@@ -1261,8 +1373,7 @@ static Obj real_expt(Lisp *L, Obj xo, Obj yo, int rk) {
         if (signbit(x)) {
             if (ax == 1 && yi == 0) {
                 double ypi = y * M_PI;
-                return make_complex(L, float_kind_result(L, rk, cos(ypi), "EXPT", xo, yo),
-                                    float_kind_result(L, rk, sin(ypi), "EXPT", xo, yo));
+                { Obj re_ = float_kind_result(L, rk, cos(ypi), "EXPT", xo, yo); return make_complex(L, re_, float_kind_result(L, rk, sin(ypi), "EXPT", xo, yo)); }
             }
             if (yi == 1) z = -z;
         }
@@ -1273,8 +1384,7 @@ static Obj real_expt(Lisp *L, Obj xo, Obj yo, int rk) {
     if (yi == 1) return float_kind_result(L, rk, -1.0 * p, "EXPT", xo, yo);
     if (yi == 2) return float_kind_result(L, rk, p, "EXPT", xo, yo);
     double ypi = y * M_PI;
-    return make_complex(L, float_kind_result(L, rk, p * cos(ypi), "EXPT", xo, yo),
-                        float_kind_result(L, rk, p * sin(ypi), "EXPT", xo, yo));
+    { Obj re_ = float_kind_result(L, rk, p * cos(ypi), "EXPT", xo, yo); return make_complex(L, re_, float_kind_result(L, rk, p * sin(ypi), "EXPT", xo, yo)); }
 }
 
 static Obj int_pow(Lisp *L, Obj base, Obj power) {
@@ -1288,7 +1398,7 @@ static Obj int_pow(Lisp *L, Obj base, Obj power) {
     ZArg za;
     mpz_t r;
     mpz_init(r);
-    mpz_pow_ui(r, zarg(&za, base), (unsigned long)p);
+    z_pow_ui(L, r, zarg(&za, base), (unsigned long)p, (size_t)((double)int_bits(base) * (double)p / 64));
     return mpz_take(L, r);
 }
 
@@ -1353,7 +1463,7 @@ static Obj num_cosh(Lisp *L, Obj x);
 static Obj num_sin(Lisp *L, Obj x) {
     if (is_complex(x)) {
         Obj a = CPLX(x)->re, b = CPLX(x)->im;
-        return make_complex(L, MUL(num_sin(L, a), num_cosh(L, b)), MUL(num_cos(L, a), num_sinh(L, b)));
+        { Obj re_ = MUL(num_sin(L, a), num_cosh(L, b)); return make_complex(L, re_, MUL(num_cos(L, a), num_sinh(L, b))); }
     }
     kind(L, x);
     return real_fn(L, x, sin, "SIN");
@@ -1362,7 +1472,7 @@ static Obj num_sin(Lisp *L, Obj x) {
 static Obj num_cos(Lisp *L, Obj x) {
     if (is_complex(x)) {
         Obj a = CPLX(x)->re, b = CPLX(x)->im;
-        return make_complex(L, MUL(num_cos(L, a), num_cosh(L, b)), num_negate(L, MUL(num_sin(L, a), num_sinh(L, b))));
+        { Obj re_ = MUL(num_cos(L, a), num_cosh(L, b)); return make_complex(L, re_, num_negate(L, MUL(num_sin(L, a), num_sinh(L, b)))); }
     }
     kind(L, x);
     return real_fn(L, x, cos, "COS");
@@ -1377,7 +1487,7 @@ static Obj num_tan(Lisp *L, Obj x) {
 static Obj num_sinh(Lisp *L, Obj x) {
     if (is_complex(x)) {
         Obj a = CPLX(x)->re, b = CPLX(x)->im;
-        return make_complex(L, MUL(num_sinh(L, a), num_cos(L, b)), MUL(num_cosh(L, a), num_sin(L, b)));
+        { Obj re_ = MUL(num_sinh(L, a), num_cos(L, b)); return make_complex(L, re_, MUL(num_cosh(L, a), num_sin(L, b))); }
     }
     kind(L, x);
     return real_fn(L, x, sinh, "SINH");
@@ -1386,7 +1496,7 @@ static Obj num_sinh(Lisp *L, Obj x) {
 static Obj num_cosh(Lisp *L, Obj x) {
     if (is_complex(x)) {
         Obj a = CPLX(x)->re, b = CPLX(x)->im;
-        return make_complex(L, MUL(num_cosh(L, a), num_cos(L, b)), MUL(num_sinh(L, a), num_sin(L, b)));
+        { Obj re_ = MUL(num_cosh(L, a), num_cos(L, b)); return make_complex(L, re_, MUL(num_sinh(L, a), num_sin(L, b))); }
     }
     kind(L, x);
     return real_fn(L, x, cosh, "COSH");
@@ -1947,7 +2057,7 @@ static Obj digits_to_integer(Lisp *L, const uint32_t *s, size_t n, int base, boo
     buf[k] = 0;
     mpz_t z;
     mpz_init(z);
-    mpz_set_str(z, buf, base);
+    z_set_str(L, z, buf, base, n);
     return mpz_take(L, z);
 }
 
@@ -2020,7 +2130,7 @@ static void print_integer(Lisp *L, Obj n, StrBuf *out, int base) {
     }
     size_t n_chars = mpz_sizeinbase(BIG(n), base) + 2;
     char *buf = (char *)gc_alloc_atomic(L, n_chars);
-    mpz_get_str(buf, -base, BIG(n));
+    z_get_str(L, buf, -base, BIG(n));
     sb_puts(L, out, buf);
 }
 
@@ -2252,14 +2362,15 @@ static Obj make_float_from_decimal(Lisp *L, const uint32_t *s, size_t n, bool ne
     else {
         mpz_t m, p;
         mpz_init(m); mpz_init(p);
-        mpz_set_str(m, buf, 10);
+        z_set_str(L, m, buf, 10, nd);
         if (neg) mpz_neg(m, m);
+        mpz_set_ui(p, 10);
         if (x >= 0) {
-            mpz_ui_pow_ui(p, 10, (unsigned long)x);
-            mpz_mul(m, m, p);
+            z_pow_ui(L, p, p, (unsigned long)x, (size_t)x / 19);
+            z_mul(L, m, m, p);
             mpz_set_ui(p, 1);
-        } else mpz_ui_pow_ui(p, 10, (unsigned long)-x);
-        v = single ? mpq_to_float_bits(m, p, 24, -149, 127, &ovf) : mpq_to_float_bits(m, p, 53, -1074, 1023, &ovf);
+        } else z_pow_ui(L, p, p, (unsigned long)-x, (size_t)-x / 19);
+        v = single ? mpq_to_float_bits(L, m, p, 24, -149, 127, &ovf) : mpq_to_float_bits(L, m, p, 53, -1074, 1023, &ovf);
     }
     if (ovf) err_reader(L, NIL, "floating-point-overflow: can't represent %s as a %s",
                         string_to_utf8(L, string_from_u32(L, s, n), NULL), single ? "SINGLE-FLOAT" : "DOUBLE-FLOAT");
@@ -2431,7 +2542,7 @@ DEFPRIM(prim_gcd) {
         ZArg za, zb;
         mpz_t g;
         mpz_init(g);
-        mpz_gcd(g, zarg(&za, r), zarg(&zb, b));
+        z_gcd(L, g, zarg(&za, r), zarg(&zb, b), false);
         r = mpz_take(L, g);
     }
     return r;
@@ -2447,7 +2558,7 @@ DEFPRIM(prim_lcm) {
         ZArg za, zb;
         mpz_t g;
         mpz_init(g);
-        mpz_lcm(g, zarg(&za, r), zarg(&zb, b));
+        z_gcd(L, g, zarg(&za, r), zarg(&zb, b), true);
         r = mpz_take(L, g);
     }
     return r;
@@ -2460,7 +2571,7 @@ DEFPRIM(prim_isqrt) {
     ZArg za;
     mpz_t r;
     mpz_init(r);
-    mpz_sqrt(r, zarg(&za, n));
+    z_sqrt(L, r, zarg(&za, n));
     return mpz_take(L, r);
 }
 
