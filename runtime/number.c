@@ -1779,7 +1779,7 @@ DEFPRIM(prim_boole) {
 DEFPRIM(prim_logbitp) {
     UNUSED_ARGS;
     Obj idx = args[0], n = check_integer(L, args[1]);
-    if (!is_integer(idx)) err_type(L, idx, S(UNSIGNED_BYTE));
+    if (!is_integer(idx)) err_type(L, idx, S(INTEGER));
     if (int_sign(idx) < 0) return NIL;
     int64_t i;
     if (!integer_to_int64(idx, &i) || (uint64_t)i >= int_bits(n)) return boolean(L, int_sign(n) < 0);
@@ -1805,7 +1805,9 @@ DEFPRIM(prim_integer_length) { UNUSED_ARGS; return make_uint64(L, int_bits(check
 
 DEFPRIM(prim_ash) {
     UNUSED_ARGS;
-    Obj n = check_integer(L, args[0]), c = check_integer(L, args[1]);
+    Obj n = check_integer(L, args[0]), c = args[1];
+    if (!is_real(c)) err_type(L, c, S(REAL));
+    check_integer(L, c);
     if (!is_fixnum(c)) {
         if (n == FIX(0)) return n;
         if (int_sign(c) < 0) return int_sign(n) < 0 ? FIX(-1) : FIX(0);
