@@ -4,6 +4,8 @@
 #include "package.h"
 #include "lstring.h"
 #include "hash.h"
+#include "printer.h"
+#include "stream.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -207,7 +209,7 @@ DEFPRIM(prim_pct_function_lambda_list) {
     if (is_type(fn, T_CLOSURE)) return CLOSURE(fn)->lambda->ll.source;
     if (is_type(fn, T_PRIMITIVE) && PRIM(fn)->lambda_list) {
         Obj s = string_from_cstr(L, PRIM(fn)->lambda_list);
-        bind_special(L, S(PACKAGE_VAR), L->pkg_cl);
+        bind_special(L, S(PACKAGE_VAR), L->pkg_system);
         size_t sp = L->special_sp - 1;
         Obj r = funcall1(L, intern_cstr(L, L->pkg_cl, "READ-FROM-STRING"), s);
         unbind_specials(L, sp);
@@ -259,6 +261,7 @@ Obj capture_backtrace(Lisp *L, int limit) {
     int n = 0;
     for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
         Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
+        if (fnname == S(P_SESSION_EVAL)) break; /* the session's own frames are not the user's */
         if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
         Obj a = NIL;
         int na = r->nargs > 16 ? 16 : r->nargs;
@@ -268,6 +271,41 @@ Obj capture_backtrace(Lisp *L, int limit) {
         tail = cell;
     }
     return head;
+}
+
+/* (sys:%session-note-warning type message): record a warning for the session's result */
+DEFPRIM(prim_pct_session_note_warning) {
+    UNUSED_ARGS;
+    Obj type = args[0];
+    Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
+    L->session_warnings = cons(L, cons(L, tstr, check_string(L, args[1])), L->session_warnings);
+    return NIL;
+}
+
+/* (sys:%read-line-interactive prompt) -> a line typed by the user, or NIL at end of input or when
+ * there is no interactive terminal (the REPL installs the hook) */
+DEFPRIM(prim_pct_read_line_interactive) {
+    UNUSED_ARGS;
+    if (!L->read_line_hook) return NIL;
+    char *prompt = string_to_utf8(L, check_string(L, args[0]), NULL);
+    /* flush Lisp output so that it appears before the prompt */
+    Obj out = SYM(S(STANDARD_OUTPUT))->value;
+    if (is_stream(out)) stream_finish_output(L, out);
+    char *line = L->read_line_hook(L->read_line_ctx, prompt);
+    if (!line) return NIL;
+    Obj r = string_from_cstr(L, line);
+    free(line);
+    return r;
+}
+
+/* (sys:%session-abort): the ABORT restart of a top-level form */
+DEFPRIM(prim_pct_session_abort) {
+    UNUSED_ARGS;
+    L->last_error = keyword(L, "ABORT");
+    L->last_backtrace = NIL;
+    Frame *top = frame_toplevel(L);
+    if (!top) exit(1);
+    unwind_to(L, top, JUMP_ERROR);
 }
 
 /* (sys:%backtrace &optional (limit 20)) -> list of (name . args) for active interpreted calls */
@@ -476,6 +514,9 @@ static const PrimDef evalprim_prims[] = {
     {"%FUNCTION-DOCUMENTATION", PK_SYS, prim_pct_function_documentation, 1, 1, 0, "(function)", NULL},
     {"%SET-FUNCTION-NAME", PK_SYS, prim_pct_set_function_name, 2, 2, 0, "(function name)", NULL},
     {"%TOPLEVEL-ABORT", PK_SYS, prim_pct_toplevel_abort, 1, 2, 0, "(condition &optional backtrace)", NULL},
+    {"%SESSION-NOTE-WARNING", PK_SYS, prim_pct_session_note_warning, 2, 2, 0, "(type message)", NULL},
+    {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
+    {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},
     {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", NULL},

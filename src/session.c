@@ -10,6 +10,8 @@
 #include "../runtime/package.h"
 #include "../runtime/lstring.h"
 #include "../runtime/error.h"
+#include "../runtime/snapshot.h"
+#include "../runtime/hash.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -56,7 +58,24 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(STANDARD_INPUT))->value = in;
     SYM(S(STANDARD_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
     SYM(S(ERROR_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
-    SYM(S(TRACE_OUTPUT))->value = SYM(S(ERROR_OUTPUT))->value;
+    SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(STANDARD_OUTPUT));
+}
+
+/* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
+static void take_snapshot(TclSession *s) {
+    Lisp *L = s->L;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        fprintf(stderr, "tinycl: could not snapshot the session state\n");
+        return;
+    }
+    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT"))->function;
+    if (is_function(hook)) funcall0(L, hook);
+    L->boot_snapshot = snapshot_take(L);
+    L->boot_symbols = NIL;
+    frame_pop(L, &fr);
 }
 
 TclSession *tcl_session_new(const TclOptions *opt) {
@@ -73,7 +92,12 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     if (!s->L) { free(s); return NULL; }
     s->thread = pthread_self();
     s->thread_known = true;
-    if (s->opt.capture_output) setup_capture_streams(s);
+    if (s->opt.capture_output) {
+        Lisp *L = s->L;
+        setup_capture_streams(s);
+        SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
+    }
+    take_snapshot(s);
     return s;
 }
 
@@ -81,6 +105,16 @@ void tcl_session_free(TclSession *s) {
     if (!s) return;
     lisp_free(s->L);
     free(s);
+}
+
+void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx) {
+    Lisp *L = s->L;
+    enter(s);
+    L->read_line_hook = read_line;
+    L->read_line_ctx = ctx;
+    Obj var = intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*");
+    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%REPL-DEBUGGER"))->function;
+    SYM(var)->value = read_line && is_function(fn) ? fn : NIL;
 }
 
 void tcl_interrupt(TclSession *s) {
@@ -102,13 +136,31 @@ const char *tcl_current_package(TclSession *s) {
     return s->pkgname;
 }
 
+const char *tcl_prompt_package(TclSession *s) {
+    Lisp *L = s->L;
+    Obj p = SYM(S(PACKAGE_VAR))->value;
+    if (!is_type(p, T_PACKAGE) || PKG(p)->name == NIL) return tcl_current_package(s);
+    Obj best = PKG(p)->name;
+    for (Obj n = PKG(p)->nicknames; is_cons(n); n = CDR(n))
+        if (STR(CAR(n))->len < STR(best)->len) best = CAR(n);
+    snprintf(s->pkgname, sizeof s->pkgname, "%s", string_to_utf8(L, best, NULL));
+    return s->pkgname;
+}
+
 /* The type of an error as a string: printed as PRIN1 would in the current package, so CL
  * types are bare and types from packages not used there are qualified. */
 static char *type_name_of(Lisp *L, Obj type) {
+    size_t sp = L->special_sp;
     bind_special(L, S(PRINT_ESCAPE), S(T));
     bind_special(L, S(PRINT_READABLY), NIL);
+    /* a package that does not use CL (KEYWORD, say) would qualify every standard type */
+    Obj cur = SYM(S(PACKAGE_VAR))->value;
+    bool uses_cl = cur == L->pkg_cl;
+    if (is_type(cur, T_PACKAGE))
+        for (Obj u = PKG(cur)->use_list; is_cons(u); u = CDR(u)) if (CAR(u) == L->pkg_cl) uses_cl = true;
+    if (!uses_cl) bind_special(L, S(PACKAGE_VAR), L->pkg_cl_user);
     Obj s = prin1_to_string(L, type);
-    unbind_specials(L, L->special_sp - 2);
+    unbind_specials(L, sp);
     return lisp_to_malloc(s);
 }
 
@@ -125,7 +177,11 @@ static void describe_error(TclSession *s, TclResult *r) {
         if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
         return;
     }
-    if (is_cons(err)) {
+    if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
+        /* (abort) or another restart that returned to the top level */
+        r->error_type = xstrdup("ABORT");
+        r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+    } else if (is_cons(err)) {
         r->error_type = type_name_of(L, CAR(err));
         char *desc = error_describe_bootstrap(L, err);
         /* error_describe_bootstrap gives "TYPE: message"; keep the message */
@@ -152,9 +208,56 @@ static void describe_error(TclSession *s, TclResult *r) {
     unbind_specials(L, fr.special_sp);
 }
 
+/* Does V contain a cycle (as opposed to merely shared structure)? Results are printed with
+ * *print-circle* only then, as a person would see them in SBCL otherwise. Past a budget of
+ * nodes the answer is "maybe", which prints with *print-circle* to be safe. */
+static bool value_may_be_circular(Lisp *L, Obj v) {
+    enum { BUDGET = 200000 };
+    if (!is_cons(v) && !is_type(v, T_VECTOR) && !is_type(v, T_INSTANCE) && !is_type(v, T_ARRAY)) return false;
+    Obj state = hash_new(L, HT_EQ, 64);     /* object -> T while on the path, NIL when finished */
+    size_t cap = 256, top = 0;
+    Obj *stack = (Obj *)gc_alloc(L, cap * sizeof(Obj));
+    size_t *next = (size_t *)gc_alloc_atomic(L, cap * sizeof(size_t));
+    stack[top] = v; next[top] = 0; top++;
+    hash_put(L, state, v, S(T));
+    size_t visited = 1;
+    while (top > 0) {
+        Obj o = stack[top - 1];
+        size_t i = next[top - 1]++;
+        Obj child = NO_VALUE;
+        if (is_cons(o)) { if (i == 0) child = CAR(o); else if (i == 1) child = CDR(o); }
+        else if (is_type(o, T_VECTOR)) { if (i < VEC(o)->len) child = VEC(o)->data[i]; }
+        else if (is_type(o, T_INSTANCE)) { if (i < INST(o)->nslots) child = INST(o)->slots[i]; }
+        else if (is_type(o, T_ARRAY)) { if (i == 0) child = ARR(o)->storage; }
+        if (child == NO_VALUE) {
+            hash_put(L, state, o, NIL);
+            top--;
+            continue;
+        }
+        if (!is_cons(child) && !is_type(child, T_VECTOR) && !is_type(child, T_INSTANCE) && !is_type(child, T_ARRAY)) continue;
+        Obj st = hash_get(L, state, child, NO_VALUE);
+        if (st == S(T)) return true;        /* back edge: a cycle */
+        if (st == NIL) continue;            /* finished earlier: shared, not circular */
+        if (++visited > BUDGET) return true;
+        if (top == cap) {
+            Obj *ns = (Obj *)gc_alloc(L, cap * 2 * sizeof(Obj));
+            size_t *nn = (size_t *)gc_alloc_atomic(L, cap * 2 * sizeof(size_t));
+            memcpy(ns, stack, cap * sizeof(Obj));
+            memcpy(nn, next, cap * sizeof(size_t));
+            stack = ns; next = nn; cap *= 2;
+        }
+        hash_put(L, state, child, S(T));
+        stack[top] = child; next[top] = 0; top++;
+    }
+    return false;
+}
+
 static char *print_value(Lisp *L, Obj v, size_t cap) {
     Obj out = make_capped_output_stream(L, cap);
+    size_t sp = L->special_sp;
+    if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, v)) bind_special(L, S(PRINT_CIRCLE), S(T));
     print_obj(L, v, out, true);
+    unbind_specials(L, sp);
     bool trunc = STREAM(out)->truncated;
     Obj str = get_output_stream_string(L, out);
     char *c = lisp_to_malloc(str);
@@ -178,6 +281,22 @@ static void take_output(TclSession *s, TclResult *r) {
         r->out_truncated = r->out_truncated || STREAM(err)->truncated;
         r->err = lisp_to_malloc(get_output_stream_string(L, err));
     } else r->err = xstrdup("");
+}
+
+static void take_warnings(Lisp *L, TclResult *r) {
+    int n = 0;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) n++;
+    if (!n) return;
+    r->warnings = (TclWarning *)calloc((size_t)n, sizeof(TclWarning));
+    /* the list is newest first */
+    int i = n;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) {
+        i--;
+        r->warnings[i].type = lisp_to_malloc(CAR(CAR(w)));
+        r->warnings[i].message = lisp_to_malloc(CDR(CAR(w)));
+    }
+    r->nwarnings = n;
+    L->session_warnings = NIL;
 }
 
 static void flush_std(Lisp *L) {
@@ -205,6 +324,7 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
     if (timeout < 0) timeout = s->opt.timeout;
     L->last_error = NIL;
     L->last_backtrace = NIL;
+    L->session_warnings = NIL;
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -245,6 +365,13 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             gc_restore_cap(L);
             if (code_ == JUMP_INTERRUPT) {
                 r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
+                char msg[160];
+                if (r->status == TCL_TIMEOUT)
+                    snprintf(msg, sizeof msg, "Evaluation timed out after %g seconds (the time limit); the session is intact.", timeout);
+                else
+                    snprintf(msg, sizeof msg, "Evaluation interrupted; the session is intact.");
+                r->error_type = xstrdup(r->status == TCL_TIMEOUT ? "TIMEOUT" : "INTERRUPTED");
+                r->error_message = xstrdup(msg);
             } else if (code_ == JUMP_EXIT) {
                 r->status = TCL_EXIT;
                 r->exit_code = L->exit_code;
@@ -262,7 +389,8 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             frame_pop(L, &top);
             break;
         }
-        Obj v = lisp_eval(L, form);
+        Obj sev = SYM(S(P_SESSION_EVAL))->function;
+        Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
         r->forms++;
         int n = L->nvals;
         Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
@@ -284,7 +412,6 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             r->status = TCL_ERROR;
             describe_error(s, r);
         } else {
-            bind_special(L, S(PRINT_CIRCLE), S(T));
             bind_special(L, S(PRINT_READABLY), NIL);
             if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
             if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
@@ -315,6 +442,7 @@ done:
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
     flush_std(L);
     take_output(s, r);
+    take_warnings(L, r);
     r->package = xstrdup(tcl_current_package(s));
     r->elapsed_ms = now_ms() - t0;
     L->last_error = NIL;
@@ -378,10 +506,85 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
-    (void)drop_systems;
+    enter(s);
+    if (drop_systems) {
+        /* exactly a new process: a fresh interpreter */
+        TclSession *fresh = tcl_session_new(&s->opt);
+        if (fresh) {
+            lisp_free(s->L);
+            s->L = fresh->L;
+            free(fresh);
+            s->thread_known = false;
+            enter(s);
+            return;
+        }
+    }
+    Lisp *L = s->L;
+    if (L->boot_snapshot == NIL) return;
+    snapshot_restore(L, L->boot_snapshot, L->system_packages);
+    L->boot_symbols = NIL;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        fprintf(stderr, "tinycl: a reset hook failed; the symbol state was restored anyway\n");
+    } else {
+        Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-RESET"))->function;
+        if (is_function(hook)) funcall0(L, hook);
+        frame_pop(L, &fr);
+    }
+    SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+}
+
+TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package) {
     Lisp *L = s->L;
     enter(s);
-    SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    TclDefinitions *volatile d = (TclDefinitions *)calloc(1, sizeof *d);
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        TclResult tmp;
+        memset(&tmp, 0, sizeof tmp);
+        describe_error(s, &tmp);
+        d->error_type = tmp.error_type;
+        d->error_message = tmp.error_message;
+        for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
+        free(tmp.backtrace);
+        L->last_error = NIL;
+        return d;
+    }
+    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%LIST-DEFINITIONS"))->function;
+    Obj t = type ? string_from_cstr(L, type) : NIL;
+    Obj p = package ? string_from_cstr(L, package) : NIL;
+    Obj text = funcall2(L, fn, t, p);
+    Obj entries = L->nvals > 1 ? L->values[1] : NIL;
+    d->text = lisp_to_malloc(text);
+    int n = 0;
+    for (Obj e = entries; is_cons(e); e = CDR(e)) n++;
+    d->items = (TclDefinition *)calloc((size_t)(n ? n : 1), sizeof(TclDefinition));
+    for (Obj e = entries; is_cons(e); e = CDR(e)) {
+        Obj f = CAR(e);
+        TclDefinition *it = &d->items[d->count++];
+        it->kind = lisp_to_malloc(CAR(f));
+        it->name = lisp_to_malloc(CAR(CDR(f)));
+        it->detail = lisp_to_malloc(CAR(CDR(CDR(f))));
+        it->package = lisp_to_malloc(CAR(CDR(CDR(CDR(f)))));
+    }
+    frame_pop(L, &fr);
+    return d;
+}
+
+void tcl_definitions_free(TclDefinitions *d) {
+    if (!d) return;
+    free(d->text);
+    for (int i = 0; i < d->count; i++) {
+        free(d->items[i].kind); free(d->items[i].name); free(d->items[i].detail); free(d->items[i].package);
+    }
+    free(d->items);
+    free(d->error_type);
+    free(d->error_message);
+    free(d);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
