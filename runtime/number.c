@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
 #define GC_THREADS
 #include <gc/gc.h>
 
@@ -53,21 +54,31 @@ static void check_bits(Lisp *L, double bits) {
  * the garbage of a long operation does not pile up. GMP only frees memory it owns. */
 static void gmp_free_now(void *p, size_t n) { (void)n; GC_FREE(p); }
 static void (*gmp_saved_free)(void *, size_t);
+static pthread_mutex_t gmp_pause_lock = PTHREAD_MUTEX_INITIALIZER;
+static int gmp_pause_depth;   /* pauses in progress, over all threads */
 
 static void gmp_pause(void) {
     GC_disable();
-    void *(*a)(size_t);
-    void *(*r)(void *, size_t, size_t);
-    mp_get_memory_functions(&a, &r, &gmp_saved_free);
-    mp_set_memory_functions(a, r, gmp_free_now);
+    pthread_mutex_lock(&gmp_pause_lock);
+    if (gmp_pause_depth++ == 0) {
+        void *(*a)(size_t);
+        void *(*r)(void *, size_t, size_t);
+        mp_get_memory_functions(&a, &r, &gmp_saved_free);
+        mp_set_memory_functions(a, r, gmp_free_now);
+    }
+    pthread_mutex_unlock(&gmp_pause_lock);
 }
 
 static void gmp_resume(void) {
-    void *(*a)(size_t);
-    void *(*r)(void *, size_t, size_t);
-    void (*f)(void *, size_t);
-    mp_get_memory_functions(&a, &r, &f);
-    mp_set_memory_functions(a, r, gmp_saved_free);
+    pthread_mutex_lock(&gmp_pause_lock);
+    if (--gmp_pause_depth == 0) {
+        void *(*a)(size_t);
+        void *(*r)(void *, size_t, size_t);
+        void (*f)(void *, size_t);
+        mp_get_memory_functions(&a, &r, &f);
+        mp_set_memory_functions(a, r, gmp_saved_free);
+    }
+    pthread_mutex_unlock(&gmp_pause_lock);
     GC_enable();
 }
 
