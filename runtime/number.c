@@ -336,7 +336,7 @@ static double mpq_to_float_bits(Lisp *L, mpz_srcptr n, mpz_srcptr d, int prec, l
     mpz_abs(a, n);
     long nb = (long)mpz_sizeinbase(a, 2), db = (long)mpz_sizeinbase(d, 2);
     if (nb - db - 1 > emax) { *ovf = true; return 0.0; }
-    if (nb - db + 1 <= ulpmin) return sign < 0 ? -0.0 : 0.0;
+    if (nb - db + 1 < ulpmin) return sign < 0 ? -0.0 : 0.0;
     long s = prec + 3 - (nb - db);
     if (s >= 0) {
         mpz_mul_2exp(a, a, (mp_bitcnt_t)s);
