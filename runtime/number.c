@@ -2496,11 +2496,14 @@ DEFPRIM(prim_num_eq) {
 }
 
 DEFPRIM(prim_num_ne) {
-    for (int i = 0; i < nargs; i++) kind(L, args[i]);
+    /* pairwise, stopping at the first equal pair (as SBCL: later arguments go unchecked) */
+    kind(L, args[0]);
     for (int i = 0; i < nargs; i++) {
         if ((i & 255) == 255) safe_point(L);
-        for (int j = i + 1; j < nargs; j++)
+        for (int j = i + 1; j < nargs; j++) {
+            kind(L, args[j]);
             if (num_equal(L, args[i], args[j])) return NIL;
+        }
     }
     return S(T);
 }
