@@ -314,6 +314,13 @@ int32_t char_from_name(const uint32_t *name, size_t n) {
     if (ascii) {
         char buf[CHAR_NAME_MAX];
         for (size_t i = 0; i < n; i++) buf[i] = (char)name[i];
+        /* the names code uses most, without building the full Unicode name table */
+        static const struct { const char *name; int32_t code; } common[] = {
+            {"SPACE", 32}, {"NEWLINE", 10}, {"TAB", 9}, {"RETURN", 13}, {"LINEFEED", 10}, {"PAGE", 12},
+            {"BACKSPACE", 8}, {"RUBOUT", 127}, {"NUL", 0}, {"NULL", 0}, {"ESC", 27}, {"ESCAPE", 27}, {"BEL", 7},
+        };
+        for (size_t k = 0; k < sizeof common / sizeof *common; k++)
+            if (name_eq_ci(buf, n, common[k].name, strlen(common[k].name))) return common[k].code;
         int32_t c = table_lookup(buf, n);
         if (c < 0) c = hangul_lookup(buf, n);
         if (c < 0) c = hex_range_lookup(buf, n);
