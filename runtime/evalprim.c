@@ -4,6 +4,7 @@
 #include "package.h"
 #include "lstring.h"
 #include "hash.h"
+#include "printer.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -259,6 +260,7 @@ Obj capture_backtrace(Lisp *L, int limit) {
     int n = 0;
     for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
         Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
+        if (fnname == S(P_SESSION_EVAL)) break; /* the session's own frames are not the user's */
         if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
         Obj a = NIL;
         int na = r->nargs > 16 ? 16 : r->nargs;
@@ -268,6 +270,25 @@ Obj capture_backtrace(Lisp *L, int limit) {
         tail = cell;
     }
     return head;
+}
+
+/* (sys:%session-note-warning type message): record a warning for the session's result */
+DEFPRIM(prim_pct_session_note_warning) {
+    UNUSED_ARGS;
+    Obj type = args[0];
+    Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
+    L->session_warnings = cons(L, cons(L, tstr, check_string(L, args[1])), L->session_warnings);
+    return NIL;
+}
+
+/* (sys:%session-abort): the ABORT restart of a top-level form */
+DEFPRIM(prim_pct_session_abort) {
+    UNUSED_ARGS;
+    L->last_error = keyword(L, "ABORT");
+    L->last_backtrace = NIL;
+    Frame *top = frame_toplevel(L);
+    if (!top) exit(1);
+    unwind_to(L, top, JUMP_ERROR);
 }
 
 /* (sys:%backtrace &optional (limit 20)) -> list of (name . args) for active interpreted calls */
@@ -476,6 +497,8 @@ static const PrimDef evalprim_prims[] = {
     {"%FUNCTION-DOCUMENTATION", PK_SYS, prim_pct_function_documentation, 1, 1, 0, "(function)", NULL},
     {"%SET-FUNCTION-NAME", PK_SYS, prim_pct_set_function_name, 2, 2, 0, "(function name)", NULL},
     {"%TOPLEVEL-ABORT", PK_SYS, prim_pct_toplevel_abort, 1, 2, 0, "(condition &optional backtrace)", NULL},
+    {"%SESSION-NOTE-WARNING", PK_SYS, prim_pct_session_note_warning, 2, 2, 0, "(type message)", NULL},
+    {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},
     {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", NULL},

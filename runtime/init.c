@@ -152,6 +152,8 @@ Lisp *lisp_new(const Config *cfg) {
     L->nvals = 1;
     L->last_error = NIL;
     L->definition_log = NIL;
+    L->session_warnings = NIL;
+    L->last_backtrace = NIL;
     Lisp *prev = gc_current;
     gc_current = L;
     boot_packages(L);

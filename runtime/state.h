@@ -103,6 +103,7 @@ struct Lisp {
     /* bootstrap error state, used before the condition system is loaded */
     Obj last_error;          /* the condition (or bootstrap (type . initargs)) that ended a top-level form */
     Obj last_backtrace;      /* frames captured where that error was signalled */
+    Obj session_warnings;    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */

@@ -73,7 +73,11 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     if (!s->L) { free(s); return NULL; }
     s->thread = pthread_self();
     s->thread_known = true;
-    if (s->opt.capture_output) setup_capture_streams(s);
+    if (s->opt.capture_output) {
+        Lisp *L = s->L;
+        setup_capture_streams(s);
+        SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
+    }
     return s;
 }
 
@@ -125,7 +129,11 @@ static void describe_error(TclSession *s, TclResult *r) {
         if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
         return;
     }
-    if (is_cons(err)) {
+    if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
+        /* (abort) or another restart that returned to the top level */
+        r->error_type = xstrdup("ABORT");
+        r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+    } else if (is_cons(err)) {
         r->error_type = type_name_of(L, CAR(err));
         char *desc = error_describe_bootstrap(L, err);
         /* error_describe_bootstrap gives "TYPE: message"; keep the message */
@@ -180,6 +188,22 @@ static void take_output(TclSession *s, TclResult *r) {
     } else r->err = xstrdup("");
 }
 
+static void take_warnings(Lisp *L, TclResult *r) {
+    int n = 0;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) n++;
+    if (!n) return;
+    r->warnings = (TclWarning *)calloc((size_t)n, sizeof(TclWarning));
+    /* the list is newest first */
+    int i = n;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) {
+        i--;
+        r->warnings[i].type = lisp_to_malloc(CAR(CAR(w)));
+        r->warnings[i].message = lisp_to_malloc(CDR(CAR(w)));
+    }
+    r->nwarnings = n;
+    L->session_warnings = NIL;
+}
+
 static void flush_std(Lisp *L) {
     Obj vars[3] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT), S(TRACE_OUTPUT)};
     for (int i = 0; i < 3; i++) {
@@ -205,6 +229,7 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
     if (timeout < 0) timeout = s->opt.timeout;
     L->last_error = NIL;
     L->last_backtrace = NIL;
+    L->session_warnings = NIL;
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -262,7 +287,8 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             frame_pop(L, &top);
             break;
         }
-        Obj v = lisp_eval(L, form);
+        Obj sev = SYM(S(P_SESSION_EVAL))->function;
+        Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
         r->forms++;
         int n = L->nvals;
         Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
@@ -315,6 +341,7 @@ done:
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
     flush_std(L);
     take_output(s, r);
+    take_warnings(L, r);
     r->package = xstrdup(tcl_current_package(s));
     r->elapsed_ms = now_ms() - t0;
     L->last_error = NIL;

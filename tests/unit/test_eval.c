@@ -12,7 +12,7 @@ END_TEST
 START_TEST(test_closures_capture_fresh_bindings) {
     Lisp *L = unit_lisp();
     /* each iteration's let binding is captured separately */
-    ck_assert_eval(L, "(let ((fs nil)) (dotimes (i 3) (let ((j i)) (push (lambda () j) fs))) (let ((r nil)) (dolist (f fs) (push (funcall f) r)) (nreverse-boot r)))",
+    ck_assert_eval(L, "(let ((fs nil)) (dotimes (i 3) (let ((j i)) (push (lambda () j) fs))) (let ((r nil)) (dolist (f fs) (push (funcall f) r)) (sys::nreverse-boot r)))",
                    "(2 1 0)");
     ck_assert_eval(L, "(let ((n 0)) (let ((inc (lambda () (setq n (+ n 1))))) (funcall inc) (funcall inc) n))", "2");
 }

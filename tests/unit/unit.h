@@ -29,7 +29,9 @@ static inline Obj unit_eval(Lisp *L, const char *code) {
     FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
     if (FRAME_SETJMP(&fr)) {
         frame_pop(L, &fr);
-        ck_abort_msg("error evaluating %s: %s", code, error_describe_bootstrap(L, L->last_error));
+        Obj e = L->last_error;
+        const char *what = is_cons(e) ? error_describe_bootstrap(L, e) : princ_cstr(L, e);
+        ck_abort_msg("error evaluating %s: %s", code, what);
     }
     Obj text = string_from_cstr(L, code);
     Obj s = make_string_input_stream(L, text, 0, STR(text)->len);
@@ -55,7 +57,10 @@ static inline const char *unit_eval_error(Lisp *L, const char *code) {
     if (FRAME_SETJMP(&fr)) {
         frame_pop(L, &fr);
         Obj e = L->last_error;
-        Obj type = is_cons(e) ? CAR(e) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), e);
+        Obj type;
+        if (is_cons(e)) type = CAR(e);
+        else if (is_symbol(e)) type = e;
+        else type = funcall1(L, intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE"), e);
         return string_to_utf8(L, symbol_name(L, type), NULL);
     }
     Obj text = string_from_cstr(L, code);
