@@ -21,4 +21,4 @@
       (setq sum (+ sum (ctak 18 12 6))))
     sum))
 
-(format t "checksum ctak ~D~%" (run-ctak 40))
+(format t "checksum ctak ~D~%" (run-ctak 240))

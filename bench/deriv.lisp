@@ -82,4 +82,4 @@
           (setq sum (+ sum (tree-size dx) (tree-size ddx) (tree-size dy))))))
     sum))
 
-(format t "checksum deriv ~D~%" (run-deriv 3000))
+(format t "checksum deriv ~D~%" (run-deriv 8000))

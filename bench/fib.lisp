@@ -12,4 +12,4 @@
       (setq sum (+ sum (fib n))))
     sum))
 
-(format t "checksum fib ~D~%" (run-fib 27 10))
+(format t "checksum fib ~D~%" (run-fib 30 10))

@@ -28,4 +28,4 @@
     ;; the global values must be intact after all that unwinding
     (+ sum *depth* *acc* *scale*)))
 
-(format t "checksum special ~D~%" (run-special 5000 200))
+(format t "checksum special ~D~%" (run-special 50000 200))

@@ -16,4 +16,4 @@
       (setq sum (+ sum (tak (+ 18 (- i i)) 12 6))))
     sum))
 
-(format t "checksum tak ~D~%" (run-tak 300))
+(format t "checksum tak ~D~%" (run-tak 450))

@@ -33,4 +33,4 @@
       (setq sum (+ sum (list-len (takl x y z)))))
     sum))
 
-(format t "checksum takl ~D~%" (run-takl 8))
+(format t "checksum takl ~D~%" (run-takl 60))
