@@ -32,7 +32,7 @@ typedef struct Config {
 #define DEFAULT_PRINT_MAX_CHARS 100000
 #define DEFAULT_MAX_READ_DEPTH 10000
 #define DEFAULT_POLL_INTERVAL 4096
-#define EVAL_THREAD_STACK ((size_t)256 << 20)
+#define EVAL_THREAD_STACK ((size_t)64 << 20)
 
 void config_defaults(Config *c);
 

@@ -57,7 +57,7 @@ int cli_print_result(const TclResult *r, bool show_values) {
         fprintf(stderr, "[ERROR] END-OF-FILE\nincomplete input: the forms are not closed\n");
         return 1;
     case TCL_TIMEOUT:
-        fprintf(stderr, "[ERROR] TIMEOUT\nEvaluation timed out.\n");
+        fprintf(stderr, "[ERROR] TIMEOUT\n%s\n", r->error_message ? r->error_message : "Evaluation timed out.");
         return 1;
     case TCL_INTERRUPTED:
         fprintf(stderr, "[ERROR] INTERRUPTED\nEvaluation interrupted.\n");

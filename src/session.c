@@ -270,6 +270,13 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             gc_restore_cap(L);
             if (code_ == JUMP_INTERRUPT) {
                 r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
+                char msg[160];
+                if (r->status == TCL_TIMEOUT)
+                    snprintf(msg, sizeof msg, "Evaluation timed out after %g seconds (the time limit); the session is intact.", timeout);
+                else
+                    snprintf(msg, sizeof msg, "Evaluation interrupted; the session is intact.");
+                r->error_type = xstrdup(r->status == TCL_TIMEOUT ? "TIMEOUT" : "INTERRUPTED");
+                r->error_message = xstrdup(msg);
             } else if (code_ == JUMP_EXIT) {
                 r->status = TCL_EXIT;
                 r->exit_code = L->exit_code;

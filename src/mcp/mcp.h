@@ -1,0 +1,49 @@
+/* mcp.h: shared between the MCP transport (server.c) and the tool table (tools.c). */
+#ifndef TINYCL_MCP_H
+#define TINYCL_MCP_H
+
+#include "tinycl.h"
+#include <cJSON.h>
+#include <stdbool.h>
+
+/* Protocol revisions, oldest first; the server answers the client's when supported, else the newest. */
+typedef enum { V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25 } McpVersion;
+
+typedef struct McpContext {
+    TclSession *session;
+    McpVersion version;
+    cJSON *progress_token;       /* of the request being served, or NULL */
+    double default_timeout;
+} McpContext;
+
+/* A tool: its description as data, and the handler that fills a tools/call result.
+ * Handlers return the result object ({content, structuredContent?, isError?}). */
+typedef cJSON *(*ToolHandler)(McpContext *ctx, const cJSON *args);
+
+typedef struct Tool {
+    const char *name;
+    const char *title;
+    const char *description;
+    const char *input_schema;    /* JSON text */
+    const char *output_schema;   /* JSON text or NULL */
+    bool read_only, destructive, idempotent, open_world;
+    ToolHandler handler;
+} Tool;
+
+extern const Tool mcp_tools[];
+extern const int mcp_tool_count;
+
+/* Build the tools/list entry for one tool, gated on the negotiated version. */
+cJSON *mcp_tool_json(const Tool *t, McpVersion v);
+const Tool *mcp_find_tool(const char *name);
+
+/* A tool result holding TEXT; is_error sets isError. STRUCTURED may be NULL (taken over). */
+cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v);
+
+/* Progress from inside a long tool call (no-op without a progress token). */
+void mcp_progress(McpContext *ctx, const char *message);
+
+/* The instructions text sent in the initialize result. */
+extern const char *mcp_instructions;
+
+#endif

@@ -1,0 +1,219 @@
+/* tools.c: the MCP tool table (names, descriptions, schemas, annotations) and the tool handlers. */
+#include "mcp.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *mcp_instructions =
+    "tinycl is a Common Lisp (ANSI CL core: special operators, macros, closures, conditions and "
+    "restarts, packages, numbers with bignums and ratios, strings, sequences, hash tables, LOOP, FORMAT, "
+    "streams) running in ONE persistent session. Definitions (functions, macros, variables, packages) "
+    "and the current package persist across evaluate-lisp calls until reset-session. evaluate-lisp "
+    "reads and evaluates the forms of `code` one at a time, so (in-package ...) affects the forms after it "
+    "and the package it ends in persists; the `package` argument starts a single call in another "
+    "package without changing the session's. Results show printed output under [stdout]/[stderr], "
+    "warnings as [warning] lines, and each value of the last form as `=> VALUE` (strings are printed "
+    "readably, e.g. => \"abc\"). Errors come back with isError and the text `[ERROR] TYPE`, the "
+    "condition's report and a short backtrace; the session survives errors, runaway loops (time limit, "
+    "default 30 s), deep recursion and heap exhaustion with its definitions intact.";
+
+/* ---- helpers ---- */
+
+cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v) {
+    cJSON *r = cJSON_CreateObject();
+    cJSON *content = cJSON_AddArrayToObject(r, "content");
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", text);
+    cJSON_AddItemToArray(content, block);
+    if (structured) {
+        if (v >= V2025_06_18) cJSON_AddItemToObject(r, "structuredContent", structured);
+        else cJSON_Delete(structured);
+    }
+    if (is_error) cJSON_AddBoolToObject(r, "isError", 1);
+    return r;
+}
+
+typedef struct Buf { char *s; size_t len, cap; } Buf;
+
+static void buf_add(Buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *ns = (char *)realloc(b->s, cap);
+        if (!ns) return;
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+static void buf_line(Buf *b, const char *s) {
+    buf_add(b, s);
+    buf_add(b, "\n");
+}
+
+static bool ends_with_newline(const char *s) {
+    size_t n = strlen(s);
+    return n > 0 && s[n - 1] == '\n';
+}
+
+/* An argument problem is a tool error the model can fix, not a protocol error. */
+static cJSON *argument_error(McpContext *ctx, const char *message) {
+    char text[512];
+    snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);
+    return mcp_text_result(text, true, NULL, ctx->version);
+}
+
+/* ---- evaluate-lisp ---- */
+
+static cJSON *structured_eval(const TclResult *r) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *vals = cJSON_AddArrayToObject(o, "values");
+    for (int i = 0; i < r->nvalues; i++) cJSON_AddItemToArray(vals, cJSON_CreateString(r->values[i]));
+    cJSON_AddStringToObject(o, "stdout", r->out ? r->out : "");
+    cJSON_AddStringToObject(o, "stderr", r->err ? r->err : "");
+    cJSON *ws = cJSON_AddArrayToObject(o, "warnings");
+    for (int i = 0; i < r->nwarnings; i++) {
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddStringToObject(w, "type", r->warnings[i].type);
+        cJSON_AddStringToObject(w, "message", r->warnings[i].message);
+        cJSON_AddItemToArray(ws, w);
+    }
+    if (r->status == TCL_OK) {
+        cJSON_AddNullToObject(o, "error");
+    } else {
+        cJSON *e = cJSON_AddObjectToObject(o, "error");
+        cJSON_AddStringToObject(e, "type", r->error_type ? r->error_type : "ERROR");
+        cJSON_AddStringToObject(e, "message", r->error_message ? r->error_message : "");
+        cJSON *bt = cJSON_AddArrayToObject(e, "backtrace");
+        for (int i = 0; i < r->nbacktrace; i++) cJSON_AddItemToArray(bt, cJSON_CreateString(r->backtrace[i]));
+    }
+    cJSON_AddStringToObject(o, "package", r->package ? r->package : "COMMON-LISP-USER");
+    cJSON_AddNumberToObject(o, "elapsed_ms", r->elapsed_ms);
+    return o;
+}
+
+static char *format_eval_text(const TclResult *r) {
+    Buf b = {0};
+    if (r->out && *r->out) {
+        buf_line(&b, "[stdout]");
+        buf_add(&b, r->out);
+        if (!ends_with_newline(r->out)) buf_add(&b, "\n");
+    }
+    if (r->err && *r->err) {
+        buf_line(&b, "[stderr]");
+        buf_add(&b, r->err);
+        if (!ends_with_newline(r->err)) buf_add(&b, "\n");
+    }
+    if (r->out_truncated) buf_line(&b, "[note] output was truncated at the output limit");
+    for (int i = 0; i < r->nwarnings; i++) {
+        buf_add(&b, "[warning] ");
+        buf_add(&b, r->warnings[i].type);
+        buf_add(&b, ": ");
+        buf_line(&b, r->warnings[i].message);
+    }
+    if (r->status == TCL_OK) {
+        if (r->nvalues == 0) buf_line(&b, "; No values");
+        for (int i = 0; i < r->nvalues; i++) {
+            buf_add(&b, "=> ");
+            buf_line(&b, r->values[i]);
+        }
+    } else if (r->status == TCL_INCOMPLETE) {
+        buf_line(&b, "[ERROR] END-OF-FILE");
+        buf_line(&b, "Incomplete input: the code ends inside a form (unbalanced parentheses or an unterminated string).");
+    } else {
+        buf_add(&b, "[ERROR] ");
+        buf_line(&b, r->error_type ? r->error_type : "ERROR");
+        if (r->error_message) buf_line(&b, r->error_message);
+        if (r->nbacktrace > 0) {
+            buf_line(&b, "Backtrace:");
+            for (int i = 0; i < r->nbacktrace && i < 10; i++) {
+                char num[16];
+                snprintf(num, sizeof num, "  %d: ", i);
+                buf_add(&b, num);
+                buf_line(&b, r->backtrace[i]);
+            }
+        }
+    }
+    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+    if (!b.s) return strdup("");
+    return b.s;
+}
+
+static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(args, "code");
+    const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
+    const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
+    if (!code) return argument_error(ctx, "Missing required argument \"code\": a string of Lisp source to evaluate.");
+    if (!cJSON_IsString(code)) return argument_error(ctx, "Argument \"code\" must be a string of Lisp source.");
+    if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
+        return argument_error(ctx, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
+    double t = ctx->default_timeout;
+    if (timeout && !cJSON_IsNull(timeout)) {
+        if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
+            return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+        t = timeout->valuedouble;
+    }
+    const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
+    TclResult *r = tcl_eval(ctx->session, code->valuestring, pkg, t);
+    char *text = format_eval_text(r);
+    cJSON *res = mcp_text_result(text, r->status != TCL_OK, structured_eval(r), ctx->version);
+    free(text);
+    tcl_result_free(r);
+    return res;
+}
+
+/* ---- the table ---- */
+
+#define EVAL_OUTPUT_SCHEMA                                                                                  \
+    "{\"type\":\"object\",\"properties\":{"                                                                 \
+    "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                      \
+    "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                                    \
+    "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}}," \
+    "\"error\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                       \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
+    "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"type\",\"message\"]}]}," \
+    "\"package\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":\"number\"}},"                              \
+    "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"elapsed_ms\"]}"
+
+const Tool mcp_tools[] = {
+    {"evaluate-lisp", "Evaluate Lisp",
+     "Evaluate Common Lisp source in the persistent session. The forms of `code` are read and evaluated one "
+     "at a time; definitions, variables and the current package persist between calls. Returns captured "
+     "output, warnings and the printed values of the last form (=> VALUE), or the error with a backtrace.",
+     "{\"type\":\"object\",\"properties\":{"
+     "\"code\":{\"type\":\"string\",\"description\":\"Lisp source: one or more forms\"},"
+     "\"package\":{\"type\":\"string\",\"description\":\"Package to start this call in (the session's package is left unchanged)\"},"
+     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"}},"
+     "\"required\":[\"code\"]}",
+     EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
+};
+const int mcp_tool_count = (int)(sizeof mcp_tools / sizeof mcp_tools[0]);
+
+const Tool *mcp_find_tool(const char *name) {
+    for (int i = 0; i < mcp_tool_count; i++)
+        if (strcmp(mcp_tools[i].name, name) == 0) return &mcp_tools[i];
+    return NULL;
+}
+
+cJSON *mcp_tool_json(const Tool *t, McpVersion v) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", t->name);
+    if (v >= V2025_06_18) cJSON_AddStringToObject(o, "title", t->title);
+    cJSON_AddStringToObject(o, "description", t->description);
+    cJSON_AddItemToObject(o, "inputSchema", cJSON_Parse(t->input_schema));
+    if (v >= V2025_06_18 && t->output_schema) cJSON_AddItemToObject(o, "outputSchema", cJSON_Parse(t->output_schema));
+    if (v >= V2025_03_26) {
+        cJSON *a = cJSON_AddObjectToObject(o, "annotations");
+        cJSON_AddStringToObject(a, "title", t->title);
+        cJSON_AddBoolToObject(a, "readOnlyHint", t->read_only);
+        cJSON_AddBoolToObject(a, "destructiveHint", t->destructive);
+        cJSON_AddBoolToObject(a, "idempotentHint", t->idempotent);
+        cJSON_AddBoolToObject(a, "openWorldHint", t->open_world);
+    }
+    return o;
+}

@@ -1,0 +1,2 @@
+;; expect: ok
+(length (coerce (list (code-char #xD800)) (quote string)))

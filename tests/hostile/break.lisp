@@ -1,0 +1,2 @@
+;; expect: error SIMPLE-CONDITION
+(break "stop here")

@@ -1,0 +1,2 @@
+;; expect: error TIMEOUT
+(handler-bind ((t (lambda (c) c))) (loop (ignore-errors (loop))))

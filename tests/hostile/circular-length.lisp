@@ -1,0 +1,2 @@
+;; expect: error TYPE-ERROR
+(let ((x (list 1 2 3))) (setf (cdr (last x)) x) (length x))

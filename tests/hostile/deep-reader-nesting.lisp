@@ -1,0 +1,2 @@
+;; expect: error READER-ERROR
+(read-from-string (make-string 200000 :initial-element #\())

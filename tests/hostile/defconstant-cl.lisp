@@ -1,0 +1,2 @@
+;; expect: error
+(defconstant pi 3)

@@ -1,0 +1,2 @@
+;; expect: error CONTROL-ERROR
+(funcall (let (f) (tagbody (setq f (lambda () (go x))) x) f))

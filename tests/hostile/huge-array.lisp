@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(make-array 2000000000)

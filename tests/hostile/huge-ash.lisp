@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(ash 1 (expt 10 15))

@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(expt 2 (expt 2 40))

@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(make-list 100000000000)

@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(make-string 10000000000)

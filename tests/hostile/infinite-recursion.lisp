@@ -1,0 +1,2 @@
+;; expect: error STORAGE-CONDITION
+(defun inf (n) (+ 1 (inf n))) (inf 0)

@@ -1,0 +1,2 @@
+;; expect: error SIMPLE-ERROR
+(invoke-debugger (make-condition (quote simple-error) :format-control "dbg"))

@@ -1,0 +1,2 @@
+;; expect: error
+(apply (function values) (make-list 100000))

@@ -1,0 +1,2 @@
+;; expect: exit 3
+(quit :code 3)

@@ -1,0 +1,2 @@
+;; expect: ok
+(let ((*read-eval* nil)) (ignore-errors (read-from-string "#.(loop)")))

@@ -1,0 +1,2 @@
+;; expect: error PACKAGE-ERROR
+(defun car (x) x)

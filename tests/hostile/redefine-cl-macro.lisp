@@ -1,0 +1,2 @@
+;; expect: error PACKAGE-ERROR
+(defmacro when (&rest x) x)

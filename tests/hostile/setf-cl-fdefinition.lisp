@@ -1,0 +1,2 @@
+;; expect: error PACKAGE-ERROR
+(setf (symbol-function (quote car)) (lambda (x) x))

@@ -1,0 +1,2 @@
+;; expect: error TIMEOUT
+(sleep 1000000)

@@ -1,0 +1,2 @@
+;; expect: ok
+(dotimes (i 100000) (intern (format nil "SYM~D" i))) nil

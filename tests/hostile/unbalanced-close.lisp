@@ -1,0 +1,2 @@
+;; expect: error READER-ERROR
+(+ 1 2))

@@ -1,0 +1,2 @@
+;; expect: error END-OF-FILE
+(+ 1 (* 2 3)

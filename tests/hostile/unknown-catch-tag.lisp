@@ -1,0 +1,2 @@
+;; expect: error CONTROL-ERROR
+(throw (quote no-such-tag) 1)
