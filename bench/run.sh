@@ -91,20 +91,35 @@ impl_version() {
     esac
 }
 
+# compiled_file IMPL PROG: where the compiled PROG for IMPL goes.
+compiled_file() {
+    case $1 in
+        sbcl) echo "$WORK/$2.sbcl.fasl" ;;
+        clisp) echo "$WORK/$2.clisp.fas" ;;
+        ecl) echo "$WORK/$2.ecl.fas" ;;
+    esac
+}
+
 # compile_prog IMPL PROG: make the compiled file for IMPL (compiled mode); 0 on success.
+# A compiled file newer than its source, made by the same version of IMPL, is reused.
 compile_prog() {
     local impl=$1 prog=$2 src=$HERE/$2.lisp out log=$LOGS/compile-$1-$2.log
+    out=$(compiled_file "$impl" "$prog")
+    if [ -s "$out" ] && [ "$out" -nt "$src" ] && [ -f "$WORK/$impl.version" ] &&
+       [ "$(cat "$WORK/$impl.version")" = "$(impl_version "$impl")" ]; then
+        return 0
+    fi
     case $impl in
         sbcl)
-            out=$WORK/$prog.sbcl.fasl; rm -f "$out"
+            rm -f "$out"
             timeout "$TIMEOUT" sbcl --non-interactive --no-sysinit --no-userinit \
                 --eval "(compile-file \"$src\" :output-file \"$out\")" < /dev/null > "$log" 2>&1 ;;
         clisp)
-            out=$WORK/$prog.clisp.fas; rm -f "$out"
+            rm -f "$out"
             timeout "$TIMEOUT" clisp -q -norc \
                 -x "(compile-file \"$src\" :output-file \"$out\")" < /dev/null > "$log" 2>&1 ;;
         ecl)
-            out=$WORK/$prog.ecl.fas; rm -f "$out"
+            rm -f "$out"
             timeout "$TIMEOUT" ecl -norc -eval "(compile-file \"$src\" :output-file \"$out\")" \
                 -eval '(ext:quit 0)' < /dev/null > "$log" 2>&1 ;;
         *) return 0 ;;
@@ -118,9 +133,9 @@ cmd_for() {
     if [ "$MODE" = compiled ]; then
         case $impl in
             tinycl) echo "$TINYCL $src" ;;
-            sbcl)   echo "sbcl --script $WORK/$prog.sbcl.fasl" ;;
-            clisp)  echo "clisp -q -norc $WORK/$prog.clisp.fas" ;;
-            ecl)    echo "ecl -norc --shell $WORK/$prog.ecl.fas" ;;
+            sbcl)   echo "sbcl --script $(compiled_file sbcl "$prog")" ;;
+            clisp)  echo "clisp -q -norc $(compiled_file clisp "$prog")" ;;
+            ecl)    echo "ecl -norc --shell $(compiled_file ecl "$prog")" ;;
         esac
     else
         case $impl in
@@ -180,9 +195,11 @@ if [ "$MODE" = compiled ]; then
         [ "$impl" = tinycl ] && continue
         printf 'compiling for %s:' "$impl"
         for prog in $PROGRAMS; do
+            [ -f "$HERE/$prog.lisp" ] || continue
             if compile_prog "$impl" "$prog"; then printf ' %s' "$prog"
             else printf ' %s(FAILED)' "$prog"; BROKEN["$impl $prog"]="compile-file failed, see $LOGS/compile-$impl-$prog.log"; fi
         done
+        impl_version "$impl" > "$WORK/$impl.version"
         echo
     done
 fi

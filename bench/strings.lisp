@@ -51,4 +51,4 @@ characters, even digits, odd digits and parentheses."
         (setq sum (+ sum (scan-chars text) (parse-batch text)))))
     sum))
 
-(format t "checksum strings ~D~%" (run-strings 200 500))
+(format t "checksum strings ~D~%" (run-strings 120 500))
