@@ -67,11 +67,28 @@ bool tcl_input_complete(TclSession *s, const char *code);
 /* The session's current package name (static storage owned by the session). */
 const char *tcl_current_package(TclSession *s);
 
+/* The shortest name of the current package (a nickname such as CL-USER when shorter), for prompts. */
+const char *tcl_prompt_package(TclSession *s);
+
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);
 
 /* Return the session to a fresh state (see DESIGN.md section 7). */
 void tcl_reset(TclSession *s, bool drop_systems);
+
+/* What the user has defined (DESIGN.md section 7). TYPE: NULL or "all", "functions", "variables",
+ * "macros", "classes", "structures", "generic-functions", "methods", "packages", "systems".
+ * PACKAGE (may be NULL): list that package's definitions instead of the user's. */
+typedef struct TclDefinition { char *kind, *name, *detail, *package; } TclDefinition;
+typedef struct TclDefinitions {
+    char *text;               /* the seed's format: [Functions] / - SQUARE (X) ..., or "No user definitions" */
+    TclDefinition *items;
+    int count;
+    char *error_type;         /* set when the request itself was bad (unknown package) */
+    char *error_message;
+} TclDefinitions;
+TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package);
+void tcl_definitions_free(TclDefinitions *d);
 
 /* Load a file as LOAD does; the result is that of evaluating (load "path"). */
 TclResult *tcl_load_file(TclSession *s, const char *path);
@@ -79,6 +96,11 @@ TclResult *tcl_load_file(TclSession *s, const char *path);
 /* Symbols accessible in the current package starting with PREFIX (for completion);
  * a NULL-terminated malloc'd array of malloc'd strings. */
 char **tcl_complete(TclSession *s, const char *prefix, int max);
+
+/* Make unhandled errors interactive: the session's debugger shows the restarts and reads the
+ * person's choice with READ_LINE (returns a malloc'd line without newline, or NULL at end of input).
+ * Pass NULL to turn it off (errors then end the evaluation, as in scripts and the MCP server). */
+void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx);
 
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);

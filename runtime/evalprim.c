@@ -5,6 +5,7 @@
 #include "lstring.h"
 #include "hash.h"
 #include "printer.h"
+#include "stream.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -281,6 +282,22 @@ DEFPRIM(prim_pct_session_note_warning) {
     return NIL;
 }
 
+/* (sys:%read-line-interactive prompt) -> a line typed by the user, or NIL at end of input or when
+ * there is no interactive terminal (the REPL installs the hook) */
+DEFPRIM(prim_pct_read_line_interactive) {
+    UNUSED_ARGS;
+    if (!L->read_line_hook) return NIL;
+    char *prompt = string_to_utf8(L, check_string(L, args[0]), NULL);
+    /* flush Lisp output so that it appears before the prompt */
+    Obj out = SYM(S(STANDARD_OUTPUT))->value;
+    if (is_stream(out)) stream_finish_output(L, out);
+    char *line = L->read_line_hook(L->read_line_ctx, prompt);
+    if (!line) return NIL;
+    Obj r = string_from_cstr(L, line);
+    free(line);
+    return r;
+}
+
 /* (sys:%session-abort): the ABORT restart of a top-level form */
 DEFPRIM(prim_pct_session_abort) {
     UNUSED_ARGS;
@@ -498,6 +515,7 @@ static const PrimDef evalprim_prims[] = {
     {"%SET-FUNCTION-NAME", PK_SYS, prim_pct_set_function_name, 2, 2, 0, "(function name)", NULL},
     {"%TOPLEVEL-ABORT", PK_SYS, prim_pct_toplevel_abort, 1, 2, 0, "(condition &optional backtrace)", NULL},
     {"%SESSION-NOTE-WARNING", PK_SYS, prim_pct_session_note_warning, 2, 2, 0, "(type message)", NULL},
+    {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},

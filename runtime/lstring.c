@@ -2,6 +2,7 @@
 #include "lstring.h"
 #include "error.h"
 #include "prim.h"
+#include "array.h"
 #include <stdlib.h>
 
 Obj string_new(Lisp *L, size_t len) {
@@ -65,36 +66,39 @@ Obj string_from_u32(Lisp *L, const uint32_t *s, size_t n) {
     return str;
 }
 
-static size_t utf8_size(Obj str) {
+static size_t utf8_size(const uint32_t *d, size_t len) {
     size_t n = 0;
-    String *s = STR(str);
-    for (size_t i = 0; i < s->len; i++) {
-        uint32_t c = s->data[i];
+    for (size_t i = 0; i < len; i++) {
+        uint32_t c = d[i];
         n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
     }
     return n;
 }
 
-static void utf8_fill(Obj str, char *out) {
-    String *s = STR(str);
+static void utf8_fill(const uint32_t *d, size_t len, char *out) {
     char *p = out;
-    for (size_t i = 0; i < s->len; i++) p += utf8_encode(s->data[i], p);
+    for (size_t i = 0; i < len; i++) p += utf8_encode(d[i], p);
     *p = 0;
 }
 
 char *string_to_utf8(Lisp *L, Obj str, size_t *len_out) {
-    size_t n = utf8_size(str);
+    size_t len;
+    const uint32_t *d = string_data(L, str, &len);
+    size_t n = utf8_size(d, len);
     char *out = (char *)gc_alloc_atomic(L, n + 1);
-    utf8_fill(str, out);
+    utf8_fill(d, len, out);
     if (len_out) *len_out = n;
     return out;
 }
 
 char *string_to_utf8_malloc(Obj str, size_t *len_out) {
-    size_t n = utf8_size(str);
+    size_t len;
+    const uint32_t *d = string_storage(str, &len);
+    if (!d) return NULL;
+    size_t n = utf8_size(d, len);
     char *out = (char *)malloc(n + 1);
     if (!out) return NULL;
-    utf8_fill(str, out);
+    utf8_fill(d, len, out);
     if (len_out) *len_out = n;
     return out;
 }
@@ -122,6 +126,10 @@ uint64_t string_hash_u32(const uint32_t *s, size_t n) {
     return h ^ (h >> 29);
 }
 
+_Noreturn void err_string_designator(Lisp *L, Obj o) {
+    err_type(L, o, cons(L, S(OR), cons(L, S(STRING), cons(L, S(SYMBOL), cons(L, S(CHARACTER), NIL)))));
+}
+
 Obj string_designator(Lisp *L, Obj o) {
     if (is_string(o)) return o;
     if (o == NIL) return L->nil_sym.name;
@@ -130,8 +138,127 @@ Obj string_designator(Lisp *L, Obj o) {
         uint32_t c = char_code(o);
         return string_from_u32(L, &c, 1);
     }
-    /* a string designator of rank-1 character array type */
-    err_fmt(L, S(TYPE_ERROR), "%S is not a string designator.", o);
+    if (is_any_string(o)) {
+        size_t n;
+        const uint32_t *d = string_data(L, o, &n);
+        return string_from_u32(L, d, n);
+    }
+    err_string_designator(L, o);
+}
+
+bool is_any_string(Obj o) {
+    if (!is_heap(o)) return false;
+    if (heap_type(o) == T_STRING) return true;
+    return heap_type(o) == T_ARRAY && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_CHARACTER;
+}
+
+/* The object holding the elements of character vector S, following displacements, and the
+ * index in it of S's element 0; NULL when the chain is absurdly deep. */
+static Obj element_holder(Obj s, size_t *off) {
+    size_t o = 0;
+    for (int depth = 0; is_type(s, T_ARRAY); depth++) {
+        if (depth > 64) return NULL;
+        o += ARR(s)->offset;
+        s = ARR(s)->storage;
+    }
+    *off = o;
+    return s;
+}
+
+/* Can the holder H supply N elements from OFF (a displaced-to array may have shrunk)? */
+static bool holder_covers(Obj h, size_t off, size_t n) {
+    if (!h || !is_array(h)) return false;
+    size_t total = array_total(h);
+    return off <= total && n <= total - off;
+}
+
+static _Noreturn void err_holder(Lisp *L, Obj s) {
+    err_simple(L, "The array %S is displaced to an array too small for it.", s);
+}
+
+uint32_t *string_storage(Obj s, size_t *len) {
+    if (is_string(s)) {
+        *len = STR(s)->len;
+        return STR(s)->data;
+    }
+    size_t n = vector_length(s), off;
+    Obj h = element_holder(s, &off);
+    if (!h || !is_string(h) || !holder_covers(h, off, n)) return NULL;
+    *len = n;
+    return STR(h)->data + off;
+}
+
+const uint32_t *string_data(Lisp *L, Obj s, size_t *len) {
+    uint32_t *d = string_storage(s, len);
+    if (d) return d;
+    size_t n = vector_length(s), off;
+    Obj h = element_holder(s, &off);
+    if (!holder_covers(h, off, n) || !is_vector(h)) err_holder(L, s);
+    gc_check_request(L, n * 4);
+    uint32_t *copy = (uint32_t *)gc_alloc_atomic(L, n ? n * 4 : 4);
+    for (size_t i = 0; i < n; i++) {
+        Obj c = array_rm_ref(L, h, off + i);
+        if (!is_char(c)) err_type(L, c, S(CHARACTER));
+        copy[i] = char_code(c);
+    }
+    *len = n;
+    return copy;
+}
+
+uint32_t string_ref_any(Lisp *L, Obj s, size_t i) {
+    if (is_string(s)) return STR(s)->data[i];
+    size_t off;
+    Obj h = element_holder(s, &off);
+    if (!holder_covers(h, off, i + 1) || !is_vector(h)) err_holder(L, s);
+    if (is_string(h)) return STR(h)->data[off + i];
+    Obj c = array_rm_ref(L, h, off + i);
+    if (!is_char(c)) err_type(L, c, S(CHARACTER));
+    return char_code(c);
+}
+
+void string_set_any(Lisp *L, Obj s, size_t i, uint32_t c) {
+    Obj h = s;
+    size_t off = 0;
+    if (!is_string(s)) {
+        h = element_holder(s, &off);
+        if (!holder_covers(h, off, i + 1) || !is_vector(h)) err_holder(L, s);
+    }
+    if (is_string(h)) {
+        if ((STR(h)->h.flags & ARR_BASE) && c >= 128) err_type(L, make_char(c), S(BASE_CHAR));
+        STR(h)->data[off + i] = c;
+    } else {
+        array_rm_set(L, h, off + i, make_char(c));
+    }
+}
+
+Obj string_concat(Lisp *L, size_t n, const Obj *strings) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_any_string(strings[i])) err_type(L, strings[i], S(STRING));
+        size_t len;
+        string_data(L, strings[i], &len);
+        if (len > SIZE_MAX / 8 - total) err_storage(L, "string too long");
+        total += len;
+    }
+    Obj out = string_new(L, total);
+    uint32_t *d = STR(out)->data;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint32_t *s = string_data(L, strings[i], &len);
+        if (len > total) len = total;   /* a string shrunk meanwhile: never overrun */
+        if (len) memcpy(d, s, len * 4);
+        d += len;
+        total -= len;
+    }
+    return out;
+}
+
+Obj string_substring(Lisp *L, Obj s, size_t start, size_t end) {
+    size_t len;
+    const uint32_t *d = string_data(L, s, &len);
+    if (end > len) end = len;
+    if (start > end) start = end;
+    return string_from_u32(L, d + start, end - start);
 }
 
 void sb_init(Lisp *L, StrBuf *b, size_t cap) {
@@ -170,6 +297,10 @@ void sb_puts(Lisp *L, StrBuf *b, const char *s) {
     }
 }
 
-void sb_put_string(Lisp *L, StrBuf *b, Obj str) { sb_putn(L, b, STR(str)->data, STR(str)->len); }
+void sb_put_string(Lisp *L, StrBuf *b, Obj str) {
+    size_t len;
+    const uint32_t *d = string_data(L, str, &len);
+    sb_putn(L, b, d, len);
+}
 
 Obj sb_to_string(Lisp *L, StrBuf *b) { return string_from_u32(L, b->data, b->len); }

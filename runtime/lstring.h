@@ -19,8 +19,29 @@ bool string_eq(Obj a, Obj b);
 uint64_t string_hash_u32(const uint32_t *s, size_t n);
 static inline size_t string_length(Obj s) { return STR(s)->len; }
 static inline uint32_t string_ref(Obj s, size_t i) { return STR(s)->data[i]; }
-/* The name of a string designator (string, symbol, character) as a string. */
+/* The name of a string designator (string, symbol, character) as a T_STRING: a string that is
+ * not a T_STRING (a displaced or adjustable character array) is copied. Anything else signals
+ * a TYPE-ERROR expecting (OR STRING SYMBOL CHARACTER). */
 Obj string_designator(Lisp *L, Obj o);
+_Noreturn void err_string_designator(Lisp *L, Obj o);
+
+/* Any string: a T_STRING, or a rank-1 array whose element type is CHARACTER. */
+bool is_any_string(Obj o);
+/* The active characters (up to the fill pointer) of any string S and their count. The pointer is
+ * into S's storage when possible, else to a fresh copy: treat it as read-only. */
+const uint32_t *string_data(Lisp *L, Obj s, size_t *len);
+/* Writable code points of any string S (active length in *len), or NULL when S's elements
+ * cannot be reached directly (then use array_rm_set). */
+uint32_t *string_storage(Obj s, size_t *len);
+/* Element I (below the dimension, unchecked) of any string S, ignoring the fill pointer; a
+ * displacement to an array grown too small signals an error instead of reading past it. */
+uint32_t string_ref_any(Lisp *L, Obj s, size_t i);
+/* Store C as element I of any string S (a base string refuses non-base characters). */
+void string_set_any(Lisp *L, Obj s, size_t i, uint32_t c);
+/* A fresh simple string holding the characters of strings[0..n) (any strings) in order. */
+Obj string_concat(Lisp *L, size_t n, const Obj *strings);
+/* A fresh simple string of the characters [start, end) of any string S (bounds unchecked). */
+Obj string_substring(Lisp *L, Obj s, size_t start, size_t end);
 
 /* UTF-8 decoding of one code point; returns bytes used (invalid bytes decode as U+FFFD, 1 byte). */
 int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);

@@ -24,7 +24,8 @@
     X(types)               \
     X(load)                \
     X(pathname)            \
-    X(system)
+    X(system)              \
+    X(snapshot)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

@@ -74,6 +74,7 @@ size_t check_bound(Lisp *L, Obj o, size_t limit) {
 
 void parse_keys(Lisp *L, int nargs, Obj *args, int start, int nkeys, const Obj *keys, Obj *out) {
     for (int k = 0; k < nkeys; k++) out[k] = NO_VALUE;
+    if (start >= nargs) return;
     if ((nargs - start) % 2) err_program(L, "odd number of &KEY arguments");
     bool allow = false;
     for (int i = start; i < nargs; i += 2)

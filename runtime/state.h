@@ -98,12 +98,19 @@ struct Lisp {
     Obj definition_log;      /* reserved for the session's provenance tables */
     Obj features;
     void *session;           /* back pointer owned by src/session.c */
+    /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
+     * malloc'd line without its newline, or NULL at end of input */
+    char *(*read_line_hook)(void *ctx, const char *prompt);
+    void *read_line_ctx;
     Config cfg;
 
     /* bootstrap error state, used before the condition system is loaded */
     Obj last_error;          /* the condition (or bootstrap (type . initargs)) that ended a top-level form */
     Obj last_backtrace;      /* frames captured where that error was signalled */
-    Obj session_warnings;    /* (type-string . message-string) noted during the current call, newest first */
+    Obj session_warnings;
+    Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
+    Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
+    Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */

@@ -10,6 +10,7 @@
 #include "../runtime/package.h"
 #include "../runtime/lstring.h"
 #include "../runtime/error.h"
+#include "../runtime/snapshot.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -59,6 +60,23 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(TRACE_OUTPUT))->value = SYM(S(ERROR_OUTPUT))->value;
 }
 
+/* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
+static void take_snapshot(TclSession *s) {
+    Lisp *L = s->L;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        fprintf(stderr, "tinycl: could not snapshot the session state\n");
+        return;
+    }
+    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT"))->function;
+    if (is_function(hook)) funcall0(L, hook);
+    L->boot_snapshot = snapshot_take(L);
+    L->boot_symbols = NIL;
+    frame_pop(L, &fr);
+}
+
 TclSession *tcl_session_new(const TclOptions *opt) {
     TclSession *s = (TclSession *)calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -78,6 +96,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
         setup_capture_streams(s);
         SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
     }
+    take_snapshot(s);
     return s;
 }
 
@@ -85,6 +104,16 @@ void tcl_session_free(TclSession *s) {
     if (!s) return;
     lisp_free(s->L);
     free(s);
+}
+
+void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx) {
+    Lisp *L = s->L;
+    enter(s);
+    L->read_line_hook = read_line;
+    L->read_line_ctx = ctx;
+    Obj var = intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*");
+    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%REPL-DEBUGGER"))->function;
+    SYM(var)->value = read_line && is_function(fn) ? fn : NIL;
 }
 
 void tcl_interrupt(TclSession *s) {
@@ -106,13 +135,31 @@ const char *tcl_current_package(TclSession *s) {
     return s->pkgname;
 }
 
+const char *tcl_prompt_package(TclSession *s) {
+    Lisp *L = s->L;
+    Obj p = SYM(S(PACKAGE_VAR))->value;
+    if (!is_type(p, T_PACKAGE) || PKG(p)->name == NIL) return tcl_current_package(s);
+    Obj best = PKG(p)->name;
+    for (Obj n = PKG(p)->nicknames; is_cons(n); n = CDR(n))
+        if (STR(CAR(n))->len < STR(best)->len) best = CAR(n);
+    snprintf(s->pkgname, sizeof s->pkgname, "%s", string_to_utf8(L, best, NULL));
+    return s->pkgname;
+}
+
 /* The type of an error as a string: printed as PRIN1 would in the current package, so CL
  * types are bare and types from packages not used there are qualified. */
 static char *type_name_of(Lisp *L, Obj type) {
+    size_t sp = L->special_sp;
     bind_special(L, S(PRINT_ESCAPE), S(T));
     bind_special(L, S(PRINT_READABLY), NIL);
+    /* a package that does not use CL (KEYWORD, say) would qualify every standard type */
+    Obj cur = SYM(S(PACKAGE_VAR))->value;
+    bool uses_cl = cur == L->pkg_cl;
+    if (is_type(cur, T_PACKAGE))
+        for (Obj u = PKG(cur)->use_list; is_cons(u); u = CDR(u)) if (CAR(u) == L->pkg_cl) uses_cl = true;
+    if (!uses_cl) bind_special(L, S(PACKAGE_VAR), L->pkg_cl_user);
     Obj s = prin1_to_string(L, type);
-    unbind_specials(L, L->special_sp - 2);
+    unbind_specials(L, sp);
     return lisp_to_malloc(s);
 }
 
@@ -412,10 +459,85 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
-    (void)drop_systems;
+    enter(s);
+    if (drop_systems) {
+        /* exactly a new process: a fresh interpreter */
+        TclSession *fresh = tcl_session_new(&s->opt);
+        if (fresh) {
+            lisp_free(s->L);
+            s->L = fresh->L;
+            free(fresh);
+            s->thread_known = false;
+            enter(s);
+            return;
+        }
+    }
+    Lisp *L = s->L;
+    if (L->boot_snapshot == NIL) return;
+    snapshot_restore(L, L->boot_snapshot, L->system_packages);
+    L->boot_symbols = NIL;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        fprintf(stderr, "tinycl: a reset hook failed; the symbol state was restored anyway\n");
+    } else {
+        Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-RESET"))->function;
+        if (is_function(hook)) funcall0(L, hook);
+        frame_pop(L, &fr);
+    }
+    SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+}
+
+TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package) {
     Lisp *L = s->L;
     enter(s);
-    SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    TclDefinitions *volatile d = (TclDefinitions *)calloc(1, sizeof *d);
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        TclResult tmp;
+        memset(&tmp, 0, sizeof tmp);
+        describe_error(s, &tmp);
+        d->error_type = tmp.error_type;
+        d->error_message = tmp.error_message;
+        for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
+        free(tmp.backtrace);
+        L->last_error = NIL;
+        return d;
+    }
+    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%LIST-DEFINITIONS"))->function;
+    Obj t = type ? string_from_cstr(L, type) : NIL;
+    Obj p = package ? string_from_cstr(L, package) : NIL;
+    Obj text = funcall2(L, fn, t, p);
+    Obj entries = L->nvals > 1 ? L->values[1] : NIL;
+    d->text = lisp_to_malloc(text);
+    int n = 0;
+    for (Obj e = entries; is_cons(e); e = CDR(e)) n++;
+    d->items = (TclDefinition *)calloc((size_t)(n ? n : 1), sizeof(TclDefinition));
+    for (Obj e = entries; is_cons(e); e = CDR(e)) {
+        Obj f = CAR(e);
+        TclDefinition *it = &d->items[d->count++];
+        it->kind = lisp_to_malloc(CAR(f));
+        it->name = lisp_to_malloc(CAR(CDR(f)));
+        it->detail = lisp_to_malloc(CAR(CDR(CDR(f))));
+        it->package = lisp_to_malloc(CAR(CDR(CDR(CDR(f)))));
+    }
+    frame_pop(L, &fr);
+    return d;
+}
+
+void tcl_definitions_free(TclDefinitions *d) {
+    if (!d) return;
+    free(d->text);
+    for (int i = 0; i < d->count; i++) {
+        free(d->items[i].kind); free(d->items[i].name); free(d->items[i].detail); free(d->items[i].package);
+    }
+    free(d->items);
+    free(d->error_type);
+    free(d->error_message);
+    free(d);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

@@ -633,11 +633,16 @@
          (progn (setq frames (cdr frames)) (go top))))
   frames)
 
+(defvar *interactive-debugger* nil
+  "A function of one argument (the condition) that lets a person choose a restart; set by the REPL.")
+
 (defun invoke-debugger (condition)
   (let ((hook *debugger-hook*))
     (if hook
         (let ((*debugger-hook* nil))
           (funcall hook condition hook))))
+  (if *interactive-debugger*
+      (funcall *interactive-debugger* condition))
   (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
 
 (defun error (datum &rest arguments)

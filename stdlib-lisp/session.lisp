@@ -17,3 +17,251 @@
     (abort ()
       :report "Return to top level."
       (%session-abort))))
+
+;;; ------------------------------------------------------------------
+;;; Reset support: every registry held in Lisp data registers a restorer at snapshot time.
+;;; The symbol cells themselves are restored in C (runtime/snapshot.c).
+
+(defvar *session-snapshot-hooks* nil
+  "Functions of no arguments called when the session's boot state is captured; each returns
+a function that puts its registry back as it was.")
+(defvar *session-restorers* nil)
+
+(defun %hash-table-entries (table)
+  (let ((entries nil))
+    (maphash #'(lambda (k v) (setq entries (cons (cons k v) entries))) table)
+    entries))
+
+(defun %restore-hash-table (table entries)
+  (clrhash table)
+  (dolist (e entries) (setf (gethash (car e) table) (cdr e))))
+
+(defun %registry-restorer (table)
+  (let ((entries (%hash-table-entries table)))
+    #'(lambda () (%restore-hash-table table entries))))
+
+(setq *session-snapshot-hooks*
+      (list #'(lambda () (%registry-restorer *condition-classes*))
+            #'(lambda () (%registry-restorer *simple-variants*))))
+
+(defun %session-snapshot ()
+  (setq *session-restorers* (%mapcar1 #'funcall *session-snapshot-hooks*)))
+
+(defun %session-reset ()
+  (dolist (r *session-restorers*) (funcall r)))
+
+;;; ------------------------------------------------------------------
+;;; LIST-DEFINITIONS: what the user has defined, read from the symbol tables.
+;;; Other layers (structures, CLOS, the system loader) add kinds through *DEFINITION-FINDERS*:
+;;; functions of (symbol) returning a list of (kind detail) entries.
+
+(defvar *definition-finders* nil)
+
+(defun %user-packages ()
+  ;; CL-USER, then every package created since the session started (loaded systems excluded)
+  (let ((boot (%boot-packages)) (result nil))
+    (dolist (p (list-all-packages))
+      (if (and (not (%memq p boot)) (not (%system-package-p p)))
+          (setq result (cons p result))))
+    (cons (find-package "COMMON-LISP-USER") (nreverse-boot result))))
+
+(defun %system-package-p (p)
+  (declare (ignore p))
+  nil)
+
+(defun %user-symbol-p (sym pkg)
+  ;; a symbol of PKG made since boot (in boot packages), or any own symbol of a new package
+  (if (%memq pkg (%boot-packages))
+      (not (%boot-symbol-p sym))
+      t))
+
+(defun %short-print (object max)
+  (let ((s (let ((*print-length* 8) (*print-level* 3) (*print-circle* t) (*print-readably* nil))
+             (prin1-to-string object))))
+    (if (> (length s) max)
+        (concatenate 'string (subseq s 0 max) "...")
+        s)))
+
+(defun %lambda-list-string (fn)
+  (let ((ll (%function-lambda-list fn)))
+    (if (eq ll :unknown) "" (let ((*print-case* :upcase)) (prin1-to-string (or ll '()))))))
+
+(defun %definitions-of (sym)
+  (let ((entries nil))
+    (if (and (not (special-operator-p sym)) (macro-function sym))
+        (setq entries (cons (list :macro (%lambda-list-string (macro-function sym))) entries))
+        (if (fboundp sym)
+            (let ((f (fdefinition sym)))
+              (setq entries (cons (list (if (%generic-function-p f) :generic-function :function)
+                                        (%lambda-list-string f))
+                                  entries)))))
+    (if (fboundp (list 'setf sym))
+        (setq entries (cons (list :function (%lambda-list-string (fdefinition (list 'setf sym))) (list 'setf sym))
+                            entries)))
+    (if (boundp sym)
+        (setq entries (cons (list :variable (%short-print (symbol-value sym) 60)) entries)))
+    (let ((c (gethash sym *condition-classes*)))
+      (if c (setq entries (cons (list :class "") entries))))
+    (dolist (finder *definition-finders*)
+      (setq entries (append entries (funcall finder sym))))
+    entries))
+
+(defun %generic-function-p (f)
+  (and (%instance-p f) (not (%class-p (%instance-layout f))) (eq (type-of f) 'generic-function)))
+
+(defun %collect-definitions (packages)
+  ;; -> list of (kind symbol detail &optional name), in package then name order
+  (let ((result nil))
+    (dolist (p packages)
+      (let ((syms (%sort-symbols (%package-own-symbols p))))
+        (dolist (sym syms)
+          (if (%user-symbol-p sym p)
+              (dolist (e (%definitions-of sym))
+                (setq result (cons (list (car e) (or (caddr e) sym) (cadr e)) result)))))))
+    (nreverse-boot result)))
+
+(defun %sort-symbols (syms)
+  (sort syms #'string< :key #'symbol-name))
+
+(defvar *definition-sections*
+  '((:function "Functions" "functions")
+    (:variable "Variables" "variables")
+    (:macro "Macros" "macros")
+    (:class "Classes" "classes")
+    (:structure "Structures" "structures")
+    (:generic-function "Generic Functions" "generic-functions")
+    (:method "Methods" "methods")))
+
+(defun %definition-package-name (name)
+  (let ((sym (if (consp name) (cadr name) name)))
+    (if (symbol-package sym) (package-name (symbol-package sym)) "")))
+
+(defun %write-definition (out kind name detail)
+  (cond ((eq kind :variable) (format out "- ~A = ~A~%" name detail))
+        ((equal detail "") (format out "- ~A~%" name))
+        (t (format out "- ~A ~A~%" name detail))))
+
+(defun %definition-section (out defs section)
+  ;; writes one [Section]; returns its entries
+  (let ((entries nil))
+    (dolist (d defs)
+      (if (eq (car d) (car section))
+          (let ((name (let ((*print-readably* nil)) (prin1-to-string (cadr d)))))
+            (if (null entries) (format out "[~A]~%" (cadr section)))
+            (%write-definition out (car d) name (caddr d))
+            (setq entries (cons (list (caddr section) name (caddr d) (%definition-package-name (cadr d)))
+                                entries)))))
+    (nreverse-boot entries)))
+
+(defun %list-definitions (type package-name)
+  ;; -> (values text entries); entries are (kind name detail package), all strings
+  (let* ((packages (if package-name (list (%find-package-or-lose package-name)) (%user-packages)))
+         (defs (%collect-definitions packages))
+         (want (if (or (null type) (equal type "all")) nil type))
+         (chunks nil)
+         (entries nil))
+    (dolist (section *definition-sections*)
+      (if (or (null want) (equal want (caddr section)))
+          (let* ((out (make-string-output-stream))
+                 (es (%definition-section out defs section)))
+            (if es
+                (progn (setq chunks (cons (get-output-stream-string out) chunks))
+                       (setq entries (append entries es)))))))
+    (if (and (or (null want) (equal want "packages")) (null package-name) (cdr (%user-packages)))
+        (let ((out (make-string-output-stream)))
+          (format out "[Packages]~%")
+          (dolist (p (cdr (%user-packages)))
+            (format out "- ~A~%" (package-name p))
+            (setq entries (append entries (list (list "packages" (package-name p) "" (package-name p))))))
+          (setq chunks (cons (get-output-stream-string out) chunks))))
+    (dolist (extra *definition-extra-sections*)
+      (multiple-value-bind (text extra-entries) (funcall extra want package-name)
+        (if (and text (not (equal text "")))
+            (progn (setq chunks (cons text chunks))
+                   (setq entries (append entries extra-entries))))))
+    (values (if chunks
+                (string-right-trim '(#\Newline)
+                                   (format nil "~{~A~^~%~}" (reverse chunks)))
+                "No user definitions")
+            entries)))
+
+(defvar *definition-extra-sections* nil
+  "Functions of (type package-name) returning (values text entries) for sections such as [Loaded Systems].")
+
+;;; ------------------------------------------------------------------
+;;; The REPL's debugger: an unhandled error shows its restarts; the person picks one by
+;;; number, or :abort, or looks at the backtrace with :bt. Forms typed at the debugger
+;;; prompt are evaluated where the error happened (its handlers and bindings in force).
+
+(defvar *debug-level* 0)
+
+(defun %print-restarts (restarts stream)
+  (format stream "~&Restarts (type a number, :abort, :bt for the backtrace, :help):~%")
+  (let ((i 0))
+    (dolist (r restarts)
+      (format stream "  ~D: [~A] ~A~%" i (restart-name r) (princ-to-string r))
+      (setq i (1+ i)))))
+
+(defun %print-backtrace (frames stream)
+  (let ((i 0) (*print-length* 8) (*print-level* 3))
+    (dolist (f frames)
+      (format stream "~&  ~D: ~S~%" i f)
+      (setq i (1+ i)))
+    (if (null frames) (format stream "~&  (no interpreted frames)~%"))))
+
+(defun %debugger-command-p (line names)
+  (dolist (n names nil)
+    (if (string-equal line n) (return t))))
+
+(defun %repl-debugger (condition)
+  (let* ((*debug-level* (1+ *debug-level*))
+         (level *debug-level*)
+         (frames (%strip-internal-frames (%backtrace 40)))
+         (out *debug-io*))
+    (format out "~&~%debugger invoked on a ~S:~%  ~A~%~%"
+            (%condition-display-type condition) (ignore-errors (princ-to-string condition)))
+    (%print-restarts (compute-restarts condition) out)
+    (do () (nil)
+      (with-simple-restart (abort "Return to debug level ~D." level)
+        (let ((line (%read-line-interactive
+                     (format nil "[~D] ~A> " level (%package-short-name *package*)))))
+          (when (null line)
+            ;; end of input at the debugger prompt: leave through the outermost ABORT
+            (invoke-restart (car (last (%abort-restarts condition)))))
+          (setq line (string-trim '(#\Space #\Tab) line))
+          (cond ((equal line ""))
+                ((every #'digit-char-p line)
+                 (let ((n (parse-integer line)) (restarts (compute-restarts condition)))
+                   (if (< n (length restarts))
+                       (invoke-restart-interactively (nth n restarts))
+                       (format out "~&There is no restart number ~D.~%" n))))
+                ((%debugger-command-p line '(":abort" ":a" ":q" ":top" ":quit"))
+                 (invoke-restart (car (last (%abort-restarts condition)))))
+                ((%debugger-command-p line '(":bt" ":backtrace"))
+                 (%print-backtrace frames out))
+                ((%debugger-command-p line '(":error" ":e"))
+                 (format out "~&~A~%" condition))
+                ((%debugger-command-p line '(":restarts" ":r"))
+                 (%print-restarts (compute-restarts condition) out))
+                ((%debugger-command-p line '(":help" ":h" "help"))
+                 (format out "~&A number invokes that restart; :abort returns to the top level; :bt shows the backtrace;~%:error shows the condition again; any other input is evaluated here.~%"))
+                (t
+                 (%debugger-eval line out))))))))
+
+(defun %package-short-name (p)
+  (let ((best (package-name p)))
+    (dolist (n (package-nicknames p) best)
+      (if (< (length n) (length best)) (setq best n)))))
+
+(defun %abort-restarts (condition)
+  (let ((r nil))
+    (dolist (x (compute-restarts condition)) (if (eq (restart-name x) 'abort) (setq r (cons x r))))
+    (nreverse-boot r)))
+
+(defun %debugger-eval (line out)
+  (let ((stream (make-string-input-stream line)) (eof '#:eof))
+    (do () (nil)
+      (let ((form (read stream nil eof)))
+        (if (eq form eof) (return))
+        (let ((values (multiple-value-list (eval form))))
+          (dolist (v values) (format out "~&~S~%" v)))))))

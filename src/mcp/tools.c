@@ -166,6 +166,70 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     return res;
 }
 
+/* ---- list-definitions ---- */
+
+static const char *const definition_types[] = {"all", "functions", "variables", "macros", "classes", "structures",
+                                               "generic-functions", "methods", "packages", "systems", NULL};
+
+static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(args, "type");
+    const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
+    const char *t = NULL;
+    if (type && !cJSON_IsNull(type)) {
+        bool ok = false;
+        if (cJSON_IsString(type))
+            for (int i = 0; definition_types[i]; i++)
+                if (strcmp(type->valuestring, definition_types[i]) == 0) ok = true;
+        if (!ok)
+            return argument_error(ctx, "Argument \"type\" must be one of: all, functions, variables, macros, classes, "
+                                       "structures, generic-functions, methods, packages, systems.");
+        t = type->valuestring;
+    }
+    if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
+        return argument_error(ctx, "Argument \"package\" must be a string naming a package.");
+    const char *p = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
+    TclDefinitions *d = tcl_list_definitions(ctx->session, t, p);
+    cJSON *res;
+    if (d->error_type) {
+        char *text = (char *)malloc(strlen(d->error_type) + strlen(d->error_message ? d->error_message : "") + 16);
+        sprintf(text, "[ERROR] %s\n%s", d->error_type, d->error_message ? d->error_message : "");
+        res = mcp_text_result(text, true, NULL, ctx->version);
+        free(text);
+    } else {
+        cJSON *st = cJSON_CreateObject();
+        cJSON *arr = cJSON_AddArrayToObject(st, "definitions");
+        for (int i = 0; i < d->count; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "kind", d->items[i].kind);
+            cJSON_AddStringToObject(o, "name", d->items[i].name);
+            cJSON_AddStringToObject(o, "detail", d->items[i].detail);
+            cJSON_AddStringToObject(o, "package", d->items[i].package);
+            cJSON_AddItemToArray(arr, o);
+        }
+        cJSON_AddStringToObject(st, "package", tcl_current_package(ctx->session));
+        res = mcp_text_result(d->text, false, st, ctx->version);
+    }
+    tcl_definitions_free(d);
+    return res;
+}
+
+/* ---- reset-session ---- */
+
+static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
+    const cJSON *systems = cJSON_GetObjectItemCaseSensitive(args, "systems");
+    if (systems && !cJSON_IsNull(systems) && !cJSON_IsBool(systems))
+        return argument_error(ctx, "Argument \"systems\" must be true or false.");
+    bool drop = cJSON_IsTrue(systems);
+    tcl_reset(ctx->session, drop);
+    const char *text = drop ? "Session reset. All definitions cleared.\nLoaded systems dropped.\nCurrent package: CL-USER"
+                            : "Session reset. All definitions cleared.\nCurrent package: CL-USER";
+    cJSON *st = cJSON_CreateObject();
+    cJSON_AddBoolToObject(st, "reset", 1);
+    cJSON_AddBoolToObject(st, "systems_dropped", drop);
+    cJSON_AddStringToObject(st, "package", "COMMON-LISP-USER");
+    return mcp_text_result(text, false, st, ctx->version);
+}
+
 /* ---- the table ---- */
 
 #define EVAL_OUTPUT_SCHEMA                                                                                  \
@@ -191,6 +255,30 @@ const Tool mcp_tools[] = {
      "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"}},"
      "\"required\":[\"code\"]}",
      EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
+    {"list-definitions", "List definitions",
+     "List what the session has defined: functions (with lambda lists), variables (with values), macros, "
+     "classes, structures, generic functions, methods, user packages and loaded systems, read from the "
+     "interpreter's own tables (definitions made by macros or loaded files count). With `package`, list "
+     "that package's definitions instead.",
+     "{\"type\":\"object\",\"properties\":{"
+     "\"type\":{\"type\":\"string\",\"enum\":[\"all\",\"functions\",\"variables\",\"macros\",\"classes\",\"structures\","
+     "\"generic-functions\",\"methods\",\"packages\",\"systems\"],\"description\":\"Which kind of definition (default all)\"},"
+     "\"package\":{\"type\":\"string\",\"description\":\"List this package's definitions\"}},"
+     "\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"definitions\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+     "\"properties\":{\"kind\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"detail\":{\"type\":\"string\"},"
+     "\"package\":{\"type\":\"string\"}},\"required\":[\"kind\",\"name\"]}},\"package\":{\"type\":\"string\"}},"
+     "\"required\":[\"definitions\"]}",
+     true, false, true, false, tool_list_definitions},
+    {"reset-session", "Reset session",
+     "Return the session to a fresh state: every user definition, variable, class, method, structure and "
+     "user-created package is removed and the current package is CL-USER. Loaded systems stay usable "
+     "unless `systems` is true, which also drops them (exactly a new process). Idempotent; cannot fail.",
+     "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"boolean\","
+     "\"description\":\"Also drop loaded systems (default false)\"}},\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"reset\":{\"type\":\"boolean\"},\"systems_dropped\":{\"type\":\"boolean\"},"
+     "\"package\":{\"type\":\"string\"}},\"required\":[\"reset\"]}",
+     false, true, true, false, tool_reset_session},
 };
 const int mcp_tool_count = (int)(sizeof mcp_tools / sizeof mcp_tools[0]);
 

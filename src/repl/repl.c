@@ -52,6 +52,23 @@ static char **attempt_completion(const char *text, int start, int end) {
     return rl_completion_matches(text, completion_generator);
 }
 
+static char *debugger_read_line(void *ctx, const char *prompt) {
+    bool interactive = ctx != NULL;
+    if (interactive) {
+        char *l = readline(prompt);
+        if (l && *l) add_history(l);
+        return l;
+    }
+    fputs(prompt, stdout);
+    fflush(stdout);
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&buf, &cap, stdin);
+    if (n < 0) { free(buf); return NULL; }
+    if (n > 0 && buf[n - 1] == '\n') buf[n - 1] = 0;
+    return buf;
+}
+
 static char *read_line(const char *prompt, bool interactive) {
     if (interactive) return readline(prompt);
     static char *buf;
@@ -87,6 +104,7 @@ int repl_run(TclSession *s, bool interactive) {
         hist = history_path();
         if (hist) read_history(hist);
     }
+    tcl_set_line_reader(s, debugger_read_line, interactive ? (void *)s : NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -95,8 +113,8 @@ int repl_run(TclSession *s, bool interactive) {
     char *acc = NULL;
     for (;;) {
         char prompt[600];
-        if (acc) snprintf(prompt, sizeof prompt, "%*s", (int)strlen(tcl_current_package(s)) + 2, "");
-        else snprintf(prompt, sizeof prompt, "%s> ", tcl_current_package(s));
+        if (acc) snprintf(prompt, sizeof prompt, "%*s", (int)strlen(tcl_prompt_package(s)) + 2, "");
+        else snprintf(prompt, sizeof prompt, "%s> ", tcl_prompt_package(s));
         char *line = read_line(prompt, interactive);
         if (!line) {
             if (interactive) putchar('\n');
@@ -121,6 +139,8 @@ int repl_run(TclSession *s, bool interactive) {
             for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
         } else if (r->status == TCL_INTERRUPTED) {
             fprintf(stderr, "; Interrupted.\n");
+        } else if (r->status == TCL_ERROR && r->error_type && strcmp(r->error_type, "ABORT") == 0) {
+            /* the person left the debugger: back to the prompt quietly */
         } else {
             cli_print_result(r, true);
             for (int i = 0; i < r->nbacktrace && i < 8; i++) fprintf(stderr, "  %d: %s\n", i, r->backtrace[i]);
