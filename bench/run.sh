@@ -189,7 +189,7 @@ echo "tinycl benchmarks: $(date '+%Y-%m-%d %H:%M'), mode=$MODE, runs=$RUNS, $(np
 for impl in $IMPLS; do echo "  $impl: $(impl_version "$impl")"; done
 
 # ---- compile (compiled mode), outside the timed runs
-declare -A BROKEN      # "impl prog" -> reason this pair is not run
+declare -A BROKEN=()   # "impl prog" -> reason this pair is not run
 if [ "$MODE" = compiled ]; then
     for impl in $IMPLS; do
         [ "$impl" = tinycl ] && continue
@@ -206,7 +206,7 @@ fi
 
 # ---- timed runs
 MISMATCH=0
-declare -A REF REFBY   # prog -> reference checksum line, and who printed it
+declare -A REF=() REFBY=()   # prog -> reference checksum line, and who printed it
 for prog in $PROGRAMS; do
     if [ ! -f "$HERE/$prog.lisp" ]; then echo "bench: no program $prog.lisp" >&2; continue; fi
     printf '%-8s' "$prog"
@@ -237,7 +237,7 @@ done 2>&1
 # ---- start-up time: the empty program
 printf 'start-up:'
 echo 1 > "$WORK/empty.lisp"
-declare -A STARTUP
+declare -A STARTUP=()
 for impl in $IMPLS; do
     : > "$WORK/startup.txt"
     for ((i = 1; i <= STARTUP_RUNS; i++)); do
@@ -270,7 +270,7 @@ others=$(echo "$IMPLS" | sed 's/^tinycl *//')
 
 print_table() {  # FIELD TITLE
     local field=$1 title=$2 prog impl t v r
-    declare -A LOGSUM NRAT
+    declare -A LOGSUM=() NRAT=()
     echo
     echo "$title"
     printf '%-9s' program
