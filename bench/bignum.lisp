@@ -29,4 +29,4 @@ eighteen digits at a time with FLOOR and the last ones one by one."
         (setq sum (+ sum (digit-sum f) (mod g 1000003)))))
     sum))
 
-(format t "checksum bignum ~D~%" (run-bignum 5000 4))
+(format t "checksum bignum ~D~%" (run-bignum 5000 12))

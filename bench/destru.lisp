@@ -53,4 +53,4 @@
       (setq sum (mod (+ sum (car l)) 1000000007)))
     (mod (+ sum (list-checksum l)) 1000000007)))
 
-(format t "checksum destru ~D~%" (run-destru 4000 2000))
+(format t "checksum destru ~D~%" (run-destru 5000 2000))

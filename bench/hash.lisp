@@ -44,4 +44,4 @@
                        (equal-round equal-table n (+ r k)))))))
     sum))
 
-(format t "checksum hash ~D~%" (run-hash 20 10000))
+(format t "checksum hash ~D~%" (run-hash 25 10000))
