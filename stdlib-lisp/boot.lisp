@@ -46,10 +46,6 @@
 
 (defmacro return (&optional value) `(return-from nil ,value))
 
-(defmacro declaim (&rest specs)
-  `(eval-when (:compile-toplevel :load-toplevel :execute)
-     ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
-
 (defmacro dolist-boot ((var list) &body body)
   (let ((g (gensym)))
     `(let ((,g ,list))
@@ -73,6 +69,10 @@
        (go top)
      end)
     result))
+
+(defmacro declaim (&rest specs)
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
+     ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
 
 (defmacro defvar (var &optional (value nil valuep) doc)
   `(progn

@@ -460,3 +460,9 @@ Symbol-plist:
     (declare (ignore dow))
     (<= 0 (- (get-universal-time) (encode-universal-time s m h d mo y (if dst (- zone 1) zone))) 2))
   T)
+(deftest declaim-several-specs
+  (progn (declaim (type list *declaim-test-x*) (special *declaim-test-y*))
+         (macroexpand-1 '(declaim (type list *x*) (inline f))))
+  (eval-when (:compile-toplevel :load-toplevel :execute)
+    (proclaim '(type list *x*)) (proclaim '(inline f)))
+  t)
