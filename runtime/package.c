@@ -653,11 +653,7 @@ DEFPRIM(prim_list_all_packages) {
     return r;
 }
 
-/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols) */
-static Obj string_arg(Lisp *L, Obj o) {
-    if (!is_any_string(o)) err_type(L, o, S(STRING));
-    return string_designator(L, o);
-}
+/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols): string_arg */
 
 DEFPRIM(prim_intern) {
     Obj name = string_arg(L, args[0]);

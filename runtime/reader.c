@@ -809,7 +809,7 @@ DEFPRIM(prim_read_preserving_whitespace) {
 }
 
 DEFPRIM(prim_read_from_string) {
-    Obj str = check_string(L, args[0]);
+    Obj str = string_arg(L, args[0]);
     bool eof_error = opt_arg(nargs, args, 1, S(T)) != NIL;
     Obj eof_value = opt_arg(nargs, args, 2, NIL);
     Obj keys[3] = {S(K_START), S(K_END), S(K_PRESERVE_WHITESPACE)}, out[3];
