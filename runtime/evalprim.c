@@ -21,10 +21,12 @@ DEFPRIM(prim_apply) {
     Obj last = args[nargs - 1];
     size_t n = 0;
     Obj x;
-    for (x = last; is_cons(x); x = CDR(x)) n++;
-    if (x != NIL) err_type(L, last, S(LIST));
+    /* the count stops past the limit, so a circular list ends in the error too */
+    for (x = last; is_cons(x) && n <= CALL_ARGUMENTS_LIMIT; x = CDR(x)) n++;
     size_t total = (size_t)(nargs - 2) + n;
-    if (total > (1u << 24)) err_program(L, "Too many arguments to APPLY: %zu", total);
+    if (total > CALL_ARGUMENTS_LIMIT)
+        err_program(L, "Too many arguments to APPLY: more than %zu", (size_t)CALL_ARGUMENTS_LIMIT);
+    if (x != NIL) err_type(L, last, S(LIST));
     Obj small[32];
     Obj *v = total <= 32 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * total);
     size_t k = 0;
@@ -528,4 +530,19 @@ static const PrimDef evalprim_prims[] = {
     {0},
 };
 
-void evalprim_init(Lisp *L) { prims_register(L, evalprim_prims); }
+static void defconstant_c(Obj sym, Obj value) {
+    SYM(sym)->value = value;
+    SYM(sym)->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
+}
+
+void evalprim_init(Lisp *L) {
+    prims_register(L, evalprim_prims);
+    defconstant_c(S(CALL_ARGUMENTS_LIMIT), FIX((intptr_t)CALL_ARGUMENTS_LIMIT));
+    defconstant_c(S(LAMBDA_PARAMETERS_LIMIT_SYM), FIX(LAMBDA_PARAMETERS_LIMIT));
+    defconstant_c(S(MULTIPLE_VALUES_LIMIT_SYM), FIX(MULTIPLE_VALUES_LIMIT));
+    Obj kw = NIL;
+    Obj names[] = {S(AND_WHOLE), S(AND_ENVIRONMENT), S(AND_AUX), S(AND_ALLOW_OTHER_KEYS), S(AND_KEY),
+                   S(AND_BODY), S(AND_REST), S(AND_OPTIONAL)};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) kw = cons(L, names[i], kw);
+    defconstant_c(S(LAMBDA_LIST_KEYWORDS), kw);
+}

@@ -182,6 +182,17 @@ DEFPRIM(prim_constantp_symbol) {
     return S(T);
 }
 
+/* (constantp form &optional environment): constant variables, self-evaluating objects and
+ * QUOTE forms; no other compound form is recognised (CLHS allows either answer for them). */
+DEFPRIM(prim_constantp) {
+    UNUSED_ARGS;
+    Obj o = args[0];
+    if (is_symbol(o)) return boolean(L, (symbol_data(L, o)->h.flags & SYM_CONSTANT) != 0);
+    if (is_cons(o))
+        return boolean(L, CAR(o) == S(QUOTE) && is_cons(CDR(o)) && CDR(CDR(o)) == NIL);
+    return S(T);
+}
+
 /* (sys:%symbol-special-p symbol) */
 DEFPRIM(prim_pct_symbol_special_p) {
     UNUSED_ARGS;
@@ -222,6 +233,7 @@ static const PrimDef symbol_prims[] = {
     {"GENTEMP", PK_CL, prim_gentemp, 0, 2, 0, "(&optional prefix package)", NULL},
     {"%PROCLAIM-SPECIAL", PK_SYS, prim_pct_proclaim_special, 1, 1, 0, "(symbol)", NULL},
     {"%DEFCONSTANT", PK_SYS, prim_pct_defconstant, 2, 2, 0, "(symbol value)", NULL},
+    {"CONSTANTP", PK_CL, prim_constantp, 1, 2, 0, "(form &optional environment)", "True when FORM always evaluates to the same value."},
     {"%CONSTANT-FORM-P", PK_SYS, prim_constantp_symbol, 1, 1, 0, "(form)", NULL},
     {"%SYMBOL-SPECIAL-P", PK_SYS, prim_pct_symbol_special_p, 1, 1, 0, "(symbol)", NULL},
     {"%DEFINE-SYMBOL-MACRO", PK_SYS, prim_pct_define_symbol_macro, 2, 2, 0, "(symbol expansion)", NULL},

@@ -634,3 +634,26 @@
   ;; SBCL (interactive): :EXHAUSTED (its control-stack-exhausted is a STORAGE-CONDITION)
   (handler-case (labels ((f (n) (+ 1 (f n)))) (f 1)) (storage-condition () :exhausted))
   :exhausted)
+(deftest constantp-basic
+  (list (constantp t) (constantp nil) (constantp :foo) (constantp 12) (constantp "s")
+        (constantp ''x) (constantp (gensym)) (constantp '(incf x)) (constantp 1 nil))
+  (t t t t t t nil nil t))
+(deftest constantp-defconstant
+  (progn (defconstant +constantp-test-constant+ 3) (constantp '+constantp-test-constant+))
+  t)
+(deftest constantp-arity (signals-error (funcall 'constantp) program-error) t)
+(deftest call-limits
+  (list (integerp call-arguments-limit) (>= call-arguments-limit lambda-parameters-limit 50)
+        (>= multiple-values-limit 20) (constantp 'call-arguments-limit)
+        (constantp 'multiple-values-limit) (constantp 'lambda-parameters-limit))
+  (t t t t t t))
+(deftest lambda-list-keywords-contents
+  (every (lambda (k) (member k lambda-list-keywords))
+         '(&allow-other-keys &aux &body &environment &key &optional &rest &whole))
+  t)
+(deftest apply-circular-list
+  (let ((l (list 1 2))) (setf (cddr l) l) (signals-error (apply #'list l) error))
+  t)
+(deftest apply-circular-spread-list
+  (let ((l (list 1 2))) (setf (cddr l) l) (signals-error (apply #'list 0 l) error))
+  t)
