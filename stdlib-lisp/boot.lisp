@@ -334,15 +334,29 @@
               end)
              `(progn ,@(nreverse-boot forms))))))
 
+(defun sys::%split-doc-decls (body)
+  ;; (values doc declarations forms) of a body that may start with a documentation string
+  (let ((doc nil) (decls nil))
+    (tagbody
+     top
+       (if (and (stringp (car body)) (cdr body) (null doc))
+           (progn (setq doc (car body)) (setq body (cdr body)) (go top)))
+       (if (and (consp (car body)) (eq (car (car body)) 'declare))
+           (progn (setq decls (cons (car body) decls)) (setq body (cdr body)) (go top))))
+    (values doc (nreverse-boot decls) body)))
+
 (defmacro define-setf-expander (access-fn lambda-list &body body)
   (let ((form (gensym)) (env (gensym)))
-    `(progn
-       (sys::%put ',access-fn 'sys::%setf-expander
-                  #'(lambda (,form ,env)
-                      (declare (ignorable ,env))
-                      (destructuring-bind ,(sys::%strip-environment lambda-list env) (cdr ,form)
-                        ,@body)))
-       ',access-fn)))
+    (multiple-value-bind (doc decls forms) (sys::%split-doc-decls body)
+      `(progn
+         (sys::%put ',access-fn 'sys::%setf-expander
+                    #'(lambda (,form ,env)
+                        (declare (ignorable ,env))
+                        (destructuring-bind ,(sys::%strip-environment lambda-list env) (cdr ,form)
+                          ,@decls
+                          (block ,access-fn ,@forms))))
+         ,@(if doc `((setf (documentation ',access-fn 'setf) ,doc)))
+         ',access-fn))))
 
 (defun sys::%strip-environment (lambda-list env-var)
   ;; replace &environment e with a binding of e to the expander's environment
@@ -368,6 +382,7 @@
       ;; short form: (defsetf access update-fn [doc])
       (let ((update (car rest)))
         `(define-setf-expander ,access-fn (&rest args)
+           ,@(if (stringp (cadr rest)) (list (cadr rest)))
            (let ((temps nil) (store (gensym "NEW")))
              (dolist (a args) (setq temps (cons (gensym) temps)))
              (setq temps (nreverse temps))
@@ -375,17 +390,19 @@
                      (append (list ',update) temps (list store))
                      (cons ',access-fn temps)))))
       ;; long form: (defsetf access lambda-list (store-vars) body...)
-      (let ((lambda-list (car rest)) (stores (cadr rest)) (body (cddr rest)))
-        (let ((args (gensym)) (env (gensym)))
-          (declare (ignorable env))
-          `(define-setf-expander ,access-fn (&rest ,args)
-             (let* ((temps (mapcar #'(lambda (a) (declare (ignore a)) (gensym)) ,args))
-                    (store-syms (mapcar #'(lambda (s) (declare (ignore s)) (gensym "NEW")) ',stores)))
-               (values temps ,args store-syms
-                       (apply #'(lambda (,@stores ,@(sys::%strip-environment lambda-list nil))
-                                  ,@body)
-                              (append store-syms temps))
-                       (cons ',access-fn temps))))))))
+      (let ((lambda-list (car rest)) (stores (cadr rest)))
+        (multiple-value-bind (doc decls body) (sys::%split-doc-decls (cddr rest))
+          (let ((args (gensym)))
+            `(define-setf-expander ,access-fn (&rest ,args)
+               ,@(if doc (list doc))
+               (let* ((temps (mapcar #'(lambda (a) (declare (ignore a)) (gensym)) ,args))
+                      (store-syms (mapcar #'(lambda (s) (declare (ignore s)) (gensym "NEW")) ',stores)))
+                 (values temps ,args store-syms
+                         (apply #'(lambda (,@stores ,@(sys::%strip-environment lambda-list nil))
+                                    ,@decls
+                                    (block ,access-fn ,@body))
+                                (append store-syms temps))
+                         (cons ',access-fn temps)))))))))
 
 (defun (setf car) (v c) (rplaca c v) v)
 (defun (setf cdr) (v c) (rplacd c v) v)
@@ -414,6 +431,45 @@
 (defun (setf symbol-plist) (v s) (sys::%set-symbol-plist s v))
 (defun (setf get) (v s indicator &optional default) (declare (ignore default)) (sys::%put s indicator v))
 (defun (setf gethash) (v key table &optional default) (declare (ignore default)) (sys::%puthash key table v))
+
+;;; (setf (values place...) form), CLHS 5.1.2.3: the first store variable of each place takes
+;;; one value; a place's other store variables are bound to NIL.
+(sys::%put 'values 'sys::%setf-expander
+  #'(lambda (form env)
+      (let ((temps nil) (vals nil) (stores nil) (store-forms nil) (accesses nil))
+        (dolist (place (cdr form))
+          (multiple-value-bind (ts vs ss sf af) (get-setf-expansion place env)
+            (setq temps (append temps ts) vals (append vals vs))
+            (setq stores (append stores (list (car ss))))
+            (setq store-forms (append store-forms (list (if (cdr ss) `(let ,(cdr ss) ,sf) sf))))
+            (setq accesses (append accesses (list af)))))
+        (values temps vals stores `(progn ,@store-forms (values ,@stores)) `(values ,@accesses)))))
+
+;;; (setf (the type place) value), CLHS 5.1.2.6
+(sys::%put 'the 'sys::%setf-expander
+  #'(lambda (form env)
+      (let ((type (cadr form)))
+        (multiple-value-bind (ts vs ss sf af) (get-setf-expansion (caddr form) env)
+          (let ((news nil))
+            (dolist (s ss) (setq news (cons (gensym "NEW") news)))
+            (setq news (nreverse-boot news))
+            (values ts vs news
+                    `(multiple-value-bind ,ss (the ,type (values ,@news)) ,sf)
+                    `(the ,type ,af)))))))
+
+;;; (setf (apply #'name args... list) value), CLHS 5.1.2.5: calls the setf function of NAME
+(sys::%put 'apply 'sys::%setf-expander
+  #'(lambda (form env)
+      (declare (ignore env))
+      (let ((fn (cadr form)) (temps nil) (store (gensym "NEW")))
+        (if (not (and (consp fn) (eq (car fn) 'function) (consp (cdr fn)) (symbolp (cadr fn))))
+            (error 'simple-error :format-control "~S is not a valid APPLY place: the function must be #'symbol."
+                                 :format-arguments (list form)))
+        (dolist (a (cddr form)) (setq temps (cons (gensym) temps)))
+        (setq temps (nreverse-boot temps))
+        (values temps (cddr form) (list store)
+                `(apply #'(setf ,(cadr fn)) ,store ,@temps)
+                `(apply ,fn ,@temps)))))
 
 (defmacro sys::%modify-place (place env fn-form)
   ;; internal helper: not used directly

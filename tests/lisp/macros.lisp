@@ -466,3 +466,40 @@ Symbol-plist:
   (eval-when (:compile-toplevel :load-toplevel :execute)
     (proclaim '(type list *x*)) (proclaim '(inline f)))
   t)
+(deftest setf-values-places
+  (let ((a 1) (b 2) (c (list 1 2)))
+    (list (multiple-value-list (setf (values a (car c) b) (values 10 20))) a b c))
+  ((10 20 nil) 10 nil (20 2)))
+(deftest setf-values-no-places
+  (let ((n 0)) (list (multiple-value-list (setf (values) (incf n))) n))
+  (nil 1))
+(deftest setf-the-place
+  (let ((x 1)) (list (setf (the integer x) 5) x))
+  (5 5))
+(deftest setf-apply-aref
+  (let ((a (make-array '(2 2) :initial-element 0)))
+    (list (setf (apply #'aref a '(1 1)) 9) (aref a 1 1)))
+  (9 9))
+(deftest setf-apply-setf-function
+  (let ((x (list 1 2 3)))
+    (list (setf (apply #'nth 1 (list x)) 'b) x))
+  (b (1 b 3)))
+(defun conform-defsetf-acc (x) (car x))
+(defsetf conform-defsetf-acc (y) (val)
+  "set the car"
+  (return-from conform-defsetf-acc `(setf (car ,y) ,val)))
+(deftest defsetf-long-form-block-and-doc
+  (let ((x (cons 'a 'b)))
+    (list (setf (conform-defsetf-acc x) 'c) x (documentation 'conform-defsetf-acc 'setf)))
+  (c (c . b) "set the car"))
+(defun conform-dse-acc (x) (car x))
+(define-setf-expander conform-dse-acc (place &environment env)
+  "expander doc"
+  (declare (ignorable env))
+  (let ((g (gensym)) (s (gensym)))
+    (return-from conform-dse-acc
+      (values (list g) (list place) (list s) `(setf (car ,g) ,s) `(car ,g)))))
+(deftest define-setf-expander-block-and-doc
+  (let ((x (list 1)))
+    (list (setf (conform-dse-acc x) 5) x (documentation 'conform-dse-acc 'setf)))
+  (5 (5) "expander doc"))
