@@ -108,10 +108,19 @@ DEFPRIM(prim_fboundp) {
     return boolean(L, fdefinition_get(L, name) != UNBOUND);
 }
 
+/* What SYMBOL-FUNCTION and FDEFINITION return for a special operator (CLHS: an
+ * implementation-dependent object): a function that refuses to be called. */
+DEFPRIM(prim_pct_special_operator_called) {
+    UNUSED_ARGS;
+    err_program(L, "A special operator cannot be called as a function.");
+}
+
 DEFPRIM(prim_fdefinition) {
     UNUSED_ARGS;
     Obj name = check_fname(L, args[0]);
     Obj f = fdefinition_get(L, name);
+    if (f == UNBOUND && is_symbol(name) && (symbol_data(L, name)->h.flags & SYM_SPECIAL_OP))
+        return SYM(S(P_SPECIAL_OPERATOR_CALLED))->function;
     if (f == UNBOUND) err_undefined_function(L, name);
     return f;
 }
@@ -503,6 +512,7 @@ static const PrimDef evalprim_prims[] = {
     {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", NULL},
     {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", NULL},
     {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", NULL},
+    {"%SPECIAL-OPERATOR-CALLED", PK_SYS, prim_pct_special_operator_called, 0, REST, 0, "(&rest args)", NULL},
     {"%SET-FDEFINITION", PK_SYS, prim_pct_set_fdefinition, 2, 2, 0, "(name function)", NULL},
     {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", NULL},
     {"%DEFUN", PK_SYS, prim_pct_defun, 2, 2, 0, "(name function)", NULL},

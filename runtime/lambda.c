@@ -269,7 +269,8 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     else
         lam->body = analyze_body(c, forms);
     lam->doc = doc;
-    lam->simple = !is_macro && lam->ll.nparams == lam->ll.nreq && !lam->ll.has_specials;
+    lam->simple = !is_macro && lam->ll.nparams == lam->ll.nreq && !lam->ll.has_specials &&
+                  !lam->ll.has_key && !lam->ll.has_rest;   /* (&key) alone still takes keys */
     for (int i = 0; i < lam->ll.nparams && lam->simple; i++)
         if (lam->ll.params[i].pattern) lam->simple = false;
     c->scope = saved_scope;

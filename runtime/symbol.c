@@ -42,6 +42,8 @@ DEFPRIM(prim_symbol_function) {
     UNUSED_ARGS;
     Obj sym = check_symbol(L, args[0]);
     Symbol *s = symbol_data(L, sym);
+    if (s->function == UNBOUND && (s->h.flags & SYM_SPECIAL_OP))
+        return SYM(S(P_SPECIAL_OPERATOR_CALLED))->function;
     if (s->function == UNBOUND) err_undefined_function(L, sym);
     return s->function;
 }

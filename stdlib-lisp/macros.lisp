@@ -481,8 +481,9 @@
   ;; function
   (cond ((special-operator-p symbol)
          (format stream "~%~A names a special operator:~%" symbol)
-         (if (fboundp symbol)
-             (ignore-errors (%describe-lambda-list (fdefinition symbol) stream 2))))
+         (let ((f (fdefinition symbol)))
+           (if (not (eq f (fdefinition 'sys::%special-operator-called)))
+               (ignore-errors (%describe-lambda-list f stream 2)))))
         ((macro-function symbol)
          (format stream "~%~A names a macro:~%" symbol)
          (%describe-lambda-list (macro-function symbol) stream 2)

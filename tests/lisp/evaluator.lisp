@@ -657,3 +657,14 @@
 (deftest apply-circular-spread-list
   (let ((l (list 1 2))) (setf (cddr l) l) (signals-error (apply #'list 0 l) error))
   t)
+(deftest empty-key-lambda-list-allow-other-keys
+  (list ((lambda (&key) 'good) :allow-other-keys nil)
+        (funcall (lambda (&key) 'good) :allow-other-keys t :a 1)
+        (flet ((f (&key) 'good)) (f :allow-other-keys t :a 1 :b 2)))
+  (good good good))
+(deftest empty-key-lambda-list-unknown-key
+  (signals-error (funcall (lambda (&key) 'good) :a 1) program-error)
+  t)
+(deftest symbol-function-of-special-operator
+  (list (functionp (symbol-function 'block)) (functionp (fdefinition 'setq)))
+  (t t))
