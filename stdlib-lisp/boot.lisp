@@ -101,21 +101,26 @@
   (let ((hook sys::*definition-hook*))
     (if hook (funcall hook kind name))))
 
-(defmacro psetq (&rest pairs)
-  ;; evaluate all values, then assign
-  (let ((bindings nil) (sets nil))
+(defmacro psetq (&rest pairs &environment env)
+  ;; evaluate all values, then assign; a symbol macro among the variables makes it PSETF
+  (let ((all pairs) (bindings nil) (sets nil) (macro nil))
     (tagbody
      top
        (if (null pairs) (go end))
        (if (null (cdr pairs))
            (error 'simple-program-error :format-control "Odd number of arguments to PSETQ"))
+       (if (multiple-value-call #'(lambda (&optional x expanded) x expanded)
+             (macroexpand-1 (car pairs) env))
+           (setq macro t))
        (let ((g (gensym)))
          (setq bindings (cons (list g (cadr pairs)) bindings))
          (setq sets (cons `(setq ,(car pairs) ,g) sets)))
        (setq pairs (cddr pairs))
        (go top)
      end)
-    `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil)))
+    (if macro
+        `(psetf ,@all)
+        `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil))))
 
 (defmacro multiple-value-bind (vars value-form &body body)
   (let ((rest (gensym)))
@@ -503,35 +508,46 @@
          ,store-form
          (car ,g)))))
 
+(defun sys::%nest-mvbs (stores-list value-forms body)
+  ;; (multiple-value-bind stores1 value1 (multiple-value-bind stores2 value2 ... body))
+  (if (null stores-list)
+      body
+      `(multiple-value-bind ,(car stores-list) ,(car value-forms)
+         ,(sys::%nest-mvbs (cdr stores-list) (cdr value-forms) body))))
+
 (defmacro rotatef (&rest places &environment env)
   (if (null (cdr places))
-      nil
+      (if places
+          (multiple-value-call #'(lambda (temps vals stores store-form access-form)
+                                   (declare (ignore stores store-form access-form))
+                                   `(let* (,@(sys::%zip temps vals)) nil))
+            (get-setf-expansion (car places) env))
+          nil)
       (let ((bindings nil) (stores nil) (store-forms nil) (accesses nil))
         (dolist (p places)
           (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
             (setq bindings (append bindings (sys::%zip temps vals)))
-            (setq stores (append stores (list (car s))))
+            (setq stores (append stores (list s)))
             (setq store-forms (append store-forms (list sf)))
             (setq accesses (append accesses (list a)))))
         `(let* (,@bindings)
-           (multiple-value-bind ,stores (values ,@(cdr accesses) ,(car accesses))
-             ,@store-forms
-             nil)))))
+           ,(sys::%nest-mvbs stores (append (cdr accesses) (list (car accesses)))
+                             `(progn ,@store-forms nil))))))
 
 (defmacro shiftf (&rest places-and-value &environment env)
   (let* ((places (butlast-boot places-and-value))
          (value (car (last places-and-value)))
-         (bindings nil) (stores nil) (store-forms nil) (accesses nil) (first (gensym)))
+         (bindings nil) (stores nil) (store-forms nil) (accesses nil) (olds nil))
     (dolist (p places)
       (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
         (setq bindings (append bindings (sys::%zip temps vals)))
-        (setq stores (append stores (list (car s))))
+        (setq stores (append stores (list s)))
         (setq store-forms (append store-forms (list sf)))
         (setq accesses (append accesses (list a)))))
-    `(let* (,@bindings (,first ,(car accesses)))
-       (multiple-value-bind ,stores (values ,@(cdr accesses) ,value)
-         ,@store-forms
-         ,first))))
+    (dolist (s (car stores)) (setq olds (cons (gensym "OLD") olds)))
+    `(let* (,@bindings)
+       ,(sys::%nest-mvbs (cons olds stores) (append accesses (list value))
+                         `(progn ,@store-forms (values ,@olds))))))
 
 (defun butlast-boot (list)
   (let ((r nil))
@@ -545,20 +561,10 @@
     (nreverse-boot r)))
 
 (defmacro multiple-value-setq (vars form)
-  (let ((temps nil))
-    (dolist (v vars) (setq temps (cons (gensym) temps)))
-    (setq temps (nreverse-boot temps))
-    `(multiple-value-bind ,temps ,form
-       ,@(let ((r nil) (vs vars) (ts temps))
-           (tagbody
-            top
-              (if (null vs) (go end))
-              (setq r (cons `(setf ,(car vs) ,(car ts)) r))
-              (setq vs (cdr vs) ts (cdr ts))
-              (go top)
-            end)
-           (nreverse-boot r))
-       ,(car temps))))
+  ;; CLHS: (values (setf (values var...) form)), so symbol macros among VARS are places
+  (if vars
+      `(values (setf (values ,@vars) ,form))
+      `(values ,form)))
 
 (defmacro define-modify-macro (name lambda-list function &optional doc)
   (declare (ignore doc))

@@ -127,6 +127,7 @@
 ;;; module has (a later module's definition replaces these).
 
 (if (not (macro-function 'psetf))
+    ;; places' subforms and values are evaluated left to right, then all stores happen
     (defmacro psetf (&rest pairs &environment env)
       (let ((lets nil) (stores nil) (rest pairs))
         (tagbody
@@ -135,13 +136,14 @@
            (if (null (cdr rest))
                (error 'simple-program-error :format-control "Odd number of arguments to PSETF"))
            (multiple-value-bind (temps vals news store-form) (get-setf-expansion (car rest) env)
-             (setq lets (append lets (sys::%zip temps vals)))
-             (setq lets (append lets (list (list (car news) (cadr rest)))))
+             (setq lets (cons (list (sys::%zip temps vals) news (cadr rest)) lets))
              (setq stores (cons store-form stores)))
            (setq rest (cddr rest))
            (go top)
          end)
-        `(let* ,lets ,@(%mac-rev stores) nil))))
+        (let ((body `(progn ,@(%mac-rev stores) nil)))
+          (dolist (l lets body)
+            (setq body `(let* ,(first l) (multiple-value-bind ,(second l) ,(third l) ,body))))))))
 
 (if (not (macro-function 'remf))
     (defmacro remf (place indicator &environment env)

@@ -503,3 +503,35 @@ Symbol-plist:
   (let ((x (list 1)))
     (list (setf (conform-dse-acc x) 5) x (documentation 'conform-dse-acc 'setf)))
   (5 (5) "expander doc"))
+(deftest psetf-multiple-store-places
+  (let ((y 2) (z 3) u x a b c)
+    (psetf (values a b c) (values 1 2 3) (values u x) (values y z))
+    (list a b c u x))
+  (1 2 3 2 3))
+(deftest shiftf-multiple-store-place
+  (let ((x 'a) (y 'b))
+    (list (multiple-value-list (shiftf (values x y) (values 3 1))) x y))
+  ((a b) 3 1))
+(deftest rotatef-multiple-places
+  (let ((a 1) (b 2) (c 3) (l (list 1 2 3)))
+    (rotatef a b c) (rotatef (first l) (third l))
+    (list a b c l))
+  (2 3 1 (3 2 1)))
+(deftest rotatef-one-place-evaluates-subforms
+  (let ((i 0) (v (vector 1 2 3))) (list (rotatef (aref v (incf i))) i))
+  (nil 1))
+(deftest psetq-symbol-macros
+  (symbol-macrolet ((x (aref a (incf i))) (y (aref a (incf i))))
+    (let ((a (copy-seq #(0 1 2 3 4 5 6 7 8 9))) (i 0))
+      (psetq x (aref a (incf i)) y (aref a (incf i)))
+      (list a i)))
+  (#(0 2 2 4 4 5 6 7 8 9) 4))
+(deftest multiple-value-setq-symbol-macros
+  (let ((x (list nil)) (z (list nil)) (i 0))
+    (symbol-macrolet ((y (car (progn (incf i 3) x))) (w (car (progn (incf i i) z))))
+      (multiple-value-setq (y w) (values i 10)))
+    (list x z))
+  ((6) (10)))
+(deftest multiple-value-setq-no-variables
+  (list (multiple-value-setq nil :good) (multiple-value-setq nil (values 'a 'b)))
+  (:good a))
