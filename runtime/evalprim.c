@@ -4,6 +4,7 @@
 #include "package.h"
 #include "lstring.h"
 #include "hash.h"
+#include "sequence.h"
 #include "printer.h"
 #include "stream.h"
 #include <stdlib.h>
@@ -51,7 +52,7 @@ DEFPRIM(prim_values_list) {
         if (n >= MULTIPLE_VALUES_LIMIT) err_program(L, "Too many values in VALUES-LIST");
         L->values[n++] = CAR(x);
     }
-    if (x != NIL) err_type(L, args[0], S(LIST));
+    if (x != NIL) err_type(L, x, S(LIST));   /* the datum is the atom ending the list, as SBCL */
     L->nvals = n;
     return n ? L->values[0] : NIL;
 }
@@ -329,6 +330,9 @@ DEFPRIM(prim_proclaim) {
     UNUSED_ARGS;
     Obj spec = args[0];
     if (!is_cons(spec)) err_type(L, spec, S(CONS));
+    proper_list_length(L, spec);   /* a dotted or circular specifier is a TYPE-ERROR */
+    if ((CAR(spec) == S(TYPE) || CAR(spec) == S(FTYPE)) && !is_cons(CDR(spec)))
+        err_program(L, "Malformed declaration specifier: %S", spec);
     if (CAR(spec) == S(SPECIAL)) {
         for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) {
             Obj s = check_symbol(L, CAR(l));

@@ -168,17 +168,19 @@
 
 (if (not (macro-function 'with-hash-table-iterator))
     (defmacro with-hash-table-iterator ((name hash-table) &body body)
-      (let ((snap (gensym "SNAP")) (i (gensym "I")) (n (gensym "N")))
+      (let ((snap (gensym "SNAP")) (i (gensym "I")) (n (gensym "N")) (fn (gensym "NEXT")))
         `(let* ((,snap (sys::%hash-table-snapshot ,hash-table))
                 (,i 0)
                 (,n (length ,snap)))
-           (flet ((,name ()
+           (flet ((,fn ()
                     (if (< ,i ,n)
                         (multiple-value-prog1
                             (values t (svref ,snap ,i) (svref ,snap (1+ ,i)))
                           (setq ,i (+ ,i 2)))
                         nil)))
-             ,@body)))))
+             ;; NAME is a local macro (CLHS WITH-HASH-TABLE-ITERATOR)
+             (macrolet ((,name () '(,fn)))
+               ,@body))))))
 
 ;;; ------------------------------------------------------------------
 ;;; DEFINE-SYMBOL-MACRO, DEFINE-COMPILER-MACRO, WITH-COMPILATION-UNIT, STEP

@@ -668,3 +668,29 @@
 (deftest symbol-function-of-special-operator
   (list (functionp (symbol-function 'block)) (functionp (fdefinition 'setq)))
   (t t))
+(deftest environment-parameter-bound-first
+  (macrolet ((foo () 1))
+    (macrolet ((%f (&optional (x (macroexpand '(foo) env)) &environment env) x))
+      (%f)))
+  1)
+(deftest empty-pattern-in-macro-lambda-list
+  (list (macrolet ((%m (()) :good)) (%m ()))
+        (destructuring-bind (a ()) '(1 nil) a)
+        (signals-error (destructuring-bind (a ()) '(1 (2)) a) program-error))
+  (:good 1 t))
+(deftest symbol-macrolet-special-declaration
+  (signals-error (eval '(symbol-macrolet ((x 10)) (declare (special x)) 20)) program-error)
+  t)
+(deftest proclaim-malformed-specifiers
+  (list (signals-error (proclaim '(optimize . foo)) error)
+        (signals-error (proclaim '(type integer . foo)) error)
+        (signals-error (proclaim '(ftype . foo)) type-error)
+        (signals-error (proclaim '(declaration . foo)) error))
+  (t t t t))
+(deftest values-list-dotted-datum
+  (handler-case (values-list '(a b c . d)) (type-error (e) (type-error-datum e)))
+  d)
+(deftest allow-other-keys-leftmost-wins
+  (list (signals-error (make-array '(2) :allow-other-keys nil :allow-other-keys t :bad t) program-error)
+        (length (make-array '(2) :allow-other-keys t :allow-other-keys nil :bad t)))
+  (t 2))

@@ -654,3 +654,9 @@
 (deftest replace-not-sequence (signals-error (replace '(1) 5) type-error) t)
 (deftest nreverse-dotted (signals-error (nreverse (list* 1 2 3)) type-error) t)
 (deftest length-symbol (signals-error (length 'abc) type-error) t)
+(deftest with-hash-table-iterator-name-is-a-macro
+  (with-hash-table-iterator (%x (make-hash-table))
+    (macrolet ((expand-%x (&environment env)
+                 (if (equal (macroexpand '(%x) env) '(%x)) nil t)))
+      (expand-%x)))
+  t)
