@@ -667,15 +667,3 @@
           (prin1-to-string (coerce c12 '(complex float)))
           (signals-error (coerce c12 'float) type-error)))
   ("1" "#C(1.0 0.0)" "#C(1.0 0.0)" "#C(1.0d0 0.0d0)" "1/2" "#C(1 2)" "#C(1.0 2.0)" t))
-;; class objects as type specifiers (CLHS 4.3.7); FIND-CLASS comes with CLOS
-(define-condition conform-types-condition (error) ())
-(deftest subtypep-class-objects
-  (if (fboundp 'find-class)
-      (list (multiple-value-list (subtypep (funcall 'find-class 'integer) (funcall 'find-class 'number)))
-            (multiple-value-list (subtypep (funcall 'find-class 'conform-types-condition)
-                                           (funcall 'find-class 'condition)))
-            (multiple-value-list (subtypep (funcall 'find-class 'condition)
-                                           (funcall 'find-class 'conform-types-condition)))
-            (multiple-value-list (subtypep (funcall 'find-class 'conform-types-condition) 'error)))
-      '((t t) (t t) (nil t) (t t)))
-  ((t t) (t t) (nil t) (t t)))
