@@ -1679,20 +1679,7 @@ static FT *conv(Ctx *c, Obj spec) {
     if (c->overflow) return c->ft_univ;
     if (is_symbol(spec)) return conv_symbol(c, spec);
     if (is_cons(spec)) return conv_compound(c, spec);
-    if (is_instance_obj(spec)) {
-        /* a class object: its proper name when it has one (CLHS 4.3.7), else an anonymous class */
-        Lisp *L = c->L;
-        Obj cn = SYM(S(TY_CLASS_NAME))->function, fc = SYM(S(TY_FIND_CLASS))->function;
-        if (is_function(cn) && is_function(fc) && type_typep(L, spec, S(CLASS))) {
-            Obj name = funcall1(L, cn, spec);
-            if (is_symbol(name) && name != NIL) {
-                Obj args[2] = {name, NIL};
-                if (funcall(L, fc, 2, args) == spec) return conv_symbol(c, name);
-            }
-            return ft_atom(c, AK_CLASS, spec, ct_misc(c, M_INSTANCE | M_FN_GENERIC));
-        }
-        return ft_atom(c, AK_SAT, spec, c->univ);
-    }
+    if (is_instance_obj(spec)) return ft_atom(c, AK_SAT, spec, c->univ);
     Lisp *L = c->L;
     err_type(L, spec, L3(L, S(OR), S(CONS), S(SYMBOL)));
 }
