@@ -609,6 +609,15 @@ static Obj scan_result(Lisp *L, ScanMode mode, bool found, Obj elt, size_t pos, 
 static Obj list_scan(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, bool from_end, ScanMode mode) {
     size_t s = seq_start_arg(L, start);
     Obj en = end_arg(L, end);
+    if (mode == SCAN_COUNT && from_end && !matcher_plain_eql(m)) {
+        /* the key and test see the elements from the end (as SBCL) */
+        size_t b, e;
+        list_bounds(L, seq, start, en, &b, &e, NULL);
+        Obj *a = list_range_array(L, seq, b, e);
+        size_t count = 0;
+        for (size_t i = e - b; i-- > 0;) count += matcher_match(L, m, a[i]);
+        return fix_size(count);
+    }
     if (mode == SCAN_COUNT && (en != NIL || s > 0)) {
         size_t b, e;
         list_bounds(L, seq, start, en, &b, &e, NULL);
@@ -695,7 +704,8 @@ static Obj vector_scan(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, b
         return scan_result(L, mode, false, NIL, 0, 0);
     }
     if (mode == SCAN_COUNT) {
-        for (size_t i = b; i < e; i++) count += matcher_match(L, m, vv_ref(L, &v, i));
+        if (from_end) for (size_t i = e; i-- > b;) count += matcher_match(L, m, vv_ref(L, &v, i));
+        else for (size_t i = b; i < e; i++) count += matcher_match(L, m, vv_ref(L, &v, i));
         return fix_size(count);
     }
     if (from_end) {
@@ -851,7 +861,10 @@ static Obj seq_edit(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, Obj 
     if (is_list(seq)) {
         if (bounded) list_bounds(L, seq, start, end, &b, &e, &len);
         else seq_start_arg(L, start);
-        if (!(fe && has_count)) return list_edit_forward(L, seq, m, b, e, bounded, limit, op, newitem);
+        /* from the end, a count or a test or key function (which must see the elements from
+         * the end) needs the marking pass */
+        if (!(fe && (has_count || !matcher_plain_eql(m))))
+            return list_edit_forward(L, seq, m, b, e, bounded, limit, op, newitem);
         if (!bounded) { len = proper_list_length(L, seq); b = 0; e = len; }
     } else {
         len = vector_length(seq);

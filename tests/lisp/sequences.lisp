@@ -660,3 +660,11 @@
                  (if (equal (macroexpand '(%x) env) '(%x)) nil t)))
       (expand-%x)))
   t)
+(deftest count-from-end-key-order
+  (list (let ((c 0)) (count 1 '(1 2 3 7 4 5 7 6 2 8) :from-end t :key (lambda (x) (prog1 (- x c) (incf c)))))
+        (let ((c 0)) (count 1 (vector 1 2 3 7 4 5 7 6 2 8) :from-end t :key (lambda (x) (prog1 (- x c) (incf c))))))
+  (3 3))
+(deftest substitute-from-end-test-order
+  (let ((c 5))
+    (substitute 'x 9 (list 1 2 3 4 5 6 7 8 9) :test (lambda (a b) (incf c -2) (= (+ b c) a)) :from-end t))
+  (1 2 3 4 5 6 7 x 9))
