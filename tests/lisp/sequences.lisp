@@ -668,3 +668,13 @@
   (let ((c 5))
     (substitute 'x 9 (list 1 2 3 4 5 6 7 8 9) :test (lambda (a b) (incf c -2) (= (+ b c) a)) :from-end t))
   (1 2 3 4 5 6 7 x 9))
+(deftest bad-sequence-type-error-type
+  (handler-case (make-sequence 'symbol 10)
+    (type-error (e) (list (typep (type-error-datum e) (type-error-expected-type e))
+                          (type-error-datum e))))
+  (nil symbol))
+(deftest sequence-type-class-objects
+  (if (fboundp 'find-class)
+      (list (make-sequence (funcall 'find-class 'list) 2) (concatenate (funcall 'find-class 'string) "a" "b"))
+      '((nil nil) "ab"))
+  ((nil nil) "ab"))
