@@ -814,12 +814,16 @@ static Node *an_symbol_macrolet(ACtx *c, Obj form) {
     Lisp *L = c->L;
     if (!is_cons(CDR(form))) err_program(L, "Malformed SYMBOL-MACROLET: %S", form);
     ABind *saved = c->env;
+    Obj decls;
+    parse_body(L, CDR(CDR(form)), &decls, NULL, false);
     for (Obj p = CAR(CDR(form)); is_cons(p); p = CDR(p)) {
         Obj d = CAR(p);
         if (!is_cons(d) || !is_type(CAR(d), T_SYMBOL) || !is_cons(CDR(d)))
             err_program(L, "Malformed SYMBOL-MACROLET binding: %S", d);
         if (globally_special(L, CAR(d)))
             err_program(L, "Attempt to bind a special variable with SYMBOL-MACROLET: %S", CAR(d));
+        if (declared_special(c, decls, CAR(d)))
+            err_program(L, "A symbol macro may not be declared SPECIAL: %S", CAR(d));
         ctx_push_bind(c, B_SYMMACRO, CAR(d), NULL);
         c->env->value = CAR(CDR(d));
     }

@@ -908,7 +908,8 @@ DEFPRIM(prim_adjust_array) {
         x->total = total;
         x->storage = st;
         x->offset = 0;
-        x->h.flags &= (uint8_t)~ARR_DISPLACED;
+        /* it stays actually adjustable (ADJUSTABLE-ARRAY-P) once no longer displaced */
+        x->h.flags = (uint8_t)((x->h.flags & ~ARR_DISPLACED) | ARR_ADJUSTABLE);
         if (fill >= 0) x->fill = (size_t)fill;
         break;
     }

@@ -8,6 +8,7 @@
 
 #define MULTIPLE_VALUES_LIMIT 4096
 #define LAMBDA_PARAMETERS_LIMIT 4096
+#define CALL_ARGUMENTS_LIMIT ((size_t)1 << 24)   /* APPLY refuses longer argument lists */
 #define ARRAY_TOTAL_SIZE_LIMIT ((size_t)1 << 40)
 
 typedef struct Config {

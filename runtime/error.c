@@ -89,6 +89,15 @@ _Noreturn void err_condition(Lisp *L, Obj type, Obj initargs) {
     bootstrap_error(L, cons(L, type, initargs));
 }
 
+void err_continuable(Lisp *L, Obj continue_ctl, Obj type, Obj initargs) {
+    Obj hook = SYM(S(P_SIGNAL_CERROR))->function;
+    if (!is_function(hook) || L->error_depth >= 8) err_condition(L, type, initargs);
+    int depth = L->error_depth++;
+    Obj args[3] = {continue_ctl, type, initargs};
+    funcall(L, hook, 3, args);
+    L->error_depth = depth;   /* continued */
+}
+
 static _Noreturn void err_vmsg(Lisp *L, Obj type, Obj extra, const char *fmt, va_list ap) {
     Obj msg = msg_vformat(L, fmt, ap);
     Obj initargs = cons(L, S(K_FORMAT_CONTROL), cons(L, as_format_control(L, msg),

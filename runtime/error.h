@@ -7,6 +7,9 @@
 
 /* Signal a condition of TYPE (a symbol) with the initargs plist, via CL:ERROR. */
 _Noreturn void err_condition(Lisp *L, Obj type, Obj initargs);
+/* A correctable error: the condition is signalled with a CONTINUE restart (whose report is the
+ * format control CONTINUE_CTL) and the call returns when that restart is taken. */
+void err_continuable(Lisp *L, Obj continue_ctl, Obj type, Obj initargs);
 
 /* TYPE with :format-control MESSAGE (built with the %-directives below) and no arguments.
  * Directives: %s C string, %d int, %ld long, %zu size_t, %c char, %S prin1 of an Obj, %A princ of an Obj, %% */

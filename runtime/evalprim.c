@@ -4,6 +4,7 @@
 #include "package.h"
 #include "lstring.h"
 #include "hash.h"
+#include "sequence.h"
 #include "printer.h"
 #include "stream.h"
 #include <stdlib.h>
@@ -21,10 +22,12 @@ DEFPRIM(prim_apply) {
     Obj last = args[nargs - 1];
     size_t n = 0;
     Obj x;
-    for (x = last; is_cons(x); x = CDR(x)) n++;
-    if (x != NIL) err_type(L, last, S(LIST));
+    /* the count stops past the limit, so a circular list ends in the error too */
+    for (x = last; is_cons(x) && n <= CALL_ARGUMENTS_LIMIT; x = CDR(x)) n++;
     size_t total = (size_t)(nargs - 2) + n;
-    if (total > (1u << 24)) err_program(L, "Too many arguments to APPLY: %zu", total);
+    if (total > CALL_ARGUMENTS_LIMIT)
+        err_program(L, "Too many arguments to APPLY: more than %zu", (size_t)CALL_ARGUMENTS_LIMIT);
+    if (x != NIL) err_type(L, last, S(LIST));
     Obj small[32];
     Obj *v = total <= 32 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * total);
     size_t k = 0;
@@ -49,7 +52,7 @@ DEFPRIM(prim_values_list) {
         if (n >= MULTIPLE_VALUES_LIMIT) err_program(L, "Too many values in VALUES-LIST");
         L->values[n++] = CAR(x);
     }
-    if (x != NIL) err_type(L, args[0], S(LIST));
+    if (x != NIL) err_type(L, x, S(LIST));   /* the datum is the atom ending the list, as SBCL */
     L->nvals = n;
     return n ? L->values[0] : NIL;
 }
@@ -106,10 +109,19 @@ DEFPRIM(prim_fboundp) {
     return boolean(L, fdefinition_get(L, name) != UNBOUND);
 }
 
+/* What SYMBOL-FUNCTION and FDEFINITION return for a special operator (CLHS: an
+ * implementation-dependent object): a function that refuses to be called. */
+DEFPRIM(prim_pct_special_operator_called) {
+    UNUSED_ARGS;
+    err_program(L, "A special operator cannot be called as a function.");
+}
+
 DEFPRIM(prim_fdefinition) {
     UNUSED_ARGS;
     Obj name = check_fname(L, args[0]);
     Obj f = fdefinition_get(L, name);
+    if (f == UNBOUND && is_symbol(name) && (symbol_data(L, name)->h.flags & SYM_SPECIAL_OP))
+        return SYM(S(P_SPECIAL_OPERATOR_CALLED))->function;
     if (f == UNBOUND) err_undefined_function(L, name);
     return f;
 }
@@ -318,6 +330,9 @@ DEFPRIM(prim_proclaim) {
     UNUSED_ARGS;
     Obj spec = args[0];
     if (!is_cons(spec)) err_type(L, spec, S(CONS));
+    proper_list_length(L, spec);   /* a dotted or circular specifier is a TYPE-ERROR */
+    if ((CAR(spec) == S(TYPE) || CAR(spec) == S(FTYPE)) && !is_cons(CDR(spec)))
+        err_program(L, "Malformed declaration specifier: %S", spec);
     if (CAR(spec) == S(SPECIAL)) {
         for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) {
             Obj s = check_symbol(L, CAR(l));
@@ -501,6 +516,7 @@ static const PrimDef evalprim_prims[] = {
     {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", NULL},
     {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", NULL},
     {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", NULL},
+    {"%SPECIAL-OPERATOR-CALLED", PK_SYS, prim_pct_special_operator_called, 0, REST, 0, "(&rest args)", NULL},
     {"%SET-FDEFINITION", PK_SYS, prim_pct_set_fdefinition, 2, 2, 0, "(name function)", NULL},
     {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", NULL},
     {"%DEFUN", PK_SYS, prim_pct_defun, 2, 2, 0, "(name function)", NULL},
@@ -528,4 +544,19 @@ static const PrimDef evalprim_prims[] = {
     {0},
 };
 
-void evalprim_init(Lisp *L) { prims_register(L, evalprim_prims); }
+static void defconstant_c(Obj sym, Obj value) {
+    SYM(sym)->value = value;
+    SYM(sym)->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
+}
+
+void evalprim_init(Lisp *L) {
+    prims_register(L, evalprim_prims);
+    defconstant_c(S(CALL_ARGUMENTS_LIMIT), FIX((intptr_t)CALL_ARGUMENTS_LIMIT));
+    defconstant_c(S(LAMBDA_PARAMETERS_LIMIT_SYM), FIX(LAMBDA_PARAMETERS_LIMIT));
+    defconstant_c(S(MULTIPLE_VALUES_LIMIT_SYM), FIX(MULTIPLE_VALUES_LIMIT));
+    Obj kw = NIL;
+    Obj names[] = {S(AND_WHOLE), S(AND_ENVIRONMENT), S(AND_AUX), S(AND_ALLOW_OTHER_KEYS), S(AND_KEY),
+                   S(AND_BODY), S(AND_REST), S(AND_OPTIONAL)};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) kw = cons(L, names[i], kw);
+    defconstant_c(S(LAMBDA_LIST_KEYWORDS), kw);
+}

@@ -61,7 +61,8 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
 
 /* A variable position that may hold a nested pattern (macro/destructuring lists). */
 static void bind_param_target(ACtx *c, ParamBuf *b, Param *p, int idx, Obj var, bool patterns, Obj decls, Obj ll) {
-    if (patterns && is_list(var) && var != NIL) {
+    /* in a macro or destructuring lambda list, () is an empty pattern rather than a variable */
+    if (patterns && is_list(var)) {
         Pending *sub;
         p->pattern = parse_ll(c, var, false, true, decls, &sub);
         p->var = NIL;
@@ -82,7 +83,20 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
     ParamBuf b = {0};
     bool patterns = is_macro || destructuring;
     Obj p = ll;
-    bool seen_whole = false;
+    bool seen_whole = false, seen_env = false;
+    if (is_macro) {
+        /* the &environment variable is bound before the others, whatever its position, so
+         * that init forms can use it (CLHS 3.4.4) */
+        for (Obj q = ll; is_cons(q); q = CDR(q)) {
+            if (CAR(q) != S(AND_ENVIRONMENT)) continue;
+            if (!is_cons(CDR(q))) err_program(L, "&ENVIRONMENT needs a variable: %S", ll);
+            int idx = b.n;
+            Param *pr = pb_add(L, &b);
+            pr->kind = P_ENV;
+            bind_param_target(c, &b, pr, idx, CAR(CDR(q)), false, decls, ll);
+            break;
+        }
+    }
     for (; is_cons(p); p = CDR(p)) {
         Obj x = CAR(p);
         stack_check(L);
@@ -99,11 +113,9 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
         }
         if (x == S(AND_ENVIRONMENT)) {
             if (!is_macro || !is_cons(CDR(p))) err_program(L, "&ENVIRONMENT is only allowed in DEFMACRO lambda lists: %S", ll);
-            p = CDR(p);
-            int idx = b.n;
-            Param *pr = pb_add(L, &b);
-            pr->kind = P_ENV;
-            bind_param_target(c, &b, pr, idx, CAR(p), false, decls, ll);
+            if (seen_env) err_program(L, "More than one &ENVIRONMENT in lambda list: %S", ll);
+            seen_env = true;
+            p = CDR(p);   /* bound above */
             continue;
         }
         if (x == S(AND_OPTIONAL)) {
@@ -269,7 +281,8 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     else
         lam->body = analyze_body(c, forms);
     lam->doc = doc;
-    lam->simple = !is_macro && lam->ll.nparams == lam->ll.nreq && !lam->ll.has_specials;
+    lam->simple = !is_macro && lam->ll.nparams == lam->ll.nreq && !lam->ll.has_specials &&
+                  !lam->ll.has_key && !lam->ll.has_rest;   /* (&key) alone still takes keys */
     for (int i = 0; i < lam->ll.nparams && lam->simple; i++)
         if (lam->ll.params[i].pattern) lam->simple = false;
     c->scope = saved_scope;

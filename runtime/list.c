@@ -888,6 +888,7 @@ DEFPRIM(prim_pct_remf) {
 DEFPRIM(prim_get_properties) {
     UNUSED_ARGS;
     Obj plist = check_list(L, args[0]), inds = check_list(L, args[1]);
+    list_length_proper(L, inds);   /* a dotted or circular indicator list is a TYPE-ERROR */
     Hare h;
     hare_init(&h, plist);
     Obj x = plist;

@@ -146,6 +146,14 @@ Obj string_designator(Lisp *L, Obj o) {
     err_string_designator(L, o);
 }
 
+Obj string_arg(Lisp *L, Obj o) {
+    if (is_string(o)) return o;
+    if (!is_any_string(o)) err_type(L, o, S(STRING));
+    size_t n;
+    const uint32_t *d = string_data(L, o, &n);
+    return string_from_u32(L, d, n);
+}
+
 bool is_any_string(Obj o) {
     if (!is_heap(o)) return false;
     if (heap_type(o) == T_STRING) return true;

@@ -25,6 +25,10 @@ static inline uint32_t string_ref(Obj s, size_t i) { return STR(s)->data[i]; }
 Obj string_designator(Lisp *L, Obj o);
 _Noreturn void err_string_designator(Lisp *L, Obj o);
 
+/* A string argument as a T_STRING: O itself when it is one, a fresh copy of the active
+ * characters of any other string; anything else signals a TYPE-ERROR expecting STRING. */
+Obj string_arg(Lisp *L, Obj o);
+
 /* Any string: a T_STRING, or a rank-1 array whose element type is CHARACTER. */
 bool is_any_string(Obj o);
 /* The active characters (up to the fill pointer) of any string S and their count. The pointer is

@@ -256,9 +256,10 @@ Obj funcall3(Lisp *L, Obj fn, Obj a, Obj b, Obj c) { Obj v[3] = {a, b, c}; retur
 Obj apply_list(Lisp *L, Obj fn, Obj list) {
     size_t n = 0;
     Obj x;
-    for (x = list; is_cons(x); x = CDR(x)) n++;
+    /* the count stops past the limit, so a circular list ends in the error too */
+    for (x = list; is_cons(x) && n <= CALL_ARGUMENTS_LIMIT; x = CDR(x)) n++;
+    if (n > CALL_ARGUMENTS_LIMIT) err_program(L, "Too many arguments to APPLY: more than %zu", (size_t)CALL_ARGUMENTS_LIMIT);
     if (x != NIL) err_type(L, list, S(LIST));
-    if (n > 1u << 24) err_program(L, "Too many arguments to APPLY: %zu", n);
     Obj small[16];
     Obj *args = n <= 16 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * n);
     size_t i = 0;

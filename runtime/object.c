@@ -78,7 +78,7 @@ void parse_keys(Lisp *L, int nargs, Obj *args, int start, int nkeys, const Obj *
     if ((nargs - start) % 2) err_program(L, "odd number of &KEY arguments");
     bool allow = false;
     for (int i = start; i < nargs; i += 2)
-        if (args[i] == S(K_ALLOW_OTHER_KEYS) && args[i + 1] != NIL) allow = true;
+        if (args[i] == S(K_ALLOW_OTHER_KEYS)) { allow = args[i + 1] != NIL; break; }   /* leftmost wins */
     for (int i = start; i < nargs; i += 2) {
         Obj k = args[i];
         int found = -1;

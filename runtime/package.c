@@ -116,7 +116,8 @@ bool is_keyword(Lisp *L, Obj sym) {
 
 /* ---- errors ---- */
 
-_Noreturn void err_with_message(Lisp *L, Obj type, Obj initargs, Obj msg) {
+/* MSG as a format control (tildes doubled) with no arguments, before INITARGS */
+static Obj message_initargs(Lisp *L, Obj initargs, Obj msg) {
     String *s = STR(msg);
     size_t tildes = 0;
     for (size_t i = 0; i < s->len; i++) tildes += s->data[i] == '~';
@@ -130,8 +131,16 @@ _Noreturn void err_with_message(Lisp *L, Obj type, Obj initargs, Obj msg) {
         }
         ctl = sb_to_string(L, &b);
     }
-    err_condition(L, type, cons(L, S(K_FORMAT_CONTROL), cons(L, ctl, cons(L, S(K_FORMAT_ARGUMENTS),
-                                                                          cons(L, NIL, initargs)))));
+    return cons(L, S(K_FORMAT_CONTROL), cons(L, ctl, cons(L, S(K_FORMAT_ARGUMENTS), cons(L, NIL, initargs))));
+}
+
+_Noreturn void err_with_message(Lisp *L, Obj type, Obj initargs, Obj msg) {
+    err_condition(L, type, message_initargs(L, initargs, msg));
+}
+
+/* A correctable package error: returns when the CONTINUE restart (reported as CONT) is taken. */
+static void cerror_with_message(Lisp *L, const char *cont, Obj type, Obj initargs, Obj msg) {
+    err_continuable(L, string_from_cstr(L, cont), type, message_initargs(L, initargs, msg));   /* CONT has no tildes */
 }
 
 static Obj designator_type(Lisp *L) {
@@ -151,6 +160,14 @@ _Noreturn static void pkg_error(Lisp *L, Obj pkg, const char *fmt, ...) {
     err_with_message(L, S(P_SIMPLE_PACKAGE_ERROR), list2(L, S(K_PACKAGE), pkg), msg);
 }
 
+static void pkg_cerror(Lisp *L, const char *cont, Obj pkg, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    Obj msg = msg_vformat(L, fmt, ap);
+    va_end(ap);
+    cerror_with_message(L, cont, S(P_SIMPLE_PACKAGE_ERROR), list2(L, S(K_PACKAGE), pkg), msg);
+}
+
 /* SYM printed with its package prefix whatever the current package (SBCL's print-symbol-with-prefix). */
 static Obj qualified_name(Lisp *L, Obj sym) {
     size_t sp = L->special_sp;
@@ -160,7 +177,7 @@ static Obj qualified_name(Lisp *L, Obj sym) {
     return s;
 }
 
-_Noreturn static void err_name_conflict(Lisp *L, Obj pkg, const char *fn, Obj datum, Obj syms) {
+static Obj name_conflict_message(Lisp *L, Obj pkg, const char *fn, Obj datum, Obj syms, Obj *initargs) {
     StrBuf b;
     sb_init(L, &b, 128);
     sb_put_string(L, &b, msg_format(L, "%s %S causes name-conflicts in %S between the following symbols:\n  ",
@@ -169,9 +186,22 @@ _Noreturn static void err_name_conflict(Lisp *L, Obj pkg, const char *fn, Obj da
         sb_put_string(L, &b, qualified_name(L, CAR(l)));
         if (CDR(l) != NIL) sb_puts(L, &b, ", ");
     }
-    Obj initargs = cons(L, S(K_PACKAGE), cons(L, pkg, cons(L, S(K_FUNCTION), cons(L, intern_cstr(L, L->pkg_cl, fn),
-                   cons(L, S(K_DATUM), cons(L, datum, cons(L, S(K_SYMBOLS), cons(L, syms, NIL))))))));
-    err_with_message(L, S(EXT_NAME_CONFLICT), initargs, sb_to_string(L, &b));
+    *initargs = cons(L, S(K_PACKAGE), cons(L, pkg, cons(L, S(K_FUNCTION), cons(L, intern_cstr(L, L->pkg_cl, fn),
+                     cons(L, S(K_DATUM), cons(L, datum, cons(L, S(K_SYMBOLS), cons(L, syms, NIL))))))));
+    return sb_to_string(L, &b);
+}
+
+_Noreturn static void err_name_conflict(Lisp *L, Obj pkg, const char *fn, Obj datum, Obj syms) {
+    Obj initargs;
+    Obj msg = name_conflict_message(L, pkg, fn, datum, syms, &initargs);
+    err_with_message(L, S(EXT_NAME_CONFLICT), initargs, msg);
+}
+
+/* Name conflicts are correctable (CLHS 11.1.1.2.5): returns when CONTINUE is taken. */
+static void cerror_name_conflict(Lisp *L, const char *cont, Obj pkg, const char *fn, Obj datum, Obj syms) {
+    Obj initargs;
+    Obj msg = name_conflict_message(L, pkg, fn, datum, syms, &initargs);
+    cerror_with_message(L, cont, S(EXT_NAME_CONFLICT), initargs, msg);
 }
 
 /* ---- package locks ---- */
@@ -466,20 +496,30 @@ void package_export_checked(Lisp *L, Obj pkg, Obj syms) {
     }
 }
 
+static void shadowing_import1(Lisp *L, Obj pkg, Obj sym);
+
 void package_import_checked(Lisp *L, Obj pkg, Obj syms) {
     int st;
     if (pkg_locked(L, pkg))
         for (Obj l = syms; l != NIL; l = CDR(l))
             pkg_lock_check(L, pkg, false, msg_format(L, "importing symbol %S", CAR(l)));
+    Obj shadowing = NIL;   /* symbols whose conflict was continued: imported over the old one */
     for (Obj l = syms; l != NIL; l = CDR(l)) {
         Obj sym = CAR(l), name = symbol_name(L, sym);
-        Obj found = find_by_name(L, pkg, name, &st);
-        if (st != FIND_NONE && found != sym) err_name_conflict(L, pkg, "IMPORT", sym, list2(L, sym, found));
         for (Obj k = syms; k != l; k = CDR(k))
             if (CAR(k) != sym && string_eq(symbol_name(L, CAR(k)), name))
                 err_name_conflict(L, pkg, "IMPORT", sym, list2(L, sym, CAR(k)));
+        Obj found = find_by_name(L, pkg, name, &st);
+        if (st != FIND_NONE && found != sym) {
+            cerror_name_conflict(L, "Shadowing-import the symbol, uninterning the one it conflicts with.",
+                                 pkg, "IMPORT", sym, list2(L, sym, found));
+            shadowing = cons(L, sym, shadowing);
+        }
     }
-    for (Obj l = syms; l != NIL; l = CDR(l)) make_present(L, pkg, CAR(l));
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        if (memq(CAR(l), shadowing)) shadowing_import1(L, pkg, CAR(l));
+        else make_present(L, pkg, CAR(l));
+    }
 }
 
 static void shadowing_import1(Lisp *L, Obj pkg, Obj sym) {
@@ -551,13 +591,17 @@ static Obj name_string(Lisp *L, Obj d) {
 }
 
 /* Check that NAME can become a name or nickname of PKG (NIL: a package being made called PNAME). */
-static void check_new_name(Lisp *L, Obj pkg, Obj pname, Obj name, bool nickname) {
+/* Check that NAME can become a nickname of PKG (NIL: a package being made called PNAME); the
+ * error is correctable (CLHS MAKE-PACKAGE): false when it was continued, to drop the nickname. */
+static bool check_new_nickname(Lisp *L, Obj pkg, Obj pname, Obj name) {
     Obj other = package_find_global(L, name);
-    if (other == NIL || other == pkg) return;
-    if (!nickname) pkg_error(L, name, "A package named %S already exists", name);
+    if (other == NIL || other == pkg) return true;
     if (string_eq(PKG(other)->name, name))
-        pkg_error(L, name, "%S is a package name, so it cannot be a nickname for %S.", name, pname);
-    pkg_error(L, name, "%S is already a nickname for %S.", name, PKG(other)->name);
+        pkg_cerror(L, "Don't use it as a nickname.", name, "%S is a package name, so it cannot be a nickname for %S.",
+                   name, pname);
+    else
+        pkg_cerror(L, "Don't use it as a nickname.", name, "%S is already a nickname for %S.", name, PKG(other)->name);
+    return false;
 }
 
 static Obj nickname_list(Lisp *L, Obj pkg, Obj pname, Obj nicks) {
@@ -565,7 +609,7 @@ static Obj nickname_list(Lisp *L, Obj pkg, Obj pname, Obj nicks) {
     list_length_proper(L, nicks);
     for (Obj l = nicks; l != NIL; l = CDR(l)) {
         Obj n = name_string(L, CAR(l));
-        check_new_name(L, pkg, pname, n, true);
+        if (!check_new_nickname(L, pkg, pname, n)) continue;
         bool dup = false;
         for (Obj k = r; k != NIL; k = CDR(k)) dup |= string_eq(CAR(k), n);
         if (!dup) r = cons(L, n, r);   /* SBCL keeps them in reverse order */
@@ -575,7 +619,11 @@ static Obj nickname_list(Lisp *L, Obj pkg, Obj pname, Obj nicks) {
 
 static Obj make_package(Lisp *L, Obj name_d, Obj nicks, Obj use) {
     Obj name = name_string(L, name_d);
-    if (package_find_global(L, name) != NIL) pkg_error(L, name, "A package named %S already exists", name);
+    Obj existing = package_find_global(L, name);
+    if (existing != NIL) {
+        pkg_cerror(L, "Return the existing package.", name, "A package named %S already exists", name);
+        return existing;
+    }
     Obj nicklist = nickname_list(L, NIL, name, nicks);
     Obj uses = NIL;
     list_length_proper(L, use);
@@ -653,11 +701,7 @@ DEFPRIM(prim_list_all_packages) {
     return r;
 }
 
-/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols) */
-static Obj string_arg(Lisp *L, Obj o) {
-    if (!is_any_string(o)) err_type(L, o, S(STRING));
-    return string_designator(L, o);
-}
+/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols): string_arg */
 
 DEFPRIM(prim_intern) {
     Obj name = string_arg(L, args[0]);
@@ -780,7 +824,10 @@ DEFPRIM(prim_delete_package) {
     if (p->used_by != NIL) {
         Obj names = NIL;
         for (Obj l = p->used_by; l != NIL; l = CDR(l)) names = append1(L, names, PKG(CAR(l))->name);
-        pkg_error(L, pkg, "Package %S is used by packages:%S", p->name, names);
+        /* correctable (CLHS DELETE-PACKAGE): continuing makes the users stop using it */
+        pkg_cerror(L, "Remove the dependency in other packages.", pkg, "Package %S is used by packages:%S",
+                   p->name, names);
+        while (p->used_by != NIL) unuse(L, CAR(p->used_by), pkg);
     }
     if (SYM(S(PACKAGE_VAR))->value == pkg) SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
     while (p->use_list != NIL) {
@@ -979,7 +1026,11 @@ static Obj names_to_symbols(Lisp *L, Obj src, Obj names) {
     int st;
     for (Obj l = names; l != NIL; l = CDR(l)) {
         Obj s = find_by_name(L, src, CAR(l), &st);
-        if (st == FIND_NONE) pkg_error(L, src, "no symbol named %S in %S", CAR(l), PKG(src)->name);
+        if (st == FIND_NONE) {
+            /* correctable, as SBCL: continuing interns the name in the source package */
+            pkg_cerror(L, "INTERN it.", src, "no symbol named %S in %S", CAR(l), PKG(src)->name);
+            s = package_intern_string(L, src, name_string(L, CAR(l)), &st);
+        }
         r = append1(L, r, s);
     }
     return r;

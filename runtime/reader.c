@@ -323,6 +323,8 @@ Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursi
             err_eof(L, stream);
         }
         o = eof_value;
+    } else if (SYM(S(READ_SUPPRESS))->value != NIL) {
+        o = NIL;   /* CLHS *READ-SUPPRESS*: READ and friends return NIL */
     } else if (!recursive && L->read_labels != NIL) {
         o = resolve_labels(L, o);
     }
@@ -467,7 +469,7 @@ DEFPRIM(rd_dispatch) {
     uint32_t sub = char_upcase(c);
     Obj fn = (table != NIL && sub < RT_ASCII) ? VEC(table)->data[sub] : NIL;
     if (fn == NIL) {
-        if (SYM(S(READ_SUPPRESS))->value != NIL) return NIL;
+        if (SYM(S(READ_SUPPRESS))->value != NIL) return values1(L, NIL);
         rerr(L, stream, "illegal sharp macro character: %S", make_char(c));
     }
     Obj r = funcall3(L, fn, stream, make_char(c), numarg);
@@ -712,7 +714,7 @@ static Obj sharp_feature(Lisp *L, Obj stream, bool want) {
     }
     unbind_specials(L, sp);
     bool ok = suppressing(L) ? false : feature_true(L, stream, f) == want;
-    if (ok) return read_required(L, stream);
+    if (ok) return values1(L, read_required(L, stream));
     bind_special(L, S(READ_SUPPRESS), S(T));
     read_required(L, stream);
     unbind_specials(L, sp);
@@ -809,7 +811,7 @@ DEFPRIM(prim_read_preserving_whitespace) {
 }
 
 DEFPRIM(prim_read_from_string) {
-    Obj str = check_string(L, args[0]);
+    Obj str = string_arg(L, args[0]);
     bool eof_error = opt_arg(nargs, args, 1, S(T)) != NIL;
     Obj eof_value = opt_arg(nargs, args, 2, NIL);
     Obj keys[3] = {S(K_START), S(K_END), S(K_PRESERVE_WHITESPACE)}, out[3];
@@ -841,7 +843,7 @@ DEFPRIM(prim_read_delimited_list) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
-    return head;
+    return SYM(S(READ_SUPPRESS))->value != NIL ? NIL : head;
 }
 
 DEFPRIM(prim_readtablep) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_READTABLE)); }

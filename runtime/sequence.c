@@ -609,6 +609,15 @@ static Obj scan_result(Lisp *L, ScanMode mode, bool found, Obj elt, size_t pos, 
 static Obj list_scan(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, bool from_end, ScanMode mode) {
     size_t s = seq_start_arg(L, start);
     Obj en = end_arg(L, end);
+    if (mode == SCAN_COUNT && from_end && !matcher_plain_eql(m)) {
+        /* the key and test see the elements from the end (as SBCL) */
+        size_t b, e;
+        list_bounds(L, seq, start, en, &b, &e, NULL);
+        Obj *a = list_range_array(L, seq, b, e);
+        size_t count = 0;
+        for (size_t i = e - b; i-- > 0;) count += matcher_match(L, m, a[i]);
+        return fix_size(count);
+    }
     if (mode == SCAN_COUNT && (en != NIL || s > 0)) {
         size_t b, e;
         list_bounds(L, seq, start, en, &b, &e, NULL);
@@ -695,7 +704,8 @@ static Obj vector_scan(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, b
         return scan_result(L, mode, false, NIL, 0, 0);
     }
     if (mode == SCAN_COUNT) {
-        for (size_t i = b; i < e; i++) count += matcher_match(L, m, vv_ref(L, &v, i));
+        if (from_end) for (size_t i = e; i-- > b;) count += matcher_match(L, m, vv_ref(L, &v, i));
+        else for (size_t i = b; i < e; i++) count += matcher_match(L, m, vv_ref(L, &v, i));
         return fix_size(count);
     }
     if (from_end) {
@@ -851,7 +861,10 @@ static Obj seq_edit(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, Obj 
     if (is_list(seq)) {
         if (bounded) list_bounds(L, seq, start, end, &b, &e, &len);
         else seq_start_arg(L, start);
-        if (!(fe && has_count)) return list_edit_forward(L, seq, m, b, e, bounded, limit, op, newitem);
+        /* from the end, a count or a test or key function (which must see the elements from
+         * the end) needs the marking pass */
+        if (!(fe && (has_count || !matcher_plain_eql(m))))
+            return list_edit_forward(L, seq, m, b, e, bounded, limit, op, newitem);
         if (!bounded) { len = proper_list_length(L, seq); b = 0; e = len; }
     } else {
         len = vector_length(seq);
@@ -1097,6 +1110,16 @@ static intptr_t size_spec(Lisp *L, Obj s) {
     return -2;
 }
 
+/* The proper name of a class object (CLOS's SYS::%CLASS-PROPER-NAME, when CLOS is loaded), else NIL:
+ * a class with a proper name stands for that type name. */
+static Obj class_proper_name(Lisp *L, Obj spec) {
+    if (!is_type(spec, T_INSTANCE)) return NIL;
+    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%CLASS-PROPER-NAME"))->function;
+    if (!is_function(hook)) return NIL;
+    Obj name = funcall1(L, hook, spec);
+    return is_symbol(name) ? name : NIL;
+}
+
 /* Parse a sequence type specifier; false when it names no sequence type tinycl can make. */
 static bool parse_seq_type_p(Lisp *L, Obj spec, SeqType *t, int depth) {
     t->is_list = false;
@@ -1107,6 +1130,10 @@ static bool parse_seq_type_p(Lisp *L, Obj spec, SeqType *t, int depth) {
     Obj star = S(STAR);
     for (int n = 0;; n++) {
         if (n > 100 || depth > 20) return false;
+        if (is_type(spec, T_INSTANCE)) {
+            spec = class_proper_name(L, spec);
+            if (spec == NIL) return false;
+        }
         Obj head = is_cons(spec) ? CAR(spec) : spec;
         Obj args = is_cons(spec) ? CDR(spec) : NIL;
         if (head == S(LIST)) { t->is_list = true; return true; }
@@ -1156,6 +1183,13 @@ static bool parse_seq_type_p(Lisp *L, Obj spec, SeqType *t, int depth) {
 
 static void parse_seq_type(Lisp *L, Obj spec, SeqType *t) {
     if (!parse_seq_type_p(L, spec, t, 0)) err_bad_seq_type(L, spec);
+}
+
+/* (sys::is-a-valid-sequence-type-specifier-p spec): the type in the errors above */
+DEFPRIM(prim_valid_sequence_type_p) {
+    UNUSED_ARGS;
+    SeqType t;
+    return boolean(L, parse_seq_type_p(L, args[0], &t, 0));
 }
 
 _Noreturn static void err_length_mismatch(Lisp *L, size_t n, Obj expected, Obj type) {
@@ -1806,6 +1840,7 @@ static const PrimDef sequence_prims[] = {
     {"POSITION", PK_CL, prim_position, 2, REST, 0, SEQ_KEYS_ITEM, "The index of the first element matching ITEM, or NIL."},
     {"POSITION-IF", PK_CL, prim_position_if, 2, REST, 0, SEQ_KEYS_PRED, "The index of the first element satisfying PREDICATE."},
     {"POSITION-IF-NOT", PK_CL, prim_position_if_not, 2, REST, 0, SEQ_KEYS_PRED, "The index of the first element not satisfying PREDICATE."},
+    {"IS-A-VALID-SEQUENCE-TYPE-SPECIFIER-P", PK_SYS, prim_valid_sequence_type_p, 1, 1, 0, "(type-specifier)", NULL},
     {"COUNT", PK_CL, prim_count, 2, REST, 0, SEQ_KEYS_ITEM, "The number of elements matching ITEM."},
     {"COUNT-IF", PK_CL, prim_count_if, 2, REST, 0, SEQ_KEYS_PRED, "The number of elements satisfying PREDICATE."},
     {"COUNT-IF-NOT", PK_CL, prim_count_if_not, 2, REST, 0, SEQ_KEYS_PRED, "The number of elements not satisfying PREDICATE."},

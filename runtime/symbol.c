@@ -4,6 +4,7 @@
 #include "lstring.h"
 #include "list.h"
 #include "hash.h"
+#include "number.h"
 
 DEFPRIM(prim_symbolp) { UNUSED_ARGS; return boolean(L, is_symbol(args[0])); }
 DEFPRIM(prim_keywordp) { UNUSED_ARGS; return boolean(L, is_keyword(L, args[0])); }
@@ -41,6 +42,8 @@ DEFPRIM(prim_symbol_function) {
     UNUSED_ARGS;
     Obj sym = check_symbol(L, args[0]);
     Symbol *s = symbol_data(L, sym);
+    if (s->function == UNBOUND && (s->h.flags & SYM_SPECIAL_OP))
+        return SYM(S(P_SPECIAL_OPERATOR_CALLED))->function;
     if (s->function == UNBOUND) err_undefined_function(L, sym);
     return s->function;
 }
@@ -89,7 +92,11 @@ DEFPRIM(prim_remprop) {
     return NIL;
 }
 
-DEFPRIM(prim_make_symbol) { UNUSED_ARGS; return symbol_new(L, string_from_u32(L, STR(check_string(L, args[0]))->data, STR(args[0])->len)); }
+DEFPRIM(prim_make_symbol) {
+    UNUSED_ARGS;
+    Obj name = string_arg(L, args[0]);
+    return symbol_new(L, string_from_u32(L, STR(name)->data, STR(name)->len));
+}
 
 DEFPRIM(prim_copy_symbol) {
     Obj sym = check_symbol(L, args[0]);
@@ -104,28 +111,31 @@ DEFPRIM(prim_copy_symbol) {
     return n;
 }
 
+static bool nonneg_integer(Lisp *L, Obj o) {
+    return is_integer(o) && num_compare(L, o, FIX(0)) >= 0;
+}
+
 DEFPRIM(prim_gensym) {
     Obj prefix = string_from_cstr(L, "G");
     Obj counter = SYM(S(GENSYM_COUNTER))->value;
     Obj x = opt_arg(nargs, args, 0, NO_VALUE);
     if (x != NO_VALUE) {
-        if (is_string(x)) prefix = x;
-        else if (is_fixnum(x) && fixnum_val(x) >= 0) counter = x;
+        if (is_any_string(x)) prefix = string_arg(L, x);
+        else if (nonneg_integer(L, x)) counter = x;
         else err_type(L, x, cons(L, S(OR), cons(L, S(STRING), cons(L, cons(L, S(INTEGER), cons(L, FIX(0), cons(L, S(STAR), NIL))), NIL))));
     }
-    if (!is_fixnum(counter)) err_type(L, counter, S(INTEGER));
-    if (x == NO_VALUE || is_string(x)) SYM(S(GENSYM_COUNTER))->value = FIX(fixnum_val(counter) + 1);
-    char buf[32];
-    snprintf(buf, sizeof buf, "%ld", (long)fixnum_val(counter));
+    if (!nonneg_integer(L, counter))
+        err_type(L, counter, cons(L, S(INTEGER), cons(L, FIX(0), cons(L, S(STAR), NIL))));
+    if (x == NO_VALUE || is_any_string(x)) SYM(S(GENSYM_COUNTER))->value = num_add(L, counter, FIX(1));
     StrBuf b;
     sb_init(L, &b, 16);
     sb_put_string(L, &b, prefix);
-    sb_puts(L, &b, buf);
+    number_print(L, counter, &b, 10, false);
     return symbol_new(L, sb_to_string(L, &b));
 }
 
 DEFPRIM(prim_gentemp) {
-    Obj prefix = nargs > 0 ? check_string(L, args[0]) : string_from_cstr(L, "T");
+    Obj prefix = nargs > 0 ? string_arg(L, args[0]) : string_from_cstr(L, "T");
     Obj pkg = nargs > 1 ? package_designated(L, args[1]) : current_package(L);
     for (;;) {
         char buf[32];
@@ -174,6 +184,17 @@ DEFPRIM(prim_constantp_symbol) {
     return S(T);
 }
 
+/* (constantp form &optional environment): constant variables, self-evaluating objects and
+ * QUOTE forms; no other compound form is recognised (CLHS allows either answer for them). */
+DEFPRIM(prim_constantp) {
+    UNUSED_ARGS;
+    Obj o = args[0];
+    if (is_symbol(o)) return boolean(L, (symbol_data(L, o)->h.flags & SYM_CONSTANT) != 0);
+    if (is_cons(o))
+        return boolean(L, CAR(o) == S(QUOTE) && is_cons(CDR(o)) && CDR(CDR(o)) == NIL);
+    return S(T);
+}
+
 /* (sys:%symbol-special-p symbol) */
 DEFPRIM(prim_pct_symbol_special_p) {
     UNUSED_ARGS;
@@ -214,6 +235,7 @@ static const PrimDef symbol_prims[] = {
     {"GENTEMP", PK_CL, prim_gentemp, 0, 2, 0, "(&optional prefix package)", NULL},
     {"%PROCLAIM-SPECIAL", PK_SYS, prim_pct_proclaim_special, 1, 1, 0, "(symbol)", NULL},
     {"%DEFCONSTANT", PK_SYS, prim_pct_defconstant, 2, 2, 0, "(symbol value)", NULL},
+    {"CONSTANTP", PK_CL, prim_constantp, 1, 2, 0, "(form &optional environment)", "True when FORM always evaluates to the same value."},
     {"%CONSTANT-FORM-P", PK_SYS, prim_constantp_symbol, 1, 1, 0, "(form)", NULL},
     {"%SYMBOL-SPECIAL-P", PK_SYS, prim_pct_symbol_special_p, 1, 1, 0, "(symbol)", NULL},
     {"%DEFINE-SYMBOL-MACRO", PK_SYS, prim_pct_define_symbol_macro, 2, 2, 0, "(symbol expansion)", NULL},

@@ -46,10 +46,6 @@
 
 (defmacro return (&optional value) `(return-from nil ,value))
 
-(defmacro declaim (&rest specs)
-  `(eval-when (:compile-toplevel :load-toplevel :execute)
-     ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
-
 (defmacro dolist-boot ((var list) &body body)
   (let ((g (gensym)))
     `(let ((,g ,list))
@@ -73,6 +69,10 @@
        (go top)
      end)
     result))
+
+(defmacro declaim (&rest specs)
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
+     ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
 
 (defmacro defvar (var &optional (value nil valuep) doc)
   `(progn
@@ -101,21 +101,26 @@
   (let ((hook sys::*definition-hook*))
     (if hook (funcall hook kind name))))
 
-(defmacro psetq (&rest pairs)
-  ;; evaluate all values, then assign
-  (let ((bindings nil) (sets nil))
+(defmacro psetq (&rest pairs &environment env)
+  ;; evaluate all values, then assign; a symbol macro among the variables makes it PSETF
+  (let ((all pairs) (bindings nil) (sets nil) (macro nil))
     (tagbody
      top
        (if (null pairs) (go end))
        (if (null (cdr pairs))
            (error 'simple-program-error :format-control "Odd number of arguments to PSETQ"))
+       (if (multiple-value-call #'(lambda (&optional x expanded) x expanded)
+             (macroexpand-1 (car pairs) env))
+           (setq macro t))
        (let ((g (gensym)))
          (setq bindings (cons (list g (cadr pairs)) bindings))
          (setq sets (cons `(setq ,(car pairs) ,g) sets)))
        (setq pairs (cddr pairs))
        (go top)
      end)
-    `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil)))
+    (if macro
+        `(psetf ,@all)
+        `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil))))
 
 (defmacro multiple-value-bind (vars value-form &body body)
   (let ((rest (gensym)))
@@ -334,15 +339,29 @@
               end)
              `(progn ,@(nreverse-boot forms))))))
 
+(defun sys::%split-doc-decls (body)
+  ;; (values doc declarations forms) of a body that may start with a documentation string
+  (let ((doc nil) (decls nil))
+    (tagbody
+     top
+       (if (and (stringp (car body)) (cdr body) (null doc))
+           (progn (setq doc (car body)) (setq body (cdr body)) (go top)))
+       (if (and (consp (car body)) (eq (car (car body)) 'declare))
+           (progn (setq decls (cons (car body) decls)) (setq body (cdr body)) (go top))))
+    (values doc (nreverse-boot decls) body)))
+
 (defmacro define-setf-expander (access-fn lambda-list &body body)
   (let ((form (gensym)) (env (gensym)))
-    `(progn
-       (sys::%put ',access-fn 'sys::%setf-expander
-                  #'(lambda (,form ,env)
-                      (declare (ignorable ,env))
-                      (destructuring-bind ,(sys::%strip-environment lambda-list env) (cdr ,form)
-                        ,@body)))
-       ',access-fn)))
+    (multiple-value-bind (doc decls forms) (sys::%split-doc-decls body)
+      `(progn
+         (sys::%put ',access-fn 'sys::%setf-expander
+                    #'(lambda (,form ,env)
+                        (declare (ignorable ,env))
+                        (destructuring-bind ,(sys::%strip-environment lambda-list env) (cdr ,form)
+                          ,@decls
+                          (block ,access-fn ,@forms))))
+         ,@(if doc `((setf (documentation ',access-fn 'setf) ,doc)))
+         ',access-fn))))
 
 (defun sys::%strip-environment (lambda-list env-var)
   ;; replace &environment e with a binding of e to the expander's environment
@@ -368,6 +387,7 @@
       ;; short form: (defsetf access update-fn [doc])
       (let ((update (car rest)))
         `(define-setf-expander ,access-fn (&rest args)
+           ,@(if (stringp (cadr rest)) (list (cadr rest)))
            (let ((temps nil) (store (gensym "NEW")))
              (dolist (a args) (setq temps (cons (gensym) temps)))
              (setq temps (nreverse temps))
@@ -375,17 +395,19 @@
                      (append (list ',update) temps (list store))
                      (cons ',access-fn temps)))))
       ;; long form: (defsetf access lambda-list (store-vars) body...)
-      (let ((lambda-list (car rest)) (stores (cadr rest)) (body (cddr rest)))
-        (let ((args (gensym)) (env (gensym)))
-          (declare (ignorable env))
-          `(define-setf-expander ,access-fn (&rest ,args)
-             (let* ((temps (mapcar #'(lambda (a) (declare (ignore a)) (gensym)) ,args))
-                    (store-syms (mapcar #'(lambda (s) (declare (ignore s)) (gensym "NEW")) ',stores)))
-               (values temps ,args store-syms
-                       (apply #'(lambda (,@stores ,@(sys::%strip-environment lambda-list nil))
-                                  ,@body)
-                              (append store-syms temps))
-                       (cons ',access-fn temps))))))))
+      (let ((lambda-list (car rest)) (stores (cadr rest)))
+        (multiple-value-bind (doc decls body) (sys::%split-doc-decls (cddr rest))
+          (let ((args (gensym)))
+            `(define-setf-expander ,access-fn (&rest ,args)
+               ,@(if doc (list doc))
+               (let* ((temps (mapcar #'(lambda (a) (declare (ignore a)) (gensym)) ,args))
+                      (store-syms (mapcar #'(lambda (s) (declare (ignore s)) (gensym "NEW")) ',stores)))
+                 (values temps ,args store-syms
+                         (apply #'(lambda (,@stores ,@(sys::%strip-environment lambda-list nil))
+                                    ,@decls
+                                    (block ,access-fn ,@body))
+                                (append store-syms temps))
+                         (cons ',access-fn temps)))))))))
 
 (defun (setf car) (v c) (rplaca c v) v)
 (defun (setf cdr) (v c) (rplacd c v) v)
@@ -414,6 +436,45 @@
 (defun (setf symbol-plist) (v s) (sys::%set-symbol-plist s v))
 (defun (setf get) (v s indicator &optional default) (declare (ignore default)) (sys::%put s indicator v))
 (defun (setf gethash) (v key table &optional default) (declare (ignore default)) (sys::%puthash key table v))
+
+;;; (setf (values place...) form), CLHS 5.1.2.3: the first store variable of each place takes
+;;; one value; a place's other store variables are bound to NIL.
+(sys::%put 'values 'sys::%setf-expander
+  #'(lambda (form env)
+      (let ((temps nil) (vals nil) (stores nil) (store-forms nil) (accesses nil))
+        (dolist (place (cdr form))
+          (multiple-value-bind (ts vs ss sf af) (get-setf-expansion place env)
+            (setq temps (append temps ts) vals (append vals vs))
+            (setq stores (append stores (list (car ss))))
+            (setq store-forms (append store-forms (list (if (cdr ss) `(let ,(cdr ss) ,sf) sf))))
+            (setq accesses (append accesses (list af)))))
+        (values temps vals stores `(progn ,@store-forms (values ,@stores)) `(values ,@accesses)))))
+
+;;; (setf (the type place) value), CLHS 5.1.2.6
+(sys::%put 'the 'sys::%setf-expander
+  #'(lambda (form env)
+      (let ((type (cadr form)))
+        (multiple-value-bind (ts vs ss sf af) (get-setf-expansion (caddr form) env)
+          (let ((news nil))
+            (dolist (s ss) (setq news (cons (gensym "NEW") news)))
+            (setq news (nreverse-boot news))
+            (values ts vs news
+                    `(multiple-value-bind ,ss (the ,type (values ,@news)) ,sf)
+                    `(the ,type ,af)))))))
+
+;;; (setf (apply #'name args... list) value), CLHS 5.1.2.5: calls the setf function of NAME
+(sys::%put 'apply 'sys::%setf-expander
+  #'(lambda (form env)
+      (declare (ignore env))
+      (let ((fn (cadr form)) (temps nil) (store (gensym "NEW")))
+        (if (not (and (consp fn) (eq (car fn) 'function) (consp (cdr fn)) (symbolp (cadr fn))))
+            (error 'simple-error :format-control "~S is not a valid APPLY place: the function must be #'symbol."
+                                 :format-arguments (list form)))
+        (dolist (a (cddr form)) (setq temps (cons (gensym) temps)))
+        (setq temps (nreverse-boot temps))
+        (values temps (cddr form) (list store)
+                `(apply #'(setf ,(cadr fn)) ,store ,@temps)
+                `(apply ,fn ,@temps)))))
 
 (defmacro sys::%modify-place (place env fn-form)
   ;; internal helper: not used directly
@@ -447,35 +508,46 @@
          ,store-form
          (car ,g)))))
 
+(defun sys::%nest-mvbs (stores-list value-forms body)
+  ;; (multiple-value-bind stores1 value1 (multiple-value-bind stores2 value2 ... body))
+  (if (null stores-list)
+      body
+      `(multiple-value-bind ,(car stores-list) ,(car value-forms)
+         ,(sys::%nest-mvbs (cdr stores-list) (cdr value-forms) body))))
+
 (defmacro rotatef (&rest places &environment env)
   (if (null (cdr places))
-      nil
+      (if places
+          (multiple-value-call #'(lambda (temps vals stores store-form access-form)
+                                   (declare (ignore stores store-form access-form))
+                                   `(let* (,@(sys::%zip temps vals)) nil))
+            (get-setf-expansion (car places) env))
+          nil)
       (let ((bindings nil) (stores nil) (store-forms nil) (accesses nil))
         (dolist (p places)
           (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
             (setq bindings (append bindings (sys::%zip temps vals)))
-            (setq stores (append stores (list (car s))))
+            (setq stores (append stores (list s)))
             (setq store-forms (append store-forms (list sf)))
             (setq accesses (append accesses (list a)))))
         `(let* (,@bindings)
-           (multiple-value-bind ,stores (values ,@(cdr accesses) ,(car accesses))
-             ,@store-forms
-             nil)))))
+           ,(sys::%nest-mvbs stores (append (cdr accesses) (list (car accesses)))
+                             `(progn ,@store-forms nil))))))
 
 (defmacro shiftf (&rest places-and-value &environment env)
   (let* ((places (butlast-boot places-and-value))
          (value (car (last places-and-value)))
-         (bindings nil) (stores nil) (store-forms nil) (accesses nil) (first (gensym)))
+         (bindings nil) (stores nil) (store-forms nil) (accesses nil) (olds nil))
     (dolist (p places)
       (multiple-value-bind (temps vals s sf a) (get-setf-expansion p env)
         (setq bindings (append bindings (sys::%zip temps vals)))
-        (setq stores (append stores (list (car s))))
+        (setq stores (append stores (list s)))
         (setq store-forms (append store-forms (list sf)))
         (setq accesses (append accesses (list a)))))
-    `(let* (,@bindings (,first ,(car accesses)))
-       (multiple-value-bind ,stores (values ,@(cdr accesses) ,value)
-         ,@store-forms
-         ,first))))
+    (dolist (s (car stores)) (setq olds (cons (gensym "OLD") olds)))
+    `(let* (,@bindings)
+       ,(sys::%nest-mvbs (cons olds stores) (append accesses (list value))
+                         `(progn ,@store-forms (values ,@olds))))))
 
 (defun butlast-boot (list)
   (let ((r nil))
@@ -489,20 +561,10 @@
     (nreverse-boot r)))
 
 (defmacro multiple-value-setq (vars form)
-  (let ((temps nil))
-    (dolist (v vars) (setq temps (cons (gensym) temps)))
-    (setq temps (nreverse-boot temps))
-    `(multiple-value-bind ,temps ,form
-       ,@(let ((r nil) (vs vars) (ts temps))
-           (tagbody
-            top
-              (if (null vs) (go end))
-              (setq r (cons `(setf ,(car vs) ,(car ts)) r))
-              (setq vs (cdr vs) ts (cdr ts))
-              (go top)
-            end)
-           (nreverse-boot r))
-       ,(car temps))))
+  ;; CLHS: (values (setf (values var...) form)), so symbol macros among VARS are places
+  (if vars
+      `(values (setf (values ,@vars) ,form))
+      `(values ,form)))
 
 (defmacro define-modify-macro (name lambda-list function &optional doc)
   (declare (ignore doc))

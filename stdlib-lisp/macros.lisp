@@ -127,6 +127,7 @@
 ;;; module has (a later module's definition replaces these).
 
 (if (not (macro-function 'psetf))
+    ;; places' subforms and values are evaluated left to right, then all stores happen
     (defmacro psetf (&rest pairs &environment env)
       (let ((lets nil) (stores nil) (rest pairs))
         (tagbody
@@ -135,13 +136,14 @@
            (if (null (cdr rest))
                (error 'simple-program-error :format-control "Odd number of arguments to PSETF"))
            (multiple-value-bind (temps vals news store-form) (get-setf-expansion (car rest) env)
-             (setq lets (append lets (sys::%zip temps vals)))
-             (setq lets (append lets (list (list (car news) (cadr rest)))))
+             (setq lets (cons (list (sys::%zip temps vals) news (cadr rest)) lets))
              (setq stores (cons store-form stores)))
            (setq rest (cddr rest))
            (go top)
          end)
-        `(let* ,lets ,@(%mac-rev stores) nil))))
+        (let ((body `(progn ,@(%mac-rev stores) nil)))
+          (dolist (l lets body)
+            (setq body `(let* ,(first l) (multiple-value-bind ,(second l) ,(third l) ,body))))))))
 
 (if (not (macro-function 'remf))
     (defmacro remf (place indicator &environment env)
@@ -166,17 +168,19 @@
 
 (if (not (macro-function 'with-hash-table-iterator))
     (defmacro with-hash-table-iterator ((name hash-table) &body body)
-      (let ((snap (gensym "SNAP")) (i (gensym "I")) (n (gensym "N")))
+      (let ((snap (gensym "SNAP")) (i (gensym "I")) (n (gensym "N")) (fn (gensym "NEXT")))
         `(let* ((,snap (sys::%hash-table-snapshot ,hash-table))
                 (,i 0)
                 (,n (length ,snap)))
-           (flet ((,name ()
+           (flet ((,fn ()
                     (if (< ,i ,n)
                         (multiple-value-prog1
                             (values t (svref ,snap ,i) (svref ,snap (1+ ,i)))
                           (setq ,i (+ ,i 2)))
                         nil)))
-             ,@body)))))
+             ;; NAME is a local macro (CLHS WITH-HASH-TABLE-ITERATOR)
+             (macrolet ((,name () '(,fn)))
+               ,@body))))))
 
 ;;; ------------------------------------------------------------------
 ;;; DEFINE-SYMBOL-MACRO, DEFINE-COMPILER-MACRO, WITH-COMPILATION-UNIT, STEP
@@ -481,8 +485,9 @@
   ;; function
   (cond ((special-operator-p symbol)
          (format stream "~%~A names a special operator:~%" symbol)
-         (if (fboundp symbol)
-             (ignore-errors (%describe-lambda-list (fdefinition symbol) stream 2))))
+         (let ((f (fdefinition symbol)))
+           (if (not (eq f (fdefinition 'sys::%special-operator-called)))
+               (ignore-errors (%describe-lambda-list f stream 2)))))
         ((macro-function symbol)
          (format stream "~%~A names a macro:~%" symbol)
          (%describe-lambda-list (macro-function symbol) stream 2)

@@ -149,6 +149,7 @@
             ,end))
          (let ((,var nil))
            (declare (ignorable ,var))
+           ,@decls   ; the body's declarations cover the result form too (as SBCL)
            ,result)))))
 
 (defmacro do-symbols ((var &optional (package '*package*) result) &body body)
@@ -172,15 +173,25 @@
   (dolist (type symbol-types)
     (if (not (%memq type '(:internal :external :inherited)))
         (%pk-program-error "~S is not one of :INTERNAL, :EXTERNAL, or :INHERITED." type)))
-  (let ((entries (gensym "ENTRIES")) (e (gensym "ENTRY")))
+  (let ((entries (gensym "ENTRIES")) (e (gensym "ENTRY")) (fn (gensym "NEXT")))
     `(let ((,entries (%package-iterator-entries ,package-list-form
                                                 ,(if (%memq :internal symbol-types) t nil)
                                                 ,(if (%memq :external symbol-types) t nil)
                                                 ,(if (%memq :inherited symbol-types) t nil))))
-       (flet ((,name ()
+       (flet ((,fn ()
                 (if ,entries
                     (let ((,e (car ,entries)))
                       (setq ,entries (cdr ,entries))
                       (values t (car ,e) (cadr ,e) (cddr ,e)))
                     nil)))
-         ,@body))))
+         ;; NAME is a local macro (CLHS WITH-PACKAGE-ITERATOR)
+         (macrolet ((,name () '(,fn)))
+           ,@body)))))
+
+;;; ------------------------------------------------------------------
+;;; Correctable errors signalled from C (err_continuable): the error with a CONTINUE restart
+
+(defun %signal-cerror (continue-control type initargs)
+  (with-simple-restart (continue "~?" continue-control nil)
+    (%signal-error type initargs))
+  nil)

@@ -714,3 +714,10 @@
         (type-of (make-array '(2 2) :element-type 'base-char))
         (type-of (make-array '(2 2) :element-type 'bit)))
   ((simple-array character (3)) (simple-array character (0)) (simple-vector 2) (simple-bit-vector 3) (simple-array t (2 3)) (simple-array character (2 3)) (vector character 3) (simple-base-string 3) (bit-vector 3) (simple-array t nil) (simple-array nil (0)) (vector t 2) (array t (2 2)) (vector t 5) (base-string 3) (simple-array base-char (2 2)) (simple-array bit (2 2))))
+(deftest adjust-array-displaced-stays-adjustable
+  (let* ((a0 (make-array 7 :initial-contents '(x a b c d e y)))
+         (a1 (make-array 5 :displaced-to a0 :displaced-index-offset 1))
+         (a2 (adjust-array a1 4)))
+    (list (adjustable-array-p a1) (eq a1 a2) (array-dimensions a1) a2
+          (multiple-value-list (array-displacement a2))))
+  (t t (4) #(a b c d) (nil 0)))

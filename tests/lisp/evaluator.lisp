@@ -634,3 +634,63 @@
   ;; SBCL (interactive): :EXHAUSTED (its control-stack-exhausted is a STORAGE-CONDITION)
   (handler-case (labels ((f (n) (+ 1 (f n)))) (f 1)) (storage-condition () :exhausted))
   :exhausted)
+(deftest constantp-basic
+  (list (constantp t) (constantp nil) (constantp :foo) (constantp 12) (constantp "s")
+        (constantp ''x) (constantp (gensym)) (constantp '(incf x)) (constantp 1 nil))
+  (t t t t t t nil nil t))
+(deftest constantp-defconstant
+  (progn (defconstant +constantp-test-constant+ 3) (constantp '+constantp-test-constant+))
+  t)
+(deftest constantp-arity (signals-error (funcall 'constantp) program-error) t)
+(deftest call-limits
+  (list (integerp call-arguments-limit) (>= call-arguments-limit lambda-parameters-limit 50)
+        (>= multiple-values-limit 20) (constantp 'call-arguments-limit)
+        (constantp 'multiple-values-limit) (constantp 'lambda-parameters-limit))
+  (t t t t t t))
+(deftest lambda-list-keywords-contents
+  (every (lambda (k) (member k lambda-list-keywords))
+         '(&allow-other-keys &aux &body &environment &key &optional &rest &whole))
+  t)
+(deftest apply-circular-list
+  (let ((l (list 1 2))) (setf (cddr l) l) (signals-error (apply #'list l) error))
+  t)
+(deftest apply-circular-spread-list
+  (let ((l (list 1 2))) (setf (cddr l) l) (signals-error (apply #'list 0 l) error))
+  t)
+(deftest empty-key-lambda-list-allow-other-keys
+  (list ((lambda (&key) 'good) :allow-other-keys nil)
+        (funcall (lambda (&key) 'good) :allow-other-keys t :a 1)
+        (flet ((f (&key) 'good)) (f :allow-other-keys t :a 1 :b 2)))
+  (good good good))
+(deftest empty-key-lambda-list-unknown-key
+  (signals-error (funcall (lambda (&key) 'good) :a 1) program-error)
+  t)
+(deftest symbol-function-of-special-operator
+  (list (functionp (symbol-function 'block)) (functionp (fdefinition 'setq)))
+  (t t))
+(deftest environment-parameter-bound-first
+  (macrolet ((foo () 1))
+    (macrolet ((%f (&optional (x (macroexpand '(foo) env)) &environment env) x))
+      (%f)))
+  1)
+(deftest empty-pattern-in-macro-lambda-list
+  (list (macrolet ((%m (()) :good)) (%m ()))
+        (destructuring-bind (a ()) '(1 nil) a)
+        (signals-error (destructuring-bind (a ()) '(1 (2)) a) program-error))
+  (:good 1 t))
+(deftest symbol-macrolet-special-declaration
+  (signals-error (eval '(symbol-macrolet ((x 10)) (declare (special x)) 20)) program-error)
+  t)
+(deftest proclaim-malformed-specifiers
+  (list (signals-error (proclaim '(optimize . foo)) error)
+        (signals-error (proclaim '(type integer . foo)) error)
+        (signals-error (proclaim '(ftype . foo)) type-error)
+        (signals-error (proclaim '(declaration . foo)) error))
+  (t t t t))
+(deftest values-list-dotted-datum
+  (handler-case (values-list '(a b c . d)) (type-error (e) (type-error-datum e)))
+  d)
+(deftest allow-other-keys-leftmost-wins
+  (list (signals-error (make-array '(2) :allow-other-keys nil :allow-other-keys t :bad t) program-error)
+        (length (make-array '(2) :allow-other-keys t :allow-other-keys nil :bad t)))
+  (t 2))

@@ -398,3 +398,6 @@
 (deftest nthcdr-atom (signals-error (nthcdr 0 5) type-error) t)
 (deftest nthcdr-atom-error (signals-error (nthcdr 1 5) type-error) t)
 (deftest make-list-bignum-error (signals-error (make-list (expt 10 30)) type-error) t)
+(deftest get-properties-dotted-indicators
+  (handler-case (get-properties '(a 1 b 2) '(x . y)) (type-error (e) (type-error-datum e)))
+  y)

@@ -460,3 +460,78 @@ Symbol-plist:
     (declare (ignore dow))
     (<= 0 (- (get-universal-time) (encode-universal-time s m h d mo y (if dst (- zone 1) zone))) 2))
   T)
+(deftest declaim-several-specs
+  (progn (declaim (type list *declaim-test-x*) (special *declaim-test-y*))
+         (macroexpand-1 '(declaim (type list *x*) (inline f))))
+  (eval-when (:compile-toplevel :load-toplevel :execute)
+    (proclaim '(type list *x*)) (proclaim '(inline f)))
+  t)
+(deftest setf-values-places
+  (let ((a 1) (b 2) (c (list 1 2)))
+    (list (multiple-value-list (setf (values a (car c) b) (values 10 20))) a b c))
+  ((10 20 nil) 10 nil (20 2)))
+(deftest setf-values-no-places
+  (let ((n 0)) (list (multiple-value-list (setf (values) (incf n))) n))
+  (nil 1))
+(deftest setf-the-place
+  (let ((x 1)) (list (setf (the integer x) 5) x))
+  (5 5))
+(deftest setf-apply-aref
+  (let ((a (make-array '(2 2) :initial-element 0)))
+    (list (setf (apply #'aref a '(1 1)) 9) (aref a 1 1)))
+  (9 9))
+(deftest setf-apply-setf-function
+  (let ((x (list 1 2 3)))
+    (list (setf (apply #'nth 1 (list x)) 'b) x))
+  (b (1 b 3)))
+(defun conform-defsetf-acc (x) (car x))
+(defsetf conform-defsetf-acc (y) (val)
+  "set the car"
+  (return-from conform-defsetf-acc `(setf (car ,y) ,val)))
+(deftest defsetf-long-form-block-and-doc
+  (let ((x (cons 'a 'b)))
+    (list (setf (conform-defsetf-acc x) 'c) x (documentation 'conform-defsetf-acc 'setf)))
+  (c (c . b) "set the car"))
+(defun conform-dse-acc (x) (car x))
+(define-setf-expander conform-dse-acc (place &environment env)
+  "expander doc"
+  (declare (ignorable env))
+  (let ((g (gensym)) (s (gensym)))
+    (return-from conform-dse-acc
+      (values (list g) (list place) (list s) `(setf (car ,g) ,s) `(car ,g)))))
+(deftest define-setf-expander-block-and-doc
+  (let ((x (list 1)))
+    (list (setf (conform-dse-acc x) 5) x (documentation 'conform-dse-acc 'setf)))
+  (5 (5) "expander doc"))
+(deftest psetf-multiple-store-places
+  (let ((y 2) (z 3) u x a b c)
+    (psetf (values a b c) (values 1 2 3) (values u x) (values y z))
+    (list a b c u x))
+  (1 2 3 2 3))
+(deftest shiftf-multiple-store-place
+  (let ((x 'a) (y 'b))
+    (list (multiple-value-list (shiftf (values x y) (values 3 1))) x y))
+  ((a b) 3 1))
+(deftest rotatef-multiple-places
+  (let ((a 1) (b 2) (c 3) (l (list 1 2 3)))
+    (rotatef a b c) (rotatef (first l) (third l))
+    (list a b c l))
+  (2 3 1 (3 2 1)))
+(deftest rotatef-one-place-evaluates-subforms
+  (let ((i 0) (v (vector 1 2 3))) (list (rotatef (aref v (incf i))) i))
+  (nil 1))
+(deftest psetq-symbol-macros
+  (symbol-macrolet ((x (aref a (incf i))) (y (aref a (incf i))))
+    (let ((a (copy-seq #(0 1 2 3 4 5 6 7 8 9))) (i 0))
+      (psetq x (aref a (incf i)) y (aref a (incf i)))
+      (list a i)))
+  (#(0 2 2 4 4 5 6 7 8 9) 4))
+(deftest multiple-value-setq-symbol-macros
+  (let ((x (list nil)) (z (list nil)) (i 0))
+    (symbol-macrolet ((y (car (progn (incf i 3) x))) (w (car (progn (incf i i) z))))
+      (multiple-value-setq (y w) (values i 10)))
+    (list x z))
+  ((6) (10)))
+(deftest multiple-value-setq-no-variables
+  (list (multiple-value-setq nil :good) (multiple-value-setq nil (values 'a 'b)))
+  (:good a))

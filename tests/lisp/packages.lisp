@@ -618,3 +618,68 @@
   (list (tp-err (macroexpand '(with-package-iterator (next "CL") 1)))
         (tp-err (macroexpand '(with-package-iterator (next "CL" :bogus) 1))))
   (program-error program-error))
+;;; correctable package errors (CLHS 11.1.1.2.5, MAKE-PACKAGE, DELETE-PACKAGE); SBCL's restarts
+(defun conform-continue-restart-names (thunk)
+  ;; call THUNK, taking the CONTINUE restart of the error it signals (a restart the error brought)
+  (let ((outer (compute-restarts)) (found nil))
+    (block call
+      (handler-bind ((error (lambda (c)
+                              (let ((r (find 'continue (set-difference (compute-restarts c) outer)
+                                             :key #'restart-name)))
+                                (if r
+                                    (progn (setq found t) (invoke-restart r))
+                                    (return-from call (values :no-restart nil)))))))
+        (values (funcall thunk) found)))))
+(deftest make-package-existing-is-correctable
+  (progn
+    (when (find-package "CONFORM-PA") (delete-package "CONFORM-PA"))
+    (let ((p (make-package "CONFORM-PA" :use nil)))
+      (multiple-value-bind (r cont) (conform-continue-restart-names (lambda () (make-package "CONFORM-PA")))
+        (prog1 (list (packagep r) cont) (delete-package p)))))
+  (t t))
+(deftest delete-used-package-is-correctable
+  (progn
+    (dolist (n '("CONFORM-PU2" "CONFORM-PU1")) (when (find-package n) (delete-package n)))
+    (let* ((p1 (make-package "CONFORM-PU1" :use nil))
+           (p2 (make-package "CONFORM-PU2" :use (list p1))))
+      (multiple-value-bind (r cont) (conform-continue-restart-names (lambda () (delete-package p1)))
+        (prog1 (list r cont (package-use-list p2) (package-name p1)) (delete-package p2)))))
+  (t t nil nil))
+(deftest import-conflict-offers-a-restart
+  (progn
+    (when (find-package "CONFORM-PI") (delete-package "CONFORM-PI"))
+    (let* ((p (make-package "CONFORM-PI" :use nil))
+           (outer (compute-restarts)))
+      (intern "CAR" p)
+      (prog1 (block call
+               (handler-bind ((package-error
+                                (lambda (c)
+                                  (return-from call
+                                    (and (set-difference (compute-restarts c) outer) t)))))
+                 (import 'car p)
+                 :no-error))
+        (delete-package p))))
+  t)
+(deftest defpackage-import-from-missing-is-correctable
+  (progn
+    (dolist (n '("CONFORM-PH" "CONFORM-PG")) (when (find-package n) (delete-package n)))
+    (make-package "CONFORM-PG" :use nil)
+    (multiple-value-bind (r cont)
+        (conform-continue-restart-names
+         (lambda () (eval '(defpackage "CONFORM-PH" (:use) (:import-from "CONFORM-PG" "NOT-THERE")))))
+      (prog1 (list (packagep r) cont (nth-value 1 (find-symbol "NOT-THERE" "CONFORM-PH")))
+        (delete-package "CONFORM-PH") (delete-package "CONFORM-PG"))))
+  (t t :internal))
+(deftest do-symbols-declarations-cover-result
+  (let ((x :good))
+    (declare (special x))
+    (let ((x :bad))
+      (declare (ignorable x))
+      (do-symbols (s "KEYWORD" x) (declare (special x)))))
+  :good)
+(deftest with-package-iterator-name-is-a-macro
+  (with-package-iterator (%x "KEYWORD" :external)
+    (macrolet ((expand-%x (&environment env)
+                 (if (equal (macroexpand '(%x) env) '(%x)) nil t)))
+      (expand-%x)))
+  t)

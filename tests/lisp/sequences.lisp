@@ -654,3 +654,27 @@
 (deftest replace-not-sequence (signals-error (replace '(1) 5) type-error) t)
 (deftest nreverse-dotted (signals-error (nreverse (list* 1 2 3)) type-error) t)
 (deftest length-symbol (signals-error (length 'abc) type-error) t)
+(deftest with-hash-table-iterator-name-is-a-macro
+  (with-hash-table-iterator (%x (make-hash-table))
+    (macrolet ((expand-%x (&environment env)
+                 (if (equal (macroexpand '(%x) env) '(%x)) nil t)))
+      (expand-%x)))
+  t)
+(deftest count-from-end-key-order
+  (list (let ((c 0)) (count 1 '(1 2 3 7 4 5 7 6 2 8) :from-end t :key (lambda (x) (prog1 (- x c) (incf c)))))
+        (let ((c 0)) (count 1 (vector 1 2 3 7 4 5 7 6 2 8) :from-end t :key (lambda (x) (prog1 (- x c) (incf c))))))
+  (3 3))
+(deftest substitute-from-end-test-order
+  (let ((c 5))
+    (substitute 'x 9 (list 1 2 3 4 5 6 7 8 9) :test (lambda (a b) (incf c -2) (= (+ b c) a)) :from-end t))
+  (1 2 3 4 5 6 7 x 9))
+(deftest bad-sequence-type-error-type
+  (handler-case (make-sequence 'symbol 10)
+    (type-error (e) (list (typep (type-error-datum e) (type-error-expected-type e))
+                          (type-error-datum e))))
+  (nil symbol))
+(deftest sequence-type-class-objects
+  (if (fboundp 'find-class)
+      (list (make-sequence (funcall 'find-class 'list) 2) (concatenate (funcall 'find-class 'string) "a" "b"))
+      '((nil nil) "ab"))
+  ((nil nil) "ab"))
