@@ -219,7 +219,8 @@ static void circ_scan(Lisp *L, PState *ps, Obj o) {
             Obj st = ARR(o)->storage;
             for (size_t i = 0; i < VEC(st)->len; i++) circ_scan(L, ps, VEC(st)->data[i]);
             return;
-        } else if (is_type(o, T_INSTANCE)) {
+        } else if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {
+            /* only structures show their slots (#S); other instances print as #<...> */
             for (size_t i = 0; i < INST(o)->nslots; i++) circ_scan(L, ps, INST(o)->slots[i]);
             return;
         } else return;

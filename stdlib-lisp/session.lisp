@@ -106,9 +106,6 @@ a function that puts its registry back as it was.")
       (setq entries (append entries (funcall finder sym))))
     entries))
 
-(defun %generic-function-p (f)
-  (and (%instance-p f) (not (%class-p (%instance-layout f))) (eq (type-of f) 'generic-function)))
-
 (defun %collect-definitions (packages)
   ;; -> list of (kind symbol detail &optional name), in package then name order
   (let ((result nil))
