@@ -391,6 +391,21 @@ DEFPRIM(prim_pct_structure_set) {
     return args[0];
 }
 
+/* (sys:%make-structure class &rest values): a structure instance with these slot values */
+DEFPRIM(prim_pct_make_structure) {
+    Obj cls = check_class(L, args[0]);
+    Obj o = alloc_clos_instance(L, T_INSTANCE, cls, INST_STRUCTURE);
+    size_t n = INST(o)->nslots;
+    for (int i = 1; i < nargs && (size_t)(i - 1) < n; i++) INST(o)->slots[i - 1] = args[i];
+    return o;
+}
+
+/* (sys:%structure-check object class) -> OBJECT, or a TYPE-ERROR naming the structure */
+DEFPRIM(prim_pct_structure_check) {
+    UNUSED_ARGS;
+    return check_structure(L, args[0], args[1]);
+}
+
 /* (sys:%structure-typep object class) */
 DEFPRIM(prim_pct_structure_typep) {
     UNUSED_ARGS;
@@ -731,6 +746,8 @@ static const PrimDef clos_prims[] = {
     {"%ENSURE-CURRENT-INSTANCE", PK_SYS, prim_pct_ensure_current_instance, 1, 1, 0, "(instance)", NULL},
     {"%STRUCTURE-REF", PK_SYS, prim_pct_structure_ref, 3, 3, 0, "(object class index)", NULL},
     {"%STRUCTURE-SET", PK_SYS, prim_pct_structure_set, 4, 4, 0, "(value object class index)", NULL},
+    {"%MAKE-STRUCTURE", PK_SYS, prim_pct_make_structure, 1, REST, 0, "(class &rest values)", NULL},
+    {"%STRUCTURE-CHECK", PK_SYS, prim_pct_structure_check, 2, 2, 0, "(object class)", NULL},
     {"%STRUCTURE-TYPEP", PK_SYS, prim_pct_structure_typep, 2, 2, 0, "(object class)", NULL},
     {"%CLASS-OBJECT-P", PK_SYS, prim_pct_class_object_p, 1, 1, 0, "(object)", NULL},
     {"%CLASS-TYPEP", PK_SYS, prim_pct_class_typep, 2, 2, 0, "(object class)", NULL},

@@ -340,8 +340,12 @@
                                                   :format-arguments (list v ll)))
                  (setq seen (cons v seen))))))))
 
+(defvar *generic-functions* nil
+  "Every generic function made, newest first (for the session's reset).")
+
 (defun %make-generic-function (name lambda-list)
   (let ((gf (%allocate-funcallable-instance *standard-generic-function-class* #'identity 20)))
+    (setq *generic-functions* (cons gf *generic-functions*))
     (%instance-set gf 0 name)
     (%instance-set gf 2 nil)
     (%instance-set gf 3 '(standard))
@@ -1571,7 +1575,8 @@
               (write-string " " stream)
               (prin1 (intern (symbol-name (%slot-definition-name s)) "KEYWORD") stream)
               (write-string " " stream)
-              (prin1 (%instance-ref object (%slot-definition-location s)) stream)
+              (let ((v (%instance-ref object (%slot-definition-location s))))
+                (if (eq v +slot-unbound+) (write-string "#<unbound>" stream) (prin1 v stream)))
               (setq n (1+ n))))
           (write-string ")" stream)))))
 
@@ -1744,3 +1749,63 @@
                                           (list (%mapcar1 #'%specializer-name (%instance-ref m 2)))))))
       (format stream "No methods.~%"))
   (values))
+
+;;; ------------------------------------------------------------------
+;;; The session: what a reset restores, and what LIST-DEFINITIONS shows
+
+(defun %clos-snapshot ()
+  ;; the boot state of every class's subclass and method lists, of every generic function's
+  ;; methods, and of the EQL specializers; the restorer puts them back
+  (let ((classes nil) (gfs nil) (eqls (%hash-table-entries *eql-specializers*))
+        (boot-gfs *generic-functions*))
+    (maphash #'(lambda (name c)
+                 (declare (ignore name))
+                 (setq classes (cons (list c (%instance-ref c 9) (%instance-ref c 14)) classes)))
+             *class-table*)
+    (dolist (gf *generic-functions*)
+      (setq gfs (cons (list gf (%instance-ref gf 2) (%instance-ref gf 14)) gfs)))
+    (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%instance-ref (cdr e) 1))) eqls))
+    #'(lambda ()
+        (dolist (c classes)
+          (%instance-set (car c) 9 (cadr c))
+          (%instance-set (car c) 14 (caddr c))
+          (%instance-set (car c) 15 nil))
+        (dolist (g gfs)
+          (%instance-set (car g) 2 (cadr g))
+          (%instance-set (car g) 14 (caddr g))
+          (%update-gf-dispatch (car g)))
+        (clrhash *eql-specializers*)
+        (dolist (e eqls)
+          (setf (gethash (car e) *eql-specializers*) (cadr e))
+          (%instance-set (cadr e) 1 (caddr e)))
+        (setq *generic-functions* boot-gfs)
+        (setq *initargs-epoch* (1+ *initargs-epoch*))
+        (%bump-epoch))))
+
+(defun %method-detail (m)
+  (let ((s (make-string-output-stream)))
+    (dolist (q (%instance-ref m 1)) (prin1 q s) (write-string " " s))
+    (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) s)
+    (get-output-stream-string s)))
+
+(defun %clos-definitions (sym)
+  ;; entries (kind detail &optional name) for LIST-DEFINITIONS: the class or structure SYM
+  ;; names, the methods of the generic function SYM names, and the methods of other generic
+  ;; functions specialised on the class SYM names
+  (let ((entries nil) (c (gethash sym *class-table*)))
+    (if c
+        (setq entries (cons (list (if (eq (%class-kind c) :structure) :structure :class) "") entries)))
+    (if (and (fboundp sym) (%generic-function-p (fdefinition sym)))
+        (dolist (m (reverse-boot (%instance-ref (fdefinition sym) 2)))
+          (setq entries (cons (list :method (%method-detail m)) entries))))
+    (if (and (fboundp (list 'setf sym)) (%generic-function-p (fdefinition (list 'setf sym))))
+        (dolist (m (reverse-boot (%instance-ref (fdefinition (list 'setf sym)) 2)))
+          (setq entries (cons (list :method (%method-detail m) (list 'setf sym)) entries))))
+    (if c
+        (dolist (m (reverse-boot (%instance-ref c 14)))
+          (let* ((gf (%instance-ref m 0)) (name (and gf (%instance-ref gf 0)))
+                 (base (if (consp name) (cadr name) name)))
+            (if (and gf (symbolp base) (not (eq base sym))
+                     (or (null (symbol-package base)) (%boot-symbol-p base)))
+                (setq entries (cons (list :method (%method-detail m) name) entries))))))
+    (nreverse-boot entries)))

@@ -41,7 +41,8 @@ a function that puts its registry back as it was.")
     #'(lambda () (%restore-hash-table table entries))))
 
 (setq *session-snapshot-hooks*
-      (list #'(lambda () (%registry-restorer *condition-classes*))
+      (list #'(lambda () (%registry-restorer *class-table*))
+            #'%clos-snapshot
             #'(lambda () (%registry-restorer *simple-variants*))))
 
 (defun %session-snapshot ()
@@ -56,6 +57,8 @@ a function that puts its registry back as it was.")
 ;;; functions of (symbol) returning a list of (kind detail) entries.
 
 (defvar *definition-finders* nil)
+;; classes, structures and methods (clos.lisp)
+(setq *definition-finders* (list #'%clos-definitions))
 
 (defun %user-packages ()
   ;; CL-USER, then every package created since the session started (loaded systems excluded)
@@ -100,8 +103,6 @@ a function that puts its registry back as it was.")
                             entries)))
     (if (boundp sym)
         (setq entries (cons (list :variable (%short-print (symbol-value sym) 60)) entries)))
-    (let ((c (gethash sym *condition-classes*)))
-      (if c (setq entries (cons (list :class "") entries))))
     (dolist (finder *definition-finders*)
       (setq entries (append entries (funcall finder sym))))
     entries))
