@@ -763,7 +763,7 @@ static Node *an_flet(ACtx *c, Obj form) {
 static Obj make_local_macro(ACtx *c, Obj def) {
     Lisp *L = c->L;
     if (!is_cons(def) || !is_symbol(CAR(def)) || !is_cons(CDR(def))) err_program(L, "Malformed MACROLET definition: %S", def);
-    Obj lam = cons(L, S(NAMED_LAMBDA), cons(L, CAR(def), CDR(def)));
+    Obj lam = cons(L, S(MACRO_LAMBDA), cons(L, CAR(def), CDR(def)));
     /* the expander is analysed in an environment holding only the enclosing macros */
     ABind *macros = NULL, **tail = &macros;
     for (ABind *b = c->env; b; b = b->next) {
@@ -776,7 +776,7 @@ static Obj make_local_macro(ACtx *c, Obj def) {
     }
     Environment *e = (Environment *)heap_alloc(L, T_ENVIRONMENT, sizeof(Environment));
     e->aenv = macros;
-    return analyze_function(L, cons(L, S(QUOTE), cons(L, lam, NIL)), (Obj)e);
+    return analyze_function(L, cons(L, S(FUNCTION), cons(L, lam, NIL)), (Obj)e);
 }
 
 static Node *an_macrolet(ACtx *c, Obj form) {

@@ -7,6 +7,7 @@
 #include "array.h"
 #include "eval.h"
 #include "package.h"
+#include "pathname.h"
 
 /* ---- equality ---- */
 
@@ -37,6 +38,14 @@ static bool bitvec_like(Obj o) {
     return is_type(o, T_BITVECTOR) || (is_type(o, T_ARRAY) && ARR(o)->h.aux == 1 && ARR(o)->h.aux32 == ELT_BIT);
 }
 
+/* As SBCL: a missing version and :NEWEST are the same version. */
+static bool version_equal(Lisp *L, Obj a, Obj b) {
+    Obj newest = S(K_NEWEST);
+    if (a == NIL) a = newest;
+    if (b == NIL) b = newest;
+    return lisp_equal(L, a, b);
+}
+
 bool lisp_equal(Lisp *L, Obj a, Obj b) {
     for (;;) {
         if (a == b) return true;
@@ -59,8 +68,11 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
             return true;
         }
         if (heap_type(a) == T_PATHNAME && heap_type(b) == T_PATHNAME) {
-            Obj ns = intern_cstr(L, L->pkg_cl, "NAMESTRING");
-            return lisp_equal(L, funcall1(L, ns, a), funcall1(L, ns, b));
+            /* component by component: a pathname need not have a namestring */
+            Pathname *x = PATHNAME(a), *y = PATHNAME(b);
+            return lisp_equal(L, x->host, y->host) && lisp_equal(L, x->device, y->device) &&
+                   lisp_equal(L, x->directory, y->directory) && lisp_equal(L, x->name, y->name) &&
+                   lisp_equal(L, x->type, y->type) && version_equal(L, x->version, y->version);
         }
         return lisp_eql(a, b);
     }
@@ -182,7 +194,9 @@ static uint64_t sxhash_rec(Lisp *L, Obj o, int depth, bool fold) {
     }
     if (fold && is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) return hash_eq(INST(o)->layout);
     if (fold && is_type(o, T_HASHTABLE)) return mix(HT(o)->count);
-    if (is_type(o, T_PATHNAME)) return mix(0x5eed);
+    if (is_type(o, T_PATHNAME))
+        return mix(sxhash_rec(L, PATHNAME(o)->name, depth + 1, fold) ^ (sxhash_rec(L, PATHNAME(o)->type, depth + 1, fold) << 1) ^
+                   sxhash_rec(L, PATHNAME(o)->directory, depth + 1, fold));
     return hash_eql(o);
 }
 

@@ -1,4 +1,5 @@
-/* load.c: loading source: the embedded stdlib at boot and LOAD of files. */
+/* load.c: loading source: the embedded stdlib at boot and the reading/evaluating loop of LOAD
+ * (LOAD itself, with its pathname handling, is in stdlib-lisp/files.lisp). */
 #include "prim.h"
 #include "modules.h"
 #include "eval.h"
@@ -6,26 +7,42 @@
 #include "stream.h"
 #include "lstring.h"
 #include "package.h"
-#include <stdio.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
+#include "printer.h"
 
 #define EOF_VALUE OBJ(0x906)
 
-/* Read and evaluate each form of STREAM with *package* and *readtable* rebound. */
+/* ";" repeated *load-depth* times (at least once), as SBCL prefixes LOAD's messages. */
+static void put_semicolons(Lisp *L, Obj out) {
+    Obj d = SYM(S(P_LOAD_DEPTH))->value;
+    intptr_t n = is_fixnum(d) ? fixnum_val(d) : 0;
+    if (n < 1) n = 1;
+    if (n > 64) n = 64;
+    for (intptr_t i = 0; i < n; i++) stream_write_char(L, out, ';');
+}
+
+/* Read and evaluate each form of STREAM with *package* and *readtable* rebound. While a form is
+ * being read SYS::*LOAD-READING* is true (LOAD turns reader errors into INPUT-ERROR-IN-LOAD). */
 static Obj load_stream(Lisp *L, Obj stream, bool print) {
     size_t sp = L->special_sp;
     bind_special(L, S(PACKAGE_VAR), SYM(S(PACKAGE_VAR))->value);
     bind_special(L, S(READTABLE_VAR), SYM(S(READTABLE_VAR))->value);
     for (;;) {
+        size_t rsp = L->special_sp;
+        bind_special(L, S(P_LOAD_READING), S(T));
         Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        unbind_specials(L, rsp);
         if (form == EOF_VALUE) break;
         Obj v = lisp_eval(L, form);
         if (print) {
+            Obj vals = values_list(L, v);
             Obj out = stream_out(L, NIL);
-            stream_write_cstr(L, out, "; ");
-            funcall1(L, intern_cstr(L, L->pkg_cl, "PRIN1"), v);
+            stream_fresh_line(L, out);
+            put_semicolons(L, out);
+            stream_write_char(L, out, ' ');
+            for (Obj l = vals; l != NIL; l = CDR(l)) {
+                print_obj(L, CAR(l), out, true);
+                if (CDR(l) != NIL) stream_write_cstr(L, out, ", ");
+            }
             stream_terpri(L, out);
         }
     }
@@ -42,46 +59,31 @@ void load_source_text(Lisp *L, const char *name, const char *text, size_t len) {
     unbind_specials(L, sp);
 }
 
-/* (sys:%load-file namestring verbose print if-does-not-exist) */
-DEFPRIM(prim_pct_load_file) {
+/* (sys:%load-stream stream print): the loop of LOAD; the caller binds the *LOAD-...* variables. */
+DEFPRIM(prim_pct_load_stream) {
     UNUSED_ARGS;
-    Obj path = check_string(L, args[0]);
-    char *cpath = string_to_utf8(L, path, NULL);
-    int fd = open(cpath, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (args[3] == NIL) return NIL;
-        err_file(L, path, "Couldn't load %S: %s", path, strerror(errno));
-    }
-    Obj stream = make_fd_stream(L, fd, ST_INPUT | ST_FILE | ST_OWN_FD, path);
-    size_t sp = L->special_sp;
-    bind_special(L, S(LOAD_PATHNAME), path);
-    bind_special(L, S(LOAD_TRUENAME), path);
-    bind_special(L, S(P_SOURCE_FILE), path);
-    if (args[1] != NIL) {
-        Obj out = stream_out(L, NIL);
-        stream_write_cstr(L, out, "; loading ");
-        funcall1(L, intern_cstr(L, L->pkg_cl, "PRIN1"), path);
-        stream_terpri(L, out);
-    }
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        Frame *target = L->unwind_target;
-        int code = L->unwind_code;
-        frame_pop(L, &fr);
-        stream_close(L, stream, true);
-        unwind_continue(L, target, code);
-    }
-    load_stream(L, stream, args[2] != NIL);
-    frame_pop(L, &fr);
-    stream_close(L, stream, false);
-    unbind_specials(L, sp);
-    return S(T);
+    Obj s = args[0];
+    if (!is_stream(s)) err_type(L, s, S(STREAM));
+    return load_stream(L, s, args[1] != NIL);
+}
+
+/* (sys:%load-semicolons stream): write LOAD's ";;" prefix */
+DEFPRIM(prim_pct_load_semicolons) {
+    UNUSED_ARGS;
+    put_semicolons(L, stream_out(L, args[0]));
+    return NIL;
 }
 
 static const PrimDef load_prims[] = {
-    {"%LOAD-FILE", PK_SYS, prim_pct_load_file, 4, 4, 0, "(namestring verbose print if-does-not-exist)", NULL},
+    {"%LOAD-STREAM", PK_SYS, prim_pct_load_stream, 2, 2, 0, "(stream print)", NULL},
+    {"%LOAD-SEMICOLONS", PK_SYS, prim_pct_load_semicolons, 1, 1, 0, "(stream)", NULL},
     {0},
 };
 
-void load_init(Lisp *L) { prims_register(L, load_prims); }
+void load_init(Lisp *L) {
+    prims_register(L, load_prims);
+    SYM(S(P_LOAD_DEPTH))->h.flags |= SYM_SPECIAL;
+    SYM(S(P_LOAD_DEPTH))->value = FIX(0);
+    SYM(S(P_LOAD_READING))->h.flags |= SYM_SPECIAL;
+    SYM(S(P_LOAD_READING))->value = NIL;
+}

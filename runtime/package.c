@@ -1,9 +1,12 @@
-/* package.c: packages and symbol tables: creation, lookup, interning, export, import, use. */
+/* package.c: packages (CLHS chapter 11): symbol tables, lookup, interning, the package operations
+ * with their name-conflict checks, package locks, package-local nicknames, DEFPACKAGE's engine. */
 #include "package.h"
 #include "gc.h"
 #include "lstring.h"
 #include "error.h"
 #include "control.h"
+#include "printer.h"
+#include "list.h"
 
 /* ---- symbol tables ---- */
 
@@ -72,10 +75,22 @@ static bool symtable_remove(Lisp *L, SymTable *t, Obj sym) {
     return false;
 }
 
+static bool symtable_has(Lisp *L, SymTable *t, Obj sym) {
+    Obj name = symbol_data(L, sym)->name;
+    return symtable_get(L, t, STR(name)->data, STR(name)->len, sym_hash(L, sym)) == sym;
+}
+
 void symtable_each(SymTable *t, void (*fn)(Lisp *, Obj, void *), Lisp *L, void *ctx) {
     for (size_t i = 0; i < t->cap; i++)
         if (t->syms[i] != NO_VALUE && t->syms[i] != TOMBSTONE) fn(L, t->syms[i], ctx);
 }
+
+/* Iterate over a table: for (SYMTABLE_EACH(t, i, sym)) { ... } */
+#define SYMTABLE_EACH_BEGIN(t, sym)                                        \
+    for (size_t _i = 0; _i < (t)->cap; _i++) {                             \
+        Obj sym = (t)->syms[_i];                                           \
+        if (sym == NO_VALUE || sym == TOMBSTONE) continue;
+#define SYMTABLE_EACH_END }
 
 /* ---- symbols ---- */
 
@@ -99,11 +114,102 @@ bool is_keyword(Lisp *L, Obj sym) {
     return is_type(sym, T_SYMBOL) && SYM(sym)->package == L->pkg_keyword;
 }
 
+/* ---- errors ---- */
+
+_Noreturn void err_with_message(Lisp *L, Obj type, Obj initargs, Obj msg) {
+    String *s = STR(msg);
+    size_t tildes = 0;
+    for (size_t i = 0; i < s->len; i++) tildes += s->data[i] == '~';
+    Obj ctl = msg;
+    if (tildes) {
+        StrBuf b;
+        sb_init(L, &b, s->len + tildes);
+        for (size_t i = 0; i < s->len; i++) {
+            sb_putc(L, &b, s->data[i]);
+            if (s->data[i] == '~') sb_putc(L, &b, '~');
+        }
+        ctl = sb_to_string(L, &b);
+    }
+    err_condition(L, type, cons(L, S(K_FORMAT_CONTROL), cons(L, ctl, cons(L, S(K_FORMAT_ARGUMENTS),
+                                                                          cons(L, NIL, initargs)))));
+}
+
+static Obj designator_type(Lisp *L) {
+    return cons(L, S(OR), cons(L, S(STRING), cons(L, S(SYMBOL), cons(L, S(CHARACTER), cons(L, S(PACKAGE), NIL)))));
+}
+
+_Noreturn static void err_no_package(Lisp *L, Obj name) {
+    err_with_message(L, S(EXT_PACKAGE_DOES_NOT_EXIST), list2(L, S(K_PACKAGE), name),
+                     msg_format(L, "The name %S does not designate any package.", name));
+}
+
+_Noreturn static void pkg_error(Lisp *L, Obj pkg, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    Obj msg = msg_vformat(L, fmt, ap);
+    va_end(ap);
+    err_with_message(L, S(P_SIMPLE_PACKAGE_ERROR), list2(L, S(K_PACKAGE), pkg), msg);
+}
+
+/* SYM printed with its package prefix whatever the current package (SBCL's print-symbol-with-prefix). */
+static Obj qualified_name(Lisp *L, Obj sym) {
+    size_t sp = L->special_sp;
+    bind_special(L, S(PACKAGE_VAR), L->pkg_keyword);
+    Obj s = prin1_to_string(L, sym);
+    unbind_specials(L, sp);
+    return s;
+}
+
+_Noreturn static void err_name_conflict(Lisp *L, Obj pkg, const char *fn, Obj datum, Obj syms) {
+    StrBuf b;
+    sb_init(L, &b, 128);
+    sb_put_string(L, &b, msg_format(L, "%s %S causes name-conflicts in %S between the following symbols:\n  ",
+                                     fn, datum, pkg));
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        sb_put_string(L, &b, qualified_name(L, CAR(l)));
+        if (CDR(l) != NIL) sb_puts(L, &b, ", ");
+    }
+    Obj initargs = cons(L, S(K_PACKAGE), cons(L, pkg, cons(L, S(K_FUNCTION), cons(L, intern_cstr(L, L->pkg_cl, fn),
+                   cons(L, S(K_DATUM), cons(L, datum, cons(L, S(K_SYMBOLS), cons(L, syms, NIL))))))));
+    err_with_message(L, S(EXT_NAME_CONFLICT), initargs, sb_to_string(L, &b));
+}
+
+/* ---- package locks ---- */
+
+bool package_locks_active(Lisp *L) {
+    if (!L->boot_phase) return false;
+    Obj v = SYM(S(P_IGNORE_PACKAGE_LOCKS))->value;
+    return v == NIL || v == UNBOUND;
+}
+
+static Obj current_package_name(Lisp *L) {
+    Obj cur = SYM(S(PACKAGE_VAR))->value;
+    return is_type(cur, T_PACKAGE) && PKG(cur)->name != NIL ? PKG(cur)->name : string_from_cstr(L, "?");
+}
+
+/* PKG is locked (or, with PROTECTED, merely protected): signal PACKAGE-LOCKED-ERROR for WHAT. */
+static void pkg_lock_check(Lisp *L, Obj pkg, bool protected_too, Obj what) {
+    uint8_t f = ((Header *)pkg)->flags;
+    bool prot = protected_too && (f & PKG_PROTECTED);
+    bool lock = (f & PKG_LOCKED) && package_locks_active(L);
+    if ((!prot && !lock) || !L->boot_phase) return;
+    err_with_message(L, S(EXT_PACKAGE_LOCKED_ERROR), list2(L, S(K_PACKAGE), pkg),
+                     msg_format(L, "Lock on package %A violated when %A while in package %A.",
+                                PKG(pkg)->name, what, current_package_name(L)));
+}
+
+static bool pkg_locked(Lisp *L, Obj pkg) {
+    return (((Header *)pkg)->flags & PKG_LOCKED) && package_locks_active(L);
+}
+
 void check_package_lock(Lisp *L, Obj sym, const char *what) {
-    if (!L->boot_phase) return;
+    if (!package_locks_active(L)) return;
     Obj pkg = symbol_data(L, sym)->package;
     if (pkg != NIL && (((Header *)pkg)->flags & PKG_LOCKED))
-        err_package(L, pkg, "Lock on package %A violated when %s %S.", PKG(pkg)->name, what, sym);
+        err_with_message(L, S(EXT_SYMBOL_PACKAGE_LOCKED_ERROR),
+                         cons(L, S(K_PACKAGE), cons(L, pkg, list2(L, S(K_SYMBOL), sym))),
+                         msg_format(L, "Lock on package %A violated when %s %S while in package %A.",
+                                    PKG(pkg)->name, what, sym, current_package_name(L)));
 }
 
 /* ---- packages ---- */
@@ -121,26 +227,33 @@ Obj package_new(Lisp *L, Obj name, Obj nicknames) {
     return pkg;
 }
 
+static bool str_is(Obj str, const uint32_t *s, size_t n) {
+    String *k = STR(str);
+    return k->len == n && (n == 0 || memcmp(k->data, s, n * 4) == 0);
+}
+
 static bool package_has_name(Obj pkg, const uint32_t *s, size_t n) {
     Package *p = PKG(pkg);
     if (p->name == NIL) return false;
-    String *nm = STR(p->name);
-    if (nm->len == n && memcmp(nm->data, s, n * 4) == 0) return true;
-    for (Obj l = p->nicknames; l != NIL; l = CDR(l)) {
-        String *k = STR(CAR(l));
-        if (k->len == n && memcmp(k->data, s, n * 4) == 0) return true;
-    }
+    if (str_is(p->name, s, n)) return true;
+    for (Obj l = p->nicknames; l != NIL; l = CDR(l))
+        if (str_is(CAR(l), s, n)) return true;
     return false;
+}
+
+/* By global name or nickname only. */
+static Obj package_find_global(Lisp *L, Obj name) {
+    for (Obj l = L->packages; l != NIL; l = CDR(l))
+        if (package_has_name(CAR(l), STR(name)->data, STR(name)->len)) return CAR(l);
+    return NIL;
 }
 
 static Obj package_find_u32(Lisp *L, const uint32_t *s, size_t n) {
     /* package-local nicknames of the current package come first */
     Obj cur = SYM(S(PACKAGE_VAR))->value;
     if (is_type(cur, T_PACKAGE)) {
-        for (Obj l = PKG(cur)->local_nicknames; l != NIL; l = CDR(l)) {
-            String *k = STR(CAR(CAR(l)));
-            if (k->len == n && memcmp(k->data, s, n * 4) == 0) return CDR(CAR(l));
-        }
+        for (Obj l = PKG(cur)->local_nicknames; l != NIL; l = CDR(l))
+            if (str_is(CAR(CAR(l)), s, n)) return CDR(CAR(l));
     }
     for (Obj l = L->packages; l != NIL; l = CDR(l))
         if (package_has_name(CAR(l), s, n)) return CAR(l);
@@ -151,15 +264,22 @@ Obj package_find(Lisp *L, Obj name) { return package_find_u32(L, STR(name)->data
 
 Obj package_find_cstr(Lisp *L, const char *name) { return package_find(L, string_from_cstr(L, name)); }
 
+static Obj check_package_designator(Lisp *L, Obj d) {
+    if (!is_any_string(d) && !is_symbol(d) && !is_char(d) && !is_type(d, T_PACKAGE)) err_type(L, d, designator_type(L));
+    return d;
+}
+
 Obj package_designated(Lisp *L, Obj d) {
     if (is_type(d, T_PACKAGE)) {
-        if (PKG(d)->name == NIL) err_package(L, d, "The package %S has been deleted.", d);
+        if (PKG(d)->name == NIL)
+            err_with_message(L, S(EXT_PACKAGE_DOES_NOT_EXIST), list2(L, S(K_PACKAGE), d),
+                             msg_format(L, "The package %S has been deleted.", d));
         return d;
     }
-    if (!is_string(d) && !is_symbol(d) && !is_char(d)) err_type(L, d, S(PACKAGE));
+    check_package_designator(L, d);
     Obj name = string_designator(L, d);
     Obj p = package_find(L, name);
-    if (p == NIL) err_package(L, name, "The name %S does not designate any package.", name);
+    if (p == NIL) err_no_package(L, string_from_u32(L, STR(name)->data, STR(name)->len));
     return p;
 }
 
@@ -188,6 +308,19 @@ Obj package_find_symbol(Lisp *L, Obj pkg, const uint32_t *s, size_t n, int *stat
     return NIL;
 }
 
+static Obj find_by_name(Lisp *L, Obj pkg, Obj name, int *st) {
+    return package_find_symbol(L, pkg, STR(name)->data, STR(name)->len, st);
+}
+
+/* The symbol named NAME present (internal or external) in PKG, or NO_VALUE. */
+static Obj present_symbol(Lisp *L, Obj pkg, Obj name, bool *external) {
+    uint64_t h = name_hash(STR(name)->data, STR(name)->len);
+    Obj sym = symtable_get(L, &PKG(pkg)->external, STR(name)->data, STR(name)->len, h);
+    if (sym != NO_VALUE) { if (external) *external = true; return sym; }
+    if (external) *external = false;
+    return symtable_get(L, &PKG(pkg)->internal, STR(name)->data, STR(name)->len, h);
+}
+
 void package_add_symbol(Lisp *L, Obj pkg, Obj sym, bool external) {
     symtable_put(L, external ? &PKG(pkg)->external : &PKG(pkg)->internal, sym);
 }
@@ -201,7 +334,9 @@ bool package_remove_symbol(Lisp *L, Obj pkg, Obj sym) {
 Obj package_intern(Lisp *L, Obj pkg, const uint32_t *s, size_t n, int *status) {
     Obj sym = package_find_symbol(L, pkg, s, n, status);
     if (*status != FIND_NONE) return sym;
-    sym = symbol_new(L, string_from_u32(L, s, n));
+    Obj name = string_from_u32(L, s, n);
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "interning %A", name));
+    sym = symbol_new(L, name);
     SYM(sym)->package = pkg;
     if (pkg == L->pkg_keyword) {
         SYM(sym)->value = sym;
@@ -225,7 +360,7 @@ Obj intern_cstr(Lisp *L, Obj pkg, const char *name) {
 
 Obj keyword(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_keyword, name); }
 
-/* Name conflicts are checked by the Lisp-visible operations; these are the mechanisms. */
+/* Mechanisms without checks (boot). */
 void package_export(Lisp *L, Obj pkg, Obj sym) {
     Package *p = PKG(pkg);
     symtable_remove(L, &p->internal, sym);
@@ -242,11 +377,212 @@ void package_import(Lisp *L, Obj pkg, Obj sym) {
     if (sd->package == NIL) sd->package = pkg;
 }
 
+static bool memq(Obj x, Obj l) {
+    for (; is_cons(l); l = CDR(l))
+        if (CAR(l) == x) return true;
+    return false;
+}
+
+static Obj delq(Obj x, Obj l) {
+    Obj head = l, prev = NIL;
+    for (; is_cons(l); l = CDR(l)) {
+        if (CAR(l) == x) {
+            if (prev == NIL) head = CDR(l);
+            else CDR(prev) = CDR(l);
+        } else {
+            prev = l;
+        }
+    }
+    return head;
+}
+
+static Obj append1(Lisp *L, Obj list, Obj x) {
+    Obj cell = cons(L, x, NIL);
+    if (list == NIL) return cell;
+    Obj l = list;
+    while (CDR(l) != NIL) l = CDR(l);
+    CDR(l) = cell;
+    return list;
+}
+
 void package_use(Lisp *L, Obj pkg, Obj used) {
-    for (Obj l = PKG(pkg)->use_list; l != NIL; l = CDR(l))
-        if (CAR(l) == used) return;
-    PKG(pkg)->use_list = cons(L, used, PKG(pkg)->use_list);
+    if (memq(used, PKG(pkg)->use_list)) return;
+    PKG(pkg)->use_list = append1(L, PKG(pkg)->use_list, used);
     PKG(used)->used_by = cons(L, pkg, PKG(used)->used_by);
+}
+
+/* ---- the checked operations ---- */
+
+static bool is_shadowing(Obj pkg, Obj sym) { return memq(sym, PKG(pkg)->shadowing); }
+
+/* Make SYM present and internal in PKG (it was inherited or absent); give it a home if it has none. */
+static void make_present(Lisp *L, Obj pkg, Obj sym) {
+    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym))
+        symtable_put(L, &PKG(pkg)->internal, sym);
+    Symbol *sd = symbol_data(L, sym);
+    if (sd->package == NIL) sd->package = pkg;
+}
+
+/* Remove SYM from PKG entirely (tables and shadowing list); it loses its home if PKG was it. */
+static void remove_present(Lisp *L, Obj pkg, Obj sym) {
+    package_remove_symbol(L, pkg, sym);
+    PKG(pkg)->shadowing = delq(sym, PKG(pkg)->shadowing);
+    Symbol *sd = symbol_data(L, sym);
+    if (sd->package == pkg) sd->package = NIL;
+}
+
+void package_export_checked(Lisp *L, Obj pkg, Obj syms) {
+    Obj name;
+    int st;
+    if (pkg_locked(L, pkg))
+        for (Obj l = syms; l != NIL; l = CDR(l))
+            pkg_lock_check(L, pkg, false, msg_format(L, "exporting symbol %S", CAR(l)));
+    Obj missing = NIL;
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        name = symbol_name(L, CAR(l));
+        Obj found = find_by_name(L, pkg, name, &st);
+        if (st == FIND_NONE || found != CAR(l)) missing = cons(L, CAR(l), missing);
+    }
+    if (missing != NIL)
+        pkg_error(L, pkg, "These symbols are not accessible in the %A package:%S", PKG(pkg)->name,
+                  list_reverse(L, missing));
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(l);
+        name = symbol_name(L, sym);
+        find_by_name(L, pkg, name, &st);
+        if (st == FIND_EXTERNAL) continue;
+        for (Obj u = PKG(pkg)->used_by; u != NIL; u = CDR(u)) {
+            Obj other = find_by_name(L, CAR(u), name, &st);
+            if (st != FIND_NONE && other != sym && !is_shadowing(CAR(u), other))
+                err_name_conflict(L, CAR(u), "EXPORT", sym, list2(L, sym, other));
+        }
+    }
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(l);
+        find_by_name(L, pkg, symbol_name(L, sym), &st);
+        if (st == FIND_EXTERNAL) continue;
+        symtable_remove(L, &PKG(pkg)->internal, sym);
+        symtable_put(L, &PKG(pkg)->external, sym);
+    }
+}
+
+void package_import_checked(Lisp *L, Obj pkg, Obj syms) {
+    int st;
+    if (pkg_locked(L, pkg))
+        for (Obj l = syms; l != NIL; l = CDR(l))
+            pkg_lock_check(L, pkg, false, msg_format(L, "importing symbol %S", CAR(l)));
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(l), name = symbol_name(L, sym);
+        Obj found = find_by_name(L, pkg, name, &st);
+        if (st != FIND_NONE && found != sym) err_name_conflict(L, pkg, "IMPORT", sym, list2(L, sym, found));
+        for (Obj k = syms; k != l; k = CDR(k))
+            if (CAR(k) != sym && string_eq(symbol_name(L, CAR(k)), name))
+                err_name_conflict(L, pkg, "IMPORT", sym, list2(L, sym, CAR(k)));
+    }
+    for (Obj l = syms; l != NIL; l = CDR(l)) make_present(L, pkg, CAR(l));
+}
+
+static void shadowing_import1(Lisp *L, Obj pkg, Obj sym) {
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "shadowing-importing symbol %S", sym));
+    Obj old = present_symbol(L, pkg, symbol_name(L, sym), NULL);
+    if (old != NO_VALUE && old != sym) remove_present(L, pkg, old);
+    /* unlike IMPORT, SBCL's SHADOWING-IMPORT gives a homeless symbol no home package */
+    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym))
+        symtable_put(L, &PKG(pkg)->internal, sym);
+    if (!is_shadowing(pkg, sym)) PKG(pkg)->shadowing = cons(L, sym, PKG(pkg)->shadowing);
+}
+
+static void shadow1(Lisp *L, Obj pkg, Obj name) {
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "shadowing symbol %A", name));
+    Obj sym = present_symbol(L, pkg, name, NULL);
+    if (sym == NO_VALUE) {
+        sym = symbol_new(L, string_from_u32(L, STR(name)->data, STR(name)->len));
+        SYM(sym)->package = pkg;
+        symtable_put(L, &PKG(pkg)->internal, sym);
+    }
+    if (!is_shadowing(pkg, sym)) PKG(pkg)->shadowing = cons(L, sym, PKG(pkg)->shadowing);
+}
+
+bool package_unintern_checked(Lisp *L, Obj pkg, Obj sym) {
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "uninterning %S", sym));
+    Obj name = symbol_name(L, sym);
+    if (present_symbol(L, pkg, name, NULL) != sym) return false;
+    if (is_shadowing(pkg, sym)) {
+        /* removing a shadowing symbol may uncover a conflict between inherited symbols */
+        Obj found = NIL;
+        for (Obj u = PKG(pkg)->use_list; u != NIL; u = CDR(u)) {
+            Obj e = symtable_get(L, &PKG(CAR(u))->external, STR(name)->data, STR(name)->len, name_hash(STR(name)->data, STR(name)->len));
+            if (e != NO_VALUE && !memq(e, found)) found = append1(L, found, e);
+        }
+        if (found != NIL && CDR(found) != NIL) err_name_conflict(L, pkg, "UNINTERN", sym, found);
+    }
+    remove_present(L, pkg, sym);
+    return true;
+}
+
+void package_use_checked(Lisp *L, Obj pkg, Obj used) {
+    if (memq(used, PKG(pkg)->use_list)) return;
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "using package %S", used));
+    SymTable *t = &PKG(used)->external;
+    SYMTABLE_EACH_BEGIN(t, e)
+        int st;
+        Obj found = find_by_name(L, pkg, symbol_name(L, e), &st);
+        if (st != FIND_NONE && found != e && !is_shadowing(pkg, found))
+            err_name_conflict(L, pkg, "USE-PACKAGE", used, list2(L, e, found));
+    SYMTABLE_EACH_END
+    package_use(L, pkg, used);
+}
+
+static void unuse(Lisp *L, Obj pkg, Obj used) {
+    if (!memq(used, PKG(pkg)->use_list)) return;
+    if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "unusing package %S", used));
+    PKG(pkg)->use_list = delq(used, PKG(pkg)->use_list);
+    PKG(used)->used_by = delq(pkg, PKG(used)->used_by);
+}
+
+/* ---- names ---- */
+
+/* A fresh simple string naming a string designator. */
+static Obj name_string(Lisp *L, Obj d) {
+    if (!is_any_string(d) && !is_symbol(d) && !is_char(d))
+        err_type(L, d, cons(L, S(OR), cons(L, S(STRING), cons(L, S(SYMBOL), cons(L, S(CHARACTER), NIL)))));
+    Obj s = string_designator(L, d);
+    return string_from_u32(L, STR(s)->data, STR(s)->len);
+}
+
+/* Check that NAME can become a name or nickname of PKG (NIL: a package being made called PNAME). */
+static void check_new_name(Lisp *L, Obj pkg, Obj pname, Obj name, bool nickname) {
+    Obj other = package_find_global(L, name);
+    if (other == NIL || other == pkg) return;
+    if (!nickname) pkg_error(L, name, "A package named %S already exists", name);
+    if (string_eq(PKG(other)->name, name))
+        pkg_error(L, name, "%S is a package name, so it cannot be a nickname for %S.", name, pname);
+    pkg_error(L, name, "%S is already a nickname for %S.", name, PKG(other)->name);
+}
+
+static Obj nickname_list(Lisp *L, Obj pkg, Obj pname, Obj nicks) {
+    Obj r = NIL;
+    list_length_proper(L, nicks);
+    for (Obj l = nicks; l != NIL; l = CDR(l)) {
+        Obj n = name_string(L, CAR(l));
+        check_new_name(L, pkg, pname, n, true);
+        bool dup = false;
+        for (Obj k = r; k != NIL; k = CDR(k)) dup |= string_eq(CAR(k), n);
+        if (!dup) r = cons(L, n, r);   /* SBCL keeps them in reverse order */
+    }
+    return r;
+}
+
+static Obj make_package(Lisp *L, Obj name_d, Obj nicks, Obj use) {
+    Obj name = name_string(L, name_d);
+    if (package_find_global(L, name) != NIL) pkg_error(L, name, "A package named %S already exists", name);
+    Obj nicklist = nickname_list(L, NIL, name, nicks);
+    Obj uses = NIL;
+    list_length_proper(L, use);
+    for (Obj l = use; l != NIL; l = CDR(l)) uses = append1(L, uses, package_designated(L, CAR(l)));
+    Obj pkg = package_new(L, name, nicklist);
+    for (Obj l = uses; l != NIL; l = CDR(l)) package_use_checked(L, pkg, CAR(l));
+    return pkg;
 }
 
 /* ---- primitives ---- */
@@ -265,9 +601,32 @@ static Obj pkg_arg(Lisp *L, int nargs, Obj *args, int i) {
     return i < nargs ? package_designated(L, args[i]) : current_package(L);
 }
 
+/* A designator for a list of symbols (EXPORT, IMPORT...): a symbol or a proper list of symbols. */
+static Obj symbols_arg(Lisp *L, Obj o) {
+    if (o == NIL) return NIL;
+    if (is_symbol(o)) return list1(L, o);
+    if (!is_cons(o)) err_type(L, o, cons(L, S(OR), cons(L, S(CONS), cons(L, S(SYMBOL), NIL))));
+    list_length_proper(L, o);
+    for (Obj l = o; l != NIL; l = CDR(l)) check_symbol(L, CAR(l));
+    return o;
+}
+
+/* A designator for a list of string designators (SHADOW). */
+static Obj names_arg(Lisp *L, Obj o) {
+    Obj r = NIL;
+    if (o == NIL) return NIL;
+    if (!is_cons(o)) return list1(L, name_string(L, o));
+    list_length_proper(L, o);
+    for (Obj l = o; l != NIL; l = CDR(l)) r = append1(L, r, name_string(L, CAR(l)));
+    return r;
+}
+
+DEFPRIM(prim_pct_string_designator) { UNUSED_ARGS; return name_string(L, args[0]); }
+
 DEFPRIM(prim_find_package) {
     UNUSED_ARGS;
     if (is_type(args[0], T_PACKAGE)) return args[0];
+    check_package_designator(L, args[0]);
     return package_find(L, string_designator(L, args[0]));
 }
 
@@ -281,15 +640,27 @@ DEFPRIM(prim_package_name) {
     return PKG(p)->name;
 }
 
+DEFPRIM(prim_package_nicknames) { UNUSED_ARGS; return list_copy(L, PKG(package_designated(L, args[0]))->nicknames); }
+DEFPRIM(prim_package_use_list) { UNUSED_ARGS; return list_copy(L, PKG(package_designated(L, args[0]))->use_list); }
+DEFPRIM(prim_package_used_by_list) { UNUSED_ARGS; return list_copy(L, PKG(package_designated(L, args[0]))->used_by); }
+DEFPRIM(prim_package_shadowing_symbols) { UNUSED_ARGS; return list_copy(L, PKG(package_designated(L, args[0]))->shadowing); }
+
 DEFPRIM(prim_list_all_packages) {
     UNUSED_ARGS;
     Obj r = NIL;
-    for (Obj l = L->packages; l != NIL; l = CDR(l)) r = cons(L, CAR(l), r);
+    for (Obj l = L->packages; l != NIL; l = CDR(l))
+        if (PKG(CAR(l))->name != NIL) r = cons(L, CAR(l), r);
     return r;
 }
 
+/* INTERN and FIND-SYMBOL take any string (SBCL refuses symbols) */
+static Obj string_arg(Lisp *L, Obj o) {
+    if (!is_any_string(o)) err_type(L, o, S(STRING));
+    return string_designator(L, o);
+}
+
 DEFPRIM(prim_intern) {
-    Obj name = check_string(L, args[0]);
+    Obj name = string_arg(L, args[0]);
     Obj pkg = pkg_arg(L, nargs, args, 1);
     int st;
     Obj sym = package_find_symbol(L, pkg, STR(name)->data, STR(name)->len, &st);
@@ -299,22 +670,462 @@ DEFPRIM(prim_intern) {
 }
 
 DEFPRIM(prim_find_symbol) {
-    Obj name = check_string(L, args[0]);
+    Obj name = string_arg(L, args[0]);
     Obj pkg = pkg_arg(L, nargs, args, 1);
     int st;
     Obj sym = package_find_symbol(L, pkg, STR(name)->data, STR(name)->len, &st);
     return values2(L, sym, status_keyword(L, st));
 }
 
+/* (make-package name &key nicknames use) */
+DEFPRIM(prim_make_package) {
+    Obj keys[2] = {S(K_NICKNAMES), S(K_USE)}, out[2];
+    parse_keys(L, nargs, args, 1, 2, keys, out);
+    check_package_designator(L, args[0]);
+    if (is_type(args[0], T_PACKAGE)) err_type(L, args[0], cons(L, S(OR), cons(L, S(STRING), cons(L, S(SYMBOL), cons(L, S(CHARACTER), NIL)))));
+    return make_package(L, args[0], out[0] == NO_VALUE ? NIL : out[0], out[1] == NO_VALUE ? NIL : out[1]);
+}
+
+DEFPRIM(prim_export) {
+    Obj syms = symbols_arg(L, args[0]);
+    package_export_checked(L, pkg_arg(L, nargs, args, 1), syms);
+    return S(T);
+}
+
+DEFPRIM(prim_unexport) {
+    Obj syms = symbols_arg(L, args[0]);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    int st;
+    if (pkg_locked(L, pkg))
+        for (Obj l = syms; l != NIL; l = CDR(l))
+            pkg_lock_check(L, pkg, false, msg_format(L, "unexporting symbol %S", CAR(l)));
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        Obj found = find_by_name(L, pkg, symbol_name(L, CAR(l)), &st);
+        if (st == FIND_NONE || found != CAR(l))
+            pkg_error(L, pkg, "%S is not accessible in the %A package.", CAR(l), PKG(pkg)->name);
+    }
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        if (symtable_remove(L, &PKG(pkg)->external, CAR(l))) symtable_put(L, &PKG(pkg)->internal, CAR(l));
+    }
+    return S(T);
+}
+
+DEFPRIM(prim_import) {
+    Obj syms = symbols_arg(L, args[0]);
+    package_import_checked(L, pkg_arg(L, nargs, args, 1), syms);
+    return S(T);
+}
+
+DEFPRIM(prim_shadowing_import) {
+    Obj syms = symbols_arg(L, args[0]);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    for (Obj l = syms; l != NIL; l = CDR(l)) shadowing_import1(L, pkg, CAR(l));
+    return S(T);
+}
+
+DEFPRIM(prim_shadow) {
+    Obj o = args[0];
+    if (!is_list(o) && !is_any_string(o) && !is_symbol(o) && !is_char(o))
+        err_type(L, o, cons(L, S(OR), cons(L, S(STRING), cons(L, S(CHARACTER), cons(L, S(CONS), cons(L, S(SYMBOL), NIL))))));
+    Obj names = names_arg(L, o);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    for (Obj l = names; l != NIL; l = CDR(l)) shadow1(L, pkg, CAR(l));
+    return S(T);
+}
+
+DEFPRIM(prim_unintern) {
+    Obj sym = check_symbol(L, args[0]);
+    return boolean(L, package_unintern_checked(L, pkg_arg(L, nargs, args, 1), sym));
+}
+
+static Obj packages_arg(Lisp *L, Obj o) {
+    Obj r = NIL;
+    if (is_cons(o)) {
+        list_length_proper(L, o);
+        for (Obj l = o; l != NIL; l = CDR(l)) r = append1(L, r, package_designated(L, CAR(l)));
+        return r;
+    }
+    if (o == NIL) return NIL;
+    return list1(L, package_designated(L, o));
+}
+
+DEFPRIM(prim_use_package) {
+    Obj used = packages_arg(L, args[0]);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    for (Obj l = used; l != NIL; l = CDR(l)) package_use_checked(L, pkg, CAR(l));
+    return S(T);
+}
+
+DEFPRIM(prim_unuse_package) {
+    Obj used = packages_arg(L, args[0]);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    for (Obj l = used; l != NIL; l = CDR(l)) unuse(L, pkg, CAR(l));
+    return S(T);
+}
+
+DEFPRIM(prim_delete_package) {
+    UNUSED_ARGS;
+    Obj d = args[0], pkg;
+    if (is_type(d, T_PACKAGE)) {
+        if (PKG(d)->name == NIL) return NIL;
+        pkg = d;
+    } else {
+        check_package_designator(L, d);
+        Obj name = name_string(L, d);
+        pkg = package_find(L, name);
+        if (pkg == NIL) pkg_error(L, name, "There is no package named %S.", name);
+    }
+    pkg_lock_check(L, pkg, true, msg_format(L, "deleting package %S", pkg));
+    Package *p = PKG(pkg);
+    if (p->used_by != NIL) {
+        Obj names = NIL;
+        for (Obj l = p->used_by; l != NIL; l = CDR(l)) names = append1(L, names, PKG(CAR(l))->name);
+        pkg_error(L, pkg, "Package %S is used by packages:%S", p->name, names);
+    }
+    if (SYM(S(PACKAGE_VAR))->value == pkg) SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    while (p->use_list != NIL) {
+        Obj u = CAR(p->use_list);
+        PKG(u)->used_by = delq(pkg, PKG(u)->used_by);
+        p->use_list = CDR(p->use_list);
+    }
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        Obj prev = NIL;
+        for (Obj n = PKG(CAR(l))->local_nicknames; n != NIL; n = CDR(n)) {
+            if (CDR(CAR(n)) == pkg) {
+                if (prev == NIL) PKG(CAR(l))->local_nicknames = CDR(n);
+                else CDR(prev) = CDR(n);
+            } else {
+                prev = n;
+            }
+        }
+    }
+    SymTable *tables[2] = {&p->internal, &p->external};
+    for (int k = 0; k < 2; k++) {
+        SymTable *t = tables[k];
+        SYMTABLE_EACH_BEGIN(t, sym)
+            if (symbol_data(L, sym)->package == pkg) symbol_data(L, sym)->package = NIL;
+        SYMTABLE_EACH_END
+        t->count = t->used = t->cap = 0;
+        t->syms = NULL;
+    }
+    L->packages = delq(pkg, L->packages);
+    p->name = NIL;
+    p->nicknames = NIL;
+    p->shadowing = NIL;
+    p->local_nicknames = NIL;
+    return S(T);
+}
+
+DEFPRIM(prim_rename_package) {
+    Obj pkg = package_designated(L, args[0]);
+    Obj nd = args[1];
+    Obj name = is_type(nd, T_PACKAGE) ? package_designated(L, nd) : nd;
+    name = is_type(name, T_PACKAGE) ? PKG(name)->name : name_string(L, name);
+    /* CL-USER may be renamed (the runtime holds it by pointer), not deleted */
+    pkg_lock_check(L, pkg, pkg != L->pkg_cl_user, msg_format(L, "renaming as %A", name));
+    Obj other = package_find_global(L, name);
+    if (other != NIL && other != pkg) pkg_error(L, name, "A package named %S already exists.", name);
+    Obj nicks = nickname_list(L, pkg, name, opt_arg(nargs, args, 2, NIL));
+    PKG(pkg)->name = name;
+    PKG(pkg)->nicknames = nicks;
+    return pkg;
+}
+
+DEFPRIM(prim_find_all_symbols) {
+    UNUSED_ARGS;
+    Obj name = string_designator(L, args[0]);
+    Obj r = NIL;
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        Obj s = present_symbol(L, CAR(l), name, NULL);
+        if (s != NO_VALUE && !memq(s, r)) r = cons(L, s, r);
+    }
+    return list_reverse(L, r);
+}
+
+/* ---- iteration: the lists behind DO-SYMBOLS and WITH-PACKAGE-ITERATOR ---- */
+
+/* Whether an external E of USED (in PKG's use list) is inherited by PKG and USED is the first
+ * used package providing it (so it is visited once). */
+static bool inherited_here(Lisp *L, Obj pkg, Obj used, Obj e) {
+    int st;
+    Obj name = symbol_name(L, e);
+    Obj found = find_by_name(L, pkg, name, &st);
+    if (st != FIND_INHERITED || found != e) return false;
+    for (Obj u = PKG(pkg)->use_list; u != NIL && CAR(u) != used; u = CDR(u))
+        if (symtable_get(L, &PKG(CAR(u))->external, STR(name)->data, STR(name)->len,
+                         name_hash(STR(name)->data, STR(name)->len)) != NO_VALUE)
+            return false;
+    return true;
+}
+
+/* (sys:%package-symbols package internal external inherited): list of (symbol status . package) */
+DEFPRIM(prim_pct_package_symbols) {
+    UNUSED_ARGS;
+    Obj pkg = package_designated(L, args[0]);
+    Obj r = NIL;
+    if (args[2] != NIL) {
+        SymTable *t = &PKG(pkg)->external;
+        SYMTABLE_EACH_BEGIN(t, s) r = cons(L, cons(L, s, cons(L, S(K_EXTERNAL), pkg)), r); SYMTABLE_EACH_END
+    }
+    if (args[1] != NIL) {
+        SymTable *t = &PKG(pkg)->internal;
+        SYMTABLE_EACH_BEGIN(t, s) r = cons(L, cons(L, s, cons(L, S(K_INTERNAL), pkg)), r); SYMTABLE_EACH_END
+    }
+    if (args[3] != NIL) {
+        for (Obj u = PKG(pkg)->use_list; u != NIL; u = CDR(u)) {
+            SymTable *t = &PKG(CAR(u))->external;
+            SYMTABLE_EACH_BEGIN(t, s)
+                if (inherited_here(L, pkg, CAR(u), s)) r = cons(L, cons(L, s, cons(L, S(K_INHERITED), pkg)), r);
+            SYMTABLE_EACH_END
+        }
+    }
+    return list_reverse(L, r);
+}
+
+/* (sys:%all-present-symbols): every symbol present in some package (duplicates possible) */
+DEFPRIM(prim_pct_all_present_symbols) {
+    UNUSED_ARGS;
+    Obj r = NIL;
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        SymTable *tables[2] = {&PKG(CAR(l))->external, &PKG(CAR(l))->internal};
+        for (int k = 0; k < 2; k++) {
+            SymTable *t = tables[k];
+            SYMTABLE_EACH_BEGIN(t, s) r = cons(L, s, r); SYMTABLE_EACH_END
+        }
+    }
+    return r;
+}
+
+/* ---- package-local nicknames (SBCL's extension) ---- */
+
+DEFPRIM(prim_add_package_local_nickname) {
+    Obj nick = name_string(L, args[0]);
+    Obj actual = package_designated(L, args[1]);
+    Obj pkg = pkg_arg(L, nargs, args, 2);
+    if (string_equal_cstr(nick, "COMMON-LISP") || string_equal_cstr(nick, "CL") || string_equal_cstr(nick, "KEYWORD"))
+        pkg_error(L, pkg, "Attempt to use %S as a package local nickname (for %S) in package %S.",
+                  nick, PKG(actual)->name, PKG(pkg)->name);
+    for (Obj l = PKG(pkg)->local_nicknames; l != NIL; l = CDR(l)) {
+        if (string_eq(CAR(CAR(l)), nick)) {
+            if (CDR(CAR(l)) == actual) return pkg;
+            pkg_error(L, pkg, "Cannot add %S as local nickname for %S in %S: already nickname for %S.",
+                      nick, PKG(actual)->name, PKG(pkg)->name, PKG(CDR(CAR(l)))->name);
+        }
+    }
+    PKG(pkg)->local_nicknames = append1(L, PKG(pkg)->local_nicknames, cons(L, nick, actual));
+    return pkg;
+}
+
+DEFPRIM(prim_remove_package_local_nickname) {
+    Obj nick = name_string(L, args[0]);
+    Obj pkg = pkg_arg(L, nargs, args, 1);
+    Obj prev = NIL;
+    for (Obj l = PKG(pkg)->local_nicknames; l != NIL; prev = l, l = CDR(l)) {
+        if (string_eq(CAR(CAR(l)), nick)) {
+            if (prev == NIL) PKG(pkg)->local_nicknames = CDR(l);
+            else CDR(prev) = CDR(l);
+            return S(T);
+        }
+    }
+    return NIL;
+}
+
+DEFPRIM(prim_package_local_nicknames) {
+    UNUSED_ARGS;
+    Obj r = NIL;
+    for (Obj l = PKG(package_designated(L, args[0]))->local_nicknames; l != NIL; l = CDR(l))
+        r = cons(L, cons(L, CAR(CAR(l)), CDR(CAR(l))), r);
+    return list_reverse(L, r);
+}
+
+DEFPRIM(prim_package_locally_nicknamed_by_list) {
+    UNUSED_ARGS;
+    Obj pkg = package_designated(L, args[0]);
+    Obj r = NIL;
+    for (Obj l = L->packages; l != NIL; l = CDR(l))
+        for (Obj n = PKG(CAR(l))->local_nicknames; n != NIL; n = CDR(n))
+            if (CDR(CAR(n)) == pkg && !memq(CAR(l), r)) r = cons(L, CAR(l), r);
+    return r;
+}
+
+/* ---- locks ---- */
+
+DEFPRIM(prim_package_locked_p) { UNUSED_ARGS; return boolean(L, (((Header *)package_designated(L, args[0]))->flags & PKG_LOCKED) != 0); }
+DEFPRIM(prim_lock_package) { UNUSED_ARGS; ((Header *)package_designated(L, args[0]))->flags |= PKG_LOCKED; return S(T); }
+DEFPRIM(prim_unlock_package) { UNUSED_ARGS; ((Header *)package_designated(L, args[0]))->flags &= (uint8_t)~PKG_LOCKED; return S(T); }
+
+/* ---- documentation ---- */
+
+DEFPRIM(prim_pct_package_documentation) { UNUSED_ARGS; return PKG(package_designated(L, args[0]))->doc; }
+DEFPRIM(prim_pct_set_package_documentation) {
+    UNUSED_ARGS;
+    Obj doc = args[1];
+    if (doc != NIL) {
+        if (!is_any_string(doc)) err_type(L, doc, cons(L, S(OR), list2(L, S(STRING), S(NULL))));
+        doc = string_designator(L, doc);
+    }
+    PKG(package_designated(L, args[0]))->doc = doc;
+    return args[1];
+}
+
+/* ---- DEFPACKAGE's engine ----
+ * (sys:%defpackage name nicknames documentation use shadows shadowing-imports imports interns
+ *                  exports local-nicknames)
+ * Names are strings (the macro has checked the options); shadowing-imports and imports are lists
+ * (package-name . symbol-names); local-nicknames a list (nick . package-name). */
+
+static Obj names_to_symbols(Lisp *L, Obj src, Obj names) {
+    Obj r = NIL;
+    int st;
+    for (Obj l = names; l != NIL; l = CDR(l)) {
+        Obj s = find_by_name(L, src, CAR(l), &st);
+        if (st == FIND_NONE) pkg_error(L, src, "no symbol named %S in %S", CAR(l), PKG(src)->name);
+        r = append1(L, r, s);
+    }
+    return r;
+}
+
+static bool string_member(Lisp *L, Obj s, Obj list) {
+    (void)L;
+    for (Obj l = list; l != NIL; l = CDR(l))
+        if (string_eq(CAR(l), s)) return true;
+    return false;
+}
+
+DEFPRIM(prim_pct_defpackage) {
+    UNUSED_ARGS;
+    Obj name = name_string(L, args[0]), nicks = args[1], doc = args[2], use = args[3], shadows = args[4],
+        shimports = args[5], imports = args[6], interns = args[7], exports = args[8], lnicks = args[9];
+    for (int i = 1; i < 10; i++) if (i != 2) list_length_proper(L, args[i]);
+    Obj pkg = package_find(L, name);
+    bool existing = pkg != NIL;
+    if (existing) {
+        if (!string_eq(PKG(pkg)->name, name))
+            pkg_error(L, pkg, "%S is a nickname for the package %S", name, PKG(pkg)->name);
+        Obj nl = nickname_list(L, pkg, name, nicks), added = NIL;
+        for (Obj l = nl; l != NIL; l = CDR(l))
+            if (!string_member(L, CAR(l), PKG(pkg)->nicknames)) added = cons(L, CAR(l), added);
+        for (Obj l = added; l != NIL; l = CDR(l)) PKG(pkg)->nicknames = cons(L, CAR(l), PKG(pkg)->nicknames);
+    } else {
+        pkg = make_package(L, name, nicks, NIL);
+    }
+    /* 1. :shadow and :shadowing-import-from */
+    Obj old_shadows = list_copy(L, PKG(pkg)->shadowing);
+    for (Obj l = shadows; l != NIL; l = CDR(l)) shadow1(L, pkg, name_string(L, CAR(l)));
+    Obj shnames = list_copy(L, shadows);
+    for (Obj l = shimports; l != NIL; l = CDR(l)) {
+        Obj src = package_designated(L, CAR(CAR(l)));
+        for (Obj s = names_to_symbols(L, src, CDR(CAR(l))); s != NIL; s = CDR(s)) shadowing_import1(L, pkg, CAR(s));
+        for (Obj s = CDR(CAR(l)); s != NIL; s = CDR(s)) shnames = cons(L, CAR(s), shnames);
+    }
+    if (existing) {
+        Obj extra = NIL;
+        for (Obj l = old_shadows; l != NIL; l = CDR(l))
+            if (!string_member(L, symbol_name(L, CAR(l)), shnames)) extra = append1(L, extra, CAR(l));
+        if (extra != NIL)
+            warn_fmt(L, S(P_PACKAGE_AT_VARIANCE), "%A also shadows the following symbols:\n  %S", name, extra);
+    }
+    /* 2. :use */
+    Obj uses = NIL;
+    for (Obj l = use; l != NIL; l = CDR(l)) uses = append1(L, uses, package_designated(L, CAR(l)));
+    if (existing) {
+        Obj extra = NIL;
+        for (Obj l = PKG(pkg)->use_list; l != NIL; l = CDR(l))
+            if (!memq(CAR(l), uses)) extra = append1(L, extra, PKG(CAR(l))->name);
+        if (extra != NIL)
+            warn_fmt(L, S(P_PACKAGE_AT_VARIANCE), "%A also uses the following packages:\n  %A", name, extra);
+    }
+    for (Obj l = uses; l != NIL; l = CDR(l)) package_use_checked(L, pkg, CAR(l));
+    /* 3. :import-from and :intern */
+    for (Obj l = imports; l != NIL; l = CDR(l)) {
+        Obj src = package_designated(L, CAR(CAR(l)));
+        package_import_checked(L, pkg, names_to_symbols(L, src, CDR(CAR(l))));
+    }
+    for (Obj l = interns; l != NIL; l = CDR(l)) {
+        int st;
+        package_intern_string(L, pkg, name_string(L, CAR(l)), &st);
+    }
+    /* 4. :export */
+    Obj old_exports = NIL;
+    if (existing) {
+        SymTable *t = &PKG(pkg)->external;
+        SYMTABLE_EACH_BEGIN(t, s) old_exports = cons(L, s, old_exports); SYMTABLE_EACH_END
+    }
+    Obj esyms = NIL;
+    for (Obj l = exports; l != NIL; l = CDR(l)) {
+        int st;
+        esyms = append1(L, esyms, package_intern_string(L, pkg, name_string(L, CAR(l)), &st));
+    }
+    package_export_checked(L, pkg, esyms);
+    if (existing) {
+        Obj extra = NIL;
+        for (Obj l = old_exports; l != NIL; l = CDR(l))
+            if (!string_member(L, symbol_name(L, CAR(l)), exports)) extra = cons(L, CAR(l), extra);
+        if (extra != NIL)
+            warn_fmt(L, S(P_PACKAGE_AT_VARIANCE), "%A also exports the following symbols:\n  %S", name, extra);
+    }
+    /* local nicknames replace the old ones */
+    Obj newl = NIL;
+    for (Obj l = lnicks; l != NIL; l = CDR(l)) {
+        Obj nick = name_string(L, CAR(CAR(l)));
+        newl = append1(L, newl, cons(L, nick, package_designated(L, CDR(CAR(l)))));
+    }
+    if (lnicks != NIL || existing) PKG(pkg)->local_nicknames = newl;
+    PKG(pkg)->doc = doc;
+    return pkg;
+}
+
 static const PrimDef package_prims[] = {
-    {"FIND-PACKAGE", PK_CL, prim_find_package, 1, 1, 0, "(name)", NULL},
+    {"FIND-PACKAGE", PK_CL, prim_find_package, 1, 1, 0, "(name)", "The package named NAME, or NIL."},
+    {"%STRING-DESIGNATOR", PK_SYS, prim_pct_string_designator, 1, 1, 0, "(designator)", "A fresh string naming a string designator."},
     {"%FIND-PACKAGE-OR-LOSE", PK_SYS, prim_pct_find_package_or_lose, 1, 1, 0, "(designator)", NULL},
     {"PACKAGEP", PK_CL, prim_packagep, 1, 1, 0, "(object)", NULL},
     {"PACKAGE-NAME", PK_CL, prim_package_name, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-NICKNAMES", PK_CL, prim_package_nicknames, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-USE-LIST", PK_CL, prim_package_use_list, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-USED-BY-LIST", PK_CL, prim_package_used_by_list, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-SHADOWING-SYMBOLS", PK_CL, prim_package_shadowing_symbols, 1, 1, 0, "(package)", NULL},
     {"LIST-ALL-PACKAGES", PK_CL, prim_list_all_packages, 0, 0, 0, "()", NULL},
     {"INTERN", PK_CL, prim_intern, 1, 2, FN_MV, "(string &optional package)", NULL},
     {"FIND-SYMBOL", PK_CL, prim_find_symbol, 1, 2, FN_MV, "(string &optional package)", NULL},
+    {"MAKE-PACKAGE", PK_CL, prim_make_package, 1, REST, 0, "(name &key nicknames use)", "Make a new package."},
+    {"EXPORT", PK_CL, prim_export, 1, 2, 0, "(symbols &optional package)", NULL},
+    {"UNEXPORT", PK_CL, prim_unexport, 1, 2, 0, "(symbols &optional package)", NULL},
+    {"IMPORT", PK_CL, prim_import, 1, 2, 0, "(symbols &optional package)", NULL},
+    {"SHADOWING-IMPORT", PK_CL, prim_shadowing_import, 1, 2, 0, "(symbols &optional package)", NULL},
+    {"SHADOW", PK_CL, prim_shadow, 1, 2, 0, "(symbol-names &optional package)", NULL},
+    {"UNINTERN", PK_CL, prim_unintern, 1, 2, 0, "(symbol &optional package)", NULL},
+    {"USE-PACKAGE", PK_CL, prim_use_package, 1, 2, 0, "(packages-to-use &optional package)", NULL},
+    {"UNUSE-PACKAGE", PK_CL, prim_unuse_package, 1, 2, 0, "(packages-to-unuse &optional package)", NULL},
+    {"DELETE-PACKAGE", PK_CL, prim_delete_package, 1, 1, 0, "(package)", NULL},
+    {"RENAME-PACKAGE", PK_CL, prim_rename_package, 2, 3, 0, "(package new-name &optional new-nicknames)", NULL},
+    {"FIND-ALL-SYMBOLS", PK_CL, prim_find_all_symbols, 1, 1, 0, "(string)", NULL},
+    {"%PACKAGE-SYMBOLS", PK_SYS, prim_pct_package_symbols, 4, 4, 0, "(package internal external inherited)", NULL},
+    {"%ALL-PRESENT-SYMBOLS", PK_SYS, prim_pct_all_present_symbols, 0, 0, 0, "()", NULL},
+    {"ADD-PACKAGE-LOCAL-NICKNAME", PK_EXT, prim_add_package_local_nickname, 2, 3, 0, "(local-nickname actual-package &optional package)", NULL},
+    {"REMOVE-PACKAGE-LOCAL-NICKNAME", PK_EXT, prim_remove_package_local_nickname, 1, 2, 0, "(old-nickname &optional package)", NULL},
+    {"PACKAGE-LOCAL-NICKNAMES", PK_EXT, prim_package_local_nicknames, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-LOCALLY-NICKNAMED-BY-LIST", PK_EXT, prim_package_locally_nicknamed_by_list, 1, 1, 0, "(package)", NULL},
+    {"PACKAGE-LOCKED-P", PK_EXT, prim_package_locked_p, 1, 1, 0, "(package)", NULL},
+    {"LOCK-PACKAGE", PK_EXT, prim_lock_package, 1, 1, 0, "(package)", NULL},
+    {"UNLOCK-PACKAGE", PK_EXT, prim_unlock_package, 1, 1, 0, "(package)", NULL},
+    {"%PACKAGE-DOCUMENTATION", PK_SYS, prim_pct_package_documentation, 1, 1, 0, "(package)", NULL},
+    {"%SET-PACKAGE-DOCUMENTATION", PK_SYS, prim_pct_set_package_documentation, 2, 2, 0, "(package doc)", NULL},
+    {"%DEFPACKAGE", PK_SYS, prim_pct_defpackage, 10, 10, 0, "(name nicknames doc use shadows shadowing-imports imports interns exports local-nicknames)", NULL},
     {0},
 };
 
-void package_init(Lisp *L) { prims_register(L, package_prims); }
+void package_init(Lisp *L) {
+    prims_register(L, package_prims);
+    SYM(S(P_IGNORE_PACKAGE_LOCKS))->h.flags |= SYM_SPECIAL;
+    SYM(S(P_IGNORE_PACKAGE_LOCKS))->value = NIL;
+    Obj reexport[] = {S(EXT_NAME_CONFLICT), S(EXT_PACKAGE_DOES_NOT_EXIST), S(EXT_PACKAGE_LOCKED_ERROR),
+                      S(EXT_SYMBOL_PACKAGE_LOCKED_ERROR), S(EXT_FILE_DOES_NOT_EXIST), S(EXT_FILE_EXISTS),
+                      S(EXT_DELETE_FILE_ERROR)};
+    for (size_t i = 0; i < sizeof reexport / sizeof *reexport; i++) {
+        package_import(L, L->pkg_ext, reexport[i]);
+        package_export(L, L->pkg_ext, reexport[i]);
+    }
+    Obj prot[] = {L->pkg_cl, L->pkg_keyword, L->pkg_system, L->pkg_ext, L->pkg_cl_user};
+    for (size_t i = 0; i < sizeof prot / sizeof *prot; i++) ((Header *)prot[i])->flags |= PKG_PROTECTED;
+}

@@ -7,7 +7,7 @@
 
 /* A snapshot is a simple vector:
  *   [0] list of packages existing at boot
- *   [1] list of package records: (package name nicknames use-list shadowing . ((symbol . external-p) ...))
+ *   [1] list of package records: (package name nicknames use-list shadowing (flags . doc) . ((symbol . external-p) ...))
  *   [2] simple vector of symbol records, 6 slots each: symbol value function plist setf-function flags+package
  * Everything lives in collected memory, reachable from L->boot_snapshot. */
 
@@ -41,7 +41,7 @@ Obj snapshot_take(Lisp *L) {
         c.external = true;
         symtable_each(&PKG(p)->external, collect_symbol, L, &c);
         Obj rec = cons(L, p, cons(L, PKG(p)->name, cons(L, PKG(p)->nicknames, cons(L, PKG(p)->use_list,
-                       cons(L, PKG(p)->shadowing, c.present)))));
+                       cons(L, PKG(p)->shadowing, cons(L, cons(L, FIX(PKG(p)->h.flags), PKG(p)->doc), c.present))))));
         pkgrecs = cons(L, rec, pkgrecs);
     }
     Obj snap = make_vector(L, 3, NIL);
@@ -86,6 +86,9 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
         pk->nicknames = CAR(rest); rest = CDR(rest);
         pk->use_list = CAR(rest); rest = CDR(rest);
         pk->shadowing = CAR(rest); rest = CDR(rest);
+        pk->h.flags = (uint8_t)fixnum_val(CAR(CAR(rest)));
+        pk->doc = CDR(CAR(rest));
+        rest = CDR(rest);
         pk->local_nicknames = NIL;
         clear_table(L, &pk->internal);
         clear_table(L, &pk->external);

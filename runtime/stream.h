@@ -1,4 +1,4 @@
-/* stream.h: character and byte streams: strings, file descriptors, and the composite stream kinds. */
+/* stream.h: character and byte streams: strings, file descriptors (files), and the composite kinds. */
 #ifndef TINYCL_STREAM_H
 #define TINYCL_STREAM_H
 
@@ -8,12 +8,19 @@
 typedef enum {
     SK_STRING_IN, SK_STRING_OUT, SK_FD, SK_SYNONYM, SK_BROADCAST, SK_TWO_WAY,
     SK_ECHO, SK_CONCATENATED, SK_NULL,
+    SK_STRING_FILL,           /* output into a string with a fill pointer (WITH-OUTPUT-TO-STRING) */
 } StreamKind;
 
 enum {
-    ST_INPUT = 1, ST_OUTPUT = 2, ST_OPEN = 4, ST_BINARY = 8, ST_FILE = 16,
+    ST_INPUT = 1, ST_OUTPUT = 2, ST_OPEN = 4,
+    ST_BINARY = 8,            /* byte operations allowed (READ-BYTE, WRITE-BYTE) */
+    ST_FILE = 16,             /* a FILE-STREAM */
     ST_INTERACTIVE = 32, ST_OWN_FD = 64, ST_EOF_SEEN = 128,
+    ST_CHAR = 256,            /* character operations allowed; both with ST_BINARY: bivalent */
+    ST_CREATED = 512,         /* OPEN created the file: CLOSE :ABORT T deletes it */
 };
+
+enum { EF_UTF8 = 0, EF_LATIN1 = 1, EF_ASCII = 2 };
 
 typedef struct Stream {
     Header h;                 /* aux = StreamKind */
@@ -21,20 +28,26 @@ typedef struct Stream {
     size_t column;            /* output column, for fresh-line and ~& */
     int unread;               /* pushed-back character or -1 */
     uint32_t last_char;       /* last character read (for unread-char checking) */
-    /* string input */
+    /* string input; SK_STRING_FILL: string = the target string */
     Obj string; size_t pos, end, start;
     /* string output: buffer, optional cap (0 = none) and whether it overflowed */
     StrBuf buf; size_t cap; bool truncated;
     /* fd */
     int fd;
     unsigned char *iobuf; size_t iolen, iopos; /* input buffer / output pending */
-    Obj pathname;             /* file streams */
+    Obj pathname;             /* file streams: the pathname OPEN was given, merged */
     Obj element_type;
-    long long file_pos;       /* bytes consumed/produced, for file-position */
-    int external_format;      /* 0 = utf-8, 1 = latin-1 */
+    long long file_pos;       /* bytes consumed/produced, for unseekable fds */
+    int external_format;      /* EF_* */
     /* composite */
     Obj a, b;                 /* synonym: a = symbol; two-way/echo: a = in, b = out; broadcast/concatenated: a = list */
     size_t line;              /* input line number (1-based), for reader errors */
+    /* files */
+    int io_mode;              /* fd: 0 idle, 1 reading, 2 writing (the buffer holds input or pending output) */
+    int elt_bytes;            /* binary element size in bytes: 1, 2, 4 or 8 (little-endian) */
+    bool elt_signed;
+    int replacement;          /* replacement character for coding errors, or -1 to signal */
+    Obj native;               /* file streams: the native file name (string) */
 } Stream;
 #define STREAM(o) ((Stream *)(o))
 static inline bool is_stream(Obj o) { return is_type(o, T_STREAM); }
@@ -44,6 +57,8 @@ Obj make_string_output_stream(Lisp *L);
 /* A string output stream that keeps at most CAP characters (the rest are counted as truncated). */
 Obj make_capped_output_stream(Lisp *L, size_t cap);
 Obj get_output_stream_string(Lisp *L, Obj s);
+/* An output stream appending to STRING (a string with a fill pointer), growing it as needed. */
+Obj make_fill_pointer_output_stream(Lisp *L, Obj string);
 Obj make_fd_stream(Lisp *L, int fd, uint32_t flags, Obj pathname);
 Obj make_synonym_stream(Lisp *L, Obj sym);
 Obj make_two_way_stream(Lisp *L, Obj in, Obj out);
@@ -61,8 +76,11 @@ int stream_read_char(Lisp *L, Obj s);   /* -1 at end of file */
 void stream_unread_char(Lisp *L, Obj s, uint32_t c);
 int stream_peek_char(Lisp *L, Obj s);
 bool stream_listen(Lisp *L, Obj s);
-int stream_read_byte(Lisp *L, Obj s);   /* -1 at end of file */
+int stream_read_byte(Lisp *L, Obj s);   /* -1 at end of file (8-bit elements) */
 void stream_write_byte(Lisp *L, Obj s, int byte);
+/* Binary elements of the stream's element type; EOF returns NO_VALUE. */
+Obj stream_read_element(Lisp *L, Obj s);
+void stream_write_element(Lisp *L, Obj s, Obj integer);
 size_t stream_column(Lisp *L, Obj s);
 void stream_fresh_line(Lisp *L, Obj s);
 void stream_terpri(Lisp *L, Obj s);
@@ -70,5 +88,7 @@ void stream_finish_output(Lisp *L, Obj s);
 void stream_close(Lisp *L, Obj s, bool abort);
 bool stream_is_input(Lisp *L, Obj s);
 bool stream_is_output(Lisp *L, Obj s);
+/* SYSTEM::CLOSED-STREAM-ERROR "<stream> is closed". */
+_Noreturn void stream_closed_error(Lisp *L, Obj s);
 
 #endif

@@ -145,6 +145,7 @@ DEFPRIM(prim_pct_proclaim_special) {
     UNUSED_ARGS;
     Obj sym = check_symbol(L, args[0]);
     if (sym == NIL || sym == S(T) || is_keyword(L, sym)) err_program(L, "Can't declare the constant %S special.", sym);
+    if (!(SYM(sym)->h.flags & SYM_SPECIAL)) check_package_lock(L, sym, "proclaiming special");
     SYM(sym)->h.flags |= SYM_SPECIAL;
     return sym;
 }

@@ -1,7 +1,267 @@
-;;;; files.lisp: streams, files and LOAD in Lisp (CLHS chapters 19-21).
+;;;; files.lisp: streams, files and LOAD in Lisp (CLHS chapters 19-21): the file and stream
+;;;; condition types, WITH-OPEN-FILE and friends, Y-OR-N-P, LOAD, COMPILE-FILE. The machinery is
+;;;; in C (runtime/stream.c, pathname.c, load.c); this file uses only boot macros, the condition
+;;;; system and primitives.
 
 (in-package "SYSTEM")
 
-(defun load (filespec &key (verbose *load-verbose*) (print *load-print*) (if-does-not-exist t) external-format)
-  (declare (ignore external-format))
-  (%load-file (if (stringp filespec) filespec (namestring filespec)) verbose print if-does-not-exist))
+;;; ------------------------------------------------------------------
+;;; Conditions (C signals them with a ready-made message and their slots)
+
+(define-condition simple-file-error (simple-condition file-error) ())
+(setf (gethash 'file-error *simple-variants*) 'simple-file-error)
+(define-condition file-does-not-exist (simple-file-error) ())
+(define-condition file-exists (simple-file-error) ())
+(define-condition delete-file-error (simple-file-error) ())
+
+(define-condition simple-stream-error (simple-condition stream-error) ())
+(setf (gethash 'stream-error *simple-variants*) 'simple-stream-error)
+(define-condition closed-stream-error (simple-stream-error) ())
+
+(define-condition no-namestring-error (simple-file-error) ())
+
+(define-condition input-error-in-load (simple-condition reader-error)
+  ((condition :initarg :condition :reader input-error-in-load-condition)))
+
+;;; ------------------------------------------------------------------
+;;; Stream macros
+
+(defmacro with-open-stream ((var stream) &body body)
+  (multiple-value-bind (decls forms) (%split-declarations body)
+    `(let ((,var ,stream))
+       ,@decls
+       (unwind-protect (progn ,@forms)
+         (when ,var (close ,var))))))
+
+(defmacro with-open-file ((stream filespec &rest options) &body body)
+  (multiple-value-bind (decls forms) (%split-declarations body)
+    (let ((abortp (gensym "ABORTP")))
+      `(let ((,stream (open ,filespec ,@options))
+             (,abortp t))
+         ,@decls
+         (unwind-protect
+              (multiple-value-prog1 (progn ,@forms) (setq ,abortp nil))
+           (when ,stream (close ,stream :abort ,abortp)))))))
+
+(defmacro with-input-from-string ((var string &key index (start 0) end) &body body)
+  (multiple-value-bind (decls forms) (%split-declarations body)
+    `(let ((,var (make-string-input-stream ,string ,start ,end)))
+       ,@decls
+       (unwind-protect
+            (multiple-value-prog1 (progn ,@forms)
+              ,@(if index `((setf ,index (%string-input-stream-index ,var)))))
+         (close ,var)))))
+
+(defmacro with-output-to-string ((var &optional string-form &key (element-type ''character)) &body body)
+  (multiple-value-bind (decls forms) (%split-declarations body)
+    (if string-form
+        `(let ((,var (%make-fill-pointer-output-stream ,string-form)))
+           ,@decls
+           (unwind-protect (progn ,@forms) (close ,var)))
+        `(let ((,var (make-string-output-stream :element-type ,element-type)))
+           ,@decls
+           (unwind-protect (progn ,@forms (get-output-stream-string ,var))
+             (close ,var))))))
+
+;;; ------------------------------------------------------------------
+;;; Queries (as SBCL: the answer is read from *QUERY-IO*)
+
+(defun %print-query (hint format-string arguments)
+  (fresh-line *query-io*)
+  (when format-string
+    (apply #'format *query-io* format-string arguments)
+    (write-char #\Space *query-io*))
+  (write-string hint *query-io*)
+  (write-char #\Space *query-io*)
+  (finish-output *query-io*))
+
+(defun %clarify-query (yes no)
+  (fresh-line *query-io*)
+  (write-string "Please type \"" *query-io*)
+  (write-string yes *query-io*)
+  (write-string "\" for yes or \"" *query-io*)
+  (write-string no *query-io*)
+  (write-string "\" for no." *query-io*)
+  (terpri *query-io*))
+
+(defun y-or-n-p (&optional format-string &rest arguments)
+  (tagbody
+   top
+     (%print-query "(y or n)" format-string arguments)
+     (clear-input *query-io*)
+     (let ((c (read-char *query-io*)))
+       (clear-input *query-io*)
+       (cond ((or (eql c #\y) (eql c #\Y)) (return-from y-or-n-p t))
+             ((or (eql c #\n) (eql c #\N)) (return-from y-or-n-p nil))))
+     (%clarify-query "y" "n")
+     (go top)))
+
+(defun yes-or-no-p (&optional format-string &rest arguments)
+  (write-char #\Bel *query-io*)        ; SBCL beeps before asking
+  (tagbody
+   top
+     (%print-query "(yes or no)" format-string arguments)
+     (let ((line (read-line *query-io*)))
+       (cond ((%query-answer-p line "yes") (return-from yes-or-no-p t))
+             ((%query-answer-p line "no") (return-from yes-or-no-p nil))))
+     (%clarify-query "yes" "no")
+     (go top)))
+
+;;; ------------------------------------------------------------------
+;;; LOAD
+
+(defun %file-error (pathname control &rest arguments)
+  (error 'simple-file-error :pathname pathname :format-control control :format-arguments arguments))
+
+(defun %load-from-stream (stream print)
+  ;; errors of the reader while a form is being read become INPUT-ERROR-IN-LOAD (a READER-ERROR)
+  (flet ((wrap (c)
+           (when *load-reading*
+             (setq *load-reading* nil)
+             (error 'input-error-in-load
+                    :stream stream :condition c
+                    :format-control "READ error during LOAD:~%~%    ~A~%~%      Line: ~D~%~%      Stream: ~S"
+                    :format-arguments (list c (%stream-line stream) stream)))))
+    (handler-bind ((reader-error #'wrap)
+                   (end-of-file #'wrap))
+      (%load-stream stream print))))
+
+(defun %load-source-file (pathname truename verbose print external-format)
+  (let ((*load-pathname* pathname)
+        (*load-truename* truename)
+        (*source-file* (namestring truename)))
+    (let ((*load-depth* (1+ *load-depth*)))
+      (when verbose
+        (fresh-line *standard-output*)
+        (%load-semicolons *standard-output*)
+        (format *standard-output* " loading ~S~%" truename))
+      (with-open-file (stream truename :external-format external-format)
+        (%load-from-stream stream print)))))
+
+(defun %probe-source (pathname)
+  ;; PATHNAME if it exists, else (as CLHS allows) PATHNAME with type "lisp" when it has no type
+  (cond ((probe-file pathname) pathname)
+        ((null (pathname-type pathname))
+         (let ((p (make-pathname :type "lisp" :defaults pathname)))
+           (if (probe-file p) p nil)))
+        (t nil)))
+
+(defun load (filespec &key (verbose *load-verbose*) (print *load-print*) (if-does-not-exist t)
+                           (external-format :default))
+  (cond
+    ((streamp filespec)
+     (let* ((native (%stream-native-name filespec))
+            (pathname (if native (pathname filespec) nil))
+            (*load-pathname* pathname)
+            (*load-truename* (if pathname (probe-file pathname) nil))
+            (*load-depth* (1+ *load-depth*)))
+       (%load-from-stream filespec print)))
+    ((or (stringp filespec) (pathnamep filespec))
+     (let* ((pathname (merge-pathnames filespec))
+            (source (%probe-source pathname)))
+       (if (null source)
+           (if if-does-not-exist
+               (%file-error pathname "Couldn't load ~S: file does not exist." (namestring pathname))
+               nil)
+           (let ((truename (probe-file source)))
+             (if (and (null (pathname-name truename)) (null (pathname-type truename)))
+                 (%file-error pathname "Can't LOAD a directory: ~S." truename))
+             (%load-source-file source truename verbose print external-format)))))
+    (t (error 'type-error :datum filespec :expected-type '(or string pathname stream)))))
+
+;;; ------------------------------------------------------------------
+;;; COMPILE-FILE: tinycl has no compiler to files. COMPILE-FILE reads the whole file (processing
+;;; IN-PACKAGE, DEFPACKAGE and EVAL-WHEN :COMPILE-TOPLEVEL forms as the compiler would) to check
+;;; that it reads, and returns the source truename, so (LOAD (COMPILE-FILE "x.lisp")) loads the
+;;; source. COMPILE-FILE-PATHNAME names the ".fasl" file SBCL would write.
+
+(defun %compile-time-form-p (form)
+  (and (consp form)
+       (or (eq (car form) 'in-package)
+           (eq (car form) 'defpackage)
+           (and (eq (car form) 'eval-when) (consp (cdr form)) (listp (cadr form))
+                (or (%memq :compile-toplevel (cadr form)) (%memq 'compile (cadr form)))))))
+
+(defun compile-file (input-file &key output-file (verbose *compile-verbose*) (print *compile-print*)
+                                     (external-format :default) trace-file block-compile
+                                     emit-cfasl entry-points)
+  (declare (ignore output-file print trace-file block-compile emit-cfasl entry-points))
+  (let* ((pathname (merge-pathnames input-file))
+         (found (%probe-source pathname)))
+    (if (null found)
+        (%file-error pathname "Couldn't compile ~S: file does not exist." (namestring pathname)))
+    (let* ((truename (probe-file found))
+           (*compile-file-pathname* (merge-pathnames found))
+           (*compile-file-truename* truename)
+           (*package* *package*)
+           (*readtable* *readtable*)
+           (eof (list nil)))
+      (when verbose
+        (format *standard-output* "~&; compiling file ~S~%" (namestring truename)))
+      (with-open-file (stream truename :external-format external-format)
+        (let ((*load-reading* nil))
+          (tagbody
+           top
+             (let ((form (read stream nil eof)))
+               (when (eq form eof) (go end))
+               (when (%compile-time-form-p form) (eval form)))
+             (go top)
+           end)))
+      (values truename nil nil))))
+
+;;; ------------------------------------------------------------------
+;;; Logical pathnames: tinycl defines no logical hosts (as a fresh SBCL has none but SYS).
+
+(defun logical-pathname-translations (host)
+  (error 'simple-type-error :datum host :expected-type '(satisfies logical-host-p)
+                            :format-control "logical host not yet defined: ~S"
+                            :format-arguments (list host)))
+
+(defun (setf logical-pathname-translations) (translations host)
+  (declare (ignore translations))
+  (error 'simple-error :format-control "Logical pathnames are not supported: can't define the host ~S."
+                       :format-arguments (list host)))
+
+(defun load-logical-pathname-translations (host)
+  (error 'simple-file-error :pathname host
+                            :format-control "Couldn't load logical pathname translations for host ~S."
+                            :format-arguments (list host)))
+
+(defun logical-pathname (pathspec)
+  (if (pathnamep pathspec)
+      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                :format-control "~S is not a logical pathname." :format-arguments (list pathspec))
+      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                :format-control "logical namestring does not specify a host: ~S"
+                                :format-arguments (list pathspec))))
+
+(defun translate-logical-pathname (pathname &key)
+  ;; every pathname is physical here, and translates to itself
+  (pathname pathname))
+
+;;; ------------------------------------------------------------------
+;;; PROVIDE and REQUIRE (CLHS 24.1: deprecated but used). REQUIRE loads the given pathnames; with
+;;; none, only modules already provided are known (tinycl has no contribs to find).
+
+(defvar *modules* nil)
+
+(defun %module-provided-p (name)
+  (dolist (m *modules* nil) (if (equal m name) (return t))))
+
+(defun provide (module-name)
+  (let ((name (%string-designator module-name)))
+    (unless (%module-provided-p name) (setq *modules* (cons name *modules*)))
+    t))
+
+(defun require (module-name &optional pathnames)
+  (let ((name (%string-designator module-name)))
+    (cond ((%module-provided-p name) nil)
+          (pathnames
+           ;; the value is the list of the modules the loaded files provided
+           (let ((old *modules*) (new nil))
+             (dolist (p (if (and (listp pathnames) pathnames) pathnames (list pathnames)))
+               (load p))
+             (dolist (m *modules*) (unless (%memq m old) (setq new (cons m new))))
+             (nreverse-boot new)))
+          (t (error 'simple-error :format-control "Don't know how to ~S ~A."
+                                  :format-arguments (list 'require name))))))

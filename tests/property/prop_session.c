@@ -1,0 +1,331 @@
+/* prop_session.c: property tests of the session API: random histories of definitions, uses,
+ * package switches, errors and resets, each step checked against a model of the session state
+ * (seeds 000-003). Seeded; on failure prints the seed and a shrunk failing history.
+ * Usage: prop_session [SEQUENCES] [SEED]   (env PROPERTY_SEED overrides the seed) */
+#include "tinycl.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <time.h>
+
+/* ---- random numbers (xorshift: reproducible from the seed) ---- */
+static unsigned long long rng_state;
+static unsigned rnd(unsigned n) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state % n);
+}
+
+/* ---- operations ---- */
+typedef enum {
+    OP_DEFUN, OP_CALL, OP_DEFVAR, OP_DEFPARAMETER, OP_SETF, OP_READVAR, OP_DEFMACRO, OP_USE_MACRO,
+    OP_DEFPACKAGE, OP_IN_PACKAGE, OP_PACKAGE_PARAM, OP_ERROR, OP_RESET, OP_CHECK_PACKAGE,
+    OP_LIST_DEFINITIONS, OP_DEFCLASS, OP_FIND_CLASS, OP_DEFSTRUCT, OP_USE_STRUCT, OP_COUNT
+} OpKind;
+
+typedef struct Op { OpKind kind; int name; int value; int pkg; } Op;
+
+#define NNAMES 4
+#define NPKGS 3   /* 0 = CL-USER, 1 = P1, 2 = P2 */
+static const char *const pkg_names[NPKGS] = {"COMMON-LISP-USER", "PROP-P1", "PROP-P2"};
+
+/* ---- the model ---- */
+typedef struct Model {
+    int current;                       /* current package */
+    bool pkg_exists[NPKGS];
+    bool fn[NPKGS][NNAMES]; int fn_k[NPKGS][NNAMES];
+    bool var[NPKGS][NNAMES]; int var_v[NPKGS][NNAMES];
+    bool mac[NPKGS][NNAMES]; int mac_k[NPKGS][NNAMES];
+    bool cls[NPKGS][NNAMES];
+    bool st[NPKGS][NNAMES]; int st_v[NPKGS][NNAMES];
+} Model;
+
+static void model_reset(Model *m) {
+    memset(m, 0, sizeof *m);
+    m->pkg_exists[0] = true;
+}
+
+static bool have_clos;
+
+/* ---- running one operation ---- */
+typedef struct Outcome { bool ok; char why[512]; } Outcome;
+
+static void fail(Outcome *o, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->why, sizeof o->why, fmt, ap);
+    va_end(ap);
+    o->ok = false;
+}
+
+static const char *first_value(const TclResult *r) { return r->nvalues > 0 ? r->values[0] : "(no value)"; }
+
+static void expect_value(Outcome *o, const TclResult *r, const char *want, const char *code) {
+    if (r->status != TCL_OK) fail(o, "%s: expected %s, got error %s: %s", code, want, r->error_type, r->error_message);
+    else if (strcmp(first_value(r), want) != 0) fail(o, "%s: expected %s, got %s", code, want, first_value(r));
+}
+
+static void expect_error(Outcome *o, const TclResult *r, const char *type, const char *code) {
+    if (r->status != TCL_ERROR) fail(o, "%s: expected error %s, got %s", code, type, r->status == TCL_OK ? first_value(r) : "another failure");
+    else if (type && strcmp(r->error_type, type) != 0) fail(o, "%s: expected %s, got %s: %s", code, type, r->error_type, r->error_message);
+}
+
+static void expect_package(Outcome *o, const TclResult *r, const Model *m, const char *code) {
+    if (r->package && strcmp(r->package, pkg_names[m->current]) != 0)
+        fail(o, "%s: session package is %s, model says %s", code, r->package, pkg_names[m->current]);
+}
+
+static void op_text(const Op *op, char *buf, size_t n) {
+    int i = op->name, v = op->value;
+    switch (op->kind) {
+    case OP_DEFUN: snprintf(buf, n, "(defun prop-f%d (x) (+ x %d))", i, v); break;
+    case OP_CALL: snprintf(buf, n, "(prop-f%d %d)", i, v); break;
+    case OP_DEFVAR: snprintf(buf, n, "(defvar *prop-v%d* %d)", i, v); break;
+    case OP_DEFPARAMETER: snprintf(buf, n, "(defparameter *prop-v%d* %d)", i, v); break;
+    case OP_SETF: snprintf(buf, n, "(setf *prop-v%d* %d)", i, v); break;
+    case OP_READVAR: snprintf(buf, n, "*prop-v%d*", i); break;
+    case OP_DEFMACRO: snprintf(buf, n, "(defmacro prop-m%d (x) (list '* x %d))", i, v); break;
+    case OP_USE_MACRO: snprintf(buf, n, "(prop-m%d %d)", i, v); break;
+    case OP_DEFPACKAGE: snprintf(buf, n, "(defpackage :%s (:use :cl))", pkg_names[op->pkg]); break;
+    case OP_IN_PACKAGE: snprintf(buf, n, "(in-package :%s)", pkg_names[op->pkg]); break;
+    case OP_PACKAGE_PARAM: snprintf(buf, n, "(package-name *package*)  ; with package %s", pkg_names[op->pkg]); break;
+    case OP_ERROR: snprintf(buf, n, v % 2 ? "(car %d)" : "(error \"prop ~A\" %d)", v); break;
+    case OP_RESET: snprintf(buf, n, "<reset>"); break;
+    case OP_CHECK_PACKAGE: snprintf(buf, n, "(package-name *package*)"); break;
+    case OP_LIST_DEFINITIONS: snprintf(buf, n, "<list-definitions>"); break;
+    case OP_DEFCLASS: snprintf(buf, n, "(defclass prop-c%d () ())", i); break;
+    case OP_FIND_CLASS: snprintf(buf, n, "(not (null (find-class 'prop-c%d nil)))", i); break;
+    case OP_DEFSTRUCT: snprintf(buf, n, "(defstruct prop-s%d (a %d))", i, v); break;
+    case OP_USE_STRUCT: snprintf(buf, n, "(prop-s%d-a (make-prop-s%d))", i, i); break;
+    default: snprintf(buf, n, "?"); break;
+    }
+}
+
+static Outcome run_op(TclSession *s, Model *m, const Op *op) {
+    Outcome o = {true, ""};
+    char code[256], want[64];
+    op_text(op, code, sizeof code);
+    int p = m->current, i = op->name, v = op->value;
+    TclResult *r = NULL;
+    switch (op->kind) {
+    case OP_RESET:
+        tcl_reset(s, false);
+        model_reset(m);
+        r = tcl_eval(s, "(package-name *package*)", NULL, -1);
+        expect_value(&o, r, "\"COMMON-LISP-USER\"", "after reset");
+        break;
+    case OP_LIST_DEFINITIONS: {
+        TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
+        if (d->error_type) { fail(&o, "list-definitions failed: %s %s", d->error_type, d->error_message); tcl_definitions_free(d); return o; }
+        bool any = false;
+        for (int q = 0; q < NPKGS && o.ok; q++) {
+            if (!m->pkg_exists[q]) continue;
+            for (int k = 0; k < NNAMES && o.ok; k++) {
+                char needle[64];
+                const char *pre = q == p ? "" : q == 0 ? "COMMON-LISP-USER::" : (q == 1 ? "PROP-P1::" : "PROP-P2::");
+                if (m->fn[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-F%d (X)", pre, k); if (!strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                if (m->var[q][k]) { any = true; snprintf(needle, sizeof needle, "- %s*PROP-V%d* = %d", pre, k, m->var_v[q][k]); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                if (m->mac[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-M%d (X)", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+            }
+            if (q > 0) any = true;
+        }
+        if (o.ok && !any && !strstr(d->text, "No user definitions")) fail(&o, "empty model but list-definitions says:\n%s", d->text);
+        if (o.ok && any && strstr(d->text, "No user definitions")) fail(&o, "model has definitions but list-definitions says none");
+        tcl_definitions_free(d);
+        return o;
+    }
+    case OP_PACKAGE_PARAM: {
+        r = tcl_eval(s, "(package-name *package*)", pkg_names[op->pkg], -1);
+        if (m->pkg_exists[op->pkg]) {
+            snprintf(want, sizeof want, "\"%s\"", pkg_names[op->pkg]);
+            expect_value(&o, r, want, code);
+        } else {
+            expect_error(&o, r, "PACKAGE-ERROR", code);
+        }
+        break;
+    }
+    default:
+        r = tcl_eval(s, code, NULL, -1);
+        switch (op->kind) {
+        case OP_DEFUN:
+            snprintf(want, sizeof want, "PROP-F%d", i);
+            expect_value(&o, r, want, code);
+            m->fn[p][i] = true; m->fn_k[p][i] = v;
+            break;
+        case OP_CALL:
+            if (m->fn[p][i]) { snprintf(want, sizeof want, "%d", v + m->fn_k[p][i]); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, "UNDEFINED-FUNCTION", code);
+            break;
+        case OP_DEFVAR: case OP_DEFPARAMETER:
+            snprintf(want, sizeof want, "*PROP-V%d*", i);
+            expect_value(&o, r, want, code);
+            if (op->kind == OP_DEFPARAMETER || !m->var[p][i]) m->var_v[p][i] = v;
+            m->var[p][i] = true;
+            break;
+        case OP_SETF:
+            snprintf(want, sizeof want, "%d", v);
+            expect_value(&o, r, want, code);
+            m->var[p][i] = true; m->var_v[p][i] = v;
+            break;
+        case OP_READVAR:
+            if (m->var[p][i]) { snprintf(want, sizeof want, "%d", m->var_v[p][i]); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, "UNBOUND-VARIABLE", code);
+            break;
+        case OP_DEFMACRO:
+            snprintf(want, sizeof want, "PROP-M%d", i);
+            expect_value(&o, r, want, code);
+            m->mac[p][i] = true; m->mac_k[p][i] = v;
+            break;
+        case OP_USE_MACRO:
+            if (m->mac[p][i]) { snprintf(want, sizeof want, "%d", v * m->mac_k[p][i]); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, "UNDEFINED-FUNCTION", code);
+            break;
+        case OP_DEFPACKAGE:
+            snprintf(want, sizeof want, "#<PACKAGE \"%s\">", pkg_names[op->pkg]);
+            expect_value(&o, r, want, code);
+            m->pkg_exists[op->pkg] = true;
+            break;
+        case OP_IN_PACKAGE:
+            if (m->pkg_exists[op->pkg]) {
+                snprintf(want, sizeof want, "#<PACKAGE \"%s\">", pkg_names[op->pkg]);
+                expect_value(&o, r, want, code);
+                m->current = op->pkg;
+            } else {
+                expect_error(&o, r, "PACKAGE-ERROR", code);
+            }
+            break;
+        case OP_ERROR:
+            expect_error(&o, r, v % 2 ? "TYPE-ERROR" : "SIMPLE-ERROR", code);
+            break;
+        case OP_CHECK_PACKAGE:
+            snprintf(want, sizeof want, "\"%s\"", pkg_names[m->current]);
+            expect_value(&o, r, want, code);
+            break;
+        case OP_DEFCLASS:
+            if (r->status != TCL_OK) fail(&o, "%s: error %s %s", code, r->error_type, r->error_message);
+            m->cls[p][i] = true;
+            break;
+        case OP_FIND_CLASS:
+            expect_value(&o, r, m->cls[p][i] ? "T" : "NIL", code);
+            break;
+        case OP_DEFSTRUCT:
+            snprintf(want, sizeof want, "PROP-S%d", i);
+            expect_value(&o, r, want, code);
+            m->st[p][i] = true;
+            m->st_v[p][i] = v;
+            break;
+        case OP_USE_STRUCT:
+            if (m->st[p][i]) { snprintf(want, sizeof want, "%d", m->st_v[p][i]); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, "UNDEFINED-FUNCTION", code);
+            break;
+        default: break;
+        }
+    }
+    if (o.ok && r) expect_package(&o, r, m, code);
+    tcl_result_free(r);
+    return o;
+}
+
+static void random_op(Op *op) {
+    for (;;) {
+        op->kind = (OpKind)rnd(OP_COUNT);
+        if (!have_clos && (op->kind == OP_DEFCLASS || op->kind == OP_FIND_CLASS || op->kind == OP_DEFSTRUCT || op->kind == OP_USE_STRUCT)) continue;
+        if (op->kind == OP_RESET && rnd(3)) continue;   /* resets are rarer */
+        break;
+    }
+    op->name = (int)rnd(NNAMES);
+    op->value = (int)rnd(100);
+    op->pkg = (int)rnd(NPKGS);
+}
+
+/* Run a whole history on SESSION from a fresh model; returns the index of the failing op or -1. */
+static int run_history(TclSession *s, const Op *ops, int n, Outcome *out) {
+    Model m;
+    tcl_reset(s, false);
+    model_reset(&m);
+    for (int k = 0; k < n; k++) {
+        Outcome o = run_op(s, &m, &ops[k]);
+        if (!o.ok) { *out = o; return k; }
+    }
+    return -1;
+}
+
+/* Shrink: drop operations one at a time while the history still fails (on a fresh session). */
+static int shrink(const Op *ops, int n, Op *best, Outcome *why) {
+    memcpy(best, ops, sizeof(Op) * (size_t)n);
+    TclOptions opt = {0};
+    opt.capture_output = true;
+    TclSession *s = tcl_session_new(&opt);
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (int k = 0; k < n; k++) {
+            Op trial[256];
+            int t = 0;
+            for (int j = 0; j < n; j++) if (j != k) trial[t++] = best[j];
+            Outcome o;
+            int at = run_history(s, trial, t, &o);
+            if (at >= 0) {
+                n = at + 1;
+                memcpy(best, trial, sizeof(Op) * (size_t)n);
+                *why = o;
+                progress = true;
+                break;
+            }
+        }
+    }
+    tcl_session_free(s);
+    return n;
+}
+
+typedef struct Args { int sequences; unsigned long long seed; int result; } Args;
+
+static int run(void *p) {
+    Args *a = (Args *)p;
+    TclOptions opt = {0};
+    opt.capture_output = true;
+    TclSession *s = tcl_session_new(&opt);
+    if (!s) { fprintf(stderr, "could not create a session\n"); return 2; }
+    TclResult *probe = tcl_eval(s, "(and (macro-function 'defclass) (macro-function 'defstruct) t)", NULL, -1);
+    have_clos = probe->status == TCL_OK && probe->nvalues && strcmp(probe->values[0], "T") == 0;
+    tcl_result_free(probe);
+    int passed = 0, failed = 0;
+    for (int seq = 0; seq < a->sequences; seq++) {
+        rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)seq * 1442695040888963407ULL + 1;
+        Op ops[256];
+        int n = 5 + (int)rnd(30);
+        for (int k = 0; k < n; k++) random_op(&ops[k]);
+        Outcome o;
+        int at = run_history(s, ops, n, &o);
+        if (at < 0) { passed++; continue; }
+        failed++;
+        printf("FAIL sequence %d (seed %llu): step %d: %s\n", seq, a->seed, at, o.why);
+        Op small[256];
+        Outcome why = o;
+        int m = shrink(ops, at + 1, small, &why);
+        printf("  shrunk to %d steps:\n", m);
+        for (int k = 0; k < m; k++) {
+            char code[256];
+            op_text(&small[k], code, sizeof code);
+            printf("    %d: %s\n", k, code);
+        }
+        printf("  failure: %s\n", why.why);
+        if (failed >= 3) break;
+    }
+    tcl_session_free(s);
+    printf("property session: %d passed, %d failed (seed %llu%s)\n", passed, failed, a->seed, have_clos ? "" : ", without CLOS operations");
+    printf("%d passed, %d failed\n", passed, failed);
+    a->result = failed ? 1 : 0;
+    return a->result;
+}
+
+int main(int argc, char **argv) {
+    Args a = {1000, (unsigned long long)time(NULL), 0};
+    if (argc > 1) a.sequences = atoi(argv[1]);
+    if (argc > 2) a.seed = strtoull(argv[2], NULL, 10);
+    const char *env = getenv("PROPERTY_SEED");
+    if (env && *env) a.seed = strtoull(env, NULL, 10);
+    return tcl_run_with_big_stack(run, &a);
+}
