@@ -1584,9 +1584,12 @@
   (print-object object stream))
 
 ;;; ------------------------------------------------------------------
-;;; DESCRIBE (CLHS 25.1.4)
+;;; DESCRIBE (CLHS 25.1.4). DESCRIBE calls DESCRIBE-OBJECT; the method on T shows built-in
+;;; objects with the DESCRIBE defined before this file when there is one (macros.lisp).
 
 (defgeneric describe-object (object stream))
+
+(defvar *describe-built-in* (if (fboundp 'describe) (fdefinition 'describe) nil))
 
 (defun describe (object &optional stream)
   (let ((stream (cond ((null stream) *standard-output*) ((eq stream t) *terminal-io*) (t stream))))
@@ -1594,24 +1597,22 @@
     (describe-object object stream)
     (values)))
 
-(defun %pad-right (string width)
-  (let ((s (make-string-output-stream)) (n 0))
-    (write-string string s)
-    (setq n (%string-length-boot string))
-    (tagbody top (if (>= n width) (go end)) (write-string " " s) (setq n (1+ n)) (go top) end)
-    (get-output-stream-string s)))
-
-(defun %string-length-boot (string)
+(defun %clos-pad-right (string width stream)
   (let ((n 0))
+    (write-string string stream)
     (tagbody
-     top
-       (if (null (ignore-errors (char string n))) (go end))
+     count
+       (if (null (ignore-errors (char string n))) (go pad))
        (setq n (1+ n))
-       (go top)
-     end)
-    n))
+       (go count)
+     pad
+       (if (>= n width) (go end))
+       (write-string " " stream)
+       (setq n (1+ n))
+       (go pad)
+     end)))
 
-(defun %describe-header (object stream kind)
+(defun %clos-describe-header (object stream kind)
   (prin1 object stream)
   (terpri stream)
   (write-string "  [" stream)
@@ -1634,10 +1635,8 @@
                    (dolist (s (nreverse-boot slots))
                      (let ((name (%slot-definition-name s)))
                        (write-string "  " stream)
-                       (write-string (%pad-right (let ((*package* (find-package "KEYWORD")))
-                                                   (princ-to-string name))
-                                                 31)
-                                     stream)
+                       (%clos-pad-right (let ((*package* (find-package "KEYWORD"))) (princ-to-string name))
+                                        31 stream)
                        (write-string "= " stream)
                        (if (slot-boundp object name)
                            (prin1 (slot-value object name) stream)
@@ -1647,46 +1646,26 @@
       (show "Slots with :INSTANCE allocation:" instance-slots))))
 
 (defmethod describe-object ((object t) stream)
-  (%describe-header object stream (string-downcase (let ((*package* (find-package "KEYWORD")))
-                                                     (princ-to-string (let ((ty (type-of object)))
-                                                                        (if (consp ty) (car ty) ty))))))
-  (if (symbolp object) (%describe-symbol object stream))
+  (if *describe-built-in*
+      (funcall *describe-built-in* object stream)
+      (%clos-describe-header object stream
+                             (string-downcase (let ((*package* (find-package "KEYWORD")))
+                                                (princ-to-string (let ((ty (type-of object)))
+                                                                   (if (consp ty) (car ty) ty)))))))
   (values))
 
-(defun %describe-symbol (sym stream)
-  (if (boundp sym)
-      (progn (terpri stream)
-             (format stream "~A names a ~A variable:~%  Value: ~S~%"
-                     (symbol-name sym) (if (constantp sym) "constant" "special") (symbol-value sym))))
-  (if (fboundp sym)
-      (let ((f (fdefinition sym)))
-        (terpri stream)
-        (format stream "~A names ~A:~%" (symbol-name sym)
-                (cond ((special-operator-p sym) "a special operator")
-                      ((macro-function sym) "a macro")
-                      ((%generic-function-p f) "a generic function")
-                      (t "a compiled function")))
-        (if (not (special-operator-p sym))
-            (let ((ll (%function-lambda-list (if (macro-function sym) (macro-function sym) f))))
-              (if (not (eq ll :unknown))
-                  (format stream "  Lambda-list: ~S~%" ll))))))
-  (let ((c (gethash sym *class-table*)))
-    (if c (progn (terpri stream)
-                 (format stream "~A names the ~A ~S~%" (symbol-name sym)
-                         (string-downcase (symbol-name (%class-name (class-of c)))) c)))))
-
 (defmethod describe-object ((object standard-object) stream)
-  (%describe-header object stream "standard-object")
+  (%clos-describe-header object stream "standard-object")
   (%describe-slots object stream)
   (values))
 
 (defmethod describe-object ((object structure-object) stream)
-  (%describe-header object stream "structure-object")
+  (%clos-describe-header object stream "structure-object")
   (%describe-slots object stream)
   (values))
 
 (defmethod describe-object ((object condition) stream)
-  (%describe-header object stream "condition")
+  (%clos-describe-header object stream "condition")
   (%describe-slots object stream)
   (values))
 
@@ -1699,7 +1678,7 @@
     (get-output-stream-string s)))
 
 (defmethod describe-object ((class class) stream)
-  (%describe-header class stream "standard-object")
+  (%clos-describe-header class stream "standard-object")
   (terpri stream)
   (let ((doc (%instance-ref class 7)))
     (if doc (format stream "Documentation:~%  ~A~%" doc)))
@@ -1735,7 +1714,7 @@
     (get-output-stream-string s)))
 
 (defmethod describe-object ((gf generic-function) stream)
-  (%describe-header gf stream "generic-function")
+  (%clos-describe-header gf stream "generic-function")
   (terpri stream)
   (let ((doc (%instance-ref gf 4)))
     (if doc (format stream "Documentation:~%  ~A~%" doc)))

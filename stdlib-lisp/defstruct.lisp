@@ -242,54 +242,56 @@
 ;;; Accessors, predicate, copier
 
 (defun %accessor-forms (d class-var)
-  (let ((forms nil) (type (%sd-type d)))
+  ;; parameters named in the package the structure is defined in, for the lambda lists shown
+  (let ((forms nil) (type (%sd-type d)) (instance (intern "INSTANCE")) (value (intern "VALUE")))
     (dolist (s (%sd-slots d))
       (let ((acc (nth 4 s)) (index (nth 5 s)) (slot-type (caddr s)))
         (setq forms
               (cons `(%define-structure-function
                       ',acc
-                      (function (named-lambda ,acc (instance)
-                                  ,(cond ((null type) `(%structure-ref instance ,class-var ,index))
-                                         ((eq type 'list) `(nth ,index instance))
-                                         (t `(aref instance ,index))))))
+                      (function (named-lambda ,acc (,instance)
+                                  ,(cond ((null type) `(%structure-ref ,instance ,class-var ,index))
+                                         ((eq type 'list) `(nth ,index ,instance))
+                                         (t `(aref ,instance ,index))))))
                     forms))
         (if (not (nth 3 s))
             (setq forms
                   (cons `(%define-structure-function
                           '(setf ,acc)
-                          (function (named-lambda (setf ,acc) (value instance)
+                          (function (named-lambda (setf ,acc) (,value ,instance)
                                       ,@(if (not (eq slot-type t))
-                                            `((%check-slot-type value ',slot-type ',(car s))))
-                                      ,(cond ((null type) `(%structure-set value instance ,class-var ,index))
-                                             ((eq type 'list) `(setf (nth ,index instance) value))
-                                             (t `(setf (aref instance ,index) value))))))
+                                            `((%check-slot-type ,value ',slot-type ',(car s))))
+                                      ,(cond ((null type) `(%structure-set ,value ,instance ,class-var ,index))
+                                             ((eq type 'list) `(setf (nth ,index ,instance) ,value))
+                                             (t `(setf (aref ,instance ,index) ,value))))))
                         forms)))))
     (nreverse-boot forms)))
 
 (defun %predicate-copier-forms (d class-var)
-  (let ((forms nil) (type (%sd-type d)) (pred (nth 6 d)) (copier (nth 7 d)))
+  (let ((forms nil) (type (%sd-type d)) (pred (nth 6 d)) (copier (nth 7 d))
+        (object (intern "OBJECT")) (instance (intern "INSTANCE")))
     (if pred
         (setq forms
               (cons `(%define-structure-function
                       ',pred
-                      (function (named-lambda ,pred (object)
+                      (function (named-lambda ,pred (,object)
                                   ,(let ((ni (nth 12 d)))
-                                     (cond ((null type) `(%structure-typep object ,class-var))
+                                     (cond ((null type) `(%structure-typep ,object ,class-var))
                                            ((eq type 'list)
-                                            `(and (listp object) (eq (nth ,ni object) ',(%sd-name d))
-                                                  (if (nthcdr ,ni object) t nil)))
-                                           (t `(and (vectorp object) (> (length object) ,ni)
-                                                    (eq (aref object ,ni) ',(%sd-name d)))))))))
+                                            `(and (listp ,object) (eq (nth ,ni ,object) ',(%sd-name d))
+                                                  (if (nthcdr ,ni ,object) t nil)))
+                                           (t `(and (vectorp ,object) (> (length ,object) ,ni)
+                                                    (eq (aref ,object ,ni) ',(%sd-name d)))))))))
                     forms)))
     (if copier
         (setq forms
               (cons `(%define-structure-function
                       ',copier
-                      (function (named-lambda ,copier (instance)
+                      (function (named-lambda ,copier (,instance)
                                   ,(cond ((null type)
-                                          `(progn (%structure-ref instance ,class-var 0) (%copy-instance instance)))
-                                         ((eq type 'list) `(copy-list instance))
-                                         (t `(copy-seq instance))))))
+                                          `(%copy-instance (%structure-check ,instance ,class-var)))
+                                         ((eq type 'list) `(copy-list ,instance))
+                                         (t `(copy-seq ,instance))))))
                     forms)))
     forms))
 
@@ -334,11 +336,9 @@
                (%set-direct-superclasses old nil))))
     (let ((own nil) (parent-slots (if (nth 8 d) (%list-length (%sd-slots (gethash (nth 8 d) *structure-descriptions*))) 0))
           (i 0))
+      ;; the class's direct slots are its own; included ones come from the parent class
       (dolist (s (%sd-slots d))
-        (if (>= i parent-slots)
-            (setq own (cons s own))
-            ;; an included slot with a new initform is redefined here
-            nil)
+        (if (>= i parent-slots) (setq own (cons s own)))
         (setq i (1+ i)))
       (%instance-set class 3
                      (%mapcar1 #'(lambda (s)
