@@ -1576,7 +1576,9 @@
               (prin1 (intern (symbol-name (%slot-definition-name s)) "KEYWORD") stream)
               (write-string " " stream)
               (let ((v (%instance-ref object (%slot-definition-location s))))
-                (if (eq v +slot-unbound+) (write-string "#<unbound>" stream) (prin1 v stream)))
+                (cond ((eq v +slot-unbound+) (write-string "#<unbound>" stream))
+                      (*print-escape* (prin1 v stream))
+                      (t (princ v stream))))
               (setq n (1+ n))))
           (write-string ")" stream)))))
 
@@ -1626,10 +1628,10 @@
       (if (consp (%slot-definition-location s))
           (setq class-slots (cons s class-slots))
           (setq instance-slots (cons s instance-slots))))
+    (terpri stream)
     (flet ((show (title slots)
              (if slots
                  (progn
-                   (terpri stream)
                    (write-string title stream)
                    (terpri stream)
                    (dolist (s (nreverse-boot slots))

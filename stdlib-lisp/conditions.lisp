@@ -164,7 +164,7 @@
                                                 (%mapcar1 #'%class-name remaining))))
              (let ((chosen (car candidates)))
                (if (cdr candidates)
-                   (let ((r (reverse-boot result)))
+                   (let ((r result)) ; newest first: the rightmost class so far comes first
                      (tagbody
                       scan
                         (if (null r) (go done))

@@ -163,6 +163,17 @@
             (t (setq r (cons x r)))))
     (nreverse-boot r)))
 
+(defun %mapcar2-boot (fn a b)
+  (let ((r nil))
+    (tagbody
+     top
+       (if (or (null a) (null b)) (go end))
+       (setq r (cons (funcall fn (car a) (car b)) r))
+       (setq a (cdr a) b (cdr b))
+       (go top)
+     end)
+    (nreverse-boot r)))
+
 (defun %lambda-list-variables (ll)
   (let ((vars nil))
     (dolist (x ll)
@@ -173,14 +184,15 @@
             (if (and (consp x) (cddr x)) (setq vars (cons (caddr x) vars))))))
     vars))
 
-(defun %slot-value-forms (slots vars)
-  ;; for each slot: its variable when the constructor binds one, else its initform
-  (%mapcar1 #'(lambda (s)
-                (let ((checked (if (%memq (car s) vars) (car s) (cadr s))))
-                  (if (eq (caddr s) t)
-                      checked
-                      `(%check-slot-type ,checked ',(caddr s) ',(car s)))))
-            slots))
+(defun %slot-value-forms (slots vars &optional keyword-vars)
+  ;; for each slot: its variable when the constructor binds one, else its initform;
+  ;; KEYWORD-VARS: the variables of a keyword constructor, one per slot
+  (%mapcar2-boot #'(lambda (s kv)
+                     (let ((value (cond (kv kv) ((%memq (car s) vars) (car s)) (t (cadr s)))))
+                       (if (eq (caddr s) t)
+                           value
+                           `(%check-slot-type ,value ',(caddr s) ',(car s)))))
+                 slots (or keyword-vars (%mapcar1 #'(lambda (s) (declare (ignore s)) nil) slots))))
 
 (defun %check-slot-type (value type slot)
   (if (and (not (eq value +slot-unbound+)) (fboundp 'typep) (not (funcall 'typep value type)))
@@ -223,11 +235,16 @@
     (dolist (c (%sd-constructors d))
       (let* ((cname (car c))
              (boa (cdr c))
+             ;; keyword constructors bind uninterned variables, as SBCL: an initform does not
+             ;; see the other slots
+             (kvars (if boa nil (%mapcar1 #'(lambda (s) (make-symbol (symbol-name (car s)))) slots)))
              (ll (if boa
                      (%boa-lambda-list (car boa) slots)
-                     (cons '&key (%mapcar1 #'(lambda (s) (list (car s) (cadr s))) slots))))
-             (vars (if boa (%lambda-list-variables ll) (%mapcar1 #'car slots)))
-             (values (%slot-value-forms slots vars)))
+                     (cons '&key (%mapcar2-boot #'(lambda (s v) (list (list (%keywordize (car s)) v) (cadr s)))
+                                                slots kvars))))
+             (values (if boa
+                         (%slot-value-forms slots (%lambda-list-variables ll))
+                         (%slot-value-forms slots nil kvars))))
         (setq forms
               (cons `(%define-structure-function
                       ',cname
@@ -322,10 +339,14 @@
            (setq class old))
           (t
            (if (and old (eq (%class-kind old) :structure))
-               (cerror "Use the new definition of ~S, invalidating already-loaded code and instances."
-                       'simple-error
-                       :format-control "change in instance length of class ~S:~%  current length: ~D~%  new length: ~D"
-                       :format-arguments (list name (%class-instance-size old) (%list-length (%sd-slots d)))))
+               (progn
+                 (if (not (= (%class-instance-size old) (%list-length (%sd-slots d))))
+                     (warn "change in instance length of class ~S:~%  current length: ~D~%  new length: ~D"
+                           name (%class-instance-size old) (%list-length (%sd-slots d))))
+                 (cerror "Use the new definition of ~S, invalidating already-loaded code and instances."
+                         'simple-error
+                         :format-control "attempt to redefine the STRUCTURE-OBJECT class ~S incompatibly with the current definition"
+                         :format-arguments (list name))))
            (if (and old (not (eq (%class-kind old) :structure)))
                (error 'simple-error :format-control "~S already names a ~A class; it cannot become a structure."
                                     :format-arguments (list name (string-downcase (symbol-name (%class-kind old))))))
