@@ -701,6 +701,16 @@ DEFPRIM(prim_pct_call_next_method) {
     return run_chain(L, next, (int)n, a, arglist);
 }
 
+/* (sys:%check-definition-lock name): a class, structure or generic function may not be named by
+ * a symbol of a locked package (COMMON-LISP) once the session runs */
+DEFPRIM(prim_pct_check_definition_lock) {
+    UNUSED_ARGS;
+    Obj name = args[0];
+    if (is_cons(name) && is_cons(CDR(name))) name = CAR(CDR(name));
+    if (is_symbol(name) && name != NIL) check_package_lock(L, name, "defining");
+    return NIL;
+}
+
 /* (sys:%gf-flag gf): mark a funcallable instance as dispatched by clos_dispatch */
 DEFPRIM(prim_pct_set_generic_flag) {
     UNUSED_ARGS;
@@ -755,6 +765,7 @@ static const PrimDef clos_prims[] = {
     {"%GF-CACHE-COUNT", PK_SYS, prim_pct_gf_cache_count, 1, 1, 0, "(gf)", NULL},
     {"%RUN-EMF", PK_SYS, prim_pct_run_emf, 2, 2, FN_MV, "(emf arglist)", NULL},
     {"%CALL-NEXT-METHOD", PK_SYS, prim_pct_call_next_method, 2, 2, FN_MV, "(chain arglist)", NULL},
+    {"%CHECK-DEFINITION-LOCK", PK_SYS, prim_pct_check_definition_lock, 1, 1, 0, "(name)", NULL},
     {"%SET-GENERIC-FLAG", PK_SYS, prim_pct_set_generic_flag, 2, 2, 0, "(gf flag)", NULL},
     {0},
 };

@@ -71,6 +71,12 @@
                      (t nil))))
       (walk tree))))
 
+(defun %set-documentation (object doc-type doc)
+  ;; DOCUMENTATION lives in macros.lisp; it is told about classes and generic functions
+  (if (fboundp '(setf documentation))
+      (funcall (fdefinition '(setf documentation)) doc object doc-type))
+  doc)
+
 (defun %prin1-qualified (object stream)
   ;; symbols with their package prefix, as SBCL prints class and function names
   (let ((*package* (find-package "KEYWORD"))) (prin1 object stream)))
@@ -606,6 +612,7 @@
                            :format-arguments (list lambda-list gf (%instance-ref gf 1)))))
               (%set-gf-lambda-list gf lambda-list))))
     (%instance-set gf 4 documentation)
+    (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
     (if mc-p (%instance-set gf 3 (%canonical-method-combination method-combination)))
     (if method-class-p (%instance-set gf 7 (%coerce-to-class method-class)))
     (if declare (%instance-set gf 6 declare))
@@ -1086,6 +1093,7 @@
     r))
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
+  (%check-definition-lock name)
   (let* ((kind (cond ((or (null metaclass) (eq metaclass 'standard-class)) :standard)
                      ((eq metaclass 'funcallable-standard-class) :funcallable)
                      (t (error 'simple-error :format-control "The metaclass ~S is not supported."
@@ -1123,6 +1131,7 @@
       (setf (gethash name *class-table*) class)
       (%finalize-class class)
       (%initialize-class-slots class)
+      (%set-documentation name 'type doc)
       (%bump-epoch)
       (dolist (d direct-slots)
         (dolist (r (%instance-ref d 4)) (%add-accessor-method r class (%slot-definition-name d) :reader))

@@ -291,6 +291,8 @@
         (%instance-set s 9 (append (%instance-ref s 9) (list class))))))
 
 (defun %ensure-condition-class (name supers slot-defs default-initargs report doc)
+  (if (fboundp '%check-definition-lock) (%check-definition-lock name))
+  (if (and doc (fboundp '%set-documentation)) (%set-documentation name 'type doc))
   (let ((c (gethash name *class-table*)))
     (if (or (null c) (not (eq (%class-kind c) :condition)))
         (progn (setq c (%make-class-object name :condition))

@@ -410,6 +410,10 @@
        ',name)))
 
 (defun %register-structure (d)
+  (%check-definition-lock (%sd-name d))
+  (if (nth 10 d)
+      (progn (%set-documentation (%sd-name d) 'structure (nth 10 d))
+             (if (null (%sd-type d)) (%set-documentation (%sd-name d) 'type (nth 10 d)))))
   (setf (gethash (%sd-name d) *structure-descriptions*) d))
 
 (defmacro defstruct (name-and-options &rest slot-descriptions)
