@@ -355,6 +355,94 @@ DEFPRIM(prim_pct_ensure_current_instance) {
 }
 
 /* ------------------------------------------------------------------ */
+/* MAKE-INSTANCE when only the standard initialization methods apply    */
+
+static Obj list_append2(Lisp *L, Obj a, Obj b) {
+    Obj head = NIL, tail = NIL;
+    for (Obj x = a; is_cons(x); x = CDR(x)) {
+        Obj c = cons(L, CAR(x), NIL);
+        if (tail == NIL) head = c; else CDR(tail) = c;
+        tail = c;
+    }
+    if (tail == NIL) return b;
+    CDR(tail) = b;
+    return head;
+}
+
+static Obj plist_find(Obj plist, Obj key) {
+    for (Obj x = plist; is_cons(x) && is_cons(CDR(x)); x = CDR(CDR(x)))
+        if (CAR(x) == key) return CAR(CDR(x));
+    return NO_VALUE;
+}
+
+/* (sys:%make-standard-instance-fast class initargs valid-initargs): MAKE-INSTANCE's work for a
+ * finalized standard class whose allocation and initialization methods are the standard ones:
+ * check the initargs, add the default initargs, allocate, fill the slots (CLHS 7.1). */
+DEFPRIM(prim_pct_make_standard_instance_fast) {
+    UNUSED_ARGS;
+    Obj cls = check_class(L, args[0]);
+    Obj initargs = args[1], valid = args[2];
+    size_t n = 0;
+    for (Obj x = initargs; x != NIL; x = CDR(CDR(x))) {
+        if (!is_cons(x) || !is_cons(CDR(x))) err_program(L, "odd number of &KEY arguments");
+        if (!is_symbol(CAR(x))) err_program(L, "keyword argument not a symbol: %S.", CAR(x));
+        if (++n > 100000) err_program(L, "too many initialization arguments");
+    }
+    /* default initargs not supplied, in order */
+    Obj extra = NIL, tail = NIL;
+    for (Obj d = class_slots(cls)[CL_DEFAULT_INITARGS]; is_cons(d); d = CDR(d)) {
+        Obj spec = CAR(d);
+        Obj key = CAR(spec);
+        if (plist_find(initargs, key) != NO_VALUE || plist_find(extra, key) != NO_VALUE) continue;
+        Obj v = funcall0(L, CAR(CDR(CDR(spec))));
+        Obj cell = cons(L, key, cons(L, v, NIL));
+        if (tail == NIL) extra = cell; else CDR(tail) = cell;
+        tail = CDR(cell);
+    }
+    if (extra != NIL) initargs = is_cons(initargs) ? list_append2(L, initargs, extra) : extra;
+    /* validity (CLHS 7.1.2) */
+    if (valid != S(T)) {
+        Obj aok = plist_find(initargs, S(K_ALLOW_OTHER_KEYS));
+        if (aok == NO_VALUE || aok == NIL) {
+            Obj bad = NIL;
+            for (Obj x = initargs; x != NIL; x = CDR(CDR(x))) {
+                Obj k = CAR(x), v;
+                for (v = valid; is_cons(v) && CAR(v) != k; v = CDR(v)) {}
+                if (v == NIL) {
+                    Obj b;
+                    for (b = bad; is_cons(b) && CAR(b) != k; b = CDR(b)) {}
+                    if (b == NIL) bad = cons(L, k, bad);
+                }
+            }
+            if (bad != NIL) {
+                funcall2(L, intern_cstr(L, L->pkg_system, "%INITARG-ERROR"), cls, list_reverse(L, bad));
+                err_program(L, "invalid initialization arguments");
+            }
+        }
+    }
+    Obj o = alloc_clos_instance(L, T_INSTANCE, cls, INST_STANDARD);
+    for (Obj s = class_slots(cls)[CL_SLOTS]; is_cons(s); s = CDR(s)) {
+        Obj *sd = INST(CAR(s))->slots;
+        Obj loc = sd[SD_LOCATION], value = NO_VALUE;
+        if (sd[SD_INITARGS] != NIL) {
+            for (Obj x = initargs; x != NIL && value == NO_VALUE; x = CDR(CDR(x))) {
+                for (Obj k = sd[SD_INITARGS]; is_cons(k); k = CDR(k))
+                    if (CAR(k) == CAR(x)) { value = CAR(CDR(x)); break; }
+            }
+        }
+        if (value == NO_VALUE) {
+            if (sd[SD_INITFUNCTION] == NIL) continue;
+            if (loc_ref(o, loc) != S(P_UNBOUND_SLOT)) continue;
+            value = funcall0(L, sd[SD_INITFUNCTION]);
+        }
+        if (is_fixnum(loc)) INST(o)->slots[FIXVAL(loc)] = value;
+        else CDR(loc) = value;
+    }
+    L->nvals = 1;
+    return o;
+}
+
+/* ------------------------------------------------------------------ */
 /* Structures: accessors check the class by its precedence list        */
 
 static inline bool class_inherits(Obj cls, Obj super) {
@@ -754,6 +842,7 @@ static const PrimDef clos_prims[] = {
     {"%SWAP-INSTANCE-SLOTS", PK_SYS, prim_pct_swap_instance_slots, 2, 2, 0, "(a b)", NULL},
     {"%SLOT-LOCATION", PK_SYS, prim_pct_slot_location, 2, 2, 0, "(class slot-name)", NULL},
     {"%ENSURE-CURRENT-INSTANCE", PK_SYS, prim_pct_ensure_current_instance, 1, 1, 0, "(instance)", NULL},
+    {"%MAKE-STANDARD-INSTANCE-FAST", PK_SYS, prim_pct_make_standard_instance_fast, 3, 3, 0, "(class initargs valid-initargs)", NULL},
     {"%STRUCTURE-REF", PK_SYS, prim_pct_structure_ref, 3, 3, 0, "(object class index)", NULL},
     {"%STRUCTURE-SET", PK_SYS, prim_pct_structure_set, 4, 4, 0, "(value object class index)", NULL},
     {"%MAKE-STRUCTURE", PK_SYS, prim_pct_make_structure, 1, REST, 0, "(class &rest values)", NULL},

@@ -752,12 +752,33 @@
                 `(function
                   (named-lambda ,fname (,chain ,args ,@ll)
                     ,ignorable ,@decls
-                    (flet ((call-next-method (&rest ,cnm-args)
-                             (%call-next-method ,chain (if ,cnm-args ,cnm-args ,args)))
-                           (next-method-p () (if (cdr ,chain) t nil)))
-                      (declare (ignorable (function call-next-method) (function next-method-p)))
-                      (block ,block-name ,@forms))))
+                    ,(if (or (%tree-mentions-form-p body '(function call-next-method))
+                             (%tree-mentions-form-p body '(function next-method-p)))
+                         ;; the local functions are used as objects: real closures
+                         `(flet ((call-next-method (&rest ,cnm-args)
+                                   (%call-next-method ,chain (if ,cnm-args ,cnm-args ,args)))
+                                 (next-method-p () (if (cdr ,chain) t nil)))
+                            (declare (ignorable (function call-next-method) (function next-method-p)))
+                            (block ,block-name ,@forms))
+                         ;; only called: local macros, so that no closure is made per call
+                         `(macrolet ((call-next-method (&rest cnm-args)
+                                       (if cnm-args
+                                           (list '%call-next-method ',chain (cons 'list cnm-args))
+                                           (list '%call-next-method ',chain ',args)))
+                                     (next-method-p () (list 'if (list 'cdr ',chain) t nil)))
+                            (block ,block-name ,@forms)))))
                 doc)))))
+
+(defun %tree-mentions-form-p (tree form)
+  ;; whether FORM (a two-element list) occurs in TREE
+  (let ((count 0))
+    (labels ((walk (x)
+               (setq count (1+ count))
+               (cond ((> count 200000) t)
+                     ((not (consp x)) nil)
+                     ((and (eq (car x) (car form)) (consp (cdr x)) (eq (cadr x) (cadr form)) (null (cddr x))) t)
+                     (t (or (walk (car x)) (walk (cdr x)))))))
+      (walk tree))))
 
 (defmacro defmethod (name &rest args)
   (let* ((parsed (%parse-defmethod args))
@@ -1224,7 +1245,7 @@
   ;; cached per class: slot initargs and the keywords of the initialization methods
   (let ((cache (%instance-ref class 15)) (stamp (cons *clos-epoch* *initargs-epoch*)))
     (if (and cache (equal (car cache) stamp))
-        (cdr cache)
+        (cddr cache)
         (let* ((proto (%class-prototype class))
                (keys (list :allow-other-keys))
                (more (list (%method-keys-of #'allocate-instance (list class))
@@ -1235,7 +1256,7 @@
           (dolist (k more)
             (if (eq k t) (setq keys t))
             (if (not (eq keys t)) (setq keys (%cl-union-eq keys k))))
-          (%instance-set class 15 (cons stamp keys))
+          (%instance-set class 15 (list* stamp :unknown keys))
           keys))))
 
 (defun %check-initargs (class initargs &optional extra-gfs)
@@ -1258,10 +1279,14 @@
        end))
     (if bad (error 'initarg-error :class class :initargs (nreverse-boot bad)))))
 
+(defvar *standard-initialization-methods* nil
+  "The methods of ALLOCATE-INSTANCE, INITIALIZE-INSTANCE and SHARED-INITIALIZE defined here.")
+
 (defgeneric allocate-instance (class &rest initargs &key &allow-other-keys))
-(defmethod allocate-instance ((class standard-class) &rest initargs)
-  (declare (ignore initargs))
-  (%allocate-instance class 4))
+(push (defmethod allocate-instance ((class standard-class) &rest initargs)
+        (declare (ignore initargs))
+        (%allocate-instance class 4))
+      *standard-initialization-methods*)
 (defmethod allocate-instance ((class funcallable-standard-class) &rest initargs)
   (declare (ignore initargs))
   (%allocate-funcallable-instance class #'(lambda (&rest args) (declare (ignore args))
@@ -1272,9 +1297,37 @@
 (defmethod make-instance ((class symbol) &rest initargs)
   (apply #'make-instance (find-class class) initargs))
 
+
+(defun %initarg-error (class initargs)
+  (error 'initarg-error :class class :initargs initargs))
+
+(defun %standard-initialization-p (class)
+  ;; whether only the standard methods initialize instances of CLASS (cached with the initargs)
+  (%valid-initargs class)
+  (let ((cache (%instance-ref class 15)))
+    (if (eq (cadr cache) :unknown)
+        (let ((fast (%only-standard-initialization-p class)))
+          (rplaca (cdr cache) fast)
+          fast)
+        (cadr cache))))
+
+(defun %only-standard-initialization-p (class)
+  (if (not (eq (%class-kind class) :standard)) (return-from %only-standard-initialization-p nil))
+  (let ((proto (%class-prototype class)))
+    (dolist (ms (list (%applicable-methods #'allocate-instance (list class))
+                      (%applicable-methods #'initialize-instance (list proto))
+                      (%applicable-methods #'shared-initialize (list proto t)))
+                t)
+      (dolist (m ms)
+        (if (not (%memq m *standard-initialization-methods*))
+            (return-from %only-standard-initialization-p nil))))))
+
 (defun %make-standard-instance (class initargs)
-  (%check-initargs-plist initargs)
   (%ensure-finalized class)
+  (if (%standard-initialization-p class)
+      (return-from %make-standard-instance
+        (%make-standard-instance-fast class initargs (%valid-initargs class))))
+  (%check-initargs-plist initargs)
   (let ((initargs (%add-default-initargs class initargs)))
     (%check-initargs class initargs)
     (let ((instance (apply #'allocate-instance class initargs)))
@@ -1287,8 +1340,9 @@
   (%make-standard-instance class initargs))
 
 (defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys))
-(defmethod initialize-instance ((instance standard-object) &rest initargs)
-  (apply #'shared-initialize instance t initargs))
+(push (defmethod initialize-instance ((instance standard-object) &rest initargs)
+        (apply #'shared-initialize instance t initargs))
+      *standard-initialization-methods*)
 
 (defgeneric reinitialize-instance (instance &rest initargs &key &allow-other-keys))
 (defmethod reinitialize-instance ((instance standard-object) &rest initargs)
@@ -1298,9 +1352,10 @@
   (apply #'shared-initialize instance nil initargs))
 
 (defgeneric shared-initialize (instance slot-names &rest initargs &key &allow-other-keys))
-(defmethod shared-initialize ((instance standard-object) slot-names &rest initargs)
-  (%ensure-current-instance instance)
-  (%shared-initialize instance slot-names initargs))
+(push (defmethod shared-initialize ((instance standard-object) slot-names &rest initargs)
+        (%ensure-current-instance instance)
+        (%shared-initialize instance slot-names initargs))
+      *standard-initialization-methods*)
 
 (defun %shared-initialize (instance slot-names initargs)
   (let ((class (class-of instance)))
