@@ -842,7 +842,8 @@
          (applicable nil))
     (dolist (m (%instance-ref gf 2))
       (if (%method-applicable-p m required classes) (setq applicable (cons m applicable))))
-    (%cl-sort applicable #'(lambda (a b) (%more-specific-p a b apo classes)))))
+    ;; a stable sort of the methods in the function's order (newest first), as SBCL
+    (%cl-sort (nreverse-boot applicable) #'(lambda (a b) (%more-specific-p a b apo classes)))))
 
 (defun compute-applicable-methods (generic-function arguments)
   (%applicable-methods generic-function arguments))
@@ -1854,3 +1855,51 @@
                      (or (null (symbol-package base)) (%boot-symbol-p base)))
                 (setq entries (cons (list :method (%method-detail m) name) entries))))))
     (nreverse-boot entries)))
+
+;;; ------------------------------------------------------------------
+;;; MAKE-LOAD-FORM, INVALID-METHOD-ERROR, METHOD-COMBINATION-ERROR
+
+(defgeneric make-load-form (object &optional environment))
+
+(defun %no-load-form (object)
+  (error 'simple-error :format-control "don't know how to dump ~S (default MAKE-LOAD-FORM method called)."
+                       :format-arguments (list object)))
+
+(defmethod make-load-form ((object standard-object) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((object structure-object) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((object condition) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((class class) &optional environment)
+  (declare (ignore environment))
+  (let ((name (%class-name class)))
+    (if (and name (eq (find-class name nil) class))
+        `(find-class ',name)
+        (error 'simple-error :format-control "Can't use anonymous or undefined class as constant: ~S"
+                             :format-arguments (list class)))))
+
+(defun make-load-form-saving-slots (object &key (slot-names nil slot-names-p) environment)
+  (declare (ignore environment))
+  (let* ((class (class-of object))
+         (names (if slot-names-p slot-names (%mapcar1 #'%slot-definition-name (%class-effective-slots class))))
+         (sets nil))
+    (dolist (n names)
+      (if (slot-boundp object n)
+          (setq sets (cons `(setf (slot-value ,object ',n) ',(slot-value object n)) sets))
+          (setq sets (cons `(slot-makunbound ,object ',n) sets))))
+    (values `(allocate-instance (find-class ',(%class-name class)))
+            `(progn ,@(nreverse-boot sets)))))
+
+(defun invalid-method-error (method format-control &rest args)
+  (error 'simple-error
+         :format-control "invalid method error for ~S:~%~?"
+         :format-arguments (list method format-control args)))
+
+(defun method-combination-error (format-control &rest args)
+  (error 'simple-error
+         :format-control "method combination error in CLOS dispatch:~%~?"
+         :format-arguments (list format-control args)))
