@@ -384,8 +384,9 @@ DEFPRIM(prim_pct_make_standard_instance_fast) {
     Obj initargs = args[1], valid = args[2];
     size_t n = 0;
     for (Obj x = initargs; x != NIL; x = CDR(CDR(x))) {
-        if (!is_cons(x) || !is_cons(CDR(x))) err_program(L, "odd number of &KEY arguments");
+        if (!is_cons(x)) err_program(L, "odd number of &KEY arguments");
         if (!is_symbol(CAR(x))) err_program(L, "keyword argument not a symbol: %S.", CAR(x));
+        if (!is_cons(CDR(x))) err_program(L, "odd number of &KEY arguments");
         if (++n > 100000) err_program(L, "too many initialization arguments");
     }
     /* default initargs not supplied, in order */

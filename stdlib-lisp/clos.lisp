@@ -214,9 +214,14 @@
   ((class :initarg :class :reader initarg-error-class)
    (initargs :initarg :initargs :reader initarg-error-initargs))
   (:report (lambda (c s)
-             (let ((initargs (initarg-error-initargs c)))
+             (let ((initargs (initarg-error-initargs c)) (first t))
                (write-string (if (cdr initargs) "Invalid initialization arguments:" "Invalid initialization argument:") s)
-               (dolist (a initargs) (format s "~%  ~S" a))
+               (terpri s)
+               (write-string "  " s)
+               (dolist (a (reverse-boot initargs))
+                 (if (not first) (write-string ", " s))
+                 (setq first nil)
+                 (prin1 a s))
                (format s "~%in call for class ~S." (initarg-error-class c))))))
 
 (define-condition missing-slot (cell-error)
@@ -955,7 +960,7 @@
   ;; the slow path of a call: find the applicable methods, make and cache the effective method
   (let ((nreq (%gf-nreq gf)))
     (if (< (%list-length args) nreq)
-        (error 'simple-program-error :format-control "The function ~S requires at least ~D argument~A."
+        (error 'simple-program-error :format-control "The function~%  ~S~%requires at least ~D argument~A."
                                      :format-arguments (list gf nreq (if (= nreq 1) "" "s"))))
     (let ((methods (%applicable-methods gf args)))
       (if (null methods)
@@ -1122,21 +1127,23 @@
                                              :format-arguments (list metaclass)))))
          (class (gethash name *class-table*)))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
-        (setq class (%make-class-object name kind)))
-    (%instance-set class 8 kind)
-    (%set-instance-layout class (%metaclass-for-kind kind))
+        (progn (setq class (%make-class-object name kind))
+               (%set-instance-layout class (%metaclass-for-kind kind))))
     (let ((supers (%mapcar1 #'(lambda (s)
                                 (or (gethash s *class-table*) (%forward-class s)))
                             (or superclasses
                                 (list (if (eq kind :funcallable) 'funcallable-standard-object 'standard-object))))))
       (dolist (s supers)
-        (if (eq s class)
-            (error 'simple-error :format-control "The class ~S cannot be its own superclass." :format-arguments (list name)))
+        (if (or (eq s class) (%inherits-from-p s class))
+            (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
+                                 :format-arguments (list class)))
         (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
             (if (not (%memq s (list *t-class* *standard-object-class*
                                     (gethash 'funcallable-standard-object *class-table*))))
                 (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
-                                     :format-arguments (list s class (%instance-layout s) (%instance-layout class))))))
+                                     :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
+      (%instance-set class 8 kind)
+      (%set-instance-layout class (%metaclass-for-kind kind))
       ;; the accessor methods of the old definition go
       (dolist (m (%accessor-methods-of class)) (%remove-method (%instance-ref m 0) m))
       ;; class slots keep their values when the slot stays shared
@@ -1159,6 +1166,22 @@
         (dolist (r (%instance-ref d 4)) (%add-accessor-method r class (%slot-definition-name d) :reader))
         (dolist (w (%instance-ref d 5)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
       class)))
+
+(defun %inherits-from-p (class super)
+  ;; whether SUPER is among the direct superclasses of CLASS, transitively
+  (let ((seen nil) (pending (list class)))
+    (tagbody
+     top
+       (if (null pending) (return-from %inherits-from-p nil))
+       (let ((c (car pending)))
+         (setq pending (cdr pending))
+         (if (not (%memq c seen))
+             (progn
+               (setq seen (cons c seen))
+               (dolist (s (%class-direct-superclasses c))
+                 (if (eq s super) (return-from %inherits-from-p t))
+                 (setq pending (cons s pending))))))
+       (go top))))
 
 (defun %initialize-class-slots (class)
   (dolist (s (%class-effective-slots class))
@@ -1219,9 +1242,9 @@
     (tagbody
      top
        (if (null x) (go end))
-       (if (null (cdr x)) (error 'simple-program-error :format-control "odd number of &KEY arguments"))
        (if (not (symbolp (car x)))
            (error 'simple-program-error :format-control "keyword argument not a symbol: ~S." :format-arguments (list (car x))))
+       (if (null (cdr x)) (error 'simple-program-error :format-control "odd number of &KEY arguments"))
        (setq x (cddr x))
        (go top)
      end)))

@@ -897,8 +897,11 @@
 (define-condition undefined-function (cell-error) ()
   (:report (lambda (c s) (format s "The function ~S is undefined." (cell-error-name c)))))
 (define-condition unbound-slot (cell-error) ((instance :initarg :instance :reader unbound-slot-instance))
-  (:report (lambda (c s) (format s "The slot ~S is unbound in the object ~S." (cell-error-name c)
-                                 (unbound-slot-instance c)))))
+  (:report (lambda (c s)
+             ;; the slot's name with its package, as SBCL
+             (write-string "The slot " s)
+             (let ((*package* (find-package "KEYWORD"))) (prin1 (cell-error-name c) s))
+             (format s " is unbound in the object ~S." (unbound-slot-instance c)))))
 (define-condition package-error (error) ((package :initarg :package :reader package-error-package)))
 (define-condition stream-error (error) ((stream :initarg :stream :reader stream-error-stream)))
 (define-condition end-of-file (stream-error) ()
