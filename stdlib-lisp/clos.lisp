@@ -295,6 +295,11 @@
 (defun %class-name-p (name)
   (if (and (symbolp name) (gethash name *class-table*)) t nil))
 
+(defun %class-proper-name (class)
+  ;; the name of CLASS when FIND-CLASS of that name gives it back (for SUBTYPEP on class objects)
+  (let ((name (and (%class-p class) (%class-name class))))
+    (if (and name (symbolp name) (eq (gethash name *class-table*) class)) name nil)))
+
 (defun %class-subtypep (c1 c2)
   ;; for SUBTYPEP: T or NIL when both name classes, else :UNKNOWN
   (let ((a (if (%class-p c1) c1 (gethash c1 *class-table*)))
