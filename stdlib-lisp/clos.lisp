@@ -755,7 +755,9 @@
          (fname (append (list 'method name) qualifiers (list spec-names)))
          (ignorable `(declare (ignorable ,@required))))
     (if (not (%tree-mentions-p body '(call-next-method next-method-p)))
-        (list `(function (named-lambda ,fname ,ll ,ignorable ,@decls (block ,block-name ,@forms)))
+        ;; NAMED-LAMBDA makes the block of a symbol's name itself
+        (list `(function (named-lambda ,fname ,ll ,ignorable ,@decls
+                           ,@(if (consp name) `((block ,block-name ,@forms)) forms)))
               nil doc)
         (let ((chain (gensym "CHAIN")) (args (gensym "ARGS")) (cnm-args (gensym "CNM-ARGS")))
           (list nil
