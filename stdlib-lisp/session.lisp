@@ -43,6 +43,7 @@ a function that puts its registry back as it was.")
 (setq *session-snapshot-hooks*
       (list #'(lambda () (%registry-restorer *class-table*))
             #'%clos-snapshot
+            #'(lambda () (%registry-restorer *structure-descriptions*))
             #'(lambda () (%registry-restorer *simple-variants*))))
 
 (defun %session-snapshot ()

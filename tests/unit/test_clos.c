@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "clos.h"
 #include "array.h"
+#include "tinycl.h"
 
 static const char *class_name_of(Lisp *L, Obj o) {
     Obj c = clos_class_of(L, o);
@@ -184,6 +185,57 @@ START_TEST(test_class_objects_are_flagged) {
 }
 END_TEST
 
+/* ---- the session: LIST-DEFINITIONS sections and an exact reset ---- */
+
+static const char *session_value(TclSession *s, const char *code) {
+    TclResult *r = tcl_eval(s, code, NULL, 0);
+    ck_assert_msg(r->status == TCL_OK, "%s failed: %s %s", code, r->error_type ? r->error_type : "",
+                  r->error_message ? r->error_message : "");
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[r->nvalues - 1] : "");
+    tcl_result_free(r);
+    return buf;
+}
+
+START_TEST(test_session_definitions_and_reset) {
+    TclOptions opt = {0};
+    opt.capture_output = true;
+    TclSession *s = tcl_session_new(&opt);
+    ck_assert(s != NULL);
+    const char *boot_counts = "(list (length (sys::%instance-ref #'print-object 2)) "
+                              "(length (sys::%class-direct-subclasses (find-class 'standard-object))) "
+                              "(length (sys::%class-direct-subclasses (find-class 'structure-object))) "
+                              "(length (sys::%class-direct-subclasses (find-class 'error))))";
+    char before[512];
+    snprintf(before, sizeof before, "%s", session_value(s, boot_counts));
+    session_value(s, "(defclass point () ((x :initarg :x :accessor point-x)))"
+                     "(defmethod print-object ((p point) stream) (format stream \"<P ~A>\" (point-x p)))"
+                     "(defgeneric area (s)) (defmethod area ((p point)) 1)"
+                     "(defstruct person name) (define-condition my-error (error) ())");
+    ck_assert_str_eq(session_value(s, "(prin1-to-string (make-instance 'point :x 1))"), "\"<P 1>\"");
+    TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
+    ck_assert_msg(d->text && strstr(d->text, "[Classes]\n- MY-ERROR\n- POINT"), "%s", d->text);
+    ck_assert_msg(strstr(d->text, "[Structures]\n- PERSON"), "%s", d->text);
+    ck_assert_msg(strstr(d->text, "[Generic Functions]\n- AREA (S)"), "%s", d->text);
+    ck_assert_msg(strstr(d->text, "- PRINT-OBJECT (POINT T)"), "%s", d->text);
+    ck_assert_msg(strstr(d->text, "- AREA (POINT)"), "%s", d->text);
+    tcl_definitions_free(d);
+    tcl_reset(s, false);
+    ck_assert_str_eq(session_value(s, "(list (find-class 'point nil) (find-class 'person nil) (find-class 'my-error nil) (fboundp 'area))"),
+                     "(NIL NIL NIL NIL)");
+    ck_assert_str_eq(session_value(s, boot_counts), before);
+    ck_assert_str_eq(session_value(s, "(gethash 'person sys::*structure-descriptions*)"), "NIL");
+    ck_assert_str_eq(session_value(s, "(handler-case (read-from-string \"#S(PERSON :NAME 1)\") (error () :gone))"), ":GONE");
+    d = tcl_list_definitions(s, NULL, NULL);
+    ck_assert_str_eq(d->text, "No user definitions");
+    tcl_definitions_free(d);
+    /* the same names can be defined again from scratch */
+    session_value(s, "(defclass point () ((y :initform 2 :reader point-y)))");
+    ck_assert_str_eq(session_value(s, "(point-y (make-instance 'point))"), "2");
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *clos_suite(void) {
     Suite *s = suite_create("clos");
     TCase *tc = tcase_create("core");
@@ -200,6 +252,7 @@ static Suite *clos_suite(void) {
     tcase_add_test(tc, test_method_combination_runner);
     tcase_add_test(tc, test_keyword_checking);
     tcase_add_test(tc, test_class_objects_are_flagged);
+    tcase_add_test(tc, test_session_definitions_and_reset);
     suite_add_tcase(s, tc);
     return s;
 }
