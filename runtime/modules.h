@@ -10,6 +10,7 @@
     X(package)             \
     X(evalprim)            \
     X(instance)            \
+    X(clos)                \
     X(list)                \
     X(number)              \
     X(character)           \

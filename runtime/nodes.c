@@ -4,6 +4,7 @@
 #include "error.h"
 #include "package.h"
 #include "printer.h"
+#include "clos.h"
 
 Obj ev_const(Lisp *L, Node *n, Env *env) {
     (void)env;
@@ -125,6 +126,7 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
         case T_CLOSURE:
             return apply_closure(L, fn, nargs, args);
         case T_FUNCALLABLE:
+            if (INST(fn)->h.flags & INST_GENERIC) return clos_dispatch(L, fn, nargs, args);
             return funcall(L, INST(fn)->fn, nargs, args);
         default: break;
         }

@@ -239,7 +239,9 @@ typedef struct Closure {
 /* Instances: structures, standard objects, conditions, and (as FUNCALLABLE)
  * generic functions. `layout` is the class (or class wrapper) the runtime's
  * CLOS layer defines; the C core treats it as opaque. */
-enum { INST_STRUCTURE = 1, INST_CONDITION = 2, INST_STANDARD = 4 };
+/* INST_CLASS: a class metaobject (CLOS); INST_GENERIC: a generic function that runtime/clos.c
+ * dispatches (the evaluator calls clos_dispatch instead of `fn`). */
+enum { INST_STRUCTURE = 1, INST_CONDITION = 2, INST_STANDARD = 4, INST_CLASS = 8, INST_GENERIC = 16 };
 typedef struct Instance {
     Header h;
     Obj layout;

@@ -314,7 +314,8 @@ static void circ_scan(Lisp *L, Obj table, Obj o) {
             Obj st = ARR(o)->storage;
             for (size_t i = 0; i < VEC(st)->len; i++) circ_scan(L, table, VEC(st)->data[i]);
             return;
-        } else if (is_type(o, T_INSTANCE) || is_type(o, T_FUNCALLABLE)) {
+        } else if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {
+            /* only structures show their slots (#S); other instances print as #<...> */
             for (size_t i = 0; i < INST(o)->nslots; i++) circ_scan(L, table, INST(o)->slots[i]);
             return;
         } else return;

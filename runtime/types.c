@@ -1679,7 +1679,16 @@ static FT *conv(Ctx *c, Obj spec) {
     if (c->overflow) return c->ft_univ;
     if (is_symbol(spec)) return conv_symbol(c, spec);
     if (is_cons(spec)) return conv_compound(c, spec);
-    if (is_instance_obj(spec)) return ft_atom(c, AK_SAT, spec, c->univ);
+    if (is_instance_obj(spec)) {
+        /* a class object with a proper name is the type that name designates (CLOS) */
+        Lisp *L = c->L;
+        Obj hook = SYM(S(P_CLASS_PROPER_NAME))->function;
+        if (is_function(hook)) {
+            Obj name = funcall1(c->L, hook, spec);
+            if (name != NIL && is_symbol(name)) return conv_symbol(c, name);
+        }
+        return ft_atom(c, AK_SAT, spec, c->univ);
+    }
     Lisp *L = c->L;
     err_type(L, spec, L3(L, S(OR), S(CONS), S(SYMBOL)));
 }

@@ -303,12 +303,16 @@
             (sys::%expand-setf-pair expansion value env)
             `(setq ,place ,value)))
       (multiple-value-bind (temps vals stores store-form) (get-setf-expansion place env)
-        (if (and (null temps) (consp store-form) (eq (car store-form) 'funcall)
-                 (null (cdr stores)))
-            `(let ((,(car stores) ,value)) ,store-form)
-            `(let* (,@(sys::%zip temps vals))
-               (multiple-value-bind ,stores ,value
-                 ,store-form))))))
+        (cond ((and (null temps) (consp store-form) (eq (car store-form) 'funcall)
+                    (null (cdr stores)))
+               `(let ((,(car stores) ,value)) ,store-form))
+              ((null (cdr stores))
+               ;; one store variable: a plain binding (no MULTIPLE-VALUE-BIND closure)
+               `(let* (,@(sys::%zip temps vals) (,(car stores) ,value)) ,store-form))
+              (t
+               `(let* (,@(sys::%zip temps vals))
+                  (multiple-value-bind ,stores ,value
+                    ,store-form)))))))
 
 (defun sys::%zip (a b)
   (let ((r nil))

@@ -32,36 +32,102 @@
   (let ((n 0)) (dolist (x list) (declare (ignore x)) (setq n (1+ n))) n))
 
 ;;; ------------------------------------------------------------------
-;;; Condition classes. A class is an instance whose layout is *CLASS-LAYOUT*; its slots:
-;;; 0 name, 1 direct superclass names, 2 class precedence list (class objects),
-;;; 3 direct slot specs, 4 default initargs, 5 report, 6 documentation, 7 effective slots,
-;;; 8 kind (:condition or :restart).
-;;; A slot spec is a list (name initargs initfunction readers writers).
-;;; CLOS-lite later makes these classes ordinary CLOS classes with the same information.
+;;; Classes. Every class (the condition classes made here, and the standard, structure and
+;;; built-in classes clos.lisp makes) is an instance flagged as a class metaobject, with these
+;;; slots (the same numbers are in runtime/clos.h):
+;;;   0 name, 1 direct superclasses, 2 class precedence list, 3 direct slots, 4 effective slots,
+;;;   5 direct default initargs, 6 default initargs, 7 documentation, 8 kind (:condition,
+;;;   :standard, :structure, :built-in, :funcallable or :forward), 9 direct subclasses,
+;;;   10 version, 11 obsolete layouts, 12 finalized-p, 13 prototype, 14 direct methods,
+;;;   15 initargs cache, 16 plist (:report ...), 17 number of instance slots.
+;;; A slot definition is an instance with slots 0 name, 1 initargs, 2 initform,
+;;; 3 initfunction, 4 readers, 5 writers, 6 allocation, 7 type, 8 documentation,
+;;; 9 location (an index, or a cons whose cdr holds a class slot's value), 10 read-only.
+;;; A default initarg is a list (key form function).
+;;; The metaclasses (CONDITION-CLASS, STANDARD-CLASS, ...) come with clos.lisp, which then
+;;; gives the objects made here their classes.
 
-(defvar *class-layout* (make-symbol "CONDITION-CLASS"))
-(defvar *condition-classes* (make-hash-table :test 'eq))
+(defvar *class-table* (make-hash-table :test 'eq)
+  "Every named class: symbol -> class metaobject.")
+(defvar *condition-classes* *class-table*) ; the older name of the same table
 
-(defun %class-p (x) (and (%instance-p x) (eq (%instance-layout x) *class-layout*)))
+(defun %class-p (x) (%class-object-p x))
 (defun %class-name (c) (%instance-ref c 0))
+(defun %class-direct-superclasses (c) (%instance-ref c 1))
 (defun %class-cpl (c) (%instance-ref c 2))
-(defun %class-effective-slots (c) (%instance-ref c 7))
-(defun %class-report (c) (%instance-ref c 5))
-(defun %class-default-initargs (c) (%instance-ref c 4))
+(defun %class-direct-slots (c) (%instance-ref c 3))
+(defun %class-effective-slots (c) (%instance-ref c 4))
+(defun %class-direct-default-initargs (c) (%instance-ref c 5))
+(defun %class-default-initargs (c) (%instance-ref c 6))
+(defun %class-kind (c) (%instance-ref c 8))
+(defun %class-direct-subclasses (c) (%instance-ref c 9))
+(defun %class-plist (c) (%instance-ref c 16))
+(defun %class-report (c) (%plist-get (%instance-ref c 16) :report nil))
+
+(defun %make-class-object (name kind)
+  (let ((c (%make-instance nil 18 8)))
+    (%instance-set c 0 name)
+    (let ((i 1))
+      (tagbody
+       top
+         (if (> i 17) (go end))
+         (%instance-set c i nil)
+         (setq i (1+ i))
+         (go top)
+       end))
+    (%instance-set c 8 kind)
+    (%instance-set c 10 0)
+    (%instance-set c 17 0)
+    c))
+
+(defvar *direct-slot-definition-class* nil)    ; the classes clos.lisp gives slot definitions
+(defvar *effective-slot-definition-class* nil)
+(defvar *condition-metaclass* nil)
+
+(defun %make-slot-definition (name initargs initform initfunction readers writers allocation type doc)
+  (let ((s (%make-instance *direct-slot-definition-class* 11)))
+    (%instance-set s 0 name)
+    (%instance-set s 1 initargs)
+    (%instance-set s 2 initform)
+    (%instance-set s 3 initfunction)
+    (%instance-set s 4 readers)
+    (%instance-set s 5 writers)
+    (%instance-set s 6 allocation)
+    (%instance-set s 7 type)
+    (%instance-set s 8 doc)
+    (%instance-set s 9 nil)
+    (%instance-set s 10 nil)
+    s))
+
+(defun %slot-definition-name (s) (%instance-ref s 0))
+(defun %slot-definition-initargs (s) (%instance-ref s 1))
+(defun %slot-definition-initfunction (s) (%instance-ref s 3))
+(defun %slot-definition-allocation (s) (%instance-ref s 6))
+(defun %slot-definition-location (s) (%instance-ref s 9))
+
+(defun %find-class-named (name)
+  (gethash name *class-table*))
 
 (defun %find-condition-class (name &optional (errorp t))
-  (let ((c (gethash name *condition-classes*)))
+  (let ((c (gethash name *class-table*)))
+    (if (and c (not (eq (%class-kind c) :condition))) (setq c nil))
     (if (and (null c) errorp)
         (error 'simple-type-error :datum name :expected-type '(satisfies condition-type-p)
                                   :format-control "~S is not a condition type."
                                   :format-arguments (list name)))
     c))
 
-;;; The class precedence list, as CLOS computes it: a topological sort of the classes and
-;;; their local precedence orders, ties broken by the rightmost direct subclass rule.
-(defun %compute-cpl (class supers)
-  (let ((classes (list class)) (pending (%mapcar1 #'%find-condition-class supers)))
-    ;; collect every superclass
+(defun reverse-boot (list)
+  (let ((r nil)) (dolist (x list) (setq r (cons x r))) r))
+
+(defun %remove-eq (x list)
+  (let ((r nil)) (dolist (y list) (if (not (eq x y)) (setq r (cons y r)))) (nreverse-boot r)))
+
+;;; The class precedence list (CLHS 4.3.5): a topological sort of the classes and their local
+;;; precedence orders; among the classes free to come next, the one with a direct subclass
+;;; rightmost in the list so far wins.
+(defun %compute-cpl (class)
+  (let ((classes (list class)) (pending (%class-direct-superclasses class)))
     (tagbody
      top
        (if (null pending) (go end))
@@ -69,18 +135,15 @@
          (setq pending (cdr pending))
          (if (not (%memq c classes))
              (progn
-               (setq classes (append classes (list c)))
-               (setq pending (append pending (%mapcar1 #'%find-condition-class (%instance-ref c 1)))))))
+               (setq classes (cons c classes))
+               (setq pending (append (%class-direct-superclasses c) pending)))))
        (go top)
      end)
-    ;; local precedence constraints: each class before its supers, supers in order
+    (setq classes (nreverse-boot classes))
     (let ((constraints nil))
       (dolist (c classes)
-        (let ((prev c)
-              (ss (if (eq c class)
-                      (%mapcar1 #'%find-condition-class supers)
-                      (%mapcar1 #'%find-condition-class (%instance-ref c 1)))))
-          (dolist (s ss)
+        (let ((prev c))
+          (dolist (s (%class-direct-superclasses c))
             (setq constraints (cons (cons prev s) constraints))
             (setq prev s))))
       (let ((result nil) (remaining classes))
@@ -95,149 +158,255 @@
                  (if (not blocked) (setq candidates (cons c candidates)))))
              (setq candidates (nreverse-boot candidates))
              (if (null candidates)
-                 (error 'simple-error :format-control "Inconsistent class precedence for ~S"
-                                      :format-arguments (list (%class-name class))))
+                 (error 'simple-error
+                        :format-control "Inconsistent precedence lists for the superclasses of ~S: ~S"
+                        :format-arguments (list (%class-name class)
+                                                (%mapcar1 #'%class-name remaining))))
              (let ((chosen (car candidates)))
                (if (cdr candidates)
-                   ;; choose the candidate that is a direct superclass of the rightmost class in result
-                   (let ((r (reverse-boot result)))
+                   (let ((r result)) ; newest first: the rightmost class so far comes first
                      (tagbody
                       scan
                         (if (null r) (go done))
-                        (let ((direct (%mapcar1 #'%find-condition-class (%instance-ref (car r) 1))))
+                        (let ((direct (%class-direct-superclasses (car r))))
                           (dolist (cand candidates)
                             (if (%memq cand direct) (progn (setq chosen cand) (go done)))))
                         (setq r (cdr r))
                         (go scan)
                       done)))
-               (setq result (append result (list chosen)))
+               (setq result (cons chosen result))
                (setq remaining (%remove-eq chosen remaining))))
            (go top)
          end)
-        result))))
+        (nreverse-boot result)))))
 
-(defun reverse-boot (list)
-  (let ((r nil)) (dolist (x list) (setq r (cons x r))) r))
+;;; Effective slots (CLHS 7.5.3): one per name, in the order SBCL gives them (the least
+;;; specific classes' slots first); the most specific definition gives the allocation, the
+;;; initform and the documentation, the initargs accumulate. Instance slots get consecutive
+;;; indices; a class slot shares the cell of the class that defines it.
+(defun %compute-slots (class)
+  (let ((names nil) (cpl (%class-cpl class)))
+    (dolist (c (reverse-boot cpl))
+      (dolist (d (%class-direct-slots c))
+        (if (not (%memq (%slot-definition-name d) names))
+            (setq names (cons (%slot-definition-name d) names)))))
+    (setq names (nreverse-boot names))
+    (let ((result nil) (index 0))
+      (dolist (name names)
+        (let ((defs nil) (owner nil))
+          (dolist (c cpl)
+            (dolist (d (%class-direct-slots c))
+              (if (eq (%slot-definition-name d) name)
+                  (progn (if (null defs) (setq owner c))
+                         (setq defs (cons d defs))))))
+          (setq defs (nreverse-boot defs))
+          (let* ((first (car defs))
+                 (initargs nil) (initform nil) (initfunction nil) (type nil) (doc nil)
+                 (allocation (%slot-definition-allocation first)) (read-only nil))
+            (dolist (d defs)
+              (dolist (a (%slot-definition-initargs d))
+                (if (not (%memq a initargs)) (setq initargs (cons a initargs))))
+              (if (and (null initfunction) (%slot-definition-initfunction d))
+                  (progn (setq initfunction (%slot-definition-initfunction d))
+                         (setq initform (%instance-ref d 2))))
+              (if (and (null type) (%instance-ref d 7)) (setq type (%instance-ref d 7)))
+              (if (and (null doc) (%instance-ref d 8)) (setq doc (%instance-ref d 8)))
+              (if (%instance-ref d 10) (setq read-only t)))
+            (let ((e (%make-slot-definition name (nreverse-boot initargs) initform initfunction nil nil
+                                            allocation (or type t) doc)))
+              (%set-instance-layout e *effective-slot-definition-class*)
+              (%instance-set e 10 read-only)
+              (if (eq allocation :class)
+                  (progn
+                    ;; the cell lives in the defining class's direct slot definition
+                    (if (not (consp (%instance-ref first 9)))
+                        (%instance-set first 9 (cons name +slot-unbound+)))
+                    (%instance-set e 9 (%instance-ref first 9)))
+                  (progn (%instance-set e 9 index)
+                         (setq index (1+ index))))
+              (setq result (cons e result))))))
+      (values (nreverse-boot result) index))))
 
-(defun %remove-eq (x list)
-  (let ((r nil)) (dolist (y list) (if (not (eq x y)) (setq r (cons y r)))) (nreverse-boot r)))
+(defun %compute-default-initargs (class)
+  (let ((result nil) (keys nil))
+    (dolist (c (%class-cpl class))
+      (dolist (d (%class-direct-default-initargs c))
+        (if (not (%memq (car d) keys))
+            (progn (setq keys (cons (car d) keys))
+                   (setq result (cons d result))))))
+    (nreverse-boot result)))
 
-(defun %effective-slots (cpl)
-  ;; most specific class first; a slot name appears once, initargs accumulate
-  (let ((result nil))
-    (dolist (c cpl)
-      (dolist (spec (%instance-ref c 3))
-        (let ((existing nil))
-          (dolist (r result) (if (eq (car r) (car spec)) (setq existing r)))
-          (if existing
-              (progn
-                (setf (cadr existing) (append (cadr existing) (cadr spec)))
-                (if (null (caddr existing)) (setf (caddr existing) (caddr spec))))
-              (setq result (append result (list (list (car spec) (cadr spec) (caddr spec)))))))))
-    result))
+(defun %instance-slot-names (class)
+  (let ((r nil))
+    (dolist (s (%class-effective-slots class))
+      (if (integerp (%slot-definition-location s)) (setq r (cons (%slot-definition-name s) r))))
+    (nreverse-boot r)))
 
-(defun %ensure-condition-class (name supers slot-specs default-initargs report doc &optional (kind :condition))
-  (let ((c (or (gethash name *condition-classes*) (%make-instance *class-layout* 9))))
-    (%instance-set c 0 name)
-    (%instance-set c 1 supers)
-    (%instance-set c 3 slot-specs)
-    (%instance-set c 4 default-initargs)
-    (%instance-set c 5 report)
-    (%instance-set c 6 doc)
-    (%instance-set c 8 kind)
-    (setf (gethash name *condition-classes*) c)
-    (%instance-set c 2 (%compute-cpl c supers))
-    (%instance-set c 7 (%effective-slots (%instance-ref c 2)))
+(defun %class-forward-p (class)
+  (dolist (c (%class-cpl class) nil)
+    (if (eq (%class-kind c) :forward) (return-from %class-forward-p t))))
+
+(defun %equal-names (a b)
+  (tagbody
+   top
+     (if (and (null a) (null b)) (return-from %equal-names t))
+     (if (or (null a) (null b) (not (eq (car a) (car b)))) (return-from %equal-names nil))
+     (setq a (cdr a) b (cdr b))
+     (go top)))
+
+;;; Compute the precedence list, slots and default initargs of CLASS and of its subclasses.
+;;; A class whose instance slots change gets a new version: its existing instances are
+;;; brought up to date when next touched.
+(defun %finalize-class (class)
+  (let ((old-names (if (%instance-ref class 12) (%instance-slot-names class) :none)))
+    (if (dolist (s (%class-direct-superclasses class) nil)
+          (if (or (eq (%class-kind s) :forward) (not (%instance-ref s 12))) (return t)))
+        (%instance-set class 12 nil)
+        (progn
+          (%instance-set class 2 (%compute-cpl class))
+          (multiple-value-bind (slots size) (%compute-slots class)
+            (%instance-set class 4 slots)
+            (%instance-set class 17 size))
+          (%instance-set class 6 (%compute-default-initargs class))
+          (%instance-set class 15 nil)
+          (%instance-set class 12 t)
+          (if (and (not (eq old-names :none))
+                   (not (%equal-names old-names (%instance-slot-names class))))
+              (%make-instances-obsolete class old-names)))))
+  (dolist (sub (%class-direct-subclasses class))
+    (%finalize-class sub))
+  class)
+
+(defun %make-instances-obsolete (class old-names)
+  (let ((v (%instance-ref class 10)))
+    (%instance-set class 11 (cons (cons v old-names) (%instance-ref class 11)))
+    (%instance-set class 10 (1+ v))))
+
+(defun %set-direct-superclasses (class supers)
+  (dolist (old (%class-direct-superclasses class))
+    (%instance-set old 9 (%remove-eq class (%instance-ref old 9))))
+  (%instance-set class 1 supers)
+  (dolist (s supers)
+    (if (not (%memq class (%instance-ref s 9)))
+        (%instance-set s 9 (append (%instance-ref s 9) (list class))))))
+
+(defun %ensure-condition-class (name supers slot-defs default-initargs report doc)
+  (if (fboundp '%check-definition-lock) (%check-definition-lock name))
+  (if (and doc (fboundp '%set-documentation)) (%set-documentation name 'type doc))
+  (let ((c (gethash name *class-table*)))
+    (if (or (null c) (not (eq (%class-kind c) :condition)))
+        (progn (setq c (%make-class-object name :condition))
+               (%set-instance-layout c *condition-metaclass*)))
+    (%instance-set c 3 slot-defs)
+    (%instance-set c 5 default-initargs)
+    (%instance-set c 7 doc)
+    (%instance-set c 16 (if report (list :report report) nil))
+    (%set-direct-superclasses c (%mapcar1 #'%find-condition-class supers))
+    (setf (gethash name *class-table*) c)
+    (%finalize-class c)
     c))
 
 (defun %subclassp (class super) (if (%memq super (%class-cpl class)) t nil))
 
 (defun condition-type-p (name)
-  (let ((c (gethash name *condition-classes*)))
-    (and c (eq (%instance-ref c 8) :condition))))
+  (let ((c (gethash name *class-table*)))
+    (and c (eq (%class-kind c) :condition))))
 
 (defun %conditionp (x)
   (and (%instance-p x) (%class-p (%instance-layout x))
-       (eq (%instance-ref (%instance-layout x) 8) :condition)))
+       (eq (%class-kind (%instance-layout x)) :condition)))
 
 ;;; ------------------------------------------------------------------
 ;;; Making conditions and reading their slots
 
-(defun %slot-index (object slot-name)
-  (let ((i 0))
-    (dolist (s (%class-effective-slots (%instance-layout object)))
-      (if (eq (car s) slot-name) (return-from %slot-index i))
-      (setq i (1+ i)))
-    nil))
-
 (defun %condition-slot-value (c slot)
-  (let ((i (%slot-index c slot)))
-    (cond ((null i) (error 'simple-error :format-control "The condition ~S has no slot ~S."
-                                         :format-arguments (list c slot)))
-          ((not (%instance-boundp c i))
-           (error 'unbound-slot :name slot :instance c))
-          (t (%instance-ref c i)))))
+  (if (not (%conditionp c))
+      (error 'simple-type-error :datum c :expected-type 'condition
+                                :format-control "The value ~S is not of type ~S."
+                                :format-arguments (list c 'condition)))
+  (slot-value c slot))
 
 (defun %set-condition-slot-value (c slot value)
-  (let ((i (%slot-index c slot)))
-    (if (null i) (error 'simple-error :format-control "The condition ~S has no slot ~S."
-                                      :format-arguments (list c slot)))
-    (%instance-set c i value)))
+  (if (not (%conditionp c))
+      (error 'simple-type-error :datum c :expected-type 'condition
+                                :format-control "The value ~S is not of type ~S."
+                                :format-arguments (list c 'condition)))
+  (setf (slot-value c slot) value))
+
+(defun %initialize-slots-from-initargs (object class initargs)
+  ;; every effective slot: the first initarg given, else its initform when unbound
+  (dolist (s (%class-effective-slots class))
+    (let ((found '%none) (loc (%slot-definition-location s)))
+      (dolist (key (%slot-definition-initargs s))
+        (if (eq found '%none)
+            (let ((v (%plist-get initargs key '%none)))
+              (if (not (eq v '%none)) (setq found v)))))
+      (cond ((not (eq found '%none))
+             (if (consp loc) (rplacd loc found) (%instance-set object loc found)))
+            ((%slot-definition-initfunction s)
+             (if (consp loc)
+                 (if (eq (cdr loc) +slot-unbound+)
+                     (rplacd loc (funcall (%slot-definition-initfunction s))))
+                 (if (not (%instance-boundp object loc))
+                     (%instance-set object loc (funcall (%slot-definition-initfunction s))))))))))
+
+(defun %add-default-initargs (class initargs)
+  (let ((all initargs) (extra nil))
+    (dolist (d (%class-default-initargs class))
+      (if (eq (%plist-get all (car d) '%none) '%none)
+          (setq extra (cons (funcall (caddr d)) (cons (car d) extra)))))
+    (if extra (append initargs (nreverse-boot extra)) initargs)))
 
 (defun make-condition (type &rest initargs)
-  (let* ((class (%find-condition-class type))
-         (slots (%class-effective-slots class))
-         (c (%make-instance class (%list-length slots) 2)))
-    (if (not (eq (%instance-ref class 8) :condition))
+  (let ((class (if (%class-p type) type (gethash type *class-table*))))
+    (if (or (null class) (not (eq (%class-kind class) :condition)))
         (error 'simple-type-error :datum type :expected-type '(satisfies condition-type-p)
                                   :format-control "~S is not a condition type." :format-arguments (list type)))
-    ;; default initargs of the class and its superclasses, when not supplied
-    (let ((all initargs))
-      (dolist (k (%class-cpl class))
-        (let ((d (%instance-ref k 4)))
-          (tagbody
-           top
-             (if (null d) (go end))
-             (if (eq (%plist-get all (car d) '%none) '%none)
-                 (setq all (append all (list (car d) (funcall (cadr d))))))
-             (setq d (cddr d))
-             (go top)
-           end)))
-      (let ((i 0))
-        (dolist (s slots)
-          (let ((found '%none))
-            (dolist (key (cadr s))
-              (if (eq found '%none)
-                  (let ((v (%plist-get all key '%none)))
-                    (if (not (eq v '%none)) (setq found v)))))
-            (cond ((not (eq found '%none)) (%instance-set c i found))
-                  ((caddr s) (%instance-set c i (funcall (caddr s))))))
-          (setq i (1+ i)))))
-    c))
+    (let ((c (%allocate-instance class 2)))
+      (%initialize-slots-from-initargs c class (%add-default-initargs class initargs))
+      c)))
 
 ;;; ------------------------------------------------------------------
 ;;; DEFINE-CONDITION
 
 (defun %parse-slot-spec (spec)
-  ;; returns (name initargs initfunction-form readers writers)
+  ;; -> a form that makes the direct slot definition, and the readers and writers
   (if (symbolp spec)
-      (list spec nil nil nil nil)
+      (list `(%make-slot-definition ',spec nil nil nil nil nil :instance t nil) nil nil spec)
       (let ((name (car spec)) (options (cdr spec))
-            (initargs nil) (initform nil) (readers nil) (writers nil))
+            (initargs nil) (initform nil) (initfunction nil) (readers nil) (writers nil)
+            (allocation :instance) (type t) (doc nil))
         (tagbody
          top
            (if (null options) (go end))
            (let ((k (car options)) (v (cadr options)))
              (cond ((eq k :initarg) (setq initargs (append initargs (list v))))
-                   ((eq k :initform) (setq initform (list 'function (list 'lambda nil v))))
+                   ((eq k :initform) (setq initform v)
+                                     (setq initfunction (list 'function (list 'lambda nil v))))
                    ((eq k :reader) (setq readers (append readers (list v))))
                    ((eq k :writer) (setq writers (append writers (list v))))
                    ((eq k :accessor) (setq readers (append readers (list v)))
-                                     (setq writers (append writers (list (list 'setf v)))))))
+                                     (setq writers (append writers (list (list 'setf v)))))
+                   ((eq k :allocation) (setq allocation v))
+                   ((eq k :type) (setq type v))
+                   ((eq k :documentation) (setq doc v))))
            (setq options (cddr options))
            (go top)
          end)
-        (list name initargs initform readers writers))))
+        (list `(%make-slot-definition ',name ',initargs ',initform ,initfunction ',readers ',writers
+                                      ',allocation ',type ',doc)
+              readers writers name))))
+
+(defun %parse-default-initargs (plist)
+  (let ((forms nil))
+    (tagbody
+     top
+       (if (null plist) (go end))
+       (setq forms (cons `(list ',(car plist) ',(cadr plist) (function (lambda () ,(cadr plist)))) forms))
+       (setq plist (cddr plist))
+       (go top)
+     end)
+    (cons 'list (nreverse-boot forms))))
 
 (defmacro define-condition (name parent-types slot-specs &rest options)
   (let ((parsed (%mapcar1 #'%parse-slot-spec slot-specs))
@@ -249,27 +418,19 @@
                                 `(function (lambda (c s) (declare (ignore c)) (write-string ,r s)))
                                 `(function ,r)))))
             ((eq (car o) :default-initargs)
-             (let ((d (cdr o)) (forms nil))
-               (tagbody
-                top
-                  (if (null d) (go end))
-                  (setq forms (append forms (list (car d) `(function (lambda () ,(cadr d))))))
-                  (setq d (cddr d))
-                  (go top)
-                end)
-               (setq default-initargs (cons 'list forms))))
+             (setq default-initargs (%parse-default-initargs (cdr o))))
             ((eq (car o) :documentation) (setq doc (cadr o)))))
     `(progn
        (%ensure-condition-class
         ',name ',(or parent-types (if (eq name 'condition) nil '(condition)))
-        (list ,@(%mapcar1 #'(lambda (p) `(list ',(car p) ',(cadr p) ,(caddr p))) parsed))
+        (list ,@(%mapcar1 #'car parsed))
         ,default-initargs ,report ,doc)
        ,@(let ((defs nil))
            (dolist (p parsed)
-             (dolist (r (nth 3 p))
-               (setq defs (cons `(defun ,r (condition) (%condition-slot-value condition ',(car p))) defs)))
-             (dolist (w (nth 4 p))
-               (setq defs (cons `(defun ,w (value condition) (%set-condition-slot-value condition ',(car p) value)) defs))))
+             (dolist (r (nth 1 p))
+               (setq defs (cons `(defun ,r (condition) (%condition-slot-value condition ',(nth 3 p))) defs)))
+             (dolist (w (nth 2 p))
+               (setq defs (cons `(defun ,w (value condition) (%set-condition-slot-value condition ',(nth 3 p) value)) defs))))
            (nreverse-boot defs))
        (%note-definition 'define-condition ',name)
        ',name)))
@@ -293,14 +454,16 @@
       (progn
         (write-string "#<" stream)
         (prin1 (%class-name (%instance-layout c)) stream)
-        (if (and (%slot-index c 'format-control) (%instance-boundp c (%slot-index c 'format-control)))
-            (progn (write-string " " stream)
-                   (prin1 (%instance-ref c (%slot-index c 'format-control)) stream)))
+        (let ((loc (%slot-location (%instance-layout c) 'format-control)))
+          (if (and (integerp loc) (%instance-boundp c loc))
+              (progn (write-string " " stream)
+                     (prin1 (%instance-ref c loc) stream))))
         (%write-address c stream)
         (write-string ">" stream))
       (%report-condition c stream)))
 
-;;; Printers and type hooks for instances: other layers (defstruct, CLOS) add entries.
+;;; Printers and type hooks for instances that are not CLOS objects (clos.lisp prints its
+;;; objects with PRINT-OBJECT); other layers add entries.
 (defvar *instance-printers* nil)     ; list of (predicate . printer)
 (defvar *instance-typep-hooks* nil)  ; list of functions (object type) -> :unknown, t or nil
 (defvar *instance-type-of-hooks* nil) ; list of functions (object) -> type or nil
@@ -313,44 +476,39 @@
   (write-string ">" stream))
 
 (defun %instance-typep (object type)
-  (dolist (h *instance-typep-hooks*)
-    (let ((r (funcall h object type)))
-      (if (not (eq r :unknown)) (return-from %instance-typep r))))
-  nil)
+  (let ((class (if (%class-p type) type (gethash type *class-table*))))
+    (if class
+        (%class-typep object class)
+        (progn
+          (dolist (h *instance-typep-hooks*)
+            (let ((r (funcall h object type)))
+              (if (not (eq r :unknown)) (return-from %instance-typep r))))
+          nil))))
 
 (defun %instance-type-of (object)
+  (let ((layout (%instance-layout object)))
+    (if (%class-p layout)
+        (return-from %instance-type-of (%class-name layout))))
   (dolist (h *instance-type-of-hooks*)
     (let ((r (funcall h object)))
       (if r (return-from %instance-type-of r))))
-  'standard-object)
+  (if (%class-p object) 'condition-class 'standard-object))
 
 (setq *instance-printers*
       (list (cons #'(lambda (x) (%class-p (%instance-layout x)))
                   #'(lambda (x s)
                       (let ((class (%instance-layout x)))
-                        (if (eq (%instance-ref class 8) :restart)
-                            (%print-restart x s)
-                            (%print-condition-object x s)))))
+                        (cond ((eq (%class-name class) 'restart) (%print-restart x s))
+                              ((eq (%class-kind class) :condition) (%print-condition-object x s))
+                              (t (write-string "#<" s)
+                                 (prin1 (%class-name class) s)
+                                 (%write-address x s)
+                                 (write-string ">" s))))))
             (cons #'%class-p
                   #'(lambda (x s)
                       (write-string "#<CONDITION-CLASS " s)
                       (prin1 (%class-name x) s)
                       (write-string ">" s)))))
-
-(setq *instance-typep-hooks*
-      (list #'(lambda (object type)
-                (let ((layout (%instance-layout object)))
-                  (if (and (symbolp type) (%class-p layout))
-                      (let ((c (gethash type *condition-classes*)))
-                        (if c (%subclassp layout c) :unknown))
-                      :unknown)))))
-
-(setq *instance-type-of-hooks*
-      (list #'(lambda (object)
-                (let ((layout (%instance-layout object)))
-                  (cond ((%class-p layout) (%class-name layout))
-                        ((%class-p object) 'condition-class)
-                        (t nil))))))
 
 ;;; ------------------------------------------------------------------
 ;;; Handlers
@@ -362,8 +520,8 @@
   (cond ((eq type t) t)
         ((null type) nil)
         ((symbolp type)
-         (let ((cls (gethash type *condition-classes*)))
-           (cond (cls (and (%instance-p c) (%class-p (%instance-layout c)) (%subclassp (%instance-layout c) cls)))
+         (let ((cls (gethash type *class-table*)))
+           (cond (cls (%class-typep c cls))
                  ((fboundp 'typep) (typep c type))
                  (t nil))))
         ((and (consp type) (eq (car type) 'or))
@@ -455,13 +613,29 @@
      (error (condition) (values nil condition))))
 
 ;;; ------------------------------------------------------------------
-;;; Restarts. A restart is an instance whose layout is the class RESTART; slots:
+;;; Restarts. A restart is an instance of the structure class RESTART; slots:
 ;;; 0 name, 1 function, 2 report-function, 3 interactive-function, 4 test-function, 5 conditions
 
 (defvar *restart-clusters* nil)
 
+(defvar *restart-class*
+  (let ((c (%make-class-object 'restart :structure))
+        (i 0))
+    (%instance-set c 3 (%mapcar1 #'(lambda (name)
+                                     (let ((s (%make-slot-definition name nil nil nil nil nil :instance t nil)))
+                                       (%instance-set s 9 i)
+                                       (setq i (1+ i))
+                                       s))
+                                 '(name function report-function interactive-function test-function conditions)))
+    (%instance-set c 4 (%instance-ref c 3))
+    (%instance-set c 2 (list c))
+    (%instance-set c 12 t)
+    (%instance-set c 17 6)
+    (setf (gethash 'restart *class-table*) c)
+    c))
+
 (defun %make-restart (name function &key report-function interactive-function test-function)
-  (let ((r (%make-instance (%find-condition-class 'restart) 6)))
+  (let ((r (%allocate-instance *restart-class* 1)))
     (%instance-set r 0 name)
     (%instance-set r 1 function)
     (%instance-set r 2 report-function)
@@ -471,7 +645,7 @@
     r))
 
 (defun %restartp (x)
-  (and (%instance-p x) (eq (%instance-layout x) (gethash 'restart *condition-classes*))))
+  (and (%instance-p x) (eq (%instance-layout x) *restart-class*)))
 
 (defun restart-name (restart) (%instance-ref restart 0))
 
@@ -685,10 +859,10 @@
         (setf (gethash type *simple-variants*) name))))
 
 (defun %signal-error (type initargs)
-  (let ((class (gethash type *condition-classes*)))
+  (let ((class (%find-condition-class type nil)))
     (cond ((null class) (setq type 'simple-error))
           ((and (not (eq (%plist-get initargs :format-control '%none) '%none))
-                (not (%subclassp class (gethash 'simple-condition *condition-classes*))))
+                (not (%subclassp class (gethash 'simple-condition *class-table*))))
            (setq type (%simple-variant type))))
     (error (apply #'make-condition type initargs))))
 
@@ -696,7 +870,6 @@
 ;;; The standard condition types (CLHS 9.1)
 
 (%ensure-condition-class 'condition nil nil nil nil nil)
-(%ensure-condition-class 'restart nil nil nil nil nil :restart)
 
 (define-condition warning (condition) ())
 (define-condition style-warning (warning) ())
@@ -724,8 +897,11 @@
 (define-condition undefined-function (cell-error) ()
   (:report (lambda (c s) (format s "The function ~S is undefined." (cell-error-name c)))))
 (define-condition unbound-slot (cell-error) ((instance :initarg :instance :reader unbound-slot-instance))
-  (:report (lambda (c s) (format s "The slot ~S is unbound in the object ~S." (cell-error-name c)
-                                 (unbound-slot-instance c)))))
+  (:report (lambda (c s)
+             ;; the slot's name with its package, as SBCL
+             (write-string "The slot " s)
+             (let ((*package* (find-package "KEYWORD"))) (prin1 (cell-error-name c) s))
+             (format s " is unbound in the object ~S." (unbound-slot-instance c)))))
 (define-condition package-error (error) ((package :initarg :package :reader package-error-package)))
 (define-condition stream-error (error) ((stream :initarg :stream :reader stream-error-stream)))
 (define-condition end-of-file (stream-error) ()

@@ -41,7 +41,9 @@ a function that puts its registry back as it was.")
     #'(lambda () (%restore-hash-table table entries))))
 
 (setq *session-snapshot-hooks*
-      (list #'(lambda () (%registry-restorer *condition-classes*))
+      (list #'(lambda () (%registry-restorer *class-table*))
+            #'%clos-snapshot
+            #'(lambda () (%registry-restorer *structure-descriptions*))
             #'(lambda () (%registry-restorer *simple-variants*))))
 
 (defun %session-snapshot ()
@@ -56,6 +58,8 @@ a function that puts its registry back as it was.")
 ;;; functions of (symbol) returning a list of (kind detail) entries.
 
 (defvar *definition-finders* nil)
+;; classes, structures and methods (clos.lisp)
+(setq *definition-finders* (list #'%clos-definitions))
 
 (defun %user-packages ()
   ;; CL-USER, then every package created since the session started (loaded systems excluded)
@@ -84,7 +88,7 @@ a function that puts its registry back as it was.")
 
 (defun %lambda-list-string (fn &optional (package *package*))
   ;; printed relative to the definition's own package, so its parameters read unqualified
-  (let ((ll (%function-lambda-list fn)))
+  (let ((ll (if (%generic-function-p fn) (generic-function-lambda-list fn) (%function-lambda-list fn))))
     (if (eq ll :unknown)
         ""
         (let ((*print-case* :upcase) (*package* (or package *package*)))
@@ -100,19 +104,16 @@ a function that puts its registry back as it was.")
                                         (%lambda-list-string f (symbol-package sym)))
                                   entries)))))
     (if (fboundp (list 'setf sym))
-        (setq entries (cons (list :function (%lambda-list-string (fdefinition (list 'setf sym)) (symbol-package sym))
-                                  (list 'setf sym))
-                            entries)))
+        (let ((f (fdefinition (list 'setf sym))))
+          (setq entries (cons (list (if (%generic-function-p f) :generic-function :function)
+                                    (%lambda-list-string f (symbol-package sym))
+                                    (list 'setf sym))
+                              entries))))
     (if (boundp sym)
         (setq entries (cons (list :variable (%short-print (symbol-value sym) 60)) entries)))
-    (let ((c (gethash sym *condition-classes*)))
-      (if c (setq entries (cons (list :class "") entries))))
     (dolist (finder *definition-finders*)
       (setq entries (append entries (funcall finder sym))))
     entries))
-
-(defun %generic-function-p (f)
-  (and (%instance-p f) (not (%class-p (%instance-layout f))) (eq (type-of f) 'generic-function)))
 
 (defun %collect-definitions (packages)
   ;; -> list of (kind symbol detail &optional name), in package then name order

@@ -128,6 +128,8 @@ static Outcome run_op(TclSession *s, Model *m, const Op *op) {
                 if (m->fn[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-F%d (X)", pre, k); if (!strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
                 if (m->var[q][k]) { any = true; snprintf(needle, sizeof needle, "- %s*PROP-V%d* = %d", pre, k, m->var_v[q][k]); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
                 if (m->mac[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-M%d (X)", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                if (m->cls[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-C%d", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                if (m->st[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-S%d", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
             }
             if (q > 0) any = true;
         }

@@ -1,0 +1,1935 @@
+;;;; clos.lisp: CLOS-lite (CLHS chapter 7): classes and instances, generic functions with the
+;;;; standard and short-form method combinations, the initialization protocols, class
+;;;; redefinition with lazy instance updates, CHANGE-CLASS, PRINT-OBJECT and DESCRIBE.
+;;;; The metaobject layer is fixed: classes, generic functions, methods and slot definitions are
+;;;; instances with the slot layouts of runtime/clos.h, and there is no user-extensible MOP.
+;;;; runtime/clos.c does what must be fast: CLASS-OF, slot access, and the dispatch of generic
+;;;; functions through per-function caches keyed on the classes of the specialised arguments.
+;;;; Uses only the boot and condition layers, so that it loads wherever MANIFEST puts it.
+
+(in-package "SYSTEM")
+
+;;; ------------------------------------------------------------------
+;;; Small list helpers
+
+(defun %cl-assq (x alist)
+  (dolist (e alist nil) (if (eq (car e) x) (return e))))
+
+(defun %cl-position (x list)
+  (let ((i 0))
+    (dolist (y list nil)
+      (if (eq x y) (return i))
+      (setq i (1+ i)))))
+
+(defun %cl-every2 (fn a b)
+  (tagbody
+   top
+     (if (or (null a) (null b)) (return-from %cl-every2 t))
+     (if (not (funcall fn (car a) (car b))) (return-from %cl-every2 nil))
+     (setq a (cdr a) b (cdr b))
+     (go top)))
+
+(defun %cl-remove-if (fn list)
+  (let ((r nil)) (dolist (x list) (if (not (funcall fn x)) (setq r (cons x r)))) (nreverse-boot r)))
+
+(defun %cl-merge (a b pred)
+  (let ((r nil))
+    (tagbody
+     top
+       (cond ((null a) (return-from %cl-merge (nconc (nreverse-boot r) b)))
+             ((null b) (return-from %cl-merge (nconc (nreverse-boot r) a)))
+             ((funcall pred (car b) (car a)) (setq r (cons (car b) r)) (setq b (cdr b)))
+             (t (setq r (cons (car a) r)) (setq a (cdr a))))
+       (go top))))
+
+(defun %cl-sort (list pred)
+  ;; a stable merge sort
+  (let ((n (%list-length list)))
+    (if (< n 2)
+        list
+        (let ((half (nthcdr (1- (floor-boot n 2)) list)))
+          (let ((second (cdr half)))
+            (rplacd half nil)
+            (%cl-merge (%cl-sort list pred) (%cl-sort second pred) pred))))))
+
+(defun floor-boot (n d)
+  (let ((q 0)) (tagbody top (if (< n d) (go end)) (setq n (- n d) q (1+ q)) (go top) end) q))
+
+(defun %cl-union-eq (a b)
+  (let ((r (reverse-boot a)))
+    (dolist (x b) (if (not (%memq x r)) (setq r (cons x r))))
+    (nreverse-boot r)))
+
+(defun %tree-mentions-p (tree symbols)
+  ;; whether any of SYMBOLS occurs in TREE (conses only; stops on circular structure by depth)
+  (let ((count 0))
+    (labels ((walk (x)
+               (setq count (1+ count))
+               (cond ((> count 200000) t)
+                     ((symbolp x) (if (%memq x symbols) t nil))
+                     ((consp x) (or (walk (car x)) (walk (cdr x))))
+                     (t nil))))
+      (walk tree))))
+
+(defun %set-documentation (object doc-type doc)
+  ;; DOCUMENTATION lives in macros.lisp; it is told about classes and generic functions
+  (if (fboundp '(setf documentation))
+      (funcall (fdefinition '(setf documentation)) doc object doc-type))
+  doc)
+
+(defun %prin1-qualified (object stream)
+  ;; symbols with their package prefix, as SBCL prints class and function names
+  (let ((*package* (find-package "KEYWORD"))) (prin1 object stream)))
+
+(defun %qualified-string (object)
+  (let ((s (make-string-output-stream)))
+    (%prin1-qualified object s)
+    (get-output-stream-string s)))
+
+;;; ------------------------------------------------------------------
+;;; The class hierarchy. Kinds map to metaclasses once these exist.
+
+(defvar *class-slot-names*
+  '(name direct-superclasses class-precedence-list direct-slots slots direct-default-initargs
+    default-initargs documentation kind direct-subclasses version obsolete-layouts finalized-p
+    prototype direct-methods initargs-cache plist instance-size))
+
+(defun %class-version (c) (%instance-ref c 10))
+(defun %class-finalized-p (c) (%instance-ref c 12))
+
+(defun %define-system-class (name supers kind &optional slot-names)
+  (let ((c (gethash name *class-table*)))
+    (if (null c) (setq c (%make-class-object name kind)))
+    (%instance-set c 8 kind)
+    (if slot-names
+        (%instance-set c 3 (%mapcar1 #'(lambda (s) (%make-slot-definition s nil nil nil nil nil :instance t nil))
+                                     slot-names)))
+    (%set-direct-superclasses c (%mapcar1 #'(lambda (s) (gethash s *class-table*)) supers))
+    (setf (gethash name *class-table*) c)
+    (%finalize-class c)
+    c))
+
+(%define-system-class 't nil :built-in)
+(%define-system-class 'standard-object '(t) :standard)
+(%define-system-class 'structure-object '(t) :structure)
+(%define-system-class 'metaobject '(standard-object) :standard)
+(%define-system-class 'specializer '(metaobject) :standard)
+(%define-system-class 'class '(specializer) :standard *class-slot-names*)
+(%define-system-class 'built-in-class '(class) :standard)
+(%define-system-class 'standard-class '(class) :standard)
+(%define-system-class 'structure-class '(class) :standard)
+(%define-system-class 'condition-class '(class) :standard)
+(%define-system-class 'funcallable-standard-class '(class) :standard)
+(%define-system-class 'forward-referenced-class '(class) :standard)
+(%define-system-class 'eql-specializer '(specializer) :standard '(object direct-methods))
+(%define-system-class 'method '(metaobject) :standard)
+(%define-system-class 'standard-method '(method) :standard
+                      '(generic-function qualifiers specializers lambda-list function fast-function
+                        documentation slot-name plist))
+(%define-system-class 'standard-accessor-method '(standard-method) :standard)
+(%define-system-class 'standard-reader-method '(standard-accessor-method) :standard)
+(%define-system-class 'standard-writer-method '(standard-accessor-method) :standard)
+(%define-system-class 'method-combination '(metaobject) :standard '(type-name options))
+(%define-system-class 'slot-definition '(metaobject) :standard
+                      '(name initargs initform initfunction readers writers allocation type
+                        documentation location read-only))
+(%define-system-class 'standard-slot-definition '(slot-definition) :standard)
+(%define-system-class 'direct-slot-definition '(slot-definition) :standard)
+(%define-system-class 'effective-slot-definition '(slot-definition) :standard)
+(%define-system-class 'standard-direct-slot-definition '(standard-slot-definition direct-slot-definition) :standard)
+(%define-system-class 'standard-effective-slot-definition '(standard-slot-definition effective-slot-definition) :standard)
+(%define-system-class 'function '(t) :built-in)
+(%define-system-class 'funcallable-standard-object '(function standard-object) :funcallable)
+(%define-system-class 'generic-function '(metaobject funcallable-standard-object) :funcallable
+                      '(name lambda-list methods method-combination documentation
+                        argument-precedence-order declarations method-class cache dispatch
+                        eql-tables info nreq plist initial-methods))
+(%define-system-class 'standard-generic-function '(generic-function) :funcallable)
+
+;; conditions and restarts join the hierarchy
+(%set-direct-superclasses (gethash 'condition *class-table*) (list (gethash 't *class-table*)))
+(%finalize-class (gethash 'condition *class-table*))
+(%set-direct-superclasses *restart-class* (list (gethash 'structure-object *class-table*)))
+(%finalize-class *restart-class*)
+
+;; the built-in classes (CLHS 4.3.7, with SBCL's precedence lists)
+(dolist (spec '((number t) (real number) (rational real) (integer rational) (fixnum integer)
+                (bignum integer) (ratio rational) (float real) (single-float float)
+                (double-float float) (complex number) (character t) (symbol t) (sequence t)
+                (list sequence) (cons list) (null symbol list) (array t) (simple-array array)
+                (vector array sequence) (simple-vector vector simple-array) (string vector)
+                (simple-string string simple-array) (base-string string)
+                (simple-base-string base-string simple-string) (bit-vector vector)
+                (simple-bit-vector bit-vector simple-array) (hash-table t) (package t)
+                (stream t) (file-stream stream) (string-stream stream) (broadcast-stream stream)
+                (concatenated-stream stream) (two-way-stream stream) (echo-stream stream)
+                (synonym-stream stream) (readtable t) (random-state t) (pathname t)
+                (logical-pathname pathname)))
+  (%define-system-class (car spec) (cdr spec) :built-in))
+
+(defun %metaclass-for-kind (kind)
+  (gethash (cond ((eq kind :built-in) 'built-in-class)
+                 ((eq kind :standard) 'standard-class)
+                 ((eq kind :structure) 'structure-class)
+                 ((eq kind :condition) 'condition-class)
+                 ((eq kind :funcallable) 'funcallable-standard-class)
+                 (t 'forward-referenced-class))
+           *class-table*))
+
+(defvar *standard-class* (gethash 'standard-class *class-table*))
+(defvar *funcallable-standard-class* (gethash 'funcallable-standard-class *class-table*))
+(defvar *standard-object-class* (gethash 'standard-object *class-table*))
+(defvar *structure-object-class* (gethash 'structure-object *class-table*))
+(defvar *t-class* (gethash 't *class-table*))
+(defvar *standard-generic-function-class* (gethash 'standard-generic-function *class-table*))
+(defvar *standard-method-class* (gethash 'standard-method *class-table*))
+(defvar *standard-reader-method-class* (gethash 'standard-reader-method *class-table*))
+(defvar *standard-writer-method-class* (gethash 'standard-writer-method *class-table*))
+(defvar *eql-specializer-class* (gethash 'eql-specializer *class-table*))
+(defvar *method-combination-class* (gethash 'method-combination *class-table*))
+(setq *direct-slot-definition-class* (gethash 'standard-direct-slot-definition *class-table*))
+(setq *effective-slot-definition-class* (gethash 'standard-effective-slot-definition *class-table*))
+(setq *condition-metaclass* (gethash 'condition-class *class-table*))
+
+;; every class made so far gets its metaclass, every slot definition its class
+(maphash #'(lambda (name c)
+             (declare (ignore name))
+             (%set-instance-layout c (%metaclass-for-kind (%class-kind c)))
+             (dolist (s (%class-direct-slots c)) (%set-instance-layout s *direct-slot-definition-class*))
+             (dolist (s (%class-effective-slots c)) (%set-instance-layout s *effective-slot-definition-class*)))
+         *class-table*)
+
+(%set-built-in-class-table (%mapcar1 #'(lambda (n) (gethash n *class-table*)) (%built-in-class-names)))
+
+;;; ------------------------------------------------------------------
+;;; Conditions about classes and generic functions (SBCL's names, in SYSTEM)
+
+(define-condition class-not-found-error (cell-error) ()
+  (:report (lambda (c s)
+             (write-string "There is no class named " s)
+             (%prin1-qualified (cell-error-name c) s)
+             (write-string "." s))))
+
+(define-condition initarg-error (program-error)
+  ((class :initarg :class :reader initarg-error-class)
+   (initargs :initarg :initargs :reader initarg-error-initargs))
+  (:report (lambda (c s)
+             (let ((initargs (initarg-error-initargs c)) (first t))
+               (write-string (if (cdr initargs) "Invalid initialization arguments:" "Invalid initialization argument:") s)
+               (terpri s)
+               (write-string "  " s)
+               (dolist (a (reverse-boot initargs))
+                 (if (not first) (write-string ", " s))
+                 (setq first nil)
+                 (prin1 a s))
+               (format s "~%in call for class ~S." (initarg-error-class c))))))
+
+(define-condition missing-slot (cell-error)
+  ((object :initarg :object :reader missing-slot-object)
+   (operation :initarg :operation :reader missing-slot-operation)
+   (new-value :initarg :new-value :reader missing-slot-new-value :initform nil))
+  (:report (lambda (c s)
+             (let ((op (missing-slot-operation c)))
+               (write-string "When attempting to " s)
+               (cond ((eq op 'slot-value) (write-string "read the slot's value (slot-value)" s))
+                     ((eq op 'setf) (format s "set the slot's value to ~S (SETF of SLOT-VALUE)"
+                                            (missing-slot-new-value c)))
+                     ((eq op 'slot-boundp) (write-string "test to see whether slot is bound (SLOT-BOUNDP)" s))
+                     ((eq op 'slot-makunbound) (write-string "make the slot unbound (SLOT-MAKUNBOUND)" s))
+                     (t (format s "~A" op)))
+               (format s ", the slot ~S is missing from the object ~S." (cell-error-name c)
+                       (missing-slot-object c))))))
+
+(define-condition effective-method-error (error)
+  ((generic-function :initarg :generic-function :reader effective-method-error-generic-function)
+   (arguments :initarg :arguments :reader effective-method-error-arguments)
+   (method :initarg :method :reader effective-method-error-method :initform nil)))
+
+(define-condition no-applicable-method-error (effective-method-error) ()
+  (:report (lambda (c s)
+             (format s "There is no applicable method for the generic function~%  ~S~%when called with arguments~%  ~S."
+                     (effective-method-error-generic-function c) (effective-method-error-arguments c)))))
+
+(define-condition no-next-method-error (effective-method-error) ()
+  (:report (lambda (c s)
+             (format s "There is no next method for the generic function~%  ~S~%when called from method~%  ~S~%with arguments~%  ~S."
+                     (effective-method-error-generic-function c) (effective-method-error-method c)
+                     (effective-method-error-arguments c)))))
+
+(define-condition no-primary-method-error (effective-method-error) ()
+  (:report (lambda (c s)
+             (format s "There is no primary method for the generic function~%  ~S~%when called with arguments~%  ~S."
+                     (effective-method-error-generic-function c) (effective-method-error-arguments c)))))
+
+(defun %invalid-keyword-error (key allowed)
+  (let ((s (make-string-output-stream)) (first t))
+    (dolist (k allowed)
+      (if (not first) (write-string ", " s))
+      (setq first nil)
+      (prin1 k s))
+    (error 'simple-program-error :format-control "invalid keyword argument: ~S (valid keys are ~A)."
+                                 :format-arguments (list key (get-output-stream-string s)))))
+
+;;; ------------------------------------------------------------------
+;;; FIND-CLASS and the dispatch epoch
+
+(defun %bump-epoch ()
+  ;; every dispatch cache and initarg cache made before is stale
+  (setq *clos-epoch* (1+ *clos-epoch*)))
+
+(defun find-class (symbol &optional (errorp t) environment)
+  (declare (ignore environment))
+  (let ((c (gethash symbol *class-table*)))
+    (cond (c c)
+          (errorp (error 'class-not-found-error :name symbol))
+          (t nil))))
+
+(defun (setf find-class) (new-class symbol &optional errorp environment)
+  (declare (ignore errorp environment))
+  (cond ((null new-class) (remhash symbol *class-table*))
+        ((%class-p new-class) (setf (gethash symbol *class-table*) new-class))
+        (t (error 'type-error :datum new-class :expected-type '(or class null))))
+  (%bump-epoch)
+  new-class)
+
+(defun %class-name-p (name)
+  (if (and (symbolp name) (gethash name *class-table*)) t nil))
+
+(defun %class-proper-name (class)
+  ;; the name of CLASS when FIND-CLASS of that name gives it back (for SUBTYPEP on class objects)
+  (let ((name (and (%class-p class) (%class-name class))))
+    (if (and name (symbolp name) (eq (gethash name *class-table*) class)) name nil)))
+
+(defun %class-subtypep (c1 c2)
+  ;; for SUBTYPEP: T or NIL when both name classes, else :UNKNOWN
+  (let ((a (if (%class-p c1) c1 (gethash c1 *class-table*)))
+        (b (if (%class-p c2) c2 (gethash c2 *class-table*))))
+    (if (and a b (%class-finalized-p a))
+        (if (%memq b (%class-cpl a)) t nil)
+        :unknown)))
+
+(defun %coerce-to-class (x &optional (errorp t))
+  (if (%class-p x) x (find-class x errorp)))
+
+;;; ------------------------------------------------------------------
+;;; Generic function objects. Slots (runtime/clos.h): 0 name, 1 lambda-list, 2 methods,
+;;; 3 method combination (name . options), 4 documentation, 5 argument precedence order
+;;; (positions), 6 declarations, 7 method class, 8 cache, 9 dispatch positions, 10 eql tables,
+;;; 11 info (nreq nopt restp keys allow-other-keys-p), 12 nreq, 13 plist, 14 initial methods.
+
+(defun %generic-function-p (x)
+  (and (%instance-p x) (%class-p (%instance-layout x))
+       (if (%memq *standard-generic-function-class* (%class-cpl (%instance-layout x))) t nil)))
+
+(defun %parse-lambda-list-info (ll)
+  ;; -> (nreq nopt restp keys aok-p), keys a list of keywords or :none when there is no &key
+  (let ((state :req) (nreq 0) (nopt 0) (restp nil) (keys :none) (aok nil))
+    (dolist (x ll)
+      (cond ((eq x '&optional) (setq state :opt))
+            ((or (eq x '&rest) (eq x '&body)) (setq state :rest) (setq restp t))
+            ((eq x '&key) (setq state :key) (if (eq keys :none) (setq keys nil)))
+            ((eq x '&allow-other-keys) (setq aok t) (setq state :aok))
+            ((eq x '&aux) (setq state :aux))
+            ((eq state :req) (setq nreq (1+ nreq)))
+            ((eq state :opt) (setq nopt (1+ nopt)))
+            ((eq state :key)
+             (let ((spec (if (consp x) (car x) x)))
+               (setq keys (append keys (list (if (consp spec)
+                                                 (car spec)
+                                                 (intern (symbol-name spec) "KEYWORD")))))))))
+    (list nreq nopt restp keys aok)))
+
+(defun %check-gf-lambda-list (ll name)
+  (let ((seen nil))
+    (dolist (x ll)
+      (cond ((%memq x '(&optional &rest &key &allow-other-keys)))
+            ((%memq x '(&aux &body &whole &environment))
+             (error 'simple-program-error :format-control "~S is not allowed in the lambda list of the generic function ~S."
+                                          :format-arguments (list x name)))
+            ((and (consp x) (cdr (cdr x)))
+             (error 'simple-program-error :format-control "Default values are not allowed in the generic function lambda list ~S."
+                                          :format-arguments (list ll)))
+            (t (let ((v (if (consp x) (car x) x)))
+                 (if (consp v) (setq v (cadr v)))
+                 (if (%memq v seen)
+                     (error 'simple-program-error :format-control "The variable ~S occurs more than once in the lambda list ~S."
+                                                  :format-arguments (list v ll)))
+                 (setq seen (cons v seen))))))))
+
+(defvar *generic-functions* nil
+  "Every generic function made, newest first (for the session's reset).")
+
+(defun %make-generic-function (name lambda-list)
+  (let ((gf (%allocate-funcallable-instance *standard-generic-function-class* #'identity 20)))
+    (setq *generic-functions* (cons gf *generic-functions*))
+    (%instance-set gf 0 name)
+    (%instance-set gf 2 nil)
+    (%instance-set gf 3 '(standard))
+    (%instance-set gf 4 nil)
+    (%instance-set gf 6 nil)
+    (%instance-set gf 7 *standard-method-class*)
+    (%instance-set gf 8 nil)
+    (%instance-set gf 13 nil)
+    (%instance-set gf 14 nil)
+    (%set-gf-lambda-list gf lambda-list)
+    (%set-funcallable-instance-function
+     gf #'(lambda (&rest args) (%run-emf (%gf-miss gf args) args)))
+    gf))
+
+(defun %set-gf-lambda-list (gf lambda-list)
+  (let ((info (%parse-lambda-list-info lambda-list)))
+    (%instance-set gf 1 lambda-list)
+    (%instance-set gf 11 info)
+    (%instance-set gf 12 (car info))
+    (let ((apo nil) (i 0))
+      (dotimes (k (car info)) (setq apo (cons i apo)) (setq i (1+ i)))
+      (%instance-set gf 5 (nreverse-boot apo)))
+    (%update-gf-dispatch gf)))
+
+(defun generic-function-name (gf) (%instance-ref gf 0))
+(defun generic-function-lambda-list (gf) (%instance-ref gf 1))
+(defun generic-function-methods (gf) (%instance-ref gf 2))
+(defun %gf-nreq (gf) (%instance-ref gf 12))
+
+(defun %required-positions-with-specializers (gf)
+  (let ((positions nil) (nreq (%gf-nreq gf)))
+    (dotimes (i nreq)
+      (if (dolist (m (%instance-ref gf 2) nil)
+            (if (not (eq (nth i (%instance-ref m 2)) *t-class*)) (return t)))
+          (setq positions (cons i positions))))
+    (nreverse-boot positions)))
+
+(defun %update-gf-dispatch (gf)
+  ;; the positions the cache keys on, the EQL specializer tables, and an empty cache
+  (let ((positions (%required-positions-with-specializers gf))
+        (nreq (%gf-nreq gf))
+        (tables nil))
+    (dolist (m (%instance-ref gf 2))
+      (let ((i 0))
+        (dolist (s (%instance-ref m 2))
+          (if (%eql-specializer-p s)
+              (progn
+                (if (null tables) (setq tables (%make-list-boot nreq)))
+                (let ((cell (nthcdr i tables)))
+                  (if (null (car cell)) (rplaca cell (make-hash-table :test 'eql)))
+                  (setf (gethash (%instance-ref s 0) (car cell)) s))))
+          (setq i (1+ i)))))
+    (%instance-set gf 9 (apply #'%clos-vector positions))
+    (%instance-set gf 10 (if tables (apply #'%clos-vector tables) nil))
+    (%instance-set gf 8 nil)
+    gf))
+
+(defun %make-list-boot (n)
+  (let ((r nil)) (dotimes (i n) (setq r (cons nil r))) r))
+
+;;; ------------------------------------------------------------------
+;;; EQL specializers: one per object
+
+(defvar *eql-specializers* (make-hash-table :test 'eql))
+
+(defun %eql-specializer-p (x)
+  (and (%instance-p x) (eq (%instance-layout x) *eql-specializer-class*)))
+
+(defun intern-eql-specializer (object)
+  (or (gethash object *eql-specializers*)
+      (let ((s (%allocate-instance *eql-specializer-class* 4)))
+        (%instance-set s 0 object)
+        (%instance-set s 1 nil)
+        (setf (gethash object *eql-specializers*) s))))
+
+(defun eql-specializer-object (s) (%instance-ref s 0))
+
+;;; ------------------------------------------------------------------
+;;; Methods. Slots: 0 generic function, 1 qualifiers, 2 specializers, 3 lambda list,
+;;; 4 function (taking the chain of methods and the argument list first), 5 fast function
+;;; (when the body never calls the next method), 6 documentation, 7 slot name (accessor
+;;; methods), 8 plist (:info (nreq nopt restp keys aok)).
+
+(defun %make-method (class qualifiers specializers lambda-list function fast-function doc)
+  (let ((m (%allocate-instance class 4)))
+    (%instance-set m 0 nil)
+    (%instance-set m 1 qualifiers)
+    (%instance-set m 2 specializers)
+    (%instance-set m 3 lambda-list)
+    (%instance-set m 4 function)
+    (%instance-set m 5 fast-function)
+    (%instance-set m 6 doc)
+    (%instance-set m 7 nil)
+    (%instance-set m 8 (list :info (%parse-lambda-list-info lambda-list)))
+    m))
+
+(defun %method-p (x)
+  (and (%instance-p x) (%class-p (%instance-layout x))
+       (if (%memq *standard-method-class* (%class-cpl (%instance-layout x))) t nil)))
+
+(defun method-qualifiers (m) (%instance-ref m 1))
+(defun method-specializers (m) (%instance-ref m 2))
+(defun method-lambda-list (m) (%instance-ref m 3))
+(defun method-generic-function (m) (%instance-ref m 0))
+(defun %method-info (m) (%plist-get (%instance-ref m 8) :info nil))
+
+(defun %specializer-name (s)
+  (cond ((%eql-specializer-p s) (list 'eql (%instance-ref s 0)))
+        ((%class-p s) (%class-name s))
+        (t s)))
+
+(defun %invoke-method (m args)
+  ;; call one method alone (no next methods)
+  (let ((fast (%instance-ref m 5)))
+    (if fast
+        (apply fast args)
+        (apply (%instance-ref m 4) (list m) args args))))
+
+;;; ------------------------------------------------------------------
+;;; Congruence (CLHS 7.6.4)
+
+(defun %congruence-error (gf method reason)
+  (error 'simple-program-error
+         :format-control "attempt to add the method~%  ~S~%to the generic function~%  ~S;~%but ~A."
+         :format-arguments (list method gf reason)))
+
+(defun %check-congruence (gf method)
+  (let ((g (%instance-ref gf 11)) (m (%method-info method)))
+    (cond ((< (car m) (car g)) (%congruence-error gf method "the method has fewer required arguments than the generic function"))
+          ((> (car m) (car g)) (%congruence-error gf method "the method has more required arguments than the generic function"))
+          ((< (cadr m) (cadr g)) (%congruence-error gf method "the method has fewer optional arguments than the generic function"))
+          ((> (cadr m) (cadr g)) (%congruence-error gf method "the method has more optional arguments than the generic function"))
+          ((not (eq (or (caddr g) (not (eq (nth 3 g) :none)))
+                    (or (caddr m) (not (eq (nth 3 m) :none)))))
+           (%congruence-error gf method (if (or (caddr g) (not (eq (nth 3 g) :none)))
+                                             "the method does not accept &REST or &KEY arguments while the generic function does"
+                                             "the method accepts &REST or &KEY arguments while the generic function does not")))
+          ((and (not (eq (nth 3 g) :none)) (not (eq (nth 3 m) :none)) (not (nth 4 m)))
+           (dolist (k (nth 3 g))
+             (if (not (%memq k (nth 3 m)))
+                 (%congruence-error gf method (format nil "the method does not accept the keyword argument ~S" k))))))))
+
+(defun %lambda-lists-congruent-p (gf-info method-info)
+  (and (= (car gf-info) (car method-info))
+       (= (cadr gf-info) (cadr method-info))
+       (eq (or (caddr gf-info) (not (eq (nth 3 gf-info) :none)))
+           (or (caddr method-info) (not (eq (nth 3 method-info) :none))))))
+
+;;; ------------------------------------------------------------------
+;;; Adding and removing methods
+
+(defun %same-specializers-p (a b)
+  (and (= (%list-length a) (%list-length b)) (%cl-every2 #'eq a b)))
+
+(defun %find-method-1 (gf qualifiers specializers)
+  (dolist (m (%instance-ref gf 2) nil)
+    (if (and (equal (%instance-ref m 1) qualifiers)
+             (%same-specializers-p (%instance-ref m 2) specializers))
+        (return m))))
+
+(defun %note-direct-method (specializers method add)
+  (dolist (s specializers)
+    (if (or (%class-p s) (%eql-specializer-p s))
+        (let ((index (if (%class-p s) 14 1)))
+          (%instance-set s index (if add
+                                     (cons method (%remove-eq method (%instance-ref s index)))
+                                     (%remove-eq method (%instance-ref s index))))))))
+
+(defvar *initargs-epoch* 0)
+
+(defun %methods-changed (gf)
+  (%update-gf-dispatch gf)
+  (if (%memq (%instance-ref gf 0) '(make-instance allocate-instance initialize-instance
+                                     shared-initialize reinitialize-instance))
+      (setq *initargs-epoch* (1+ *initargs-epoch*))))
+
+(defun %add-method (gf method)
+  (if (and (%instance-ref method 0) (not (eq (%instance-ref method 0) gf)))
+      (error 'simple-error :format-control "The method ~S is already part of the generic function ~S."
+                           :format-arguments (list method (%instance-ref method 0))))
+  (%check-congruence gf method)
+  (let ((old (%find-method-1 gf (%instance-ref method 1) (%instance-ref method 2))))
+    (if old
+        (progn
+          (%instance-set gf 2 (%remove-eq old (%instance-ref gf 2)))
+          (%note-direct-method (%instance-ref old 2) old nil)
+          (%instance-set old 0 nil))))
+  (%instance-set method 0 gf)
+  (%instance-set gf 2 (cons method (%instance-ref gf 2)))
+  (%note-direct-method (%instance-ref method 2) method t)
+  (%methods-changed gf)
+  gf)
+
+(defun %remove-method (gf method)
+  (if (%memq method (%instance-ref gf 2))
+      (progn
+        (%instance-set gf 2 (%remove-eq method (%instance-ref gf 2)))
+        (%note-direct-method (%instance-ref method 2) method nil)
+        (%instance-set method 0 nil)
+        (%methods-changed gf)))
+  gf)
+
+;;; ------------------------------------------------------------------
+;;; ENSURE-GENERIC-FUNCTION
+
+(defun %not-generic-error (name)
+  (error 'simple-program-error :format-control "~S already names an ordinary function or a macro."
+                               :format-arguments (list name)))
+
+(defun %gf-lambda-list-from-method (ll)
+  ;; required and optional names, &rest, and a bare &key when the method has keys (as SBCL)
+  (let ((r nil) (state :req) (keyp nil))
+    (dolist (x ll)
+      (cond ((eq x '&optional) (setq state :opt) (setq r (cons x r)))
+            ((or (eq x '&rest) (eq x '&body)) (setq state :rest) (setq r (cons '&rest r)))
+            ((eq x '&key) (setq state :key) (setq keyp t))
+            ((eq x '&allow-other-keys) (setq state :aok))
+            ((eq x '&aux) (setq state :aux))
+            ((eq state :req) (setq r (cons (if (consp x) (car x) x) r)))
+            ((eq state :opt) (setq r (cons (if (consp x) (car x) x) r)))
+            ((eq state :rest) (setq r (cons x r)))))
+    (setq r (nreverse-boot r))
+    (if keyp (append r (list '&key)) r)))
+
+(defun %ensure-gf (name lambda-list-for-new)
+  ;; the generic function named NAME, made when there is none
+  (if (fboundp name)
+      (let ((f (fdefinition name)))
+        (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
+        (if (%generic-function-p f) f (%not-generic-error name)))
+      (let ((gf (%make-generic-function name lambda-list-for-new)))
+        (%set-fdefinition name gf)
+        gf)))
+
+(defun ensure-generic-function (name &key (lambda-list nil lambda-list-p) documentation
+                                          (method-combination nil mc-p) argument-precedence-order
+                                          declare (generic-function-class 'standard-generic-function)
+                                          (method-class nil method-class-p) environment
+                                     &allow-other-keys)
+  (declare (ignore environment generic-function-class))
+  (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
+  (let ((gf (if (fboundp name)
+                (let ((f (fdefinition name)))
+                  (if (or (and (symbolp name) (macro-function name)) (not (%generic-function-p f)))
+                      (%not-generic-error name))
+                  f)
+                nil)))
+    (if lambda-list-p (%check-gf-lambda-list lambda-list name))
+    (if (null gf)
+        (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)))
+               (%set-fdefinition name gf))
+        (if lambda-list-p
+            (let ((info (%parse-lambda-list-info lambda-list)))
+              (dolist (m (%instance-ref gf 2))
+                (if (not (%lambda-lists-congruent-p info (%method-info m)))
+                    (error 'simple-error
+                           :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
+                           :format-arguments (list lambda-list gf (%instance-ref gf 1)))))
+              (%set-gf-lambda-list gf lambda-list))))
+    (%instance-set gf 4 documentation)
+    (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
+    (if mc-p (%instance-set gf 3 (%canonical-method-combination method-combination)))
+    (if method-class-p (%instance-set gf 7 (%coerce-to-class method-class)))
+    (if declare (%instance-set gf 6 declare))
+    (if argument-precedence-order
+        (let ((required (%required-names (%instance-ref gf 1))))
+          (%instance-set gf 5 (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
+    (%methods-changed gf)
+    gf))
+
+(defun %required-names (ll)
+  (let ((r nil))
+    (dolist (x ll)
+      (if (%memq x '(&optional &rest &key &allow-other-keys &aux &body)) (return))
+      (setq r (cons x r)))
+    (nreverse-boot r)))
+
+(defvar *short-method-combinations* '(+ and or list append nconc progn max min))
+
+(defun %canonical-method-combination (mc)
+  (let ((name (if (consp mc) (car mc) mc)) (options (if (consp mc) (cdr mc) nil)))
+    (if (or (eq name 'standard) (%memq name *short-method-combinations*))
+        (cons name options)
+        (error 'simple-program-error :format-control "~S is not a known method combination." :format-arguments (list name)))))
+
+;;; ------------------------------------------------------------------
+;;; DEFGENERIC and DEFMETHOD
+
+(defmacro defgeneric (name lambda-list &rest options)
+  (let ((doc nil) (mc nil) (apo nil) (decls nil) (methods nil) (method-class nil))
+    (dolist (o options)
+      (if (not (consp o))
+          (error 'simple-program-error :format-control "Malformed DEFGENERIC option ~S." :format-arguments (list o)))
+      (cond ((eq (car o) :documentation) (setq doc (cadr o)))
+            ((eq (car o) :method-combination) (setq mc (cdr o)))
+            ((eq (car o) :argument-precedence-order) (setq apo (cdr o)))
+            ((eq (car o) 'declare) (setq decls (append decls (cdr o))))
+            ((eq (car o) :method) (setq methods (append methods (list (cdr o)))))
+            ((eq (car o) :generic-function-class))
+            ((eq (car o) :method-class) (setq method-class (cadr o)))
+            (t (error 'simple-program-error :format-control "Unsupported option ~S in DEFGENERIC ~S."
+                                            :format-arguments (list o name)))))
+    `(progn
+       (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class)
+       (%set-initial-methods (fdefinition ',name)
+                             (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
+       (%note-definition 'defgeneric ',name)
+       (fdefinition ',name))))
+
+(defun %defgeneric (name lambda-list doc mc apo decls method-class)
+  (let ((gf (if (fboundp name) (fdefinition name) nil)))
+    (if (and gf (%generic-function-p gf))
+        ;; methods from an earlier DEFGENERIC's :method options go
+        (dolist (m (%instance-ref gf 14)) (%remove-method gf m))))
+  (apply #'ensure-generic-function name :lambda-list lambda-list :documentation doc
+         (append (if mc (list :method-combination mc) (list :method-combination '(standard)))
+                 (if apo (list :argument-precedence-order apo))
+                 (if decls (list :declare decls))
+                 (if method-class (list :method-class method-class)))))
+
+(defun %set-initial-methods (gf methods)
+  (%instance-set gf 14 methods))
+
+(defun %parse-defmethod (args)
+  ;; -> (qualifiers lambda-list body)
+  (let ((qualifiers nil))
+    (tagbody
+     top
+       (if (and args (car args) (atom (car args)))
+           (progn (setq qualifiers (cons (car args) qualifiers)) (setq args (cdr args)) (go top))))
+    (if (not (listp (car args)))
+        (error 'simple-program-error :format-control "Malformed DEFMETHOD: no lambda list." :format-arguments nil))
+    (list (nreverse-boot qualifiers) (car args) (cdr args))))
+
+(defun %parse-specialized-lambda-list (ll)
+  ;; -> (required-names specializer-forms plain-lambda-list specializer-names)
+  (let ((names nil) (forms nil) (spec-names nil) (rest ll))
+    (tagbody
+     top
+       (if (or (null rest) (%memq (car rest) '(&optional &rest &key &allow-other-keys &aux &body)))
+           (go end))
+       (let ((p (car rest)))
+         (cond ((symbolp p)
+                (setq names (cons p names)) (setq forms (cons ''t forms)) (setq spec-names (cons 't spec-names)))
+               ((and (consp p) (symbolp (car p)) (consp (cdr p)) (null (cddr p)))
+                (let ((s (cadr p)))
+                  (setq names (cons (car p) names))
+                  (cond ((symbolp s) (setq forms (cons `',s forms)))
+                        ((and (consp s) (eq (car s) 'eql) (consp (cdr s)) (null (cddr s)))
+                         (setq forms (cons `(list 'eql ,(cadr s)) forms)))
+                        (t (error 'simple-program-error :format-control "~S is not a valid parameter specializer name."
+                                                        :format-arguments (list s))))
+                  (setq spec-names (cons s spec-names))))
+               (t (error 'simple-program-error :format-control "Malformed specialized parameter ~S in ~S."
+                                               :format-arguments (list p ll)))))
+       (setq rest (cdr rest))
+       (go top)
+     end)
+    (let ((req (nreverse-boot names)))
+      (list req (nreverse-boot forms) (append req rest) (nreverse-boot spec-names)))))
+
+(defun %parse-body (body doc-allowed)
+  ;; -> (doc declarations forms)
+  (let ((doc nil) (decls nil))
+    (tagbody
+     top
+       (cond ((and doc-allowed (null doc) (stringp (car body)) (cdr body))
+              (setq doc (car body)) (setq body (cdr body)) (go top))
+             ((and (consp (car body)) (eq (caar body) 'declare))
+              (setq decls (cons (car body) decls)) (setq body (cdr body)) (go top))))
+    (list doc (nreverse-boot decls) body)))
+
+(defun %add-allow-other-keys (ll)
+  ;; a method accepts any keyword: the effective method checks them (CLHS 7.6.5)
+  (if (and (%memq '&key ll) (not (%memq '&allow-other-keys ll)))
+      (let ((r nil) (done nil))
+        (dolist (x ll)
+          (if (and (eq x '&aux) (not done))
+              (progn (setq r (cons '&allow-other-keys r)) (setq done t)))
+          (setq r (cons x r)))
+        (if (not done) (setq r (cons '&allow-other-keys r)))
+        (nreverse-boot r))
+      ll))
+
+(defun %method-function-forms (name qualifiers spec-names required plain-ll body)
+  ;; -> (fast-form slow-form doc); exactly one of the forms is non-NIL
+  (let* ((parsed (%parse-body body t))
+         (doc (car parsed)) (decls (cadr parsed)) (forms (caddr parsed))
+         (block-name (if (consp name) (cadr name) name))
+         (ll (%add-allow-other-keys plain-ll))
+         (fname (append (list 'method name) qualifiers (list spec-names)))
+         (ignorable `(declare (ignorable ,@required))))
+    (if (not (%tree-mentions-p body '(call-next-method next-method-p)))
+        ;; NAMED-LAMBDA makes the block of a symbol's name itself
+        (list `(function (named-lambda ,fname ,ll ,ignorable ,@decls
+                           ,@(if (consp name) `((block ,block-name ,@forms)) forms)))
+              nil doc)
+        (let ((chain (gensym "CHAIN")) (args (gensym "ARGS")) (cnm-args (gensym "CNM-ARGS")))
+          (list nil
+                `(function
+                  (named-lambda ,fname (,chain ,args ,@ll)
+                    ,ignorable ,@decls
+                    ,(if (or (%tree-mentions-form-p body '(function call-next-method))
+                             (%tree-mentions-form-p body '(function next-method-p)))
+                         ;; the local functions are used as objects: real closures
+                         `(flet ((call-next-method (&rest ,cnm-args)
+                                   (%call-next-method ,chain (if ,cnm-args ,cnm-args ,args)))
+                                 (next-method-p () (if (cdr ,chain) t nil)))
+                            (declare (ignorable (function call-next-method) (function next-method-p)))
+                            (block ,block-name ,@forms))
+                         ;; only called: local macros, so that no closure is made per call
+                         `(macrolet ((call-next-method (&rest cnm-args)
+                                       (if cnm-args
+                                           (list '%call-next-method ',chain (cons 'list cnm-args))
+                                           (list '%call-next-method ',chain ',args)))
+                                     (next-method-p () (list 'if (list 'cdr ',chain) t nil)))
+                            (block ,block-name ,@forms)))))
+                doc)))))
+
+(defun %tree-mentions-form-p (tree form)
+  ;; whether FORM (a two-element list) occurs in TREE
+  (let ((count 0))
+    (labels ((walk (x)
+               (setq count (1+ count))
+               (cond ((> count 200000) t)
+                     ((not (consp x)) nil)
+                     ((and (eq (car x) (car form)) (consp (cdr x)) (eq (cadr x) (cadr form)) (null (cddr x))) t)
+                     (t (or (walk (car x)) (walk (cdr x)))))))
+      (walk tree))))
+
+(defmacro defmethod (name &rest args)
+  (let* ((parsed (%parse-defmethod args))
+         (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
+         (spec (%parse-specialized-lambda-list lambda-list))
+         (fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
+    `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                 ,(cadr fns) ,(car fns) ,(caddr fns))))
+
+(defun %resolve-specializer (s)
+  (cond ((%class-p s) s)
+        ((%eql-specializer-p s) s)
+        ((and (consp s) (eq (car s) 'eql)) (intern-eql-specializer (cadr s)))
+        ((symbolp s) (find-class s))
+        (t (error 'simple-program-error :format-control "~S is not a valid parameter specializer name."
+                                        :format-arguments (list s)))))
+
+(defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
+  (let* ((gf (%ensure-gf name (%gf-lambda-list-from-method lambda-list)))
+         (m (%make-method (%instance-ref gf 7) qualifiers
+                          (%mapcar1 #'%resolve-specializer specializers)
+                          lambda-list function fast-function doc)))
+    (%add-method gf m)
+    (%note-definition 'defmethod name)
+    m))
+
+;;; ------------------------------------------------------------------
+;;; Method selection (CLHS 7.6.6)
+
+(defun %specializer-applies-p (s arg arg-class)
+  (if (%eql-specializer-p s)
+      (eql (%instance-ref s 0) arg)
+      (or (eq s *t-class*) (if (%memq s (%class-cpl arg-class)) t nil))))
+
+(defun %method-applicable-p (m args classes)
+  (let ((specs (%instance-ref m 2)))
+    (tagbody
+     top
+       (if (null specs) (return-from %method-applicable-p t))
+       (if (not (%specializer-applies-p (car specs) (car args) (car classes)))
+           (return-from %method-applicable-p nil))
+       (setq specs (cdr specs) args (cdr args) classes (cdr classes))
+       (go top))))
+
+(defun %more-specific-p (m1 m2 apo classes)
+  ;; whether M1 precedes M2 for arguments of CLASSES
+  (dolist (i apo nil)
+    (let ((s1 (nth i (%instance-ref m1 2))) (s2 (nth i (%instance-ref m2 2))))
+      (if (not (eq s1 s2))
+          (return-from %more-specific-p
+            (cond ((%eql-specializer-p s1) t)
+                  ((%eql-specializer-p s2) nil)
+                  (t (let ((cpl (%class-cpl (nth i classes))))
+                       (< (or (%cl-position s1 cpl) 1000000) (or (%cl-position s2 cpl) 1000000))))))))))
+
+(defun %applicable-methods (gf args)
+  (let* ((nreq (%gf-nreq gf))
+         (required (let ((r nil) (a args)) (dotimes (i nreq) (setq r (cons (car a) r)) (setq a (cdr a))) (nreverse-boot r)))
+         (classes (%mapcar1 #'class-of required))
+         (apo (%instance-ref gf 5))
+         (applicable nil))
+    (dolist (m (%instance-ref gf 2))
+      (if (%method-applicable-p m required classes) (setq applicable (cons m applicable))))
+    ;; a stable sort of the methods in the function's order (newest first), as SBCL
+    (%cl-sort (nreverse-boot applicable) #'(lambda (a b) (%more-specific-p a b apo classes)))))
+
+(defun compute-applicable-methods (generic-function arguments)
+  (%applicable-methods generic-function arguments))
+
+;;; ------------------------------------------------------------------
+;;; Effective methods. What the caches hold (runtime/clos.h): a function; #(0 class location
+;;; fallback) to read a slot, #(1 ...) to write one; #(2 chain keys start) for a chain of
+;;; methods with the keyword check of CLHS 7.6.5 (keys T: none); an element of a chain is a
+;;; method, or #(3 befores primaries afters gf) for the inner part of the standard combination.
+
+(defun %emf-keys (gf methods)
+  (let* ((info (%instance-ref gf 11)) (anykey (not (eq (nth 3 info) :none)))
+         (keys (if anykey (nth 3 info) nil)))
+    (if (nth 4 info)
+        t
+        (progn
+          (dolist (m methods)
+            (let ((mi (%method-info m)))
+              (if (nth 4 mi) (return-from %emf-keys t))
+              (if (not (eq (nth 3 mi) :none))
+                  (progn (setq anykey t) (setq keys (%cl-union-eq keys (nth 3 mi)))))))
+          (if anykey keys t)))))
+
+(defun %invalid-qualifiers-error (gf m)
+  (error 'simple-error
+         :format-control "invalid method error for~%  ~S~%method:~%  The method ~S on ~S has an invalid qualifier.~%  Standard method combination requires all methods to have one of the single qualifiers :AROUND, :BEFORE and :AFTER or to have no qualifier at all."
+         :format-arguments (list m m gf)))
+
+(defun %slot-accessor-emf (gf m args kind)
+  ;; the fast form of a single reader or writer method, when the object's class allows it
+  (declare (ignore gf))
+  (let* ((object (if (eq kind :reader) (car args) (cadr args)))
+         (class (class-of object)))
+    (if (and (eq (%class-kind class) :standard) (%class-finalized-p class))
+        (let ((loc (%slot-location class (%instance-ref m 7))))
+          (if loc
+              (%clos-vector (if (eq kind :reader) 0 1) class loc (%instance-ref m 5))
+              nil))
+        nil)))
+
+(defun %make-emf (gf methods args)
+  (let ((comb (car (%instance-ref gf 3))))
+    (if (eq comb 'standard)
+        (%standard-emf gf methods args)
+        (%short-emf gf methods comb (cdr (%instance-ref gf 3))))))
+
+(defun %standard-emf (gf methods args)
+  (let ((arounds nil) (befores nil) (primaries nil) (afters nil))
+    (dolist (m methods)
+      (let ((q (%instance-ref m 1)))
+        (cond ((null q) (setq primaries (cons m primaries)))
+              ((cdr q) (%invalid-qualifiers-error gf m))
+              ((eq (car q) :around) (setq arounds (cons m arounds)))
+              ((eq (car q) :before) (setq befores (cons m befores)))
+              ((eq (car q) :after) (setq afters (cons m afters)))
+              (t (%invalid-qualifiers-error gf m)))))
+    ;; methods come most specific first: afters stay least specific first
+    (setq arounds (nreverse-boot arounds) befores (nreverse-boot befores) primaries (nreverse-boot primaries))
+    (let ((keys (%emf-keys gf methods))
+          (start (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11)))))
+      (cond ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
+                  (%instance-ref (car primaries) 7)
+                  (%slot-accessor-emf gf (car primaries) args
+                                      (if (eq (%instance-layout (car primaries)) *standard-reader-method-class*)
+                                          :reader :writer))))
+            ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
+                  (%instance-ref (car primaries) 5))
+             (%instance-ref (car primaries) 5))
+            ((and (null arounds) (null befores) (null afters))
+             (%clos-vector 2 primaries keys start))
+            (t
+             (let ((inner (%clos-vector 3 (%mapcar1 #'list befores) primaries (%mapcar1 #'list afters) gf)))
+               (%clos-vector 2 (append arounds (list inner)) keys start)))))))
+
+(defun %short-emf (gf methods comb options)
+  (let ((arounds nil) (primaries nil))
+    (dolist (m methods)
+      (let ((q (%instance-ref m 1)))
+        (cond ((equal q '(:around)) (setq arounds (cons m arounds)))
+              ((and (consp q) (eq (car q) comb) (null (cdr q))) (setq primaries (cons m primaries)))
+              (t (error 'simple-error
+                        :format-control "invalid method error for~%  ~S~%method:~%  The method ~S on ~S has ~A.~%  The method combination type ~S was defined with the short form of DEFINE-METHOD-COMBINATION and so requires all methods have either the single qualifier ~S or the single qualifier :AROUND."
+                        :format-arguments (list m m gf (if q "an invalid qualifier" "no qualifiers") comb comb))))))
+    (setq arounds (nreverse-boot arounds))
+    (setq primaries (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))
+    (if (null primaries)
+        (%clos-vector 2 (list (%clos-vector 3 nil nil nil gf)) t 0)
+        (let* ((ms primaries)
+               (combined
+                 (%make-method *standard-method-class* nil nil nil nil
+                               #'(lambda (&rest args) (%apply-short-combination comb ms args))
+                               nil)))
+          (%clos-vector 2 (append arounds (list combined)) (%emf-keys gf methods)
+                        (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11))))))))
+
+(defun %apply-short-combination (comb methods args)
+  (cond ((eq comb 'progn) (let ((r nil)) (dolist (m methods r) (setq r (%invoke-method m args)))))
+        ((eq comb 'and) (let ((r t)) (dolist (m methods r) (setq r (%invoke-method m args)) (if (null r) (return nil)))))
+        ((eq comb 'or) (dolist (m methods nil) (let ((r (%invoke-method m args))) (if r (return r)))))
+        ((null (cdr methods)) (if (%memq comb '(list)) (list (%invoke-method (car methods) args))
+                                  (%invoke-method (car methods) args)))
+        (t (let ((values (%mapcar1 #'(lambda (m) (%invoke-method m args)) methods)))
+             (cond ((eq comb 'list) values)
+                   ((eq comb 'append) (apply #'append values))
+                   ((eq comb 'nconc) (apply #'nconc values))
+                   (t (apply (symbol-function comb) values)))))))
+
+(defun %gf-miss (gf args)
+  ;; the slow path of a call: find the applicable methods, make and cache the effective method
+  (let ((nreq (%gf-nreq gf)))
+    (if (< (%list-length args) nreq)
+        (error 'simple-program-error :format-control "The function~%  ~S~%requires at least ~D argument~A."
+                                     :format-arguments (list gf nreq (if (= nreq 1) "" "s"))))
+    (let ((methods (%applicable-methods gf args)))
+      (if (null methods)
+          #'(lambda (&rest a) (apply #'no-applicable-method gf a))
+          (let ((emf (%make-emf gf methods args)))
+            (%gf-cache-add gf args emf)
+            emf)))))
+
+(defun %no-next-method (chain-method args)
+  (apply #'no-next-method (%instance-ref chain-method 0) chain-method args))
+
+(defun %no-primary-method (gf args)
+  (error 'no-primary-method-error :generic-function gf :arguments args))
+
+;;; ------------------------------------------------------------------
+;;; The standard generic functions are defined with the machinery above; their methods
+;;; follow once the classes they specialise on exist.
+
+(defgeneric no-applicable-method (generic-function &rest function-arguments))
+(defmethod no-applicable-method ((generic-function t) &rest args)
+  (error 'no-applicable-method-error :generic-function generic-function :arguments args))
+
+(defgeneric no-next-method (generic-function method &rest args))
+(defmethod no-next-method ((generic-function t) (method t) &rest args)
+  (error 'no-next-method-error :generic-function generic-function :method method :arguments args))
+
+(defgeneric slot-missing (class object slot-name operation &optional new-value))
+(defmethod slot-missing ((class t) object slot-name operation &optional new-value)
+  (error 'missing-slot :name slot-name :object object :operation operation :new-value new-value))
+
+(defgeneric slot-unbound (class instance slot-name))
+(defmethod slot-unbound ((class t) instance slot-name)
+  (error 'unbound-slot :name slot-name :instance instance))
+
+(defgeneric class-name (class))
+(defmethod class-name ((class class)) (%instance-ref class 0))
+(defgeneric (setf class-name) (new-value class))
+(defmethod (setf class-name) (new-value (class class)) (%instance-set class 0 new-value))
+
+(defun class-precedence-list (class) (%class-cpl class))
+(defun class-direct-superclasses (class) (%class-direct-superclasses class))
+(defun class-direct-subclasses (class) (%class-direct-subclasses class))
+(defun class-direct-slots (class) (%class-direct-slots class))
+(defun class-slots (class) (%class-effective-slots class))
+(defun class-default-initargs (class) (%class-default-initargs class))
+(defun class-direct-default-initargs (class) (%class-direct-default-initargs class))
+(defun class-finalized-p (class) (%class-finalized-p class))
+(defun specializer-direct-methods (s) (%instance-ref s (if (%class-p s) 14 1)))
+(defun slot-definition-name (s) (%instance-ref s 0))
+(defun slot-definition-initargs (s) (%instance-ref s 1))
+(defun slot-definition-initform (s) (%instance-ref s 2))
+(defun slot-definition-initfunction (s) (%instance-ref s 3))
+(defun slot-definition-readers (s) (%instance-ref s 4))
+(defun slot-definition-writers (s) (%instance-ref s 5))
+(defun slot-definition-allocation (s) (%instance-ref s 6))
+(defun slot-definition-type (s) (%instance-ref s 7))
+(defun slot-definition-location (s) (%instance-ref s 9))
+
+;;; ------------------------------------------------------------------
+;;; DEFCLASS
+
+(defun %class-option-error (class-name what)
+  (error 'simple-program-error :format-control "~A in DEFCLASS ~S." :format-arguments (list what class-name)))
+
+(defun %defclass-slot-form (class-name spec)
+  (if (symbolp spec)
+      `(%make-slot-definition ',spec nil nil nil nil nil :instance t nil)
+      (let ((name (car spec)) (options (cdr spec))
+            (initargs nil) (initform nil) (initfunction nil) (readers nil) (writers nil)
+            (allocation :instance) (type t) (doc nil) (seen nil))
+        (if (not (symbolp name))
+            (%class-option-error class-name (format nil "~S is not a legal slot name" name)))
+        (tagbody
+         top
+           (if (null options) (go end))
+           (if (null (cdr options))
+               (%class-option-error class-name (format nil "Odd-length slot specification ~S" spec)))
+           (let ((k (car options)) (v (cadr options)))
+             (if (and (%memq k '(:initform :allocation :type :documentation)) (%memq k seen))
+                 (error 'simple-program-error
+                        :format-control "Duplicate slot option ~S for slot ~S in DEFCLASS ~S."
+                        :format-arguments (list k name class-name)))
+             (setq seen (cons k seen))
+             (cond ((eq k :initarg) (setq initargs (append initargs (list v))))
+                   ((eq k :initform) (setq initform v)
+                                     (setq initfunction `(function (lambda () ,v))))
+                   ((eq k :reader) (setq readers (append readers (list v))))
+                   ((eq k :writer) (setq writers (append writers (list v))))
+                   ((eq k :accessor) (setq readers (append readers (list v)))
+                                     (setq writers (append writers (list (list 'setf v)))))
+                   ((eq k :allocation)
+                    (if (not (%memq v '(:instance :class)))
+                        (%class-option-error class-name (format nil "~S is not a legal slot allocation" v)))
+                    (setq allocation v))
+                   ((eq k :type) (setq type v))
+                   ((eq k :documentation) (setq doc v))
+                   (t (error 'initarg-error :class (find-class 'standard-direct-slot-definition)
+                                            :initargs (list k)))))
+           (setq options (cddr options))
+           (go top)
+         end)
+        `(%make-slot-definition ',name ',initargs ',initform ,initfunction ',readers ',writers
+                                ',allocation ',type ',doc))))
+
+(defmacro defclass (name superclasses slots &rest options)
+  (if (not (and name (symbolp name)))
+      (error 'simple-program-error :format-control "~S is not a legal class name." :format-arguments (list name)))
+  (if (not (listp superclasses))
+      (%class-option-error name (format nil "~S is not a list of superclass names" superclasses)))
+  (let ((names nil))
+    (dolist (s slots)
+      (let ((n (if (consp s) (car s) s)))
+        (if (%memq n names)
+            (error 'simple-program-error :format-control "Multiple slots named ~S in DEFCLASS ~S."
+                                         :format-arguments (list n name)))
+        (setq names (cons n names)))))
+  (let ((default-initargs nil) (doc nil) (metaclass nil) (seen nil))
+    (dolist (o options)
+      (if (not (consp o)) (%class-option-error name (format nil "~S is not a class option" o)))
+      (if (%memq (car o) seen)
+          (%class-option-error name (format nil "Duplicate class option ~S" (car o))))
+      (setq seen (cons (car o) seen))
+      (cond ((eq (car o) :default-initargs)
+             (let ((keys nil) (d (cdr o)))
+               (tagbody
+                top
+                  (if (null d) (go end))
+                  (if (%memq (car d) keys)
+                      (error 'simple-program-error
+                             :format-control "Duplicate initialization argument name ~S in :DEFAULT-INITARGS of DEFCLASS ~S."
+                             :format-arguments (list (car d) name)))
+                  (setq keys (cons (car d) keys))
+                  (setq d (cddr d))
+                  (go top)
+                end))
+             (setq default-initargs (%parse-default-initargs (cdr o))))
+            ((eq (car o) :documentation) (setq doc (cadr o)))
+            ((eq (car o) :metaclass) (setq metaclass (cadr o)))
+            (t (error 'initarg-error :class (find-class 'standard-class) :initargs (list (car o))))))
+    `(progn
+       (%ensure-class ',name ',superclasses
+                      (list ,@(%mapcar1 #'(lambda (s) (%defclass-slot-form name s)) slots))
+                      ,default-initargs ',doc ',metaclass)
+       (%note-definition 'defclass ',name)
+       (find-class ',name))))
+
+(defun %forward-class (name)
+  (let ((c (%make-class-object name :forward)))
+    (%set-instance-layout c (%metaclass-for-kind :forward))
+    (setf (gethash name *class-table*) c)
+    c))
+
+(defun %accessor-methods-of (class)
+  (let ((r nil))
+    (dolist (m (%instance-ref class 14))
+      (if (and (%instance-ref m 7) (%instance-ref m 0)) (setq r (cons m r))))
+    r))
+
+(defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
+  (%check-definition-lock name)
+  (let* ((kind (cond ((or (null metaclass) (eq metaclass 'standard-class)) :standard)
+                     ((eq metaclass 'funcallable-standard-class) :funcallable)
+                     (t (error 'simple-error :format-control "The metaclass ~S is not supported."
+                                             :format-arguments (list metaclass)))))
+         (class (gethash name *class-table*)))
+    (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
+        (progn (setq class (%make-class-object name kind))
+               (%set-instance-layout class (%metaclass-for-kind kind))))
+    (let ((supers (%mapcar1 #'(lambda (s)
+                                (or (gethash s *class-table*) (%forward-class s)))
+                            (or superclasses
+                                (list (if (eq kind :funcallable) 'funcallable-standard-object 'standard-object))))))
+      (dolist (s supers)
+        (if (or (eq s class) (%inherits-from-p s class))
+            (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
+                                 :format-arguments (list class)))
+        (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
+            (if (not (%memq s (list *t-class* *standard-object-class*
+                                    (gethash 'funcallable-standard-object *class-table*))))
+                (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
+                                     :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
+      (%instance-set class 8 kind)
+      (%set-instance-layout class (%metaclass-for-kind kind))
+      ;; the accessor methods of the old definition go
+      (dolist (m (%accessor-methods-of class)) (%remove-method (%instance-ref m 0) m))
+      ;; class slots keep their values when the slot stays shared
+      (dolist (d direct-slots)
+        (if (eq (%slot-definition-allocation d) :class)
+            (dolist (old (%class-direct-slots class))
+              (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
+                       (consp (%instance-ref old 9)))
+                  (%instance-set d 9 (%instance-ref old 9))))))
+      (%instance-set class 3 direct-slots)
+      (%instance-set class 5 default-initargs)
+      (%instance-set class 7 doc)
+      (%set-direct-superclasses class supers)
+      (setf (gethash name *class-table*) class)
+      (%finalize-class class)
+      (%initialize-class-slots class)
+      (%set-documentation name 'type doc)
+      (%bump-epoch)
+      (dolist (d direct-slots)
+        (dolist (r (%instance-ref d 4)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+        (dolist (w (%instance-ref d 5)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+      class)))
+
+(defun %inherits-from-p (class super)
+  ;; whether SUPER is among the direct superclasses of CLASS, transitively
+  (let ((seen nil) (pending (list class)))
+    (tagbody
+     top
+       (if (null pending) (return-from %inherits-from-p nil))
+       (let ((c (car pending)))
+         (setq pending (cdr pending))
+         (if (not (%memq c seen))
+             (progn
+               (setq seen (cons c seen))
+               (dolist (s (%class-direct-superclasses c))
+                 (if (eq s super) (return-from %inherits-from-p t))
+                 (setq pending (cons s pending))))))
+       (go top))))
+
+(defun %initialize-class-slots (class)
+  (dolist (s (%class-effective-slots class))
+    (let ((loc (%slot-definition-location s)))
+      (if (and (consp loc) (eq (cdr loc) +slot-unbound+) (%slot-definition-initfunction s))
+          (rplacd loc (funcall (%slot-definition-initfunction s))))))
+  (dolist (sub (%class-direct-subclasses class)) (%initialize-class-slots sub)))
+
+(defun %add-accessor-method (fname class slot-name kind)
+  (let* ((reader (eq kind :reader))
+         (gf (%ensure-gf fname (if reader '(object) '(new-value object))))
+         (m (%make-method (if reader *standard-reader-method-class* *standard-writer-method-class*) nil
+                          (if reader (list class) (list *t-class* class))
+                          (if reader '(object) '(new-value object))
+                          nil
+                          (if reader
+                              #'(lambda (object) (slot-value object slot-name))
+                              #'(lambda (new-value object) (setf (slot-value object slot-name) new-value)))
+                          nil)))
+    (%instance-set m 7 slot-name)
+    (%add-method gf m)
+    m))
+
+(defun finalize-inheritance (class)
+  (if (%class-forward-p-deep class)
+      (%forward-class-error class)
+      (%finalize-class class)))
+
+(defun %class-forward-p-deep (class)
+  (if (eq (%class-kind class) :forward)
+      t
+      (dolist (s (%class-direct-superclasses class) nil)
+        (if (%class-forward-p-deep s) (return t)))))
+
+(defun %find-forward-super (c)
+  ;; -> (forward-class . its-direct-subclass) or NIL
+  (dolist (s (%class-direct-superclasses c) nil)
+    (if (eq (%class-kind s) :forward)
+        (return (cons s c))
+        (let ((r (%find-forward-super s))) (if r (return r))))))
+
+(defun %forward-class-error (class)
+  (let* ((found (%find-forward-super class)) (fwd (car found)) (sub (cdr found)))
+    (error 'simple-error
+           :format-control "While computing the class precedence list of the class named ~A.~%The class named ~A is a forward referenced class.~%The class named ~A is a direct superclass of the class named ~A."
+           :format-arguments (list (%qualified-string (%class-name class)) (%qualified-string (%class-name fwd))
+                                   (%qualified-string (%class-name fwd)) (%qualified-string (%class-name sub))))))
+
+(defun %ensure-finalized (class)
+  (if (not (%class-finalized-p class)) (finalize-inheritance class))
+  class)
+
+;;; ------------------------------------------------------------------
+;;; Instances: creation and initialization (CLHS 7.1)
+
+(defun %check-initargs-plist (initargs)
+  (let ((x initargs))
+    (tagbody
+     top
+       (if (null x) (go end))
+       (if (not (symbolp (car x)))
+           (error 'simple-program-error :format-control "keyword argument not a symbol: ~S." :format-arguments (list (car x))))
+       (if (null (cdr x)) (error 'simple-program-error :format-control "odd number of &KEY arguments"))
+       (setq x (cddr x))
+       (go top)
+     end)))
+
+(defun %class-prototype (class)
+  (or (%instance-ref class 13)
+      (%instance-set class 13 (if (eq (%class-kind class) :funcallable)
+                                  (%allocate-funcallable-instance class #'identity 4)
+                                  (%allocate-instance class 4)))))
+
+(defun class-prototype (class) (%class-prototype (%ensure-finalized class)))
+
+(defun %method-keys-of (gf args)
+  ;; the keywords the applicable methods accept, or T when one allows other keys
+  (let ((keys nil))
+    (dolist (m (%applicable-methods gf args) keys)
+      (let ((info (%method-info m)))
+        (if (nth 4 info) (return-from %method-keys-of t))
+        (if (not (eq (nth 3 info) :none)) (setq keys (%cl-union-eq keys (nth 3 info))))))))
+
+(defun %valid-initargs (class)
+  ;; cached per class: slot initargs and the keywords of the initialization methods
+  (let ((cache (%instance-ref class 15)) (stamp (cons *clos-epoch* *initargs-epoch*)))
+    (if (and cache (equal (car cache) stamp))
+        (cddr cache)
+        (let* ((proto (%class-prototype class))
+               (keys (list :allow-other-keys))
+               (more (list (%method-keys-of #'allocate-instance (list class))
+                           (%method-keys-of #'initialize-instance (list proto))
+                           (%method-keys-of #'shared-initialize (list proto t)))))
+          (dolist (s (%class-effective-slots class))
+            (setq keys (%cl-union-eq keys (%slot-definition-initargs s))))
+          (dolist (k more)
+            (if (eq k t) (setq keys t))
+            (if (not (eq keys t)) (setq keys (%cl-union-eq keys k))))
+          (%instance-set class 15 (list* stamp :unknown keys))
+          keys))))
+
+(defun %check-initargs (class initargs &optional extra-gfs)
+  (if (not (eq (%plist-get initargs :allow-other-keys '%none) '%none))
+      (if (%plist-get initargs :allow-other-keys nil) (return-from %check-initargs nil)))
+  (let ((valid (%valid-initargs class)) (bad nil))
+    (if (eq valid t) (return-from %check-initargs nil))
+    (dolist (g extra-gfs)
+      (let ((k (%method-keys-of (car g) (cdr g))))
+        (if (eq k t) (return-from %check-initargs nil))
+        (setq valid (%cl-union-eq valid k))))
+    (let ((x initargs))
+      (tagbody
+       top
+         (if (null x) (go end))
+         (if (and (not (%memq (car x) valid)) (not (%memq (car x) bad)))
+             (setq bad (cons (car x) bad)))
+         (setq x (cddr x))
+         (go top)
+       end))
+    (if bad (error 'initarg-error :class class :initargs (nreverse-boot bad)))))
+
+(defvar *standard-initialization-methods* nil
+  "The methods of ALLOCATE-INSTANCE, INITIALIZE-INSTANCE and SHARED-INITIALIZE defined here.")
+
+(defgeneric allocate-instance (class &rest initargs &key &allow-other-keys))
+(push (defmethod allocate-instance ((class standard-class) &rest initargs)
+        (declare (ignore initargs))
+        (%allocate-instance class 4))
+      *standard-initialization-methods*)
+(defmethod allocate-instance ((class funcallable-standard-class) &rest initargs)
+  (declare (ignore initargs))
+  (%allocate-funcallable-instance class #'(lambda (&rest args) (declare (ignore args))
+                                            (error 'simple-error :format-control "The funcallable instance has no function yet."))
+                                  4))
+
+(defgeneric make-instance (class &rest initargs &key &allow-other-keys))
+(defmethod make-instance ((class symbol) &rest initargs)
+  (apply #'make-instance (find-class class) initargs))
+
+
+(defun %initarg-error (class initargs)
+  (error 'initarg-error :class class :initargs initargs))
+
+(defun %standard-initialization-p (class)
+  ;; whether only the standard methods initialize instances of CLASS (cached with the initargs)
+  (%valid-initargs class)
+  (let ((cache (%instance-ref class 15)))
+    (if (eq (cadr cache) :unknown)
+        (let ((fast (%only-standard-initialization-p class)))
+          (rplaca (cdr cache) fast)
+          fast)
+        (cadr cache))))
+
+(defun %only-standard-initialization-p (class)
+  (if (not (eq (%class-kind class) :standard)) (return-from %only-standard-initialization-p nil))
+  (let ((proto (%class-prototype class)))
+    (dolist (ms (list (%applicable-methods #'allocate-instance (list class))
+                      (%applicable-methods #'initialize-instance (list proto))
+                      (%applicable-methods #'shared-initialize (list proto t)))
+                t)
+      (dolist (m ms)
+        (if (not (%memq m *standard-initialization-methods*))
+            (return-from %only-standard-initialization-p nil))))))
+
+(defun %make-standard-instance (class initargs)
+  (%ensure-finalized class)
+  (if (%standard-initialization-p class)
+      (return-from %make-standard-instance
+        (%make-standard-instance-fast class initargs (%valid-initargs class))))
+  (%check-initargs-plist initargs)
+  (let ((initargs (%add-default-initargs class initargs)))
+    (%check-initargs class initargs)
+    (let ((instance (apply #'allocate-instance class initargs)))
+      (apply #'initialize-instance instance initargs)
+      instance)))
+
+(defmethod make-instance ((class standard-class) &rest initargs)
+  (%make-standard-instance class initargs))
+(defmethod make-instance ((class funcallable-standard-class) &rest initargs)
+  (%make-standard-instance class initargs))
+
+(defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys))
+(push (defmethod initialize-instance ((instance standard-object) &rest initargs)
+        (apply #'shared-initialize instance t initargs))
+      *standard-initialization-methods*)
+
+(defgeneric reinitialize-instance (instance &rest initargs &key &allow-other-keys))
+(defmethod reinitialize-instance ((instance standard-object) &rest initargs)
+  (%check-initargs-plist initargs)
+  (%check-initargs (class-of instance) initargs
+                   (list (cons #'reinitialize-instance (list instance))))
+  (apply #'shared-initialize instance nil initargs))
+
+(defgeneric shared-initialize (instance slot-names &rest initargs &key &allow-other-keys))
+(push (defmethod shared-initialize ((instance standard-object) slot-names &rest initargs)
+        (%ensure-current-instance instance)
+        (%shared-initialize instance slot-names initargs))
+      *standard-initialization-methods*)
+
+(defun %shared-initialize (instance slot-names initargs)
+  (let ((class (class-of instance)))
+    (dolist (s (%class-effective-slots class))
+      (let ((found '%none) (slot-initargs (%slot-definition-initargs s)) (name (%slot-definition-name s)))
+        (if slot-initargs
+            (let ((x initargs))
+              (tagbody
+               top
+                 (if (null x) (go end))
+                 (if (%memq (car x) slot-initargs) (progn (setq found (cadr x)) (go end)))
+                 (setq x (cddr x))
+                 (go top)
+               end)))
+        (cond ((not (eq found '%none)) (setf (slot-value instance name) found))
+              ((and (%slot-definition-initfunction s)
+                    (or (eq slot-names t) (%memq name slot-names))
+                    (not (slot-boundp instance name)))
+               (setf (slot-value instance name) (funcall (%slot-definition-initfunction s)))))))
+    instance))
+
+;;; ------------------------------------------------------------------
+;;; Redefined classes: obsolete instances are updated when next touched
+
+(defgeneric update-instance-for-redefined-class (instance added-slots discarded-slots property-list
+                                                 &rest initargs &key &allow-other-keys))
+(defmethod update-instance-for-redefined-class ((instance standard-object) added-slots discarded-slots
+                                                property-list &rest initargs)
+  (declare (ignore discarded-slots property-list))
+  (%check-initargs-plist initargs)
+  (%check-initargs (class-of instance) initargs
+                   (list (cons #'update-instance-for-redefined-class (list instance nil nil nil))))
+  (apply #'shared-initialize instance added-slots initargs))
+
+(defun %update-obsolete-instance (instance)
+  (let* ((class (%instance-layout instance))
+         (version (%instance-version instance))
+         (old-names (cdr (%cl-assq version (%instance-ref class 11))))
+         (fresh (%allocate-instance class (%instance-flags instance)))
+         (new-names (%instance-slot-names class))
+         (old-values nil))
+    ;; the old storage, by name
+    (let ((i 0))
+      (dolist (n old-names)
+        (setq old-values (cons (cons n (if (< i (%instance-length instance)) (%instance-ref instance i) +slot-unbound+))
+                               old-values))
+        (setq i (1+ i))))
+    (%swap-instance-slots instance fresh)
+    ;; FRESH now holds the old storage; INSTANCE is current with every slot unbound
+    (let ((added nil) (discarded nil) (plist nil))
+      (dolist (n new-names)
+        (let ((old (%cl-assq n old-values)))
+          (if old
+              (%instance-set instance (%slot-location class n) (cdr old))
+              (setq added (cons n added)))))
+      (dolist (e (reverse-boot old-values))
+        (if (not (%memq (car e) new-names))
+            (progn (setq discarded (cons (car e) discarded))
+                   (if (not (eq (cdr e) +slot-unbound+))
+                       (setq plist (cons (cdr e) (cons (car e) plist)))))))
+      ;; slots that became shared keep the shared value; added ones are initialized
+      (update-instance-for-redefined-class instance (nreverse-boot added) (nreverse-boot discarded)
+                                           (nreverse-boot plist)))
+    instance))
+
+(defgeneric make-instances-obsolete (class))
+(defmethod make-instances-obsolete ((class standard-class))
+  (%make-instances-obsolete class (%instance-slot-names class))
+  class)
+(defmethod make-instances-obsolete ((class symbol))
+  (make-instances-obsolete (find-class class)))
+
+;;; ------------------------------------------------------------------
+;;; CHANGE-CLASS (CLHS 7.2)
+
+(defgeneric update-instance-for-different-class (previous current &rest initargs &key &allow-other-keys))
+(defmethod update-instance-for-different-class ((previous standard-object) (current standard-object)
+                                                &rest initargs)
+  (%check-initargs-plist initargs)
+  (%check-initargs (class-of current) initargs
+                   (list (cons #'update-instance-for-different-class (list previous current))))
+  (let ((added nil) (old-class (class-of previous)))
+    (dolist (n (%instance-slot-names (class-of current)))
+      (if (not (%memq n (%instance-slot-names old-class))) (setq added (cons n added))))
+    (apply #'shared-initialize current (nreverse-boot added) initargs)))
+
+(defgeneric change-class (instance new-class &rest initargs &key &allow-other-keys))
+(defmethod change-class ((instance t) (new-class symbol) &rest initargs)
+  (apply #'change-class instance (find-class new-class) initargs))
+
+(defun %change-class (instance new-class initargs)
+  (%ensure-current-instance instance)
+  (%ensure-finalized new-class)
+  (let* ((old-class (class-of instance))
+         (fresh (%allocate-instance new-class (%instance-flags instance)))
+         (old-names (%instance-slot-names old-class)))
+    (%swap-instance-slots instance fresh)
+    ;; FRESH is now a copy of the instance as it was (its class and values)
+    (dolist (n (%instance-slot-names new-class))
+      (if (%memq n old-names)
+          (let ((loc (%slot-location old-class n)))
+            (%instance-set instance (%slot-location new-class n) (%instance-ref fresh loc)))))
+    (%bump-epoch)
+    (apply #'update-instance-for-different-class fresh instance initargs)
+    instance))
+
+(defmethod change-class ((instance standard-object) (new-class standard-class) &rest initargs)
+  (%change-class instance new-class initargs))
+(defmethod change-class ((instance standard-object) (new-class funcallable-standard-class) &rest initargs)
+  (%change-class instance new-class initargs))
+
+;;; ------------------------------------------------------------------
+;;; WITH-SLOTS, WITH-ACCESSORS
+
+(defmacro with-slots (slot-entries instance-form &body body)
+  (let ((in (gensym "INSTANCE")))
+    `(let ((,in ,instance-form))
+       (declare (ignorable ,in))
+       (symbol-macrolet ,(%mapcar1 #'(lambda (e)
+                                       (if (symbolp e)
+                                           `(,e (slot-value ,in ',e))
+                                           `(,(car e) (slot-value ,in ',(cadr e)))))
+                                   slot-entries)
+         ,@body))))
+
+(defmacro with-accessors (slot-entries instance-form &body body)
+  (let ((in (gensym "INSTANCE")))
+    `(let ((,in ,instance-form))
+       (declare (ignorable ,in))
+       (symbol-macrolet ,(%mapcar1 #'(lambda (e) `(,(car e) (,(cadr e) ,in))) slot-entries)
+         ,@body))))
+
+;;; ------------------------------------------------------------------
+;;; FIND-METHOD, ADD-METHOD, REMOVE-METHOD and friends
+
+(defun %gf-designator (gf)
+  (if (%generic-function-p gf) gf (error 'type-error :datum gf :expected-type 'generic-function)))
+
+(defun find-method (generic-function qualifiers specializers &optional (errorp t))
+  (let* ((gf (%gf-designator generic-function))
+         (nreq (%gf-nreq gf)))
+    (if (not (= (%list-length specializers) nreq))
+        (error 'simple-error
+               :format-control "The generic function ~S takes ~D required argument~A; was asked to find a method with specializers ~S"
+               :format-arguments (list gf nreq (if (= nreq 1) "" "s") specializers)))
+    (let* ((specs (%mapcar1 #'%resolve-specializer specializers))
+           (m (%find-method-1 gf qualifiers specs)))
+      (if (and (null m) errorp)
+          (error 'simple-error :format-control "There is no method on ~S with qualifiers ~S and specializers ~S."
+                               :format-arguments (list gf qualifiers (%mapcar1 #'%specializer-name specs))))
+      m)))
+
+(defun add-method (generic-function method)
+  (%add-method (%gf-designator generic-function) method))
+
+(defun remove-method (generic-function method)
+  (%remove-method (%gf-designator generic-function) method))
+
+(defun function-keywords (method)
+  (let ((info (%method-info method)))
+    (values (if (eq (nth 3 info) :none) nil (nth 3 info)) (nth 4 info))))
+
+(defun method-function (method)
+  (or (%instance-ref method 5)
+      (let ((f (%instance-ref method 4)))
+        #'(lambda (args next-methods)
+            (declare (ignore next-methods))
+            (apply f (list method) args args)))))
+
+;;; ------------------------------------------------------------------
+;;; PRINT-OBJECT. The printer prints every instance through %PRINT-INSTANCE, which calls it.
+
+(defvar *current-print-depth* 0) ; the printer's depth (a C variable once the printer defines it)
+
+(defun %print-unreadable (object stream type identity body)
+  (if *print-readably* (error 'print-not-readable :object object))
+  (write-string "#<" stream)
+  (if type
+      (progn (let ((*print-circle* nil)) (prin1 (type-of object) stream))
+             (if (or body identity) (write-string " " stream))))
+  (if body (funcall body))
+  (if identity
+      (progn (if body (write-string " " stream))
+             (write-string "{" stream)
+             (write-string (%address-string object) stream)
+             (write-string "}" stream)))
+  (write-string ">" stream)
+  nil)
+
+(if (not (macro-function 'print-unreadable-object))
+    (progn
+      (defun %print-unreadable-object (object stream type identity body)
+        (%print-unreadable object (cond ((null stream) *standard-output*) ((eq stream t) *terminal-io*) (t stream))
+                           type identity body))
+      (defmacro print-unreadable-object ((object stream &key type identity) &body body)
+        `(%print-unreadable-object ,object ,stream ,type ,identity
+                                   ,(if body `(function (lambda () ,@body)) nil)))))
+
+(defgeneric print-object (object stream))
+
+(defun %print-foreign-instance (object stream)
+  ;; instances other layers made with %MAKE-INSTANCE: their printers, or #<INSTANCE {...}>
+  (dolist (p *instance-printers*)
+    (if (and (not (%class-p (%instance-layout object))) (funcall (car p) object))
+        (return-from %print-foreign-instance (funcall (cdr p) object stream))))
+  (if *print-readably* (error 'print-not-readable :object object))
+  (write-string "#<INSTANCE" stream)
+  (%write-address object stream)
+  (write-string ">" stream))
+
+(defmethod print-object ((object t) stream)
+  (if (%instance-p object)
+      (%print-foreign-instance object stream)
+      (write object :stream stream))
+  object)
+
+(defmethod print-object ((object standard-object) stream)
+  (%print-unreadable object stream t t nil)
+  object)
+
+(defmethod print-object ((object condition) stream)
+  (if (and *print-readably* *print-escape*) (error 'print-not-readable :object object))
+  (%print-condition-object object stream)
+  object)
+
+(defmethod print-object ((object restart) stream)
+  (%print-restart object stream)
+  object)
+
+(defmethod print-object ((class class) stream)
+  (%print-unreadable class stream t nil
+                     #'(lambda () (%prin1-qualified (%class-name class) stream)))
+  class)
+
+(defmethod print-object ((gf generic-function) stream)
+  (%print-unreadable gf stream t nil
+                     #'(lambda ()
+                         (%prin1-qualified (%instance-ref gf 0) stream)
+                         (write-string " (" stream)
+                         (prin1 (%list-length (%instance-ref gf 2)) stream)
+                         (write-string ")" stream)))
+  gf)
+
+(defmethod print-object ((m standard-method) stream)
+  (%print-unreadable m stream t t
+                     #'(lambda ()
+                         (let ((gf (%instance-ref m 0)))
+                           (if gf
+                               (progn (%prin1-qualified (%instance-ref gf 0) stream)
+                                      (write-string " " stream)))
+                           (dolist (q (%instance-ref m 1))
+                             (prin1 q stream)
+                             (write-string " " stream))
+                           (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) stream))))
+  m)
+
+(defmethod print-object ((s slot-definition) stream)
+  (%print-unreadable s stream t nil #'(lambda () (%prin1-qualified (%instance-ref s 0) stream)))
+  s)
+
+(defmethod print-object ((s eql-specializer) stream)
+  (%print-unreadable s stream t nil #'(lambda () (prin1 (%instance-ref s 0) stream)))
+  s)
+
+(defmethod print-object ((object structure-object) stream)
+  (%print-structure object stream)
+  object)
+
+(defun %print-structure (object stream)
+  ;; #S(NAME :SLOT value ...), with *PRINT-LEVEL* and *PRINT-LENGTH*
+  (let ((depth (if (integerp *current-print-depth*) *current-print-depth* 0)))
+    (if (and *print-level* (not *print-readably*) (>= depth *print-level*))
+        (write-string "#" stream)
+        (let ((class (%instance-layout object)) (n 0))
+          (write-string "#S(" stream)
+          (prin1 (%class-name class) stream)
+          (let ((*current-print-depth* (1+ depth)))
+            (dolist (s (%class-effective-slots class))
+              (if (and *print-length* (not *print-readably*) (>= n *print-length*))
+                  (progn (write-string " ..." stream) (return)))
+              (write-string " " stream)
+              (prin1 (intern (symbol-name (%slot-definition-name s)) "KEYWORD") stream)
+              (write-string " " stream)
+              (let ((v (%instance-ref object (%slot-definition-location s))))
+                (cond ((eq v +slot-unbound+) (write-string "#<unbound>" stream))
+                      (*print-escape* (prin1 v stream))
+                      (t (princ v stream))))
+              (setq n (1+ n))))
+          (write-string ")" stream)))))
+
+(defun %print-instance (object stream)
+  (print-object object stream))
+
+;;; ------------------------------------------------------------------
+;;; DESCRIBE (CLHS 25.1.4). DESCRIBE calls DESCRIBE-OBJECT; the method on T shows built-in
+;;; objects with the DESCRIBE defined before this file when there is one (macros.lisp).
+
+(defgeneric describe-object (object stream))
+
+(defvar *describe-built-in* (if (fboundp 'describe) (fdefinition 'describe) nil))
+
+(defun describe (object &optional stream)
+  (let ((stream (cond ((null stream) *standard-output*) ((eq stream t) *terminal-io*) (t stream))))
+    (fresh-line stream)
+    (describe-object object stream)
+    (values)))
+
+(defun %clos-pad-right (string width stream)
+  (let ((n 0))
+    (write-string string stream)
+    (tagbody
+     count
+       (if (null (ignore-errors (char string n))) (go pad))
+       (setq n (1+ n))
+       (go count)
+     pad
+       (if (>= n width) (go end))
+       (write-string " " stream)
+       (setq n (1+ n))
+       (go pad)
+     end)))
+
+(defun %clos-describe-header (object stream kind)
+  (prin1 object stream)
+  (terpri stream)
+  (write-string "  [" stream)
+  (write-string kind stream)
+  (write-string "]" stream)
+  (terpri stream))
+
+(defun %describe-slots (object stream)
+  (let ((class (class-of object)) (instance-slots nil) (class-slots nil))
+    (dolist (s (%class-effective-slots class))
+      (if (consp (%slot-definition-location s))
+          (setq class-slots (cons s class-slots))
+          (setq instance-slots (cons s instance-slots))))
+    (terpri stream)
+    (flet ((show (title slots)
+             (if slots
+                 (progn
+                   (write-string title stream)
+                   (terpri stream)
+                   (dolist (s (nreverse-boot slots))
+                     (let ((name (%slot-definition-name s)))
+                       (write-string "  " stream)
+                       (%clos-pad-right (let ((*package* (find-package "KEYWORD"))) (princ-to-string name))
+                                        31 stream)
+                       (write-string "= " stream)
+                       (if (slot-boundp object name)
+                           (prin1 (slot-value object name) stream)
+                           (write-string "#<unbound slot>" stream))
+                       (terpri stream)))))))
+      (show "Slots with :CLASS allocation:" class-slots)
+      (show "Slots with :INSTANCE allocation:" instance-slots))))
+
+(defmethod describe-object ((object t) stream)
+  (if *describe-built-in*
+      (funcall *describe-built-in* object stream)
+      (%clos-describe-header object stream
+                             (string-downcase (let ((*package* (find-package "KEYWORD")))
+                                                (princ-to-string (let ((ty (type-of object)))
+                                                                   (if (consp ty) (car ty) ty)))))))
+  (values))
+
+(defmethod describe-object ((object standard-object) stream)
+  (%clos-describe-header object stream "standard-object")
+  (%describe-slots object stream)
+  (values))
+
+(defmethod describe-object ((object structure-object) stream)
+  (%clos-describe-header object stream "structure-object")
+  (%describe-slots object stream)
+  (values))
+
+(defmethod describe-object ((object condition) stream)
+  (%clos-describe-header object stream "condition")
+  (%describe-slots object stream)
+  (values))
+
+(defun %class-names-string (classes)
+  (let ((s (make-string-output-stream)) (first t))
+    (dolist (c classes)
+      (if (not first) (write-string ", " s))
+      (setq first nil)
+      (prin1 (%class-name c) s))
+    (get-output-stream-string s)))
+
+(defmethod describe-object ((class class) stream)
+  (%clos-describe-header class stream "standard-object")
+  (terpri stream)
+  (let ((doc (%instance-ref class 7)))
+    (if doc (format stream "Documentation:~%  ~A~%" doc)))
+  (if (%class-finalized-p class)
+      (format stream "Class precedence-list: ~A~%" (%class-names-string (%class-cpl class))))
+  (if (%class-direct-superclasses class)
+      (format stream "Direct superclasses: ~A~%" (%class-names-string (%class-direct-superclasses class))))
+  (if (%class-direct-subclasses class)
+      (format stream "Direct subclasses: ~A~%" (%class-names-string (%class-direct-subclasses class)))
+      (format stream "No subclasses.~%"))
+  (if (%class-direct-slots class)
+      (progn
+        (format stream "Direct slots:~%")
+        (dolist (s (%class-direct-slots class))
+          (format stream "  ~S~%" (%slot-definition-name s))
+          (if (%slot-definition-initargs s)
+              (format stream "    Initargs: ~A~%" (%class-names-string-of (%slot-definition-initargs s))))
+          (if (%slot-definition-initfunction s)
+              (format stream "    Initform: ~S~%" (%instance-ref s 2)))
+          (if (%instance-ref s 4)
+              (format stream "    Readers: ~A~%" (%class-names-string-of (%instance-ref s 4))))
+          (if (%instance-ref s 5)
+              (format stream "    Writers: ~A~%" (%class-names-string-of (%instance-ref s 5))))))
+      (format stream "No direct slots.~%"))
+  (values))
+
+(defun %class-names-string-of (objects)
+  (let ((s (make-string-output-stream)) (first t))
+    (dolist (o objects)
+      (if (not first) (write-string ", " s))
+      (setq first nil)
+      (prin1 o s))
+    (get-output-stream-string s)))
+
+(defmethod describe-object ((gf generic-function) stream)
+  (%clos-describe-header gf stream "generic-function")
+  (terpri stream)
+  (let ((doc (%instance-ref gf 4)))
+    (if doc (format stream "Documentation:~%  ~A~%" doc)))
+  (format stream "Lambda-list: ~S~%" (%instance-ref gf 1))
+  (format stream "Method-combination: ~A~%" (car (%instance-ref gf 3)))
+  (if (%instance-ref gf 2)
+      (progn
+        (format stream "Methods:~%")
+        (dolist (m (reverse-boot (%instance-ref gf 2)))
+          (format stream "  ~S~%" (append (list (%instance-ref gf 0)) (%instance-ref m 1)
+                                          (list (%mapcar1 #'%specializer-name (%instance-ref m 2)))))))
+      (format stream "No methods.~%"))
+  (values))
+
+;;; ------------------------------------------------------------------
+;;; The session: what a reset restores, and what LIST-DEFINITIONS shows
+
+(defun %clos-snapshot ()
+  ;; the boot state of every class's subclass and method lists, of every generic function's
+  ;; methods, and of the EQL specializers; the restorer puts them back
+  (let ((classes nil) (gfs nil) (eqls (%hash-table-entries *eql-specializers*))
+        (boot-gfs *generic-functions*))
+    (maphash #'(lambda (name c)
+                 (declare (ignore name))
+                 (setq classes (cons (list c (%instance-ref c 9) (%instance-ref c 14)) classes)))
+             *class-table*)
+    (dolist (gf *generic-functions*)
+      (setq gfs (cons (list gf (%instance-ref gf 2) (%instance-ref gf 14)) gfs)))
+    (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%instance-ref (cdr e) 1))) eqls))
+    #'(lambda ()
+        (dolist (c classes)
+          (%instance-set (car c) 9 (cadr c))
+          (%instance-set (car c) 14 (caddr c))
+          (%instance-set (car c) 15 nil))
+        (dolist (g gfs)
+          (%instance-set (car g) 2 (cadr g))
+          (%instance-set (car g) 14 (caddr g))
+          (%update-gf-dispatch (car g)))
+        (clrhash *eql-specializers*)
+        (dolist (e eqls)
+          (setf (gethash (car e) *eql-specializers*) (cadr e))
+          (%instance-set (cadr e) 1 (caddr e)))
+        (setq *generic-functions* boot-gfs)
+        (setq *initargs-epoch* (1+ *initargs-epoch*))
+        (%bump-epoch))))
+
+(defun %method-detail (m)
+  (let ((s (make-string-output-stream)))
+    (dolist (q (%instance-ref m 1)) (prin1 q s) (write-string " " s))
+    (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) s)
+    (get-output-stream-string s)))
+
+(defun %clos-definitions (sym)
+  ;; entries (kind detail &optional name) for LIST-DEFINITIONS: the class or structure SYM
+  ;; names, the methods of the generic function SYM names, and the methods of other generic
+  ;; functions specialised on the class SYM names
+  (let ((entries nil) (c (gethash sym *class-table*)))
+    (if c
+        (setq entries (cons (list (if (eq (%class-kind c) :structure) :structure :class) "") entries)))
+    (if (and (fboundp sym) (%generic-function-p (fdefinition sym)))
+        (dolist (m (reverse-boot (%instance-ref (fdefinition sym) 2)))
+          (setq entries (cons (list :method (%method-detail m)) entries))))
+    (if (and (fboundp (list 'setf sym)) (%generic-function-p (fdefinition (list 'setf sym))))
+        (dolist (m (reverse-boot (%instance-ref (fdefinition (list 'setf sym)) 2)))
+          (setq entries (cons (list :method (%method-detail m) (list 'setf sym)) entries))))
+    (if c
+        (dolist (m (reverse-boot (%instance-ref c 14)))
+          (let* ((gf (%instance-ref m 0)) (name (and gf (%instance-ref gf 0)))
+                 (base (if (consp name) (cadr name) name)))
+            (if (and gf (symbolp base) (not (eq base sym))
+                     (or (null (symbol-package base)) (%boot-symbol-p base)))
+                (setq entries (cons (list :method (%method-detail m) name) entries))))))
+    (nreverse-boot entries)))
+
+;;; ------------------------------------------------------------------
+;;; MAKE-LOAD-FORM, INVALID-METHOD-ERROR, METHOD-COMBINATION-ERROR
+
+(defgeneric make-load-form (object &optional environment))
+
+(defun %no-load-form (object)
+  (error 'simple-error :format-control "don't know how to dump ~S (default MAKE-LOAD-FORM method called)."
+                       :format-arguments (list object)))
+
+(defmethod make-load-form ((object standard-object) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((object structure-object) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((object condition) &optional environment)
+  (declare (ignore environment))
+  (%no-load-form object))
+(defmethod make-load-form ((class class) &optional environment)
+  (declare (ignore environment))
+  (let ((name (%class-name class)))
+    (if (and name (eq (find-class name nil) class))
+        `(find-class ',name)
+        (error 'simple-error :format-control "Can't use anonymous or undefined class as constant: ~S"
+                             :format-arguments (list class)))))
+
+(defun make-load-form-saving-slots (object &key (slot-names nil slot-names-p) environment)
+  (declare (ignore environment))
+  (let* ((class (class-of object))
+         (names (if slot-names-p slot-names (%mapcar1 #'%slot-definition-name (%class-effective-slots class))))
+         (sets nil))
+    (dolist (n names)
+      (if (slot-boundp object n)
+          (setq sets (cons `(setf (slot-value ,object ',n) ',(slot-value object n)) sets))
+          (setq sets (cons `(slot-makunbound ,object ',n) sets))))
+    (values `(allocate-instance (find-class ',(%class-name class)))
+            `(progn ,@(nreverse-boot sets)))))
+
+(defun invalid-method-error (method format-control &rest args)
+  (error 'simple-error
+         :format-control "invalid method error for ~S:~%~?"
+         :format-arguments (list method format-control args)))
+
+(defun method-combination-error (format-control &rest args)
+  (error 'simple-error
+         :format-control "method combination error in CLOS dispatch:~%~?"
+         :format-arguments (list format-control args)))
