@@ -564,7 +564,7 @@
    (file :initarg :file :initform nil :reader error-file))
   (:report (lambda (c s)
              (let ((comp (error-component c)))
-               (format s "Error while loading ~@[~A ~](~A~A):~%  ~A"
+               (format s "Error while loading ~@[~A, ~]~A~A:~%  ~A"
                        (and (error-file c) (namestring (error-file c)))
                        (%component-label comp) (%where (component-system comp))
                        (%describe-condition (error-condition c)))))))
@@ -779,9 +779,10 @@
       (format *error-output* "~&; note: system ~S: ~A~%" (component-name system) text))))
 
 (defun %definition-error (system control &rest args)
+  ;; while an .asd loads, LOAD-SYSTEM-DEFINITION-ERROR names the file
   (error 'simple-error
          :format-control "~?~A"
-         :format-arguments (list control args (%where system))))
+         :format-arguments (list control args (if *asd-being-loaded* "" (%where system)))))
 
 (defun %check-plist (system where options)
   (unless (and (listp options) (evenp (length options))
@@ -798,7 +799,7 @@
                               (and s (find-class s nil)))
                             (let ((s (find-symbol (string-upcase (string designator)) "ASDF")))
                               (and s (find-class s nil))))))
-             (if (and class (subtypep class 'system))
+             (if (and class (subtypep (class-name class) 'system))
                  (class-name class)
                  (error "System ~S: ~S is not a system class~A" system-name designator
                         (if *load-truename* (format nil " (defined in ~A)" (namestring *load-truename*)) "")))))))
@@ -930,7 +931,7 @@
                                 thereis (module-default-component-class p))))
              (if default
                  (let ((class (%find-component-class default)))
-                   (if (and class (subtypep class 'source-file))
+                   (if (and class (subtypep (class-name class) 'source-file))
                        (class-name class)
                        (%definition-error system "~A: :default-component-class ~S is not a source file class"
                                           (%component-label parent) default)))
@@ -939,7 +940,7 @@
           ((string= tname "SYSTEM")
            (%definition-error system "~A: a system cannot be a component" (%component-label parent)))
           (t (let ((class (%find-component-class type)))
-               (if (and class (subtypep class 'component) (not (subtypep class 'system)))
+               (if (and class (subtypep (class-name class) 'component) (not (subtypep (class-name class) 'system)))
                    (class-name class)
                    (%definition-error system "Don't recognize the component type ~S in ~A"
                                       type (%component-label parent))))))))
@@ -1863,7 +1864,7 @@
                                             (%to-json (list :object "loaded_before_error"
                                                             (cons :array (mapcar #'%record-json (reverse done)))))))))))
       (let* ((report (let ((*on-system-loaded* #'(lambda (record) (push record done))))
-                       (%operate-load name :force (and force t) :quickload quickload)))
+                       (%operate-load name :force (and force t) :quickload t)))
              (root (car (last report))))
         (%set-report (%load-report-text (coerce-name name) report quickload)
                      (list :object
