@@ -209,7 +209,7 @@ DEFPRIM(prim_pct_function_lambda_list) {
     if (is_type(fn, T_CLOSURE)) return CLOSURE(fn)->lambda->ll.source;
     if (is_type(fn, T_PRIMITIVE) && PRIM(fn)->lambda_list) {
         Obj s = string_from_cstr(L, PRIM(fn)->lambda_list);
-        bind_special(L, S(PACKAGE_VAR), L->pkg_cl);
+        bind_special(L, S(PACKAGE_VAR), L->pkg_system);
         size_t sp = L->special_sp - 1;
         Obj r = funcall1(L, intern_cstr(L, L->pkg_cl, "READ-FROM-STRING"), s);
         unbind_specials(L, sp);

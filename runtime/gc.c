@@ -51,6 +51,7 @@ void gc_set_max_heap(size_t bytes) {
 }
 size_t gc_max_heap(void) { return max_heap; }
 size_t gc_heap_size(void) { return GC_get_heap_size(); }
+size_t gc_total_bytes(void) { return GC_get_total_bytes(); }
 void gc_collect(void) { GC_gcollect(); }
 
 void gc_restore_cap(Lisp *L) {

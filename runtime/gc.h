@@ -20,6 +20,7 @@ void gc_check_request(Lisp *L, size_t bytes);
 
 void gc_set_max_heap(size_t bytes);
 size_t gc_heap_size(void);
+size_t gc_total_bytes(void);
 size_t gc_max_heap(void);
 void gc_collect(void);
 /* After unwinding to the top level: give back the emergency reserve. */

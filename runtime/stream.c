@@ -1438,7 +1438,7 @@ void stream_init(Lisp *L) {
     SYM(S(STANDARD_INPUT))->value = make_synonym_stream(L, S(TERMINAL_IO));
     SYM(S(STANDARD_OUTPUT))->value = out;
     SYM(S(ERROR_OUTPUT))->value = err;
-    SYM(S(TRACE_OUTPUT))->value = err;
+    SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(TERMINAL_IO)); /* as SBCL: trace output shares the terminal */
     SYM(S(DEBUG_IO))->value = make_synonym_stream(L, S(TERMINAL_IO));
     SYM(S(QUERY_IO))->value = make_synonym_stream(L, S(TERMINAL_IO));
     Obj vars[] = {S(TERMINAL_IO), S(STANDARD_INPUT), S(STANDARD_OUTPUT), S(ERROR_OUTPUT),

@@ -72,6 +72,23 @@ DEFPRIM(prim_gc) { UNUSED_ARGS; gc_collect(); return NIL; }
 
 DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_heap_size()); }
 
+/* (sys:%bytes-allocated): bytes allocated since the process started, for TIME */
+DEFPRIM(prim_pct_bytes_allocated) { UNUSED_ARGS; return make_uint64(L, gc_total_bytes()); }
+
+/* (sys:%time-zone universal-time) -> hours west of Greenwich (a rational), daylight-saving-p,
+ * for the local time zone at that moment */
+DEFPRIM(prim_pct_time_zone) {
+    UNUSED_ARGS;
+    int64_t ut;
+    if (!integer_to_int64(check_integer(L, args[0]), &ut)) err_type(L, args[0], S(FIXNUM));
+    time_t t = (time_t)(ut - UNIX_TO_UNIVERSAL);
+    struct tm tm;
+    if (!localtime_r(&t, &tm)) return values2(L, FIX(0), NIL);
+    long west = -tm.tm_gmtoff + (tm.tm_isdst > 0 ? 3600 : 0);
+    Obj hours = (west % 3600) == 0 ? FIX(west / 3600) : make_ratio(L, FIX(west), FIX(3600));
+    return values2(L, hours, boolean(L, tm.tm_isdst > 0));
+}
+
 DEFPRIM(prim_lisp_implementation_type) { UNUSED_ARGS; return string_from_cstr(L, "tinycl"); }
 DEFPRIM(prim_lisp_implementation_version) { UNUSED_ARGS; return string_from_cstr(L, TINYCL_VERSION); }
 DEFPRIM(prim_machine_type) { UNUSED_ARGS; return string_from_cstr(L, "X86-64"); }
@@ -94,6 +111,8 @@ static const PrimDef system_prims[] = {
     {"POSIX-GETENV", PK_EXT, prim_posix_getenv, 1, 1, 0, "(name)", NULL},
     {"GC", PK_EXT, prim_gc, 0, REST, 0, "(&key full)", NULL},
     {"%HEAP-SIZE", PK_SYS, prim_pct_heap_size, 0, 0, 0, "()", NULL},
+    {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
+    {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
     {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", NULL},
     {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", NULL},
     {"MACHINE-TYPE", PK_CL, prim_machine_type, 0, 0, 0, "()", NULL},

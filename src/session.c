@@ -12,6 +12,7 @@
 #include "../runtime/error.h"
 #include "../runtime/snapshot.h"
 #include "../runtime/prim.h"
+#include "../runtime/hash.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -58,7 +59,7 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(STANDARD_INPUT))->value = in;
     SYM(S(STANDARD_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
     SYM(S(ERROR_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
-    SYM(S(TRACE_OUTPUT))->value = SYM(S(ERROR_OUTPUT))->value;
+    SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(STANDARD_OUTPUT));
 }
 
 /* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
@@ -264,9 +265,56 @@ static void describe_error(TclSession *s, TclResult *r) {
     unbind_specials(L, fr.special_sp);
 }
 
+/* Does V contain a cycle (as opposed to merely shared structure)? Results are printed with
+ * *print-circle* only then, as a person would see them in SBCL otherwise. Past a budget of
+ * nodes the answer is "maybe", which prints with *print-circle* to be safe. */
+static bool value_may_be_circular(Lisp *L, Obj v) {
+    enum { BUDGET = 200000 };
+    if (!is_cons(v) && !is_type(v, T_VECTOR) && !is_type(v, T_INSTANCE) && !is_type(v, T_ARRAY)) return false;
+    Obj state = hash_new(L, HT_EQ, 64);     /* object -> T while on the path, NIL when finished */
+    size_t cap = 256, top = 0;
+    Obj *stack = (Obj *)gc_alloc(L, cap * sizeof(Obj));
+    size_t *next = (size_t *)gc_alloc_atomic(L, cap * sizeof(size_t));
+    stack[top] = v; next[top] = 0; top++;
+    hash_put(L, state, v, S(T));
+    size_t visited = 1;
+    while (top > 0) {
+        Obj o = stack[top - 1];
+        size_t i = next[top - 1]++;
+        Obj child = NO_VALUE;
+        if (is_cons(o)) { if (i == 0) child = CAR(o); else if (i == 1) child = CDR(o); }
+        else if (is_type(o, T_VECTOR)) { if (i < VEC(o)->len) child = VEC(o)->data[i]; }
+        else if (is_type(o, T_INSTANCE)) { if (i < INST(o)->nslots) child = INST(o)->slots[i]; }
+        else if (is_type(o, T_ARRAY)) { if (i == 0) child = ARR(o)->storage; }
+        if (child == NO_VALUE) {
+            hash_put(L, state, o, NIL);
+            top--;
+            continue;
+        }
+        if (!is_cons(child) && !is_type(child, T_VECTOR) && !is_type(child, T_INSTANCE) && !is_type(child, T_ARRAY)) continue;
+        Obj st = hash_get(L, state, child, NO_VALUE);
+        if (st == S(T)) return true;        /* back edge: a cycle */
+        if (st == NIL) continue;            /* finished earlier: shared, not circular */
+        if (++visited > BUDGET) return true;
+        if (top == cap) {
+            Obj *ns = (Obj *)gc_alloc(L, cap * 2 * sizeof(Obj));
+            size_t *nn = (size_t *)gc_alloc_atomic(L, cap * 2 * sizeof(size_t));
+            memcpy(ns, stack, cap * sizeof(Obj));
+            memcpy(nn, next, cap * sizeof(size_t));
+            stack = ns; next = nn; cap *= 2;
+        }
+        hash_put(L, state, child, S(T));
+        stack[top] = child; next[top] = 0; top++;
+    }
+    return false;
+}
+
 static char *print_value(Lisp *L, Obj v, size_t cap) {
     Obj out = make_capped_output_stream(L, cap);
+    size_t sp = L->special_sp;
+    if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, v)) bind_special(L, S(PRINT_CIRCLE), S(T));
     print_obj(L, v, out, true);
+    unbind_specials(L, sp);
     bool trunc = STREAM(out)->truncated;
     Obj str = get_output_stream_string(L, out);
     char *c = lisp_to_malloc(str);
@@ -431,7 +479,6 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
             r->status = TCL_ERROR;
             describe_error(s, r);
         } else {
-            bind_special(L, S(PRINT_CIRCLE), S(T));
             bind_special(L, S(PRINT_READABLY), NIL);
             if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
             if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));

@@ -222,13 +222,13 @@
                (let ((keys (car c)))
                  (setq r (cons
                           (cond ((or (eq keys t) (eq keys 'otherwise))
-                                 `(t ,@(cdr c)))
+                                 `(t nil ,@(cdr c)))
                                 ((listp keys)
                                  `((or ,@(let ((tests nil))
                                            (dolist (key keys) (setq tests (cons `(eql ,k ',key) tests)))
                                            (nreverse-boot tests)))
-                                   ,@(cdr c)))
-                                (t `((eql ,k ',keys) ,@(cdr c))))
+                                   nil ,@(cdr c)))
+                                (t `((eql ,k ',keys) nil ,@(cdr c))))
                           r))))
              (nreverse-boot r))))))
 

@@ -1,0 +1,20 @@
+/* types.h: the type system (CLHS chapter 4): TYPEP, SUBTYPEP, TYPE-OF, COERCE and DEFTYPE expansion. */
+#ifndef TINYCL_TYPES_H
+#define TINYCL_TYPES_H
+
+#include "state.h"
+
+/* TYPE-OF as SBCL answers it. */
+Obj type_of(Lisp *L, Obj o);
+/* (typep object type); signals for malformed or unknown type specifiers. */
+bool type_typep(Lisp *L, Obj object, Obj type);
+/* (subtypep t1 t2): the primary value; *certain gets the second value. */
+bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain);
+/* Expand DEFTYPE definitions at the head of SPEC until it is no longer a derived type. */
+Obj type_expand(Lisp *L, Obj spec);
+/* Signal an error if SPEC (after expansion) names no known type. */
+void type_check_known(Lisp *L, Obj spec);
+/* (coerce object result-type) */
+Obj type_coerce(Lisp *L, Obj object, Obj type);
+
+#endif
