@@ -1027,18 +1027,28 @@
   (let ((home (user-homedir-pathname)))
     (and home (merge-pathnames (parse-unix-namestring sub :want-directory t) home))))
 
+(defvar *source-registry-parameter* nil
+  "The directories given to INITIALIZE-SOURCE-REGISTRY, ((directory . tree-p) ...), searched first.")
+
+(defun %parse-source-registry-form (form)
+  ;; (:source-registry (:tree "dir") (:directory "dir") :inherit-configuration ...) -> ((dir . tree-p) ...)
+  (let ((out nil))
+    (dolist (entry (if (consp form) (cdr form) nil))
+      (when (and (consp entry) (symbolp (car entry))
+                 (or (stringp (cadr entry)) (pathnamep (cadr entry))))
+        (let ((kind (symbol-name (car entry))))
+          (cond ((string= kind "TREE") (push (cons (cadr entry) t) out))
+                ((string= kind "DIRECTORY") (push (cons (cadr entry) nil) out))))))
+    (nreverse out)))
+
 (defun %env-source-registry ()
   ;; CL_SOURCE_REGISTRY: "dir:dir//:..." or an ASDF (:source-registry ...) form
   (let ((value (getenv "CL_SOURCE_REGISTRY")) (out nil))
     (when (and value (plusp (length value)))
       (if (char= (char value 0) #\()
-          (let ((form (ignore-errors (let ((*read-eval* nil) (*package* (find-package "ASDF")))
-                                       (read-from-string value)))))
-            (dolist (entry (if (consp form) (cdr form) nil))
-              (when (and (consp entry) (stringp (cadr entry)))
-                (let ((kind (symbol-name (car entry))))
-                  (cond ((string= kind "TREE") (push (cons (cadr entry) t) out))
-                        ((string= kind "DIRECTORY") (push (cons (cadr entry) nil) out)))))))
+          (setq out (reverse (%parse-source-registry-form
+                              (ignore-errors (let ((*read-eval* nil) (*package* (find-package "ASDF")))
+                                               (read-from-string value))))))
           (dolist (part (split-string value :separator ":"))
             (when (plusp (length part))
               (if (and (>= (length part) 2) (string= (subseq part (- (length part) 2)) "//"))
@@ -1049,7 +1059,8 @@
 (defun %source-directories ()
   ;; ((directory-pathname . tree-p) ...) in search order, after the central registry
   (let ((entries
-          (append (%env-source-registry)
+          (append *source-registry-parameter*
+                  (%env-source-registry)
                   (list (cons *default-pathname-defaults* nil))
                   (mapcar #'(lambda (d) (cons d t))
                           (remove nil (list (%home-directory "common-lisp/")
@@ -1118,7 +1129,13 @@
 
 (defun clear-source-registry () (clrhash *source-index*) (values))
 (defun initialize-source-registry (&optional parameter)
-  (declare (ignore parameter))
+  ;; PARAMETER: NIL, or (:source-registry (:tree "dir") (:directory "dir") ...): directories
+  ;; searched before the configured ones
+  (setq *source-registry-parameter*
+        (mapcar #'(lambda (e) (cons (merge-pathnames (ensure-directory-pathname (car e))) (cdr e)))
+                (%parse-source-registry-form (if (stringp parameter)
+                                                 (let ((*read-eval* nil)) (read-from-string parameter))
+                                                 parameter))))
   (%rescan)
   (values))
 (defun clear-configuration () (clear-source-registry))
@@ -2069,6 +2086,7 @@
   ;; records and puts back what loads added to the registries the session restores
   #'(lambda ()
       (clrhash *session-systems*)
+      (clrhash *source-index*)     ; the configuration it was built from is back to the boot one
       (%reapply-kept-state)))
 
 (defun sys::%loaded-systems-section (type package-name)
