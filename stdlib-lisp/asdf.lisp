@@ -1668,7 +1668,10 @@
                (dolist (child (component-children c))
                  (let ((label (format nil "~A~A" prefix (component-name child))))
                    (cond ((typep child 'parent-component)
-                          (push (format nil "~A/ (module~:[~;, serial~])" label (slot-value child 'serial)) out)
+                          (push (format nil "~A (module ~S~:[~;, serial~])"
+                                        (enough-namestring (component-pathname child) (system-source-directory system))
+                                        (component-name child) (slot-value child 'serial))
+                                out)
                           (walk child (format nil "~A/" label)))
                          (t (push (format nil "~A (~A~@[, if ~S~])"
                                           (enough-namestring (component-pathname child) (system-source-directory system))
