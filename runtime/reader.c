@@ -1060,6 +1060,7 @@ static const PrimDef reader_prims[] = {
     {"COPY-READTABLE", PK_CL, prim_copy_readtable, 0, 2, 0, "(&optional from to)", NULL},
     {"READTABLE-CASE", PK_CL, prim_readtable_case, 1, 1, 0, "(readtable)", NULL},
     {"%SET-READTABLE-CASE", PK_SYS, prim_set_readtable_case, 2, 2, 0, "(mode readtable)", NULL},
+    {"(SETF READTABLE-CASE)", PK_CL, prim_set_readtable_case, 2, 2, 0, "(mode readtable)", NULL},
     {"SET-MACRO-CHARACTER", PK_CL, prim_set_macro_character, 2, 4, 0, "(char function &optional non-terminating-p readtable)", NULL},
     {"GET-MACRO-CHARACTER", PK_CL, prim_get_macro_character, 1, 2, FN_MV, "(char &optional readtable)", NULL},
     {"MAKE-DISPATCH-MACRO-CHARACTER", PK_CL, prim_make_dispatch_macro_character, 1, 3, 0, "(char &optional non-terminating-p readtable)", NULL},

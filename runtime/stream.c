@@ -69,6 +69,7 @@ Obj get_output_stream_string(Lisp *L, Obj o) {
     Obj r = sb_to_string(L, &s->buf);
     s->buf.len = 0;
     s->truncated = false;
+    s->column = 0;
     return r;
 }
 

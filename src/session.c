@@ -533,6 +533,8 @@ bool tcl_input_complete(TclSession *s, const char *code) {
     Obj text = string_from_utf8(L, code, strlen(code));
     Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
     bind_special(L, S(READ_SUPPRESS), S(T));
+    /* a reader error here is an answer, not something to debug */
+    bind_special(L, intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*"), NIL);
     for (;;) {
         Obj f = reader_read(L, stream, false, EOF_VALUE, false, false);
         if (f == EOF_VALUE) break;

@@ -629,7 +629,7 @@
    top
      (if (and frames (consp (car frames))
               (%memq (caar frames) '(error cerror signal warn invoke-debugger break %signal-error
-                                     %toplevel-abort %coerce-to-condition)))
+                                     %toplevel-abort %coerce-to-condition %repl-debugger)))
          (progn (setq frames (cdr frames)) (go top))))
   frames)
 

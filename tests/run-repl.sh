@@ -1,0 +1,106 @@
+#!/bin/sh
+# run-repl.sh: drive the REPL in a real terminal (tmux send-keys / capture-pane) and check the screen.
+# Ends with "N passed, N failed".
+BUILD=${BUILD:-build}
+T="$(pwd)/$BUILD/tinycl"
+if ! command -v tmux >/dev/null 2>&1; then echo "repl: tmux is not installed"; echo "0 passed, 1 failed"; exit 1; fi
+S="tinycl-repl-test-$$"
+HOME_DIR=$(mktemp -d)
+passed=0; failed=0
+
+start() {
+    tmux kill-session -t "$S" 2>/dev/null
+    tmux new-session -d -s "$S" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
+    wait_for 'CL-USER>' 10
+}
+screen() { tmux capture-pane -p -t "$S" -S -200; }
+send() { tmux send-keys -t "$S" "$@"; }
+wait_for() { # pattern [seconds]
+    n=$(( ${2:-5} * 10 ))
+    while [ $n -gt 0 ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1; n=$((n - 1))
+    done
+    return 1
+}
+check() { # name pattern [seconds]
+    if wait_for "$2" "${3:-5}"; then passed=$((passed + 1))
+    else failed=$((failed + 1)); echo "repl FAIL $1: no '$2' on screen:"; screen | tail -15 | sed 's/^/    /'; fi
+}
+last_answer_is_42() { # the line after the last "(keep)" typed is 42
+    screen | grep -v '^$' | grep -A1 '(keep)$' | tail -1 | grep -qx '42'
+}
+check_absent() { # name pattern
+    if screen | grep -qF -- "$2"; then failed=$((failed + 1)); echo "repl FAIL $1: unexpected '$2'"; else passed=$((passed + 1)); fi
+}
+
+# prompt, evaluation, values one per line
+start
+check banner "tinycl"
+send '(+ 1 2)' Enter
+check value '3'
+send '(values 1 "two")' Enter
+check multiple-values '"two"'
+# continuation lines while the input is incomplete
+send '(list 1' Enter
+sleep 0.3
+send '2)' Enter
+check continuation '(1 2)'
+# package in the prompt
+send '(defpackage :repl-pkg (:use :cl))' Enter
+send '(in-package :repl-pkg)' Enter
+check package-prompt 'REPL-PKG>'
+send '(in-package :cl-user)' Enter
+# the debugger: restarts listed, :bt, a restart chosen by number
+send '(defun keep () 42)' Enter
+send '(defun f (x) (car x))' Enter
+send '(f 5)' Enter
+check debugger-banner 'debugger invoked on a TYPE-ERROR'
+check debugger-restarts '[ABORT] Return to top level.'
+check debugger-prompt '[1] CL-USER>'
+send ':bt' Enter
+check backtrace '0: (F 5)'
+send '(+ 40 2)' Enter
+check debugger-eval '42'
+send ':abort' Enter
+sleep 0.3
+send '(keep)' Enter
+sleep 0.5
+if last_answer_is_42; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL state-after-debugger"; screen | grep -v '^$' | tail -5; fi
+# use-value restart by number
+send '(restart-case (error "pick") (use-value (v) (* v 2)))' Enter
+check restart-listed '[USE-VALUE]'
+send '0' Enter
+sleep 0.3
+# invoke-restart-interactively with no interactive function: use-value gets no arguments -> error; choose abort instead
+send ':abort' Enter
+# Ctrl-C interrupts a runaway loop, state kept
+send '(loop)' Enter
+sleep 1
+send C-c
+check interrupt '; Interrupted.' 5
+send '(keep)' Enter
+sleep 0.5
+if last_answer_is_42; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL state-after-interrupt"; screen | grep -v '^$' | tail -5; fi
+# tab completion of a symbol in the current package
+send '(kee' Tab
+sleep 0.5
+check completion '(keep'
+send C-u
+send C-a C-k
+# Ctrl-D at an empty prompt exits with status 0
+send C-d
+check ctrl-d-exit 'EXIT-STATUS=0' 5
+# history is saved
+if [ -s "$HOME_DIR/.tinycl_history" ] && grep -q '(keep)' "$HOME_DIR/.tinycl_history"; then passed=$((passed + 1))
+else failed=$((failed + 1)); echo "repl FAIL history: ~/.tinycl_history not written"; fi
+
+# (exit :code 3) from the REPL
+start
+send '(exit :code 3)' Enter
+check exit-code 'EXIT-STATUS=3' 5
+
+tmux kill-session -t "$S" 2>/dev/null
+rm -rf "$HOME_DIR"
+echo "repl: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
