@@ -1599,6 +1599,16 @@
         ((gethash name *image-systems*) :image)
         (t :not-loaded)))
 
+(defun %peek-readtable ()
+  ;; the standard syntax, except that #. reads its form without evaluating it
+  (let ((rt (copy-readtable nil)))
+    (set-dispatch-macro-character #\# #\. #'(lambda (stream char arg)
+                                              (declare (ignore char arg))
+                                              (let ((*read-suppress* t)) (read stream t nil t))
+                                              nil)
+                                  rt)
+    rt))
+
 (defun %peek-asd (asd)
   ;; the systems an .asd file defines and their versions, read without evaluating it:
   ;; ((name . version) ...). Symbols go to a scratch package deleted afterwards.
@@ -1607,7 +1617,7 @@
     (unwind-protect
          (ignore-errors
           (with-open-file (s asd)
-            (let ((*package* scratch) (*read-eval* nil) (eof '#:eof))
+            (let ((*package* scratch) (*readtable* (%peek-readtable)) (eof '#:eof))
               (loop for form = (handler-case (read s nil eof) (error () eof))
                     until (eq form eof)
                     do (when (and (consp form) (symbolp (car form))
@@ -1728,7 +1738,7 @@
           (when (or verbose *quickload-verbose*)
             (dolist (e report)
               (format t "~&; ~(~A~) ~A~%" (second e) (asdf:component-name (first e))))))
-        (unless silent (format t "~&[package ~A]~%" (or (asdf::%main-package name) name)))))
+        (unless silent (format t "~&; Loaded ~S~%" name))))
     list))
 
 (defun where-is-system (name)
