@@ -1881,35 +1881,34 @@
 
 (defun sys::%tool-load-system (name force quickload)
   (setq sys::*system-report* nil)
-  (let ((done nil))
-    ;; a failure still reports the dependencies that loaded completely (they are recorded)
-    (handler-bind ((error #'(lambda (c)
-                              (declare (ignore c))
-                              (when done
-                                (setq sys::*system-report*
-                                      (cons (format nil "Loaded before the error (recorded): ~{~A~^, ~}"
-                                                    (mapcar #'(lambda (r) (format nil "~A (~A)" (record-name r)
-                                                                                  (%version-text (record-version r))))
-                                                            (reverse done)))
-                                            (%to-json (list :object "loaded_before_error"
-                                                            (cons :array (mapcar #'%record-json (reverse done)))))))))))
-      (let* ((report (let ((*on-system-loaded* #'(lambda (record) (push record done))))
-                       (%operate-load name :force (and force t) :quickload t)))
-             (root (car (last report))))
-        (%set-report (%load-report-text (coerce-name name) report quickload)
-                     (list :object
-                           "system" (component-name (first root))
-                           "version" (component-version (first root))
-                           "status" (string-downcase (symbol-name (second root)))
-                           "record" (%record-json (third root))
-                           "systems" (cons :array
-                                           (mapcar #'(lambda (e)
-                                                       (list :object "name" (component-name (first e))
-                                                                     "version" (component-version (first e))
-                                                                     "action" (string-downcase (symbol-name (second e)))
-                                                                     "elapsed_ms" (and (third e) (member (second e) '(:loaded :reloaded))
-                                                                                       (record-elapsed (third e)))))
-                                                   report))))))))
+  (let ((done nil) (finished nil))
+    (unwind-protect
+         (let* ((report (let ((*on-system-loaded* #'(lambda (record) (push record done))))
+                          (%operate-load name :force (and force t) :quickload t)))
+                (root (car (last report))))
+           (%set-report (%load-report-text (coerce-name name) report quickload)
+                        (list :object
+                              "system" (component-name (first root))
+                              "version" (component-version (first root))
+                              "status" (string-downcase (symbol-name (second root)))
+                              "record" (%record-json (third root))
+                              "systems" (cons :array
+                                              (mapcar #'(lambda (e)
+                                                          (list :object "name" (component-name (first e))
+                                                                        "version" (component-version (first e))
+                                                                        "action" (string-downcase (symbol-name (second e)))
+                                                                        "elapsed_ms" (and (third e) (member (second e) '(:loaded :reloaded))
+                                                                                          (record-elapsed (third e)))))
+                                                      report))))
+           (setq finished t))
+      ;; an error, a time limit or a cancellation: say which dependencies loaded completely (they are recorded)
+      (when (and (not finished) done)
+        (setq sys::*system-report*
+              (cons (format nil "Loaded before the error (recorded): ~{~A~^, ~}"
+                            (mapcar #'(lambda (r) (format nil "~A (~A)" (record-name r) (%version-text (record-version r))))
+                                    (reverse done)))
+                    (%to-json (list :object "loaded_before_error"
+                                    (cons :array (mapcar #'%record-json (reverse done)))))))))))
 
 ;;; describe-system
 

@@ -209,6 +209,9 @@ await scenario("failures leave tracking unchanged", async (c) => {
     check(`${tool} ${system}: tracking unchanged`, JSON.stringify(await loaded(c)) === base, JSON.stringify(await loaded(c)));
     check(`${tool} ${system}: not loaded`, !(await loadedP(c, system)));
   }
+  const to = await call(c, "load-system", { system: "fix-slow", timeout_seconds: 1 });
+  check("a load cut by the time limit is a TIMEOUT", to.isError && text(to).startsWith("[ERROR] TIMEOUT"), text(to));
+  check("... and records nothing for the system", JSON.stringify(await loaded(c)) === base && !(await loadedP(c, "fix-slow")));
   const u = await describeSystem(c, "no-such-system-xyz");
   check("describe-system of a missing system", u.isError && text(u).startsWith("[ERROR] QUICKLISP-CLIENT:SYSTEM-NOT-FOUND"), text(u));
   const bad = await call(c, "load-system", {});
