@@ -18,6 +18,9 @@ Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
+Obj ev_call_prim(Lisp *, Node *, Env *);
+Obj ev_call_inline1(Lisp *, Node *, Env *);
+Obj ev_call_inline2(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -857,6 +860,37 @@ static Node *an_dbind(ACtx *c, Obj form) {
     return &n->n;
 }
 
+/* Calls to CL primitives (whose definitions the package lock protects) go straight to the C
+ * function; each call still checks that the symbol's function is the one seen here. */
+static const struct { const char *name; int nargs; int op; } inline_ops[] = {
+    {"CAR", 1, INLINE_CAR}, {"CDR", 1, INLINE_CDR}, {"FIRST", 1, INLINE_CAR}, {"REST", 1, INLINE_CDR},
+    {"1+", 1, INLINE_1PLUS}, {"1-", 1, INLINE_1MINUS}, {"NULL", 1, INLINE_NULL}, {"NOT", 1, INLINE_NULL},
+    {"CONSP", 1, INLINE_CONSP}, {"ZEROP", 1, INLINE_ZEROP},
+    {"+", 2, INLINE_ADD}, {"-", 2, INLINE_SUB}, {"<", 2, INLINE_LT}, {">", 2, INLINE_GT},
+    {"<=", 2, INLINE_LE}, {">=", 2, INLINE_GE}, {"=", 2, INLINE_NUMEQ}, {"EQ", 2, INLINE_EQ},
+    {"EQL", 2, INLINE_EQL}, {"CONS", 2, INLINE_CONS},
+};
+
+static void bind_primitive(ACtx *c, CallNode *n) {
+    Lisp *L = c->L;
+    Obj sym = n->fname;
+    if (!is_type(sym, T_SYMBOL) || SYM(sym)->package != L->pkg_cl) return;
+    if (SYM(sym)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) return;
+    Obj fn = SYM(sym)->function;
+    if (!is_type(fn, T_PRIMITIVE)) return;
+    Primitive *p = PRIM(fn);
+    if (n->nargs < p->min_args || (p->max_args >= 0 && n->nargs > p->max_args)) return;
+    n->cached = fn;
+    n->n.ev = ev_call_prim;
+    for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++) {
+        if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
+            n->op = inline_ops[i].op;
+            n->n.ev = n->nargs == 1 ? ev_call_inline1 : ev_call_inline2;
+            break;
+        }
+    }
+}
+
 static Node *analyze_call(ACtx *c, Obj form) {
     Lisp *L = c->L;
     Obj head = CAR(form);
@@ -884,6 +918,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
     }
     int i = 0;
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
+    bind_primitive(c, n);
     return &n->n;
 }
 

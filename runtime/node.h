@@ -122,7 +122,13 @@ typedef struct CallNode {
     Node *fn;                  /* local / computed function */
     int nargs;
     Node **args;
+    Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
+    int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
 } CallNode;
+
+enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
+       INLINE_ZEROP, INLINE_ADD, INLINE_SUB, INLINE_LT, INLINE_GT, INLINE_LE, INLINE_GE,
+       INLINE_NUMEQ, INLINE_EQ, INLINE_EQL, INLINE_CONS };
 
 typedef struct LambdaNode { Node n; Lambda *lambda; } LambdaNode;
 typedef struct DBindNode { Node n; LambdaList *ll; Node *value; int frame_size; Node *body; } DBindNode;

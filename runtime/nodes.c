@@ -144,6 +144,89 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
     return call_object(L, fn, na, args, sym);
 }
 
+/* A call bound to a CL primitive at analysis time. */
+Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    int na = c->nargs;
+    Obj args[na ? na : 1];
+    for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
+    Obj fn = SYM(c->fname)->function;
+    if (UNLIKELY(fn != c->cached)) {
+        if (SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+        return call_object(L, fn, na, args, c->fname);
+    }
+    Primitive *p = PRIM(fn);
+    Obj r = p->fn(L, na, args);
+    if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    return r;
+}
+
+static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
+    Obj fn = SYM(c->fname)->function;
+    if (UNLIKELY(fn != c->cached)) {
+        if (SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+        return call_object(L, fn, na, args, c->fname);
+    }
+    Primitive *p = PRIM(fn);
+    Obj r = p->fn(L, na, args);
+    if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    return r;
+}
+
+Obj ev_call_inline1(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    Obj a;
+    EVAL_OR_EXIT(a, L, c->args[0], env);
+    if (LIKELY(SYM(c->fname)->function == c->cached)) {
+        intptr_t r;
+        switch (c->op) {
+        case INLINE_CAR: if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; } break;
+        case INLINE_CDR: if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; } break;
+        case INLINE_NULL: L->nvals = 1; return a == NIL ? S(T) : NIL;
+        case INLINE_CONSP: L->nvals = 1; return is_cons(a) ? S(T) : NIL;
+        case INLINE_1PLUS:
+            if (is_fixnum(a) && !__builtin_add_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); }
+            break;
+        case INLINE_1MINUS:
+            if (is_fixnum(a) && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); }
+            break;
+        case INLINE_ZEROP: if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; } break;
+        default: break;
+        }
+    }
+    return call_cached(L, c, 1, &a);
+}
+
+Obj ev_call_inline2(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    Obj args[2];
+    EVAL_OR_EXIT(args[0], L, c->args[0], env);
+    EVAL_OR_EXIT(args[1], L, c->args[1], env);
+    Obj a = args[0], b = args[1];
+    if (LIKELY(SYM(c->fname)->function == c->cached)) {
+        intptr_t r;
+        bool fx = is_fixnum(a) && is_fixnum(b);
+        switch (c->op) {
+        case INLINE_ADD:
+            if (fx && !__builtin_add_overflow((intptr_t)WORD(a) - 1, (intptr_t)WORD(b), &r)) { L->nvals = 1; return OBJ(r); }
+            break;
+        case INLINE_SUB:
+            if (fx && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r)) { L->nvals = 1; return OBJ(r); }
+            break;
+        case INLINE_LT: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) < (intptr_t)WORD(b) ? S(T) : NIL; } break;
+        case INLINE_GT: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) > (intptr_t)WORD(b) ? S(T) : NIL; } break;
+        case INLINE_LE: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) <= (intptr_t)WORD(b) ? S(T) : NIL; } break;
+        case INLINE_GE: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) >= (intptr_t)WORD(b) ? S(T) : NIL; } break;
+        case INLINE_NUMEQ: if (fx) { L->nvals = 1; return a == b ? S(T) : NIL; } break;
+        case INLINE_EQ: L->nvals = 1; return a == b ? S(T) : NIL;
+        case INLINE_EQL: if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; } break;
+        case INLINE_CONS: L->nvals = 1; return cons(L, a, b);
+        default: break;
+        }
+    }
+    return call_cached(L, c, 2, args);
+}
+
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     int na = c->nargs;

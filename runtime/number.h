@@ -5,28 +5,47 @@
 #include "state.h"
 #include "lstring.h"
 
+/* A random state (T_RANDOM_STATE): xoshiro256** */
+typedef struct RandomState { Header h; uint64_t s[4]; } RandomState;
+#define RSTATE(o) ((RandomState *)(o))
+
+static inline bool is_complex(Obj o) { return is_type(o, T_COMPLEX); }
+
 Obj make_int64(Lisp *L, int64_t v);
 Obj make_uint64(Lisp *L, uint64_t v);
 Obj make_bignum_from_mpz(Lisp *L, const mpz_t z);   /* normalises to a fixnum when it fits */
 Obj make_double(Lisp *L, double d);
 Obj make_ratio(Lisp *L, Obj num, Obj den);          /* normalises; den != 0 */
+/* A canonical complex: float contagion between the parts; a rational complex with a zero
+ * imaginary part is its real part. RE and IM must be reals. */
+Obj make_complex(Lisp *L, Obj re, Obj im);
 /* Integer value as int64 if it fits (returns false otherwise). */
 bool integer_to_int64(Obj o, int64_t *out);
 void integer_to_mpz(Obj o, mpz_t out);              /* out must be initialised */
-double number_to_double(Lisp *L, Obj o);            /* any real */
+/* Any real as a double; signals FLOATING-POINT-OVERFLOW for rationals beyond the double range. */
+double number_to_double(Lisp *L, Obj o);
+/* Any real as a float of the format of PROTOTYPE (a float), or a single-float when PROTOTYPE is NIL. */
+Obj number_to_float(Lisp *L, Obj o, Obj prototype);
 
 Obj num_add(Lisp *L, Obj a, Obj b);
 Obj num_sub(Lisp *L, Obj a, Obj b);
 Obj num_mul(Lisp *L, Obj a, Obj b);
 Obj num_div(Lisp *L, Obj a, Obj b);
 Obj num_negate(Lisp *L, Obj a);
-/* -1, 0, 1 for reals; signals TYPE-ERROR for non-reals */
+/* -1, 0, 1 for reals (2 when a NaN makes them unordered); signals TYPE-ERROR for non-reals */
 int num_compare(Lisp *L, Obj a, Obj b);
 bool num_equal(Lisp *L, Obj a, Obj b);              /* = */
 bool num_zerop(Lisp *L, Obj a);
+bool num_minusp(Lisp *L, Obj a);                    /* a real */
 bool num_eql(Obj a, Obj b);                          /* eql on numbers of any type */
 uint64_t num_hash(Obj o);                            /* consistent with num_eql */
 uint64_t num_hash_equalp(Lisp *L, Obj o);            /* consistent with = across types */
+
+/* (truncate a b), (floor a b): quotient returned, remainder in *rem (may be NULL). */
+Obj num_truncate(Lisp *L, Obj a, Obj b, Obj *rem);
+Obj num_floor(Lisp *L, Obj a, Obj b, Obj *rem);
+/* (ash n count) for an integer N. */
+Obj integer_ash(Lisp *L, Obj n, intptr_t count);
 
 /* Print a number as the printer does (honouring base and radix for rationals). */
 void number_print(Lisp *L, Obj n, StrBuf *out, int base, bool radix);
