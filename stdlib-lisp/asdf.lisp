@@ -1418,14 +1418,6 @@
                                                              :file file :condition e)))))
       (perform-with-restarts operation c))))
 
-(defun %own-symbol-definitions (package)
-  ;; how many definitions the symbols of PACKAGE carry (functions, macros, variables, classes)
-  (let ((n 0))
-    (do-symbols (s package)
-      (when (eq (symbol-package s) package)
-        (when (or (fboundp s) (boundp s) (find-class s nil) (fboundp (list 'setf s))) (incf n))))
-    n))
-
 (defun %load-one-system (system)
   (let* ((name (component-name system))
          (files (%load-plan-files system))
@@ -1769,10 +1761,6 @@
 ;;; functions of TINYCL. The tools set SYS::*SYSTEM-REPORT* to (text . json).
 
 (in-package "ASDF")
-
-(defun %main-package (name)
-  (let ((record (gethash name *image-systems*)))
-    (and record (first (record-packages record)))))
 
 (defun %json-string (string out)
   (write-char #\" out)
