@@ -808,17 +808,20 @@
   (let* ((name (coerce-name name))
          (asd (and *load-truename* (probe-file *load-truename*)))
          (dir (pathname-directory-pathname (or asd (merge-pathnames *default-pathname-defaults*)))))
-    (when (and asd (string/= (primary-system-name name) (pathname-name asd)))
+    (when (and asd (equal (pathname-type asd) "asd") (string/= (primary-system-name name) (pathname-name asd)))
       ;; ASDF allows it with a warning; finding such a system needs its .asd loaded first
       (format *error-output* "~&; note: system ~S is defined in ~A, whose name does not match~%"
               name (namestring asd)))
+    (unless (and (listp options) (evenp (length options))
+                 (loop for (k) on options by #'cddr always (keywordp k)))
+      (error "Malformed options in the definition of system ~S: ~S (expected keyword/value pairs)~A"
+             name options (if (and asd (not *asd-being-loaded*)) (format nil " (defined in ~A)" (namestring asd)) "")))
     (let ((dd (getf options :defsystem-depends-on)))
-      (dolist (d dd) (%load-defsystem-dependency d name asd)))
+      (dolist (d (ensure-list dd)) (%load-defsystem-dependency d name asd)))
     (let ((system (make-instance (%system-class (getf options :class) name) :name name)))
       (setf (slot-value system 'source-file) asd
             (slot-value system 'source-directory) dir
             (slot-value system 'asd-date) (and asd (ignore-errors (file-write-date asd))))
-      (%check-plist system (format nil "the definition of system ~S" name) options)
       (%apply-options system options)
       (register-system system)
       system)))
@@ -878,6 +881,9 @@
       (when components
         (unless (typep component 'parent-component)
           (%definition-error system "~A has :components but is not a module" (%component-label component)))
+        (unless (listp components)
+          (%definition-error system "The :components of ~A must be a list of component specifications, not ~S"
+                             (%component-label component) components))
         (%parse-children component components)))
     component))
 
@@ -906,9 +912,9 @@
          (lambda-list (pop rest))
          (o (or (first lambda-list) (gensym "O")))
          (c (or (second lambda-list) (gensym "C"))))
-    (unless (and (symbolp op) (find-class (%operation-class op) nil))
-      (%definition-error (component-system component) "~A: :perform names no operation: ~S"
-                         (%component-label component) op))
+    (unless (and (symbolp op) (ignore-errors (%operation-class op)) (listp lambda-list))
+      (%definition-error (component-system component) "~A: malformed :perform ~S (expected (operation [qualifier] (o c) body...))"
+                         (%component-label component) spec))
     (eval `(defmethod perform ,@qualifiers ((,o ,(%operation-class op)) (,c (eql ',component)))
              (declare (ignorable ,o ,c))
              ,@rest))))
@@ -1346,20 +1352,23 @@
 
 (defun %seconds (ms) (format nil "~,3F s" (/ ms 1000.0)))
 
-(defun %resolve-dependency-spec (spec)
+(defun %resolve-dependency-spec (spec &optional system)
   ;; -> (name . required-version), NIL when a (:feature ...) is off, or (:require name)
-  (cond ((or (stringp spec) (symbolp spec)) (cons (coerce-name spec) nil))
-        ((and (consp spec) (eq (car spec) :version)) (cons (coerce-name (cadr spec)) (caddr spec)))
-        ((and (consp spec) (eq (car spec) :feature))
-         (and (featurep (cadr spec)) (%resolve-dependency-spec (caddr spec))))
-        ((and (consp spec) (eq (car spec) :require)) (list :require (coerce-name (cadr spec))))
-        (t (error "Malformed dependency specification ~S" spec))))
+  (cond ((and spec (or (stringp spec) (symbolp spec))) (cons (coerce-name spec) nil))
+        ((and (consp spec) (eq (car spec) :version) (consp (cdr spec)))
+         (cons (coerce-name (cadr spec)) (caddr spec)))
+        ((and (consp spec) (eq (car spec) :feature) (consp (cdr spec)))
+         (and (featurep (cadr spec)) (%resolve-dependency-spec (caddr spec) system)))
+        ((and (consp spec) (eq (car spec) :require) (consp (cdr spec)))
+         (list :require (coerce-name (cadr spec))))
+        (t (error "Malformed dependency ~S~@[ of ~A~]~A" spec (and system (%component-label system))
+                  (if system (%where system) "")))))
 
 (defun %dependency-systems (system)
   ;; the systems SYSTEM depends on, found (their .asd files loaded); errors name SYSTEM and its .asd
   (let ((out nil))
-    (dolist (spec (system-depends-on system))
-      (let ((dep (%resolve-dependency-spec spec)))
+    (dolist (spec (ensure-list (system-depends-on system)))
+      (let ((dep (%resolve-dependency-spec spec system)))
         (cond ((null dep))
               ((eq (car dep) :require)
                (let ((found (find-system (cadr dep) nil)))
@@ -1372,8 +1381,8 @@
                      (error 'missing-dependency-of-version :requires (car dep) :version (cdr dep)
                                                           :required-by system))
                    (push found out))))))
-    (dolist (spec (system-weakly-depends-on system))
-      (let* ((dep (%resolve-dependency-spec spec))
+    (dolist (spec (ensure-list (system-weakly-depends-on system)))
+      (let* ((dep (%resolve-dependency-spec spec system))
              (found (and dep (not (eq (car dep) :require)) (find-system (car dep) nil))))
         (when found (push found out))))
     (remove-duplicates (nreverse out) :from-end t)))

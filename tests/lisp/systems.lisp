@@ -311,6 +311,34 @@
          (list (asdf:registered-system "sy-changing") (tinycl:system-loaded-p "sy-changing")))
   (nil nil))
 
+(deftest sy-malformed-definitions
+  ;; every malformed definition is an error naming the system
+  (mapcar #'(lambda (form)
+              (let ((e (sy-error-of (eval form))))
+                (and (consp e) (sy-contains (second e) (string-downcase (symbol-name (second form))))
+                     t)))
+          '((asdf:defsystem :sy-bad1 :components "notalist")
+            (asdf:defsystem :sy-bad2 :components ((:file)))
+            (asdf:defsystem :sy-bad3 :version)
+            (asdf:defsystem :sy-bad4 :components ((:frob "x")))
+            (asdf:defsystem :sy-bad5 :components ((:file "a") (:file "a")))
+            (asdf:defsystem :sy-bad6 :perform (frob-op (o c) 1))
+            (asdf:defsystem :sy-bad7 :class :package-inferred-system)))
+  (t t t t t t t))
+
+(deftest sy-malformed-at-load
+  (progn
+    (eval '(asdf:defsystem :sy-bad8 :depends-on ((:weird "x"))))
+    (eval '(asdf:defsystem :sy-bad9 :components ((:file "a" :depends-on ("nope")))))
+    (eval '(asdf:defsystem :sy-bad10 :components ((:file "a" :depends-on ("b")) (:file "b" :depends-on ("a")))))
+    (eval '(asdf:defsystem :sy-bad11 :depends-on ("sy-bad11")))
+    (list (sy-contains (second (sy-error-of (asdf:load-system :sy-bad8))) "system \"sy-bad8\"")
+          (first (sy-error-of (asdf:load-system :sy-bad9)))
+          (first (sy-error-of (asdf:load-system :sy-bad10)))
+          (first (sy-error-of (asdf:load-system :sy-bad11)))
+          (remove-if-not #'(lambda (n) (search "sy-bad" n)) (sy-loaded))))
+  (t asdf:missing-dependency asdf:circular-dependency asdf:circular-dependency nil))
+
 ;;; ------------------------------------------------------------------
 ;;; UIOP as .asd files use it
 
