@@ -2096,6 +2096,13 @@
   #'(lambda ()
       (clrhash *session-systems*)
       (clrhash *source-index*)     ; the configuration it was built from is back to the boot one
+      ;; systems the user defined in the session (no .asd) and did not load are the user's
+      (let ((drop nil))
+        (maphash #'(lambda (name system)
+                     (when (and (null (system-source-file system)) (not (gethash name *image-systems*)))
+                       (push name drop)))
+                 *registered-systems*)
+        (dolist (name drop) (remhash name *registered-systems*)))
       (%reapply-kept-state)))
 
 (defun sys::%loaded-systems-section (type package-name)
