@@ -12,8 +12,11 @@ static size_t max_heap;              /* the cap asked for; 0 = none */
 static bool reserve_granted;         /* the cap is raised while a heap error is handled */
 #define HEAP_RESERVE ((size_t)64 << 20)
 
+/* GMP chains its temporary blocks (TMP_BALLOC, of any size) through a header inside each block,
+ * so its memory must be scanned: with atomic memory a collection during a long operation frees
+ * blocks that only the chain refers to (seen as crashes in mpn_mul_fft). */
 static void *gmp_alloc(size_t n) {
-    void *p = GC_MALLOC_ATOMIC(n);
+    void *p = GC_MALLOC(n);
     if (!p) {
         if (gc_current) gc_heap_exhausted(gc_current, n);
         fputs("tinycl: out of memory in bignum arithmetic\n", stderr);
@@ -35,11 +38,15 @@ static void gmp_free(void *p, size_t n) { (void)p; (void)n; }
 
 static void *oom_fn(size_t n) { (void)n; return NULL; }
 
+/* The collector's warnings (repeated large allocations) are not for users. */
+static void quiet_warn(char *msg, GC_word arg) { (void)msg; (void)arg; }
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void do_init(void) {
     GC_INIT();
     GC_allow_register_threads();
     GC_set_oom_fn(oom_fn);
+    GC_set_warn_proc(quiet_warn);
     mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
 }
 void gc_process_init(void) { pthread_once(&once, do_init); }

@@ -41,113 +41,48 @@ static void check_bits(Lisp *L, double bits) {
     gc_check_request(L, (size_t)bytes);
 }
 
-/* ==== GMP on large operands ====
- * GMP chains its temporary blocks above 32 KB through headers inside the blocks, which gc.c
- * allocates as atomic (unscanned) memory: a collection in the middle of a long operation can
- * free a block the chain still links, and GMP then walks freed memory. Operations on large
- * operands therefore run with the collector paused; an error raised inside GMP (heap
- * exhaustion) resumes it on its way out. */
-
-#define GMP_BIG_LIMBS 256
-
-/* While the collector is paused, GMP's own frees really free (gc.c's free is a no-op), so that
- * the garbage of a long operation does not pile up. GMP only frees memory it owns. */
-static void gmp_free_now(void *p, size_t n) { (void)n; GC_FREE(p); }
-static void (*gmp_saved_free)(void *, size_t);
-static pthread_mutex_t gmp_pause_lock = PTHREAD_MUTEX_INITIALIZER;
-static int gmp_pause_depth;   /* pauses in progress, over all threads */
-
-static void gmp_pause(void) {
-    GC_disable();
-    pthread_mutex_lock(&gmp_pause_lock);
-    if (gmp_pause_depth++ == 0) {
-        void *(*a)(size_t);
-        void *(*r)(void *, size_t, size_t);
-        mp_get_memory_functions(&a, &r, &gmp_saved_free);
-        mp_set_memory_functions(a, r, gmp_free_now);
-    }
-    pthread_mutex_unlock(&gmp_pause_lock);
-}
-
-static void gmp_resume(void) {
-    pthread_mutex_lock(&gmp_pause_lock);
-    if (--gmp_pause_depth == 0) {
-        void *(*a)(size_t);
-        void *(*r)(void *, size_t, size_t);
-        void (*f)(void *, size_t);
-        mp_get_memory_functions(&a, &r, &f);
-        mp_set_memory_functions(a, r, gmp_saved_free);
-    }
-    pthread_mutex_unlock(&gmp_pause_lock);
-    GC_enable();
-}
-
-#define GMP_BIG_BEGIN(L, limbs)                                               \
-    Frame gmp_fr_;                                                            \
-    volatile bool gmp_big_ = (limbs) > GMP_BIG_LIMBS;                         \
-    if (gmp_big_) {                                                           \
-        FRAME_PUSH(L, &gmp_fr_, FR_UNWIND_PROTECT, NIL);                      \
-        if (FRAME_SETJMP(&gmp_fr_)) {                                         \
-            frame_pop(L, &gmp_fr_);                                           \
-            gmp_resume();                                                     \
-            unwind_continue(L, L->unwind_target, L->unwind_code);             \
-        }                                                                     \
-        gmp_pause();                                                          \
-    }
-#define GMP_BIG_END(L)                                                        \
-    do {                                                                      \
-        if (gmp_big_) { gmp_resume(); frame_pop(L, &gmp_fr_); }               \
-    } while (0)
-
-static size_t zlimbs(mpz_srcptr z) { return mpz_size(z); }
-static size_t qlimbs(mpq_srcptr q) { return mpz_size(mpq_numref(q)) + mpz_size(mpq_denref(q)); }
+/* Thin wrappers over GMP, one place per operation. GMP's memory is collected, scanned memory (see
+ * gc.c), so operations on large operands need no care beyond the size checks made before them. */
 
 static void z_mul(Lisp *L, mpz_ptr r, mpz_srcptr a, mpz_srcptr b) {
-    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    (void)L;
     mpz_mul(r, a, b);
-    GMP_BIG_END(L);
 }
 
 static void z_tdiv_qr(Lisp *L, mpz_ptr q, mpz_ptr r, mpz_srcptr a, mpz_srcptr b) {
-    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    (void)L;
     mpz_tdiv_qr(q, r, a, b);
-    GMP_BIG_END(L);
 }
 
 static void z_pow_ui(Lisp *L, mpz_ptr r, mpz_srcptr b, unsigned long e, size_t result_limbs) {
-    GMP_BIG_BEGIN(L, result_limbs);
+    (void)L; (void)result_limbs;
     mpz_pow_ui(r, b, e);
-    GMP_BIG_END(L);
 }
 
 static void z_sqrt(Lisp *L, mpz_ptr r, mpz_srcptr a) {
-    GMP_BIG_BEGIN(L, zlimbs(a));
+    (void)L;
     mpz_sqrt(r, a);
-    GMP_BIG_END(L);
 }
 
 static void z_gcd(Lisp *L, mpz_ptr r, mpz_srcptr a, mpz_srcptr b, bool lcm) {
-    GMP_BIG_BEGIN(L, zlimbs(a) + zlimbs(b));
+    (void)L;
     if (lcm) mpz_lcm(r, a, b);
     else mpz_gcd(r, a, b);
-    GMP_BIG_END(L);
 }
 
 static void z_set_str(Lisp *L, mpz_ptr z, const char *str, int base, size_t len) {
-    GMP_BIG_BEGIN(L, len / 8);
+    (void)L; (void)len;
     mpz_set_str(z, str, base);
-    GMP_BIG_END(L);
 }
 
 static void z_get_str(Lisp *L, char *buf, int base, mpz_srcptr z) {
-    GMP_BIG_BEGIN(L, zlimbs(z));
+    (void)L;
     mpz_get_str(buf, base, z);
-    GMP_BIG_END(L);
 }
 
 /* op: '+', '-', '*', '/', or 'c' to canonicalize A in place */
 static void q_op(Lisp *L, int op, mpq_ptr r, mpq_srcptr a, mpq_srcptr b) {
-    GMP_BIG_BEGIN(L, qlimbs(a) + (b ? qlimbs(b) : 0));
+    (void)L;
     switch (op) {
     case '+': mpq_add(r, a, b); break;
     case '-': mpq_sub(r, a, b); break;
@@ -155,14 +90,12 @@ static void q_op(Lisp *L, int op, mpq_ptr r, mpq_srcptr a, mpq_srcptr b) {
     case '/': mpq_div(r, a, b); break;
     default: mpq_canonicalize(r); break;
     }
-    GMP_BIG_END(L);
 }
 
 static int q_cmp(Lisp *L, mpq_srcptr a, mpq_srcptr b) {
+    (void)L;
     int c;
-    GMP_BIG_BEGIN(L, qlimbs(a) + qlimbs(b));
     c = mpq_cmp(a, b);
-    GMP_BIG_END(L);
     return (c > 0) - (c < 0);
 }
 

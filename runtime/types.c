@@ -1747,14 +1747,8 @@ static Obj mk_complex(Lisp *L, Obj re, Obj im) {
 static Obj to_float(Lisp *L, Obj x, bool dbl) {
     if (!is_real(x)) err_type(L, x, S(REAL));
     if (dbl ? is_double(x) : is_single(x)) return x;
-    double d = number_to_double(L, x);
-    if (!dbl) {
-        float f = (float)d;
-        if (isinf(f) && !isinf(d)) err_arith(L, S(FLOATING_POINT_OVERFLOW), S(TY_COERCE), L2(L, x, S(SINGLE_FLOAT)));
-        return make_single(f);
-    }
-    if (isinf(d) && !is_float(x)) err_arith(L, S(FLOATING_POINT_OVERFLOW), S(TY_COERCE), L2(L, x, S(DOUBLE_FLOAT)));
-    return make_double(L, d);
+    /* the numeric tower converts with one correct rounding (rationals straight to single-float) */
+    return number_to_float(L, x, dbl ? make_double(L, 1.0) : make_single(1.0f));
 }
 
 static bool certainly_subtype(Lisp *L, Obj a, Obj b) {

@@ -791,8 +791,12 @@
   (if (not (%conditionp c))
       (type-of c)
       (let ((cpl (%class-cpl (%instance-layout c))))
-        (dolist (k cpl (%class-name (car cpl)))
-          (let ((name (%class-name k)))
-            (if (and (not (eq (symbol-package name) (find-package "SYSTEM")))
-                     (not (eq name 'simple-condition)))
-                (return-from %condition-display-type name)))))))
+        ;; a standard class shows itself; a SYSTEM class (SIMPLE-PROGRAM-ERROR) shows the first
+        ;; standard class after SIMPLE-CONDITION in its precedence list
+        (if (not (eq (symbol-package (%class-name (car cpl))) (find-package "SYSTEM")))
+            (%class-name (car cpl))
+            (dolist (k (cdr cpl) (%class-name (car cpl)))
+              (let ((name (%class-name k)))
+                (if (and (not (eq (symbol-package name) (find-package "SYSTEM")))
+                         (not (eq name 'simple-condition)))
+                    (return-from %condition-display-type name))))))))

@@ -2,7 +2,8 @@
 # run-hostile.sh: each tests/hostile/*.lisp is evaluated between a definition and its use:
 #   tinycl --max-heap 512M --timeout 3 -e '(defun keep () 42)' -e HOSTILE -e '(keep)'
 # The process must end by itself, the hostile form must report an error (";; expect: error"),
-# and the last line must be 42; ";; expect: exit N" requires exit status N instead.
+# and the last line must be 42; ";; expect: exit N" requires exit status N instead. Cases whose
+# set-up work can outlast the 3 s limit on a loaded machine accept TIMEOUT as well ("A|TIMEOUT").
 BUILD=${BUILD:-build}
 T="$BUILD/tinycl"
 passed=0; failed=0
@@ -24,8 +25,8 @@ for f in tests/hostile/*.lisp; do
             [ "$last" = "42" ] || { ok=0; why="$why; last line '$last', wanted 42"; }
             case "$expect" in
                 error) printf '%s' "$err" | grep -q '^\[ERROR\]' || { ok=0; why="$why; no [ERROR] reported"; } ;;
-                "error "*) type=${expect#error }
-                    printf '%s\n' "$err" | grep -qx "\[ERROR\] $type" || { ok=0; why="$why; no [ERROR] $type reported"; } ;;
+                "error "*) types=${expect#error }   # TYPE or TYPE|TYPE
+                    printf '%s\n' "$err" | grep -qxE "\[ERROR\] ($types)" || { ok=0; why="$why; no [ERROR] $types reported"; } ;;
             esac ;;
     esac
     if [ $ok = 1 ]; then

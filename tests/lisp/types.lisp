@@ -667,3 +667,7 @@
           (prin1-to-string (coerce c12 '(complex float)))
           (signals-error (coerce c12 'float) type-error)))
   ("1" "#C(1.0 0.0)" "#C(1.0 0.0)" "#C(1.0d0 0.0d0)" "1/2" "#C(1 2)" "#C(1.0 2.0)" t))
+
+(deftest coerce-ratio-to-single-float-rounds-once
+  (coerce (/ 3 (expt 2 151)) 'single-float)
+  0.0)

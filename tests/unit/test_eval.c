@@ -64,6 +64,19 @@ START_TEST(test_deep_recursion_is_an_error) {
 }
 END_TEST
 
+START_TEST(test_deep_structures_in_c_code) {
+    /* the C recursions of EQUAL, COPY-TREE, SXHASH-free printing and the reader stop at the stack limit */
+    Lisp *L = unit_lisp();
+    unit_eval(L, "(defvar *a* nil) (defvar *b* nil) (dotimes (i 600000) (setq *a* (list *a*) *b* (list *b*)))");
+    ck_assert_str_eq(unit_eval_error(L, "(equal *a* *b*)"), "STORAGE-CONDITION");
+    ck_assert_str_eq(unit_eval_error(L, "(equalp *a* *b*)"), "STORAGE-CONDITION");
+    ck_assert_str_eq(unit_eval_error(L, "(copy-tree *a*)"), "STORAGE-CONDITION");
+    ck_assert_str_eq(unit_eval_error(L, "(write-to-string *a* :level nil :length nil :circle nil)"), "STORAGE-CONDITION");
+    ck_assert_str_eq(unit_eval_error(L, "(read-from-string (make-string 100000 :initial-element #\\())"), "READER-ERROR");
+    ck_assert_eval(L, "(+ 1 1)", "2");
+}
+END_TEST
+
 static Suite *eval_suite(void) {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
@@ -75,6 +88,7 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_lambda_lists);
     tcase_add_test(tc, test_specials);
     tcase_add_test(tc, test_deep_recursion_is_an_error);
+    tcase_add_test(tc, test_deep_structures_in_c_code);
     suite_add_tcase(s, tc);
     return s;
 }
