@@ -15,7 +15,10 @@ const char *mcp_instructions =
     "warnings as [warning] lines, and each value of the last form as `=> VALUE` (strings are printed "
     "readably, e.g. => \"abc\"). Errors come back with isError and the text `[ERROR] TYPE`, the "
     "condition's report and a short backtrace; the session survives errors, runaway loops (time limit, "
-    "default 30 s), deep recursion and heap exhaustion with its definitions intact.";
+    "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
+    "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
+    "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
 
 /* ---- helpers ---- */
 
