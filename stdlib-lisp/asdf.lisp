@@ -1830,7 +1830,8 @@
             "source_file" (record-asd record)
             "dependencies" (cons :array (record-dependencies record))
             "transitive_dependencies" (cons :array (record-transitive record))
-            "packages" (cons :array (record-packages record)))))
+            "packages" (cons :array (record-packages record))
+            "definitions" (length (record-definitions record)))))
 
 (defun %version-text (v) (if v (format nil "version ~A" v) "no version"))
 
@@ -1947,7 +1948,11 @@
                                    (%iso-time (record-load-time record)) (%seconds (record-elapsed record))))
                    (:not-loaded "not loaded")))
          (when (and record (record-packages record))
-           (format out "~%Packages: ~{~A~^, ~}" (record-packages record))))
+           (format out "~%Packages: ~{~A~^, ~}" (record-packages record)))
+         (when (and record (record-definitions record))
+           (let ((defs (record-definitions record)))
+             (format out "~%Definitions made by the load: ~D function~:P, ~D macro~:P"
+                     (count 'defun defs :key #'car) (count 'defmacro defs :key #'car)))))
        (list :object
              "name" (if system (component-name system) (record-name record))
              "version" (if system (component-version system) (record-version record))

@@ -412,7 +412,8 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"elapsed_ms\":{\"type\":\"number\"},\"source_file\":{\"type\":[\"string\",\"null\"]},"              \
     "\"dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                             \
     "\"transitive_dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                  \
-    "\"packages\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"name\",\"load_time\"]}]}"
+    "\"packages\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"definitions\":{\"type\":\"integer\"}},"     \
+    "\"required\":[\"name\",\"load_time\"]}]}"
 
 #define SYSTEM_NAME_PROPERTY "\"system\":{\"type\":\"string\",\"description\":\"System name, e.g. \\\"alexandria\\\" or \\\"cl-ppcre/test\\\"\"}"
 
