@@ -102,6 +102,37 @@ char **tcl_complete(TclSession *s, const char *prefix, int max);
  * Pass NULL to turn it off (errors then end the evaluation, as in scripts and the MCP server). */
 void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx);
 
+/* ---- Systems (DESIGN.md section 7): the ASDF-compatible loader and the session's record of loads ----
+ * Each call evaluates in the session like tcl_eval (time limit, output capture, errors). RESULT
+ * holds that evaluation: its status, captured output and warnings, and on failure the error
+ * (e.g. QUICKLISP-CLIENT:SYSTEM-NOT-FOUND). TEXT is the report for people and models, JSON the
+ * same as a JSON object; on failure they say what completed before the error, or are NULL. */
+typedef struct TclReport {
+    TclResult *result;
+    char *text;
+    char *json;
+} TclReport;
+
+/* Load SYSTEM and its dependencies (QUICKLOAD: as ql:quickload, whose missing systems are
+ * QUICKLISP-CLIENT:SYSTEM-NOT-FOUND). FORCE reloads SYSTEM even when it is loaded and unchanged.
+ * TIMEOUT < 0 means the session default. */
+TclReport *tcl_load_system(TclSession *s, const char *system, bool force, bool quickload, double timeout);
+/* Name, version, description, author, license, dependencies, source file, components and status
+ * (loaded, loaded before the last reset, or not loaded) of a system that can be found. */
+TclReport *tcl_describe_system(TclSession *s, const char *system);
+/* The systems that can be found (FILTER: a substring of their names, or NULL), a page of at most
+ * LIMIT from OFFSET. */
+TclReport *tcl_list_local_systems(TclSession *s, const char *filter, int offset, int limit);
+/* The systems loaded in this session since the last reset, in load order. */
+TclReport *tcl_list_loaded_systems(TclSession *s);
+/* What SYSTEM depends on: directly, or with TRANSITIVE everything it needs. */
+TclReport *tcl_system_dependencies(TclSession *s, const char *system, bool transitive);
+void tcl_report_free(TclReport *r);
+
+/* Called with a short message as a long operation (a system load) makes progress; NULL: none.
+ * The handler runs on the evaluating thread, inside the evaluation. */
+void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx);
+
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 

@@ -7,11 +7,22 @@
 
 /* A snapshot is a simple vector:
  *   [0] list of packages existing at boot
- *   [1] list of package records: (package name nicknames use-list shadowing (flags . doc) . ((symbol . external-p) ...))
- *   [2] simple vector of symbol records, 6 slots each: symbol value function plist setf-function flags+package
- * Everything lives in collected memory, reachable from L->boot_snapshot. */
+ *   [1] list of package records:
+ *       (package name nicknames use-list shadowing (flags doc . local-nicknames) . ((symbol . external-p) ...))
+ *   [2] list of symbol records, simple vectors of 6 slots: symbol value function plist setf-function flags+package
+ * Everything lives in collected memory, reachable from L->boot_snapshot.
+ *
+ * Loading a system extends the snapshot (snapshot_commit): the packages the load created, the
+ * symbols it added to recorded packages and the symbol cells it changed become part of the state a
+ * plain reset returns to, so a reset keeps loaded systems usable and still removes everything the
+ * user made. */
 
 typedef struct Collect { Lisp *L; Obj seen; Obj records; Obj present; bool external; Obj pkg; } Collect;
+
+static void collect_present(Lisp *L, Obj sym, void *vctx) {
+    Collect *c = (Collect *)vctx;
+    c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
+}
 
 static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     Collect *c = (Collect *)vctx;
@@ -29,6 +40,15 @@ static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     c->records = cons(L, rec, c->records);
 }
 
+static Obj package_attributes(Lisp *L, Obj p) {
+    return cons(L, FIX(PKG(p)->h.flags), cons(L, PKG(p)->doc, PKG(p)->local_nicknames));
+}
+
+static Obj package_record(Lisp *L, Obj p, Obj present) {
+    return cons(L, p, cons(L, PKG(p)->name, cons(L, PKG(p)->nicknames, cons(L, PKG(p)->use_list,
+                cons(L, PKG(p)->shadowing, cons(L, package_attributes(L, p), present))))));
+}
+
 Obj snapshot_take(Lisp *L) {
     Collect c = {L, hash_new(L, HT_EQ, 8192), NIL, NIL, false, NIL};
     Obj pkgrecs = NIL;
@@ -40,9 +60,7 @@ Obj snapshot_take(Lisp *L) {
         symtable_each(&PKG(p)->internal, collect_symbol, L, &c);
         c.external = true;
         symtable_each(&PKG(p)->external, collect_symbol, L, &c);
-        Obj rec = cons(L, p, cons(L, PKG(p)->name, cons(L, PKG(p)->nicknames, cons(L, PKG(p)->use_list,
-                       cons(L, PKG(p)->shadowing, cons(L, cons(L, FIX(PKG(p)->h.flags), PKG(p)->doc), c.present))))));
-        pkgrecs = cons(L, rec, pkgrecs);
+        pkgrecs = cons(L, package_record(L, p, c.present), pkgrecs);
     }
     Obj snap = make_vector(L, 3, NIL);
     Obj pkgs = NIL;
@@ -67,13 +85,16 @@ static void clear_table(Lisp *L, SymTable *t) {
 
 void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
     Obj boot_pkgs = VEC(snap)->data[0];
-    /* 1. packages created since boot disappear, except those the caller keeps (loaded systems) */
+    /* 1. packages created since boot disappear, except those the caller keeps (loaded systems);
+     *    recorded packages the user deleted come back */
     Obj kept = NIL;
     for (Obj l = L->packages; l != NIL; l = CDR(l)) {
         Obj p = CAR(l);
         if (member_eq(p, boot_pkgs) || member_eq(p, keep_packages)) kept = cons(L, p, kept);
         else PKG(p)->name = NIL; /* deleted: package objects still referenced see a deleted package */
     }
+    for (Obj l = boot_pkgs; l != NIL; l = CDR(l))
+        if (!member_eq(CAR(l), kept)) kept = cons(L, CAR(l), kept);
     L->packages = NIL;
     for (Obj l = kept; l != NIL; l = CDR(l)) L->packages = cons(L, CAR(l), L->packages);
     /* 2. boot packages get back their names, uses and exactly their boot symbols */
@@ -86,10 +107,11 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
         pk->nicknames = CAR(rest); rest = CDR(rest);
         pk->use_list = CAR(rest); rest = CDR(rest);
         pk->shadowing = CAR(rest); rest = CDR(rest);
-        pk->h.flags = (uint8_t)fixnum_val(CAR(CAR(rest)));
-        pk->doc = CDR(CAR(rest));
+        Obj attrs = CAR(rest);
+        pk->h.flags = (uint8_t)fixnum_val(CAR(attrs));
+        pk->doc = CAR(CDR(attrs));
+        pk->local_nicknames = CDR(CDR(attrs));
         rest = CDR(rest);
-        pk->local_nicknames = NIL;
         clear_table(L, &pk->internal);
         clear_table(L, &pk->external);
         for (Obj s = rest; s != NIL; s = CDR(s)) package_add_symbol(L, p, CAR(CAR(s)), CDR(CAR(s)) != NIL);
@@ -123,16 +145,21 @@ DEFPRIM(prim_pct_boot_packages) {
     return L->boot_snapshot == NIL ? NIL : VEC(L->boot_snapshot)->data[0];
 }
 
-/* (sys:%boot-symbol-p symbol) -> true if SYMBOL existed when the session started */
-DEFPRIM(prim_pct_boot_symbol_p) {
-    UNUSED_ARGS;
-    if (L->boot_snapshot == NIL) return NIL;
+/* The eq table of every symbol with a record (L->boot_symbols), built on demand. */
+static Obj recorded_symbols(Lisp *L) {
     if (L->boot_symbols == NIL) {
         Obj h = hash_new(L, HT_EQ, 8192);
         for (Obj r = VEC(L->boot_snapshot)->data[2]; r != NIL; r = CDR(r)) hash_put(L, h, VEC(CAR(r))->data[0], S(T));
         L->boot_symbols = h;
     }
-    return hash_get(L, L->boot_symbols, args[0], NIL);
+    return L->boot_symbols;
+}
+
+/* (sys:%boot-symbol-p symbol) -> true if SYMBOL existed when the session started */
+DEFPRIM(prim_pct_boot_symbol_p) {
+    UNUSED_ARGS;
+    if (L->boot_snapshot == NIL) return NIL;
+    return hash_get(L, recorded_symbols(L), args[0], NIL);
 }
 
 typedef struct Own { Obj pkg; Obj out; } Own;
@@ -152,7 +179,182 @@ DEFPRIM(prim_pct_package_own_symbols) {
     return o.out;
 }
 
+/* ---- extending the snapshot with what a system load made ----
+ * A capture is a simple vector: [0] the live packages, [1] the head of the symbol records,
+ * [2] a simple vector of the cells of those records (6 per record: value function plist
+ * setf-function flags package), [3] a list of package states, one simple vector per recorded
+ * live package: package present-list name nicknames use-list shadowing attributes. */
+
+enum { CELLS = 6 };
+#define ABSENT FIX(-7)
+
+static void symbol_cells(Lisp *L, Obj sym, Obj *out) {
+    Symbol *s = symbol_data(L, sym);
+    out[0] = s->value; out[1] = s->function; out[2] = s->plist; out[3] = s->setf_function;
+    out[4] = FIX(s->h.flags); out[5] = s->package;
+}
+
+static Obj present_list(Lisp *L, Obj p) {
+    Collect c = {L, NIL, NIL, NIL, false, p};
+    symtable_each(&PKG(p)->internal, collect_present, L, &c);
+    c.external = true;
+    symtable_each(&PKG(p)->external, collect_present, L, &c);
+    return c.present;
+}
+
+static bool live_package(Obj p) { return PKG(p)->name != NIL; }
+
+static bool same_list(Obj a, Obj b) {
+    for (; is_cons(a) && is_cons(b); a = CDR(a), b = CDR(b))
+        if (CAR(a) != CAR(b)) return false;
+    return a == b || (!is_cons(a) && !is_cons(b));
+}
+
+static bool same_attributes(Obj a, Obj b) {
+    return CAR(a) == CAR(b) && CAR(CDR(a)) == CAR(CDR(b)) && same_list(CDR(CDR(a)), CDR(CDR(b)));
+}
+
+/* (sys:%snapshot-capture) -> the state of the recorded packages and symbols now, or NIL without a snapshot */
+DEFPRIM(prim_pct_snapshot_capture) {
+    UNUSED_ARGS;
+    Obj snap = L->boot_snapshot;
+    if (snap == NIL) return NIL;
+    Obj cap = make_vector(L, 4, NIL);
+    Obj pkgs = NIL;
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) pkgs = cons(L, CAR(l), pkgs);
+    VEC(cap)->data[0] = pkgs;
+    Obj head = VEC(snap)->data[2];
+    size_t n = 0;
+    for (Obj r = head; r != NIL; r = CDR(r)) n++;
+    gc_check_request(L, n * CELLS * sizeof(Obj));
+    Obj cells = make_vector(L, n * CELLS, NIL);
+    size_t i = 0;
+    for (Obj r = head; r != NIL; r = CDR(r), i += CELLS) symbol_cells(L, VEC(CAR(r))->data[0], &VEC(cells)->data[i]);
+    VEC(cap)->data[1] = head;
+    VEC(cap)->data[2] = cells;
+    Obj states = NIL;
+    for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
+        Obj p = CAR(CAR(r));
+        if (!live_package(p)) continue;
+        Obj st = make_vector(L, 7, NIL);
+        VEC(st)->data[0] = p;
+        VEC(st)->data[1] = present_list(L, p);
+        VEC(st)->data[2] = PKG(p)->name;
+        VEC(st)->data[3] = PKG(p)->nicknames;
+        VEC(st)->data[4] = PKG(p)->use_list;
+        VEC(st)->data[5] = PKG(p)->shadowing;
+        VEC(st)->data[6] = package_attributes(L, p);
+        states = cons(L, st, states);
+    }
+    VEC(cap)->data[3] = states;
+    return cap;
+}
+
+static void record_symbol_if_new(Lisp *L, Obj snap, Obj sym) {
+    Obj known = recorded_symbols(L);
+    if (hash_get(L, known, sym, NIL) != NIL) return;
+    hash_put(L, known, sym, S(T));
+    Obj rec = make_vector(L, 6, NIL);
+    Obj cells[CELLS];
+    symbol_cells(L, sym, cells);
+    VEC(rec)->data[0] = sym;
+    for (int k = 0; k < 4; k++) VEC(rec)->data[k + 1] = cells[k];
+    VEC(rec)->data[5] = cons(L, cells[4], cells[5]);
+    VEC(snap)->data[2] = cons(L, rec, VEC(snap)->data[2]);
+}
+
+static Obj find_state(Obj states, Obj p) {
+    for (; is_cons(states); states = CDR(states))
+        if (VEC(CAR(states))->data[0] == p) return CAR(states);
+    return NIL;
+}
+
+/* The record's present list, changed by what was added and removed since the capture. */
+static Obj merge_present(Lisp *L, Obj recorded, Obj before, Obj now) {
+    Obj was = hash_new(L, HT_EQ, 64), is = hash_new(L, HT_EQ, 64);
+    for (Obj l = before; l != NIL; l = CDR(l)) hash_put(L, was, CAR(CAR(l)), CDR(CAR(l)));
+    for (Obj l = now; l != NIL; l = CDR(l)) hash_put(L, is, CAR(CAR(l)), CDR(CAR(l)));
+    Obj out = NIL;
+    /* keep what the record had unless it was removed during the load, or its accessibility changed */
+    for (Obj l = recorded; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(CAR(l));
+        Obj w = hash_get(L, was, sym, ABSENT), n = hash_get(L, is, sym, ABSENT);
+        if (w != ABSENT && n == ABSENT) continue;               /* uninterned by the load */
+        if (w != ABSENT && n != ABSENT && w != n) out = cons(L, cons(L, sym, n), out);
+        else out = cons(L, CAR(l), out);
+        hash_put(L, was, sym, S(T)); /* mark handled: any value that is not ABSENT */
+    }
+    for (Obj l = now; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(CAR(l));
+        if (hash_get(L, was, sym, ABSENT) == ABSENT) out = cons(L, CAR(l), out); /* added by the load */
+    }
+    return out;
+}
+
+/* (sys:%snapshot-commit capture) -> the packages created since CAPTURE, now part of the snapshot.
+ * Everything the load changed in recorded packages and symbols becomes part of the reset state. */
+DEFPRIM(prim_pct_snapshot_commit) {
+    UNUSED_ARGS;
+    Obj snap = L->boot_snapshot, cap = args[0];
+    if (snap == NIL || !is_type(cap, T_VECTOR) || VEC(cap)->len != 4) return NIL;
+    /* 1. symbol cells changed since the capture */
+    Obj cells = VEC(cap)->data[2];
+    size_t i = 0;
+    for (Obj r = VEC(cap)->data[1]; r != NIL && i + CELLS <= VEC(cells)->len; r = CDR(r), i += CELLS) {
+        Obj rec = CAR(r), now[CELLS];
+        symbol_cells(L, VEC(rec)->data[0], now);
+        bool changed = false;
+        for (int k = 0; k < CELLS; k++) if (now[k] != VEC(cells)->data[i + k]) changed = true;
+        if (!changed) continue;
+        for (int k = 0; k < 4; k++) VEC(rec)->data[k + 1] = now[k];
+        VEC(rec)->data[5] = cons(L, now[4], now[5]);
+    }
+    /* 2. recorded packages: symbols added or removed, names, uses and attributes changed */
+    for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
+        Obj rec = CAR(r), p = CAR(rec);
+        Obj st = find_state(VEC(cap)->data[3], p);
+        if (st == NIL || !live_package(p)) continue;
+        Obj now = present_list(L, p);
+        Obj fields = CDR(rec);                          /* name nicknames use-list shadowing attrs . present */
+        Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));    /* (attrs . present) */
+        Obj merged = merge_present(L, CDR(attrs_cell), VEC(st)->data[1], now);
+        CDR(attrs_cell) = merged;
+        for (Obj l = now; l != NIL; l = CDR(l)) record_symbol_if_new(L, snap, CAR(CAR(l)));
+        Obj pk[4] = {PKG(p)->name, PKG(p)->nicknames, PKG(p)->use_list, PKG(p)->shadowing};
+        Obj f = fields;
+        for (int k = 0; k < 4; k++, f = CDR(f))
+            if (!same_list(pk[k], VEC(st)->data[2 + k]) || (k == 0 && pk[k] != VEC(st)->data[2])) CAR(f) = pk[k];
+        Obj attrs = package_attributes(L, p);
+        if (!same_attributes(attrs, VEC(st)->data[6])) CAR(attrs_cell) = attrs;
+    }
+    /* 3. packages created since the capture (and still alive) join the snapshot */
+    Obj created = NIL;
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        Obj p = CAR(l);
+        if (!live_package(p) || member_eq(p, VEC(cap)->data[0]) || member_eq(p, VEC(snap)->data[0])) continue;
+        Obj present = present_list(L, p);
+        VEC(snap)->data[1] = cons(L, package_record(L, p, present), VEC(snap)->data[1]);
+        VEC(snap)->data[0] = cons(L, p, VEC(snap)->data[0]);
+        for (Obj s = present; s != NIL; s = CDR(s)) record_symbol_if_new(L, snap, CAR(CAR(s)));
+        if (!member_eq(p, L->system_packages)) L->system_packages = cons(L, p, L->system_packages);
+        created = cons(L, p, created);
+    }
+    return created;
+}
+
+/* (sys:%system-packages) -> the packages loaded systems created (kept by a plain reset) */
+DEFPRIM(prim_pct_system_packages) {
+    UNUSED_ARGS;
+    Obj out = NIL;
+    for (Obj l = L->system_packages; l != NIL; l = CDR(l))
+        if (live_package(CAR(l))) out = cons(L, CAR(l), out);
+    return out;
+}
+
 static const PrimDef snapshot_prims[] = {
+    {"%SNAPSHOT-CAPTURE", PK_SYS, prim_pct_snapshot_capture, 0, 0, 0, "()", NULL},
+    {"%SNAPSHOT-COMMIT", PK_SYS, prim_pct_snapshot_commit, 1, 1, 0, "(capture)", NULL},
+    {"%SYSTEM-PACKAGES", PK_SYS, prim_pct_system_packages, 0, 0, 0, "()", NULL},
     {"%BOOT-PACKAGES", PK_SYS, prim_pct_boot_packages, 0, 0, 0, "()", NULL},
     {"%BOOT-SYMBOL-P", PK_SYS, prim_pct_boot_symbol_p, 1, 1, 0, "(symbol)", NULL},
     {"%PACKAGE-OWN-SYMBOLS", PK_SYS, prim_pct_package_own_symbols, 1, 1, 0, "(package)", NULL},

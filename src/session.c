@@ -11,6 +11,7 @@
 #include "../runtime/lstring.h"
 #include "../runtime/error.h"
 #include "../runtime/snapshot.h"
+#include "../runtime/prim.h"
 #include "../runtime/hash.h"
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,59 @@ static void take_snapshot(TclSession *s) {
     frame_pop(L, &fr);
 }
 
+/* ---- progress from Lisp: (sys:%session-progress message) calls the session's handler ---- */
+
+#define MAX_LIVE_SESSIONS 256
+static TclSession *live_sessions[MAX_LIVE_SESSIONS];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(TclSession *s) {
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < MAX_LIVE_SESSIONS; i++)
+        if (!live_sessions[i]) { live_sessions[i] = s; break; }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(TclSession *s) {
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < MAX_LIVE_SESSIONS; i++)
+        if (live_sessions[i] == s) live_sessions[i] = NULL;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static TclSession *session_of(Lisp *L) {
+    TclSession *found = NULL;
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < MAX_LIVE_SESSIONS && !found; i++)
+        if (live_sessions[i] && live_sessions[i]->L == L) found = live_sessions[i];
+    pthread_mutex_unlock(&live_lock);
+    return found;
+}
+
+/* (sys:%session-progress message) -> T when a progress handler took the message */
+static Obj prim_pct_session_progress(Lisp *L, int nargs, Obj *args) {
+    (void)nargs;
+    TclSession *s = session_of(L);
+    if (!s || !s->progress || !is_string(args[0])) return NIL;
+    char *msg = string_to_utf8_malloc(args[0], NULL);
+    if (msg) {
+        s->progress(s->progress_ctx, msg);
+        free(msg);
+    }
+    return S(T);
+}
+
+static const PrimDef session_prims[] = {
+    {"%SESSION-PROGRESS", PK_SYS, prim_pct_session_progress, 1, 1, 0, "(message)",
+     "Report progress of a long operation to the session's progress handler."},
+    {0},
+};
+
+void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx) {
+    s->progress = handler;
+    s->progress_ctx = ctx;
+}
+
 TclSession *tcl_session_new(const TclOptions *opt) {
     TclSession *s = (TclSession *)calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -97,12 +151,15 @@ TclSession *tcl_session_new(const TclOptions *opt) {
         setup_capture_streams(s);
         SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
     }
+    prims_register(s->L, session_prims);
     take_snapshot(s);
+    live_add(s);
     return s;
 }
 
 void tcl_session_free(TclSession *s) {
     if (!s) return;
+    live_remove(s);
     lisp_free(s->L);
     free(s);
 }
@@ -314,7 +371,14 @@ static bool condition_is(Lisp *L, Obj err, Obj type) {
     return funcall2(L, typep, err, type) != NIL;
 }
 
+/* Evaluate the forms read from CODE, or (CODE NULL) the one form FORM, as a session call. */
+static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg);
+
 TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout_arg) {
+    return eval_call(s, code, NIL, package, timeout_arg);
+}
+
+static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg) {
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
@@ -343,8 +407,9 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
         }
         SYM(S(PACKAGE_VAR))->value = p;
     }
-    Obj text = string_from_utf8(L, code, strlen(code));
+    Obj text = code ? string_from_utf8(L, code, strlen(code)) : string_new(L, 0);
     Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
+    volatile Obj pending = code ? NIL : form_arg;  /* the one form to evaluate when there is no text */
     frame_pop(L, &outer);
 
     L->deadline = timeout > 0 ? lisp_monotonic_now() + timeout : 0;
@@ -383,7 +448,9 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
             }
             break;
         }
-        Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        Obj form;
+        if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
         if (form == EOF_VALUE) {
             frame_pop(L, &top);
@@ -513,6 +580,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
         /* exactly a new process: a fresh interpreter */
         TclSession *fresh = tcl_session_new(&s->opt);
         if (fresh) {
+            live_remove(fresh);
             lisp_free(s->L);
             s->L = fresh->L;
             free(fresh);
@@ -647,4 +715,71 @@ int tcl_run_with_big_stack(int (*fn)(void *), void *arg) {
     pthread_attr_destroy(&attr);
     pthread_join(t, NULL);
     return c.result;
+}
+
+/* ---- Systems: each call evaluates a form of stdlib-lisp/asdf.lisp, which leaves its report in
+ * SYS::*SYSTEM-REPORT* as (text . json) ---- */
+
+static TclReport *system_call(TclSession *s, Obj form, double timeout) {
+    Lisp *L = s->L;
+    Obj report_var = intern_cstr(L, L->pkg_system, "*SYSTEM-REPORT*");
+    Obj saved_minus = SYM(S(REPL_MINUS))->value;
+    SYM(report_var)->value = NIL;
+    TclReport *rep = (TclReport *)calloc(1, sizeof *rep);
+    rep->result = eval_call(s, NULL, form, NULL, timeout);
+    L = s->L;
+    Obj report = SYM(report_var)->value;
+    if (is_cons(report)) {
+        if (is_string(CAR(report))) rep->text = lisp_to_malloc(CAR(report));
+        if (is_string(CDR(report))) rep->json = lisp_to_malloc(CDR(report));
+    }
+    SYM(report_var)->value = NIL;
+    SYM(S(REPL_MINUS))->value = saved_minus;
+    return rep;
+}
+
+static Obj sys_fn(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_system, name); }
+static Obj lstr(Lisp *L, const char *c) { return c ? string_from_cstr(L, c) : NIL; }
+static Obj list3(Lisp *L, Obj a, Obj b, Obj c) { return cons(L, a, cons(L, b, cons(L, c, NIL))); }
+
+TclReport *tcl_load_system(TclSession *s, const char *system, bool force, bool quickload, double timeout) {
+    enter(s);
+    Lisp *L = s->L;
+    Obj form = cons(L, sys_fn(L, "%TOOL-LOAD-SYSTEM"),
+                    list3(L, lstr(L, system), boolean(L, force), boolean(L, quickload)));
+    return system_call(s, form, timeout);
+}
+
+TclReport *tcl_describe_system(TclSession *s, const char *system) {
+    enter(s);
+    Lisp *L = s->L;
+    return system_call(s, cons(L, sys_fn(L, "%TOOL-DESCRIBE-SYSTEM"), cons(L, lstr(L, system), NIL)), -1);
+}
+
+TclReport *tcl_list_local_systems(TclSession *s, const char *filter, int offset, int limit) {
+    enter(s);
+    Lisp *L = s->L;
+    Obj form = cons(L, sys_fn(L, "%TOOL-LIST-LOCAL-SYSTEMS"), list3(L, lstr(L, filter), FIX(offset), FIX(limit)));
+    return system_call(s, form, -1);
+}
+
+TclReport *tcl_list_loaded_systems(TclSession *s) {
+    enter(s);
+    Lisp *L = s->L;
+    return system_call(s, cons(L, sys_fn(L, "%TOOL-LIST-LOADED-SYSTEMS"), NIL), -1);
+}
+
+TclReport *tcl_system_dependencies(TclSession *s, const char *system, bool transitive) {
+    enter(s);
+    Lisp *L = s->L;
+    Obj form = cons(L, sys_fn(L, "%TOOL-SYSTEM-DEPENDENCIES"), cons(L, lstr(L, system), cons(L, boolean(L, transitive), NIL)));
+    return system_call(s, form, -1);
+}
+
+void tcl_report_free(TclReport *r) {
+    if (!r) return;
+    tcl_result_free(r->result);
+    free(r->text);
+    free(r->json);
+    free(r);
 }

@@ -13,6 +13,8 @@ struct TclSession {
     pthread_t thread;          /* the thread whose stack limits L holds */
     bool thread_known;
     char pkgname[512];
+    void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
+    void *progress_ctx;
 };
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */

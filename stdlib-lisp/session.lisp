@@ -36,7 +36,11 @@ a function that puts its registry back as it was.")
   (clrhash table)
   (dolist (e entries) (setf (gethash (car e) table) (cdr e))))
 
+(defvar *session-registries* nil
+  "The registries (hash tables) a reset restores; loading a system adds to them what must survive a reset.")
+
 (defun %registry-restorer (table)
+  (if (not (%memq table *session-registries*)) (setq *session-registries* (cons table *session-registries*)))
   (let ((entries (%hash-table-entries table)))
     #'(lambda () (%restore-hash-table table entries))))
 
@@ -45,6 +49,10 @@ a function that puts its registry back as it was.")
             #'%clos-snapshot
             #'(lambda () (%registry-restorer *structure-descriptions*))
             #'(lambda () (%registry-restorer *simple-variants*))))
+
+;; systems (asdf.lisp) come last: their restorer clears the session's record of loads and puts
+;; back what loaded systems added to the registries restored before it
+(setq *session-snapshot-hooks* (append *session-snapshot-hooks* (list #'%systems-snapshot)))
 
 (defun %session-snapshot ()
   (setq *session-restorers* (%mapcar1 #'funcall *session-snapshot-hooks*)))
@@ -70,8 +78,8 @@ a function that puts its registry back as it was.")
     (cons (find-package "COMMON-LISP-USER") (nreverse-boot result))))
 
 (defun %system-package-p (p)
-  (declare (ignore p))
-  nil)
+  ;; created by loading a system (runtime/snapshot.c keeps these across a plain reset)
+  (if (%memq p (%system-packages)) t nil))
 
 (defun %user-symbol-p (sym pkg)
   ;; a symbol of PKG made since boot (in boot packages), or any own symbol of a new package
@@ -115,13 +123,14 @@ a function that puts its registry back as it was.")
       (setq entries (append entries (funcall finder sym))))
     entries))
 
-(defun %collect-definitions (packages)
-  ;; -> list of (kind symbol detail &optional name), in package then name order
+(defun %collect-definitions (packages &optional all)
+  ;; -> list of (kind symbol detail &optional name), in package then name order; ALL: every own
+  ;; symbol's definitions, not only those the user made (a loaded system's package)
   (let ((result nil))
     (dolist (p packages)
       (let ((syms (%sort-symbols (%package-own-symbols p))))
         (dolist (sym syms)
-          (if (%user-symbol-p sym p)
+          (if (or all (%user-symbol-p sym p))
               (dolist (e (%definitions-of sym))
                 (setq result (cons (list (car e) (or (caddr e) sym) (cadr e)) result)))))))
     (nreverse-boot result)))
@@ -162,7 +171,7 @@ a function that puts its registry back as it was.")
 (defun %list-definitions (type package-name)
   ;; -> (values text entries); entries are (kind name detail package), all strings
   (let* ((packages (if package-name (list (%find-package-or-lose package-name)) (%user-packages)))
-         (defs (%collect-definitions packages))
+         (defs (%collect-definitions packages (and package-name (%system-package-p (car packages)))))
          (want (if (or (null type) (equal type "all")) nil type))
          (chunks nil)
          (entries nil))
@@ -193,6 +202,7 @@ a function that puts its registry back as it was.")
 
 (defvar *definition-extra-sections* nil
   "Functions of (type package-name) returning (values text entries) for sections such as [Loaded Systems].")
+(setq *definition-extra-sections* (list #'%loaded-systems-section))
 
 ;;; ------------------------------------------------------------------
 ;;; The REPL's debugger: an unhandled error shows its restarts; the person picks one by

@@ -22,12 +22,13 @@ add() { # add the "N passed, N failed" of the last line of $1
 out=$(node tests/mcp/transcript.mjs "$T" tests/mcp/transcripts/*.txt 2>&1)
 printf '%s\n' "$out" | sed '$d'
 add "$out"
-if [ -f tests/mcp/e2e.mjs ]; then
+for e2e in e2e.mjs e2e-systems.mjs; do
+    [ -f "tests/mcp/$e2e" ] || continue
     if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
         (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null 2>&1) || echo "mcp: npm ci failed"
     fi
-    out=$(cd tests/mcp && timeout 900 node e2e.mjs "$T" 2>&1)
+    out=$(cd tests/mcp && timeout 900 node "$e2e" "$T" 2>&1)
     printf '%s\n' "$out" | sed '$d'
     add "$out"
-fi
+done
 echo "$passed passed, $failed failed"

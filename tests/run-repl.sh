@@ -100,6 +100,27 @@ start
 send '(exit :code 3)' Enter
 check exit-code 'EXIT-STATUS=3' 5
 
+# meta-commands (the session API): :help, :load and :systems on a fixture system, :defs, :package, :reset
+start
+send ':help' Enter
+check meta-help ':load NAME [force]'
+send "(push #p\"$(pwd)/tests/systems/fix-util/\" asdf:*central-registry*)" Enter
+send ':load fix-util' Enter
+check meta-load 'Loaded: fix-util (version 1.2.0)' 10
+send ':systems' Enter
+check meta-systems '- fix-util 1.2.0 (loaded'
+send ':package fix-util' Enter
+check meta-package 'FIX-UTIL>'
+send ':package cl-user' Enter
+send '(defun meta-fn (x) x)' Enter
+send ':defs functions' Enter
+check meta-defs '- META-FN (X)'
+send ':reset' Enter
+check meta-reset 'Session reset. All definitions cleared.'
+send ':load no-such-system-xyz' Enter
+check meta-load-error 'System "no-such-system-xyz" not found in any known distribution.'
+send C-d
+
 tmux kill-session -t "$S" 2>/dev/null
 rm -rf "$HOME_DIR"
 echo "repl: $passed passed, $failed failed"

@@ -3,7 +3,8 @@
 # Usage: tools/deps.sh [build|test]   (test adds the tools the test suites use)
 set -e
 PKGS="libgc-dev libcjson-dev libreadline-dev check libgmp-dev pkg-config"
-if [ "$1" = "test" ]; then PKGS="$PKGS tmux"; fi
+# test: tmux for the REPL tests; the Debian Common Lisp libraries the system loader is tried on
+if [ "$1" = "test" ]; then PKGS="$PKGS tmux cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate"; fi
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -74,6 +74,7 @@ static cJSON *running_token;       /* its progress token */
 static bool running_cancelled;
 static double running_started, last_progress;
 static double progress_value;
+static char progress_message[200];   /* the latest mcp_progress message of the running request, or "" */
 static McpVersion negotiated = V2025_11_25;
 static bool initialized;
 static TclSession *the_session;
@@ -138,8 +139,11 @@ static void send_progress_if_due(void) {
         cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(running_token, 1));
         cJSON_AddNumberToObject(p, "progress", progress_value);
         if (negotiated >= V2025_03_26) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "evaluating for %.0f s", (t - running_started) / 1000);
+            char msg[256];
+            if (progress_message[0])
+                snprintf(msg, sizeof msg, "%s (%.0f s)", progress_message, (t - running_started) / 1000);
+            else
+                snprintf(msg, sizeof msg, "evaluating for %.0f s", (t - running_started) / 1000);
             cJSON_AddStringToObject(p, "message", msg);
         }
         last_progress = t;
@@ -327,6 +331,7 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         running_started = now_ms();
         last_progress = 0;
         progress_value = 0;
+        progress_message[0] = 0;
         pthread_mutex_unlock(&state_lock);
         ctx->version = negotiated;
         ctx->progress_token = running_token;
@@ -444,6 +449,9 @@ int mcp_run(const CliOptions *opt) {
 
 void mcp_progress(McpContext *ctx, const char *message) {
     (void)ctx;
-    (void)message;
+    /* the message goes with the next notification (at most one a second, none in the first) */
+    pthread_mutex_lock(&state_lock);
+    snprintf(progress_message, sizeof progress_message, "%s", message ? message : "");
+    pthread_mutex_unlock(&state_lock);
     send_progress_if_due();
 }

@@ -15,7 +15,10 @@ const char *mcp_instructions =
     "warnings as [warning] lines, and each value of the last form as `=> VALUE` (strings are printed "
     "readably, e.g. => \"abc\"). Errors come back with isError and the text `[ERROR] TYPE`, the "
     "condition's report and a short backtrace; the session survives errors, runaway loops (time limit, "
-    "default 30 s), deep recursion and heap exhaustion with its definitions intact.";
+    "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
+    "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
+    "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
 
 /* ---- helpers ---- */
 
@@ -230,6 +233,159 @@ static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
     return mcp_text_result(text, false, st, ctx->version);
 }
 
+/* ---- systems: load-system, quickload, describe-system, list-local-systems, list-loaded-systems,
+ *      system-dependencies (the loader is stdlib-lisp/asdf.lisp; the session API in tinycl.h) ---- */
+
+static void progress_to_client(void *vctx, const char *message) { mcp_progress((McpContext *)vctx, message); }
+
+/* The text and structured result of a system report: on success the report (after any captured
+ * output); on failure [ERROR] TYPE, the message, what completed before the error, and the output. */
+static cJSON *report_result(McpContext *ctx, TclReport *rep) {
+    TclResult *r = rep->result;
+    bool ok = r->status == TCL_OK;
+    Buf b = {0};
+    if (!ok) {
+        buf_add(&b, "[ERROR] ");
+        if (r->status == TCL_INCOMPLETE) buf_line(&b, "END-OF-FILE");
+        else buf_line(&b, r->error_type ? r->error_type : "ERROR");
+        buf_line(&b, r->error_message ? r->error_message : "");
+        if (rep->text) buf_line(&b, rep->text);
+    }
+    if (r->out && *r->out) {
+        buf_line(&b, "[stdout]");
+        buf_add(&b, r->out);
+        if (!ends_with_newline(r->out)) buf_add(&b, "\n");
+    }
+    if (r->err && *r->err) {
+        buf_line(&b, "[stderr]");
+        buf_add(&b, r->err);
+        if (!ends_with_newline(r->err)) buf_add(&b, "\n");
+    }
+    if (r->out_truncated) buf_line(&b, "[note] output was truncated at the output limit");
+    for (int i = 0; i < r->nwarnings; i++) {
+        buf_add(&b, "[warning] ");
+        buf_add(&b, r->warnings[i].type);
+        buf_add(&b, ": ");
+        buf_line(&b, r->warnings[i].message);
+    }
+    if (ok) buf_line(&b, rep->text ? rep->text : "");
+    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+    cJSON *st = rep->json ? cJSON_Parse(rep->json) : NULL;
+    if (!cJSON_IsObject(st)) { cJSON_Delete(st); st = cJSON_CreateObject(); }
+    cJSON_AddStringToObject(st, "stdout", r->out ? r->out : "");
+    cJSON_AddStringToObject(st, "stderr", r->err ? r->err : "");
+    if (ok) {
+        cJSON_AddNullToObject(st, "error");
+    } else {
+        cJSON *e = cJSON_AddObjectToObject(st, "error");
+        cJSON_AddStringToObject(e, "type", r->error_type ? r->error_type : "ERROR");
+        cJSON_AddStringToObject(e, "message", r->error_message ? r->error_message : "");
+    }
+    cJSON *res = mcp_text_result(b.s ? b.s : "", !ok, st, ctx->version);
+    free(b.s);
+    tcl_report_free(rep);
+    return res;
+}
+
+/* A required non-empty string argument NAME, or NULL after setting *err to the argument error. */
+static const char *string_arg(McpContext *ctx, const cJSON *args, const char *name, cJSON **err) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
+    char msg[200];
+    if (!v || cJSON_IsNull(v)) {
+        snprintf(msg, sizeof msg, "Missing required argument \"%s\": the name of a system, such as \"alexandria\".", name);
+        *err = argument_error(ctx, msg);
+        return NULL;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0]) {
+        snprintf(msg, sizeof msg, "Argument \"%s\" must be a non-empty string naming a system.", name);
+        *err = argument_error(ctx, msg);
+        return NULL;
+    }
+    return v->valuestring;
+}
+
+static bool bool_arg(McpContext *ctx, const cJSON *args, const char *name, bool *out, cJSON **err) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
+    *out = false;
+    if (!v || cJSON_IsNull(v)) return true;
+    if (!cJSON_IsBool(v)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "Argument \"%s\" must be true or false.", name);
+        *err = argument_error(ctx, msg);
+        return false;
+    }
+    *out = cJSON_IsTrue(v);
+    return true;
+}
+
+#define LOAD_DEFAULT_TIMEOUT 300.0
+
+static cJSON *load_common(McpContext *ctx, const cJSON *args, bool quickload) {
+    cJSON *err = NULL;
+    const char *system = string_arg(ctx, args, "system", &err);
+    if (!system) return err;
+    bool force = false;
+    if (!quickload && !bool_arg(ctx, args, "force", &force, &err)) return err;
+    double t = ctx->default_timeout > LOAD_DEFAULT_TIMEOUT ? ctx->default_timeout : LOAD_DEFAULT_TIMEOUT;
+    const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
+    if (timeout && !cJSON_IsNull(timeout)) {
+        if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
+            return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+        t = timeout->valuedouble;
+    }
+    tcl_set_progress_handler(ctx->session, progress_to_client, ctx);
+    TclReport *rep = tcl_load_system(ctx->session, system, force, quickload, t);
+    tcl_set_progress_handler(ctx->session, NULL, NULL);
+    return report_result(ctx, rep);
+}
+
+static cJSON *tool_load_system(McpContext *ctx, const cJSON *args) { return load_common(ctx, args, false); }
+static cJSON *tool_quickload(McpContext *ctx, const cJSON *args) { return load_common(ctx, args, true); }
+
+static cJSON *tool_describe_system(McpContext *ctx, const cJSON *args) {
+    cJSON *err = NULL;
+    const char *system = string_arg(ctx, args, "system", &err);
+    if (!system) return err;
+    return report_result(ctx, tcl_describe_system(ctx->session, system));
+}
+
+static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
+    const cJSON *filter = cJSON_GetObjectItemCaseSensitive(args, "filter");
+    const cJSON *offset = cJSON_GetObjectItemCaseSensitive(args, "offset");
+    const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
+    if (filter && !cJSON_IsNull(filter) && !cJSON_IsString(filter))
+        return argument_error(ctx, "Argument \"filter\" must be a string: part of the system names to list.");
+    int off = 0, lim = 100;
+    if (offset && !cJSON_IsNull(offset)) {
+        if (!cJSON_IsNumber(offset) || offset->valuedouble < 0 || offset->valuedouble > 1e6 ||
+            offset->valuedouble != (double)(int)offset->valuedouble)
+            return argument_error(ctx, "Argument \"offset\" must be a non-negative integer (the next_offset of the previous page).");
+        off = (int)offset->valuedouble;
+    }
+    if (limit && !cJSON_IsNull(limit)) {
+        if (!cJSON_IsNumber(limit) || limit->valuedouble < 1 || limit->valuedouble > 1000 ||
+            limit->valuedouble != (double)(int)limit->valuedouble)
+            return argument_error(ctx, "Argument \"limit\" must be an integer from 1 to 1000.");
+        lim = (int)limit->valuedouble;
+    }
+    const char *f = cJSON_IsString(filter) && filter->valuestring[0] ? filter->valuestring : NULL;
+    return report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
+}
+
+static cJSON *tool_list_loaded_systems(McpContext *ctx, const cJSON *args) {
+    (void)args;
+    return report_result(ctx, tcl_list_loaded_systems(ctx->session));
+}
+
+static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
+    cJSON *err = NULL;
+    const char *system = string_arg(ctx, args, "system", &err);
+    if (!system) return err;
+    bool transitive = false;
+    if (!bool_arg(ctx, args, "transitive", &transitive, &err)) return err;
+    return report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
+}
+
 /* ---- the table ---- */
 
 #define EVAL_OUTPUT_SCHEMA                                                                                  \
@@ -243,6 +399,36 @@ static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
     "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"type\",\"message\"]}]}," \
     "\"package\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":\"number\"}},"                              \
     "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"elapsed_ms\"]}"
+
+#define SYSTEM_ERROR_SCHEMA                                                                                  \
+    "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                              \
+    "\"error\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                    \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}]}"
+
+#define RECORD_SCHEMA                                                                                        \
+    "{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                              \
+    "\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},"                         \
+    "\"load_time\":{\"type\":\"string\"},\"load_time_universal\":{\"type\":\"integer\"},"                  \
+    "\"elapsed_ms\":{\"type\":\"number\"},\"source_file\":{\"type\":[\"string\",\"null\"]},"              \
+    "\"dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                             \
+    "\"transitive_dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                  \
+    "\"packages\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"definitions\":{\"type\":\"integer\"}},"     \
+    "\"required\":[\"name\",\"load_time\"]}]}"
+
+#define SYSTEM_NAME_PROPERTY "\"system\":{\"type\":\"string\",\"description\":\"System name, e.g. \\\"alexandria\\\" or \\\"cl-ppcre/test\\\"\"}"
+
+#define LOAD_OUTPUT_SCHEMA                                                                                   \
+    "{\"type\":\"object\",\"properties\":{"                                                                 \
+    "\"system\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},"                       \
+    "\"status\":{\"type\":\"string\",\"enum\":[\"loaded\",\"reloaded\",\"recorded\",\"present\"]},"           \
+    "\"record\":" RECORD_SCHEMA ","                                                                         \
+    "\"systems\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                       \
+    "\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},"                         \
+    "\"action\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":[\"number\",\"null\"]}},\"required\":[\"name\",\"action\"]}},"  \
+    "\"loaded_before_error\":{\"type\":\"array\",\"items\":" RECORD_SCHEMA "},"                             \
+    SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}"
+
+#define STATUS_ENUM "{\"type\":\"string\",\"enum\":[\"loaded\",\"loaded-before-reset\",\"not-loaded\"]}"
 
 const Tool mcp_tools[] = {
     {"evaluate-lisp", "Evaluate Lisp",
@@ -279,6 +465,67 @@ const Tool mcp_tools[] = {
      "{\"type\":\"object\",\"properties\":{\"reset\":{\"type\":\"boolean\"},\"systems_dropped\":{\"type\":\"boolean\"},"
      "\"package\":{\"type\":\"string\"}},\"required\":[\"reset\"]}",
      false, true, true, false, tool_reset_session},
+    {"load-system", "Load system",
+     "Load an ASDF system and its dependencies from local source (ASDF:*CENTRAL-REGISTRY*, CL_SOURCE_REGISTRY, "
+     "the current directory, ~/common-lisp/, ~/quicklisp/local-projects/, /usr/share/common-lisp/). Reports the "
+     "version, load time and the dependencies it loaded; a system already loaded and unchanged is not reloaded "
+     "unless `force` is true. A failed load records nothing for the failed system.",
+     "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
+     "\"force\":{\"type\":\"boolean\",\"description\":\"Reload the system even when it is loaded and unchanged (default false)\"},"
+     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit in seconds (default 300)\"}},"
+     "\"required\":[\"system\"],\"additionalProperties\":false}",
+     LOAD_OUTPUT_SCHEMA, false, false, true, false, tool_load_system},
+    {"quickload", "Quickload system",
+     "Load a system as (ql:quickload NAME) does, through the same loader as load-system. tinycl has no network: "
+     "systems come from local source directories; a system found nowhere is QUICKLISP-CLIENT:SYSTEM-NOT-FOUND.",
+     "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
+     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit in seconds (default 300)\"}},"
+     "\"required\":[\"system\"],\"additionalProperties\":false}",
+     LOAD_OUTPUT_SCHEMA, false, false, true, false, tool_quickload},
+    {"describe-system", "Describe system",
+     "Describe a system that can be found, loaded or not: name, version, description, author, license, "
+     "dependencies, source file, components, and its status: loaded (when, how long it took), loaded in the image "
+     "before the last reset, or not loaded.",
+     "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY "},\"required\":[\"system\"],\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},"
+     "\"description\":{\"type\":[\"string\",\"null\"]},\"author\":{\"type\":[\"string\",\"null\"]},"
+     "\"license\":{\"type\":[\"string\",\"null\"]},\"dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+     "\"source_file\":{\"type\":[\"string\",\"null\"]},\"components\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+     "\"status\":" STATUS_ENUM ",\"record\":" RECORD_SCHEMA "," SYSTEM_ERROR_SCHEMA "},"
+     "\"required\":[\"stdout\",\"stderr\",\"error\"]}",
+     true, false, true, false, tool_describe_system},
+    {"list-local-systems", "List local systems",
+     "List the systems that can be found in the local source directories, with their versions, marked "
+     "[loaded] when loaded in this session. Paginated: pass the returned next_offset as `offset` for more.",
+     "{\"type\":\"object\",\"properties\":{"
+     "\"filter\":{\"type\":\"string\",\"description\":\"Only systems whose name contains this\"},"
+     "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Where the page starts (default 0)\"},"
+     "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,\"description\":\"Systems per page (default 100)\"}},"
+     "\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
+     "\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},\"source_file\":{\"type\":[\"string\",\"null\"]},"
+     "\"loaded\":{\"type\":\"boolean\"},\"status\":" STATUS_ENUM "},\"required\":[\"name\",\"loaded\"]}},"
+     "\"total\":{\"type\":\"integer\"},\"offset\":{\"type\":\"integer\"},\"next_offset\":{\"type\":[\"integer\",\"null\"]},"
+     "\"truncated_scan\":{\"type\":\"boolean\"}," SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
+     true, false, true, false, tool_list_local_systems},
+    {"list-loaded-systems", "List loaded systems",
+     "List the systems loaded in this session since the last reset, in load order, with versions, load times "
+     "(ISO 8601) and source files.",
+     "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"array\",\"items\":" RECORD_SCHEMA "},"
+     SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
+     true, false, true, false, tool_list_loaded_systems},
+    {"system-dependencies", "System dependencies",
+     "The systems a system depends on, directly or with `transitive` everything it needs (in load order), each "
+     "with its version and whether it is loaded.",
+     "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
+     "\"transitive\":{\"type\":\"boolean\",\"description\":\"Include indirect dependencies (default false)\"}},"
+     "\"required\":[\"system\"],\"additionalProperties\":false}",
+     "{\"type\":\"object\",\"properties\":{\"system\":{\"type\":\"string\"},\"transitive\":{\"type\":\"boolean\"},"
+     "\"dependencies\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
+     "\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},\"status\":" STATUS_ENUM "},"
+     "\"required\":[\"name\"]}}," SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
+     true, false, true, false, tool_system_dependencies},
 };
 const int mcp_tool_count = (int)(sizeof mcp_tools / sizeof mcp_tools[0]);
 

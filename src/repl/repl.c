@@ -93,11 +93,97 @@ static bool blank(const char *s) {
     return true;
 }
 
+/* ---- meta-commands: a line starting with one of these words (and not a Lisp form) ---- */
+
+static const char *const meta_help =
+    "Meta-commands (anything else is evaluated as Lisp):\n"
+    "  :help                 this list\n"
+    "  :defs [TYPE]          what the session has defined (TYPE: functions, variables, macros, classes,\n"
+    "                        structures, generic-functions, methods, packages, systems)\n"
+    "  :package NAME         make NAME the current package\n"
+    "  :reset [systems]      return to a fresh session (with systems: drop loaded systems too)\n"
+    "  :load NAME [force]    load the system NAME and its dependencies (force: reload it)\n"
+    "  :systems              the systems loaded in this session\n";
+
+static char *next_word(char **p) {
+    while (**p == ' ' || **p == '\t') (*p)++;
+    if (!**p) return NULL;
+    char *w = *p;
+    while (**p && **p != ' ' && **p != '\t') (*p)++;
+    if (**p) *(*p)++ = 0;
+    return w;
+}
+
+static void print_report(TclReport *rep) {
+    TclResult *r = rep->result;
+    if (r->out && *r->out) fputs(r->out, stdout);
+    if (r->status == TCL_OK) {
+        if (rep->text) printf("%s\n", rep->text);
+    } else {
+        cli_print_result(r, false);
+        if (rep->text) fprintf(stderr, "%s\n", rep->text);
+    }
+    fflush(stdout);
+    tcl_report_free(rep);
+}
+
+static bool package_name_ok(const char *n) {
+    if (!*n) return false;
+    for (const char *c = n; *c; c++)
+        if (strchr(" \t()'`,\"|;#\\", *c)) return false;
+    return true;
+}
+
+/* Handle LINE when it is a meta-command; true if it was one. */
+static bool meta_command(TclSession *s, const char *line) {
+    while (*line == ' ' || *line == '\t') line++;
+    if (line[0] != ':') return false;
+    char *copy = strdup(line);
+    char *p = copy;
+    char *cmd = next_word(&p);
+    char *arg = next_word(&p);
+    char *arg2 = next_word(&p);
+    char *extra = next_word(&p);
+    bool handled = true;
+    if (strcmp(cmd, ":help") == 0 && !arg) {
+        fputs(meta_help, stdout);
+    } else if (strcmp(cmd, ":defs") == 0 && !arg2) {
+        TclDefinitions *d = tcl_list_definitions(s, arg, NULL);
+        if (d->error_type) fprintf(stderr, "[ERROR] %s\n%s\n", d->error_type, d->error_message ? d->error_message : "");
+        else printf("%s\n", d->text);
+        tcl_definitions_free(d);
+    } else if (strcmp(cmd, ":reset") == 0 && (!arg || (strcmp(arg, "systems") == 0 && !arg2))) {
+        tcl_reset(s, arg != NULL);
+        printf("Session reset. All definitions cleared.\n%sCurrent package: CL-USER\n", arg ? "Loaded systems dropped.\n" : "");
+    } else if (strcmp(cmd, ":package") == 0 && arg && !arg2) {
+        if (!package_name_ok(arg)) {
+            fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:package needs a package name, such as :package cl-user\n");
+        } else {
+            size_t n = strlen(arg) + 32;
+            char *code = (char *)malloc(n);
+            snprintf(code, n, "(cl:in-package #:%s)", arg);
+            TclResult *r = tcl_eval(s, code, NULL, -1);
+            if (r->status != TCL_OK) cli_print_result(r, false);
+            tcl_result_free(r);
+            free(code);
+        }
+    } else if (strcmp(cmd, ":load") == 0 && arg && (!arg2 || (strcmp(arg2, "force") == 0 && !extra))) {
+        print_report(tcl_load_system(s, arg, arg2 != NULL, false, -1));
+    } else if (strcmp(cmd, ":systems") == 0 && !arg) {
+        print_report(tcl_list_loaded_systems(s));
+    } else {
+        handled = false;   /* a keyword or other Lisp input */
+    }
+    free(copy);
+    fflush(stdout);
+    return handled;
+}
+
 int repl_run(TclSession *s, bool interactive) {
     repl_session = s;
     char *hist = NULL;
     if (interactive) {
-        printf("tinycl %s. Type (exit) or Ctrl-D to leave.\n", TINYCL_VERSION_STRING);
+        printf("tinycl %s. Type (exit) or Ctrl-D to leave, :help for the meta-commands.\n", TINYCL_VERSION_STRING);
         rl_readline_name = "tinycl";
         rl_attempted_completion_function = attempt_completion;
         rl_basic_word_break_characters = " \t\n\"'`,;()";
@@ -119,6 +205,11 @@ int repl_run(TclSession *s, bool interactive) {
         if (!line) {
             if (interactive) putchar('\n');
             break;
+        }
+        if (!acc && meta_command(s, line)) {
+            if (interactive && *line) add_history(line);
+            free(line);
+            continue;
         }
         acc = append_line(acc, line);
         free(line);

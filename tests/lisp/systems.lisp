@@ -1,0 +1,442 @@
+;;;; systems.lisp: tests of the system loader (stdlib-lisp/asdf.lisp) on the fixture systems of
+;;;; tests/systems/, and of the real Debian libraries when they are installed
+;;;; (/usr/share/common-lisp/source/). Tests run in order: each builds on the state the ones before
+;;;; left. The MCP side (reset, the tools) is tested by tests/mcp/e2e-systems.mjs.
+
+(asdf:initialize-source-registry
+ `(:source-registry (:tree ,(namestring (merge-pathnames "tests/systems/")))))
+
+(defvar *sy-dir* (format nil "/tmp/tinycl-systems-test-~D/" (get-universal-time)))
+
+(defun sy-loaded () (tinycl:list-loaded-systems))
+
+(defun sy-message (c) (princ-to-string c))
+
+(defun sy-contains (string part) (and (search part string) t))
+
+(defmacro sy-error-of (form)
+  ;; -> (type message) of the error FORM signals, or :no-error
+  `(handler-case (progn ,form :no-error)
+     (error (c) (list (type-of c) (princ-to-string c)))))
+
+(defun sy-write (path &rest lines)
+  (ensure-directories-exist path)
+  (with-open-file (s path :direction :output :if-exists :supersede)
+    (dolist (l lines) (write-line l s)))
+  path)
+
+;;; ------------------------------------------------------------------
+;;; Finding systems and reading their definitions
+
+(deftest sy-find-system
+  (let ((s (asdf:find-system "fix-util")))
+    (list (asdf:component-name s) (asdf:component-version s)
+          (pathname-name (asdf:system-source-file s)) (pathname-type (asdf:system-source-file s))
+          (asdf:system-description s) (asdf:system-author s) (asdf:system-license s)))
+  ("fix-util" "1.2.0" "fix-util" "asd" "Utilities for the tinycl loader tests" "tinycl tests" "MIT"))
+
+(deftest sy-find-system-missing
+  (list (asdf:find-system "no-such-system-xyz" nil)
+        (first (sy-error-of (asdf:find-system "no-such-system-xyz"))))
+  (nil asdf:missing-component))
+
+(deftest sy-version-from-file
+  (asdf:component-version (asdf:find-system "fix-app"))
+  "0.3.0")
+
+(deftest sy-secondary-system
+  (let ((s (asdf:find-system "fix-app/test")))
+    (list (asdf:component-name s) (asdf:system-depends-on s)
+          (equal (asdf:system-source-file s) (asdf:system-source-file (asdf:find-system "fix-app")))
+          (and (member "fix-app/test" (asdf:registered-systems) :test #'string=) t)))
+  ("fix-app/test" ("fix-app") t t))
+
+(deftest sy-symbol-names
+  (list (asdf:coerce-name :fix-util) (asdf:primary-system-name "fix-app/test")
+        (eq (asdf:find-system :fix-util) (asdf:find-system "fix-util")))
+  ("fix-util" "fix-app" t))
+
+(deftest sy-components
+  (let* ((s (asdf:find-system "fix-app"))
+         (base (asdf:find-component s '("src" "core" "base")))
+         (extra (asdf:find-component s '("src" "extras" "extra"))))
+    (list (mapcar #'asdf:component-name (asdf:component-children s))
+          (enough-namestring (asdf:component-pathname base) (asdf:system-source-directory s))
+          (enough-namestring (asdf:component-pathname extra) (asdf:system-source-directory s))
+          (type-of (asdf:find-component s "version.sexp"))
+          (asdf:component-find-path base)))
+  (("version.sexp" "package" "src") "src/core/base.lisp" "src/extra/extra.lisp" asdf:static-file
+   ("fix-app" "src" "core" "base")))
+
+(deftest sy-relative-pathname
+  (enough-namestring (asdf:system-relative-pathname "fix-app" "test/tests.lisp")
+                     (asdf:system-source-directory "fix-app"))
+  "test/tests.lisp")
+
+(deftest sy-dependencies-before-loading
+  (list (tinycl:system-dependencies "fix-app") (tinycl:system-dependencies "fix-app/test" :transitive t))
+  (("fix-util") ("fix-util" "fix-app")))
+
+;;; ------------------------------------------------------------------
+;;; A failed load records nothing for the failed system; the dependencies that loaded
+;;; completely are recorded (first, so that fix-util is loaded by this very call)
+
+(deftest sy-broken-component
+  (let ((e (sy-error-of (asdf:load-system "fix-broken"))))
+    (list (first e)
+          (sy-contains (second e) "second.lisp")
+          (sy-contains (second e) "fix-broken")
+          (sy-contains (second e) "failing halfway through second.lisp")
+          (typep (asdf::error-condition (handler-case (asdf:load-system "fix-broken") (error (c) c)))
+                 'simple-error)))
+  (asdf:component-load-error t t t t))
+
+(deftest sy-broken-records-dependency-only
+  (list (sy-loaded) (tinycl:system-loaded-p "fix-broken") (tinycl:system-loaded-p "fix-util")
+        (asdf:component-loaded-p "fix-broken"))
+  (("fix-util") nil t nil))
+
+(deftest sy-broken-partial-code
+  ;; what loaded before the error stays in the image; the rest never ran
+  (list (funcall (find-symbol "FIRST-FN" "FIX-BROKEN"))
+        (fboundp (find-symbol "SECOND-FN" "FIX-BROKEN"))
+        (find-symbol "THIRD-FN" "FIX-BROKEN"))
+  (:first t nil))
+
+;;; Every other failure leaves the record exactly as it was
+
+(deftest sy-missing-system
+  (list (first (sy-error-of (asdf:load-system "no-such-system-xyz")))
+        (second (sy-error-of (asdf:load-system "no-such-system-xyz")))
+        (sy-loaded))
+  (asdf:missing-component "Component \"no-such-system-xyz\" not found" ("fix-util")))
+
+(deftest sy-quickload-missing-system
+  (list (sy-error-of (ql:quickload "nonexistent-xyz-123" :silent t))
+        (handler-case (ql:quickload "nonexistent-xyz-123" :silent t)
+          (ql:system-not-found (c) (ql:system-not-found-name c)))
+        (sy-loaded))
+  ((quicklisp-client:system-not-found "System \"nonexistent-xyz-123\" not found in any known distribution.")
+   "nonexistent-xyz-123" ("fix-util")))
+
+(deftest sy-missing-dependency
+  (let ((e (sy-error-of (asdf:load-system "fix-missing-dep"))))
+    (list (first e) (sy-contains (second e) "\"no-such-system-xyz\"")
+          (sy-contains (second e) "fix-missing-dep.asd") (sy-loaded)
+          (fboundp (find-symbol "FIX-MISSING-DEP-LOADED" "CL-USER"))))
+  (asdf:missing-dependency t t ("fix-util") nil))
+
+(deftest sy-cycle
+  (let ((e (sy-error-of (asdf:load-system "fix-cycle-a"))))
+    (list (first e) (sy-contains (second e) "\"fix-cycle-a\" -> system \"fix-cycle-b\" -> system \"fix-cycle-a\"")
+          (sy-contains (second e) "fix-cycle-b.asd") (sy-loaded)))
+  (asdf:circular-dependency t t ("fix-util")))
+
+(deftest sy-unreadable-asd
+  (let ((e (sy-error-of (asdf:load-system "fix-unreadable"))))
+    (list (first e) (sy-contains (second e) "fix-unreadable.asd") (sy-contains (second e) "\"fix-unreadable\"")
+          (asdf:registered-system "fix-unreadable") (sy-loaded)))
+  (asdf:load-system-definition-error t t nil ("fix-util")))
+
+(deftest sy-missing-component-file
+  (let ((e (sy-error-of (asdf:load-system "fix-missing-file"))))
+    (list (first e) (sy-contains (second e) "absent.lisp") (sy-contains (second e) "\"fix-missing-file\"")
+          ;; nothing of the system loaded: the files are checked first
+          (fboundp (find-symbol "FIX-MISSING-FILE-PRESENT" "CL-USER")) (sy-loaded)))
+  (asdf:missing-component t t nil ("fix-util")))
+
+;;; ------------------------------------------------------------------
+;;; Loading, tracking, reloading
+
+(defvar *sy-before* nil)
+(defvar *sy-after* nil)
+
+(deftest sy-load-app
+  (progn (setq *sy-before* (get-universal-time))
+         (prog1 (asdf:load-system "fix-app") (setq *sy-after* (get-universal-time))))
+  t)
+
+(deftest sy-load-order
+  ;; dependencies first; :serial and :depends-on among components; :if-feature false skipped
+  (list (symbol-value (find-symbol "*LOAD-ORDER*" "FIX-APP"))
+        (funcall (find-symbol "APP-VALUE" "FIX-APP")) (funcall (find-symbol "EXTRA-VALUE" "FIX-APP")))
+  ((:extra :more :base :package) 21 63))
+
+(deftest sy-tracked
+  (list (sy-loaded) (tinycl:system-loaded-p "fix-app") (tinycl:system-loaded-p :fix-app)
+        (tinycl:system-loaded-p "fix-app/test") (asdf:component-loaded-p "fix-app"))
+  (("fix-util" "fix-app") t t nil t))
+
+(deftest sy-load-time
+  (multiple-value-bind (ut iso) (tinycl:system-load-time "fix-app")
+    (list (<= *sy-before* ut *sy-after*) (length iso) (char iso 4) (char iso 10) (char iso 19)
+          (equal iso (asdf::%iso-time ut))))
+  (t 20 #\- #\T #\Z t))
+
+(deftest sy-iso-time
+  (list (asdf::%iso-time 0) (asdf::%iso-time 3913401600) (asdf::%iso-time (+ 3913401600 (* 59 86400) 3661)))
+  ("1900-01-01T00:00:00Z" "2024-01-05T00:00:00Z" "2024-03-04T01:01:01Z"))
+
+(deftest sy-record
+  (let ((r (gethash "fix-app" asdf::*image-systems*)))
+    (list (asdf::record-version r) (asdf::record-dependencies r) (asdf::record-transitive r)
+          (asdf::record-packages r) (pathname-name (asdf::record-asd r)) (integerp (asdf::record-elapsed r))
+          (length (asdf::record-files r))))
+  ("0.3.0" ("fix-util") ("fix-util") ("FIX-APP") "fix-app" t 4))
+
+(deftest sy-definitions-recorded
+  (let ((defs (asdf::record-definitions (gethash "fix-util" asdf::*image-systems*))))
+    (list (and (member (find-symbol "DOUBLE" "FIX-UTIL") defs :key #'cdr) t)
+          (and (member (find-symbol "WITH-DOUBLED" "FIX-UTIL") defs :key #'cdr) t)))
+  (t t))
+
+(deftest sy-list-definitions-package
+  (let ((text (sys::%list-definitions nil "FIX-UTIL")))
+    (list (sy-contains text "[Functions]") (sy-contains text "DOUBLE") (sy-contains text "[Macros]")
+          (sy-contains text "WITH-DOUBLED") (sy-contains text "*UTIL-LOADS*")))
+  (t t t t t))
+
+(deftest sy-list-definitions-section
+  ;; the user's definitions leave out the systems' packages; [Loaded Systems] lists them. The
+  ;; package of the failed fix-broken is not a system's: it is the session's, as a reset shows
+  (let ((text (sys::%list-definitions nil nil)))
+    (list (sy-contains text "[Loaded Systems]") (sy-contains text "- fix-app 0.3.0")
+          (sy-contains text "FIX-UTIL:DOUBLE") (sy-contains text "- FIX-APP")
+          (sy-contains text "- FIX-BROKEN")))
+  (t t nil nil t))
+
+(deftest sy-system-packages
+  (list (sys::%system-package-p (find-package "FIX-APP")) (sys::%system-package-p (find-package "CL-USER")))
+  (t nil))
+
+(deftest sy-no-reload-when-unchanged
+  (progn (asdf:load-system "fix-app")
+         (list (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL"))
+               (length (symbol-value (find-symbol "*LOAD-ORDER*" "FIX-APP"))) (sy-loaded)))
+  (1 4 ("fix-util" "fix-app")))
+
+(deftest sy-force-reload
+  ;; :force t reloads the system itself (its files push to *LOAD-ORDER* again), not its
+  ;; dependencies, and updates the load time
+  (let ((t1 (tinycl:system-load-time "fix-app")))
+    (sleep 1.1)
+    (asdf:load-system "fix-app" :force t)
+    (list (> (tinycl:system-load-time "fix-app") t1)
+          (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL"))
+          (length (symbol-value (find-symbol "*LOAD-ORDER*" "FIX-APP")))
+          (sy-loaded)))
+  (t 1 8 ("fix-util" "fix-app")))
+
+(deftest sy-force-all
+  (progn (asdf:load-system "fix-app" :force :all)
+         (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL")))
+  2)
+
+(deftest sy-test-system
+  ;; :in-order-to (test-op (test-op "fix-app/test")) and its :perform
+  (progn (asdf:test-system "fix-app")
+         (list (symbol-value (find-symbol "*RAN*" "FIX-APP-TEST")) (tinycl:system-loaded-p "fix-app/test")))
+  (t t))
+
+(deftest sy-perform-after-and-features
+  (progn (asdf:load-system "fix-clos")
+         (list (and (member :fix-clos-loaded *features*) t)
+               (funcall (find-symbol "AREA" "FIX-CLOS") (funcall (find-symbol "MAKE-CIRCLE" "FIX-CLOS") 2))))
+  (t 12))
+
+(deftest sy-defsystem-depends-on
+  (progn (asdf:load-system "fix-defsys")
+         (list (funcall (find-symbol "FIX-DEFSYS-MAIN" "CL-USER"))
+               (asdf:system-defsystem-depends-on (asdf:find-system "fix-defsys"))
+               (sy-contains (with-output-to-string (s) (tinycl:describe-system "fix-defsys" s))
+                            "option :AROUND-COMPILE ignored")))
+  (8 ("fix-util") t))
+
+(deftest sy-describe-system
+  (let ((loaded (with-output-to-string (s) (tinycl:describe-system "fix-app" s)))
+        (not-loaded (with-output-to-string (s) (tinycl:describe-system "fix-cycle-b" s))))
+    (list (sy-contains loaded "Version: 0.3.0") (sy-contains loaded "Status: loaded at ")
+          (sy-contains loaded "Depends on: fix-util") (sy-contains loaded "src/core/base.lisp")
+          (sy-contains loaded "fix-app.asd") (sy-contains not-loaded "Status: not loaded")))
+  (t t t t t t))
+
+(deftest sy-list-local-systems
+  (let ((all (tinycl:list-local-systems "fix-")))
+    (list (assoc "fix-util" all :test #'string=) (third (assoc "fix-broken" all :test #'string=))
+          (second (assoc "fix-clos" all :test #'string=))))
+  (("fix-util" "1.2.0" :loaded) :not-loaded "2.0.1"))
+
+(deftest sy-require
+  (progn (require "fix-missing-file" (list (merge-pathnames "tests/systems/fix-missing-file/present.lisp")))
+         (require :fix-clos)
+         (list (fboundp (find-symbol "FIX-MISSING-FILE-PRESENT" "CL-USER"))
+               (and (member "fix-clos" *modules* :test #'string-equal) t)))
+  (t t))
+
+;;; A system defined at the REPL, and one whose files change
+
+(deftest sy-defsystem-in-session
+  (progn
+    (sy-write (merge-pathnames "inline/one.lisp" *sy-dir*) "(defparameter cl-user::*sy-inline* :one)")
+    (let ((*default-pathname-defaults* (merge-pathnames "inline/" *sy-dir*)))
+      (eval '(asdf:defsystem "sy-inline" :version "9.9" :components ((:file "one")))))
+    (asdf:load-system "sy-inline")
+    (list (symbol-value (find-symbol "*SY-INLINE*" "CL-USER")) (asdf:system-source-file (asdf:find-system "sy-inline"))
+          (tinycl:system-loaded-p "sy-inline")))
+  (:one nil t))
+
+(deftest sy-changed-file-reloads
+  (let ((dir (merge-pathnames "changing/" *sy-dir*)))
+    (sy-write (merge-pathnames "sy-changing.asd" dir)
+              "(defsystem \"sy-changing\" :version \"1.0\" :components ((:file \"a\")))")
+    (sy-write (merge-pathnames "a.lisp" dir) "(defparameter cl-user::*sy-changing* 1)")
+    (push dir asdf:*central-registry*)
+    (asdf:load-system "sy-changing")
+    (let ((v1 (symbol-value (find-symbol "*SY-CHANGING*" "CL-USER"))))
+      (sleep 1.1)
+      (sy-write (merge-pathnames "a.lisp" dir) "(defparameter cl-user::*sy-changing* 2)")
+      (asdf:load-system "sy-changing")
+      (let ((v2 (symbol-value (find-symbol "*SY-CHANGING*" "CL-USER"))))
+        (sleep 1.1)
+        ;; a new version in the .asd is read again
+        (sy-write (merge-pathnames "sy-changing.asd" dir)
+                  "(defsystem \"sy-changing\" :version \"1.1\" :components ((:file \"a\")))")
+        (asdf:load-system "sy-changing")
+        (list v1 v2 (asdf:component-version (asdf:find-system "sy-changing"))
+              (asdf::record-version (gethash "sy-changing" asdf::*image-systems*))))))
+  (1 2 "1.1" "1.1"))
+
+(deftest sy-clear-system
+  (progn (asdf:clear-system "sy-changing")
+         (list (asdf:registered-system "sy-changing") (tinycl:system-loaded-p "sy-changing")))
+  (nil nil))
+
+(deftest sy-malformed-definitions
+  ;; every malformed definition is an error naming the system
+  (mapcar #'(lambda (form)
+              (let ((e (sy-error-of (eval form))))
+                (and (consp e) (sy-contains (second e) (string-downcase (symbol-name (second form))))
+                     t)))
+          '((asdf:defsystem :sy-bad1 :components "notalist")
+            (asdf:defsystem :sy-bad2 :components ((:file)))
+            (asdf:defsystem :sy-bad3 :version)
+            (asdf:defsystem :sy-bad4 :components ((:frob "x")))
+            (asdf:defsystem :sy-bad5 :components ((:file "a") (:file "a")))
+            (asdf:defsystem :sy-bad6 :perform (frob-op (o c) 1))
+            (asdf:defsystem :sy-bad7 :class :package-inferred-system)))
+  (t t t t t t t))
+
+(deftest sy-malformed-at-load
+  (progn
+    (eval '(asdf:defsystem :sy-bad8 :depends-on ((:weird "x"))))
+    (eval '(asdf:defsystem :sy-bad9 :components ((:file "a" :depends-on ("nope")))))
+    (eval '(asdf:defsystem :sy-bad10 :components ((:file "a" :depends-on ("b")) (:file "b" :depends-on ("a")))))
+    (eval '(asdf:defsystem :sy-bad11 :depends-on ("sy-bad11")))
+    (list (sy-contains (second (sy-error-of (asdf:load-system :sy-bad8))) "system \"sy-bad8\"")
+          (first (sy-error-of (asdf:load-system :sy-bad9)))
+          (first (sy-error-of (asdf:load-system :sy-bad10)))
+          (first (sy-error-of (asdf:load-system :sy-bad11)))
+          (remove-if-not #'(lambda (n) (search "sy-bad" n)) (sy-loaded))))
+  (t asdf:missing-dependency asdf:circular-dependency asdf:circular-dependency nil))
+
+;;; ------------------------------------------------------------------
+;;; UIOP as .asd files use it
+
+(deftest sy-uiop-versions
+  (list (uiop:version<= "3.1" "3.3.1") (uiop:version< "1.10" "1.9") (uiop:parse-version "1.2.0")
+        (uiop:parse-version "1.x") (asdf:version-satisfies (asdf:find-system "fix-util") "1.1")
+        (asdf:version-satisfies (asdf:find-system "fix-util") "1.3"))
+  (t nil (1 2 0) nil t nil))
+
+(deftest sy-uiop-strings
+  (list (uiop:split-string "a b  c") (uiop:split-string "a,b,c" :separator "," :max 2)
+        (uiop:string-prefix-p "fix" "fix-app") (uiop:string-suffix-p "fix-app" "app")
+        (uiop:strcat "a" "b") (uiop:featurep '(:and :asdf3 (:not :no-such-feature))))
+  (("a" "b" "" "c") ("a,b" "c") t t "ab" t))
+
+(deftest sy-uiop-pathnames
+  (list (namestring (uiop:parse-unix-namestring "a/b/c.lisp"))
+        (namestring (uiop:parse-unix-namestring "a/b/c" :type "lisp"))
+        (namestring (uiop:parse-unix-namestring "a/b/" ))
+        (namestring (uiop:ensure-directory-pathname "/x/y"))
+        (uiop:directory-pathname-p "/x/") (uiop:symbol-call :fix-util :double 4))
+  ("a/b/c.lisp" "a/b/c.lisp" "a/b/" "/x/y/" t 8))
+
+(deftest sy-uiop-define-package
+  (progn (eval '(uiop:define-package :sy-defpkg (:use :cl) (:mix :fix-util) (:reexport :fix-util)))
+         (list (eq (find-symbol "DOUBLE" "SY-DEFPKG") (find-symbol "DOUBLE" "FIX-UTIL"))
+               (nth-value 1 (find-symbol "DOUBLE" "SY-DEFPKG"))))
+  (t :external))
+
+;;; ------------------------------------------------------------------
+;;; Real libraries from Debian (cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate).
+;;; A library that loads must work; one that does not must fail with a loader error naming a file
+;;; and leave no record. docs/compatibility.md says which load today and what stops the others.
+
+(defparameter *sy-debian*
+  '(("split-sequence" "SPLIT-SEQUENCE" "(split-sequence:split-sequence #\\, \"a,b,,c\")" ("a" "b" "" "c"))
+    ("parse-number" "PARSE-NUMBER" "(list (parse-number:parse-number \"1/2\") (parse-number:parse-number \"-12\"))" (1/2 -12))
+    ("iterate" "ITERATE" "(iterate:iter (iterate:for i from 1 to 4) (iterate:collect (* i i)))" (1 4 9 16))
+    ("alexandria" "ALEXANDRIA" "(list (alexandria:iota 3 :start 1) (alexandria:flatten '(1 (2 (3)))))" ((1 2 3) (1 2 3)))
+    ("cl-ppcre" "CL-PPCRE" "(list (cl-ppcre:scan-to-strings \"a(b+)c\" \"xabbc\") (cl-ppcre:split \",\" \"a,b\"))" ("abbc" ("a" "b")))))
+
+(defparameter *sy-debian-expected*
+  ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
+  '())
+
+(defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
+
+(defun sy-try-debian (entry)
+  ;; -> :loaded-and-works, :not-installed, (:failed-cleanly type), or a description of what is wrong
+  (destructuring-bind (name package code expected) entry
+    (declare (ignore package))
+    (cond ((not (asdf:find-system name nil)) :not-installed)
+          (t (let ((before (tinycl:list-loaded-systems))
+                   (result (handler-case (progn (asdf:load-system name) :loaded)
+                             (error (c) c))))
+               (if (eq result :loaded)
+                   (let ((value (handler-case (eval (read-from-string code)) (error (c) (list :error (princ-to-string c))))))
+                     (if (and (tinycl:system-loaded-p name) (equal value expected))
+                         :loaded-and-works
+                         (list :loaded-but name value)))
+                   (if (and (typep result '(or asdf:component-load-error asdf:system-definition-error))
+                            (search ".lisp" (princ-to-string result))
+                            (not (tinycl:system-loaded-p name))
+                            (subsetp (tinycl:list-loaded-systems) (append before (tinycl:list-loaded-systems)) :test #'string=))
+                       (list :failed-cleanly (type-of result))
+                       (list :failed-badly name (type-of result) (princ-to-string result)))))))))
+
+(defvar *sy-debian-results* nil)
+
+(deftest sy-debian-libraries
+  (if (sy-debian-installed-p)
+      (progn
+        (setq *sy-debian-results* (mapcar #'(lambda (e) (cons (first e) (sy-try-debian e))) *sy-debian*))
+        (format t "~&; Debian libraries: ~{~A~^, ~}~%"
+                (mapcar #'(lambda (r) (format nil "~A ~(~A~)" (car r) (if (consp (cdr r)) (cadr r) (cdr r))))
+                        *sy-debian-results*))
+        ;; every library works, or fails cleanly, or loads but meets a missing CL feature when used
+        (remove-if #'(lambda (r) (or (member (cdr r) '(:loaded-and-works :not-installed))
+                                     (and (consp (cdr r)) (member (cadr r) '(:failed-cleanly :loaded-but)))))
+                   *sy-debian-results*))
+      nil)
+  nil)
+
+(deftest sy-debian-expected-load
+  (remove-if #'(lambda (name)
+                 (or (not (sy-debian-installed-p))
+                     (eq (cdr (assoc name *sy-debian-results* :test #'string=)) :loaded-and-works)))
+             *sy-debian-expected*)
+  nil)
+
+(deftest sy-debian-list-definitions
+  ;; seed 004: a loaded system's definitions show in list-definitions {package}
+  (if (eq (cdr (assoc "alexandria" *sy-debian-results* :test #'string=)) :loaded-and-works)
+      (let ((text (sys::%list-definitions nil "ALEXANDRIA")))
+        (list (sy-contains text "COPY-SEQUENCE") (sy-contains text "HASH-TABLE-KEYS")))
+      (list t t))
+  (t t))
+
+(deftest sy-cleanup
+  (progn (tinycl:delete-directory *sy-dir* :recursive t) (probe-file *sy-dir*))
+  nil)

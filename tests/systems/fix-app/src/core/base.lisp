@@ -1,0 +1,3 @@
+(in-package :fix-app)
+(push :base *load-order*)
+(defun base-value () (double 10))

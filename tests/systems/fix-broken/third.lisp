@@ -1,0 +1,2 @@
+(in-package :fix-broken)
+(defun third-fn () :third)

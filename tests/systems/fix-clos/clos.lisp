@@ -1,0 +1,16 @@
+(defpackage :fix-clos
+  (:use :cl)
+  (:export #:shape #:circle #:area #:make-circle #:shape-error #:shape-error-shape #:check-shape
+           #:option-value))
+(in-package :fix-clos)
+(defclass shape () ((name :initarg :name :reader shape-name)))
+(defclass circle (shape) ((radius :initarg :radius :reader radius)))
+(defgeneric area (shape))
+(defmethod area ((c circle)) (* 3 (radius c) (radius c)))
+(defmethod print-object ((s shape) stream)
+  (print-unreadable-object (s stream :type t) (format stream "~A" (shape-name s))))
+(defun make-circle (r) (make-instance 'circle :name "circle" :radius r))
+(define-condition shape-error (error) ((shape :initarg :shape :reader shape-error-shape))
+  (:report (lambda (c s) (format s "bad shape ~A" (shape-error-shape c)))))
+(defun check-shape (x) (if (typep x 'shape) x (error 'shape-error :shape x)))
+(defun option-value (&key fix-clos-private-option) fix-clos-private-option)

@@ -1,0 +1,1 @@
+(defun fix-cycle-b-loaded () t)

@@ -1,0 +1,1 @@
+(defun fix-defsys-main () (fix-util:double 4))

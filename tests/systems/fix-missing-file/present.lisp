@@ -1,0 +1,1 @@
+(defun fix-missing-file-present () t)

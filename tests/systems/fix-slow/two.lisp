@@ -1,0 +1,1 @@
+(sleep 1.3) (defun fix-slow-two () 2)

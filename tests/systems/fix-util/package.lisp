@@ -1,0 +1,3 @@
+(defpackage :fix-util
+  (:use :cl)
+  (:export #:double #:triple #:*util-loads*))

@@ -1,0 +1,6 @@
+(in-package :fix-util)
+(defvar *util-loads* 0)
+(incf *util-loads*)
+(defun double (x) (* 2 x))
+(defun triple (x) (* 3 x))
+(defmacro with-doubled ((var x) &body body) `(let ((,var (double ,x))) ,@body))

@@ -1,0 +1,200 @@
+/* test_snapshot.c: the exact reset (runtime/snapshot.c) and the systems API of the session
+ * (tcl_load_system & co.): what a system load makes is kept by a plain reset, what the user makes
+ * is not, and reset {systems} is a new interpreter. Uses the fixture systems of tests/systems/. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tinycl.h"
+
+static TclSession *new_session(void) {
+    TclOptions o;
+    memset(&o, 0, sizeof o);
+    o.capture_output = true;
+    TclSession *s = tcl_session_new(&o);
+    ck_assert_ptr_nonnull(s);
+    TclResult *r = tcl_eval(s, "(asdf:initialize-source-registry '(:source-registry (:tree \"tests/systems/\")))", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_OK);
+    tcl_result_free(r);
+    return s;
+}
+
+/* The printed primary value of CODE (malloc'd), or "ERROR: type message". */
+static char *value(TclSession *s, const char *code) {
+    TclResult *r = tcl_eval(s, code, NULL, -1);
+    char buf[2048];
+    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
+    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
+    tcl_result_free(r);
+    return strdup(buf);
+}
+
+#define ck_value(s, code, expected)                                                   \
+    do {                                                                              \
+        char *v_ = value(s, code);                                                    \
+        ck_assert_msg(strcmp(v_, expected) == 0, "%s => %s, expected %s", code, v_, expected); \
+        free(v_);                                                                     \
+    } while (0)
+
+START_TEST(reset_restores_deleted_boot_package) {
+    TclSession *s = new_session();
+    ck_value(s, "(delete-package \"ASDF-USER\")", "T");
+    ck_value(s, "(find-package \"ASDF-USER\")", "NIL");
+    tcl_reset(s, false);
+    ck_value(s, "(package-name (find-package \"ASDF-USER\"))", "\"ASDF-USER\"");
+    ck_value(s, "(eq (find-symbol \"DEFSYSTEM\" \"ASDF-USER\") 'asdf:defsystem)", "T");
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(commit_extends_the_reset_state) {
+    TclSession *s = new_session();
+    ck_value(s, "(defvar *cap* (sys::%snapshot-capture)) (defpackage :snap-p (:use :cl)) "
+                "(defparameter snap-p::*kw* (intern \"SNAP-PRIVATE-KEYWORD\" :keyword)) "
+                "(defun cl-user::snap-fn () :kept) (push :snap-feature *features*) "
+                "(mapcar #'package-name (sys::%snapshot-commit *cap*))", "(\"SNAP-P\")");
+    ck_value(s, "(defun cl-user::user-fn () 1) (defun snap-p::user-in-system () 2) (intern \"USER-KEYWORD\" :keyword) t", "T");
+    tcl_reset(s, false);
+    ck_value(s, "(list (snap-fn) (eq snap-p::*kw* :snap-private-keyword) (and (member :snap-feature *features*) t))",
+             "(:KEPT T T)");
+    ck_value(s, "(list (fboundp 'cl-user::user-fn) (find-symbol \"USER-IN-SYSTEM\" :snap-p) "
+                "(find-symbol \"USER-KEYWORD\" :keyword) (boundp '*cap*))", "(NIL NIL NIL NIL)");
+    ck_value(s, "(sys::%system-package-p (find-package :snap-p))", "T");
+    /* a later reset {systems} is a new interpreter */
+    tcl_reset(s, true);
+    ck_value(s, "(list (find-package :snap-p) (fboundp 'cl-user::snap-fn))", "(NIL NIL)");
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(commit_keeps_local_nicknames_and_uses) {
+    TclSession *s = new_session();
+    ck_value(s, "(defvar *cap* (sys::%snapshot-capture)) (defpackage :snap-q (:use :cl) (:local-nicknames (:u :cl-user))) "
+                "(length (sys::%snapshot-commit *cap*))", "1");
+    ck_value(s, "(tinycl:remove-package-local-nickname \"U\" :snap-q)", "T");
+    tcl_reset(s, false);
+    ck_value(s, "(mapcar #'car (tinycl:package-local-nicknames :snap-q))", "(\"U\")");
+    tcl_session_free(s);
+}
+END_TEST
+
+static int progress_calls;
+static char progress_last[256];
+static void on_progress(void *ctx, const char *message) {
+    (void)ctx;
+    progress_calls++;
+    snprintf(progress_last, sizeof progress_last, "%s", message);
+}
+
+START_TEST(load_system_report) {
+    TclSession *s = new_session();
+    progress_calls = 0;
+    tcl_set_progress_handler(s, on_progress, NULL);
+    TclReport *r = tcl_load_system(s, "fix-app", false, false, -1);
+    tcl_set_progress_handler(s, NULL, NULL);
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    ck_assert_ptr_nonnull(r->text);
+    ck_assert_msg(strstr(r->text, "Loading system: fix-app\n") == r->text, "%s", r->text);
+    ck_assert_msg(strstr(r->text, "Loaded: fix-app (version 0.3.0)"), "%s", r->text);
+    ck_assert_msg(strstr(r->text, "Dependencies loaded: fix-util (version 1.2.0)"), "%s", r->text);
+    ck_assert_msg(r->json && strstr(r->json, "\"status\":\"loaded\""), "%s", r->json ? r->json : "(null)");
+    ck_assert_int_ge(progress_calls, 2);
+    ck_assert_msg(strstr(progress_last, "fix-app"), "%s", progress_last);
+    tcl_report_free(r);
+    ck_value(s, "(fix-app:app-value)", "21");
+    r = tcl_list_loaded_systems(s);
+    ck_assert_msg(r->text && strstr(r->text, "- fix-util 1.2.0") && strstr(r->text, "- fix-app 0.3.0"), "%s", r->text);
+    tcl_report_free(r);
+    r = tcl_system_dependencies(s, "fix-app/test", true);
+    ck_assert_msg(r->text && strstr(r->text, "- fix-util 1.2.0 [loaded]\n- fix-app 0.3.0 [loaded]"), "%s", r->text);
+    tcl_report_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(load_system_failures) {
+    TclSession *s = new_session();
+    TclReport *r = tcl_load_system(s, "nonexistent", false, true, -1);
+    ck_assert_int_eq(r->result->status, TCL_ERROR);
+    ck_assert_str_eq(r->result->error_type, "QUICKLISP-CLIENT:SYSTEM-NOT-FOUND");
+    ck_assert_str_eq(r->result->error_message, "System \"nonexistent\" not found in any known distribution.");
+    ck_assert_ptr_null(r->text);
+    tcl_report_free(r);
+    r = tcl_load_system(s, "fix-broken", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_ERROR);
+    ck_assert_str_eq(r->result->error_type, "ASDF:COMPONENT-LOAD-ERROR");
+    ck_assert_msg(strstr(r->result->error_message, "second.lisp"), "%s", r->result->error_message);
+    ck_assert_msg(r->text && strstr(r->text, "Loaded before the error (recorded): fix-util (version 1.2.0)"), "%s",
+                  r->text ? r->text : "(null)");
+    tcl_report_free(r);
+    ck_value(s, "(tinycl:list-loaded-systems)", "(\"fix-util\")");
+    /* the failed system's package is the session's: a reset removes it, not fix-util's */
+    tcl_reset(s, false);
+    ck_value(s, "(list (find-package :fix-broken) (fix-util:double 2) (tinycl:list-loaded-systems))", "(NIL 4 NIL)");
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(describe_and_local_systems) {
+    TclSession *s = new_session();
+    TclReport *r = tcl_describe_system(s, "fix-util");
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    ck_assert_msg(strstr(r->text, "Status: not loaded"), "%s", r->text);
+    tcl_report_free(r);
+    r = tcl_load_system(s, "fix-util", false, false, -1);
+    tcl_report_free(r);
+    tcl_reset(s, false);
+    r = tcl_describe_system(s, "fix-util");
+    ck_assert_msg(strstr(r->text, "Status: loaded in the image before the last reset"), "%s", r->text);
+    tcl_report_free(r);
+    /* the source registry configuration is the session's: a reset forgets it */
+    r = tcl_list_local_systems(s, "fix-c", 0, 10);
+    ck_assert_msg(r->text && strstr(r->text, "No local systems matching \"fix-c\"."), "%s", r->text ? r->text : "(null)");
+    tcl_report_free(r);
+    ck_value(s, "(asdf:initialize-source-registry '(:source-registry (:tree \"tests/systems/\")))", "");
+    r = tcl_list_local_systems(s, "fix-c", 1, 1);
+    ck_assert_msg(r->text && strstr(r->text, "[Local Systems]\n- fix-cycle-a 0.1.0\n1 of 3 systems (next page: offset 2)"),
+                  "%s", r->text ? r->text : "(null)");
+    tcl_report_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(sessions_are_isolated) {
+    TclSession *a = new_session(), *b = new_session();
+    TclReport *r = tcl_load_system(a, "fix-util", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    tcl_report_free(r);
+    ck_value(a, "(tinycl:list-loaded-systems)", "(\"fix-util\")");
+    ck_value(b, "(list (tinycl:list-loaded-systems) (find-package :fix-util))", "(NIL NIL)");
+    tcl_session_free(a);
+    tcl_session_free(b);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("snapshot");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, reset_restores_deleted_boot_package);
+    tcase_add_test(t, commit_extends_the_reset_state);
+    tcase_add_test(t, commit_keeps_local_nicknames_and_uses);
+    tcase_add_test(t, load_system_report);
+    tcase_add_test(t, load_system_failures);
+    tcase_add_test(t, describe_and_local_systems);
+    tcase_add_test(t, sessions_are_isolated);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+static int run(void *arg) {
+    (void)arg;
+    SRunner *sr = srunner_create(suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed;
+}
+
+int main(void) { return tcl_run_with_big_stack(run, NULL) ? EXIT_FAILURE : EXIT_SUCCESS; }
