@@ -125,6 +125,9 @@ static bool symbol_quotep(Obj name, ReadCase rc, int base) {
         uint32_t c = s->data[i];
         int a = char_attr(c);
         if (a & (A_FUNNY | bad_case)) return true;
+        /* a titlecase letter is neither upper nor lower case, yet the reader converts it */
+        if (rc == RCASE_UPCASE && char_upcase(c) != c) return true;
+        if (rc == RCASE_DOWNCASE && char_downcase(c) != c) return true;
         if (c != '.') all_dots = false;
     }
     if (all_dots) return true;

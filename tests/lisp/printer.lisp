@@ -1625,3 +1625,13 @@ CCC DDD")
     (let ((*print-pretty* t))
       (format nil "~S ~A" "x" "y")))
   "str:x str:y")
+
+;; a titlecase letter (U+01C8) is neither upper nor lower case, but the reader upcases it,
+;; so a symbol holding it must be printed with bars to read back as itself
+(deftest print-symbol-titlecase-letter-escaped
+  (let* ((name (concatenate 'string "?" (string (code-char #x1c8)) "0"))
+         (sym (make-symbol name)))
+    (let ((*print-gensym* nil))
+      (values (prin1-to-string sym)
+              (string= (symbol-name (read-from-string (prin1-to-string sym))) name))))
+  "|?ǈ0|" t)
