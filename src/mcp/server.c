@@ -78,6 +78,7 @@ static char progress_message[200];   /* the latest mcp_progress message of the r
 static McpVersion negotiated = V2025_11_25;
 static bool initialized;
 static TclSession *the_session;
+static bool session_ready;           /* the interpreter has booted; until then the reader answers what needs no session */
 
 static const char *const version_names[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 
@@ -155,7 +156,32 @@ static void send_progress_if_due(void) {
     pthread_mutex_unlock(&state_lock);
 }
 
+static void handle_item(McpContext *ctx, cJSON *msg);
+
+/* Does MSG (or a member of a batch) call a tool, and so need the interpreter? */
+static bool needs_session(const cJSON *msg) {
+    if (cJSON_IsArray(msg)) {
+        const cJSON *el;
+        cJSON_ArrayForEach(el, msg) if (needs_session(el)) return true;
+        return false;
+    }
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    return cJSON_IsString(method) && strcmp(method->valuestring, "tools/call") == 0;
+}
+
 static void reader_handle(cJSON *msg) {
+    /* While the interpreter boots, the reader answers initialize, tools/list and the like itself,
+     * so that start-up to the initialize reply does not wait for the boot. Only while nothing
+     * is queued, so that responses keep the order of the requests. */
+    pthread_mutex_lock(&state_lock);
+    bool direct = !session_ready && !queue_head && !needs_session(msg);
+    pthread_mutex_unlock(&state_lock);
+    if (direct) {
+        McpContext none = {NULL, V2025_11_25, NULL, 0};
+        handle_item(&none, msg);
+        cJSON_Delete(msg);
+        return;
+    }
     if (cJSON_IsObject(msg)) {
         const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
@@ -415,17 +441,22 @@ int mcp_run(const CliOptions *opt) {
     TclOptions so = opt->session;
     so.capture_output = true;
     if (so.timeout <= 0) so.timeout = 30;
-    the_session = tcl_session_new(&so);
-    if (!the_session) {
-        fputs("tinycl mcp: could not start the interpreter\n", stderr);
-        return 70;
-    }
-    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout};
+    /* the reader starts first: it answers initialize while the interpreter boots */
     pthread_t reader;
     if (pthread_create(&reader, NULL, reader_main, NULL) != 0) {
         perror("tinycl mcp: reader thread");
         return 70;
     }
+    TclSession *session = tcl_session_new(&so);
+    if (!session) {
+        fputs("tinycl mcp: could not start the interpreter\n", stderr);
+        return 70;
+    }
+    pthread_mutex_lock(&state_lock);
+    the_session = session;
+    session_ready = true;
+    pthread_mutex_unlock(&state_lock);
+    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout};
     for (;;) {
         pthread_mutex_lock(&state_lock);
         while (!queue_head && !input_closed) pthread_cond_wait(&state_cond, &state_lock);

@@ -250,6 +250,31 @@ await scenario("tool-schemas", async (c) => {
   check("instructions present", typeof c.getInstructions() === "string" && c.getInstructions().includes("persist"));
 });
 
+// requests written all at once, the first while the interpreter is still booting: the server
+// answers initialize without waiting for the boot, yet every response keeps the request order
+{
+  const { spawn } = await import("node:child_process");
+  const child = spawn(bin, ["mcp"], { stdio: ["pipe", "pipe", "ignore"] });
+  const msgs = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "order", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "(defvar *order* 7)" } } },
+    { jsonrpc: "2.0", id: 4, method: "tools/list" },
+    { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "*order*" } } },
+    { jsonrpc: "2.0", id: 6, method: "no/such-method" },
+  ];
+  child.stdin.write(msgs.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  child.stdin.end();
+  let out = "";
+  child.stdout.on("data", (d) => { out += d; });
+  await new Promise((r) => child.on("exit", r));
+  const replies = out.split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  check("pipelined requests are answered in order", replies.map((r) => r.id).join(",") === "1,2,3,4,5,6", out.slice(0, 300));
+  const last = replies.find((r) => r.id === 5);
+  check("pipelined evaluation sees the earlier one", last && last.result && last.result.structuredContent.values[0] === "7", JSON.stringify(last));
+}
+
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(0);
