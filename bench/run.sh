@@ -39,7 +39,7 @@ STARTUP_RUNS=${BENCH_STARTUP_RUNS:-20}
 MODE=${BENCH_MODE:-compiled}
 TIMEOUT=${BENCH_TIMEOUT:-120}
 OUT=${BENCH_OUT:-$BUILD/bench}
-DEFAULT_PROGRAMS="tak fib ctak takl destru deriv strings hash special bignum"
+DEFAULT_PROGRAMS="tak fib ctak takl destru deriv strings hash special bignum dispatch"
 PROGRAMS=${BENCH_PROGRAMS:-$DEFAULT_PROGRAMS}
 WANT_IMPLS=${BENCH_IMPLS:-"tinycl sbcl clisp ecl"}
 
