@@ -94,32 +94,52 @@ static uint32_t read_char_required(Lisp *L, Obj stream) {
 
 /* ---- tokens ---- */
 
+/* Most tokens are short: their characters and escape flags live in the Token itself (on the
+ * C stack), and only a long token moves to the heap. This keeps reading from allocating
+ * garbage for every symbol and number. */
+#define TOKEN_INLINE 48
+
 typedef struct Token {
-    StrBuf chars;
+    StrBuf chars;              /* data points at inline_chars until the token outgrows it */
     uint8_t *escaped;
     size_t ecap;
     bool any_escape;
+    uint32_t inline_chars[TOKEN_INLINE];
+    uint8_t inline_escaped[TOKEN_INLINE];
 } Token;
 
+static void tok_init(Token *t) {
+    t->chars.data = t->inline_chars;
+    t->chars.len = 0;
+    t->chars.cap = TOKEN_INLINE;
+    t->escaped = t->inline_escaped;
+    t->ecap = TOKEN_INLINE;
+    t->any_escape = false;
+}
+
 static void tok_add(Lisp *L, Token *t, uint32_t c, bool esc) {
-    if (t->chars.len >= t->ecap) {
-        size_t n = t->ecap ? t->ecap * 2 : 64;
+    size_t len = t->chars.len;
+    if (len == t->chars.cap) {
+        size_t n = t->chars.cap * 2;
+        gc_check_request(L, n * 5);
+        uint32_t *d = (uint32_t *)gc_alloc_atomic(L, n * 4);
         uint8_t *e = (uint8_t *)gc_alloc_atomic(L, n);
-        if (t->ecap) memcpy(e, t->escaped, t->ecap);
+        memcpy(d, t->chars.data, len * 4);
+        memcpy(e, t->escaped, len);
+        t->chars.data = d;
+        t->chars.cap = n;
         t->escaped = e;
         t->ecap = n;
     }
-    t->escaped[t->chars.len] = esc;
+    t->chars.data[len] = c;
+    t->escaped[len] = esc;
+    t->chars.len = len + 1;
     if (esc) t->any_escape = true;
-    sb_putc(L, &t->chars, c);
 }
 
 /* Accumulate a token whose first character C (of syntax SYN) has been read. */
 static void read_token(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn, Token *t, bool preserve_ws) {
-    sb_init(L, &t->chars, 32);
-    t->escaped = NULL;
-    t->ecap = 0;
-    t->any_escape = false;
+    tok_init(t);
     for (;;) {
         switch (syn) {
         case SYN_SINGLE_ESCAPE:
@@ -550,8 +570,7 @@ DEFPRIM(rd_sharp_backslash) {
     uint32_t first = read_char_required(L, stream);
     Token t;
     /* the first character is taken literally even if it is a macro character */
-    sb_init(L, &t.chars, 8);
-    t.escaped = NULL; t.ecap = 0; t.any_escape = false;
+    tok_init(&t);
     tok_add(L, &t, first, true);
     for (;;) {
         int c = stream_read_char(L, stream);
