@@ -1104,6 +1104,38 @@ static TopNode *analyze_top(Lisp *L, Obj form, Obj env) {
     return t;
 }
 
+void lambda_force(Lisp *L, Lambda *lam) {
+    if (lam->lazy == LAZY_NONE) return;
+    if (lam->lazy == LAZY_FORCING)
+        err_program(L, "The function %S was called while its own definition was being analysed.", lam->name);
+    lam->lazy = LAZY_FORCING;
+    size_t sp = L->special_sp;
+    /* as at boot: the definition's package, no user macroexpansion hook */
+    bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
+    bind_special(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    ACtx c;
+    ctx_init(&c, L, NIL);
+    c.eager = true;
+    Frame guard;
+    FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
+    if (FRAME_SETJMP(&guard)) {
+        /* an error or an interrupt during the analysis: stay lazy, try again on the next call */
+        Frame *target = L->unwind_target;
+        int code = L->unwind_code;
+        frame_pop(L, &guard);
+        lam->lazy = LAZY_PENDING;
+        unbind_specials(L, sp);
+        unwind_continue(L, target, code);
+    }
+    Obj src = lam->source;
+    Lambda *full = analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
+    finalize(&c);
+    frame_pop(L, &guard);
+    unbind_specials(L, sp);
+    full->source = lam->source;
+    *lam = *full;   /* one struct copy: the closures that share LAM see the analysed function */
+}
+
 Obj analyze_function(Lisp *L, Obj form, Obj env) {
     /* evaluate FORM (typically (function (lambda ...))) in ENV's macro environment */
     TopNode *t = analyze_top(L, form, env);

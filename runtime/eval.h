@@ -63,7 +63,22 @@ typedef struct Lambda {
     Obj doc;
     Obj source;              /* (lambda ll . body) */
     Obj block_name;
+    /* A stdlib function defined at boot in the null lexical environment is analysed on its
+     * first call (most are never called in a session): until then LAZY is set, BODY is NULL and
+     * LAZY_BLOCK / LAZY_PACKAGE keep what the analysis needs. */
+    uint8_t lazy;            /* LAZY_NONE, LAZY_PENDING, LAZY_FORCING */
+    bool lazy_macro;
+    Obj lazy_block;
+    Obj lazy_package;
 } Lambda;
+
+enum { LAZY_NONE = 0, LAZY_PENDING = 1, LAZY_FORCING = 2 };
+/* Analyse a lazy Lambda now (no-op for an analysed one). */
+void lambda_force(Lisp *L, Lambda *lam);
+static inline Lambda *lambda_ready(Lisp *L, Lambda *lam) {
+    if (__builtin_expect(lam->lazy != LAZY_NONE, 0)) lambda_force(L, lam);
+    return lam;
+}
 
 /* ---- calling ---- */
 /* Call FN (a function or a function name) with args; sets L->nvals. */

@@ -253,6 +253,19 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     lam->name = name;
     lam->source = cons(L, S(LAMBDA), cons(L, llform, body));
     lam->block_name = block_name == NO_VALUE ? NIL : block_name;
+    if (!L->boot_phase && !c->eager && c->env == NULL && c->lambda && c->lambda->parent == NULL) {
+        /* booting, and nothing lexical is visible: analyse on the first call (lambda_force) */
+        Obj decls, doc;
+        parse_body(L, body, &decls, &doc, true);
+        lam->ll.source = llform;
+        lam->ll.is_macro = is_macro;
+        lam->doc = doc;
+        lam->lazy = LAZY_PENDING;
+        lam->lazy_macro = is_macro;
+        lam->lazy_block = block_name;
+        lam->lazy_package = SYM(S(PACKAGE_VAR))->value;
+        return lam;
+    }
     ALambda *al = (ALambda *)gc_alloc(L, sizeof(ALambda));
     al->parent = c->lambda;
     AScope *saved_scope = c->scope;

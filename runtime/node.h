@@ -72,6 +72,7 @@ typedef struct ACtx {
     struct LetNode *lets;  /* sub-scope nodes to finalise */
     struct Pending *pending; /* lambdas and lambda lists to finalise */
     ALambda *lambdas;
+    bool eager;            /* analyse every lambda now (the analysis that forces a lazy one) */
 } ACtx;
 
 /* ---- node kinds ---- */

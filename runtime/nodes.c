@@ -281,7 +281,7 @@ Obj coerce_function(Lisp *L, Obj d) {
 
 Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     Closure *c = CLOSURE(fnobj);
-    Lambda *lam = c->lambda;
+    Lambda *lam = lambda_ready(L, c->lambda);
     safe_point(L);
     int ns = lam->nslots;
     Obj buf[lam->heap_frame ? 1 : ns + 1];

@@ -77,6 +77,54 @@ START_TEST(test_deep_structures_in_c_code) {
 }
 END_TEST
 
+/* Stdlib functions defined at boot are analysed on their first call; everything else at once. */
+static Lambda *global_lambda(Lisp *L, const char *name) {
+    Obj sym = unit_eval(L, name);
+    ck_assert(is_symbol(sym));
+    Obj fn = SYM(sym)->function;
+    ck_assert_msg(is_type(fn, T_CLOSURE), "%s is not a closure", name);
+    return CLOSURE(fn)->lambda;
+}
+
+START_TEST(test_boot_functions_are_analysed_on_first_call) {
+    Lisp *L = unit_lisp();
+    Lambda *lam = global_lambda(L, "'apropos-list");
+    ck_assert_int_eq(lam->lazy, LAZY_PENDING);
+    /* its lambda list and documentation are known without analysing it */
+    ck_assert_eval(L, "(sys::%function-lambda-list #'apropos-list)", "(STRING &OPTIONAL PACKAGE SYSTEM::EXTERNAL-ONLY)");
+    ck_assert_int_eq(lam->lazy, LAZY_PENDING);
+    ck_assert_eval(L, "(not (member 'car (apropos-list \"CAR\" \"CL\")))", "NIL");
+    ck_assert_int_eq(lam->lazy, LAZY_NONE);
+    ck_assert_ptr_nonnull(lam->body);
+    /* a function defined after the boot is analysed when it is defined */
+    ck_assert_eval(L, "(defun user-fn (x) (list x x))", "USER-FN");
+    ck_assert_int_eq(global_lambda(L, "'user-fn")->lazy, LAZY_NONE);
+}
+END_TEST
+
+START_TEST(test_lazy_analysis_survives_errors) {
+    Lisp *L = unit_lisp();
+    /* pretend to boot while defining: the body's macro fails at the first call, the function
+     * stays lazy, and works once the macro is fixed */
+    ck_assert_eval(L, "(defmacro unit-m () (error \"not yet\"))", "UNIT-M");
+    L->boot_phase = 0;
+    ck_assert_eval(L, "(defun unit-lazy () (unit-m))", "UNIT-LAZY");
+    ck_assert_eval(L, "(defmacro unit-self () (unit-lazy2) 1)", "UNIT-SELF");
+    ck_assert_eval(L, "(defun unit-lazy2 () (unit-self))", "UNIT-LAZY2");
+    L->boot_phase = 1;
+    Lambda *lam = global_lambda(L, "'unit-lazy");
+    ck_assert_int_eq(lam->lazy, LAZY_PENDING);
+    ck_assert_str_eq(unit_eval_error(L, "(unit-lazy)"), "SIMPLE-ERROR");
+    ck_assert_int_eq(lam->lazy, LAZY_PENDING);
+    ck_assert_eval(L, "(defmacro unit-m () 42)", "UNIT-M");
+    ck_assert_eval(L, "(unit-lazy)", "42");
+    ck_assert_int_eq(lam->lazy, LAZY_NONE);
+    /* a macro whose expander calls the function being analysed: an error, not a loop */
+    ck_assert_str_eq(unit_eval_error(L, "(unit-lazy2)"), "PROGRAM-ERROR");
+    ck_assert_int_eq(global_lambda(L, "'unit-lazy2")->lazy, LAZY_PENDING);
+}
+END_TEST
+
 static Suite *eval_suite(void) {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
@@ -89,6 +137,8 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_specials);
     tcase_add_test(tc, test_deep_recursion_is_an_error);
     tcase_add_test(tc, test_deep_structures_in_c_code);
+    tcase_add_test(tc, test_boot_functions_are_analysed_on_first_call);
+    tcase_add_test(tc, test_lazy_analysis_survives_errors);
     suite_add_tcase(s, tc);
     return s;
 }
