@@ -46,15 +46,19 @@ int utf8_encode(uint32_t c, char *b) {
 }
 
 Obj string_from_utf8(Lisp *L, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
     size_t count = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < n; count++) {
+        if (u[i] < 0x80) { i++; continue; }   /* ASCII: most text, decoded inline */
         uint32_t cp;
-        i += (size_t)utf8_decode((const unsigned char *)s + i, n - i, &cp);
-        count++;
+        i += (size_t)utf8_decode(u + i, n - i, &cp);
     }
     Obj str = string_new(L, count);
     uint32_t *d = STR(str)->data;
-    for (size_t i = 0, j = 0; i < n; j++) i += (size_t)utf8_decode((const unsigned char *)s + i, n - i, &d[j]);
+    for (size_t i = 0, j = 0; i < n; j++) {
+        if (u[i] < 0x80) { d[j] = u[i++]; continue; }
+        i += (size_t)utf8_decode(u + i, n - i, &d[j]);
+    }
     return str;
 }
 
