@@ -804,9 +804,17 @@ static void pstate_init(Lisp *L, PState *ps, Obj stream, bool escape) {
 }
 
 void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
+    size_t sp = L->special_sp;
+    /* PRIN1 binds *PRINT-ESCAPE* to true; PRINC binds it and *PRINT-READABLY* to false (CLHS
+     * 22.4), which PRINT-OBJECT methods called from here see too */
+    if (escape) {
+        if (SYM(S(PRINT_ESCAPE))->value == NIL) bind_special(L, S(PRINT_ESCAPE), S(T));
+    } else {
+        if (SYM(S(PRINT_ESCAPE))->value != NIL) bind_special(L, S(PRINT_ESCAPE), NIL);
+        if (SYM(S(PRINT_READABLY))->value != NIL) bind_special(L, S(PRINT_READABLY), NIL);
+    }
     PState ps;
     pstate_init(L, &ps, stream, escape);
-    size_t sp = L->special_sp;
     if (ps.circle) {
         Obj cur = SYM(S(PP_CIRCLE_TABLE))->value;
         if (is_cons(cur)) ps.circ = cur;
@@ -822,7 +830,8 @@ void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
 }
 
 void print_write(Lisp *L, Obj o, Obj stream) {
-    print_obj(L, o, stream, SYM(S(PRINT_ESCAPE))->value != NIL);
+    /* WRITE: with *PRINT-READABLY* true, printing escapes whatever *PRINT-ESCAPE* says */
+    print_obj(L, o, stream, SYM(S(PRINT_ESCAPE))->value != NIL || SYM(S(PRINT_READABLY))->value != NIL);
 }
 
 Obj prin1_to_string(Lisp *L, Obj o) {

@@ -1635,3 +1635,22 @@ CCC DDD")
       (values (prin1-to-string sym)
               (string= (symbol-name (read-from-string (prin1-to-string sym))) name))))
   "|?ǈ0|" t)
+
+;; PRINC binds *print-escape* and *print-readably* to false (CLHS 22.4); FORMAT ~A is PRINC;
+;; WRITE under *print-readably* escapes whatever :escape says (SBCL)
+(deftest princ-ignores-print-readably
+  (let ((*print-readably* t))
+    (list (princ-to-string "x") (format nil "~A" "x") (prin1-to-string "x")
+          (write-to-string "x" :escape nil)))
+  ("x" "x" "\"x\"" "\"x\""))
+(deftest princ-uninterned-symbol-with-standard-io-syntax
+  (with-standard-io-syntax (format nil "~A" '#:bind))
+  "BIND")
+(deftest princ-binds-print-escape-for-print-object
+  (progn
+    (defclass princ-probe () ())
+    (defmethod print-object ((o princ-probe) s) (format s "~S/~S" *print-escape* *print-readably*))
+    (let ((*print-readably* t) (*print-escape* t))
+      (list (princ-to-string (make-instance 'princ-probe))
+            (let ((*print-readably* nil)) (prin1-to-string (make-instance 'princ-probe))))))
+  ("NIL/NIL" "T/NIL"))
