@@ -1933,3 +1933,10 @@
   (error 'simple-error
          :format-control "method combination error in CLOS dispatch:~%~?"
          :format-arguments (list format-control args)))
+
+;;; From here on, DEFINE-CONDITION's :reader, :writer and :accessor define methods on generic
+;;; functions specialised on the condition class, as in SBCL: a library can then use the same
+;;; name as an accessor of a class and of a condition, or add methods of its own.
+(defun %define-condition-accessor (fname class-name slot kind)
+  (%add-accessor-method fname (find-class class-name) slot kind)
+  fname)

@@ -408,6 +408,16 @@
      end)
     (cons 'list (nreverse-boot forms))))
 
+(defun %define-condition-accessor (fname class-name slot kind)
+  ;; before CLOS boots, readers and writers are plain functions; clos.lisp redefines this so
+  ;; that they are methods on generic functions, as in SBCL (a library may add its own methods)
+  (declare (ignore class-name))
+  (setf (fdefinition fname)
+        (if (eq kind :reader)
+            #'(lambda (condition) (%condition-slot-value condition slot))
+            #'(lambda (value condition) (%set-condition-slot-value condition slot value))))
+  fname)
+
 (defmacro define-condition (name parent-types slot-specs &rest options)
   (let ((parsed (%mapcar1 #'%parse-slot-spec slot-specs))
         (report nil) (default-initargs nil) (doc nil))
@@ -428,9 +438,9 @@
        ,@(let ((defs nil))
            (dolist (p parsed)
              (dolist (r (nth 1 p))
-               (setq defs (cons `(defun ,r (condition) (%condition-slot-value condition ',(nth 3 p))) defs)))
+               (setq defs (cons `(%define-condition-accessor ',r ',name ',(nth 3 p) :reader) defs)))
              (dolist (w (nth 2 p))
-               (setq defs (cons `(defun ,w (value condition) (%set-condition-slot-value condition ',(nth 3 p) value)) defs))))
+               (setq defs (cons `(%define-condition-accessor ',w ',name ',(nth 3 p) :writer) defs))))
            (nreverse-boot defs))
        (%note-definition 'define-condition ',name)
        ',name)))

@@ -925,3 +925,17 @@ Slots with :INSTANCE allocation:
 (deftest generic-function-is-a-function
   (list (functionp #'classify) (mapcar #'classify '(1 "a")) (apply #'classify '(#\a)))
   (t (:integer :string) :character))
+
+;; DEFINE-CONDITION's readers and writers are methods on generic functions (as in SBCL), so a
+;; class and a condition can share an accessor name and a library can add methods (fiveam does)
+(deftest condition-accessors-are-generic
+  (progn
+    (defclass cag-result () ((reason :accessor cag-reason :initarg :reason)))
+    (define-condition cag-failure (error) ((reason :accessor cag-reason :initarg :reason)))
+    (defmethod cag-reason ((x string)) (list :string x))
+    (let ((c (make-condition 'cag-failure :reason 2)))
+      (setf (cag-reason c) 3)
+      (list (cag-reason (make-instance 'cag-result :reason 1)) (cag-reason c) (cag-reason "s")
+            (typep #'cag-reason 'generic-function)
+            (not (null (find-method #'cag-reason '() (list (find-class 'cag-failure))))))))
+  (1 3 (:string "s") t t))
