@@ -247,6 +247,7 @@ Obj hash_new(Lisp *L, HashTest test, size_t size) {
     size_t cap = 16;
     while (cap < size + size / 2 + 1) cap *= 2;
     alloc_entries(L, t, cap);
+    t->size = size < 7 ? 7 : size;   /* SBCL's smallest size */
     t->rehash_size = make_double(L, 1.5);
     t->rehash_threshold = make_double(L, 1.0);
     t->test_fn = test_symbol(L, test);
@@ -282,6 +283,7 @@ static void rehash(Lisp *L, HashTable *t, size_t cap) {
         t->count++;
         t->used++;
     }
+    if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;   /* the entries it holds before growing */
     t->iter_mod++;
 }
 
@@ -340,7 +342,7 @@ DEFPRIM(prim_make_hash_table) {
     Obj out[6];
     parse_keys(L, nargs, args, 0, 6, keys, out);
     HashTest test = out[0] == NO_VALUE ? HT_EQL : parse_test(L, out[0]);
-    size_t size = 14;
+    size_t size = 7;   /* SBCL's default */
     if (out[1] != NO_VALUE) {
         size = check_index(L, out[1]);
         if (size > ((size_t)1 << 28)) gc_check_request(L, size * sizeof(HashEntry) * 2);
@@ -370,7 +372,7 @@ DEFPRIM(prim_clrhash) { UNUSED_ARGS; hash_clear(L, check_table(L, args[0])); ret
 DEFPRIM(prim_hash_table_count) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->count); }
 DEFPRIM(prim_hash_table_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_HASHTABLE)); }
 DEFPRIM(prim_hash_table_test) { UNUSED_ARGS; return HT(check_table(L, args[0]))->test_fn; }
-DEFPRIM(prim_hash_table_size) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->cap); }
+DEFPRIM(prim_hash_table_size) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->size); }
 DEFPRIM(prim_hash_table_rehash_size) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_size; }
 DEFPRIM(prim_hash_table_rehash_threshold) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_threshold; }
 DEFPRIM(prim_hash_table_weakness) { UNUSED_ARGS; check_table(L, args[0]); return NIL; }

@@ -203,6 +203,7 @@ typedef struct HashEntry { Obj key, value; uint64_t hash; } HashEntry;
 typedef struct HashTable {
     Header h;           /* aux = HashTest, flags: weakness */
     size_t count, cap, used; /* used counts live + tombstones */
+    size_t size;        /* what HASH-TABLE-SIZE says: the :size asked for, or what it grew to */
     HashEntry *entries;
     Obj rehash_size, rehash_threshold;
     Obj test_fn;        /* the test designator as given (symbol), for hash-table-test */

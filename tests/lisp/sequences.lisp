@@ -678,3 +678,15 @@
       (list (make-sequence (funcall 'find-class 'list) 2) (concatenate (funcall 'find-class 'string) "a" "b"))
       '((nil nil) "ab"))
   ((nil nil) "ab"))
+
+;; HASH-TABLE-SIZE reports the :size asked for (at least 7, SBCL's smallest), so a copy made with
+;; :size (hash-table-size orig) has the same size (alexandria's copy-hash-table test)
+(deftest hash-table-size-round-trips
+  (let ((h (make-hash-table :size 123)))
+    (list (hash-table-size h)
+          (hash-table-size (make-hash-table :size (hash-table-size h)))
+          (hash-table-size (make-hash-table))
+          (hash-table-size (make-hash-table :size 0))
+          (progn (dotimes (i 1000) (setf (gethash i h) i))
+                 (>= (hash-table-size h) 1000))))
+  (123 123 7 7 t))
