@@ -99,25 +99,30 @@ static cJSON *structured_eval(const TclResult *r) {
     return o;
 }
 
-static char *format_eval_text(const TclResult *r) {
-    Buf b = {0};
+/* The captured output of an evaluation, then its warnings: [stdout], [stderr], [note], [warning] lines. */
+static void add_captured(Buf *b, const TclResult *r) {
     if (r->out && *r->out) {
-        buf_line(&b, "[stdout]");
-        buf_add(&b, r->out);
-        if (!ends_with_newline(r->out)) buf_add(&b, "\n");
+        buf_line(b, "[stdout]");
+        buf_add(b, r->out);
+        if (!ends_with_newline(r->out)) buf_add(b, "\n");
     }
     if (r->err && *r->err) {
-        buf_line(&b, "[stderr]");
-        buf_add(&b, r->err);
-        if (!ends_with_newline(r->err)) buf_add(&b, "\n");
+        buf_line(b, "[stderr]");
+        buf_add(b, r->err);
+        if (!ends_with_newline(r->err)) buf_add(b, "\n");
     }
-    if (r->out_truncated) buf_line(&b, "[note] output was truncated at the output limit");
+    if (r->out_truncated) buf_line(b, "[note] output was truncated at the output limit");
     for (int i = 0; i < r->nwarnings; i++) {
-        buf_add(&b, "[warning] ");
-        buf_add(&b, r->warnings[i].type);
-        buf_add(&b, ": ");
-        buf_line(&b, r->warnings[i].message);
+        buf_add(b, "[warning] ");
+        buf_add(b, r->warnings[i].type);
+        buf_add(b, ": ");
+        buf_line(b, r->warnings[i].message);
     }
+}
+
+static char *format_eval_text(const TclResult *r) {
+    Buf b = {0};
+    add_captured(&b, r);
     if (r->status == TCL_OK) {
         if (r->nvalues == 0) buf_line(&b, "; No values");
         for (int i = 0; i < r->nvalues; i++) {
@@ -251,23 +256,7 @@ static cJSON *report_result(McpContext *ctx, TclReport *rep) {
         buf_line(&b, r->error_message ? r->error_message : "");
         if (rep->text) buf_line(&b, rep->text);
     }
-    if (r->out && *r->out) {
-        buf_line(&b, "[stdout]");
-        buf_add(&b, r->out);
-        if (!ends_with_newline(r->out)) buf_add(&b, "\n");
-    }
-    if (r->err && *r->err) {
-        buf_line(&b, "[stderr]");
-        buf_add(&b, r->err);
-        if (!ends_with_newline(r->err)) buf_add(&b, "\n");
-    }
-    if (r->out_truncated) buf_line(&b, "[note] output was truncated at the output limit");
-    for (int i = 0; i < r->nwarnings; i++) {
-        buf_add(&b, "[warning] ");
-        buf_add(&b, r->warnings[i].type);
-        buf_add(&b, ": ");
-        buf_line(&b, r->warnings[i].message);
-    }
+    add_captured(&b, r);
     if (ok) buf_line(&b, rep->text ? rep->text : "");
     if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
     cJSON *st = rep->json ? cJSON_Parse(rep->json) : NULL;
