@@ -298,15 +298,19 @@ DEFPRIM(prim_setf_slot_value) {
     return std_set_slot_value(L, args[0], args[1], check_symbol(L, args[2]));
 }
 
+/* Where slot NAME of O (of class CLS, or NIL for a non-instance) lives once O is updated to its
+ * class's current layout; NO_VALUE when there is no such slot. */
+static Obj current_slot_location(Lisp *L, Obj o, Obj cls, Obj name) {
+    if (cls == NIL) return NO_VALUE;
+    ensure_current(L, o, cls);
+    return slot_location(cls, name);
+}
+
 DEFPRIM(prim_slot_boundp) {
     UNUSED_ARGS;
     Obj o = args[0], name = check_symbol(L, args[1]);
     Obj cls = clos_instance_class(o);
-    Obj loc = NO_VALUE;
-    if (cls != NIL) {
-        ensure_current(L, o, cls);
-        loc = slot_location(cls, name);
-    }
+    Obj loc = current_slot_location(L, o, cls, name);
     if (loc == NO_VALUE)
         return boolean(L, slot_missing(L, cls, o, name, S(CLOS_SLOT_BOUNDP), NIL, false) != NIL);
     return boolean(L, loc_ref(o, loc) != S(P_UNBOUND_SLOT));
@@ -316,11 +320,7 @@ DEFPRIM(prim_slot_makunbound) {
     UNUSED_ARGS;
     Obj o = args[0], name = check_symbol(L, args[1]);
     Obj cls = clos_instance_class(o);
-    Obj loc = NO_VALUE;
-    if (cls != NIL) {
-        ensure_current(L, o, cls);
-        loc = slot_location(cls, name);
-    }
+    Obj loc = current_slot_location(L, o, cls, name);
     if (loc == NO_VALUE) {
         slot_missing(L, cls, o, name, S(CLOS_SLOT_MAKUNBOUND), NIL, false);
         return o;
@@ -333,10 +333,7 @@ DEFPRIM(prim_slot_makunbound) {
 DEFPRIM(prim_slot_exists_p) {
     UNUSED_ARGS;
     Obj o = args[0], name = check_symbol(L, args[1]);
-    Obj cls = clos_instance_class(o);
-    if (cls == NIL) return NIL;
-    ensure_current(L, o, cls);
-    return boolean(L, slot_location(cls, name) != NO_VALUE);
+    return boolean(L, current_slot_location(L, o, clos_instance_class(o), name) != NO_VALUE);
 }
 
 /* (sys:%slot-location class name) -> index, class-slot cell, or NIL */
