@@ -803,10 +803,13 @@ static void pstate_init(Lisp *L, PState *ps, Obj stream, bool escape) {
     ps->circ = NIL;
 }
 
+/* ESCAPE false is PRINC (and ~A): CLHS 22.4 has it bind *PRINT-READABLY* to false too.
+ * WRITE with :ESCAPE NIL goes through print_write, which keeps *PRINT-READABLY*. */
 void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
     PState ps;
-    pstate_init(L, &ps, stream, escape);
     size_t sp = L->special_sp;
+    if (!escape && SYM(S(PRINT_READABLY))->value != NIL) bind_special(L, S(PRINT_READABLY), NIL);
+    pstate_init(L, &ps, stream, escape);
     if (ps.circle) {
         Obj cur = SYM(S(PP_CIRCLE_TABLE))->value;
         if (is_cons(cur)) ps.circ = cur;
@@ -822,7 +825,7 @@ void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
 }
 
 void print_write(Lisp *L, Obj o, Obj stream) {
-    print_obj(L, o, stream, SYM(S(PRINT_ESCAPE))->value != NIL);
+    print_obj(L, o, stream, SYM(S(PRINT_ESCAPE))->value != NIL || SYM(S(PRINT_READABLY))->value != NIL);
 }
 
 Obj prin1_to_string(Lisp *L, Obj o) {

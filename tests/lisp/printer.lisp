@@ -1635,3 +1635,11 @@ CCC DDD")
       (values (prin1-to-string sym)
               (string= (symbol-name (read-from-string (prin1-to-string sym))) name))))
   "|?ǈ0|" t)
+
+;;; PRINC binds *PRINT-READABLY* to false (CLHS 22.4); WRITE with :ESCAPE NIL does not.
+(deftest princ-ignores-print-readably
+  (let ((*print-readably* t))
+    (list (princ-to-string "abc") (princ-to-string #\a) (format nil "~A ~S" "abc" "abc")
+          (with-output-to-string (s) (princ 'x s))
+          (write-to-string "q" :escape nil)))
+  ("abc" "a" "abc \"abc\"" "X" "\"q\""))
