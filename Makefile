@@ -17,7 +17,7 @@ LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
-.PHONY: all run test check bench asan ubsan clean deps deps-check
+.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test
 all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
 
 deps:
@@ -59,6 +59,12 @@ check: all
 
 bench: all
 	@BUILD=$(BUILD) bench/run.sh
+
+# The ANSI test suite is not in the repository: ANSI_TEST_DIR=/path/to/ansi-test make ansi-test
+# (see tools/ansi-test/README.md).  Not part of `make test`.
+ansi-test: all
+	@test -n "$(ANSI_TEST_DIR)" || { echo "make ansi-test: set ANSI_TEST_DIR to a checkout of pfdietz/ansi-test"; exit 2; }
+	ANSI_TEST_DIR="$(ANSI_TEST_DIR)" TINYCL=$(BUILD)/tinycl OUT=$(BUILD)/ansi-test tools/ansi-test/run-all.sh
 
 # The collector's heap is not malloc'd memory: leak detection would only see noise.
 asan:

@@ -1745,7 +1745,15 @@ DEFPRIM(prim_logcount) {
     return make_uint64(L, mpz_popcount(t));
 }
 
-DEFPRIM(prim_integer_length) { UNUSED_ARGS; return make_uint64(L, int_bits(check_integer(L, args[0]))); }
+/* INTEGER-LENGTH: bits of N, or of (lognot N) when N is negative. int_bits is one too many for
+ * a negative bignum whose magnitude is a power of two (-2^k needs k bits, not k + 1). */
+DEFPRIM(prim_integer_length) {
+    UNUSED_ARGS;
+    Obj n = check_integer(L, args[0]);
+    size_t bits = int_bits(n);
+    if (!is_fixnum(n) && mpz_sgn(BIG(n)) < 0 && mpz_scan1(BIG(n), 0) == bits - 1) bits--;
+    return make_uint64(L, bits);
+}
 
 DEFPRIM(prim_ash) {
     UNUSED_ARGS;
@@ -1811,7 +1819,9 @@ static bool ldb_test(Lisp *L, intptr_t size, intptr_t pos, Obj n) {
     mpz_init(t);
     mpz_fdiv_q_2exp(t, zarg(&za, n), (mp_bitcnt_t)pos);
     if (mpz_sgn(t) == 0) return false;
-    if (mpz_sgn(t) < 0 || mpz_sizeinbase(t, 2) <= (size_t)size) return true;
+    /* a positive rest that fits in the field has a bit in it; a negative one may not (its low
+     * SIZE bits can all be zero), so it goes through the remainder below */
+    if (mpz_sgn(t) > 0 && mpz_sizeinbase(t, 2) <= (size_t)size) return true;
     mpz_fdiv_r_2exp(t, t, (mp_bitcnt_t)size);
     return mpz_sgn(t) != 0;
 }

@@ -1124,6 +1124,14 @@ DEFPRIM(prim_stream_external_format) {
     UNUSED_ARGS;
     Obj s = check_stream(L, args[0]);
     while (kind_of(s) == SK_SYNONYM) s = synonym_target(L, s);
+    if (kind_of(s) == SK_BROADCAST) {
+        /* CLHS 21.2 BROADCAST-STREAM: the last component answers; with none, :DEFAULT */
+        Obj last = NIL;
+        for (Obj l = STREAM(s)->a; is_cons(l); l = CDR(l)) last = CAR(l);
+        if (last == NIL) return S(K_DEFAULT);
+        Obj sub[1] = {last};
+        return prim_stream_external_format(L, 1, sub);
+    }
     if (kind_of(s) != SK_FD) return NIL;
     Stream *x = STREAM(s);
     if (!(x->flags & ST_CHAR)) return S(K_LATIN_1);
@@ -1160,6 +1168,14 @@ DEFPRIM(prim_file_position) {
     Obj pos = opt_arg(nargs, args, 1, NO_VALUE);
     if (pos != NO_VALUE && pos != S(K_START) && pos != S(K_END) && !(is_integer(pos) && !(is_fixnum(pos) && fixnum_val(pos) < 0)) )
         err_type(L, pos, cons(L, S(OR), list2(L, S(UNSIGNED_BYTE), cons(L, S(MEMBER), list2(L, S(K_START), S(K_END))))));
+    if (kind_of(s) == SK_BROADCAST) {
+        /* CLHS 21.2 BROADCAST-STREAM: the last component answers; with none, the position is 0 */
+        Obj last = NIL;
+        for (Obj l = x->a; is_cons(l); l = CDR(l)) last = CAR(l);
+        if (last == NIL) return pos == NO_VALUE ? FIX(0) : NIL;
+        Obj sub[2] = {last, pos};
+        return prim_file_position(L, pos == NO_VALUE ? 1 : 2, sub);
+    }
     switch (kind_of(s)) {
     case SK_STRING_IN:
         check_open(L, s);

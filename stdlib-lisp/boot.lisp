@@ -303,10 +303,11 @@
             (sys::%expand-setf-pair expansion value env)
             `(setq ,place ,value)))
       (multiple-value-bind (temps vals stores store-form) (get-setf-expansion place env)
+        ;; (SETF (VALUES) form) has no store variable at all: the general case below
         (cond ((and (null temps) (consp store-form) (eq (car store-form) 'funcall)
-                    (null (cdr stores)))
+                    stores (null (cdr stores)))
                `(let ((,(car stores) ,value)) ,store-form))
-              ((null (cdr stores))
+              ((and stores (null (cdr stores)))
                ;; one store variable: a plain binding (no MULTIPLE-VALUE-BIND closure)
                `(let* (,@(sys::%zip temps vals) (,(car stores) ,value)) ,store-form))
               (t

@@ -613,7 +613,7 @@
                           (setq r (cons `(return-from ,block
                                            ,(if lambda-list
                                                 `(let ((,(car lambda-list) ,var)) ,@body)
-                                                `(progn ,@body)))
+                                                `(let () ,@body)))
                                         r)))
                         (setq ts (cdr ts)))
                       (nreverse-boot r)))))))))

@@ -31,6 +31,11 @@
     (dolist (p parts) (write-string (if (symbolp p) (symbol-name p) p) s))
     (intern (get-output-stream-string s))))
 
+(defun %accessor-name (conc-name slot-name)
+  ;; CONC-NAME NIL (:CONC-NAME given without a name, or NIL) means the slot name itself, in
+  ;; its own package; a string prefix interns the result in the current package.
+  (if conc-name (%symbolicate conc-name slot-name) slot-name))
+
 (defun %keywordize (sym) (intern (symbol-name sym) "KEYWORD"))
 
 (defun %parse-struct-slot (name spec)
@@ -66,7 +71,8 @@
             (%struct-error name "More than one ~S option" key))
         (setq seen (cons key seen))
         (cond ((eq key :conc-name)
-               (setq conc-name (if (or (null args) (null (car args))) "" (string (car args)))))
+               ;; no argument or NIL: the accessors are named by the slot names themselves
+               (setq conc-name (if (or (null args) (null (car args))) nil (string (car args)))))
               ((eq key :constructor)
                (cond ((null args) (setq constructors (append constructors (list (list (%symbolicate "MAKE-" name))))))
                      ((null (car args)) (setq no-constructor t))
@@ -97,7 +103,7 @@
     (if (null type) (setq named t))
     (if (and print type) (%struct-error name "~S requires a structure class (no :TYPE)" (car print)))
     (if (eq conc-name :default) (setq conc-name (%symbolicate name "-")))
-    (if (symbolp conc-name) (setq conc-name (symbol-name conc-name)))
+    (if (and conc-name (symbolp conc-name)) (setq conc-name (symbol-name conc-name)))
     (if (eq copier :default) (setq copier (%symbolicate "COPY-" name)))
     (if (eq predicate :default) (setq predicate (if named (%symbolicate name "-P") nil)))
     (if (and predicate (not named))
@@ -123,7 +129,7 @@
                                                 (if override (cadr override) (cadr ps))
                                                 (if (and override (not (eq (caddr override) t))) (caddr override) (caddr ps))
                                                 (if override (or (nth 3 override) (nth 3 ps)) (nth 3 ps))
-                                                (%symbolicate conc-name (car ps))
+                                                (%accessor-name conc-name (car ps))
                                                 (nth 5 ps)))))
                 (setq names (cons (car ps) names))))))
       (if type (setq index (+ index offset)))
@@ -134,7 +140,7 @@
             (if (%memq (car s) names)
                 (%struct-error name "Duplicate slot name ~S" (car s)))
             (setq names (cons (car s) names))
-            (setq slots (append slots (list (append s (list (%symbolicate conc-name (car s)) index)))))
+            (setq slots (append slots (list (append s (list (%accessor-name conc-name (car s)) index)))))
             (setq index (1+ index))))
         ;; (name type named offset slots constructors predicate copier include conc-name doc length name-index print)
         (list name type named offset slots constructors predicate copier (car include) conc-name doc index

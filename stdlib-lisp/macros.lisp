@@ -603,6 +603,34 @@
   (declare (ignore pathname if-exists))
   nil)
 
+;;; DISASSEMBLE INSPECT (CLHS 25.2): tinycl has no native code to show, and no interactive
+;;; inspector; both still accept what the standard says they accept.
+
+(defun disassemble (fn)
+  "Print a note about FN (tinycl has no native compiler, so no machine code to show); NIL."
+  (let ((function
+          (cond ((functionp fn) fn)
+                ((and (consp fn) (eq (car fn) 'lambda)) (coerce fn 'function))
+                ((and (symbolp fn) (macro-function fn)) (macro-function fn))
+                ((or (symbolp fn)
+                     (and (consp fn) (eq (car fn) 'setf) (consp (cdr fn)) (symbolp (cadr fn))
+                          (null (cddr fn))))
+                 (fdefinition fn))
+                (t (error 'type-error :datum fn
+                                      :expected-type '(or function symbol (cons (eql setf) (cons symbol null))))))))
+    (format t "~&; ~S: tinycl has no native compiler; there is no machine code to show.~%"
+            function)
+    nil))
+
+(defun inspect (object)
+  "Describe OBJECT (tinycl has no interactive inspector)."
+  (describe object)
+  (values))
+
+;;; LONG-SITE-NAME SHORT-SITE-NAME (CLHS 25.2): the site is not known.
+(defun long-site-name () nil)
+(defun short-site-name () nil)
+
 ;;; ------------------------------------------------------------------
 ;;; Universal time (CLHS 25.1.4)
 

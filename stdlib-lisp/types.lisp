@@ -34,15 +34,23 @@ Returns the new lambda list, the &whole variable and the &environment variable."
 (defmacro deftype (name lambda-list &body body)
   "Define NAME as a type specifier that expands as BODY computes from the arguments."
   (multiple-value-bind (ll whole-var env-var) (sys::%deftype-lambda-list lambda-list)
-    (let ((form (gensym "FORM")) (env (gensym "ENV"))
-          (doc (if (and (typep (car body) 'string) (cdr body)) (car body))))
+    (let* ((form (gensym "FORM")) (env (gensym "ENV"))
+           (doc (if (and (typep (car body) 'string) (cdr body)) (car body)))
+           (forms (if doc (cdr body) body))
+           (decls nil))
+      ;; the body is in an implicit block named NAME, inside its declarations
+      (do () ((not (and (consp (car forms)) (eq (caar forms) 'declare))))
+        (setq decls (cons (car forms) decls))
+        (setq forms (cdr forms)))
       `(progn
          (sys::%put ',name 'sys::%deftype-expander
                     #'(lambda (,form ,env)
                         (declare (ignorable ,env))
                         (let (,@(if whole-var `((,whole-var ,form)))
                               ,@(if env-var `((,env-var ,env))))
-                          (destructuring-bind ,ll (cdr ,form) ,@body))))
+                          (destructuring-bind ,ll (cdr ,form)
+                            ,@(reverse decls)
+                            (block ,name ,@forms)))))
          ,@(if doc `((sys::%put ',name 'sys::%type-documentation ,doc)))
          (sys::%note-definition 'deftype ',name)
          ',name))))

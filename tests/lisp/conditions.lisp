@@ -159,3 +159,8 @@
 (deftest break-on-signals-nil-by-default
   *break-on-signals*
   nil)
+
+(deftest handler-case-clause-body-may-start-with-declarations
+  (list (handler-case (error "x") (error () (declare (optimize speed))))
+        (handler-case (error "x") (error () (declare (optimize speed)) :caught)))
+  (nil :caught))

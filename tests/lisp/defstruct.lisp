@@ -126,6 +126,20 @@
   (list (alpha (make-no-conc :alpha 1)) (sc-alpha (make-str-conc :alpha 2)))
   (1 2))
 
+;; With (:conc-name) or (:conc-name nil) the accessor is the slot name itself, even when the
+;; slot name lives in another package (no new symbol is interned in the current one).
+(defpackage "CONC-SLOTS" (:use))
+(defstruct (bare-conc (:conc-name)) conc-slots::first-slot conc-slots::second-slot)
+(defstruct (nil-conc (:conc-name nil)) conc-slots::only-slot)
+
+(deftest conc-name-without-prefix-keeps-slot-symbols
+  (let ((b (make-bare-conc :first-slot 1 :second-slot 2))
+        (n (make-nil-conc :only-slot 3)))
+    (setf (conc-slots::second-slot b) 20)
+    (list (conc-slots::first-slot b) (conc-slots::second-slot b) (conc-slots::only-slot n)
+          (find-symbol "FIRST-SLOT" *package*)))
+  (1 20 3 nil))
+
 (defstruct (animal) name (legs 4))
 (defstruct (bird (:include animal (legs 2))) (wings 2))
 (defstruct (penguin (:include bird (wings 0 :read-only t))) (swims t))

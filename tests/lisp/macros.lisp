@@ -535,3 +535,26 @@ Symbol-plist:
 (deftest multiple-value-setq-no-variables
   (list (multiple-value-setq nil :good) (multiple-value-setq nil (values 'a 'b)))
   (:good a))
+
+;;; DISASSEMBLE, INSPECT, the site names (CLHS 25.2)
+
+(deftest disassemble-accepts-function-designators
+  (let ((out (make-string-output-stream)))
+    (let ((*standard-output* out))
+      (list (disassemble 'car) (disassemble #'cons) (disassemble '(lambda (x) x))
+            (disassemble '(setf car)) (disassemble 'when)
+            (> (length (get-output-stream-string out)) 0))))
+  (nil nil nil nil nil t))
+
+(deftest disassemble-rejects-a-non-designator
+  (signals-error (disassemble 42) type-error)
+  t)
+
+(deftest inspect-returns
+  (let ((*standard-output* (make-string-output-stream)))
+    (multiple-value-list (inspect 42)))
+  ())
+
+(deftest site-names-are-strings-or-nil
+  (list (typep (short-site-name) '(or null string)) (typep (long-site-name) '(or null string)))
+  (t t))

@@ -1654,3 +1654,10 @@ CCC DDD")
       (list (princ-to-string (make-instance 'princ-probe))
             (let ((*print-readably* nil)) (prin1-to-string (make-instance 'princ-probe))))))
   ("NIL/NIL" "T/NIL"))
+;;; PRINC binds *PRINT-READABLY* to false (CLHS 22.4); WRITE with :ESCAPE NIL does not.
+(deftest princ-ignores-print-readably-2
+  (let ((*print-readably* t))
+    (list (princ-to-string "abc") (princ-to-string #\a) (format nil "~A ~S" "abc" "abc")
+          (with-output-to-string (s) (princ 'x s))
+          (write-to-string "q" :escape nil)))
+  ("abc" "a" "abc \"abc\"" "X" "\"q\""))

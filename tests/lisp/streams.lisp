@@ -267,3 +267,13 @@ Please type \"yes\" for yes or \"no\" for no.
 (deftest y-or-n-p-end-of-file
   (ts-err (ts-query #'y-or-n-p ""))
   end-of-file)
+
+;;; A broadcast stream answers FILE-POSITION and STREAM-EXTERNAL-FORMAT from its last
+;;; component; with none, 0 and :DEFAULT (CLHS 21.2, BROADCAST-STREAM).
+(deftest broadcast-stream-position-and-format
+  (let ((s (make-string-output-stream)))
+    (write-string "abc" s)
+    (list (file-position (make-broadcast-stream))
+          (stream-external-format (make-broadcast-stream))
+          (file-position (make-broadcast-stream (make-broadcast-stream) s))))
+  (0 :default 3))

@@ -487,6 +487,17 @@
         (multiple-value-list (subtypep 'fixnum 'small-int)))
   (t nil (t t) (nil t)))
 
+(deftype block-named-type (&optional (kind :int))
+  "A type whose expander leaves through its implicit block."
+  (declare (ignorable kind))
+  (if (eq kind :int) (return-from block-named-type 'integer))
+  'string)
+
+(deftest deftype-body-in-block-named-by-the-type
+  (list (typep 3 'block-named-type) (typep "x" 'block-named-type)
+        (typep "x" '(block-named-type :str)) (typep 3 '(block-named-type :str)))
+  (t nil t nil))
+
 (deftype my-range (&optional lo hi) `(integer ,lo ,hi))
 
 (deftest deftype-optional-defaults-to-star
