@@ -269,6 +269,15 @@ static Obj token_to_object(Lisp *L, Obj stream, Obj rt, Token *t) {
 
 /* ---- the main loop ---- */
 
+/* A token and the object it denotes. Out of line, so that the Token's inline buffer is not part
+ * of read_inner's frame, which every level of nesting repeats. */
+static __attribute__((noinline)) Obj read_token_object(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn,
+                                                       bool preserve_ws) {
+    Token t;
+    read_token(L, stream, rt, c, syn, &t, preserve_ws);
+    return token_to_object(L, stream, rt, &t);
+}
+
 static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws);
 
 static Obj call_macro(Lisp *L, Obj fn, Obj stream, uint32_t c) {
@@ -292,9 +301,7 @@ static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws) {
             if (fn == NIL) rerr(L, stream, "no macro function for %S", make_char(c));
             return call_macro(L, fn, stream, c);
         }
-        Token t;
-        read_token(L, stream, rt, c, syn, &t, preserve_ws);
-        return token_to_object(L, stream, rt, &t);
+        return read_token_object(L, stream, rt, c, syn, preserve_ws);
     }
 }
 
