@@ -403,7 +403,11 @@
                         ((and (fboundp x) (not (special-operator-p x)))
                          (%function-object-doc (fdefinition x)))
                         (t nil))))
-               (t (values (%doc-alist-get x doc-type)))))
+               (t (multiple-value-bind (doc found) (%doc-alist-get x doc-type)
+                    (cond (found doc)
+                          ;; DEFTYPE keeps its documentation string on the symbol
+                          ((eq doc-type 'type) (get x 'sys::%type-documentation))
+                          (t nil))))))
         ((packagep x) (sys::%package-documentation x))
         (t nil)))
 

@@ -682,3 +682,12 @@
 (deftest coerce-ratio-to-single-float-rounds-once
   (coerce (/ 3 (expt 2 151)) 'single-float)
   0.0)
+
+;; DEFTYPE's documentation string is (documentation name 'type), and setf-able
+(deftest deftype-documentation
+  (progn
+    (deftype doc-ty () "doc of doc-ty" 'integer)
+    (list (documentation 'doc-ty 'type)
+          (progn (setf (documentation 'doc-ty 'type) "new") (documentation 'doc-ty 'type))
+          (documentation 'doc-ty 'function)))
+  ("doc of doc-ty" "new" nil))
