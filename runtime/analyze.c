@@ -505,6 +505,8 @@ static Node *an_block(ACtx *c, Obj form) {
     n->body = analyze_body(c, CDR(CDR(form)));
     /* the AVar exists only when a closure returns from this block (set by an_return_from) */
     c->env = saved;
+    /* a block nothing returns from (most implicit DEFUN blocks) costs nothing at run time */
+    if (!n->used) return n->body;
     return &n->n;
 }
 
@@ -539,6 +541,7 @@ static Node *an_return_from(ACtx *c, Obj form) {
     if (!b) err_program(L, "Return for unknown block: %S", name);
     ReturnNode *n = NEW(c, ReturnNode, ev_return);
     n->target = (BlockNode *)b->target;
+    n->target->used = true;
     n->value = len == 2 ? analyze(c, CAR(CDR(CDR(form)))) : const_node(c, NIL);
     if (b->lambda != c->lambda) {
         BlockNode *bn = n->target;
@@ -875,6 +878,27 @@ static const struct { const char *name; int nargs; int op; } inline_ops[] = {
     {"EQL", 2, INLINE_EQL}, {"CONS", 2, INLINE_CONS},
 };
 
+Obj ev_inline_add(Lisp *, Node *, Env *), ev_inline_sub(Lisp *, Node *, Env *), ev_inline_lt(Lisp *, Node *, Env *),
+    ev_inline_gt(Lisp *, Node *, Env *), ev_inline_le(Lisp *, Node *, Env *), ev_inline_ge(Lisp *, Node *, Env *),
+    ev_inline_numeq(Lisp *, Node *, Env *), ev_inline_eq(Lisp *, Node *, Env *), ev_inline_eql(Lisp *, Node *, Env *),
+    ev_inline_cons(Lisp *, Node *, Env *);
+
+static EvalFn inline2_evaluator(int op) {
+    switch (op) {
+    case INLINE_ADD: return ev_inline_add;
+    case INLINE_SUB: return ev_inline_sub;
+    case INLINE_LT: return ev_inline_lt;
+    case INLINE_GT: return ev_inline_gt;
+    case INLINE_LE: return ev_inline_le;
+    case INLINE_GE: return ev_inline_ge;
+    case INLINE_NUMEQ: return ev_inline_numeq;
+    case INLINE_EQ: return ev_inline_eq;
+    case INLINE_EQL: return ev_inline_eql;
+    case INLINE_CONS: return ev_inline_cons;
+    default: return ev_call_inline2;
+    }
+}
+
 static void bind_primitive(ACtx *c, CallNode *n) {
     Lisp *L = c->L;
     Obj sym = n->fname;
@@ -889,7 +913,7 @@ static void bind_primitive(ACtx *c, CallNode *n) {
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
-            n->n.ev = n->nargs == 1 ? ev_call_inline1 : ev_call_inline2;
+            n->n.ev = n->nargs == 1 ? ev_call_inline1 : inline2_evaluator(n->op);
             break;
         }
     }

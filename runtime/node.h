@@ -153,6 +153,7 @@ typedef struct BlockNode {
     AVar *var;                 /* non-NULL when a closure may return from it */
     AScope *scope;             /* scope at the block, where the marker lives */
     int depth, index;
+    bool used;                 /* some RETURN-FROM names it (else the block is dropped) */
 } BlockNode;
 
 typedef struct ReturnNode {

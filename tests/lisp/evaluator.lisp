@@ -694,3 +694,26 @@
   (list (signals-error (make-array '(2) :allow-other-keys nil :allow-other-keys t :bad t) program-error)
         (length (make-array '(2) :allow-other-keys t :allow-other-keys nil :bad t)))
   (t 2))
+
+;; The inline paths of two-argument primitives (+ - < > <= >= = EQ EQL CONS), with arguments
+;; read in place (a variable of the frame, a constant): fixnum overflow, other numbers and
+;; errors go to the full primitive
+(defun inline2-probe (x)
+  (list (+ x 1) (- x 1) (< x 2) (> x 2) (<= x 2) (>= x 2) (= x 2) (eq x x) (eql x 2) (cons x 1)))
+(deftest inline2-fixnums
+  (list (inline2-probe 2) (inline2-probe 3))
+  ((3 1 nil nil t t t t t (2 . 1)) (4 2 nil t nil t nil t nil (3 . 1))))
+(deftest inline2-overflow-and-other-numbers
+  (list (inline2-probe most-positive-fixnum) (inline2-probe most-negative-fixnum) (inline2-probe 2.0))
+  ((#.(1+ most-positive-fixnum) #.(1- most-positive-fixnum) nil t nil t nil t nil (#.most-positive-fixnum . 1))
+   (#.(1+ most-negative-fixnum) #.(1- most-negative-fixnum) t nil t nil nil t nil (#.most-negative-fixnum . 1))
+   (3.0 1.0 nil nil t t t t nil (2.0 . 1))))
+(deftest inline2-type-errors
+  (list (signals-error (inline2-probe 'a) type-error)
+        (signals-error (let ((y "s")) (- 5 y)) type-error))
+  (t t))
+(deftest inline2-nested-operands
+  (let ((a 5) (b 7))
+    (flet ((f () (list (+ (* a 2) (- b a)) (< (+ a 1) (- b 1)) (cons (car (list a)) b))))
+      (f)))
+  (12 nil (5 . 7)))

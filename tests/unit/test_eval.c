@@ -1,5 +1,9 @@
 /* test_eval.c: unit tests of the evaluator: special operators, closures, exits, lambda lists. */
 #include "unit.h"
+#include "node.h"
+
+Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
+Obj ev_block_nl(Lisp *, Node *, Env *);
 
 START_TEST(test_arith_and_calls) {
     Lisp *L = unit_lisp();
@@ -125,6 +129,22 @@ START_TEST(test_lazy_analysis_survives_errors) {
 }
 END_TEST
 
+/* The implicit block of a DEFUN costs nothing when no RETURN-FROM names it. */
+START_TEST(test_unused_blocks_are_dropped) {
+    Lisp *L = unit_lisp();
+    ck_assert_eval(L, "(defun no-return (x) (+ x 1))", "NO-RETURN");
+    ck_assert_eval(L, "(defun with-return (x) (when (> x 0) (return-from with-return :pos)) :neg)", "WITH-RETURN");
+    ck_assert_eval(L, "(defun closure-return (x) (mapc (lambda (y) (when (= x y) (return-from closure-return y))) '(1 2 3)) nil)",
+                   "CLOSURE-RETURN");
+    ck_assert(global_lambda(L, "'no-return")->body->ev != ev_block);
+    ck_assert(global_lambda(L, "'with-return")->body->ev == ev_block);
+    ck_assert(global_lambda(L, "'closure-return")->body->ev == ev_block_nl);
+    ck_assert_eval(L, "(list (no-return 1) (with-return 1) (with-return -1) (closure-return 2) (closure-return 5))",
+                   "(2 :POS :NEG 2 NIL)");
+    ck_assert_eval(L, "(block outer (block inner (return-from outer 1)) 2)", "1");
+}
+END_TEST
+
 static Suite *eval_suite(void) {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
@@ -139,6 +159,7 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_deep_structures_in_c_code);
     tcase_add_test(tc, test_boot_functions_are_analysed_on_first_call);
     tcase_add_test(tc, test_lazy_analysis_survives_errors);
+    tcase_add_test(tc, test_unused_blocks_are_dropped);
     suite_add_tcase(s, tc);
     return s;
 }
