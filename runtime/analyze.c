@@ -950,6 +950,21 @@ static Node *analyze_call(ACtx *c, Obj form) {
     return &n->n;
 }
 
+/* Expand a macro call met inside code being analysed. After the boot, an error signalled by the
+ * expander does not stop the analysis: as SBCL's compiler does, SYS::%EXPAND-OR-ERROR reports it
+ * on *ERROR-OUTPUT* and returns a form that signals a COMPILED-PROGRAM-ERROR when it runs. */
+static Obj expand_in_analysis(ACtx *c, Obj expander, Obj form) {
+    Lisp *L = c->L;
+    Obj env = env_object(c);
+    Obj guard = SYM(S(P_EXPAND_OR_ERROR))->function;
+    if (L->boot_phase && !c->eager && is_function(guard)) {   /* not for stdlib code analysed lazily */
+        Obj r = funcall3(L, guard, expander, form, env);
+        L->nvals = 1;
+        return r;
+    }
+    return call_expander(L, expander, form, env);
+}
+
 Node *analyze(ACtx *c, Obj form) {
     Lisp *L = c->L;
     stack_check(L);
@@ -961,13 +976,13 @@ Node *analyze(ACtx *c, Obj form) {
         ABind *b = lookup_fn(c, head);
         if (b && b->kind == B_FUNC) return analyze_call(c, form);
         if (b && b->kind == B_MACRO) {
-            form = call_expander(L, b->value, form, env_object(c));
+            form = expand_in_analysis(c, b->value, form);
             continue;
         }
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_SPECIAL_OP) && SYM(head)->h.aux)
             return special_table[SYM(head)->h.aux - 1](c, form);
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_MACRO) && SYM(head)->function != UNBOUND) {
-            form = call_expander(L, SYM(head)->function, form, env_object(c));
+            form = expand_in_analysis(c, SYM(head)->function, form);
             safe_point(L);
             continue;
         }

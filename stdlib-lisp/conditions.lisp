@@ -986,3 +986,31 @@
                 (if (and (not (eq (symbol-package name) (find-package "SYSTEM")))
                          (not (eq name 'simple-condition)))
                     (return-from %condition-display-type name))))))))
+
+;;; ------------------------------------------------------------------
+;;; Errors while a macro expands inside code being analysed. As SBCL's compiler does, the
+;;; analysis goes on: the error is reported on *ERROR-OUTPUT* and the form is replaced by one
+;;; that signals COMPILED-PROGRAM-ERROR when it runs, so (defun f () (broken-macro)) defines F
+;;; and calling F signals. runtime/analyze.c calls %EXPAND-OR-ERROR once the boot is over.
+
+(define-condition compiled-program-error (program-error)
+  ((form :initarg :form :reader %compiled-program-error-form)
+   (message :initarg :message :reader %compiled-program-error-message))
+  (:report (lambda (c s)
+             (format s "Execution of a form compiled with errors.~%Form:~%  ~A~%Compilation error: ~A"
+                     (%compiled-program-error-form c) (%compiled-program-error-message c)))))
+
+(defun %signal-compiled-program-error (form-text message)
+  (error 'compiled-program-error :form form-text :message message))
+
+(defun %expand-or-error (expander form env)
+  (handler-case (funcall *macroexpand-hook* expander form env)
+    (error (c)
+      (let* ((form-text (let ((*print-length* 5) (*print-level* 3) (*print-pretty* nil))
+                          (prin1-to-string form)))
+             (report (handler-case (princ-to-string c)
+                       (error () (format nil "an error of type ~S" (type-of c)))))
+             (message (format nil "during macroexpansion of ~A:~%  ~A" form-text report)))
+        (format *error-output* "~&; caught ERROR:~%;   during macroexpansion of ~A:~%;   ~A~%"
+                form-text report)
+        `(%signal-compiled-program-error ,form-text ,message)))))

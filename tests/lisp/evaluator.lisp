@@ -717,3 +717,31 @@
     (flet ((f () (list (+ (* a 2) (- b a)) (< (+ a 1) (- b 1)) (cons (car (list a)) b))))
       (f)))
   (12 nil (5 . 7)))
+
+;; An error while a macro expands inside code being analysed becomes, as in SBCL, a report on
+;; *error-output* and a PROGRAM-ERROR when that code runs; a macro form evaluated directly
+;; signals the expander's own error
+(defmacro broken-macro () (error "no way"))
+(deftest macroexpansion-error-defines-the-function
+  (let ((*error-output* (make-string-output-stream)))
+    (eval '(defun uses-broken-macro () (broken-macro)))
+    (list (fboundp 'uses-broken-macro)
+          (handler-case (uses-broken-macro)
+            (program-error (e) (and (search "no way" (princ-to-string e)) :program-error)))
+          (not (null (search "during macroexpansion of (BROKEN-MACRO)"
+                             (get-output-stream-string *error-output*))))))
+  (t :program-error t))
+(deftest macroexpansion-error-inside-ignore-errors
+  (let ((*error-output* (make-string-output-stream)))
+    (multiple-value-bind (v c) (eval '(ignore-errors (let () (broken-macro))))
+      (list v (typep c 'program-error))))
+  (nil t))
+(deftest macroexpansion-error-of-a-toplevel-macro-form
+  (handler-case (eval '(broken-macro)) (simple-error (e) (princ-to-string e)))
+  "no way")
+(deftest macroexpansion-warning-is-not-an-error
+  (let ((*error-output* (make-string-output-stream)) (seen nil))
+    (eval '(defmacro warning-macro () (warn "careful") 42))
+    (handler-bind ((warning #'(lambda (w) (setq seen (princ-to-string w)) (muffle-warning w))))
+      (list (eval '(let () (warning-macro))) seen)))
+  (42 "careful"))
