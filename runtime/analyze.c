@@ -19,8 +19,6 @@ Obj ev_let(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
-Obj ev_call_inline1(Lisp *, Node *, Env *);
-Obj ev_call_inline2(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -878,13 +876,23 @@ static const struct { const char *name; int nargs; int op; } inline_ops[] = {
     {"EQL", 2, INLINE_EQL}, {"CONS", 2, INLINE_CONS},
 };
 
-Obj ev_inline_add(Lisp *, Node *, Env *), ev_inline_sub(Lisp *, Node *, Env *), ev_inline_lt(Lisp *, Node *, Env *),
-    ev_inline_gt(Lisp *, Node *, Env *), ev_inline_le(Lisp *, Node *, Env *), ev_inline_ge(Lisp *, Node *, Env *),
-    ev_inline_numeq(Lisp *, Node *, Env *), ev_inline_eq(Lisp *, Node *, Env *), ev_inline_eql(Lisp *, Node *, Env *),
-    ev_inline_cons(Lisp *, Node *, Env *);
+/* the evaluators of the inline primitives (nodes.c) */
+Obj ev_inline_car(Lisp *, Node *, Env *), ev_inline_cdr(Lisp *, Node *, Env *), ev_inline_null(Lisp *, Node *, Env *),
+    ev_inline_consp(Lisp *, Node *, Env *), ev_inline_1plus(Lisp *, Node *, Env *), ev_inline_1minus(Lisp *, Node *, Env *),
+    ev_inline_zerop(Lisp *, Node *, Env *), ev_inline_add(Lisp *, Node *, Env *), ev_inline_sub(Lisp *, Node *, Env *),
+    ev_inline_lt(Lisp *, Node *, Env *), ev_inline_gt(Lisp *, Node *, Env *), ev_inline_le(Lisp *, Node *, Env *),
+    ev_inline_ge(Lisp *, Node *, Env *), ev_inline_numeq(Lisp *, Node *, Env *), ev_inline_eq(Lisp *, Node *, Env *),
+    ev_inline_eql(Lisp *, Node *, Env *), ev_inline_cons(Lisp *, Node *, Env *);
 
-static EvalFn inline2_evaluator(int op) {
+static EvalFn inline_evaluator(int op) {
     switch (op) {
+    case INLINE_CAR: return ev_inline_car;
+    case INLINE_CDR: return ev_inline_cdr;
+    case INLINE_NULL: return ev_inline_null;
+    case INLINE_CONSP: return ev_inline_consp;
+    case INLINE_1PLUS: return ev_inline_1plus;
+    case INLINE_1MINUS: return ev_inline_1minus;
+    case INLINE_ZEROP: return ev_inline_zerop;
     case INLINE_ADD: return ev_inline_add;
     case INLINE_SUB: return ev_inline_sub;
     case INLINE_LT: return ev_inline_lt;
@@ -895,7 +903,7 @@ static EvalFn inline2_evaluator(int op) {
     case INLINE_EQ: return ev_inline_eq;
     case INLINE_EQL: return ev_inline_eql;
     case INLINE_CONS: return ev_inline_cons;
-    default: return ev_call_inline2;
+    default: return ev_call_prim;
     }
 }
 
@@ -913,7 +921,7 @@ static void bind_primitive(ACtx *c, CallNode *n) {
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
-            n->n.ev = n->nargs == 1 ? ev_call_inline1 : inline2_evaluator(n->op);
+            n->n.ev = inline_evaluator(n->op);
             break;
         }
     }

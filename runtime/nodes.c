@@ -186,63 +186,31 @@ static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
     return r;
 }
 
-Obj ev_call_inline1(Lisp *L, Node *n, Env *env) {
-    CallNode *c = (CallNode *)n;
-    Obj a;
-    ARG_OR_EXIT(a, L, c->args[0], env);
-    if (LIKELY(SYM(c->fname)->function == c->cached)) {
-        intptr_t r;
-        switch (c->op) {
-        case INLINE_CAR: if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; } break;
-        case INLINE_CDR: if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; } break;
-        case INLINE_NULL: L->nvals = 1; return a == NIL ? S(T) : NIL;
-        case INLINE_CONSP: L->nvals = 1; return is_cons(a) ? S(T) : NIL;
-        case INLINE_1PLUS:
-            if (is_fixnum(a) && !__builtin_add_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); }
-            break;
-        case INLINE_1MINUS:
-            if (is_fixnum(a) && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); }
-            break;
-        case INLINE_ZEROP: if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; } break;
-        default: break;
-        }
+/* One evaluator per inline primitive, chosen at analysis (no switch at run time). Each takes its
+ * fast path while the symbol still names the primitive seen at analysis, and otherwise calls
+ * whatever the symbol names now. */
+#define DEFINE_INLINE1(name, fast)                                      \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a;                                                          \
+        ARG_OR_EXIT(a, L, c->args[0], env);                             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
+        return call_cached(L, c, 1, &a);                                \
     }
-    return call_cached(L, c, 1, &a);
-}
 
-Obj ev_call_inline2(Lisp *L, Node *n, Env *env) {
-    CallNode *c = (CallNode *)n;
-    Obj args[2];
-    EVAL_OR_EXIT(args[0], L, c->args[0], env);
-    EVAL_OR_EXIT(args[1], L, c->args[1], env);
-    Obj a = args[0], b = args[1];
-    if (LIKELY(SYM(c->fname)->function == c->cached)) {
-        intptr_t r;
-        bool fx = is_fixnum(a) && is_fixnum(b);
-        switch (c->op) {
-        case INLINE_ADD:
-            if (fx && !__builtin_add_overflow((intptr_t)WORD(a) - 1, (intptr_t)WORD(b), &r)) { L->nvals = 1; return OBJ(r); }
-            break;
-        case INLINE_SUB:
-            if (fx && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r)) { L->nvals = 1; return OBJ(r); }
-            break;
-        case INLINE_LT: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) < (intptr_t)WORD(b) ? S(T) : NIL; } break;
-        case INLINE_GT: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) > (intptr_t)WORD(b) ? S(T) : NIL; } break;
-        case INLINE_LE: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) <= (intptr_t)WORD(b) ? S(T) : NIL; } break;
-        case INLINE_GE: if (fx) { L->nvals = 1; return (intptr_t)WORD(a) >= (intptr_t)WORD(b) ? S(T) : NIL; } break;
-        case INLINE_NUMEQ: if (fx) { L->nvals = 1; return a == b ? S(T) : NIL; } break;
-        case INLINE_EQ: L->nvals = 1; return a == b ? S(T) : NIL;
-        case INLINE_EQL: if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; } break;
-        case INLINE_CONS: L->nvals = 1; return cons(L, a, b);
-        default: break;
-        }
-    }
-    return call_cached(L, c, 2, args);
-}
+DEFINE_INLINE1(ev_inline_car, if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+DEFINE_INLINE1(ev_inline_cdr, if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+DEFINE_INLINE1(ev_inline_null, L->nvals = 1; return a == NIL ? S(T) : NIL;)
+DEFINE_INLINE1(ev_inline_consp, L->nvals = 1; return is_cons(a) ? S(T) : NIL;)
+DEFINE_INLINE1(ev_inline_1plus, intptr_t r;
+               if (is_fixnum(a) && !__builtin_add_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); })
+DEFINE_INLINE1(ev_inline_1minus, intptr_t r;
+               if (is_fixnum(a) && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); })
+DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; })
 
-/* One evaluator per two-argument operation, chosen at analysis (no switch at run time). Each
- * takes its fixnum fast path while the symbol still names the primitive seen at analysis, and
- * otherwise calls whatever the symbol names now. */
+#undef DEFINE_INLINE1
+
+/* The two-argument ones. */
 #define DEFINE_INLINE2(name, fast)                                      \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \

@@ -745,3 +745,24 @@
     (handler-bind ((warning #'(lambda (w) (setq seen (princ-to-string w)) (muffle-warning w))))
       (list (eval '(let () (warning-macro))) seen)))
   (42 "careful"))
+
+;; The inline one-argument primitives (CAR CDR FIRST REST 1+ 1- NULL NOT CONSP ZEROP): fast paths,
+;; overflow, other numbers and errors
+(defun inline1-probe (x)
+  (list (consp x) (null x) (not x)
+        (if (listp x) (list (car x) (cdr x) (first x) (rest x)) :atom)
+        (if (numberp x) (list (1+ x) (1- x) (zerop x)) :not-a-number)))
+(deftest inline1-paths
+  (list (inline1-probe nil) (inline1-probe '(1 . 2)) (inline1-probe 0) (inline1-probe 0.0)
+        (inline1-probe most-positive-fixnum) (inline1-probe most-negative-fixnum))
+  ((nil t t (nil nil nil nil) :not-a-number)
+   (t nil nil (1 2 1 2) :not-a-number)
+   (nil nil nil :atom (1 -1 t))
+   (nil nil nil :atom (1.0 -1.0 t))
+   (nil nil nil :atom (#.(1+ most-positive-fixnum) #.(1- most-positive-fixnum) nil))
+   (nil nil nil :atom (#.(1+ most-negative-fixnum) #.(1- most-negative-fixnum) nil))))
+(deftest inline1-type-errors
+  (let ((x 1) (y "s"))
+    (list (signals-error (car x) type-error) (signals-error (cdr y) type-error)
+          (signals-error (1+ y) type-error) (signals-error (zerop y) type-error)))
+  (t t t t))
