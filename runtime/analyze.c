@@ -1112,6 +1112,10 @@ static void finalize(ACtx *c) {
             lam->nslots = p->al->scope->nslots;
             lam->needs_env = p->al->needs_env;
             lam->heap_frame = p->al->scope->heap;
+            bool in_order = lam->simple && !lam->heap_frame && lam->nslots >= lam->ll.nparams;
+            for (int i = 0; i < lam->ll.nparams && in_order; i++)
+                if (lam->ll.params[i].slot != i || lam->ll.params[i].depth != 0) in_order = false;
+            lam->direct_args = in_order;
         }
     }
 }

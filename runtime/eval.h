@@ -59,6 +59,8 @@ typedef struct Lambda {
     bool heap_frame;         /* frame must outlive the call (captured by closures) */
     bool needs_env;          /* refers to enclosing lexical frames */
     bool simple;             /* required lexical params only */
+    bool direct_args;        /* simple, a stack frame, and parameter I in slot I: a caller may
+                              * evaluate the arguments straight into the frame (ev_call_global) */
     Node *body;
     Obj doc;
     Obj source;              /* (lambda ll . body) */

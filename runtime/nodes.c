@@ -146,9 +146,38 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
     err_type(L, fn, S(FUNCTION));
 }
 
+/* A call of a global closure whose Lambda is direct_args: the arguments are evaluated straight
+ * into the callee's frame and its body runs here, without apply_closure's second frame and copy.
+ * Out of line, so that the frame is not part of ev_call_global's own. */
+static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, Env *env) {
+    int na = c->nargs;
+    Obj buf[lam->nslots + 1];
+    Env *frame = (Env *)buf;
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+    Symbol *s = SYM(c->fname);
+    if (UNLIKELY(s->function != fn)) {
+        /* the arguments redefined the function: call whatever it is now */
+        if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+        return call_object(L, s->function, na, frame->slots, c->fname);
+    }
+    frame->parent = CLOSURE(fn)->env;
+    safe_point(L);
+    CallRecord rec = {L->calls, fn, na, frame->slots};
+    L->calls = &rec;
+    Obj r = EVAL(L, lam->body, frame);
+    L->calls = rec.prev;
+    return r;
+}
+
 Obj ev_call_global(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     int na = c->nargs;
+    Obj f = SYM(c->fname)->function;
+    if (is_heap(f) && heap_type(f) == T_CLOSURE) {
+        Lambda *lam = CLOSURE(f)->lambda;
+        if (lam->direct_args && lam->ll.nreq == na && !(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))
+            return call_direct(L, c, f, lam, env);
+    }
     Obj args[na ? na : 1];
     for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i], env);
     Obj sym = c->fname;

@@ -145,6 +145,31 @@ START_TEST(test_unused_blocks_are_dropped) {
 }
 END_TEST
 
+/* A global closure with required parameters only in a stack frame gets its arguments evaluated
+ * straight into its frame (call_direct in nodes.c). */
+START_TEST(test_direct_calls) {
+    Lisp *L = unit_lisp();
+    ck_assert_eval(L, "(defun d2 (a b) (list a b))", "D2");
+    ck_assert_eval(L, "(defun d-opt (a &optional b) (list a b))", "D-OPT");
+    ck_assert_eval(L, "(defun d-captured (a) (lambda () a))", "D-CAPTURED");
+    ck_assert_eval(L, "(defun d-special (*print-base*) *print-base*)", "D-SPECIAL");
+    ck_assert(global_lambda(L, "'d2")->direct_args);
+    ck_assert(!global_lambda(L, "'d-opt")->direct_args);
+    ck_assert(!global_lambda(L, "'d-captured")->direct_args);
+    ck_assert(!global_lambda(L, "'d-special")->direct_args);
+    ck_assert_eval(L, "(list (d2 1 2) (d-opt 1) (funcall (d-captured 3)) (d-special 8))", "((1 2) (1 NIL) 3 8)");
+    /* wrong argument counts still signal */
+    ck_assert_str_eq(unit_eval_error(L, "(d2 1)"), "PROGRAM-ERROR");
+    /* the arguments redefine the function: the new definition is called */
+    ck_assert_eval(L, "(defun d-redef (x) x)", "D-REDEF");
+    ck_assert_eval(L, "(d-redef (progn (defun d-redef (x) (* 2 x)) 5))", "10");
+    ck_assert_eval(L, "(defun d-gone (x) x)", "D-GONE");
+    ck_assert_str_eq(unit_eval_error(L, "(d-gone (progn (fmakunbound 'd-gone) 1))"), "UNDEFINED-FUNCTION");
+    /* a non-local exit out of an argument */
+    ck_assert_eval(L, "(block b (d2 1 (return-from b :out)))", ":OUT");
+}
+END_TEST
+
 static Suite *eval_suite(void) {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
@@ -160,6 +185,7 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_boot_functions_are_analysed_on_first_call);
     tcase_add_test(tc, test_lazy_analysis_survives_errors);
     tcase_add_test(tc, test_unused_blocks_are_dropped);
+    tcase_add_test(tc, test_direct_calls);
     suite_add_tcase(s, tc);
     return s;
 }
