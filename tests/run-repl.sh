@@ -5,16 +5,18 @@ BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tinycl"
 if ! command -v tmux >/dev/null 2>&1; then echo "repl: tmux is not installed"; echo "0 passed, 1 failed"; exit 1; fi
 S="tinycl-repl-test-$$"
+# a tmux server of our own: test runs in parallel (or a user's tmux) cannot end it under us
+tm() { tmux -L "$S" "$@"; }
 HOME_DIR=$(mktemp -d)
 passed=0; failed=0
 
 start() {
-    tmux kill-session -t "$S" 2>/dev/null
-    tmux new-session -d -s "$S" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
+    tm kill-session -t "$S" 2>/dev/null
+    tm new-session -d -s "$S" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
     wait_for 'CL-USER>' 10
 }
-screen() { tmux capture-pane -p -t "$S" -S -200; }
-send() { tmux send-keys -t "$S" "$@"; }
+screen() { tm capture-pane -p -t "$S" -S -200; }
+send() { tm send-keys -t "$S" "$@"; }
 wait_for() { # pattern [seconds]
     n=$(( ${2:-5} * 10 ))
     while [ $n -gt 0 ]; do
@@ -121,7 +123,7 @@ send ':load no-such-system-xyz' Enter
 check meta-load-error 'System "no-such-system-xyz" not found in any known distribution.'
 send C-d
 
-tmux kill-session -t "$S" 2>/dev/null
+tm kill-server 2>/dev/null
 rm -rf "$HOME_DIR"
 echo "repl: $passed passed, $failed failed"
 echo "$passed passed, $failed failed"
