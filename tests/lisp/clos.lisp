@@ -631,6 +631,100 @@
          (signals-error (comb-plus "s") error))
   t)
 
+;;; DEFINE-METHOD-COMBINATION, short form
+
+(deftest define-method-combination-short-form
+  (list (define-method-combination dmc-mul :operator * :identity-with-one-argument t
+          :documentation "Product of the methods")
+        (progn
+          (defgeneric dmc-mul-gf (x) (:method-combination dmc-mul))
+          (defmethod dmc-mul-gf dmc-mul ((x integer)) 2)
+          (defmethod dmc-mul-gf dmc-mul ((x rational)) 3)
+          (defmethod dmc-mul-gf dmc-mul ((x number)) 5)
+          (defmethod dmc-mul-gf :around ((x (eql 7))) (list :around (call-next-method)))
+          (list (dmc-mul-gf 1) (dmc-mul-gf 1/2) (dmc-mul-gf 1.0) (dmc-mul-gf 7)))
+        (documentation 'dmc-mul 'method-combination)
+        (signals-error (dmc-mul-gf 'x) error))
+  (dmc-mul (30 15 5 (:around 30)) "Product of the methods" t))
+
+;; the operator defaults to the name, and may be a macro
+(defmacro dmc-both (&rest forms) `(list ,@forms))
+(deftest define-method-combination-short-form-macro-operator
+  (progn
+    (define-method-combination dmc-both)
+    (defgeneric dmc-both-gf (x) (:method-combination dmc-both :most-specific-last))
+    (defmethod dmc-both-gf dmc-both ((x integer)) :integer)
+    (defmethod dmc-both-gf dmc-both ((x t)) :t)
+    (list (dmc-both-gf 1) (dmc-both-gf "s")
+          (signals-error (progn (defmethod dmc-both-gf ((x string)) :none) (dmc-both-gf "s")) error)))
+  ((:t :integer) (:t) t))
+
+(deftest define-method-combination-unknown-is-an-error
+  (signals-error (defgeneric dmc-unknown-gf (x) (:method-combination no-such-combination-at-all))
+                 program-error)
+  t)
+
+;;; DEFINE-METHOD-COMBINATION, long form
+
+(define-method-combination dmc-long (tag &optional (extra :none))
+  ((befores (:before))
+   (primaries () :required t)
+   (others (:other *) :order :most-specific-last))
+  (:arguments first-arg)
+  (:generic-function gf)
+  "Befores, the primaries as a chain, and the others"
+  `(list ',tag ',extra (functionp ,gf) ,first-arg
+         (list ,@(mapcar #'(lambda (m) `(call-method ,m)) befores))
+         (call-method ,(first primaries) ,(rest primaries))
+         (list ,@(mapcar #'(lambda (m) `(call-method ,m)) others))
+         (call-method (make-method (list :made ,first-arg)))))
+
+(defgeneric dmc-long-gf (x y) (:method-combination dmc-long :tag1))
+(defmethod dmc-long-gf ((x integer) y) (list :integer (call-next-method)))
+(defmethod dmc-long-gf ((x number) y) (list :number (next-method-p)))
+(defmethod dmc-long-gf :before ((x integer) y) :before)
+(defmethod dmc-long-gf :other 1 ((x integer) y) :other-integer)
+(defmethod dmc-long-gf :other 2 ((x number) y) :other-number)
+
+(deftest define-method-combination-long-form
+  (list (dmc-long-gf 1 2) (dmc-long-gf 1.5 2)
+        (signals-error (dmc-long-gf 'a 2) error)
+        (documentation 'dmc-long 'method-combination))
+  ((:tag1 :none t 1 (:before) (:integer (:number nil)) (:other-number :other-integer) (:made 1))
+   (:tag1 :none t 1.5 () (:number nil) (:other-number) (:made 1.5))
+   t "Befores, the primaries as a chain, and the others"))
+
+(deftest define-method-combination-long-form-invalid-method
+  (progn
+    (defgeneric dmc-long-gf-2 (x) (:method-combination dmc-long :tag2 :x))
+    (defmethod dmc-long-gf-2 ((x t)) :t)
+    (list (cadr (dmc-long-gf-2 1))
+          (signals-error (progn (defmethod dmc-long-gf-2 :after ((x t)) :after) (dmc-long-gf-2 1)) error)))
+  (:x t))
+
+(defun dmc-positive-qualifier-p (qualifiers) (typep qualifiers '(cons (integer 1) null)))
+(define-method-combination dmc-weighted () ((ms dmc-positive-qualifier-p))
+  `(list ,@(mapcar #'(lambda (m) `(list ',(car (method-qualifiers m)) (call-method ,m))) ms)))
+
+(deftest define-method-combination-long-form-predicate
+  (progn
+    (defgeneric dmc-weighted-gf (x) (:method-combination dmc-weighted))
+    (defmethod dmc-weighted-gf 3 ((x t)) :t)
+    (defmethod dmc-weighted-gf 1 ((x integer)) :integer)
+    (list (dmc-weighted-gf 1) (dmc-weighted-gf 'a)))
+  (((1 :integer) (3 :t)) ((3 :t))))
+
+;; the :ORDER form is evaluated in the lexical environment of the definition
+(deftest define-method-combination-long-form-order-evaluated
+  (let ((order :most-specific-last))
+    (define-method-combination dmc-ordered () ((ms * :order order))
+      `(list ,@(mapcar #'(lambda (m) `(call-method ,m)) ms)))
+    (defgeneric dmc-ordered-gf (x) (:method-combination dmc-ordered))
+    (defmethod dmc-ordered-gf ((x t)) :t)
+    (defmethod dmc-ordered-gf ((x integer)) :integer)
+    (list (dmc-ordered-gf 1) (dmc-ordered-gf 'a)))
+  ((:t :integer) (:t)))
+
 (deftest invalid-qualifier
   (progn (defmethod bad-qualifier-gf :sideways ((x t)) x)
          (signals-error (bad-qualifier-gf 1) error))
