@@ -73,8 +73,9 @@
 
 (defun %set-documentation (object doc-type doc)
   ;; DOCUMENTATION lives in macros.lisp; it is told about classes and generic functions
-  (if (fboundp '(setf documentation))
-      (funcall (fdefinition '(setf documentation)) doc object doc-type))
+  ;; (by the function under (SETF DOCUMENTATION)'s default method, usable while CLOS boots)
+  (if (fboundp '%set-documentation-1)
+      (%set-documentation-1 doc object doc-type))
   doc)
 
 (defun %prin1-qualified (object stream)
@@ -2165,6 +2166,28 @@
   (error 'simple-error
          :format-control "method combination error in CLOS dispatch:~%~?"
          :format-arguments (list format-control args)))
+
+;;; DOCUMENTATION and (SETF DOCUMENTATION) are generic functions (CLHS 25.2): methods and classes
+;;; keep their documentation in a slot, everything else as macros.lisp says.
+
+(fmakunbound 'documentation)
+(fmakunbound '(setf documentation))
+(defgeneric documentation (x doc-type))
+(defgeneric (setf documentation) (new-value x doc-type))
+(defmethod documentation ((x t) doc-type) (%documentation-1 x doc-type))
+(defmethod (setf documentation) (new-value (x t) doc-type) (%set-documentation-1 new-value x doc-type))
+(defmethod documentation ((x standard-method) (doc-type (eql t))) (%instance-ref x 6))
+(defmethod (setf documentation) (new-value (x standard-method) (doc-type (eql t)))
+  (%instance-set x 6 new-value)
+  new-value)
+(defmethod documentation ((x class) (doc-type (eql t))) (%instance-ref x 7))
+(defmethod documentation ((x class) (doc-type (eql 'type))) (%instance-ref x 7))
+(defmethod (setf documentation) (new-value (x class) (doc-type (eql t)))
+  (%instance-set x 7 new-value)
+  new-value)
+(defmethod (setf documentation) (new-value (x class) (doc-type (eql 'type)))
+  (%instance-set x 7 new-value)
+  new-value)
 
 ;;; From here on, DEFINE-CONDITION's :reader, :writer and :accessor define methods on generic
 ;;; functions specialised on the condition class, as in SBCL: a library can then use the same

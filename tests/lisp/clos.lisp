@@ -1033,3 +1033,35 @@ Slots with :INSTANCE allocation:
             (typep #'cag-reason 'generic-function)
             (not (null (find-method #'cag-reason '() (list (find-class 'cag-failure))))))))
   (1 3 (:string "s") t t))
+
+;;; DOCUMENTATION of methods and classes; DOCUMENTATION is a generic function
+
+(defclass doc-class () () (:documentation "class doc"))
+(defgeneric doc-gf (x) (:method ((x symbol)) "symbol method" x))
+(defmethod doc-gf ((x integer)) x)
+
+(deftest documentation-of-classes
+  (let ((c (find-class 'doc-class)))
+    (list (documentation c t) (documentation c 'type)
+          (setf (documentation c t) "new doc") (documentation c t) (documentation c 'type)
+          (setf (documentation c 'type) "newer") (documentation c t)))
+  ("class doc" "class doc" "new doc" "new doc" "new doc" "newer" "newer"))
+
+(deftest documentation-of-methods
+  (let ((ms (find-method #'doc-gf nil (list (find-class 'symbol))))
+        (mi (find-method #'doc-gf nil (list (find-class 'integer)))))
+    (list (documentation ms t) (documentation mi t)
+          (setf (documentation mi t) "integer method") (documentation mi t)))
+  ("symbol method" nil "integer method" "integer method"))
+
+(defclass doc-holder () ((doc :initform nil :accessor doc-holder-doc)))
+(defmethod documentation ((x doc-holder) (doc-type (eql t))) (doc-holder-doc x))
+(defmethod (setf documentation) ((new string) (x doc-holder) (doc-type (eql t)))
+  (setf (doc-holder-doc x) new))
+
+(deftest documentation-is-generic
+  (let ((h (make-instance 'doc-holder)))
+    (list (typep #'documentation 'generic-function)
+          (documentation h t) (setf (documentation h t) "held") (documentation h t)
+          (documentation 'doc-gf 'function)))
+  (t nil "held" "held" nil))
