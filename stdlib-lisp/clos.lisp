@@ -629,6 +629,12 @@
     (if declare (%instance-set gf 6 declare))
     (if argument-precedence-order
         (let ((required (%required-names (%instance-ref gf 1))))
+          (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
+                        (dolist (v required t)
+                          (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
+              (error 'simple-program-error
+                     :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
+                     :format-arguments (list argument-precedence-order required name)))
           (%instance-set gf 5 (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
     (%methods-changed gf)
     gf))
@@ -666,6 +672,11 @@
     (dolist (o options)
       (if (not (consp o))
           (error 'simple-program-error :format-control "Malformed DEFGENERIC option ~S." :format-arguments (list o)))
+      (if (and (%memq (car o) '(:documentation :method-combination :argument-precedence-order
+                                :generic-function-class :method-class))
+               (%cl-assq (car o) (cdr (%memq o options))))
+          (error 'simple-program-error :format-control "The option ~S appears more than once in DEFGENERIC ~S."
+                                       :format-arguments (list (car o) name)))
       (cond ((eq (car o) :documentation) (setq doc (cadr o)))
             ((eq (car o) :method-combination) (setq mc (cdr o)))
             ((eq (car o) :argument-precedence-order) (setq apo (cdr o)))
@@ -1366,6 +1377,8 @@
                      (t (error 'simple-error :format-control "The metaclass ~S is not supported."
                                              :format-arguments (list metaclass)))))
          (class (gethash name *class-table*)))
+    ;; a class whose name was changed since it was registered is not redefined: a new one is made
+    (if (and class (not (eq (%class-name class) name))) (setq class nil))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (progn (setq class (%make-class-object name kind))
                (%set-instance-layout class (%metaclass-for-kind kind))))
@@ -1551,6 +1564,9 @@
         (declare (ignore initargs))
         (%allocate-instance class 4))
       *standard-initialization-methods*)
+(defmethod allocate-instance ((class structure-class) &rest initargs)
+  (declare (ignore initargs))
+  (%make-structure class))
 (defmethod allocate-instance ((class funcallable-standard-class) &rest initargs)
   (declare (ignore initargs))
   (%allocate-funcallable-instance class #'(lambda (&rest args) (declare (ignore args))

@@ -1065,3 +1065,56 @@ Slots with :INSTANCE allocation:
           (documentation h t) (setf (documentation h t) "held") (documentation h t)
           (documentation 'doc-gf 'function)))
   (t nil "held" "held" nil))
+
+;;; DEFCLASS after the class lost its name makes a new class
+(deftest defclass-after-class-name-changed
+  (progn
+    (setf (find-class 'renamed-class) nil)
+    (let* ((c1 (defclass renamed-class () ((a))))
+           (o1 (make-instance 'renamed-class)))
+      (setf (class-name c1) nil)
+      (let ((c2 (defclass renamed-class () ((a)))))
+        (list (eq (class-of o1) c1) (eq c1 c2) (typep o1 c2) (class-name c2)))))
+  (t nil nil renamed-class))
+
+;;; the first :ALLOW-OTHER-KEYS of a call counts
+(defmethod first-aok-gf ((x t) &key) x)
+(deftest generic-function-first-allow-other-keys-counts
+  (list (signals-error (first-aok-gf 1 :allow-other-keys nil :allow-other-keys t :bogus t) program-error)
+        (first-aok-gf 2 :allow-other-keys t :allow-other-keys nil :bogus t))
+  (t 2))
+
+;;; ALLOCATE-INSTANCE and MAKE-LOAD-FORM-SAVING-SLOTS of structures
+(defstruct mlfss-struct a (b 2))
+(deftest make-load-form-saving-slots-structure
+  (let* ((obj (make-mlfss-struct :a 17))
+         (forms (multiple-value-list (make-load-form-saving-slots obj)))
+         (new (eval (first forms))))
+    (eval (subst new obj (second forms)))
+    (list (length forms) (eq (class-of new) (class-of obj)) (mlfss-struct-a new) (mlfss-struct-b new)
+          (eq new obj)))
+  (2 t 17 2 nil))
+
+(deftest allocate-instance-structure-class
+  (let ((s (allocate-instance (find-class 'mlfss-struct))))
+    (setf (mlfss-struct-a s) 'x)
+    (list (typep s 'mlfss-struct) (mlfss-struct-a s)))
+  (t x))
+
+;;; DEFGENERIC checks its :ARGUMENT-PRECEDENCE-ORDER and repeated options
+(deftest defgeneric-option-errors
+  (list (signals-error (defgeneric apo-err-1 (x y) (:argument-precedence-order x y x)) program-error)
+        (signals-error (defgeneric apo-err-2 (x y) (:argument-precedence-order x)) program-error)
+        (signals-error (eval (quote (defgeneric apo-err-3 (x) (:documentation "a") (:documentation "b")))) program-error)
+        (functionp (defgeneric apo-ok (x y) (:argument-precedence-order y x))))
+  (t t t t))
+
+;;; TYPE-OF an instance whose class no longer has a proper name is the class
+(deftest type-of-instance-of-unnamed-class
+  (let ((c1 (defclass type-of-unnamed-1 () ()))
+        (c2 (defclass type-of-unnamed-2 () ())))
+    (setf (class-name c1) nil)
+    (setf (find-class 'type-of-unnamed-2) nil)
+    (list (eq (type-of (make-instance c1)) c1) (eq (type-of (make-instance c2)) c2)
+          (type-of (make-instance 'point :x 1))))
+  (t t point))
