@@ -587,10 +587,16 @@
     (setq r (nreverse-boot r))
     (if keyp (append r (list '&key)) r)))
 
+(defun %untraced-fdefinition (name)
+  ;; FDEFINITION of NAME, or what TRACE wrapped when NAME is traced (so that DEFMETHOD and
+  ;; DEFGENERIC find a traced generic function)
+  (let ((f (fdefinition name)) (e (%trace-entry name)))
+    (if (and e (not (nth 3 e)) (eq (nth 1 e) f)) (nth 2 e) f)))
+
 (defun %ensure-gf (name lambda-list-for-new)
   ;; the generic function named NAME, made when there is none
   (if (fboundp name)
-      (let ((f (fdefinition name)))
+      (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
         (if (%generic-function-p f) f (%not-generic-error name)))
       (let ((gf (%make-generic-function name lambda-list-for-new)))
@@ -605,7 +611,7 @@
   (declare (ignore environment generic-function-class))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
-                (let ((f (fdefinition name)))
+                (let ((f (%untraced-fdefinition name)))
                   (if (or (and (symbolp name) (macro-function name)) (not (%generic-function-p f)))
                       (%not-generic-error name))
                   f)
@@ -688,13 +694,13 @@
                                             :format-arguments (list o name)))))
     `(progn
        (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class)
-       (%set-initial-methods (fdefinition ',name)
+       (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
        (%note-definition 'defgeneric ',name)
-       (fdefinition ',name))))
+       (%untraced-fdefinition ',name))))
 
 (defun %defgeneric (name lambda-list doc mc apo decls method-class)
-  (let ((gf (if (fboundp name) (fdefinition name) nil)))
+  (let ((gf (if (fboundp name) (%untraced-fdefinition name) nil)))
     (if (and gf (%generic-function-p gf))
         ;; methods from an earlier DEFGENERIC's :method options go
         (dolist (m (%instance-ref gf 14)) (%remove-method gf m))))

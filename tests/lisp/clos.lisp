@@ -1118,3 +1118,17 @@ Slots with :INSTANCE allocation:
     (list (eq (type-of (make-instance c1)) c1) (eq (type-of (make-instance c2)) c2)
           (type-of (make-instance 'point :x 1))))
   (t t point))
+
+;;; TRACE of a generic function before its methods are defined
+(deftest trace-generic-function-then-defmethod
+  (progn
+    (defgeneric traced-gf (x y))
+    (trace traced-gf)
+    (defmethod traced-gf ((x t) (y t)) (list x y))
+    (prog1 (list (trace)
+                 (let ((out (with-output-to-string (*trace-output*)
+                              (assert (equal (traced-gf 1 2) '(1 2))))))
+                   (> (length out) 0))
+                 (typep (defgeneric traced-gf (x y)) 'generic-function))
+      (untrace traced-gf)))
+  ((traced-gf) t t))
