@@ -699,8 +699,12 @@ static void check_keys(Lisp *L, Obj allowed, Obj start, int nargs, Obj *args) {
     int s = (int)FIXVAL(start);
     if (nargs <= s) return;
     if ((nargs - s) & 1) err_program(L, "odd number of &KEY arguments");
+    /* the first :ALLOW-OTHER-KEYS counts (CLHS 3.4.1.4.1) */
     for (int i = s; i < nargs; i += 2)
-        if (args[i] == S(K_ALLOW_OTHER_KEYS) && args[i + 1] != NIL) return;
+        if (args[i] == S(K_ALLOW_OTHER_KEYS)) {
+            if (args[i + 1] != NIL) return;
+            break;
+        }
     for (int i = s; i < nargs; i += 2) {
         Obj key = args[i];
         if (key == S(K_ALLOW_OTHER_KEYS)) continue;

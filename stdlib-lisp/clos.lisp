@@ -73,8 +73,9 @@
 
 (defun %set-documentation (object doc-type doc)
   ;; DOCUMENTATION lives in macros.lisp; it is told about classes and generic functions
-  (if (fboundp '(setf documentation))
-      (funcall (fdefinition '(setf documentation)) doc object doc-type))
+  ;; (by the function under (SETF DOCUMENTATION)'s default method, usable while CLOS boots)
+  (if (fboundp '%set-documentation-1)
+      (%set-documentation-1 doc object doc-type))
   doc)
 
 (defun %prin1-qualified (object stream)
@@ -586,10 +587,16 @@
     (setq r (nreverse-boot r))
     (if keyp (append r (list '&key)) r)))
 
+(defun %untraced-fdefinition (name)
+  ;; FDEFINITION of NAME, or what TRACE wrapped when NAME is traced (so that DEFMETHOD and
+  ;; DEFGENERIC find a traced generic function)
+  (let ((f (fdefinition name)) (e (%trace-entry name)))
+    (if (and e (not (nth 3 e)) (eq (nth 1 e) f)) (nth 2 e) f)))
+
 (defun %ensure-gf (name lambda-list-for-new)
   ;; the generic function named NAME, made when there is none
   (if (fboundp name)
-      (let ((f (fdefinition name)))
+      (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
         (if (%generic-function-p f) f (%not-generic-error name)))
       (let ((gf (%make-generic-function name lambda-list-for-new)))
@@ -604,7 +611,7 @@
   (declare (ignore environment generic-function-class))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
-                (let ((f (fdefinition name)))
+                (let ((f (%untraced-fdefinition name)))
                   (if (or (and (symbolp name) (macro-function name)) (not (%generic-function-p f)))
                       (%not-generic-error name))
                   f)
@@ -628,6 +635,12 @@
     (if declare (%instance-set gf 6 declare))
     (if argument-precedence-order
         (let ((required (%required-names (%instance-ref gf 1))))
+          (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
+                        (dolist (v required t)
+                          (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
+              (error 'simple-program-error
+                     :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
+                     :format-arguments (list argument-precedence-order required name)))
           (%instance-set gf 5 (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
     (%methods-changed gf)
     gf))
@@ -641,9 +654,19 @@
 
 (defvar *short-method-combinations* '(+ and or list append nconc progn max min))
 
+;;; The method combination types, by name: (:short operator identity-with-one-argument) or
+;;; (:long function), where FUNCTION takes the generic function, its applicable methods (most
+;;; specific first) and the options of its :METHOD-COMBINATION and returns the effective
+;;; method form. The built-in types are short ones whose operator is their name.
+(defvar *method-combination-types* (make-hash-table :test 'eq))
+
+(dolist (name *short-method-combinations*)
+  (setf (gethash name *method-combination-types*)
+        (list :short name (if (%memq name '(+ and or progn max min)) t nil))))
+
 (defun %canonical-method-combination (mc)
   (let ((name (if (consp mc) (car mc) mc)) (options (if (consp mc) (cdr mc) nil)))
-    (if (or (eq name 'standard) (%memq name *short-method-combinations*))
+    (if (or (eq name 'standard) (gethash name *method-combination-types*))
         (cons name options)
         (error 'simple-program-error :format-control "~S is not a known method combination." :format-arguments (list name)))))
 
@@ -655,6 +678,11 @@
     (dolist (o options)
       (if (not (consp o))
           (error 'simple-program-error :format-control "Malformed DEFGENERIC option ~S." :format-arguments (list o)))
+      (if (and (%memq (car o) '(:documentation :method-combination :argument-precedence-order
+                                :generic-function-class :method-class))
+               (%cl-assq (car o) (cdr (%memq o options))))
+          (error 'simple-program-error :format-control "The option ~S appears more than once in DEFGENERIC ~S."
+                                       :format-arguments (list (car o) name)))
       (cond ((eq (car o) :documentation) (setq doc (cadr o)))
             ((eq (car o) :method-combination) (setq mc (cdr o)))
             ((eq (car o) :argument-precedence-order) (setq apo (cdr o)))
@@ -666,13 +694,13 @@
                                             :format-arguments (list o name)))))
     `(progn
        (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class)
-       (%set-initial-methods (fdefinition ',name)
+       (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
        (%note-definition 'defgeneric ',name)
-       (fdefinition ',name))))
+       (%untraced-fdefinition ',name))))
 
 (defun %defgeneric (name lambda-list doc mc apo decls method-class)
-  (let ((gf (if (fboundp name) (fdefinition name) nil)))
+  (let ((gf (if (fboundp name) (%untraced-fdefinition name) nil)))
     (if (and gf (%generic-function-p gf))
         ;; methods from an earlier DEFGENERIC's :method options go
         (dolist (m (%instance-ref gf 14)) (%remove-method gf m))))
@@ -900,7 +928,13 @@
   (let ((comb (car (%instance-ref gf 3))))
     (if (eq comb 'standard)
         (%standard-emf gf methods args)
-        (%short-emf gf methods comb (cdr (%instance-ref gf 3))))))
+        (let ((type (gethash comb *method-combination-types*)))
+          (cond ((null type)
+                 (error 'simple-error :format-control "The method combination ~S of ~S is not defined."
+                                      :format-arguments (list comb gf)))
+                ((eq (car type) :long)
+                 (%long-emf gf methods (cadr type) (cdr (%instance-ref gf 3))))
+                (t (%short-emf gf methods comb (cdr (%instance-ref gf 3)) type)))))))
 
 (defun %standard-emf (gf methods args)
   (let ((arounds nil) (befores nil) (primaries nil) (afters nil))
@@ -930,7 +964,7 @@
              (let ((inner (%clos-vector 3 (%mapcar1 #'list befores) primaries (%mapcar1 #'list afters) gf)))
                (%clos-vector 2 (append arounds (list inner)) keys start)))))))
 
-(defun %short-emf (gf methods comb options)
+(defun %short-emf (gf methods comb options type)
   (let ((arounds nil) (primaries nil))
     (dolist (m methods)
       (let ((q (%instance-ref m 1)))
@@ -939,14 +973,25 @@
               (t (error 'simple-error
                         :format-control "invalid method error for~%  ~S~%method:~%  The method ~S on ~S has ~A.~%  The method combination type ~S was defined with the short form of DEFINE-METHOD-COMBINATION and so requires all methods have either the single qualifier ~S or the single qualifier :AROUND."
                         :format-arguments (list m m gf (if q "an invalid qualifier" "no qualifiers") comb comb))))))
+    (dolist (o options)
+      (if (not (%memq o '(:most-specific-first :most-specific-last)))
+          (error 'simple-program-error
+                 :format-control "Illegal option ~S to the method combination ~S: only :MOST-SPECIFIC-FIRST and :MOST-SPECIFIC-LAST are allowed."
+                 :format-arguments (list o comb))))
     (setq arounds (nreverse-boot arounds))
     (setq primaries (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))
     (if (null primaries)
         (%clos-vector 2 (list (%clos-vector 3 nil nil nil gf)) t 0)
         (let* ((ms primaries)
+               (operator (cadr type))
                (combined
                  (%make-method *standard-method-class* nil nil nil nil
-                               #'(lambda (&rest args) (%apply-short-combination comb ms args))
+                               (if (and (eq operator comb) (%memq comb *short-method-combinations*))
+                                   #'(lambda (&rest args) (%apply-short-combination comb ms args))
+                                   (%effective-method-function
+                                    gf (if (and (caddr type) (null (cdr ms)))
+                                           `(call-method ,(car ms))
+                                           `(,operator ,@(%mapcar1 #'(lambda (m) `(call-method ,m)) ms)))))
                                nil)))
           (%clos-vector 2 (append arounds (list combined)) (%emf-keys gf methods)
                         (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11))))))))
@@ -962,6 +1007,211 @@
                    ((eq comb 'append) (apply #'append values))
                    ((eq comb 'nconc) (apply #'nconc values))
                    (t (apply (symbol-function comb) values)))))))
+
+;;; Effective method forms (long-form and user short-form combinations) become functions of
+;;; the generic function's arguments. CALL-METHOD and MAKE-METHOD are local macros there.
+
+(defvar *emf-args* (make-symbol "EMF-ARGS"))
+
+(defun %emf-method-form (m)
+  (cond ((and (consp m) (eq (car m) 'make-method))
+         `(%make-method *standard-method-class* nil nil nil nil
+                        #'(lambda (&rest ignore) (declare (ignore ignore)) ,(cadr m)) nil))
+        (t `',m)))
+
+(defun %call-method-expansion (method next-methods)
+  `(%call-method ,(%emf-method-form method)
+                 (list ,@(%mapcar1 #'%emf-method-form next-methods))
+                 ,*emf-args*))
+
+(defun %call-method (m next args)
+  (let ((fast (%instance-ref m 5)))
+    (if fast
+        (apply fast args)
+        (apply (%instance-ref m 4) (cons m next) args args))))
+
+(defun %effective-method-function (gf form &optional arguments-binder)
+  (declare (ignore gf))
+  (let ((body (if arguments-binder (funcall arguments-binder form) form)))
+    (eval `#'(lambda (&rest ,*emf-args*)
+               (macrolet ((call-method (method &optional next-methods)
+                            (%call-method-expansion method next-methods))
+                          (make-method (form)
+                            (declare (ignore form))
+                            (error "MAKE-METHOD is only allowed in CALL-METHOD.")))
+                 ,body)))))
+
+(defun %long-emf (gf methods function options)
+  (let* ((result (funcall function gf methods options))
+         (form (car result))
+         (fn (%effective-method-function gf form (cadr result)))
+         (combined (%make-method *standard-method-class* nil nil nil nil fn nil)))
+    (%clos-vector 2 (list combined) (%emf-keys gf methods)
+                  (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11))))))
+
+;;; DEFINE-METHOD-COMBINATION (CLHS 7.7.x)
+
+(defun %define-short-method-combination (name operator identity doc)
+  (setf (gethash name *method-combination-types*) (list :short operator identity))
+  (%set-documentation name 'method-combination doc)
+  name)
+
+(defun %define-long-method-combination (name function doc)
+  (setf (gethash name *method-combination-types*) (list :long function))
+  (%set-documentation name 'method-combination doc)
+  name)
+
+(defun %qualifier-pattern-matches-p (pattern qualifiers)
+  (cond ((eq pattern '*) t)
+        ((null pattern) (null qualifiers))
+        ((atom pattern) nil)
+        ((atom qualifiers) nil)
+        ((or (eq (car pattern) '*) (equal (car pattern) (car qualifiers)))
+         (%qualifier-pattern-matches-p (cdr pattern) (cdr qualifiers)))
+        (t nil)))
+
+(defun %method-group-matches-p (patterns qualifiers)
+  ;; PATTERNS: qualifier patterns, or (:predicate fn)
+  (if (eq (car patterns) :predicate)
+      (funcall (cadr patterns) qualifiers)
+      (dolist (p patterns nil)
+        (if (%qualifier-pattern-matches-p p qualifiers) (return t)))))
+
+(defun %group-methods (methods groups)
+  ;; GROUPS: ((patterns order required description) ...) -> a list of method lists
+  (let ((buckets (%make-list-boot (%list-length groups))))
+    (dolist (m methods)
+      (let ((q (%instance-ref m 1)) (i 0) (found nil))
+        (dolist (g groups)
+          (if (%method-group-matches-p (car g) q)
+              (progn (setq found t)
+                     (let ((cell (nthcdr i buckets))) (rplaca cell (cons m (car cell))))
+                     (return)))
+          (setq i (1+ i)))
+        (if (not found)
+            (invalid-method-error m "The method's qualifiers ~S match no method group of the method combination." q))))
+    (let ((result nil) (cells buckets))
+      (dolist (g groups)
+        (let ((ms (car cells)) (order (cadr g)))
+          (cond ((eq order :most-specific-last))
+                ((eq order :most-specific-first) (setq ms (nreverse-boot ms)))
+                (t (method-combination-error "~S is not a valid :ORDER (:MOST-SPECIFIC-FIRST or :MOST-SPECIFIC-LAST)." order)))
+          (if (and (caddr g) (null ms))
+              (method-combination-error "No method of the required method group ~S." (nth 4 g)))
+          (setq result (cons ms result)))
+        (setq cells (cdr cells)))
+      (nreverse-boot result))))
+
+(defun %parse-method-group-specifier (spec)
+  ;; -> (name patterns-or-predicate order-form required-form description)
+  (let ((name (car spec)) (rest (cdr spec)) (patterns nil) (order :most-specific-first)
+        (required nil) (description nil))
+    (if (and rest (symbolp (car rest)) (car rest) (not (eq (car rest) '*))
+             (not (%memq (car rest) '(:description :order :required))))
+        (progn (setq patterns (list :predicate (list 'function (car rest)))) (setq rest (cdr rest)))
+        (progn
+          (tagbody
+           top
+             (if (and rest (not (%memq (car rest) '(:description :order :required))))
+                 (progn (setq patterns (cons (car rest) patterns)) (setq rest (cdr rest)) (go top))))
+          (setq patterns (nreverse-boot patterns))))
+    (tagbody
+     top
+       (if rest
+           (progn
+             (cond ((eq (car rest) :description) (setq description (cadr rest)))
+                   ((eq (car rest) :order) (setq order (cadr rest)))
+                   ((eq (car rest) :required) (setq required (cadr rest)))
+                   (t (error 'simple-program-error :format-control "Bad method group specifier ~S."
+                                                   :format-arguments (list spec))))
+             (setq rest (cddr rest))
+             (go top))))
+    (list name patterns order required description)))
+
+(defun %lambda-list-variables (ll)
+  (let ((vars nil))
+    (dolist (x ll)
+      (cond ((%memq x '(&optional &rest &key &allow-other-keys &aux &whole &body)))
+            ((consp x)
+             (let ((v (car x)))
+               (setq vars (cons (if (consp v) (cadr v) v) vars))
+               (if (and (cdr x) (cddr x)) (setq vars (cons (caddr x) vars)))))
+            (t (setq vars (cons x vars)))))
+    (nreverse-boot vars)))
+
+(defun %make-arguments-binder (args-ll symbols)
+  ;; the lambda list of :ARGUMENTS, its variables replaced by SYMBOLS, bound to the arguments
+  (let* ((vars (%lambda-list-variables args-ll))
+         (alist (let ((r nil) (ss symbols))
+                  (dolist (v vars (nreverse-boot r)) (setq r (cons (cons v (car ss)) r)) (setq ss (cdr ss)))))
+         (ll (sublis alist args-ll))
+         (whole nil))
+    (if (eq (car ll) '&whole) (progn (setq whole (cadr ll)) (setq ll (cddr ll))))
+    (if (not (or (%memq '&rest ll) (%memq '&body ll)))
+        (let ((r (gensym "REST")) (head nil) (tail ll))
+          (tagbody
+           top
+             (if (and tail (not (%memq (car tail) '(&key &aux))))
+                 (progn (setq head (cons (car tail) head)) (setq tail (cdr tail)) (go top))))
+          (setq ll (append (nreverse-boot head) (list '&rest r) tail))))
+    (if (and (%memq '&key ll) (not (%memq '&allow-other-keys ll)))
+        (setq ll (append ll (list '&allow-other-keys))))
+    #'(lambda (form)
+        `(destructuring-bind ,ll ,*emf-args*
+           ,@(if whole `((let ((,whole ,*emf-args*)) ,form)) (list form))))))
+
+(defmacro define-method-combination (name &rest args)
+  (if (or (null args) (keywordp (car args)))
+      ;; the short form
+      (let ((operator name) (identity nil) (doc nil) (rest args))
+        (tagbody
+         top
+           (if rest
+               (progn
+                 (cond ((eq (car rest) :operator) (setq operator (cadr rest)))
+                       ((eq (car rest) :identity-with-one-argument) (setq identity (cadr rest)))
+                       ((eq (car rest) :documentation) (setq doc (cadr rest)))
+                       (t (error 'simple-program-error :format-control "Bad option ~S to DEFINE-METHOD-COMBINATION ~S."
+                                                       :format-arguments (list (car rest) name))))
+                 (setq rest (cddr rest))
+                 (go top))))
+        `(%define-short-method-combination ',name ',operator ',identity ',doc))
+      ;; the long form
+      (let* ((lambda-list (car args))
+             (groups (%mapcar1 #'%parse-method-group-specifier (cadr args)))
+             (body (cddr args))
+             (arguments nil) (gf-var nil))
+        (tagbody
+         top
+           (cond ((and (consp (car body)) (eq (caar body) :arguments))
+                  (setq arguments (cdar body)) (setq body (cdr body)) (go top))
+                 ((and (consp (car body)) (eq (caar body) :generic-function))
+                  (setq gf-var (cadar body)) (setq body (cdr body)) (go top))))
+        (let* ((parsed (%parse-body body t))
+               (doc (car parsed))
+               (gfv (gensym "GF")) (msv (gensym "METHODS")) (opv (gensym "OPTIONS"))
+               (arg-vars (%lambda-list-variables arguments)))
+          `(%define-long-method-combination
+            ',name
+            #'(lambda (,gfv ,msv ,opv)
+                (declare (ignorable ,gfv))
+                (destructuring-bind ,(%mapcar1 #'car groups)
+                    (%group-methods ,msv (list ,@(%mapcar1 #'(lambda (g)
+                                                                `(list ,(if (eq (car (cadr g)) :predicate)
+                                                                            `(list :predicate ,(cadr (cadr g)))
+                                                                            `',(cadr g))
+                                                                       ,(caddr g) ,(cadddr g) ',(nth 4 g) ',(car g)))
+                                                            groups)))
+                  (apply #'(lambda ,lambda-list
+                             (let (,@(if gf-var `((,gf-var ,gfv)))
+                                   ,@(%mapcar1 #'(lambda (v) `(,v (gensym ,(symbol-name v)))) arg-vars))
+                               ,@(cadr parsed)
+                               (list (progn ,@(caddr parsed))
+                                     ,(if arguments
+                                          `(%make-arguments-binder ',arguments (list ,@arg-vars))
+                                          nil))))
+                         ,opv)))
+            ',doc)))))
 
 (defun %gf-miss (gf args)
   ;; the slow path of a call: find the applicable methods, make and cache the effective method
@@ -1133,6 +1383,8 @@
                      (t (error 'simple-error :format-control "The metaclass ~S is not supported."
                                              :format-arguments (list metaclass)))))
          (class (gethash name *class-table*)))
+    ;; a class whose name was changed since it was registered is not redefined: a new one is made
+    (if (and class (not (eq (%class-name class) name))) (setq class nil))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (progn (setq class (%make-class-object name kind))
                (%set-instance-layout class (%metaclass-for-kind kind))))
@@ -1318,6 +1570,9 @@
         (declare (ignore initargs))
         (%allocate-instance class 4))
       *standard-initialization-methods*)
+(defmethod allocate-instance ((class structure-class) &rest initargs)
+  (declare (ignore initargs))
+  (%make-structure class))
 (defmethod allocate-instance ((class funcallable-standard-class) &rest initargs)
   (declare (ignore initargs))
   (%allocate-funcallable-instance class #'(lambda (&rest args) (declare (ignore args))
@@ -1933,6 +2188,28 @@
   (error 'simple-error
          :format-control "method combination error in CLOS dispatch:~%~?"
          :format-arguments (list format-control args)))
+
+;;; DOCUMENTATION and (SETF DOCUMENTATION) are generic functions (CLHS 25.2): methods and classes
+;;; keep their documentation in a slot, everything else as macros.lisp says.
+
+(fmakunbound 'documentation)
+(fmakunbound '(setf documentation))
+(defgeneric documentation (x doc-type))
+(defgeneric (setf documentation) (new-value x doc-type))
+(defmethod documentation ((x t) doc-type) (%documentation-1 x doc-type))
+(defmethod (setf documentation) (new-value (x t) doc-type) (%set-documentation-1 new-value x doc-type))
+(defmethod documentation ((x standard-method) (doc-type (eql t))) (%instance-ref x 6))
+(defmethod (setf documentation) (new-value (x standard-method) (doc-type (eql t)))
+  (%instance-set x 6 new-value)
+  new-value)
+(defmethod documentation ((x class) (doc-type (eql t))) (%instance-ref x 7))
+(defmethod documentation ((x class) (doc-type (eql 'type))) (%instance-ref x 7))
+(defmethod (setf documentation) (new-value (x class) (doc-type (eql t)))
+  (%instance-set x 7 new-value)
+  new-value)
+(defmethod (setf documentation) (new-value (x class) (doc-type (eql 'type)))
+  (%instance-set x 7 new-value)
+  new-value)
 
 ;;; From here on, DEFINE-CONDITION's :reader, :writer and :accessor define methods on generic
 ;;; functions specialised on the condition class, as in SBCL: a library can then use the same

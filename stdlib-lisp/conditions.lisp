@@ -497,8 +497,11 @@
 
 (defun %instance-type-of (object)
   (let ((layout (%instance-layout object)))
+    ;; the class's name when that still names it, else the class itself (CLHS TYPE-OF)
     (if (%class-p layout)
-        (return-from %instance-type-of (%class-name layout))))
+        (return-from %instance-type-of
+          (let ((name (%class-name layout)))
+            (if (and name (symbolp name) (eq (gethash name *class-table*) layout)) name layout)))))
   (dolist (h *instance-type-of-hooks*)
     (let ((r (funcall h object)))
       (if r (return-from %instance-type-of r))))

@@ -386,7 +386,7 @@
           (values nil nil))
     (if found doc (sys::%function-documentation function))))
 
-(defun documentation (x doc-type)
+(defun %documentation-1 (x doc-type)
   (cond ((functionp x)
          (%function-object-doc x))
         ((and (consp x) (eq (car x) 'setf) (consp (cdr x)))
@@ -411,7 +411,7 @@
         ((packagep x) (sys::%package-documentation x))
         (t nil)))
 
-(defun (setf documentation) (new-value x doc-type)
+(defun %set-documentation-1 (new-value x doc-type)
   (cond ((functionp x)
          (if (null *function-object-documentation*)
              (setq *function-object-documentation* (make-hash-table :test 'eq)))
@@ -426,6 +426,10 @@
         (t (error 'simple-error :format-control "Can't set the documentation of ~S."
                                 :format-arguments (list x))))
   new-value)
+
+;; CLOS makes these generic functions with the two above as their default methods
+(defun documentation (x doc-type) (%documentation-1 x doc-type))
+(defun (setf documentation) (new-value x doc-type) (%set-documentation-1 new-value x doc-type))
 
 ;;; ------------------------------------------------------------------
 ;;; DESCRIBE

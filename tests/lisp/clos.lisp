@@ -631,6 +631,100 @@
          (signals-error (comb-plus "s") error))
   t)
 
+;;; DEFINE-METHOD-COMBINATION, short form
+
+(deftest define-method-combination-short-form
+  (list (define-method-combination dmc-mul :operator * :identity-with-one-argument t
+          :documentation "Product of the methods")
+        (progn
+          (defgeneric dmc-mul-gf (x) (:method-combination dmc-mul))
+          (defmethod dmc-mul-gf dmc-mul ((x integer)) 2)
+          (defmethod dmc-mul-gf dmc-mul ((x rational)) 3)
+          (defmethod dmc-mul-gf dmc-mul ((x number)) 5)
+          (defmethod dmc-mul-gf :around ((x (eql 7))) (list :around (call-next-method)))
+          (list (dmc-mul-gf 1) (dmc-mul-gf 1/2) (dmc-mul-gf 1.0) (dmc-mul-gf 7)))
+        (documentation 'dmc-mul 'method-combination)
+        (signals-error (dmc-mul-gf 'x) error))
+  (dmc-mul (30 15 5 (:around 30)) "Product of the methods" t))
+
+;; the operator defaults to the name, and may be a macro
+(defmacro dmc-both (&rest forms) `(list ,@forms))
+(deftest define-method-combination-short-form-macro-operator
+  (progn
+    (define-method-combination dmc-both)
+    (defgeneric dmc-both-gf (x) (:method-combination dmc-both :most-specific-last))
+    (defmethod dmc-both-gf dmc-both ((x integer)) :integer)
+    (defmethod dmc-both-gf dmc-both ((x t)) :t)
+    (list (dmc-both-gf 1) (dmc-both-gf "s")
+          (signals-error (progn (defmethod dmc-both-gf ((x string)) :none) (dmc-both-gf "s")) error)))
+  ((:t :integer) (:t) t))
+
+(deftest define-method-combination-unknown-is-an-error
+  (signals-error (defgeneric dmc-unknown-gf (x) (:method-combination no-such-combination-at-all))
+                 program-error)
+  t)
+
+;;; DEFINE-METHOD-COMBINATION, long form
+
+(define-method-combination dmc-long (tag &optional (extra :none))
+  ((befores (:before))
+   (primaries () :required t)
+   (others (:other *) :order :most-specific-last))
+  (:arguments first-arg)
+  (:generic-function gf)
+  "Befores, the primaries as a chain, and the others"
+  `(list ',tag ',extra (functionp ,gf) ,first-arg
+         (list ,@(mapcar #'(lambda (m) `(call-method ,m)) befores))
+         (call-method ,(first primaries) ,(rest primaries))
+         (list ,@(mapcar #'(lambda (m) `(call-method ,m)) others))
+         (call-method (make-method (list :made ,first-arg)))))
+
+(defgeneric dmc-long-gf (x y) (:method-combination dmc-long :tag1))
+(defmethod dmc-long-gf ((x integer) y) (list :integer (call-next-method)))
+(defmethod dmc-long-gf ((x number) y) (list :number (next-method-p)))
+(defmethod dmc-long-gf :before ((x integer) y) :before)
+(defmethod dmc-long-gf :other 1 ((x integer) y) :other-integer)
+(defmethod dmc-long-gf :other 2 ((x number) y) :other-number)
+
+(deftest define-method-combination-long-form
+  (list (dmc-long-gf 1 2) (dmc-long-gf 1.5 2)
+        (signals-error (dmc-long-gf 'a 2) error)
+        (documentation 'dmc-long 'method-combination))
+  ((:tag1 :none t 1 (:before) (:integer (:number nil)) (:other-number :other-integer) (:made 1))
+   (:tag1 :none t 1.5 () (:number nil) (:other-number) (:made 1.5))
+   t "Befores, the primaries as a chain, and the others"))
+
+(deftest define-method-combination-long-form-invalid-method
+  (progn
+    (defgeneric dmc-long-gf-2 (x) (:method-combination dmc-long :tag2 :x))
+    (defmethod dmc-long-gf-2 ((x t)) :t)
+    (list (cadr (dmc-long-gf-2 1))
+          (signals-error (progn (defmethod dmc-long-gf-2 :after ((x t)) :after) (dmc-long-gf-2 1)) error)))
+  (:x t))
+
+(defun dmc-positive-qualifier-p (qualifiers) (typep qualifiers '(cons (integer 1) null)))
+(define-method-combination dmc-weighted () ((ms dmc-positive-qualifier-p))
+  `(list ,@(mapcar #'(lambda (m) `(list ',(car (method-qualifiers m)) (call-method ,m))) ms)))
+
+(deftest define-method-combination-long-form-predicate
+  (progn
+    (defgeneric dmc-weighted-gf (x) (:method-combination dmc-weighted))
+    (defmethod dmc-weighted-gf 3 ((x t)) :t)
+    (defmethod dmc-weighted-gf 1 ((x integer)) :integer)
+    (list (dmc-weighted-gf 1) (dmc-weighted-gf 'a)))
+  (((1 :integer) (3 :t)) ((3 :t))))
+
+;; the :ORDER form is evaluated in the lexical environment of the definition
+(deftest define-method-combination-long-form-order-evaluated
+  (let ((order :most-specific-last))
+    (define-method-combination dmc-ordered () ((ms * :order order))
+      `(list ,@(mapcar #'(lambda (m) `(call-method ,m)) ms)))
+    (defgeneric dmc-ordered-gf (x) (:method-combination dmc-ordered))
+    (defmethod dmc-ordered-gf ((x t)) :t)
+    (defmethod dmc-ordered-gf ((x integer)) :integer)
+    (list (dmc-ordered-gf 1) (dmc-ordered-gf 'a)))
+  ((:t :integer) (:t)))
+
 (deftest invalid-qualifier
   (progn (defmethod bad-qualifier-gf :sideways ((x t)) x)
          (signals-error (bad-qualifier-gf 1) error))
@@ -939,3 +1033,102 @@ Slots with :INSTANCE allocation:
             (typep #'cag-reason 'generic-function)
             (not (null (find-method #'cag-reason '() (list (find-class 'cag-failure))))))))
   (1 3 (:string "s") t t))
+
+;;; DOCUMENTATION of methods and classes; DOCUMENTATION is a generic function
+
+(defclass doc-class () () (:documentation "class doc"))
+(defgeneric doc-gf (x) (:method ((x symbol)) "symbol method" x))
+(defmethod doc-gf ((x integer)) x)
+
+(deftest documentation-of-classes
+  (let ((c (find-class 'doc-class)))
+    (list (documentation c t) (documentation c 'type)
+          (setf (documentation c t) "new doc") (documentation c t) (documentation c 'type)
+          (setf (documentation c 'type) "newer") (documentation c t)))
+  ("class doc" "class doc" "new doc" "new doc" "new doc" "newer" "newer"))
+
+(deftest documentation-of-methods
+  (let ((ms (find-method #'doc-gf nil (list (find-class 'symbol))))
+        (mi (find-method #'doc-gf nil (list (find-class 'integer)))))
+    (list (documentation ms t) (documentation mi t)
+          (setf (documentation mi t) "integer method") (documentation mi t)))
+  ("symbol method" nil "integer method" "integer method"))
+
+(defclass doc-holder () ((doc :initform nil :accessor doc-holder-doc)))
+(defmethod documentation ((x doc-holder) (doc-type (eql t))) (doc-holder-doc x))
+(defmethod (setf documentation) ((new string) (x doc-holder) (doc-type (eql t)))
+  (setf (doc-holder-doc x) new))
+
+(deftest documentation-is-generic
+  (let ((h (make-instance 'doc-holder)))
+    (list (typep #'documentation 'generic-function)
+          (documentation h t) (setf (documentation h t) "held") (documentation h t)
+          (documentation 'doc-gf 'function)))
+  (t nil "held" "held" nil))
+
+;;; DEFCLASS after the class lost its name makes a new class
+(deftest defclass-after-class-name-changed
+  (progn
+    (setf (find-class 'renamed-class) nil)
+    (let* ((c1 (defclass renamed-class () ((a))))
+           (o1 (make-instance 'renamed-class)))
+      (setf (class-name c1) nil)
+      (let ((c2 (defclass renamed-class () ((a)))))
+        (list (eq (class-of o1) c1) (eq c1 c2) (typep o1 c2) (class-name c2)))))
+  (t nil nil renamed-class))
+
+;;; the first :ALLOW-OTHER-KEYS of a call counts
+(defmethod first-aok-gf ((x t) &key) x)
+(deftest generic-function-first-allow-other-keys-counts
+  (list (signals-error (first-aok-gf 1 :allow-other-keys nil :allow-other-keys t :bogus t) program-error)
+        (first-aok-gf 2 :allow-other-keys t :allow-other-keys nil :bogus t))
+  (t 2))
+
+;;; ALLOCATE-INSTANCE and MAKE-LOAD-FORM-SAVING-SLOTS of structures
+(defstruct mlfss-struct a (b 2))
+(deftest make-load-form-saving-slots-structure
+  (let* ((obj (make-mlfss-struct :a 17))
+         (forms (multiple-value-list (make-load-form-saving-slots obj)))
+         (new (eval (first forms))))
+    (eval (subst new obj (second forms)))
+    (list (length forms) (eq (class-of new) (class-of obj)) (mlfss-struct-a new) (mlfss-struct-b new)
+          (eq new obj)))
+  (2 t 17 2 nil))
+
+(deftest allocate-instance-structure-class
+  (let ((s (allocate-instance (find-class 'mlfss-struct))))
+    (setf (mlfss-struct-a s) 'x)
+    (list (typep s 'mlfss-struct) (mlfss-struct-a s)))
+  (t x))
+
+;;; DEFGENERIC checks its :ARGUMENT-PRECEDENCE-ORDER and repeated options
+(deftest defgeneric-option-errors
+  (list (signals-error (defgeneric apo-err-1 (x y) (:argument-precedence-order x y x)) program-error)
+        (signals-error (defgeneric apo-err-2 (x y) (:argument-precedence-order x)) program-error)
+        (signals-error (eval (quote (defgeneric apo-err-3 (x) (:documentation "a") (:documentation "b")))) program-error)
+        (functionp (defgeneric apo-ok (x y) (:argument-precedence-order y x))))
+  (t t t t))
+
+;;; TYPE-OF an instance whose class no longer has a proper name is the class
+(deftest type-of-instance-of-unnamed-class
+  (let ((c1 (defclass type-of-unnamed-1 () ()))
+        (c2 (defclass type-of-unnamed-2 () ())))
+    (setf (class-name c1) nil)
+    (setf (find-class 'type-of-unnamed-2) nil)
+    (list (eq (type-of (make-instance c1)) c1) (eq (type-of (make-instance c2)) c2)
+          (type-of (make-instance 'point :x 1))))
+  (t t point))
+
+;;; TRACE of a generic function before its methods are defined
+(deftest trace-generic-function-then-defmethod
+  (progn
+    (defgeneric traced-gf (x y))
+    (trace traced-gf)
+    (defmethod traced-gf ((x t) (y t)) (list x y))
+    (prog1 (list (trace)
+                 (let ((out (with-output-to-string (*trace-output*)
+                              (assert (equal (traced-gf 1 2) '(1 2))))))
+                   (> (length out) 0))
+                 (typep (defgeneric traced-gf (x y)) 'generic-function))
+      (untrace traced-gf)))
+  ((traced-gf) t t))
