@@ -334,13 +334,12 @@
   (setf (slot-value c slot) value))
 
 (defun %initialize-slots-from-initargs (object class initargs)
-  ;; every effective slot: the first initarg given, else its initform when unbound
+  ;; every effective slot: the leftmost of its initargs in the call, else its initform when unbound
   (dolist (s (%class-effective-slots class))
-    (let ((found '%none) (loc (%slot-definition-location s)))
-      (dolist (key (%slot-definition-initargs s))
-        (if (eq found '%none)
-            (let ((v (%plist-get initargs key '%none)))
-              (if (not (eq v '%none)) (setq found v)))))
+    (let ((found '%none) (loc (%slot-definition-location s)) (keys (%slot-definition-initargs s)))
+      (if keys
+          (do ((p initargs (cddr p))) ((or (atom p) (not (eq found '%none))))
+            (if (%memq (car p) keys) (setq found (cadr p)))))
       (cond ((not (eq found '%none))
              (if (consp loc) (rplacd loc found) (%instance-set object loc found)))
             ((%slot-definition-initfunction s)

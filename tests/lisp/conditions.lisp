@@ -164,3 +164,12 @@
   (list (handler-case (error "x") (error () (declare (optimize speed))))
         (handler-case (error "x") (error () (declare (optimize speed)) :caught)))
   (nil :caught))
+
+;; a slot with several initargs takes the leftmost one given in the call (CLHS 7.1.4)
+(deftest condition-slot-leftmost-initarg
+  (progn
+    (define-condition two-initargs () ((s :initarg :a :initarg :b :reader two-initargs-s)))
+    (list (two-initargs-s (make-condition 'two-initargs :b 1 :a 2))
+          (two-initargs-s (make-condition 'two-initargs :a 1 :b 2))
+          (two-initargs-s (make-condition 'two-initargs :b 3 :b 4))))
+  (1 1 3))
