@@ -1950,12 +1950,43 @@ static int interp(Lisp *L, FEnv *env, int from, int to) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Parsed control strings are kept, so a FORMAT in a loop parses its string once. The cache is
+ * direct-mapped by the string object; an entry holds a copy of the text it was parsed from and
+ * is used only while the string still holds that text (strings are mutable). */
+
+#define FORMAT_CACHE_SIZE 64
+
+typedef struct FCacheEntry {
+    Obj string;
+    uint32_t *text;    /* the characters parsed */
+    size_t len;
+    FCtl *ctl;
+} FCacheEntry;
+
+static FCtl *fmt_parse_cached(Lisp *L, Obj str) {
+    if (!L->format_cache)
+        L->format_cache = gc_alloc(L, FORMAT_CACHE_SIZE * sizeof(FCacheEntry));
+    FCacheEntry *e = &((FCacheEntry *)L->format_cache)[((uintptr_t)str >> 4) % FORMAT_CACHE_SIZE];
+    size_t len = STR(str)->len;
+    if (e->string == str && e->len == len && memcmp(e->text, STR(str)->data, len * sizeof(uint32_t)) == 0)
+        return e->ctl;
+    FCtl *c = fmt_parse(L, str);    /* may signal: the entry is written only after a good parse */
+    uint32_t *copy = (uint32_t *)gc_alloc_atomic(L, (len ? len : 1) * sizeof(uint32_t));
+    memcpy(copy, STR(str)->data, len * sizeof(uint32_t));
+    e->string = str;
+    e->text = copy;
+    e->len = len;
+    e->ctl = c;
+    return c;
+}
+
+/* ------------------------------------------------------------------ */
 /* Entry points                                                        */
 
 static Obj run_control(Lisp *L, Obj stream, Obj control, FArgs *a, FCtx *ctx) {
     Obj str = simple_control(L, control);
     if (!str) err_type(L, control, cons(L, S(OR), cons(L, S(STRING), cons(L, S(FUNCTION), NIL))));
-    FCtl *c = fmt_parse(L, str);
+    FCtl *c = fmt_parse_cached(L, str);
     FEnv env = {c, ctx, stream, a, false, NIL};
     interp(L, &env, 0, c->n);
     return a->cur;
@@ -1973,7 +2004,7 @@ static Obj format_indirect(Lisp *L, FEnv *env, FDir *d, Obj control, FArgs *a) {
     FCtx ctx = {env->ctx, env->c, d->end - 1};
     Obj str = simple_control(L, control);
     if (!str) err_type(L, control, cons(L, S(OR), cons(L, S(STRING), cons(L, S(FUNCTION), NIL))));
-    FCtl *c = fmt_parse(L, str);
+    FCtl *c = fmt_parse_cached(L, str);
     FEnv inner = {c, &ctx, env->stream, a, false, NIL};
     interp(L, &inner, 0, c->n);
     return a->cur;

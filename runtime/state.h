@@ -107,6 +107,7 @@ struct Lisp {
     /* bootstrap error state, used before the condition system is loaded */
     Obj last_error;          /* the condition (or bootstrap (type . initargs)) that ended a top-level form */
     Obj last_backtrace;      /* frames captured where that error was signalled */
+    void *format_cache;      /* format.c: parsed control strings, by string (collector-visible) */
     Obj session_warnings;
     Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */

@@ -2106,3 +2106,21 @@ while processing indirect format string:
 (deftest format-message-28
   (fmt-err "~{~A~}" 5)
   "The value 5 is not of type LIST")
+
+;; parsed control strings are cached per string object: a string changed in place is parsed
+;; again, and a bad one signals every time
+(deftest format-cache-sees-mutation
+  (let ((s (copy-seq "a~Db")))
+    (list (format nil s 10) (format nil s 11)
+          (progn (setf (char s 2) #\X) (format nil s 255))
+          (progn (setf (char s 0) #\z) (format nil s 255))))
+  ("a10b" "a11b" "aFFb" "zFFb"))
+(deftest format-cache-errors-every-time
+  (let ((s "~[abc"))
+    (list (signals-error (format nil s 0) error) (signals-error (format nil s 0) error)))
+  (t t))
+(deftest format-cache-many-strings
+  (let ((out nil))
+    (dotimes (i 200) (push (format nil (format nil "<~D:~~A>" i) i) out))
+    (list (first out) (car (last out)) (length out)))
+  ("<199:199>" "<0:0>" 200))
