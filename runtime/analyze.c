@@ -16,6 +16,7 @@ Obj ev_gset(Lisp *, Node *, Env *);
 Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
@@ -1080,12 +1081,15 @@ static void finalize(ACtx *c) {
         int fsize = sc->runtime ? sc->nslots : 0;
         if (ln->n.ev == ev_let) {
             ln->frame_size = fsize;
+            bool simple = fsize == 0 && !ln->has_special;
             for (int i = 0; i < ln->count; i++) {
                 Binding *b = &ln->b[i];
                 if (b->special) continue;
                 b->depth = depth_between(sc, b->var->rscope);
                 b->index = b->var->slot;
+                if (b->depth != 0) simple = false;
             }
+            if (simple) ln->n.ev = ev_let_local;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;
         } else {

@@ -119,6 +119,20 @@ Obj ev_let(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* LET and LET* whose variables are all lexical and live in the current frame: one pass, each
+ * value stored in its slot as it is computed. For LET that is safe too: an init form cannot see
+ * the new variables, and their slots belong to no variable an init form can see. */
+Obj ev_let_local(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    for (int i = 0; i < ln->count; i++) {
+        Binding *b = &ln->b[i];
+        Obj v = NIL;
+        if (b->init) ARG_OR_EXIT(v, L, b->init, env);
+        env->slots[b->index] = v;
+    }
+    return EVAL(L, ln->body, env);
+}
+
 /* ---- calls ---- */
 
 _Noreturn static void undefined_function(Lisp *L, Obj name) { err_undefined_function(L, name); }

@@ -766,3 +766,18 @@
     (list (signals-error (car x) type-error) (signals-error (cdr y) type-error)
           (signals-error (1+ y) type-error) (signals-error (zerop y) type-error)))
   (t t t t))
+
+;; LET/LET* of lexical variables in the current frame (one pass, ev_let_local): parallel binding
+;; still sees the outer variables, sequential binding the earlier ones
+(defun let-local-probe (x)
+  (list (let ((x (+ x 1)) (y x)) (list x y))
+        (let* ((x (+ x 1)) (y x)) (list x y))
+        (let ((a (let ((tmp 5)) tmp)) (b (let ((tmp 6)) (+ tmp x)))) (list a b))
+        (let (u (v)) (list u v))
+        (let ((k (block nil (return 7)))) k)))
+(deftest let-local-semantics
+  (let-local-probe 10)
+  ((11 10) (11 11) (5 16) (nil nil) 7))
+(deftest let-local-exit-from-init
+  (block out (let ((a 1) (b (return-from out :left))) (list a b)))
+  :left)
