@@ -84,10 +84,10 @@ _Noreturn static void rerr(Lisp *L, Obj stream, const char *msg, ...) {
     err_reader(L, stream, "%A", m);
 }
 
-static int read_char_or_eof(Lisp *L, Obj stream) { return stream_read_char(L, stream); }
+static int read_char_or_eof(Lisp *L, Obj stream) { return stream_read_char_fast(L, stream); }
 
 static uint32_t read_char_required(Lisp *L, Obj stream) {
-    int c = stream_read_char(L, stream);
+    int c = stream_read_char_fast(L, stream);
     if (c < 0) err_eof(L, stream);
     return (uint32_t)c;
 }
@@ -160,7 +160,7 @@ static void read_token(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn, Toke
             tok_add(L, t, c, false);
             break;
         }
-        int n = stream_read_char(L, stream);
+        int n = stream_read_char_fast(L, stream);
         if (n < 0) return;
         c = (uint32_t)n;
         syn = reader_syntax(L, rt, c);
@@ -424,7 +424,7 @@ DEFPRIM(rd_quote) {
 DEFPRIM(rd_semicolon) {
     UNUSED_ARGS;
     int c;
-    do c = stream_read_char(L, args[0]); while (c >= 0 && c != '\n');
+    do c = stream_read_char_fast(L, args[0]); while (c >= 0 && c != '\n');
     return values0(L);
 }
 

@@ -73,6 +73,18 @@ void stream_write_u32(Lisp *L, Obj s, const uint32_t *chars, size_t n);
 void stream_write_cstr(Lisp *L, Obj s, const char *utf8);
 void stream_write_string(Lisp *L, Obj s, Obj str, size_t start, size_t end);
 int stream_read_char(Lisp *L, Obj s);   /* -1 at end of file */
+/* READ-CHAR for the reader's loops: an open string input stream with nothing pushed back is read
+ * here, anything else by stream_read_char. */
+static inline int stream_read_char_fast(Lisp *L, Obj o) {
+    Stream *s = STREAM(o);
+    if ((StreamKind)s->h.aux == SK_STRING_IN && s->unread < 0 && (s->flags & ST_OPEN) && s->pos < s->end) {
+        uint32_t c = STR(s->string)->data[s->pos++];
+        if (c == '\n') s->line++;
+        s->last_char = c;
+        return (int)c;
+    }
+    return stream_read_char(L, o);
+}
 void stream_unread_char(Lisp *L, Obj s, uint32_t c);
 int stream_peek_char(Lisp *L, Obj s);
 bool stream_listen(Lisp *L, Obj s);

@@ -277,3 +277,16 @@ Please type \"yes\" for yes or \"no\" for no.
           (stream-external-format (make-broadcast-stream))
           (file-position (make-broadcast-stream (make-broadcast-stream) s))))
   (0 :default 3))
+
+;; the reader reads string input streams inline: pushed-back characters, partial reads, the end
+;; and closed streams still behave
+(deftest reader-on-string-stream-after-read-char
+  (let ((s (make-string-input-stream "ab (c d) e")))
+    (list (read-char s) (progn (unread-char #\a s) (read s)) (read s) (read s) (read s nil :eof)))
+  (#\a ab (c d) e :eof))
+(deftest reader-on-closed-string-stream
+  (let ((s (make-string-input-stream "x y")))
+    (read s)
+    (close s)
+    (signals-error (read s) error))
+  t)
