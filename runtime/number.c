@@ -2334,7 +2334,7 @@ static Obj make_float_from_decimal(Lisp *L, const uint32_t *s, size_t n, bool ne
     return single ? make_single((float)v) : make_double(L, v);
 }
 
-bool number_parse_token(Lisp *L, const uint32_t *s, size_t n, int base, Obj *out) {
+bool number_parse_token(Lisp *L, Obj stream, const uint32_t *s, size_t n, int base, Obj *out) {
     if (n == 0) return false;
     size_t i = 0;
     bool neg = false;
@@ -2354,7 +2354,7 @@ bool number_parse_token(Lisp *L, const uint32_t *s, size_t n, int base, Obj *out
         if (m == n && m > j + 1) {
             Obj num = digits_to_integer(L, s + i, j - i, base, neg);
             Obj den = digits_to_integer(L, s + j + 1, m - j - 1, base, false);
-            if (den == FIX(0)) err_reader(L, NIL, "division by zero reading the ratio %s",
+            if (den == FIX(0)) err_reader(L, stream, "division by zero reading the ratio %s",
                                           string_to_utf8(L, string_from_u32(L, s, n), NULL));
             *out = make_ratio(L, num, den);
             return true;
