@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "hash.h"
 #include "format.h"
+#include "pathname.h"
 
 typedef struct PState {
     Obj stream;
@@ -771,6 +772,23 @@ static void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
         print_instance(L, ps, o, depth);
         return;
     case T_PATHNAME: {
+        if (!pathname_has_namestring(L, o)) {
+            /* as SBCL: #<PATHNAME (with no namestring) :HOST ... :VERSION ...> */
+            if (ps->readably) not_readable(L, o);
+            bool saved = ps->escape;
+            ps->escape = true;
+            Pathname *x = PATHNAME(o);
+            const char *labels[6] = {" :HOST ", " :DEVICE ", " :DIRECTORY ", " :NAME ", " :TYPE ", " :VERSION "};
+            Obj parts[6] = {x->host, x->device, x->directory, x->name, x->type, x->version};
+            puts_(L, ps, "#<PATHNAME (with no namestring)");
+            for (int i = 0; i < 6; i++) {
+                puts_(L, ps, labels[i]);
+                print_rec(L, ps, parts[i], depth + 1);
+            }
+            put(L, ps, '>');
+            ps->escape = saved;
+            return;
+        }
         Obj hook = intern_cstr(L, L->pkg_cl, "NAMESTRING");
         if (is_function(SYM(hook)->function)) {
             Obj ns = funcall1(L, hook, o);
