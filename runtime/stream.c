@@ -8,6 +8,7 @@
 #include "list.h"
 #include "eval.h"
 #include "number.h"
+#include "types.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -563,6 +564,28 @@ Obj stream_read_element(Lisp *L, Obj o) {
     Obj f = fd_of_kind_for_bytes(L, o, true);
     Stream *s = STREAM(f);
     int n = s->elt_bytes;
+    if (n > 8) {
+        /* wider than 64 bits: little-endian, two's complement when signed */
+        unsigned char *buf = (unsigned char *)gc_alloc_atomic(L, (size_t)n);
+        for (int i = 0; i < n; i++) {
+            int b = fd_getbyte(L, s);
+            if (b < 0) return NO_VALUE;
+            buf[i] = (unsigned char)b;
+        }
+        mpz_t z;
+        mpz_init(z);
+        mpz_import(z, (size_t)n, -1, 1, 0, 0, buf);
+        if (s->elt_signed && (buf[n - 1] & 0x80)) {
+            mpz_t m;
+            mpz_init(m);
+            mpz_ui_pow_ui(m, 2, (unsigned long)(8 * n));
+            mpz_sub(z, z, m);
+            mpz_clear(m);
+        }
+        Obj r = make_bignum_from_mpz(L, z);
+        mpz_clear(z);
+        return r;
+    }
     uint64_t v = 0;
     for (int i = 0; i < n; i++) {
         int b = fd_getbyte(L, s);
@@ -595,6 +618,30 @@ void stream_write_element(Lisp *L, Obj o, Obj x) {
     Obj f = fd_of_kind_for_bytes(L, o, false);
     Stream *s = STREAM(f);
     int n = s->elt_bytes, bits = 8 * n;
+    if (n > 8) {
+        if (!is_integer(x)) err_type(L, x, element_type_of(L, s));
+        mpz_t z, m;
+        mpz_init(z);
+        mpz_init(m);
+        integer_to_mpz(x, z);
+        /* (integer-length x): the bits of x, or of -x-1 when x is negative */
+        if (mpz_sgn(z) < 0) mpz_com(m, z); else mpz_set(m, z);
+        size_t len = mpz_sgn(m) == 0 ? 0 : mpz_sizeinbase(m, 2);
+        bool fits = s->elt_signed ? len <= (size_t)bits - 1 : mpz_sgn(z) >= 0 && len <= (size_t)bits;
+        if (!fits) { mpz_clear(z); mpz_clear(m); err_type(L, x, element_type_of(L, s)); }
+        if (mpz_sgn(z) < 0) {
+            mpz_ui_pow_ui(m, 2, (unsigned long)bits);
+            mpz_add(z, z, m);
+        }
+        char *buf = (char *)gc_alloc_atomic(L, (size_t)n);
+        memset(buf, 0, (size_t)n);
+        size_t count = 0;
+        mpz_export(buf, &count, -1, 1, 0, 0, z);
+        mpz_clear(z);
+        mpz_clear(m);
+        fd_put_bytes(L, s, buf, (size_t)n);
+        return;
+    }
     uint64_t v = 0;
     bool ok = false;
     int64_t i;
@@ -711,6 +758,14 @@ static Obj member_type(Lisp *L, const Obj *keys, int n) {
     return cons(L, S(MEMBER), m);
 }
 
+/* The largest integer element a file stream reads or writes, in bits. */
+#define MAX_ELT_BITS 8192
+
+/* Bytes per element: 1, 2, 4 or 8 up to 64 bits, then whole bytes. */
+static int elt_bytes_for_bits(intptr_t bits) {
+    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : (int)((bits + 7) / 8);
+}
+
 /* Parse an element type for OPEN: sets *bytes (0 = character), *sign; returns the canonical type. */
 static Obj parse_element_type(Lisp *L, Obj et, int *bytes, bool *sign, bool *bivalent) {
     *bytes = 0;
@@ -732,8 +787,20 @@ static Obj parse_element_type(Lisp *L, Obj et, int *bytes, bool *sign, bool *biv
         bits = 1;
         while (m >> bits) bits++;
     }
-    if (bits < 1 || bits > 64) err_simple(L, "Unsupported element type %S for a file stream.", et);
-    int b = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+    int b = 0;
+    if (bits >= 1 && bits <= MAX_ELT_BITS) b = elt_bytes_for_bits(bits);
+    else if (bits < 0) {
+        /* any other subtype of INTEGER, such as (INTEGER 0 1) or (OR (INTEGER 0 1) (INTEGER 100 200)):
+         * the smallest element size whose (UNSIGNED-BYTE n) or (SIGNED-BYTE n) contains it */
+        bool certain;
+        if (type_subtypep(L, et, S(INTEGER), &certain) && certain) {
+            for (int nb = 1; nb <= MAX_ELT_BITS / 8 && b == 0; nb = nb < 8 ? nb * 2 : nb + 1) {
+                if (type_subtypep(L, et, list2(L, S(UNSIGNED_BYTE), FIX(8 * nb)), &certain)) b = nb;
+                else if (type_subtypep(L, et, list2(L, S(SIGNED_BYTE), FIX(8 * nb)), &certain)) { b = nb; *sign = true; }
+            }
+        }
+    }
+    if (b == 0) err_simple(L, "Unsupported element type %S for a file stream.", et);
     *bytes = b;
     return list2(L, *sign ? S(SIGNED_BYTE) : S(UNSIGNED_BYTE), FIX(8 * b));
 }
