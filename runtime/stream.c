@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "number.h"
 #include "types.h"
+#include "reader.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,11 @@ Obj make_capped_output_stream(Lisp *L, size_t cap) {
 Obj get_output_stream_string(Lisp *L, Obj o) {
     Stream *s = STREAM(o);
     Obj r = sb_to_string(L, &s->buf);
+    if (s->flags & ST_BASE) {
+        bool base = true;
+        for (size_t i = 0; i < STR(r)->len && base; i++) base = STR(r)->data[i] < 128;
+        if (base) STR(r)->h.flags |= ARR_BASE;   /* a SIMPLE-BASE-STRING, as SBCL */
+    }
     s->buf.len = 0;
     s->truncated = false;
     s->column = 0;
@@ -551,6 +557,17 @@ static Obj fd_of_kind_for_bytes(Lisp *L, Obj o, bool input) {
 }
 
 Obj stream_read_element(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_SYNONYM) {
+        check_open(L, o);
+        return stream_read_element(L, synonym_target(L, o));
+    }
+    if (kind_of(o) == SK_ECHO) {
+        /* an echo stream echoes the bytes it reads too */
+        check_open(L, o);
+        Obj v = stream_read_element(L, STREAM(o)->a);
+        if (v != NO_VALUE) stream_write_element(L, STREAM(o)->b, v);
+        return v;
+    }
     if (kind_of(o) == SK_CONCATENATED) {
         check_open(L, o);
         Stream *s = STREAM(o);
@@ -734,6 +751,7 @@ static long long fd_position(Stream *s) {
 }
 
 static Obj file_stream_of(Lisp *L, Obj o, bool broadcast_ok) {
+    Obj orig = o;
     for (int depth = 0; depth < 64; depth++) {
         if (kind_of(o) == SK_SYNONYM) { o = synonym_target(L, o); continue; }
         if (broadcast_ok && kind_of(o) == SK_BROADCAST) {
@@ -745,8 +763,12 @@ static Obj file_stream_of(Lisp *L, Obj o, bool broadcast_ok) {
         }
         break;
     }
-    if (kind_of(o) != SK_FD || !(STREAM(o)->flags & ST_FILE))
+    if (kind_of(o) != SK_FD || !(STREAM(o)->flags & ST_FILE)) {
+        /* a synonym or broadcast stream that leads to no file stream: the expected type must
+         * not contain it, so it is a FILE-STREAM that was expected (SBCL: STREAM-FILE-STREAM) */
+        if (orig != o) err_type(L, orig, S(FILE_STREAM));
         err_type(L, o, cons(L, S(OR), list3(L, S(FILE_STREAM), S(SYNONYM_STREAM), S(BROADCAST_STREAM))));
+    }
     return o;
 }
 
@@ -843,7 +865,8 @@ DEFPRIM(prim_open) {
     if (!okx) err_type(L, ifex, member_type(L, exs, 8));
     Obj ifne = o[3];
     if (ifne == NO_VALUE) {
-        if (!output) ifne = S(K_ERROR);
+        if (dir == S(K_PROBE)) ifne = NIL;   /* CLHS OPEN: NIL for :probe */
+        else if (!output) ifne = S(K_ERROR);
         else ifne = (ifex == S(K_OVERWRITE) || ifex == S(K_APPEND)) ? S(K_ERROR) : S(K_CREATE);
     }
     Obj nes[3] = {S(K_ERROR), S(K_CREATE), NIL};
@@ -918,7 +941,7 @@ DEFPRIM(prim_open) {
     x->external_format = ef;
     x->replacement = replacement;
     x->native = string_from_cstr(L, native);
-    if (ifex == S(K_APPEND) && exists) lseek(fd, 0, SEEK_END);
+    if (output && ifex == S(K_APPEND) && exists) lseek(fd, 0, SEEK_END);   /* :if-exists is for output only */
     if (dir == S(K_PROBE)) stream_close(L, s, false);
     else GC_REGISTER_FINALIZER_NO_ORDER(x, fd_stream_finalizer, NULL, NULL, NULL);
     return s;
@@ -1014,22 +1037,33 @@ DEFPRIM(prim_unread_char) {
     return NIL;
 }
 
+/* The next character of S without consuming it. An echo stream echoes a character when it is
+ * read, not when it is peeked at, so peek at its input stream. */
+static int peek_without_echo(Lisp *L, Obj s) {
+    for (int depth = 0; depth < 64; depth++) {
+        check_open(L, s);
+        if (kind_of(s) == SK_SYNONYM) { s = synonym_target(L, s); continue; }
+        if (kind_of(s) == SK_ECHO && STREAM(s)->unread < 0) { s = STREAM(s)->a; continue; }
+        break;
+    }
+    return stream_peek_char(L, s);
+}
+
 DEFPRIM(prim_peek_char) {
     Obj type = opt_arg(nargs, args, 0, NIL);
     Obj s = stream_in(L, opt_arg(nargs, args, 1, NIL));
     if (type != NIL && type != S(T) && !is_char(type))
         err_type(L, type, cons(L, S(OR), list3(L, S(CHARACTER), S(BOOLEAN), NIL)));
+    Obj rt = type == S(T) ? readtable_current(L) : NIL;
     for (;;) {
-        int c = stream_read_char(L, s);
+        int c = peek_without_echo(L, s);
         if (c < 0) return eof_result(L, s, nargs, args, 2);
         bool ok;
         if (type == NIL) ok = true;
-        else if (type == S(T)) ok = !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
+        else if (type == S(T)) ok = reader_syntax(L, rt, (uint32_t)c) != SYN_WHITESPACE;  /* the current readtable's */
         else ok = char_code(type) == (uint32_t)c;
-        if (ok) {
-            stream_unread_char(L, s, (uint32_t)c);
-            return make_char((uint32_t)c);
-        }
+        if (ok) return make_char((uint32_t)c);
+        stream_read_char(L, s);   /* skip it: an echo stream echoes what is skipped */
     }
 }
 
@@ -1090,7 +1124,12 @@ DEFPRIM(prim_make_string_input_stream) {
 DEFPRIM(prim_make_string_output_stream) {
     Obj keys[1] = {S(K_ELEMENT_TYPE)}, o[1];
     parse_keys(L, nargs, args, 0, 1, keys, o);
-    return make_string_output_stream(L);
+    Obj r = make_string_output_stream(L);
+    if (o[0] != NO_VALUE && upgrade_element_type(L, o[0]) == UE_BASE_CHAR) {
+        STREAM(r)->flags |= ST_BASE;
+        STREAM(r)->element_type = S(BASE_CHAR);
+    }
+    return r;
 }
 
 DEFPRIM(prim_get_output_stream_string) {

@@ -560,6 +560,41 @@
    ((unsigned-byte 8) 4 (0 1 100 200))))
 
 ;;; ------------------------------------------------------------------
+;;; OPEN defaults, echo streams of bytes, FILE-LENGTH type errors
+
+(deftest open-probe-missing-file-is-nil
+  (open (tf "no-such-file.txt") :direction :probe)
+  nil)
+
+(deftest open-input-ignores-if-exists-append
+  (progn
+    (with-open-file (o (tf "app.txt") :direction :output :if-exists :supersede)
+      (write-string "abcdefghij" o))
+    (list (with-open-file (i (tf "app.txt") :if-exists :append) (read-line i nil))
+          (with-open-file (i (tf "app.txt") :direction :input :if-exists :append) (read-line i nil))))
+  ("abcdefghij" "abcdefghij"))
+
+(deftest echo-stream-echoes-bytes
+  (progn
+    (with-open-file (o (tf "in.bin") :direction :output :if-exists :supersede :element-type '(unsigned-byte 8))
+      (dolist (b '(2 3 5 7 11)) (write-byte b o)))
+    (list (with-open-file (i (tf "in.bin") :element-type '(unsigned-byte 8))
+            (with-open-file (o (tf "out.bin") :direction :output :if-exists :supersede :element-type '(unsigned-byte 8))
+              (let ((e (make-echo-stream i o)) (v (make-array 3)))
+                (list (read-byte e) (read-sequence v e) v))))
+          (with-open-file (i (tf "out.bin") :element-type '(unsigned-byte 8))
+            (loop for b = (read-byte i nil) while b collect b))))
+  ((2 3 #(3 5 7)) (2 3 5 7)))
+
+(deftest file-length-type-error-excludes-datum
+  (let ((s (make-synonym-stream '*standard-output*)))
+    (let ((*standard-output* (make-string-output-stream)))
+      (handler-case (file-length s)
+        (type-error (c) (list (typep s (type-error-expected-type c))
+                              (typep (type-error-datum c) (type-error-expected-type c)))))))
+  (nil nil))
+
+;;; ------------------------------------------------------------------
 ;;; cleanup
 
 (deftest files-cleanup
