@@ -678,7 +678,13 @@ DEFPRIM(rd_sharp_a) {
     UNUSED_ARGS;
     Obj o = read_required(L, args[0]);
     if (suppressing(L)) return NIL;
-    if (args[2] == NIL) rerr(L, args[0], "#A requires a rank argument");
+    if (args[2] == NIL) {
+        /* SBCL's readable form of any array: #A((dimensions) element-type . contents) */
+        if (!is_cons(o) || !is_list(CAR(o)) || !is_cons(CDR(o)))
+            rerr(L, args[0], "#A requires a rank argument or (dimensions element-type . contents): #A%S", o);
+        Obj margs[5] = {CAR(o), S(K_ELEMENT_TYPE), CAR(CDR(o)), S(K_INITIAL_CONTENTS), CDR(CDR(o))};
+        return funcall(L, intern_cstr(L, L->pkg_cl, "MAKE-ARRAY"), 5, margs);
+    }
     intptr_t rank = fixnum_val(args[2]);
     Obj dims = NIL, tail = NIL, x = o;
     for (intptr_t i = 0; i < rank; i++) {
