@@ -996,6 +996,8 @@ typedef struct LOp {
     long end;          /* section end: index of the op, -1 none */
     long match;        /* block start: its end */
     long next_forced;  /* the next mandatory or literal newline after this op, -1 none */
+    long parent;       /* tab or block start: the start of the innermost block around it, -1 none */
+    long col;          /* block start: its column, once a tab in it was done; -1 before */
 } LOp;
 
 typedef struct LBlock {
@@ -1165,6 +1167,12 @@ static long lay_tab_size(Layout *y, LOp *op, long column) {
     bool sectionp = kind == PP_TAB_SECTION || kind == PP_TAB_SECTION_RELATIVE;
     bool relativep = kind == PP_TAB_LINE_RELATIVE || kind == PP_TAB_SECTION_RELATIVE;
     long origin = sectionp ? lay_top(y)->section_col : 0;
+    long bi = op->parent;
+    if (sectionp && bi >= 0 && y->nblocks - 1 < y->ops[bi].depth + 1) {
+        /* the block was not started because it fits on the line (or is measured ahead):
+         * no newline was taken in it, so its section starts where the block starts */
+        origin = y->ops[bi].col >= 0 ? y->ops[bi].col : lay_column(y, y->ops[bi].pos);
+    }
     long position = column - origin;
     if (relativep) {
         if (colinc > 1) {
@@ -1181,6 +1189,9 @@ static long lay_tab_size(Layout *y, LOp *op, long column) {
 
 static void lay_do_tab(Layout *y, LOp *op) {
     lay_emit_to(y, op->pos);
+    /* the columns of the blocks around the tab, before its spaces shift the text after them */
+    for (long bi = op->parent; bi >= 0 && y->ops[bi].col < 0; bi = y->ops[bi].parent)
+        y->ops[bi].col = lay_column(y, y->ops[bi].pos);
     long size = lay_tab_size(y, op, lay_column(y, op->pos));
     for (long k = 0; k < size; k++) sb_putc(y->L, &y->line, ' ');
 }
@@ -1232,6 +1243,8 @@ static void pp_layout(Lisp *L, Obj ctx) {
         LOp *o = &ops[k];
         o->end = -1;
         o->match = -1;
+        o->col = -1;
+        o->parent = nb > 0 ? bstack[nb - 1] : -1;
         if (o->kind == OP_NEWLINE) {
             long w = 0;
             for (long p = 0; p < npend; p++) {
