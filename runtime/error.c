@@ -32,8 +32,17 @@ Obj msg_vformat(Lisp *L, const char *fmt, va_list ap) {
         case 'z':
             if (p[1] == 'u') { p++; snprintf(tmp, sizeof tmp, "%zu", va_arg(ap, size_t)); sb_puts(L, &b, tmp); }
             break;
-        case 'S': sb_put_string(L, &b, prin1_to_string(L, va_arg(ap, Obj))); break;
-        case 'A': sb_put_string(L, &b, princ_to_string(L, va_arg(ap, Obj))); break;
+        case 'S': case 'A': {
+            /* a message is for people: an object in it need not print readably, and must not
+             * signal PRINT-NOT-READABLE under WITH-STANDARD-IO-SYNTAX */
+            Obj o = va_arg(ap, Obj);
+            bool rebind = SYM(S(PRINT_READABLY))->value != NIL;
+            size_t sp = L->special_sp;
+            if (rebind) bind_special(L, S(PRINT_READABLY), NIL);
+            sb_put_string(L, &b, *p == 'S' ? prin1_to_string(L, o) : princ_to_string(L, o));
+            if (rebind) unbind_specials(L, sp);
+            break;
+        }
         case '%': sb_putc(L, &b, '%'); break;
         default: sb_putc(L, &b, '%'); if (*p) sb_putc(L, &b, (uint32_t)*p); else p--; break;
         }

@@ -1986,6 +1986,25 @@ DEFPRIM(prim_make_random_state) {
     return (Obj)r;
 }
 
+/* (sys:%random-state-from-words w0 w1 w2 w3): the random state whose xoshiro256** state is
+ * those four 64-bit words; how a random state is printed readably */
+DEFPRIM(prim_pct_random_state_from_words) {
+    UNUSED_ARGS;
+    RandomState *r = (RandomState *)heap_alloc(L, T_RANDOM_STATE, sizeof(RandomState));
+    for (int i = 0; i < 4; i++) {
+        Obj w = args[i];
+        if (!is_integer(w) || (is_fixnum(w) ? fixnum_val(w) < 0 : mpz_sgn(BIG(w)) < 0 || mpz_sizeinbase(BIG(w), 2) > 64))
+            err_type(L, w, list2(L, S(UNSIGNED_BYTE), FIX(64)));
+        if (is_fixnum(w)) r->s[i] = (uint64_t)fixnum_val(w);
+        else {
+            uint64_t v = 0;
+            mpz_export(&v, NULL, 1, sizeof v, 0, 0, BIG(w));
+            r->s[i] = v;
+        }
+    }
+    return (Obj)r;
+}
+
 DEFPRIM(prim_random_state_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_RANDOM_STATE)); }
 
 /* ==== PARSE-INTEGER ==== */
@@ -2334,7 +2353,7 @@ static Obj make_float_from_decimal(Lisp *L, const uint32_t *s, size_t n, bool ne
     return single ? make_single((float)v) : make_double(L, v);
 }
 
-bool number_parse_token(Lisp *L, const uint32_t *s, size_t n, int base, Obj *out) {
+bool number_parse_token(Lisp *L, Obj stream, const uint32_t *s, size_t n, int base, Obj *out) {
     if (n == 0) return false;
     size_t i = 0;
     bool neg = false;
@@ -2354,7 +2373,7 @@ bool number_parse_token(Lisp *L, const uint32_t *s, size_t n, int base, Obj *out
         if (m == n && m > j + 1) {
             Obj num = digits_to_integer(L, s + i, j - i, base, neg);
             Obj den = digits_to_integer(L, s + j + 1, m - j - 1, base, false);
-            if (den == FIX(0)) err_reader(L, NIL, "division by zero reading the ratio %s",
+            if (den == FIX(0)) err_reader(L, stream, "division by zero reading the ratio %s",
                                           string_to_utf8(L, string_from_u32(L, s, n), NULL));
             *out = make_ratio(L, num, den);
             return true;
@@ -2744,6 +2763,7 @@ static const PrimDef number_prims[] = {
     {"RANDOM", PK_CL, prim_random, 1, 2, 0, "(limit &optional random-state)", NULL},
     {"MAKE-RANDOM-STATE", PK_CL, prim_make_random_state, 0, 1, 0, "(&optional state)", NULL},
     {"RANDOM-STATE-P", PK_CL, prim_random_state_p, 1, 1, 0, "(object)", NULL},
+    {"%RANDOM-STATE-FROM-WORDS", PK_SYS, prim_pct_random_state_from_words, 4, 4, 0, "(w0 w1 w2 w3)", NULL},
     {"PARSE-INTEGER", PK_CL, prim_parse_integer, 1, REST, FN_MV, "(string &key start end radix junk-allowed)", NULL},
     {0},
 };

@@ -50,6 +50,6 @@ Obj integer_ash(Lisp *L, Obj n, intptr_t count);
 /* Print a number as the printer does (honouring base and radix for rationals). */
 void number_print(Lisp *L, Obj n, StrBuf *out, int base, bool radix);
 /* Parse a token as a number in BASE; false if the token is not numeric syntax. */
-bool number_parse_token(Lisp *L, const uint32_t *tok, size_t n, int base, Obj *out);
+bool number_parse_token(Lisp *L, Obj stream, const uint32_t *tok, size_t n, int base, Obj *out);
 
 #endif

@@ -181,7 +181,8 @@ Obj pathname_from_native(Lisp *L, const char *native, bool directory) {
 /* ---- designators ---- */
 
 static Obj designator_type(Lisp *L) {
-    return cons(L, S(OR), cons(L, S(STRING), cons(L, S(PATHNAME), cons(L, S(SYNONYM_STREAM), cons(L, S(FILE_STREAM), NIL)))));
+    /* not SYNONYM-STREAM: a synonym stream that reaches no file stream must not satisfy it */
+    return cons(L, S(OR), cons(L, S(STRING), cons(L, S(PATHNAME), cons(L, S(FILE_STREAM), NIL))));
 }
 
 Obj pathname_designated(Lisp *L, Obj d) {
@@ -301,6 +302,16 @@ Obj pathname_namestring(Lisp *L, Obj p) {
     return sb_to_string(L, &b);
 }
 
+bool pathname_has_namestring(Lisp *L, Obj p) {
+    Pathname *x = PATHNAME(p);
+    bool has_name = component_present(L, x->name);
+    if (!has_name && component_present(L, x->type)) return false;
+    if (is_string(x->name) && STR(x->name)->len == 0) return false;
+    for (Obj l = x->directory; is_cons(l); l = CDR(l))
+        if (CAR(l) == S(K_BACK)) return false;
+    return true;
+}
+
 static Obj file_namestring(Lisp *L, Obj p) {
     StrBuf b;
     sb_init(L, &b, 32);
@@ -338,6 +349,7 @@ Obj pathname_merge(Lisp *L, Obj p, Obj d, Obj default_version) {
     Obj name = x->name != NIL ? x->name : y->name;
     Obj type = x->type != NIL ? x->type : y->type;
     Obj version = x->version != NIL ? x->version : x->name != NIL ? default_version : y->version;
+    if (version == NIL) version = default_version;   /* as SBCL: (merge-pathnames (make-pathname)) is :NEWEST */
     return pathname_make(L, host, device, dir, name, type, version);
 }
 
@@ -796,6 +808,12 @@ DEFPRIM(prim_directory) {
     Obj w = pathname_merged(L, args[0]);
     DirCtx ctx = {NIL, out[0] == NO_VALUE || out[0] != NIL};
     Obj dir = PATHNAME(w)->directory;
+    /* CLHS 19.2.2.4.3: :UP or :BACK right after :ABSOLUTE or :WILD-INFERIORS is a FILE-ERROR */
+    for (Obj l = dir; is_cons(l) && is_cons(CDR(l)); l = CDR(l)) {
+        Obj a = CAR(l), b = CAR(CDR(l));
+        if ((a == S(K_ABSOLUTE) || a == S(K_WILD_INFERIORS)) && (b == S(K_UP) || b == S(K_BACK)))
+            err_file(L, w, "Invalid use of %S after %S.", b, a);
+    }
     const char *base = "";
     Obj comps = NIL;
     if (is_cons(dir)) {
@@ -933,12 +951,19 @@ DEFPRIM(prim_make_pathname) {
 DEFPRIM(prim_pathname) { UNUSED_ARGS; return pathname_designated(L, args[0]); }
 DEFPRIM(prim_pathnamep) { UNUSED_ARGS; return boolean(L, is_pathname(args[0])); }
 
-DEFPRIM(prim_pathname_host) { return PATHNAME(pathname_designated(L, args[0]))->host; UNUSED_ARGS; }
-DEFPRIM(prim_pathname_device) { return PATHNAME(pathname_designated(L, args[0]))->device; UNUSED_ARGS; }
-DEFPRIM(prim_pathname_directory) { UNUSED_ARGS; return list_copy(L, PATHNAME(pathname_designated(L, args[0]))->directory); }
-DEFPRIM(prim_pathname_name) { UNUSED_ARGS; return PATHNAME(pathname_designated(L, args[0]))->name; }
-DEFPRIM(prim_pathname_type) { UNUSED_ARGS; return PATHNAME(pathname_designated(L, args[0]))->type; }
-DEFPRIM(prim_pathname_version) { UNUSED_ARGS; return PATHNAME(pathname_designated(L, args[0]))->version; }
+/* The pathname argument of PATHNAME-HOST ... PATHNAME-VERSION, after checking their &key (case). */
+static Obj accessor_pathname(Lisp *L, int nargs, Obj *args) {
+    Obj keys[1] = {S(K_CASE)}, out[1];
+    parse_keys(L, nargs, args, 1, 1, keys, out);
+    return pathname_designated(L, args[0]);
+}
+
+DEFPRIM(prim_pathname_host) { return PATHNAME(accessor_pathname(L, nargs, args))->host; }
+DEFPRIM(prim_pathname_device) { return PATHNAME(accessor_pathname(L, nargs, args))->device; }
+DEFPRIM(prim_pathname_directory) { return list_copy(L, PATHNAME(accessor_pathname(L, nargs, args))->directory); }
+DEFPRIM(prim_pathname_name) { return PATHNAME(accessor_pathname(L, nargs, args))->name; }
+DEFPRIM(prim_pathname_type) { return PATHNAME(accessor_pathname(L, nargs, args))->type; }
+DEFPRIM(prim_pathname_version) { return PATHNAME(accessor_pathname(L, nargs, args))->version; }
 
 DEFPRIM(prim_namestring) { UNUSED_ARGS; return pathname_namestring(L, pathname_designated(L, args[0])); }
 DEFPRIM(prim_file_namestring) { UNUSED_ARGS; return file_namestring(L, pathname_designated(L, args[0])); }

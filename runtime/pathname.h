@@ -25,6 +25,8 @@ Obj pathname_parse(Lisp *L, Obj string, size_t start, size_t end);
 Obj pathname_designated(Lisp *L, Obj designator);
 /* The namestring; signals an error when the pathname has none. */
 Obj pathname_namestring(Lisp *L, Obj p);
+/* Whether the pathname has a namestring (PATHNAME_NAMESTRING would not signal). */
+bool pathname_has_namestring(Lisp *L, Obj p);
 /* MERGE-PATHNAMES. */
 Obj pathname_merge(Lisp *L, Obj p, Obj defaults, Obj default_version);
 /* The designated pathname merged with *DEFAULT-PATHNAME-DEFAULTS*. */

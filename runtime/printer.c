@@ -12,6 +12,8 @@
 #include "eval.h"
 #include "hash.h"
 #include "format.h"
+#include "pathname.h"
+#include "array.h"
 
 typedef struct PState {
     Obj stream;
@@ -497,6 +499,39 @@ static void print_bits(Lisp *L, PState *ps, Obj o) {
     for (size_t i = 0; i < b->len; i++) put(L, ps, b->data[i] ? '1' : '0');
 }
 
+/* Does #nA(...) lose a dimension? It does when an empty axis comes before a non-empty one:
+ * #2A() is read as a 0x0 array, so a 0x1 array cannot be printed that way. */
+static bool ambiguous_dims(const size_t *dims, int rank) {
+    for (int k = 0; k < rank; k++)
+        if (dims[k] == 0) {
+            for (int j = k + 1; j < rank; j++) if (dims[j] != 0) return true;
+            return false;
+        }
+    return false;
+}
+
+/* The nested lists of an array with no elements, down to its first empty axis. */
+static Obj empty_contents(Lisp *L, const size_t *dims, int rank, int axis) {
+    if (axis >= rank || dims[axis] == 0) return NIL;
+    Obj inner = empty_contents(L, dims, rank, axis + 1), r = NIL;
+    for (size_t i = 0; i < dims[axis]; i++) r = cons(L, inner, r);
+    return r;
+}
+
+/* As SBCL prints such an array readably: #A((dimensions) element-type . contents) */
+static void print_array_with_dims(Lisp *L, PState *ps, Obj o, long depth) {
+    Array *a = ARR(o);
+    int rank = a->h.aux;
+    Obj dims = NIL;
+    for (int k = rank - 1; k >= 0; k--) dims = cons(L, FIX((intptr_t)a->dims[k]), dims);
+    Obj form = cons(L, dims, cons(L, array_element_type_spec(L, o), empty_contents(L, a->dims, rank, 0)));
+    puts_(L, ps, "#A");
+    bool saved = ps->pretty;
+    ps->pretty = false;
+    print_rec(L, ps, form, depth);
+    ps->pretty = saved;
+}
+
 static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
     Array *a = ARR(o);
     int rank = a->h.aux;
@@ -523,6 +558,10 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         print_vector_elems(L, ps, a->storage, a->offset, n, depth);
         return;
     }
+    if (ps->readably && rank > 1 && ambiguous_dims(a->dims, rank)) {
+        print_array_with_dims(L, ps, o, depth);
+        return;
+    }
     if (ps->pretty) { print_array_pretty(L, ps, a->storage, a->offset, a->dims, rank, false, depth); return; }
     char buf[32];
     snprintf(buf, sizeof buf, "#%dA", rank);
@@ -531,21 +570,7 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         print_rec(L, ps, array_elt(L, a->storage, a->offset), depth);
         return;
     }
-    for (int k = 0; k < rank; k++)
-        if (a->dims[k] == 0) {
-            /* an empty axis: print the structure up to it */
-            put(L, ps, '(');
-            if (k > 0) {
-                size_t outer = a->dims[0];
-                for (size_t i = 0; i < outer; i++) {
-                    if (i) put(L, ps, ' ');
-                    puts_(L, ps, "()");
-                }
-            }
-            put(L, ps, ')');
-            if (k > 1) { /* deeper empty axes: approximate SBCL */ }
-            return;
-        }
+    /* an empty axis prints as () at its level: (2 0 3) is #3A(() ()) */
     print_array_dims(L, ps, a->storage, a->offset, a->dims, rank, 0, depth);
 }
 
@@ -599,6 +624,15 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
             print_rec(L, ps, HT(o)->test_fn, depth);
         }
         put(L, ps, ')');
+        return;
+    }
+    if (ps->readably && t == T_RANDOM_STATE && SYM(S(READ_EVAL))->value != NIL) {
+        /* #.(sys::%random-state-from-words w0 w1 w2 w3) reads back as an equivalent state */
+        Obj form = NIL;
+        for (int i = 3; i >= 0; i--) form = cons(L, make_uint64(L, RSTATE(o)->s[i]), form);
+        form = cons(L, intern_cstr(L, L->pkg_system, "%RANDOM-STATE-FROM-WORDS"), form);
+        puts_(L, ps, "#.");
+        print_rec(L, ps, form, depth);
         return;
     }
     if (ps->readably && t != T_PATHNAME) not_readable(L, o);
@@ -771,6 +805,23 @@ static void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
         print_instance(L, ps, o, depth);
         return;
     case T_PATHNAME: {
+        if (!pathname_has_namestring(L, o)) {
+            /* as SBCL: #<PATHNAME (with no namestring) :HOST ... :VERSION ...> */
+            if (ps->readably) not_readable(L, o);
+            bool saved = ps->escape;
+            ps->escape = true;
+            Pathname *x = PATHNAME(o);
+            const char *labels[6] = {" :HOST ", " :DEVICE ", " :DIRECTORY ", " :NAME ", " :TYPE ", " :VERSION "};
+            Obj parts[6] = {x->host, x->device, x->directory, x->name, x->type, x->version};
+            puts_(L, ps, "#<PATHNAME (with no namestring)");
+            for (int i = 0; i < 6; i++) {
+                puts_(L, ps, labels[i]);
+                print_rec(L, ps, parts[i], depth + 1);
+            }
+            put(L, ps, '>');
+            ps->escape = saved;
+            return;
+        }
         Obj hook = intern_cstr(L, L->pkg_cl, "NAMESTRING");
         if (is_function(SYM(hook)->function)) {
             Obj ns = funcall1(L, hook, o);
@@ -945,6 +996,8 @@ typedef struct LOp {
     long end;          /* section end: index of the op, -1 none */
     long match;        /* block start: its end */
     long next_forced;  /* the next mandatory or literal newline after this op, -1 none */
+    long parent;       /* tab or block start: the start of the innermost block around it, -1 none */
+    long col;          /* block start: its column, once a tab in it was done; -1 before */
 } LOp;
 
 typedef struct LBlock {
@@ -1114,6 +1167,12 @@ static long lay_tab_size(Layout *y, LOp *op, long column) {
     bool sectionp = kind == PP_TAB_SECTION || kind == PP_TAB_SECTION_RELATIVE;
     bool relativep = kind == PP_TAB_LINE_RELATIVE || kind == PP_TAB_SECTION_RELATIVE;
     long origin = sectionp ? lay_top(y)->section_col : 0;
+    long bi = op->parent;
+    if (sectionp && bi >= 0 && y->nblocks - 1 < y->ops[bi].depth + 1) {
+        /* the block was not started because it fits on the line (or is measured ahead):
+         * no newline was taken in it, so its section starts where the block starts */
+        origin = y->ops[bi].col >= 0 ? y->ops[bi].col : lay_column(y, y->ops[bi].pos);
+    }
     long position = column - origin;
     if (relativep) {
         if (colinc > 1) {
@@ -1130,6 +1189,9 @@ static long lay_tab_size(Layout *y, LOp *op, long column) {
 
 static void lay_do_tab(Layout *y, LOp *op) {
     lay_emit_to(y, op->pos);
+    /* the columns of the blocks around the tab, before its spaces shift the text after them */
+    for (long bi = op->parent; bi >= 0 && y->ops[bi].col < 0; bi = y->ops[bi].parent)
+        y->ops[bi].col = lay_column(y, y->ops[bi].pos);
     long size = lay_tab_size(y, op, lay_column(y, op->pos));
     for (long k = 0; k < size; k++) sb_putc(y->L, &y->line, ' ');
 }
@@ -1181,6 +1243,8 @@ static void pp_layout(Lisp *L, Obj ctx) {
         LOp *o = &ops[k];
         o->end = -1;
         o->match = -1;
+        o->col = -1;
+        o->parent = nb > 0 ? bstack[nb - 1] : -1;
         if (o->kind == OP_NEWLINE) {
             long w = 0;
             for (long p = 0; p < npend; p++) {

@@ -8,6 +8,7 @@
 #include "character.h"
 #include "eval.h"
 #include "printer.h"
+#include "sequence.h"
 
 #define DOT_MARK OBJ(0x506)   /* a lone "." token, meaningful only inside a list */
 #define NO_OBJECT OBJ(0x606)  /* a macro character returned no values */
@@ -146,6 +147,7 @@ static void read_token(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn, Toke
             tok_add(L, t, read_char_required(L, stream), true);
             break;
         case SYN_MULTI_ESCAPE:
+            t->any_escape = true;   /* even "||" makes the token a symbol (CLHS 2.3.3) */
             for (;;) {
                 uint32_t d = read_char_required(L, stream);
                 Syntax s2 = reader_syntax(L, rt, d);
@@ -156,6 +158,13 @@ static void read_token(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn, Toke
             break;
         case SYN_INVALID:
             rerr(L, stream, "invalid constituent character %S", make_char(c));
+        case SYN_CONSTITUENT:
+            /* CLHS 2.1.4.2: these characters have the invalid constituent trait, also when
+             * SET-SYNTAX-FROM-CHAR gave them constituent syntax */
+            if (c == 8 || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' ' || c == 127)
+                rerr(L, stream, "invalid constituent character %S", make_char(c));
+            tok_add(L, t, c, false);
+            break;
         default:
             tok_add(L, t, c, false);
             break;
@@ -224,7 +233,7 @@ static Obj token_to_object(Lisp *L, Obj stream, Obj rt, Token *t) {
     size_t n = t->chars.len;
     if (!t->any_escape) {
         Obj num;
-        if (number_parse_token(L, d, n, read_base(L), &num)) return num;
+        if (number_parse_token(L, stream, d, n, read_base(L), &num)) return num;
         bool all_dots = n > 0;
         for (size_t i = 0; i < n; i++) if (d[i] != '.') all_dots = false;
         if (all_dots) {
@@ -314,7 +323,7 @@ static void check_depth(Lisp *L, Obj stream) {
 /* Read an object inside a construct: end of file is an error, markers are errors. */
 static Obj read_required(Lisp *L, Obj stream) {
     for (;;) {
-        Obj o = read_inner(L, stream, true);
+        Obj o = read_inner(L, stream, L->read_preserve_ws);
         if (o == NO_OBJECT) continue;
         if (o == EOF_MARK) err_eof(L, stream);
         if (o == DOT_MARK) rerr(L, stream, "dot context error");
@@ -328,14 +337,16 @@ static Obj resolve_labels(Lisp *L, Obj o);
 Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursive, bool preserve_ws) {
     int saved_depth = L->read_depth, saved_bq = L->bq_level;
     Obj saved_labels = L->read_labels;
+    bool saved_preserve = L->read_preserve_ws;
     if (!recursive) {
         L->read_depth = 0;
         L->bq_level = 0;
         L->read_labels = NIL;
+        L->read_preserve_ws = preserve_ws;
     }
     Obj o;
     for (;;) {
-        o = read_inner(L, stream, preserve_ws || recursive);
+        o = read_inner(L, stream, L->read_preserve_ws);
         if (o == NO_OBJECT) continue;
         if (o == DOT_MARK) rerr(L, stream, "dot context error");
         if (o == CLOSE_MARK) {
@@ -346,7 +357,10 @@ Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursi
     }
     if (o == EOF_MARK) {
         if (recursive || eof_error) {
-            if (!recursive) { L->read_depth = saved_depth; L->bq_level = saved_bq; L->read_labels = saved_labels; }
+            if (!recursive) {
+                L->read_depth = saved_depth; L->bq_level = saved_bq; L->read_labels = saved_labels;
+                L->read_preserve_ws = saved_preserve;
+            }
             err_eof(L, stream);
         }
         o = eof_value;
@@ -359,6 +373,7 @@ Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursi
         L->read_depth = saved_depth;
         L->bq_level = saved_bq;
         L->read_labels = saved_labels;
+        L->read_preserve_ws = saved_preserve;
     }
     L->nvals = 1;
     return o;
@@ -373,7 +388,7 @@ DEFPRIM(rd_left_paren) {
     check_depth(L, stream);
     Obj head = NIL, tail = NIL;
     for (;;) {
-        Obj o = read_inner(L, stream, true);
+        Obj o = read_inner(L, stream, L->read_preserve_ws);
         if (o == NO_OBJECT) continue;
         if (o == EOF_MARK) err_eof(L, stream);
         if (o == CLOSE_MARK) break;
@@ -382,7 +397,7 @@ DEFPRIM(rd_left_paren) {
             if (head == NIL) rerr(L, stream, "Nothing appears before . in list.");
             Obj last;
             for (;;) {
-                last = read_inner(L, stream, true);
+                last = read_inner(L, stream, L->read_preserve_ws);
                 if (last == NO_OBJECT) continue;
                 if (last == EOF_MARK) err_eof(L, stream);
                 if (last == CLOSE_MARK) rerr(L, stream, "Nothing appears after . in list.");
@@ -391,7 +406,7 @@ DEFPRIM(rd_left_paren) {
             }
             CDR(tail) = last;
             for (;;) {
-                Obj after = read_inner(L, stream, true);
+                Obj after = read_inner(L, stream, L->read_preserve_ws);
                 if (after == NO_OBJECT) continue;
                 if (after == EOF_MARK) err_eof(L, stream);
                 if (after != CLOSE_MARK) rerr(L, stream, "More than one object follows . in list.");
@@ -490,13 +505,23 @@ DEFPRIM(rd_dispatch) {
             sb_putc(L, &digits, c);
             c = read_char_required(L, stream);
         }
-        number_parse_token(L, digits.data, digits.len, 10, &numarg);
+        number_parse_token(L, stream, digits.data, digits.len, 10, &numarg);
     }
     Obj table = dispatch_table(rt, disp);
     uint32_t sub = char_upcase(c);
     Obj fn = (table != NIL && sub < RT_ASCII) ? VEC(table)->data[sub] : NIL;
     if (fn == NIL) {
-        if (SYM(S(READ_SUPPRESS))->value != NIL) return values1(L, NIL);
+        if (SYM(S(READ_SUPPRESS))->value != NIL) {
+            /* skip the rest of the token, as SBCL does: "#garbage" is one object */
+            stream_unread_char(L, stream, c);
+            Syntax syn = reader_syntax(L, rt, c);
+            if (syn == SYN_CONSTITUENT || syn == SYN_NONTERM_MACRO || syn == SYN_SINGLE_ESCAPE ||
+                syn == SYN_MULTI_ESCAPE) {
+                c = read_char_required(L, stream);
+                read_token_object(L, stream, rt, c, syn, L->read_preserve_ws);
+            }
+            return values1(L, NIL);
+        }
         rerr(L, stream, "illegal sharp macro character: %S", make_char(c));
     }
     Obj r = funcall3(L, fn, stream, make_char(c), numarg);
@@ -600,7 +625,7 @@ DEFPRIM(rd_sharp_colon) {
     Obj rt = readtable_current(L);
     uint32_t c = read_char_required(L, stream);
     Token t;
-    read_token(L, stream, rt, c, reader_syntax(L, rt, c), &t, true);
+    read_token(L, stream, rt, c, reader_syntax(L, rt, c), &t, L->read_preserve_ws);
     if (suppressing(L)) return NIL;
     apply_case(L, rt, &t);
     for (size_t i = 0; i < t.chars.len; i++)
@@ -622,10 +647,10 @@ static Obj read_rational_in_base(Lisp *L, Obj stream, int base) {
     Obj rt = readtable_current(L);
     uint32_t c = read_char_required(L, stream);
     Token t;
-    read_token(L, stream, rt, c, reader_syntax(L, rt, c), &t, true);
+    read_token(L, stream, rt, c, reader_syntax(L, rt, c), &t, L->read_preserve_ws);
     if (suppressing(L)) return NIL;
     Obj n;
-    if (t.any_escape || !number_parse_token(L, t.chars.data, t.chars.len, base, &n) || !is_rational(n))
+    if (t.any_escape || !number_parse_token(L, stream, t.chars.data, t.chars.len, base, &n) || !is_rational(n))
         rerr(L, stream, "%S is not a rational in base %d", string_from_u32(L, t.chars.data, t.chars.len), base);
     return n;
 }
@@ -653,20 +678,25 @@ DEFPRIM(rd_sharp_a) {
     UNUSED_ARGS;
     Obj o = read_required(L, args[0]);
     if (suppressing(L)) return NIL;
-    if (args[2] == NIL) rerr(L, args[0], "#A requires a rank argument");
+    if (args[2] == NIL) {
+        /* SBCL's readable form of any array: #A((dimensions) element-type . contents) */
+        if (!is_cons(o) || !is_list(CAR(o)) || !is_cons(CDR(o)))
+            rerr(L, args[0], "#A requires a rank argument or (dimensions element-type . contents): #A%S", o);
+        Obj margs[5] = {CAR(o), S(K_ELEMENT_TYPE), CAR(CDR(o)), S(K_INITIAL_CONTENTS), CDR(CDR(o))};
+        return funcall(L, intern_cstr(L, L->pkg_cl, "MAKE-ARRAY"), 5, margs);
+    }
     intptr_t rank = fixnum_val(args[2]);
     Obj dims = NIL, tail = NIL, x = o;
     for (intptr_t i = 0; i < rank; i++) {
         intptr_t n = 0;
         Obj seq = x;
-        if (is_list(x)) { for (Obj y = x; is_cons(y); y = CDR(y)) n++; }
-        else if (is_type(x, T_VECTOR)) n = (intptr_t)VEC(x)->len;
-        else if (is_string(x)) n = (intptr_t)STR(x)->len;
-        else rerr(L, args[0], "#%dA contents are not a sequence: %S", (int)rank, x);
+        /* any sequence: a list, string, bit vector, or vector with a fill pointer or displaced */
+        if (!is_sequence(x)) rerr(L, args[0], "#%dA contents are not a sequence: %S", (int)rank, x);
+        n = (intptr_t)seq_length(L, x);
         Obj cell = cons(L, FIX(n), NIL);
         if (tail == NIL) dims = cell; else CDR(tail) = cell;
         tail = cell;
-        if (n > 0) x = is_cons(seq) ? CAR(seq) : is_type(seq, T_VECTOR) ? VEC(seq)->data[0] : make_char(STR(seq)->data[0]);
+        if (n > 0) x = seq_elt_unchecked(L, seq, 0);
     }
     Obj margs[3] = {dims, S(K_INITIAL_CONTENTS), o};
     return funcall(L, intern_cstr(L, L->pkg_cl, "MAKE-ARRAY"), 3, margs);
@@ -892,7 +922,8 @@ DEFPRIM(prim_copy_readtable) {
 
 DEFPRIM(prim_readtable_case) {
     UNUSED_ARGS;
-    Obj rt = check_rt(L, args[0]);
+    if (!is_type(args[0], T_READTABLE)) err_type(L, args[0], S(READTABLE));
+    Obj rt = args[0];
     switch (RT(rt)->rcase) {
     case RCASE_UPCASE: return S(K_UPCASE);
     case RCASE_DOWNCASE: return S(K_DOWNCASE);
@@ -904,7 +935,8 @@ DEFPRIM(prim_readtable_case) {
 DEFPRIM(prim_set_readtable_case) {
     UNUSED_ARGS;
     Obj mode = args[0];
-    Obj rt = check_rt(L, args[1]);
+    if (!is_type(args[1], T_READTABLE)) err_type(L, args[1], S(READTABLE));
+    Obj rt = args[1];
     if (mode == S(K_UPCASE)) RT(rt)->rcase = RCASE_UPCASE;
     else if (mode == S(K_DOWNCASE)) RT(rt)->rcase = RCASE_DOWNCASE;
     else if (mode == S(K_PRESERVE)) RT(rt)->rcase = RCASE_PRESERVE;

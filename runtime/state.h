@@ -90,6 +90,7 @@ struct Lisp {
     /* reader state for the current top-level read */
     int read_depth, bq_level;
     Obj read_labels;
+    bool read_preserve_ws;   /* READ-PRESERVING-WHITESPACE: recursive reads inherit it (CLHS READ) */
 
     /* counters and misc */
     uint64_t gensym_counter;

@@ -8,6 +8,8 @@
 #include "list.h"
 #include "eval.h"
 #include "number.h"
+#include "types.h"
+#include "reader.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +69,11 @@ Obj make_capped_output_stream(Lisp *L, size_t cap) {
 Obj get_output_stream_string(Lisp *L, Obj o) {
     Stream *s = STREAM(o);
     Obj r = sb_to_string(L, &s->buf);
+    if (s->flags & ST_BASE) {
+        bool base = true;
+        for (size_t i = 0; i < STR(r)->len && base; i++) base = STR(r)->data[i] < 128;
+        if (base) STR(r)->h.flags |= ARR_BASE;   /* a SIMPLE-BASE-STRING, as SBCL */
+    }
     s->buf.len = 0;
     s->truncated = false;
     s->column = 0;
@@ -550,6 +557,17 @@ static Obj fd_of_kind_for_bytes(Lisp *L, Obj o, bool input) {
 }
 
 Obj stream_read_element(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_SYNONYM) {
+        check_open(L, o);
+        return stream_read_element(L, synonym_target(L, o));
+    }
+    if (kind_of(o) == SK_ECHO) {
+        /* an echo stream echoes the bytes it reads too */
+        check_open(L, o);
+        Obj v = stream_read_element(L, STREAM(o)->a);
+        if (v != NO_VALUE) stream_write_element(L, STREAM(o)->b, v);
+        return v;
+    }
     if (kind_of(o) == SK_CONCATENATED) {
         check_open(L, o);
         Stream *s = STREAM(o);
@@ -563,6 +581,28 @@ Obj stream_read_element(Lisp *L, Obj o) {
     Obj f = fd_of_kind_for_bytes(L, o, true);
     Stream *s = STREAM(f);
     int n = s->elt_bytes;
+    if (n > 8) {
+        /* wider than 64 bits: little-endian, two's complement when signed */
+        unsigned char *buf = (unsigned char *)gc_alloc_atomic(L, (size_t)n);
+        for (int i = 0; i < n; i++) {
+            int b = fd_getbyte(L, s);
+            if (b < 0) return NO_VALUE;
+            buf[i] = (unsigned char)b;
+        }
+        mpz_t z;
+        mpz_init(z);
+        mpz_import(z, (size_t)n, -1, 1, 0, 0, buf);
+        if (s->elt_signed && (buf[n - 1] & 0x80)) {
+            mpz_t m;
+            mpz_init(m);
+            mpz_ui_pow_ui(m, 2, (unsigned long)(8 * n));
+            mpz_sub(z, z, m);
+            mpz_clear(m);
+        }
+        Obj r = make_bignum_from_mpz(L, z);
+        mpz_clear(z);
+        return r;
+    }
     uint64_t v = 0;
     for (int i = 0; i < n; i++) {
         int b = fd_getbyte(L, s);
@@ -595,6 +635,30 @@ void stream_write_element(Lisp *L, Obj o, Obj x) {
     Obj f = fd_of_kind_for_bytes(L, o, false);
     Stream *s = STREAM(f);
     int n = s->elt_bytes, bits = 8 * n;
+    if (n > 8) {
+        if (!is_integer(x)) err_type(L, x, element_type_of(L, s));
+        mpz_t z, m;
+        mpz_init(z);
+        mpz_init(m);
+        integer_to_mpz(x, z);
+        /* (integer-length x): the bits of x, or of -x-1 when x is negative */
+        if (mpz_sgn(z) < 0) mpz_com(m, z); else mpz_set(m, z);
+        size_t len = mpz_sgn(m) == 0 ? 0 : mpz_sizeinbase(m, 2);
+        bool fits = s->elt_signed ? len <= (size_t)bits - 1 : mpz_sgn(z) >= 0 && len <= (size_t)bits;
+        if (!fits) { mpz_clear(z); mpz_clear(m); err_type(L, x, element_type_of(L, s)); }
+        if (mpz_sgn(z) < 0) {
+            mpz_ui_pow_ui(m, 2, (unsigned long)bits);
+            mpz_add(z, z, m);
+        }
+        char *buf = (char *)gc_alloc_atomic(L, (size_t)n);
+        memset(buf, 0, (size_t)n);
+        size_t count = 0;
+        mpz_export(buf, &count, -1, 1, 0, 0, z);
+        mpz_clear(z);
+        mpz_clear(m);
+        fd_put_bytes(L, s, buf, (size_t)n);
+        return;
+    }
     uint64_t v = 0;
     bool ok = false;
     int64_t i;
@@ -687,6 +751,7 @@ static long long fd_position(Stream *s) {
 }
 
 static Obj file_stream_of(Lisp *L, Obj o, bool broadcast_ok) {
+    Obj orig = o;
     for (int depth = 0; depth < 64; depth++) {
         if (kind_of(o) == SK_SYNONYM) { o = synonym_target(L, o); continue; }
         if (broadcast_ok && kind_of(o) == SK_BROADCAST) {
@@ -698,8 +763,12 @@ static Obj file_stream_of(Lisp *L, Obj o, bool broadcast_ok) {
         }
         break;
     }
-    if (kind_of(o) != SK_FD || !(STREAM(o)->flags & ST_FILE))
+    if (kind_of(o) != SK_FD || !(STREAM(o)->flags & ST_FILE)) {
+        /* a synonym or broadcast stream that leads to no file stream: the expected type must
+         * not contain it, so it is a FILE-STREAM that was expected (SBCL: STREAM-FILE-STREAM) */
+        if (orig != o) err_type(L, orig, S(FILE_STREAM));
         err_type(L, o, cons(L, S(OR), list3(L, S(FILE_STREAM), S(SYNONYM_STREAM), S(BROADCAST_STREAM))));
+    }
     return o;
 }
 
@@ -709,6 +778,14 @@ static Obj member_type(Lisp *L, const Obj *keys, int n) {
     Obj m = NIL;
     for (int i = n - 1; i >= 0; i--) m = cons(L, keys[i], m);
     return cons(L, S(MEMBER), m);
+}
+
+/* The largest integer element a file stream reads or writes, in bits. */
+#define MAX_ELT_BITS 8192
+
+/* Bytes per element: 1, 2, 4 or 8 up to 64 bits, then whole bytes. */
+static int elt_bytes_for_bits(intptr_t bits) {
+    return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : bits <= 64 ? 8 : (int)((bits + 7) / 8);
 }
 
 /* Parse an element type for OPEN: sets *bytes (0 = character), *sign; returns the canonical type. */
@@ -732,8 +809,20 @@ static Obj parse_element_type(Lisp *L, Obj et, int *bytes, bool *sign, bool *biv
         bits = 1;
         while (m >> bits) bits++;
     }
-    if (bits < 1 || bits > 64) err_simple(L, "Unsupported element type %S for a file stream.", et);
-    int b = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+    int b = 0;
+    if (bits >= 1 && bits <= MAX_ELT_BITS) b = elt_bytes_for_bits(bits);
+    else if (bits < 0) {
+        /* any other subtype of INTEGER, such as (INTEGER 0 1) or (OR (INTEGER 0 1) (INTEGER 100 200)):
+         * the smallest element size whose (UNSIGNED-BYTE n) or (SIGNED-BYTE n) contains it */
+        bool certain;
+        if (type_subtypep(L, et, S(INTEGER), &certain) && certain) {
+            for (int nb = 1; nb <= MAX_ELT_BITS / 8 && b == 0; nb = nb < 8 ? nb * 2 : nb + 1) {
+                if (type_subtypep(L, et, list2(L, S(UNSIGNED_BYTE), FIX(8 * nb)), &certain)) b = nb;
+                else if (type_subtypep(L, et, list2(L, S(SIGNED_BYTE), FIX(8 * nb)), &certain)) { b = nb; *sign = true; }
+            }
+        }
+    }
+    if (b == 0) err_simple(L, "Unsupported element type %S for a file stream.", et);
     *bytes = b;
     return list2(L, *sign ? S(SIGNED_BYTE) : S(UNSIGNED_BYTE), FIX(8 * b));
 }
@@ -776,7 +865,8 @@ DEFPRIM(prim_open) {
     if (!okx) err_type(L, ifex, member_type(L, exs, 8));
     Obj ifne = o[3];
     if (ifne == NO_VALUE) {
-        if (!output) ifne = S(K_ERROR);
+        if (dir == S(K_PROBE)) ifne = NIL;   /* CLHS OPEN: NIL for :probe */
+        else if (!output) ifne = S(K_ERROR);
         else ifne = (ifex == S(K_OVERWRITE) || ifex == S(K_APPEND)) ? S(K_ERROR) : S(K_CREATE);
     }
     Obj nes[3] = {S(K_ERROR), S(K_CREATE), NIL};
@@ -851,7 +941,7 @@ DEFPRIM(prim_open) {
     x->external_format = ef;
     x->replacement = replacement;
     x->native = string_from_cstr(L, native);
-    if (ifex == S(K_APPEND) && exists) lseek(fd, 0, SEEK_END);
+    if (output && ifex == S(K_APPEND) && exists) lseek(fd, 0, SEEK_END);   /* :if-exists is for output only */
     if (dir == S(K_PROBE)) stream_close(L, s, false);
     else GC_REGISTER_FINALIZER_NO_ORDER(x, fd_stream_finalizer, NULL, NULL, NULL);
     return s;
@@ -947,22 +1037,33 @@ DEFPRIM(prim_unread_char) {
     return NIL;
 }
 
+/* The next character of S without consuming it. An echo stream echoes a character when it is
+ * read, not when it is peeked at, so peek at its input stream. */
+static int peek_without_echo(Lisp *L, Obj s) {
+    for (int depth = 0; depth < 64; depth++) {
+        check_open(L, s);
+        if (kind_of(s) == SK_SYNONYM) { s = synonym_target(L, s); continue; }
+        if (kind_of(s) == SK_ECHO && STREAM(s)->unread < 0) { s = STREAM(s)->a; continue; }
+        break;
+    }
+    return stream_peek_char(L, s);
+}
+
 DEFPRIM(prim_peek_char) {
     Obj type = opt_arg(nargs, args, 0, NIL);
     Obj s = stream_in(L, opt_arg(nargs, args, 1, NIL));
     if (type != NIL && type != S(T) && !is_char(type))
         err_type(L, type, cons(L, S(OR), list3(L, S(CHARACTER), S(BOOLEAN), NIL)));
+    Obj rt = type == S(T) ? readtable_current(L) : NIL;
     for (;;) {
-        int c = stream_read_char(L, s);
+        int c = peek_without_echo(L, s);
         if (c < 0) return eof_result(L, s, nargs, args, 2);
         bool ok;
         if (type == NIL) ok = true;
-        else if (type == S(T)) ok = !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
+        else if (type == S(T)) ok = reader_syntax(L, rt, (uint32_t)c) != SYN_WHITESPACE;  /* the current readtable's */
         else ok = char_code(type) == (uint32_t)c;
-        if (ok) {
-            stream_unread_char(L, s, (uint32_t)c);
-            return make_char((uint32_t)c);
-        }
+        if (ok) return make_char((uint32_t)c);
+        stream_read_char(L, s);   /* skip it: an echo stream echoes what is skipped */
     }
 }
 
@@ -1023,7 +1124,12 @@ DEFPRIM(prim_make_string_input_stream) {
 DEFPRIM(prim_make_string_output_stream) {
     Obj keys[1] = {S(K_ELEMENT_TYPE)}, o[1];
     parse_keys(L, nargs, args, 0, 1, keys, o);
-    return make_string_output_stream(L);
+    Obj r = make_string_output_stream(L);
+    if (o[0] != NO_VALUE && upgrade_element_type(L, o[0]) == UE_BASE_CHAR) {
+        STREAM(r)->flags |= ST_BASE;
+        STREAM(r)->element_type = S(BASE_CHAR);
+    }
+    return r;
 }
 
 DEFPRIM(prim_get_output_stream_string) {

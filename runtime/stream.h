@@ -18,6 +18,7 @@ enum {
     ST_INTERACTIVE = 32, ST_OWN_FD = 64, ST_EOF_SEEN = 128,
     ST_CHAR = 256,            /* character operations allowed; both with ST_BINARY: bivalent */
     ST_CREATED = 512,         /* OPEN created the file: CLOSE :ABORT T deletes it */
+    ST_BASE = 1024,           /* a string output stream of BASE-CHARs: its strings are base strings */
 };
 
 enum { EF_UTF8 = 0, EF_LATIN1 = 1, EF_ASCII = 2 };

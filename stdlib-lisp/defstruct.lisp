@@ -447,9 +447,10 @@
       (tagbody
        top
          (if (null x) (go end))
-         (if (or (not (symbolp (car x))) (null (cdr x)))
+         ;; slot names are string designators (CLHS 2.4.8.13)
+         (if (or (not (or (symbolp (car x)) (stringp (car x)) (characterp (car x)))) (null (cdr x)))
              (error 'simple-reader-error :format-control "Malformed #S syntax: ~S" :format-arguments (list list)))
-         (setq args (cons (cadr x) (cons (%keywordize (car x)) args)))
+         (setq args (cons (cadr x) (cons (intern (string (car x)) "KEYWORD") args)))
          (setq x (cddr x))
          (go top)
        end)

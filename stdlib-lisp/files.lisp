@@ -55,7 +55,8 @@
 (defmacro with-output-to-string ((var &optional string-form &key (element-type ''character)) &body body)
   (multiple-value-bind (decls forms) (%split-declarations body)
     (if string-form
-        `(let ((,var (%make-fill-pointer-output-stream ,string-form)))
+        ;; the element type is evaluated, though a given string decides what is written
+        `(let ((,var (prog1 (%make-fill-pointer-output-stream ,string-form) ,element-type)))
            ,@decls
            (unwind-protect (progn ,@forms) (close ,var)))
         `(let ((,var (make-string-output-stream :element-type ,element-type)))

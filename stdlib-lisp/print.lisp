@@ -79,7 +79,7 @@
 (defun %pprint-entries (table)
   (cond ((null table) nil)
         ((%pprint-dispatch-table-p table) (%instance-ref table 0))
-        (t (error 'type-error :datum table :expected-type '(or null sb-pretty-dispatch-table)))))
+        (t (error 'type-error :datum table :expected-type '(or null (satisfies %pprint-dispatch-table-p))))))
 
 (defun %pprint-type-matches (object type)
   (cond ((and (consp type) (eq (car type) 'cons) (consp (cdr type)))
@@ -127,7 +127,7 @@
   (unless (realp priority)
     (error 'type-error :datum priority :expected-type 'real))
   (unless (%pprint-dispatch-table-p table)
-    (error 'type-error :datum table :expected-type 'sb-pretty-dispatch-table))
+    (error 'type-error :datum table :expected-type '(satisfies %pprint-dispatch-table-p)))
   (let ((kept nil))
     (dolist (e (%instance-ref table 0))
       (unless (equal (car e) type-specifier) (setq kept (cons e kept))))

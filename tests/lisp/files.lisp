@@ -536,6 +536,65 @@
   (t nil ("TF-MOD") :module-loaded t error))
 
 ;;; ------------------------------------------------------------------
+;;; integer element types of any size or range, as SBCL
+
+(defun tf-elements (type values)
+  (with-open-file (o (tf "e.bin") :direction :output :if-exists :supersede :element-type type)
+    (dolist (v values) (write-byte v o)))
+  (with-open-file (i (tf "e.bin") :element-type type)
+    (list (stream-element-type i) (file-length i)
+          (loop for b = (read-byte i nil :eof) until (eq b :eof) collect b))))
+
+(deftest file-element-type-wide
+  (list (tf-elements '(unsigned-byte 65) (list 0 1 (1- (ash 1 65))))
+        (tf-elements '(signed-byte 100) (list -1 (- (ash 1 99)) (1- (ash 1 99)) 7)))
+  (((unsigned-byte 72) 3 (0 1 36893488147419103231))
+   ((signed-byte 104) 4 (-1 -633825300114114700748351602688 633825300114114700748351602687 7))))
+
+(deftest file-element-type-integer-ranges
+  (list (tf-elements '(integer 0 1) '(0 1 1 0))
+        (tf-elements '(integer -1002 13112) '(-1002 13112 0))
+        (tf-elements '(or (integer 0 1) (integer 100 200)) '(0 1 100 200)))
+  (((unsigned-byte 8) 4 (0 1 1 0))
+   ((signed-byte 16) 3 (-1002 13112 0))
+   ((unsigned-byte 8) 4 (0 1 100 200))))
+
+;;; ------------------------------------------------------------------
+;;; OPEN defaults, echo streams of bytes, FILE-LENGTH type errors
+
+(deftest open-probe-missing-file-is-nil
+  (open (tf "no-such-file.txt") :direction :probe)
+  nil)
+
+(deftest open-input-ignores-if-exists-append
+  (progn
+    (with-open-file (o (tf "app.txt") :direction :output :if-exists :supersede)
+      (write-string "abcdefghij" o))
+    (list (with-open-file (i (tf "app.txt") :if-exists :append) (read-line i nil))
+          (with-open-file (i (tf "app.txt") :direction :input :if-exists :append) (read-line i nil))))
+  ("abcdefghij" "abcdefghij"))
+
+(deftest echo-stream-echoes-bytes
+  (progn
+    (with-open-file (o (tf "in.bin") :direction :output :if-exists :supersede :element-type '(unsigned-byte 8))
+      (dolist (b '(2 3 5 7 11)) (write-byte b o)))
+    (list (with-open-file (i (tf "in.bin") :element-type '(unsigned-byte 8))
+            (with-open-file (o (tf "out.bin") :direction :output :if-exists :supersede :element-type '(unsigned-byte 8))
+              (let ((e (make-echo-stream i o)) (v (make-array 3)))
+                (list (read-byte e) (read-sequence v e) v))))
+          (with-open-file (i (tf "out.bin") :element-type '(unsigned-byte 8))
+            (loop for b = (read-byte i nil) while b collect b))))
+  ((2 3 #(3 5 7)) (2 3 5 7)))
+
+(deftest file-length-type-error-excludes-datum
+  (let ((s (make-synonym-stream '*standard-output*)))
+    (let ((*standard-output* (make-string-output-stream)))
+      (handler-case (file-length s)
+        (type-error (c) (list (typep s (type-error-expected-type c))
+                              (typep (type-error-datum c) (type-error-expected-type c)))))))
+  (nil nil))
+
+;;; ------------------------------------------------------------------
 ;;; cleanup
 
 (deftest files-cleanup

@@ -1661,3 +1661,57 @@ CCC DDD")
           (with-output-to-string (s) (princ 'x s))
           (write-to-string "q" :escape nil)))
   ("abc" "a" "abc \"abc\"" "X" "\"q\""))
+
+;;; objects in error messages print non-readably even under WITH-STANDARD-IO-SYNTAX
+(deftest delete-package-under-standard-io-syntax
+  (progn
+    (make-package "PRINTER-TEST-DEL-PKG" :use nil)
+    (with-standard-io-syntax (delete-package "PRINTER-TEST-DEL-PKG")))
+  t)
+
+;;; an empty axis prints as () at its own level
+(deftest print-array-empty-inner-axis
+  (list (write-to-string (make-array '(1 1 0 1)) :pretty nil :readably nil :array t)
+        (write-to-string (make-array '(2 0 3)) :pretty nil :readably nil :array t)
+        (write-to-string (make-array '(1 0)) :pretty nil :readably t))
+  ("#4A((()))" "#3A(() ())" "#2A(())"))
+
+;;; as SBCL: an array whose #nA syntax would lose a dimension prints readably as
+;;; #A((dimensions) element-type . contents), which reads back
+(deftest print-array-ambiguous-dims-readably
+  (let ((s (write-to-string (make-array '(0 1)) :pretty nil :readably t)))
+    (list s (array-dimensions (read-from-string s))
+          (array-dimensions (read-from-string (write-to-string (make-array '(2 0 3)) :readably t)))
+          (read-from-string "#A((2 2) T (1 2) (3 4))")))
+  ("#A((0 1) T)" (0 1) (2 0 3) #2A((1 2) (3 4))))
+
+(deftest print-random-state-readably
+  (let* ((r1 (make-random-state t))
+         (r2 (with-standard-io-syntax (read-from-string (write-to-string r1 :readably t)))))
+    (list (random-state-p r2)
+          (loop repeat 20 always (= (random 1000000 r1) (random 1000000 r2)))))
+  (t t))
+
+(deftest pprint-dispatch-type-error-is-a-type
+  (handler-case (copy-pprint-dispatch 3)
+    (type-error (c) (typep 3 (type-error-expected-type c))))
+  nil)
+
+;;; section tabs in a block that fits on its line count from the block's start
+(deftest pprint-tab-in-fitting-block
+  (let ((*print-pretty* t) (*print-right-margin* 100))
+    (list (with-output-to-string (s) (pprint-tabular s '(m m)))
+          (with-output-to-string (s) (pprint-tabular s '(m m) t t 3))
+          (with-output-to-string (s)
+            (pprint-logical-block (s nil :prefix "(")
+              (write-string "M" s) (pprint-tab :section-relative 0 16 s) (write-string "M" s)))
+          (with-output-to-string (s)
+            (pprint-logical-block (s nil :prefix "(")
+              (write-string "M" s) (pprint-tab :section 0 16 s) (write-string "M" s)))
+          (with-output-to-string (s)
+            (pprint-logical-block (s '(1 2) :prefix "[[")
+              (write-string "ab" s) (pprint-newline :fill s)
+              (pprint-logical-block (s nil :prefix "<")
+                (write-string "c" s) (pprint-tab :section-relative 1 5 s)
+                (write-string "d" s) (pprint-tab :section 1 5 s) (write-string "e" s))))))
+  ("(M               M)" "(M  M)" "(M               M" "(M               M" "[[ab<c    d     e"))

@@ -14,3 +14,61 @@
 (deftest suppressed-unknown-dispatch
   (let ((*read-suppress* t)) (read-from-string "(#\\a #{ b)"))
   nil 10)
+
+;;; A multiple escape, even an empty one, makes a token a symbol (CLHS 2.3.3)
+(deftest empty-multiple-escape-makes-symbol
+  (let ((*package* (find-package "CL-USER")))
+    (list (read-from-string "123||") (read-from-string ".||") (read-from-string "..||")))
+  (|123| |.| |..|))
+
+;;; Recursive reads inherit READ's whitespace handling: the space after :good is consumed
+(deftest sharp-plus-consumes-whitespace
+  (let ((*features* '(:x))) (read-from-string "#+x :good :bad"))
+  :good 10)
+(deftest sharp-minus-consumes-whitespace
+  (read-from-string "#-(or) 'a b")
+  (quote a) 10)
+(deftest sharp-plus-preserving-whitespace
+  (let ((*features* '(:x)))
+    (with-input-from-string (s "#+x :good :bad")
+      (list (read-preserving-whitespace s) (read-char s))))
+  (:good #\Space))
+
+;;; Whitespace, Backspace and Rubout keep the invalid constituent trait (CLHS 2.1.4.2)
+(deftest constituent-whitespace-is-invalid
+  (let ((*readtable* (copy-readtable nil)))
+    (set-syntax-from-char #\Tab #\X)
+    (set-syntax-from-char #\Space #\X)
+    (list (signals-error (read-from-string (format nil "~CZ" #\Tab)) reader-error)
+          (signals-error (read-from-string "A Z") reader-error)
+          (read-from-string "|A Z|")))
+  (t t |A Z|))
+
+;;; #nA takes any sequence as contents
+(deftest sharp-a-vector-contents
+  (list (read-from-string "#1a#*0110")
+        (read-from-string "#2a#()")
+        (read-from-string "#1a#.(make-array 4 :fill-pointer 2 :initial-element 7)")
+        (read-from-string "#2a(#(1 2) \"ab\")"))
+  (#(0 1 1 0) #2a() #(7 7) #2a((1 2) (#\a #\b))))
+
+;;; #S slot names are string designators
+(defstruct reader-test-struct a b)
+(deftest sharp-s-string-slot-names
+  (let ((s (read-from-string "#S(reader-test-struct \"A\" 1 #\\B 2)")))
+    (list (reader-test-struct-a s) (reader-test-struct-b s)))
+  (1 2))
+
+(deftest ratio-zero-denominator-is-reader-error
+  (handler-case (read-from-string "1/0")
+    (reader-error (c) (streamp (stream-error-stream c))))
+  t)
+
+(deftest suppressed-unknown-dispatch-skips-token
+  (let ((*read-suppress* t)) (read-from-string "#garbage rest"))
+  nil 9)
+
+(deftest readtable-case-nil-is-not-a-readtable
+  (list (signals-error (readtable-case nil) type-error)
+        (signals-error (setf (readtable-case nil) :upcase) type-error))
+  (t t))

@@ -290,3 +290,37 @@ Please type \"yes\" for yes or \"no\" for no.
     (close s)
     (signals-error (read s) error))
   t)
+
+;;; an echo stream echoes a character when it is read, not when it is peeked at
+(deftest peek-char-on-echo-stream-does-not-echo
+  (with-input-from-string (is "  ab")
+    (let* ((os (make-string-output-stream))
+           (es (make-echo-stream is os)))
+      (list (peek-char nil es) (get-output-stream-string os)
+            (peek-char t es) (get-output-stream-string os)
+            (read-char es) (get-output-stream-string os))))
+  (#\Space "" #\a "  " #\a "a"))
+
+;;; (peek-char t) skips the current readtable's whitespace
+(deftest peek-char-t-uses-readtable
+  (let ((*readtable* (copy-readtable nil)))
+    (set-syntax-from-char #\Space #\a)
+    (with-input-from-string (s "  x")
+      (list (peek-char t s) (read-char s))))
+  (#\Space #\Space))
+
+(deftest with-output-to-string-base-char
+  (let ((s (with-output-to-string (o nil :element-type 'base-char) (write-char #\8 o))))
+    (list s (typep s 'simple-base-string)
+          (stream-element-type (make-string-output-stream :element-type 'base-char))))
+  ("8" t base-char))
+
+;;; the :element-type form is evaluated even when a string is given, outside the body's declarations
+(deftest with-output-to-string-evaluates-element-type
+  (block done
+    (let ((x :bad))
+      (declare (special x))
+      (let ((x :good) (str (make-array 10 :element-type 'character :fill-pointer 0)))
+        (with-output-to-string (s str :element-type (return-from done x))
+          (declare (special x))))))
+  :good)

@@ -137,7 +137,7 @@ START_TEST(test_c_print_and_parse) {
         uint32_t buf[64];
         for (size_t j = 0; j < n; j++) buf[j] = (uint32_t)toks[i].token[j];
         Obj v;
-        ck_assert_msg(number_parse_token(L, buf, n, 10, &v), "%s is a number", toks[i].token);
+        ck_assert_msg(number_parse_token(L, NIL, buf, n, 10, &v), "%s is a number", toks[i].token);
         StrBuf sb;
         sb_init(L, &sb, 16);
         number_print(L, v, &sb, 10, false);
@@ -150,12 +150,12 @@ START_TEST(test_c_print_and_parse) {
         uint32_t buf[16];
         for (size_t j = 0; j < n; j++) buf[j] = (uint32_t)not_numbers[i][j];
         Obj v;
-        ck_assert_msg(!number_parse_token(L, buf, n, 10, &v), "%s is not a number", not_numbers[i]);
+        ck_assert_msg(!number_parse_token(L, NIL, buf, n, 10, &v), "%s is not a number", not_numbers[i]);
     }
     /* base 16 */
     uint32_t hex[] = {'f', 'F', '/', 'a'};
     Obj v;
-    ck_assert(number_parse_token(L, hex, 4, 16, &v));
+    ck_assert(number_parse_token(L, NIL, hex, 4, 16, &v));
     StrBuf sb;
     sb_init(L, &sb, 16);
     number_print(L, v, &sb, 16, true);
