@@ -850,6 +850,30 @@ static Obj list_edit_forward(Lisp *L, Obj seq, const Matcher *m, size_t b, size_
     }
 }
 
+/* The vector SEQ (viewed as V, LEN long) without the elements of [B, E) whose FLAGS are set (NDROP of
+ * them): DESTRUCTIVE and with a fill pointer, SEQ itself compacted; otherwise a fresh vector. */
+static Obj vector_without_flagged(Lisp *L, Obj seq, VecView *v, size_t len, size_t b, size_t e,
+                                  const uint8_t *flags, size_t ndrop, bool destructive) {
+    size_t n = e - b;
+    if (destructive && has_fill_pointer(seq)) {
+        size_t w = b;
+        for (size_t i = 0; i < n; i++)
+            if (!flags[i]) vv_set(L, v, w++, vv_ref(L, v, b + i));
+        for (size_t i = e; i < len; i++) vv_set(L, v, w++, vv_ref(L, v, i));
+        set_fill_pointer(seq, w);
+        return seq;
+    }
+    Obj r = seq_make_like(L, seq, len - ndrop);
+    VecView d;
+    vecview_init(L, &d, r);
+    vv_copy(L, &d, 0, v, 0, b);
+    size_t w = b;
+    for (size_t i = 0; i < n; i++)
+        if (!flags[i]) vv_set(L, &d, w++, vv_ref(L, v, b + i));
+    vv_copy(L, &d, w, v, e, len - e);
+    return r;
+}
+
 static Obj seq_edit(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, Obj from_end, Obj count, EditOp op,
                     Obj newitem) {
     check_sequence(L, seq);
@@ -914,23 +938,7 @@ static Obj seq_edit(Lisp *L, Obj seq, const Matcher *m, Obj start, Obj end, Obj 
                 if (flags[i]) vv_set(L, &t, b + i, newitem);
         return target;
     }
-    if (op == EDIT_DELETE && has_fill_pointer(seq)) {
-        size_t w = b;
-        for (size_t i = 0; i < n; i++)
-            if (!flags[i]) vv_set(L, &v, w++, vv_ref(L, &v, b + i));
-        for (size_t i = e; i < len; i++) vv_set(L, &v, w++, vv_ref(L, &v, i));
-        set_fill_pointer(seq, w);
-        return seq;
-    }
-    Obj r = seq_make_like(L, seq, len - marked);
-    VecView d;
-    vecview_init(L, &d, r);
-    vv_copy(L, &d, 0, &v, 0, b);
-    size_t w = b;
-    for (size_t i = 0; i < n; i++)
-        if (!flags[i]) vv_set(L, &d, w++, vv_ref(L, &v, b + i));
-    vv_copy(L, &d, w, &v, e, len - e);
-    return r;
+    return vector_without_flagged(L, seq, &v, len, b, e, flags, marked, op == EDIT_DELETE);
 }
 
 /* (op item sequence &key from-end test test-not start end count key) */
@@ -1035,23 +1043,7 @@ static Obj seq_remove_duplicates(Lisp *L, int nargs, Obj *args, bool destructive
         return out.head;
     }
     VecView v = src.vv;
-    if (destructive && has_fill_pointer(seq)) {
-        size_t w = b;
-        for (size_t i = 0; i < n; i++)
-            if (!drop[i]) vv_set(L, &v, w++, vv_ref(L, &v, b + i));
-        for (size_t i = e; i < len; i++) vv_set(L, &v, w++, vv_ref(L, &v, i));
-        set_fill_pointer(seq, w);
-        return seq;
-    }
-    Obj r = seq_make_like(L, seq, len - ndrop);
-    VecView d;
-    vecview_init(L, &d, r);
-    vv_copy(L, &d, 0, &v, 0, b);
-    size_t w = b;
-    for (size_t i = 0; i < n; i++)
-        if (!drop[i]) vv_set(L, &d, w++, vv_ref(L, &v, b + i));
-    vv_copy(L, &d, w, &v, e, len - e);
-    return r;
+    return vector_without_flagged(L, seq, &v, len, b, e, drop, ndrop, destructive);
 }
 
 DEFPRIM(prim_remove_duplicates) { return seq_remove_duplicates(L, nargs, args, false); }
