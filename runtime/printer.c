@@ -1837,13 +1837,13 @@ static void body_prog(Lisp *L, Obj s, Obj list, void *d) {
     cur_tagbody_guts(&c);
 }
 
-/* (dolist (var list [result]) body...) */
-static void body_dolist_spec(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
+/* A list whose first element is followed by a newline of kind *D (fill for DOLIST's spec, miser
+ * for a DO variable), the rest on linear newlines, indented to the current column. */
+static void body_first_then_linear(Lisp *L, Obj s, Obj list, void *d) {
     Cur c = {L, s, list, 0, false};
     if (!cur_out(&c) || !cur_more(&c)) return;
     cur_sp(&c);
-    cur_nl(&c, PP_FILL);
+    cur_nl(&c, *(const int *)d);
     cur_ind(&c, PP_INDENT_CURRENT, 0);
     if (!cur_out(&c)) return;
     for (;;) {
@@ -1854,6 +1854,9 @@ static void body_dolist_spec(Lisp *L, Obj s, Obj list, void *d) {
     }
 }
 
+static const int newline_fill = PP_FILL, newline_miser = PP_MISER;
+
+/* (dolist (var list [result]) body...) */
 static void body_dolist(Lisp *L, Obj s, Obj list, void *d) {
     (void)d;
     Cur c = {L, s, list, 0, false};
@@ -1863,34 +1866,18 @@ static void body_dolist(Lisp *L, Obj s, Obj list, void *d) {
     cur_nl(&c, PP_FILL);
     Obj spec;
     if (!cur_pop(&c, &spec)) return;
-    paren_block(L, s, spec, body_dolist_spec, NULL);
+    paren_block(L, s, spec, body_first_then_linear, (void *)&newline_fill);
     cur_tagbody_guts(&c);
 }
 
 /* (do ((var init step) ...) (end result...) body...) */
-static void body_do_var(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MISER);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    if (!cur_out(&c)) return;
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        if (!cur_out(&c)) return;
-    }
-}
-
 static void body_do_vars(Lisp *L, Obj s, Obj list, void *d) {
     (void)d;
     Cur c = {L, s, list, 0, false};
     for (;;) {
         Obj v;
         if (!cur_pop(&c, &v)) return;
-        paren_block(L, s, v, body_do_var, NULL);
+        paren_block(L, s, v, body_first_then_linear, (void *)&newline_miser);
         if (!cur_more(&c)) return;
         cur_nl(&c, PP_MANDATORY);
     }
