@@ -804,6 +804,22 @@ Obj num_truncate(Lisp *L, Obj n, Obj d, Obj *rem) {
     return trunc_float_div(L, n, d, kd, rem);
 }
 
+/* From truncation to FLOOR and CEILING of N/D: when the remainder R is not zero and the quotient
+ * was rounded the wrong way for the operation, move Q by one and R by D. */
+static void floor_adjust(Lisp *L, Obj n, Obj d, Obj *q, Obj *r) {
+    if (!num_zerop(L, *r) && (num_minusp(L, d) ? num_plusp(L, n) : num_minusp(L, n))) {
+        *q = SUB(*q, FIX(1));
+        *r = ADD(*r, d);
+    }
+}
+
+static void ceiling_adjust(Lisp *L, Obj n, Obj d, Obj *q, Obj *r) {
+    if (!num_zerop(L, *r) && (num_minusp(L, d) ? num_minusp(L, n) : num_plusp(L, n))) {
+        *q = ADD(*q, FIX(1));
+        *r = SUB(*r, d);
+    }
+}
+
 Obj num_floor(Lisp *L, Obj n, Obj d, Obj *rem) {
     if (is_fixnum(n) && is_fixnum(d) && d != FIX(0)) {
         int64_t a = fixnum_val(n), b = fixnum_val(d), q = a / b, r = a % b;
@@ -812,20 +828,14 @@ Obj num_floor(Lisp *L, Obj n, Obj d, Obj *rem) {
         return make_int64(L, q);
     }
     Obj r, q = num_truncate(L, n, d, &r);
-    if (!num_zerop(L, r) && (num_minusp(L, d) ? num_plusp(L, n) : num_minusp(L, n))) {
-        q = SUB(q, FIX(1));
-        r = ADD(r, d);
-    }
+    floor_adjust(L, n, d, &q, &r);
     if (rem) *rem = r;
     return q;
 }
 
 static Obj num_ceiling(Lisp *L, Obj n, Obj d, Obj *rem) {
     Obj r, q = num_truncate(L, n, d, &r);
-    if (!num_zerop(L, r) && (num_minusp(L, d) ? num_minusp(L, n) : num_plusp(L, n))) {
-        q = ADD(q, FIX(1));
-        r = SUB(r, d);
-    }
+    ceiling_adjust(L, n, d, &q, &r);
     *rem = r;
     return q;
 }
@@ -884,20 +894,14 @@ static Obj num_ftruncate(Lisp *L, Obj n, Obj d, Obj *rem) {
 
 static Obj num_ffloor(Lisp *L, Obj n, Obj d, Obj *rem) {
     Obj r, q = num_ftruncate(L, n, d, &r);
-    if (!num_zerop(L, r) && (num_minusp(L, d) ? num_plusp(L, n) : num_minusp(L, n))) {
-        q = SUB(q, FIX(1));
-        r = ADD(r, d);
-    }
+    floor_adjust(L, n, d, &q, &r);
     *rem = r;
     return q;
 }
 
 static Obj num_fceiling(Lisp *L, Obj n, Obj d, Obj *rem) {
     Obj r, q = num_ftruncate(L, n, d, &r);
-    if (!num_zerop(L, r) && (num_minusp(L, d) ? num_minusp(L, n) : num_plusp(L, n))) {
-        q = ADD(q, FIX(1));
-        r = SUB(r, d);
-    }
+    ceiling_adjust(L, n, d, &q, &r);
     *rem = r;
     return q;
 }
