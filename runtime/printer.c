@@ -1697,18 +1697,22 @@ static void body_binding(Lisp *L, Obj s, Obj list, void *d) {
     }
 }
 
-static void body_bindings(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
+/* A list of sub-blocks each printed by the PPBody *D, on linear newlines: LET's bindings, FLET's
+ * definitions. */
+static void body_blocks(Lisp *L, Obj s, Obj list, void *d) {
+    PPBody each = *(const PPBody *)d;
     Cur c = {L, s, list, 0, false};
     for (;;) {
         Obj b;
         if (!cur_pop(&c, &b)) return;
-        paren_block(L, s, b, body_binding, NULL);
+        paren_block(L, s, b, each, NULL);
         if (!cur_more(&c)) return;
         cur_sp(&c);
         cur_nl(&c, PP_LINEAR);
     }
 }
+
+static const PPBody binding_body = body_binding;
 
 static void body_let(Lisp *L, Obj s, Obj list, void *d) {
     (void)d;
@@ -1718,7 +1722,7 @@ static void body_let(Lisp *L, Obj s, Obj list, void *d) {
     cur_nl(&c, PP_MISER);
     Obj b;
     if (!cur_pop(&c, &b)) return;
-    paren_block(L, s, b, body_bindings, NULL);
+    paren_block(L, s, b, body_blocks, (void *)&binding_body);
     cur_ind(&c, PP_INDENT_BLOCK, 1);
     if (!cur_more(&c)) return;
     cur_nl(&c, PP_MANDATORY);
@@ -1743,18 +1747,7 @@ static void body_flet_def(Lisp *L, Obj s, Obj list, void *d) {
     }
 }
 
-static void body_flet_defs(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    for (;;) {
-        Obj b;
-        if (!cur_pop(&c, &b)) return;
-        paren_block(L, s, b, body_flet_def, NULL);
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-    }
-}
+static const PPBody flet_def_body = body_flet_def;
 
 static void body_flet(Lisp *L, Obj s, Obj list, void *d) {
     (void)d;
@@ -1771,7 +1764,7 @@ static void body_flet(Lisp *L, Obj s, Obj list, void *d) {
     cur_nl(&c, PP_MISER);
     Obj b;
     if (!cur_pop(&c, &b)) return;
-    paren_block(L, s, b, body_flet_defs, NULL);
+    paren_block(L, s, b, body_blocks, (void *)&flet_def_body);
     cur_ind(&c, PP_INDENT_BLOCK, 1);
     if (!cur_more(&c)) return;
     cur_nl(&c, PP_MANDATORY);
