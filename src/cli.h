@@ -12,6 +12,7 @@ typedef struct CliOptions {
     char **script_args;
     int nscript_args;
     bool mcp;
+    const char *tools;         /* mcp --tools GROUP,...: the tool groups offered (NULL: all) */
     bool quiet;
 } CliOptions;
 

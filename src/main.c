@@ -18,6 +18,7 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n", f);
@@ -132,6 +133,11 @@ int main(int argc, char **argv) {
                 return 2;
             }
             i++;
+            continue;
+        }
+        if (strcmp(a, "--tools") == 0) {
+            if (!o->mcp || i + 1 >= argc) { fprintf(stderr, "tinycl: --tools is an option of `tinycl mcp` and needs GROUP,...\n"); return 2; }
+            o->tools = argv[++i];
             continue;
         }
         if (strcmp(a, "--timeout") == 0) {

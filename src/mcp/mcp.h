@@ -30,12 +30,30 @@ typedef struct Tool {
     ToolHandler handler;
 } Tool;
 
-extern const Tool mcp_tools[];
-extern const int mcp_tool_count;
+/* A named group of tools; `tinycl mcp --tools GROUP,...` chooses the groups offered. Each group's
+ * table lives beside its handlers; registry.c lists the groups. */
+typedef struct ToolGroup {
+    const char *name;
+    const char *summary;         /* one line, for --help */
+    const Tool *tools;
+    const int *count;
+} ToolGroup;
 
+extern const Tool mcp_tools_eval[], mcp_tools_systems[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count;
+
+extern const ToolGroup mcp_tool_groups[];
+extern const int mcp_tool_group_count;
+
+/* Offer only the groups named in LIST (comma-separated names, or "all"). On an unknown name,
+ * writes a message to ERR and returns false (the selection is unchanged). */
+bool mcp_select_tool_groups(const char *list, char *err, size_t errlen);
+/* The tools offered, in table order, into the array ARR (tools/list). */
+void mcp_list_tools(cJSON *arr, McpVersion v);
+/* An offered tool by name, or NULL. */
+const Tool *mcp_find_tool(const char *name);
 /* Build the tools/list entry for one tool, gated on the negotiated version. */
 cJSON *mcp_tool_json(const Tool *t, McpVersion v);
-const Tool *mcp_find_tool(const char *name);
 
 /* A tool result holding TEXT; is_error sets isError. STRUCTURED may be NULL (taken over). */
 cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v);

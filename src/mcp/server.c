@@ -330,7 +330,7 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         if (cursor && !cJSON_IsNull(cursor)) return error_response(good_id, -32602, "Invalid params: unknown cursor");
         cJSON *r = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(r, "tools");
-        for (int i = 0; i < mcp_tool_count; i++) cJSON_AddItemToArray(arr, mcp_tool_json(&mcp_tools[i], negotiated));
+        mcp_list_tools(arr, negotiated);
         return result_response(good_id, r);
     }
     if (strcmp(m, "tools/call") == 0) {
@@ -430,6 +430,13 @@ static void handle_item(McpContext *ctx, cJSON *msg) {
 }
 
 int mcp_run(const CliOptions *opt) {
+    if (opt->tools) {
+        char err[512];
+        if (!mcp_select_tool_groups(opt->tools, err, sizeof err)) {
+            fprintf(stderr, "tinycl mcp: %s\n", err);
+            return 2;
+        }
+    }
     /* protocol output goes to a private copy of fd 1; anything else written to fd 1 lands on stderr */
     int proto_fd = dup(1);
     if (proto_fd < 0 || dup2(2, 1) < 0) {

@@ -1,4 +1,4 @@
-/* tools.c: the MCP tool table (names, descriptions, schemas, annotations) and the tool handlers. */
+/* tools.c: the `eval` and `systems` tool groups: their tables (names, descriptions, schemas, annotations) and handlers. */
 #include "mcp.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,7 +419,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
 
 #define STATUS_ENUM "{\"type\":\"string\",\"enum\":[\"loaded\",\"loaded-before-reset\",\"not-loaded\"]}"
 
-const Tool mcp_tools[] = {
+const Tool mcp_tools_eval[] = {
     {"evaluate-lisp", "Evaluate Lisp",
      "Evaluate Common Lisp source in the persistent session. The forms of `code` are read and evaluated one "
      "at a time; definitions, variables and the current package persist between calls. Returns captured "
@@ -454,6 +454,10 @@ const Tool mcp_tools[] = {
      "{\"type\":\"object\",\"properties\":{\"reset\":{\"type\":\"boolean\"},\"systems_dropped\":{\"type\":\"boolean\"},"
      "\"package\":{\"type\":\"string\"}},\"required\":[\"reset\"]}",
      false, true, true, false, tool_reset_session},
+};
+const int mcp_tools_eval_count = (int)(sizeof mcp_tools_eval / sizeof mcp_tools_eval[0]);
+
+const Tool mcp_tools_systems[] = {
     {"load-system", "Load system",
      "Load an ASDF system and its dependencies from local source (ASDF:*CENTRAL-REGISTRY*, CL_SOURCE_REGISTRY, "
      "the current directory, ~/common-lisp/, ~/quicklisp/local-projects/, /usr/share/common-lisp/). Reports the "
@@ -516,28 +520,4 @@ const Tool mcp_tools[] = {
      "\"required\":[\"name\"]}}," SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
      true, false, true, false, tool_system_dependencies},
 };
-const int mcp_tool_count = (int)(sizeof mcp_tools / sizeof mcp_tools[0]);
-
-const Tool *mcp_find_tool(const char *name) {
-    for (int i = 0; i < mcp_tool_count; i++)
-        if (strcmp(mcp_tools[i].name, name) == 0) return &mcp_tools[i];
-    return NULL;
-}
-
-cJSON *mcp_tool_json(const Tool *t, McpVersion v) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", t->name);
-    if (v >= V2025_06_18) cJSON_AddStringToObject(o, "title", t->title);
-    cJSON_AddStringToObject(o, "description", t->description);
-    cJSON_AddItemToObject(o, "inputSchema", cJSON_Parse(t->input_schema));
-    if (v >= V2025_06_18 && t->output_schema) cJSON_AddItemToObject(o, "outputSchema", cJSON_Parse(t->output_schema));
-    if (v >= V2025_03_26) {
-        cJSON *a = cJSON_AddObjectToObject(o, "annotations");
-        cJSON_AddStringToObject(a, "title", t->title);
-        cJSON_AddBoolToObject(a, "readOnlyHint", t->read_only);
-        cJSON_AddBoolToObject(a, "destructiveHint", t->destructive);
-        cJSON_AddBoolToObject(a, "idempotentHint", t->idempotent);
-        cJSON_AddBoolToObject(a, "openWorldHint", t->open_world);
-    }
-    return o;
-}
+const int mcp_tools_systems_count = (int)(sizeof mcp_tools_systems / sizeof mcp_tools_systems[0]);

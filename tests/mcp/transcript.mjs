@@ -1,7 +1,8 @@
 // transcript.mjs: replays protocol transcripts against `tinycl mcp` and checks every response.
 // A transcript is a text file of lines:  "> JSON" is sent;  "< JSON" must be the next response
 // (a subset match: every key given must match; a string "~re" is a regular expression);
-// "< nothing" means no response may arrive; "# ..." is a comment.
+// "< nothing" means no response may arrive; "# ..." is a comment; a first line "@args A B ..." gives the
+// server extra command-line arguments after `mcp`.
 // Usage: node transcript.mjs TINYCL FILE... ; prints one line per check and "N passed, N failed".
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -28,8 +29,8 @@ function matches(expected, actual) {
 }
 
 class Server {
-  constructor(bin) {
-    this.proc = spawn(bin, ["mcp"], { stdio: ["pipe", "pipe", "pipe"] });
+  constructor(bin, args = []) {
+    this.proc = spawn(bin, ["mcp", ...args], { stdio: ["pipe", "pipe", "pipe"] });
     this.buf = "";
     this.lines = [];
     this.waiters = [];
@@ -63,8 +64,9 @@ class Server {
 
 async function runFile(bin, file) {
   const results = [];
-  const server = new Server(bin);
   const lines = readFileSync(file, "utf8").split("\n");
+  const args = lines[0].startsWith("@args ") ? lines[0].slice(6).trim().split(/\s+/) : [];
+  const server = new Server(bin, args);
   let lastSent = "";
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];

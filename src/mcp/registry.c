@@ -1,0 +1,88 @@
+/* registry.c: the tool groups the MCP server can offer, which of them are offered, and tools/list entries. */
+#include "mcp.h"
+#include <stdio.h>
+#include <string.h>
+
+/* One row per group, in the order tools/list shows them. */
+const ToolGroup mcp_tool_groups[] = {
+    {"eval", "evaluate-lisp, list-definitions, reset-session", mcp_tools_eval, &mcp_tools_eval_count},
+    {"systems", "load-system, quickload, describe-system, list-local-systems, list-loaded-systems, system-dependencies",
+     mcp_tools_systems, &mcp_tools_systems_count},
+};
+const int mcp_tool_group_count = (int)(sizeof mcp_tool_groups / sizeof mcp_tool_groups[0]);
+
+#define MAX_GROUPS 32
+/* Whether each group is offered; all are by default. Indexed like mcp_tool_groups. */
+static bool group_off[MAX_GROUPS];
+
+static int group_index(const char *name, size_t len) {
+    for (int i = 0; i < mcp_tool_group_count; i++)
+        if (strlen(mcp_tool_groups[i].name) == len && strncmp(mcp_tool_groups[i].name, name, len) == 0) return i;
+    return -1;
+}
+
+bool mcp_select_tool_groups(const char *list, char *err, size_t errlen) {
+    bool on[MAX_GROUPS] = {false};
+    bool any = false;
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 3 && strncmp(p, "all", 3) == 0) {
+            for (int i = 0; i < mcp_tool_group_count; i++) on[i] = true;
+            any = true;
+        } else if (len > 0) {
+            int g = group_index(p, len);
+            if (g < 0) {
+                int n = snprintf(err, errlen, "unknown tool group \"%.*s\"; the groups are:", (int)(len > 64 ? 64 : len), p);
+                for (int i = 0; i < mcp_tool_group_count && n > 0 && (size_t)n < errlen; i++)
+                    n += snprintf(err + n, errlen - (size_t)n, " %s", mcp_tool_groups[i].name);
+                return false;
+            }
+            on[g] = true;
+            any = true;
+        }
+        if (!end) break;
+        p = end + 1;
+    }
+    if (!any) {
+        snprintf(err, errlen, "--tools needs at least one group name");
+        return false;
+    }
+    for (int i = 0; i < mcp_tool_group_count; i++) group_off[i] = !on[i];
+    return true;
+}
+
+void mcp_list_tools(cJSON *arr, McpVersion v) {
+    for (int g = 0; g < mcp_tool_group_count; g++) {
+        if (group_off[g]) continue;
+        for (int i = 0; i < *mcp_tool_groups[g].count; i++)
+            cJSON_AddItemToArray(arr, mcp_tool_json(&mcp_tool_groups[g].tools[i], v));
+    }
+}
+
+const Tool *mcp_find_tool(const char *name) {
+    for (int g = 0; g < mcp_tool_group_count; g++) {
+        if (group_off[g]) continue;
+        for (int i = 0; i < *mcp_tool_groups[g].count; i++)
+            if (strcmp(mcp_tool_groups[g].tools[i].name, name) == 0) return &mcp_tool_groups[g].tools[i];
+    }
+    return NULL;
+}
+
+cJSON *mcp_tool_json(const Tool *t, McpVersion v) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", t->name);
+    if (v >= V2025_06_18) cJSON_AddStringToObject(o, "title", t->title);
+    cJSON_AddStringToObject(o, "description", t->description);
+    cJSON_AddItemToObject(o, "inputSchema", cJSON_Parse(t->input_schema));
+    if (v >= V2025_06_18 && t->output_schema) cJSON_AddItemToObject(o, "outputSchema", cJSON_Parse(t->output_schema));
+    if (v >= V2025_03_26) {
+        cJSON *a = cJSON_AddObjectToObject(o, "annotations");
+        cJSON_AddStringToObject(a, "title", t->title);
+        cJSON_AddBoolToObject(a, "readOnlyHint", t->read_only);
+        cJSON_AddBoolToObject(a, "destructiveHint", t->destructive);
+        cJSON_AddBoolToObject(a, "idempotentHint", t->idempotent);
+        cJSON_AddBoolToObject(a, "openWorldHint", t->open_world);
+    }
+    return o;
+}
