@@ -81,6 +81,32 @@ echo '(print (list :got (read-line)))' > "$D/read-stdin.lisp"
 check "script --sandbox: *standard-input* still reads stdin" \
     "$(printf 'hello there\n' | inside --sandbox "$D/read-stdin.lisp" | grep -c '(:GOT "hello there")')" 1
 
+# tinycl mcp over real pipes (the MCP tests' clients use sockets, which /proc/self/fd cannot open
+# anyway): the messages of the protocol-guard transcripts, the first three before the /dev/stdin
+# read and the rest a second later, so that a read of the protocol would take them
+pipe_session() { # TRANSCRIPT ARGS...: the server's stdout
+    file=$1; shift
+    (sed -n 's/^> //p' "$file" | head -3; sleep 1; sed -n 's/^> //p' "$file" | tail -n +4) |
+        (cd "$D/work" && TMPDIR="$D/tmp" timeout 60 "$T" mcp "$@" 2>/dev/null)
+}
+fresh pipes
+for args in "--unrestricted" ""; do
+    name="mcp over pipes${args:+ $args}"
+    tr=tests/mcp/transcripts/protocol-guard${args:+-unrestricted}.txt
+    out=$(pipe_session "$tr" $args)
+    ids=$(sed -n 's/^> .*"id":\([0-9]*\),"method".*/\1/p' "$tr" | tr '\n' ' ')
+    for id in $ids; do
+        case "$out" in *"\"id\":$id,"*) ok ;; *) fail "$name: a response to id $id" "$out" ;; esac
+    done
+    case "$out" in *4242*) fail "$name: a forged response reached the client" "$out" ;; *) ok ;; esac
+    lines=$(printf '%s\n' "$out" | grep -c .)
+    check "$name: one line per response" "$lines" "$(echo $ids | wc -w)"
+done
+case "$(pipe_session tests/mcp/transcripts/protocol-guard-unrestricted.txt --unrestricted)" in
+    *'"id":2,"result":{"content":[{"type":"text","text":"=> :EOF"'*) ok ;;
+    *) fail "mcp over pipes: /dev/stdin reads /dev/null" ;;
+esac
+
 # options: errors and --help
 out=$(inside --unrestricted --sandbox -e 1); st=$?
 check "--unrestricted with --sandbox is refused" "$st: $out" "2: tinycl: --unrestricted cannot be combined with --sandbox or --allow-*"
