@@ -238,6 +238,27 @@ static bool under(const char *path, const char *root) {
     return strncmp(path, root, n) == 0 && (path[n] == 0 || path[n] == '/');
 }
 
+/* The directory entry NATIVE names, as opposed to what it points to: its parent resolved and its
+ * last name kept (a symbolic link is the link itself). NULL when the last name is "." or "..", or
+ * the parent cannot be resolved: the entry is then the resolved path itself. */
+static char *entry_of(const char *native) {
+    size_t n = strlen(native);
+    while (n > 1 && native[n - 1] == '/') n--;
+    size_t slash = n;
+    while (slash > 0 && native[slash - 1] != '/') slash--;
+    const char *name = native + slash;
+    size_t len = n - slash;
+    if (len == 0 || (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) return NULL;
+    char *parent = slash == 0 ? strdup(".") : strndup(native, slash > 1 ? slash - 1 : 1);
+    char *last = strndup(name, len);
+    char *rp = parent ? access_resolve(parent) : NULL;
+    char *r = rp && last ? join2(rp, last) : NULL;
+    free(parent);
+    free(last);
+    free(rp);
+    return r;
+}
+
 bool access_allows(const Access *a, const char *resolved, AccessMode mode) {
     if (!a || !a->restricted) return true;
     for (int i = 0; i < a->nwrite; i++)
@@ -285,7 +306,15 @@ void access_check(Lisp *L, const char *native, AccessMode mode, const char *oper
     if (!a || !a->restricted) return;
     char *r = access_resolve(native);
     if (!r) deny(L, pathname, native, operation, NULL, "the name cannot be resolved (a loop of symbolic links, or too long)");
-    if (access_allows(a, r, mode)) { free(r); return; }
+    if (access_allows(a, r, mode)) {
+        /* a change may act on the name itself (unlink, rename to .bak): a symbolic link in a
+         * directory that may not be written is refused even when its target may */
+        char *e = mode == ACCESS_WRITE ? entry_of(native) : NULL;
+        bool ok = !e || access_allows(a, e, mode);
+        if (ok) { free(r); free(e); return; }
+        free(r);
+        r = e;
+    }
     char *dir = option_directory(r);
     Obj resolved = string_from_cstr(L, r);
     free(r);

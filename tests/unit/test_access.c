@@ -157,6 +157,24 @@ START_TEST(test_checks_from_lisp) {
     ck_assert_ptr_nonnull(realpath(dir, real));
     snprintf(want, sizeof want, "\"--allow-write %s/out\"", real);
     ck_assert_eval(L, code, want);
+    /* a link in a directory that may not be written, to a file that may: the link itself is
+     * what DELETE-FILE would remove */
+    snprintf(p, sizeof p, "%s/out/link-in", dir);
+    char t[512];
+    snprintf(t, sizeof t, "%s/in/new", dir);
+    ck_assert_int_eq(symlink(t, p), 0);
+    snprintf(code, sizeof code, "(delete-file \"%s/out/link-in\")", dir);
+    ck_assert_str_eq(unit_eval_error(L, code), "ACCESS-DENIED");
+    snprintf(code, sizeof code, "(open \"%s/out/link-in\" :direction :output :if-exists :rename)", dir);
+    ck_assert_str_eq(unit_eval_error(L, code), "ACCESS-DENIED");
+    struct stat st;
+    ck_assert_int_eq(lstat(p, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    /* and through a link in a directory that may be written, to a file that may: allowed */
+    snprintf(p, sizeof p, "%s/in/link-new", dir);
+    ck_assert_int_eq(symlink("new", p), 0);
+    snprintf(code, sizeof code, "(delete-file \"%s/in/link-new\")", dir);
+    ck_assert_eval(L, code, "T");
     ck_assert_eval(L, "(null (tinycl:posix-getenv \"HOME\"))", "NIL");
     ck_assert_eval(L, "(tinycl:posix-getenv \"PATH\")", "NIL");
     ck_assert(access_env_allowed(L, "HOME"));
