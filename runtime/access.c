@@ -177,8 +177,9 @@ static char *resolve_links(const char *path, int links);
 /* PATH is absolute. realpath when it exists; otherwise the parent resolved and the last name
  * put back (or followed, when it is a dangling symbolic link). */
 static char *resolve_absolute(const char *path, int links) {
-    char buf[PATH_MAX];
-    if (realpath(path, buf)) return strdup(buf);
+    /* frames stay small: a name of PATH_MAX bytes may recurse once per component */
+    char *real = realpath(path, NULL);
+    if (real) return real;
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     if (n <= 1) return strdup("/");
@@ -191,12 +192,15 @@ static char *resolve_absolute(const char *path, int links) {
     if (!parent || !name || !trimmed) goto done;
     struct stat st;
     if (lstat(trimmed, &st) == 0 && S_ISLNK(st.st_mode)) {
-        ssize_t k = readlink(trimmed, buf, sizeof buf - 1);
-        if (k < 0) goto done;
-        buf[k] = 0;
-        char *target = buf[0] == '/' ? strdup(buf) : join2(parent, buf);
-        if (target) result = resolve_links(target, links + 1);
-        free(target);
+        char *buf = (char *)malloc(PATH_MAX);
+        ssize_t k = buf ? readlink(trimmed, buf, PATH_MAX - 1) : -1;
+        if (k >= 0) {
+            buf[k] = 0;
+            char *target = buf[0] == '/' ? strdup(buf) : join2(parent, buf);
+            if (target) result = resolve_links(target, links + 1);
+            free(target);
+        }
+        free(buf);
         goto done;
     }
     char *rp = resolve_links(parent, links);
@@ -220,11 +224,12 @@ done:
 }
 
 static char *resolve_links(const char *path, int links) {
-    if (links > ACCESS_MAX_LINKS || !path) return NULL;
+    if (links > ACCESS_MAX_LINKS || !path || strlen(path) >= PATH_MAX) return NULL;
     if (path[0] == '/') return resolve_absolute(path, links);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd)) return NULL;
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) return NULL;
     char *abs = join2(cwd, path);
+    free(cwd);
     char *r = abs ? resolve_absolute(abs, links) : NULL;
     free(abs);
     return r;

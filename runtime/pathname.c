@@ -1228,6 +1228,8 @@ DEFPRIM(prim_ensure_directories_exist) {
     if (o[1] != NO_VALUE && o[1] != NIL) mode = (mode_t)check_fixnum(L, o[1]);
     Obj dirp = pathname_make(L, NIL, NIL, dir, NIL, NIL, NIL);
     char *native = native_of(L, dirp, false);
+    /* whether the directories exist is itself something read */
+    access_check(L, native, ACCESS_READ, "ENSURE-DIRECTORIES-EXIST", p);
     bool created = false;
     size_t n = strlen(native);
     char *buf = (char *)gc_alloc_atomic(L, n + 1);

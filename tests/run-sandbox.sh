@@ -81,6 +81,16 @@ echo '(print (list :got (read-line)))' > "$D/read-stdin.lisp"
 check "script --sandbox: *standard-input* still reads stdin" \
     "$(printf 'hello there\n' | inside --sandbox "$D/read-stdin.lisp" | grep -c '(:GOT "hello there")')" 1
 
+# hostile names: far longer than PATH_MAX, and just under it with 2000 components to resolve
+check "a name of 100,000 components is refused" \
+    "$(inside --sandbox -e '(handler-case (open (format nil "~{~A~}" (make-list 100000 :initial-element "a/"))) (tinycl:access-denied () :refused))' -e '(+ 1 2)')" ":REFUSED
+3"
+check "a name of 2000 components that does not exist" \
+    "$(inside --allow-env NONE -e '(handler-case (open (format nil "~{~A~}x" (make-list 2000 :initial-element "a/"))) (tinycl:access-denied () :refused) (file-error () :missing))' -e '(+ 1 2)')" ":MISSING
+3"
+check "2000 components of .. from the current directory" \
+    "$(inside --allow-env NONE -e '(handler-case (open (format nil "~{~A~}etc/passwd" (make-list 2000 :initial-element "../"))) (tinycl:access-denied () :refused))')" ":REFUSED"
+
 # tinycl mcp over real pipes (the MCP tests' clients use sockets, which /proc/self/fd cannot open
 # anyway): the messages of the protocol-guard transcripts, the first three before the /dev/stdin
 # read and the rest a second later, so that a read of the protocol would take them

@@ -142,6 +142,8 @@
 (expect "ensure-directories-exist inside" (nth-value 1 (ensure-directories-exist "made/deeper/")) t t :denied t)
 (expect "ensure-directories-exist outside"
         (nth-value 1 (ensure-directories-exist (fx "outside/made/"))) :denied :denied :denied t)
+(expect "ensure-directories-exist of a directory outside that exists"
+        (nth-value 1 (ensure-directories-exist (fx "outside/outsys/"))) :denied :denied :denied nil)
 (expect "ensure-directories-exist escaping with .."
         (nth-value 1 (ensure-directories-exist "made2/../../outside/made2/")) :denied :denied :denied t)
 (expect "ensure-directories-exist in the temp dir"
