@@ -105,10 +105,18 @@ static bool build_access(CliOptions *o) {
     tcl_allow_system_sources(a);
     tcl_allow_write(a, tmp);
     if (!o->sandbox) {
-        if (!tcl_allow_write(a, ".")) {
+        /* a server started from / (as some clients do) would otherwise let code write anywhere */
+        char *cwd = realpath(".", NULL);
+        if (!cwd) {
             fputs("tinycl: the current directory cannot be resolved\n", stderr);
             return false;
         }
+        if (strcmp(cwd, "/") == 0)
+            fputs("tinycl: the current directory is /: it is not made readable or writable (use --allow-read "
+                  "or --allow-write DIR)\n", stderr);
+        else
+            tcl_allow_write(a, cwd);
+        free(cwd);
         for (int i = 0; default_env[i]; i++) tcl_allow_env(a, default_env[i]);
     }
     for (int i = 0; i < o->nallow_read; i++)

@@ -117,6 +117,11 @@ case "$(pipe_session tests/mcp/transcripts/protocol-guard-unrestricted.txt --unr
     *) fail "mcp over pipes: /dev/stdin reads /dev/null" ;;
 esac
 
+check "started from /, the current directory is not allowed" \
+    "$(cd / && "$T" --allow-env NONE -e '(handler-case (open "/etc/passwd") (tinycl:access-denied () :refused))' 2>&1)" \
+    "tinycl: the current directory is /: it is not made readable or writable (use --allow-read or --allow-write DIR)
+:REFUSED"
+
 # options: errors and --help
 out=$(inside --unrestricted --sandbox -e 1); st=$?
 check "--unrestricted with --sandbox is refused" "$st: $out" "2: tinycl: --unrestricted cannot be combined with --sandbox or --allow-*"
