@@ -25,6 +25,7 @@
     X(types)               \
     X(load)                \
     X(pathname)            \
+    X(access)              \
     X(system)              \
     X(snapshot)
 

@@ -9,6 +9,7 @@
 #include "hash.h"
 #include "stream.h"
 #include "eval.h"
+#include "access.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -652,6 +653,8 @@ typedef struct { Obj results; bool resolve; } DirCtx;
 static void add_result(Lisp *L, DirCtx *ctx, const char *path, bool is_dir) {
     char buf[PATH_MAX];
     const char *use = path;
+    /* a symbolic link out of the readable directories is left out */
+    if (!access_readable(L, path)) return;
     if (ctx->resolve) {
         if (!realpath(path, buf)) return;
         use = buf;
@@ -728,6 +731,7 @@ static void dir_walk_sub(Lisp *L, DirCtx *ctx, const char *sub, Obj rest, Obj w)
 }
 
 static void dir_walk_entries(Lisp *L, DirCtx *ctx, const char *base, Obj comp, Obj rest, Obj w) {
+    if (!access_readable(L, base[0] ? base : ".")) return;
     DIR *d = opendir(base[0] ? base : ".");
     if (!d) return;
     Obj names = NIL;
@@ -765,6 +769,7 @@ static void dir_walk(Lisp *L, DirCtx *ctx, const char *base, Obj comps, Obj w) {
             if (stat(path, &st) == 0 || lstat(path, &st) == 0) add_result(L, ctx, path, S_ISDIR(st.st_mode));
             return;
         }
+        if (!access_readable(L, base[0] ? base : ".")) return;
         DIR *d = opendir(base[0] ? base : ".");
         if (!d) return;
         Obj names = NIL;
@@ -830,6 +835,11 @@ DEFPRIM(prim_directory) {
     } else {
         base = ".";
     }
+    /* the directory named before the first wild component must be readable */
+    const char *fixed = base;
+    for (Obj l = comps; is_cons(l) && is_string(CAR(l)); l = CDR(l))
+        fixed = path_join(L, fixed, string_to_utf8(L, CAR(l), NULL));
+    access_check(L, fixed, ACCESS_READ, "DIRECTORY", w);
     dir_walk(L, &ctx, base, comps, w);
     /* results: (isdir path)... pairs pushed in reverse; sort by name and drop duplicates */
     size_t n = 0;
@@ -1077,12 +1087,24 @@ DEFPRIM(prim_translate_pathname) {
     return pathname_make(L, t->host != NIL ? t->host : s->host, t->device != NIL ? t->device : s->device, dir, name, type, version);
 }
 
-DEFPRIM(prim_truename) { UNUSED_ARGS; return truename_or_error(L, args[0]); }
+/* Check that the policy lets OPERATION read (or WRITE) the file D designates. */
+static void check_path(Lisp *L, Obj d, AccessMode mode, const char *operation) {
+    Obj p = pathname_designated(L, d);
+    if (pathname_is_wild(L, p)) return;   /* the operation itself refuses it */
+    access_check(L, pathname_native(L, p), mode, operation, p);
+}
+
+DEFPRIM(prim_truename) {
+    UNUSED_ARGS;
+    check_path(L, args[0], ACCESS_READ, "TRUENAME");
+    return truename_or_error(L, args[0]);
+}
 
 DEFPRIM(prim_probe_file) {
     UNUSED_ARGS;
     Obj p = pathname_designated(L, args[0]);
     if (pathname_is_wild(L, p)) file_error(L, NIL, p, "can't find the truename of wild pathname %S", p);
+    access_check(L, pathname_native(L, p), ACCESS_READ, "PROBE-FILE", p);
     return pathname_probe(L, p);
 }
 
@@ -1096,6 +1118,7 @@ DEFPRIM(prim_file_write_date) {
     Obj p = pathname_designated(L, args[0]);
     struct stat st;
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_READ, "FILE-WRITE-DATE", p);
     if (stat(native, &st) != 0) {
         int e = errno;
         file_error(L, NIL, p, "Failed to find the WRITE-DATE of %s: %s", native, strerror(e));
@@ -1108,6 +1131,7 @@ DEFPRIM(prim_file_author) {
     Obj p = pathname_designated(L, args[0]);
     struct stat st;
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_READ, "FILE-AUTHOR", p);
     if (stat(native, &st) != 0) {
         int e = errno;
         file_error(L, NIL, p, "Failed to find the AUTHOR of %s: %s", native, strerror(e));
@@ -1119,8 +1143,9 @@ DEFPRIM(prim_file_author) {
 DEFPRIM(prim_delete_file) {
     UNUSED_ARGS;
     Obj p = pathname_designated(L, args[0]);
-    if (is_stream(args[0])) stream_close(L, args[0], false);
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_WRITE, "DELETE-FILE", p);
+    if (is_stream(args[0])) stream_close(L, args[0], false);
     if (unlink(native) != 0) {
         int e = errno;
         if (e == EISDIR || (e == EPERM && is_directory(native))) e = EISDIR;
@@ -1160,6 +1185,7 @@ DEFPRIM(prim_delete_directory) {
     Obj p = pathname_merged(L, args[0]);
     /* the directory itself: "/a/b/" or "/a/b" */
     char *native = native_of(L, p, true);
+    access_check(L, native, ACCESS_WRITE, "DELETE-DIRECTORY", p);
     if (o[0] != NO_VALUE && o[0] != NIL) remove_tree(L, native, p);
     else if (rmdir(native) != 0) {
         int e = errno;
@@ -1172,6 +1198,8 @@ DEFPRIM(prim_rename_file) {
     UNUSED_ARGS;
     Obj file = pathname_designated(L, args[0]);
     Obj newp = pathname_merge(L, pathname_designated(L, args[1]), file, S(K_NEWEST));
+    access_check(L, pathname_native(L, file), ACCESS_WRITE, "RENAME-FILE", file);
+    access_check(L, pathname_native(L, newp), ACCESS_WRITE, "RENAME-FILE", newp);
     Obj old_true = truename_or_error(L, args[0]);
     char *from = pathname_native(L, old_true);
     char *to = pathname_native(L, newp);
@@ -1200,6 +1228,8 @@ DEFPRIM(prim_ensure_directories_exist) {
     if (o[1] != NO_VALUE && o[1] != NIL) mode = (mode_t)check_fixnum(L, o[1]);
     Obj dirp = pathname_make(L, NIL, NIL, dir, NIL, NIL, NIL);
     char *native = native_of(L, dirp, false);
+    /* whether the directories exist is itself something read */
+    access_check(L, native, ACCESS_READ, "ENSURE-DIRECTORIES-EXIST", p);
     bool created = false;
     size_t n = strlen(native);
     char *buf = (char *)gc_alloc_atomic(L, n + 1);
@@ -1215,6 +1245,7 @@ DEFPRIM(prim_ensure_directories_exist) {
             stream_write_cstr(L, out, buf);
             stream_terpri(L, out);
         }
+        access_check(L, buf, ACCESS_WRITE, "ENSURE-DIRECTORIES-EXIST", p);
         if (mkdir(buf, mode) != 0 && errno != EEXIST) {
             int e = errno;
             file_error(L, NIL, p, "can't create directory %s: %s", buf, strerror(e));

@@ -1,6 +1,7 @@
 /* stream.c: streams (CLHS chapter 21): string, fd (file), synonym, two-way, broadcast, echo and
  * concatenated streams; OPEN and file positions; READ-SEQUENCE and WRITE-SEQUENCE. */
 #include "stream.h"
+#include "access.h"
 #include "prim.h"
 #include "package.h"
 #include "pathname.h"
@@ -875,6 +876,8 @@ DEFPRIM(prim_open) {
     int ef = parse_external_format(L, o[4] == NO_VALUE ? S(K_DEFAULT) : o[4], &replacement);
     if (pathname_is_wild(L, path)) file_error(L, NIL, path, "can't open a wild pathname: %S", path);
     char *native = pathname_native(L, path);
+    access_check(L, native, output ? ACCESS_WRITE : ACCESS_READ, "OPEN", path);
+    access_check_protected(L, native, -1, path);
     struct stat st;
     bool exists = stat(native, &st) == 0;
     int flags = O_CLOEXEC;
@@ -928,6 +931,7 @@ DEFPRIM(prim_open) {
         if (e == ENOENT) file_error(L, NIL, path, "The path %S does not exist.", path);
         file_error(L, NIL, path, "error opening %S: %s", path, strerror(e));
     }
+    access_check_protected(L, native, fd, path);   /* the name may have changed since the check */
     uint32_t sflags = ST_FILE | ST_OWN_FD | (created && output ? ST_CREATED : 0);
     if (dir == S(K_INPUT) || dir == S(K_IO) || dir == S(K_PROBE)) sflags |= ST_INPUT;
     if (output) sflags |= ST_OUTPUT;

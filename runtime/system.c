@@ -4,6 +4,7 @@
 #include "lstring.h"
 #include "gc.h"
 #include "package.h"
+#include "access.h"
 #include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -64,7 +65,10 @@ DEFPRIM(prim_exit) { return do_exit(L, nargs, args); }
 
 DEFPRIM(prim_posix_getenv) {
     UNUSED_ARGS;
-    char *v = getenv(string_to_utf8(L, check_string(L, args[0]), NULL));
+    const char *name = string_to_utf8(L, check_string(L, args[0]), NULL);
+    /* a variable the access policy hides reads as unset */
+    if (!access_env_allowed(L, name)) return NIL;
+    char *v = getenv(name);
     return v ? string_from_cstr(L, v) : NIL;
 }
 

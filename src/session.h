@@ -15,6 +15,7 @@ struct TclSession {
     char pkgname[512];
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
+    struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
 };
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */

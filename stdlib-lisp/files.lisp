@@ -13,6 +13,13 @@
 (define-condition file-does-not-exist (simple-file-error) ())
 (define-condition file-exists (simple-file-error) ())
 (define-condition delete-file-error (simple-file-error) ())
+;; a file operation or path the session's access policy refuses (runtime/access.c): the pathname
+;; is the resolved one, OPERATION names the function ("OPEN", "DELETE-FILE", ...), OPTION the
+;; command-line option that would allow it ("--allow-read /etc"), or NIL when none would
+(define-condition tinycl:access-denied (simple-file-error)
+  ((operation :initarg :operation :initform nil :reader tinycl::access-denied-operation)
+   (option :initarg :option :initform nil :reader tinycl::access-denied-option)))
+(export '(tinycl::access-denied-operation tinycl::access-denied-option) "TINYCL")
 
 (define-condition simple-stream-error (simple-condition stream-error) ())
 (setf (gethash 'stream-error *simple-variants*) 'simple-stream-error)
@@ -158,6 +165,7 @@
             (*load-depth* (1+ *load-depth*)))
        (%load-from-stream filespec print)))
     ((or (stringp filespec) (pathnamep filespec))
+     (%check-access filespec :input "LOAD")
      (let* ((pathname (merge-pathnames filespec))
             (source (%probe-source pathname)))
        (if (null source)
@@ -187,6 +195,7 @@
                                      (external-format :default) trace-file block-compile
                                      emit-cfasl entry-points)
   (declare (ignore output-file print trace-file block-compile emit-cfasl entry-points))
+  (%check-access input-file :input "COMPILE-FILE")
   (let* ((pathname (merge-pathnames input-file))
          (found (%probe-source pathname)))
     (if (null found)
