@@ -26,6 +26,7 @@
     X(load)                \
     X(pathname)            \
     X(system)              \
+    X(docs)                \
     X(snapshot)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
