@@ -424,9 +424,9 @@ DEFPRIM(prim_equalp) { UNUSED_ARGS; return boolean(L, lisp_equalp(L, args[0], ar
 static const PrimDef hash_prims[] = {
     {"EQ", PK_CL, prim_eq, 2, 2, 0, "(x y)", "True if X and Y are the same object."},
     {"EQL", PK_CL, prim_eql, 2, 2, 0, "(x y)", "EQ, or numbers of the same type and value, or equal characters."},
-    {"EQUAL", PK_CL, prim_equal, 2, 2, 0, "(x y)", "Structural equality."},
-    {"EQUALP", PK_CL, prim_equalp, 2, 2, 0, "(x y)", "Case-insensitive, type-insensitive structural equality."},
-    {"MAKE-HASH-TABLE", PK_CL, prim_make_hash_table, 0, REST, 0, "(&key test size rehash-size rehash-threshold weakness synchronized)", "Create a hash table."},
+    {"EQUAL", PK_CL, prim_equal, 2, 2, 0, "(x y)", "True when X and Y are EQL, or are conses with EQUAL cars and cdrs, or strings or bit vectors with the same elements, or pathnames that are the same."},
+    {"EQUALP", PK_CL, prim_equalp, 2, 2, 0, "(x y)", "Like EQUAL, but ignoring case in characters and strings, comparing numbers with =, and looking inside every array, structure and hash table."},
+    {"MAKE-HASH-TABLE", PK_CL, prim_make_hash_table, 0, REST, 0, "(&key test size rehash-size rehash-threshold weakness synchronized)", "A new empty hash table whose keys are compared with TEST (EQ, EQL, EQUAL or EQUALP, or their functions; EQL by default); SIZE, REHASH-SIZE and REHASH-THRESHOLD tune its growth."},
     {"GETHASH", PK_CL, prim_gethash, 2, 3, FN_MV, "(key hash-table &optional default)", "Value for KEY and whether it was found."},
     {"%PUTHASH", PK_SYS, prim_pct_puthash, 3, 3, 0, "(key hash-table value)", NULL},
     {"REMHASH", PK_CL, prim_remhash, 2, 2, 0, "(key hash-table)", "Remove KEY; true if it was present."},
