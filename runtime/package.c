@@ -1139,7 +1139,7 @@ static const PrimDef package_prims[] = {
     {"LIST-ALL-PACKAGES", PK_CL, prim_list_all_packages, 0, 0, 0, "()", "A fresh list of every registered package."},
     {"INTERN", PK_CL, prim_intern, 1, 2, FN_MV, "(string &optional package)", "The symbol named STRING accessible in PACKAGE, created there when missing; the second value is its status (:INTERNAL, :EXTERNAL, :INHERITED) or NIL when it was just created."},
     {"FIND-SYMBOL", PK_CL, prim_find_symbol, 1, 2, FN_MV, "(string &optional package)", "Looks up the symbol named STRING in PACKAGE without creating it; returns it and its status (:INTERNAL, :EXTERNAL or :INHERITED), or NIL and NIL."},
-    {"MAKE-PACKAGE", PK_CL, prim_make_package, 1, REST, 0, "(name &key nicknames use)", "Make a new package."},
+    {"MAKE-PACKAGE", PK_CL, prim_make_package, 1, REST, 0, "(name &key nicknames use)", "A new package named NAME, with NICKNAMES, inheriting from the packages in USE."},
     {"EXPORT", PK_CL, prim_export, 1, 2, 0, "(symbols &optional package)", "Makes SYMBOLS (a symbol or a list) external in PACKAGE (default the current package), so that packages using it see them. Returns T."},
     {"UNEXPORT", PK_CL, prim_unexport, 1, 2, 0, "(symbols &optional package)", "Makes SYMBOLS (a symbol or a list) internal again in PACKAGE. Returns T."},
     {"IMPORT", PK_CL, prim_import, 1, 2, 0, "(symbols &optional package)", "Makes SYMBOLS (a symbol or a list) present in PACKAGE as internal symbols; an error if that conflicts with a different accessible symbol of the same name. Returns T."},
