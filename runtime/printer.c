@@ -2321,9 +2321,9 @@ DEFPRIM(prim_pct_output_object) {
 }
 
 static const PrimDef printer_prims[] = {
-    {"PRIN1", PK_CL, prim_prin1, 1, 2, 0, "(object &optional stream)", "Print OBJECT readably."},
-    {"PRINC", PK_CL, prim_princ, 1, 2, 0, "(object &optional stream)", "Print OBJECT for people."},
-    {"PRINT", PK_CL, prim_print, 1, 2, 0, "(object &optional stream)", "Newline, PRIN1, space."},
+    {"PRIN1", PK_CL, prim_prin1, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM with escapes, so that READ can read it back; returns OBJECT."},
+    {"PRINC", PK_CL, prim_princ, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM for people, without escapes (strings without quotes); returns OBJECT."},
+    {"PRINT", PK_CL, prim_print, 1, 2, 0, "(object &optional stream)", "Writes a newline, then OBJECT as PRIN1 does, then a space, to STREAM; returns OBJECT."},
     {"PPRINT", PK_CL, prim_pprint, 1, 2, FN_MV, "(object &optional stream)", "Newline and pretty PRIN1; no values."},
     {"WRITE", PK_CL, prim_write, 1, REST, 0, "(object &key stream escape readably base radix case length level circle pretty gensym array lines right-margin miser-width pprint-dispatch)", "Print OBJECT with the given print variables."},
     {"WRITE-TO-STRING", PK_CL, prim_write_to_string, 1, REST, 0, "(object &key escape readably base radix case length level circle pretty gensym array lines right-margin miser-width pprint-dispatch)", "OBJECT printed as by WRITE into a string; the keyword arguments override the matching *PRINT-...* variables."},
@@ -2331,7 +2331,7 @@ static const PrimDef printer_prims[] = {
     {"PRINC-TO-STRING", PK_CL, prim_princ_to_string, 1, 1, 0, "(object)", "OBJECT printed as by PRINC (for people, without escapes), as a string."},
     {"PPRINT-NEWLINE", PK_CL, prim_pprint_newline, 1, 2, 0, "(kind &optional stream)", "A conditional newline in a logical block."},
     {"PPRINT-INDENT", PK_CL, prim_pprint_indent, 2, 3, 0, "(relative-to n &optional stream)", "Set the indentation of the current logical block."},
-    {"PPRINT-TAB", PK_CL, prim_pprint_tab, 3, 4, 0, "(kind colnum colinc &optional stream)", "Tab in a logical block."},
+    {"PPRINT-TAB", PK_CL, prim_pprint_tab, 3, 4, 0, "(kind colnum colinc &optional stream)", "In pretty printing, moves to a column given by KIND (:LINE, :SECTION or their :RELATIVE forms), COLNUM and COLINC, as the ~T directive does."},
     {"PPRINT-FILL", PK_CL, prim_pprint_fill, 2, 4, 0, "(stream list &optional (colon t) atsign)", "Print LIST with fill newlines."},
     {"PPRINT-LINEAR", PK_CL, prim_pprint_linear, 2, 4, 0, "(stream list &optional (colon t) atsign)", "Print LIST with linear newlines."},
     {"PPRINT-TABULAR", PK_CL, prim_pprint_tabular, 2, 5, 0, "(stream list &optional (colon t) atsign tabsize)", "Print LIST in columns."},
