@@ -2011,7 +2011,7 @@ DEFPRIM(prim_pct_known_type_p) {
 }
 
 static const PrimDef types_prims[] = {
-    {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The type of OBJECT, as SBCL names it."},
+    {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The most specific standard type name (or compound type) that OBJECT belongs to, as SBCL reports it."},
     {"TYPEP", PK_CL, prim_typep, 2, 3, 0, "(object type-specifier &optional environment)", "True when OBJECT is of the type TYPE-SPECIFIER."},
     {"SUBTYPEP", PK_CL, prim_subtypep, 2, 3, FN_MV, "(type-1 type-2 &optional environment)", "Two values: whether TYPE-1 is a subtype of TYPE-2, and whether that answer is certain."},
     {"COERCE", PK_CL, prim_coerce, 2, 2, 0, "(object result-type)", "OBJECT converted to RESULT-TYPE: a sequence into another sequence type, a number into a float or complex type, a designator into a character or a function; OBJECT itself when it already has that type."},
