@@ -854,7 +854,7 @@
   (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
 
 (defun error (datum &rest arguments)
-  "Signals a serious condition made from DATUM and ARGUMENTS (a condition, a condition type with initargs, or a format control with arguments, which makes a SIMPLE-ERROR); enters the debugger when no handler takes it. Never returns."
+  "Signals the condition made from DATUM and ARGUMENTS (a condition, a condition type with initargs, or a format control with arguments, which makes a SIMPLE-ERROR) and enters the debugger when no handler takes it. Never returns."
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'error)))
     (signal c)
     (invoke-debugger c)))
