@@ -27,6 +27,7 @@
     X(pathname)            \
     X(access)              \
     X(system)              \
+    X(docs)                \
     X(snapshot)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
