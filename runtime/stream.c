@@ -309,6 +309,16 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
     check_open(L, o);
     switch (kind_of(o)) {
     case SK_STRING_OUT:
+        if (s->flags & ST_CAPTURE) {
+            if (L->output_left == 0) {
+                /* a flood: stop the evaluation at the next safe point instead of running on to its time limit */
+                s->truncated = true;
+                L->interrupt_kind = INTERRUPT_OUTPUT_LIMIT;
+                L->interrupt_pending = 1;
+                break;
+            }
+            L->output_left--;
+        }
         if (s->cap && s->buf.len >= s->cap) { s->truncated = true; break; }
         sb_putc(L, &s->buf, c);
         break;
@@ -336,7 +346,7 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
 
 void stream_write_u32(Lisp *L, Obj o, const uint32_t *chars, size_t n) {
     Stream *s = STREAM(o);
-    if (kind_of(o) == SK_STRING_OUT && !s->cap) {
+    if (kind_of(o) == SK_STRING_OUT && !s->cap && !(s->flags & ST_CAPTURE)) {
         check_open(L, o);
         sb_putn(L, &s->buf, chars, n);
         for (size_t i = 0; i < n; i++) s->column = chars[i] == '\n' ? 0 : s->column + 1;

@@ -63,6 +63,9 @@ int cli_print_result(const TclResult *r, bool show_values) {
     case TCL_INTERRUPTED:
         fprintf(stderr, "[ERROR] INTERRUPTED\nEvaluation interrupted.\n");
         return 1;
+    case TCL_OUTPUT_LIMIT:
+        fprintf(stderr, "[ERROR] OUTPUT-LIMIT\n%s\n", r->error_message ? r->error_message : "");
+        return 1;
     case TCL_EXIT:
         return 0;
     }
