@@ -1470,7 +1470,7 @@ DEFPRIM(prim_pct_stream_type_p) {
     Obj t = args[1];
     StreamKind k = kind_of(args[0]);
     if (t == S(STREAM)) return S(T);
-    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD && (STREAM(args[0])->flags & ST_FILE));
+    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD);
     if (t == S(STRING_STREAM)) return boolean(L, k == SK_STRING_IN || k == SK_STRING_OUT || k == SK_STRING_FILL);
     if (t == S(SYNONYM_STREAM)) return boolean(L, k == SK_SYNONYM);
     if (t == S(TWO_WAY_STREAM)) return boolean(L, k == SK_TWO_WAY);
