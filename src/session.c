@@ -389,10 +389,21 @@ static void take_output(TclSession *s, TclResult *r, Budget *b) {
         r->out_truncated = r->out_truncated || STREAM(err)->truncated;
         r->err = lisp_to_malloc_n(get_output_stream_string(L, err), &r->err_len);
     } else r->err = xstrdup("");
-    /* the streams kept what the budget allowed while the evaluation ran */
-    size_t used = utf8_chars(r->out, r->out_len) + utf8_chars(r->err, r->err_len);
-    b->left = b->limit > used ? b->limit - used : 0;
     b->out_cut = r->out_truncated;
+}
+
+/* What the output took of the budget so far (the capture streams hold it until take_output). */
+static void budget_charge_output(TclSession *s, Budget *b) {
+    Lisp *L = s->L;
+    size_t used = 0;
+    if (s->opt.capture_output) {
+        Obj vars[2] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT)};
+        for (int i = 0; i < 2; i++) {
+            Obj st = SYM(vars[i])->value;
+            if (is_stream(st) && STREAM(st)->h.aux == SK_STRING_OUT) used += STREAM(st)->buf.len;
+        }
+    }
+    b->left = b->limit > used ? b->limit - used : 0;
 }
 
 static void take_warnings(Lisp *L, TclResult *r, Budget *b) {
@@ -566,7 +577,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;
     if (timeout < 0) timeout = s->opt.timeout;
     Budget budget = {0};
-    volatile bool output_taken = false;
+    volatile bool output_ran = false;   /* the forms ran (else the call failed before it began) */
     budget.limit = output_limit ? output_limit : s->opt.output_cap;
     r->output_limit = budget.limit;
     L->last_error = NIL;
@@ -673,9 +684,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     L->output_left = SIZE_MAX;
     if (L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) { L->interrupt_pending = 0; L->interrupt_kind = INTERRUPT_NONE; }
 
-    flush_std(L);
-    take_output(s, r, &budget);
-    output_taken = true;
+    budget_charge_output(s, &budget);
     if (r->status != TCL_OK) budget_error(&budget, r);
 
     if (r->status == TCL_OK && nvals > 0) {
@@ -724,16 +733,19 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
         SYM(S(REPL_SLASH2))->value = SYM(S(REPL_SLASH))->value;
         SYM(S(REPL_SLASH))->value = all;
     }
+    output_ran = true;
 done:
     if (package) SYM(S(PACKAGE_VAR))->value = saved_pkg;
     if (!is_type(SYM(S(PACKAGE_VAR))->value, T_PACKAGE) || PKG(SYM(S(PACKAGE_VAR))->value)->name == NIL)
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
-    if (!output_taken) {
+    if (!output_ran) {
         /* the call failed before it ran (an unknown package) */
-        flush_std(L);
-        take_output(s, r, &budget);
+        budget_charge_output(s, &budget);
         budget_error(&budget, r);
     }
+    /* after the values: what printing them wrote (a PRINT-OBJECT method) belongs to this call */
+    flush_std(L);
+    take_output(s, r, &budget);
     take_warnings(L, r, &budget);
     r->limit_note = budget_note(&budget, r);
     r->package = xstrdup(tcl_current_package(s));
