@@ -63,12 +63,14 @@ typedef struct TclResult {
     /* lengths in bytes of the texts above (they may hold NUL characters) */
     size_t *value_lens;       /* one per value */
     size_t out_len, err_len, error_message_len;
+    size_t *backtrace_lens;   /* one per frame */
     /* where the call stopped, when it stopped early (not TCL_OK): lines and columns count from 1,
      * columns in characters */
     TclStage stage;           /* reading, evaluating or printing; TCL_STAGE_NONE when not known */
     int form_index;           /* the form being read or evaluated (1 = the first of CODE); 0 when none */
     int form_line, form_column;   /* where that form starts */
     char *form_text;          /* its first line (at most about 100 characters), or NULL */
+    size_t form_text_len;
     int stop_line, stop_column;   /* TCL_STAGE_READ: where the reader stopped */
     bool more_forms;          /* text follows the form that failed: those forms were not evaluated */
     /* the output limit: what did not fit into output_cap characters (NULL when nothing was cut) */

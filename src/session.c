@@ -159,6 +159,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     s->L = lisp_new(&cfg);
     if (!s->L) { free(s); return NULL; }
     s->L->exit_unavailable = s->opt.exit_unavailable;
+    s->L->output_left = SIZE_MAX;     /* outside a call nothing stops at the output limit */
     s->thread = pthread_self();
     s->thread_known = true;
     if (s->opt.capture_output) {
@@ -291,7 +292,11 @@ static void describe_error(TclSession *s, TclResult *r) {
         bind_special(L, S(PRINT_LEVEL), FIX(3));
         bind_special(L, S(PRINT_CIRCLE), S(T));
         /* a frame line is for reading: a huge argument is shown by its beginning */
-        for (Obj x = bt; is_cons(x); x = CDR(x)) r->backtrace[r->nbacktrace++] = print_capped(L, CAR(x), BACKTRACE_LINE_CHARS, NULL);
+        r->backtrace_lens = (size_t *)calloc((size_t)n, sizeof(size_t));
+        for (Obj x = bt; is_cons(x); x = CDR(x)) {
+            r->backtrace[r->nbacktrace] = print_capped(L, CAR(x), BACKTRACE_LINE_CHARS, &r->backtrace_lens[r->nbacktrace]);
+            r->nbacktrace++;
+        }
     }
     frame_pop(L, &fr);
     unbind_specials(L, fr.special_sp);
@@ -457,8 +462,7 @@ static void budget_error(Budget *b, TclResult *r) {
             r->nbacktrace = i;
             break;
         }
-        size_t n = strlen(r->backtrace[i]);
-        budget_take(b, &r->backtrace[i], &n, 0);
+        budget_take(b, &r->backtrace[i], &r->backtrace_lens[i], 0);
     }
 }
 
@@ -536,8 +540,9 @@ static void note_form(Lisp *L, TclResult *r, Obj text, size_t start, size_t stop
     r->form_text = lisp_to_malloc_n(string_from_u32(L, d + start, end - start), &len);
     if (end < n && d[end] != '\n' && end - start >= FORM_TEXT_CHARS) {
         char *t = (char *)realloc(r->form_text, len + 4);
-        if (t) { memcpy(t + len, "...", 4); r->form_text = t; }
+        if (t) { memcpy(t + len, "...", 4); r->form_text = t; len += 3; }
     }
+    r->form_text_len = len;
     r->more_forms = stage == TCL_STAGE_EVAL && skip_blank(d, n, stop) < n;
 }
 
@@ -554,10 +559,11 @@ TclResult *tcl_eval_n(TclSession *s, const char *code, size_t len, const char *p
     return eval_call(s, code ? code : "", code ? len : 0, NIL, package, timeout, output_limit);
 }
 
-/* Before a call: the capture streams take at most the call's budget, shared between them. */
-static void arm_capture(TclSession *s, size_t limit) {
+/* Before a call: the capture streams take at most the call's budget, shared between them; with
+ * STOP, output that reaches it stops the evaluation (a system load's notes only get cut). */
+static void arm_capture(TclSession *s, size_t limit, bool stop) {
     Lisp *L = s->L;
-    L->output_left = s->opt.capture_output ? limit : SIZE_MAX;
+    L->output_left = s->opt.capture_output && stop ? limit : SIZE_MAX;
     if (!s->opt.capture_output) return;
     Obj vars[2] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT)};
     for (int i = 0; i < 2; i++) {
@@ -583,7 +589,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     L->last_error = NIL;
     L->last_backtrace = NIL;
     L->session_warnings = NIL;
-    arm_capture(s, budget.limit);
+    arm_capture(s, budget.limit, code != NULL);
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -788,6 +794,7 @@ void tcl_result_free(TclResult *r) {
     for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
     free(r->values);
     free(r->value_lens);
+    free(r->backtrace_lens);
     free(r->form_text);
     free(r->limit_note);
     free(r->out);
@@ -862,6 +869,7 @@ TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char
         d->error_type = tmp.error_type;
         d->error_message = tmp.error_message;
         for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
+        free(tmp.backtrace_lens);
         free(tmp.backtrace);
         L->last_error = NIL;
         return d;

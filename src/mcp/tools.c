@@ -16,7 +16,8 @@ const char *mcp_instructions =
     "warnings as [warning] lines, and each value of the last form as `=> VALUE` (strings are printed "
     "readably, e.g. => \"abc\"). Errors come back with isError and the text `[ERROR] TYPE`, the "
     "condition's report and a short backtrace; the session survives errors, runaway loops (time limit, "
-    "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
+    "default 30 s), floods of output (a result carries at most max_output_chars, default 100000, and output "
+    "beyond it stops the evaluation), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
     "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
     "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
@@ -156,7 +157,7 @@ static cJSON *structured_eval(const TclResult *r) {
         cJSON_AddItemToObject(e, "type", mcp_json_string(r->error_type ? r->error_type : "ERROR"));
         cJSON_AddItemToObject(e, "message", mcp_json_string_n(r->error_message, r->error_message ? r->error_message_len : 0));
         cJSON *bt = cJSON_AddArrayToObject(e, "backtrace");
-        for (int i = 0; i < r->nbacktrace; i++) cJSON_AddItemToArray(bt, mcp_json_string(r->backtrace[i]));
+        for (int i = 0; i < r->nbacktrace; i++) cJSON_AddItemToArray(bt, mcp_json_string_n(r->backtrace[i], r->backtrace_lens[i]));
         if (r->stage != TCL_STAGE_NONE) cJSON_AddStringToObject(e, "stage", stage_names[r->stage]);
         else cJSON_AddNullToObject(e, "stage");
         if (r->form_index > 0) {
@@ -164,7 +165,7 @@ static cJSON *structured_eval(const TclResult *r) {
             cJSON_AddNumberToObject(f, "index", r->form_index);
             cJSON_AddNumberToObject(f, "line", r->form_line);
             cJSON_AddNumberToObject(f, "column", r->form_column);
-            cJSON_AddItemToObject(f, "text", mcp_json_string(r->form_text ? r->form_text : ""));
+            cJSON_AddItemToObject(f, "text", mcp_json_string_n(r->form_text, r->form_text ? r->form_text_len : 0));
         } else {
             cJSON_AddNullToObject(e, "form");
         }
@@ -230,7 +231,7 @@ static void add_position(Buf *b, const TclResult *r) {
     }
     const char *what = r->status == TCL_ERROR ? "failed" : "was running";
     buf_printf(b, "Form %d (line %d, column %d) %s: ", r->form_index, r->form_line, r->form_column, what);
-    buf_line(b, r->form_text ? r->form_text : "");
+    buf_block(b, r->form_text ? r->form_text : "", r->form_text ? r->form_text_len : 0);
     if (r->more_forms) buf_line(b, "The forms after it were not evaluated.");
 }
 
@@ -253,7 +254,7 @@ static char *format_eval_text(const TclResult *r, size_t *len) {
             buf_line(&b, "Backtrace:");
             for (int i = 0; i < r->nbacktrace && i < 10; i++) {
                 buf_printf(&b, "  %d: ", i);
-                buf_line(&b, r->backtrace[i]);
+                buf_block(&b, r->backtrace[i], r->backtrace_lens[i]);
             }
         }
     }

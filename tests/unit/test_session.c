@@ -41,6 +41,12 @@ START_TEST(values_keep_nul_characters) {
     ck_assert_uint_eq(r->error_message_len, 3);
     ck_assert(memcmp(r->error_message, "e\0f", 3) == 0);
     tcl_result_free(r);
+    r = eval(s, "(defun fails (s) (error \"no ~a\" (length s))) (fails (format nil \"p~cq\" (code-char 0)))");
+    ck_assert_int_eq(r->status, TCL_ERROR);
+    ck_assert_int_ge(r->nbacktrace, 1);
+    ck_assert_uint_eq(r->backtrace_lens[0], 13);
+    ck_assert(memcmp(r->backtrace[0], "(FAILS \"p\0q\")", 13) == 0);
+    tcl_result_free(r);
     tcl_session_free(s);
 }
 END_TEST
