@@ -62,6 +62,21 @@ cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVe
 /* The same for the LEN bytes of TEXT (which may hold NUL characters). */
 cJSON *mcp_text_result_n(const char *text, size_t len, bool is_error, cJSON *structured, McpVersion v);
 
+/* ---- results (results.c) ---- */
+/* What a tool's structuredContent holds besides `error` when the call never ran: each outputSchema
+ * requires its own fields, and errors are results too. */
+typedef enum { MCP_ARGS_EVAL, MCP_ARGS_DEFINITIONS, MCP_ARGS_RESET, MCP_ARGS_SYSTEM } McpArgsShape;
+/* An argument problem: a tool error the model can fix (isError, [ERROR] INVALID-ARGUMENT), not a
+ * protocol error, with structuredContent of SHAPE. */
+cJSON *mcp_argument_error(McpContext *ctx, McpArgsShape shape, const char *message);
+/* {type, message}: the error of a structuredContent (MESSAGE written exactly). */
+cJSON *mcp_error_object(const char *type, const char *message);
+/* The result of an evaluation: the text ([stdout], [stderr], [note], [warning], => values or
+ * [ERROR] with where the call stopped and the backtrace) and structuredContent (EVAL_OUTPUT_SCHEMA). */
+cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
+/* The result of a system report (takes REP over and frees it). */
+cJSON *mcp_report_result(McpContext *ctx, TclReport *rep);
+
 /* Progress from inside a long tool call (no-op without a progress token). */
 void mcp_progress(McpContext *ctx, const char *message);
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 
 const char *mcp_instructions =
     "tinycl is a Common Lisp (ANSI CL core: special operators, macros, closures, conditions and "
@@ -22,247 +21,7 @@ const char *mcp_instructions =
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
     "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
 
-/* ---- helpers ---- */
-
-cJSON *mcp_text_result_n(const char *text, size_t len, bool is_error, cJSON *structured, McpVersion v) {
-    cJSON *r = cJSON_CreateObject();
-    cJSON *content = cJSON_AddArrayToObject(r, "content");
-    cJSON *block = cJSON_CreateObject();
-    cJSON_AddStringToObject(block, "type", "text");
-    cJSON_AddItemToObject(block, "text", mcp_json_string_n(text, len));
-    cJSON_AddItemToArray(content, block);
-    if (structured) {
-        if (v >= V2025_06_18) cJSON_AddItemToObject(r, "structuredContent", structured);
-        else cJSON_Delete(structured);
-    }
-    if (is_error) cJSON_AddBoolToObject(r, "isError", 1);
-    return r;
-}
-
-cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v) {
-    return mcp_text_result_n(text, strlen(text), is_error, structured, v);
-}
-
-typedef struct Buf { char *s; size_t len, cap; } Buf;
-
-static void buf_addn(Buf *b, const char *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *ns = (char *)realloc(b->s, cap);
-        if (!ns) return;
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = 0;
-}
-
-static void buf_add(Buf *b, const char *s) { buf_addn(b, s, strlen(s)); }
-
-static void buf_line(Buf *b, const char *s) {
-    buf_add(b, s);
-    buf_add(b, "\n");
-}
-
-static void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void buf_printf(Buf *b, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    buf_add(b, tmp);
-}
-
-/* A block of captured text with its length, ending in a newline. */
-static void buf_block(Buf *b, const char *s, size_t n) {
-    buf_addn(b, s, n);
-    if (n == 0 || s[n - 1] != '\n') buf_add(b, "\n");
-}
-
-/* What a tool's structuredContent holds besides `error` when the call never ran: each tool's
- * outputSchema requires its own fields, and errors are results too. */
-typedef enum { ARGS_EVAL, ARGS_DEFINITIONS, ARGS_RESET, ARGS_SYSTEM } ArgsShape;
-
-static cJSON *error_object(const char *type, const char *message) {
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "type", type);
-    cJSON_AddItemToObject(e, "message", mcp_json_string(message));
-    return e;
-}
-
-/* An argument problem is a tool error the model can fix, not a protocol error. */
-static cJSON *argument_error(McpContext *ctx, ArgsShape shape, const char *message) {
-    char text[512];
-    snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);
-    cJSON *st = cJSON_CreateObject();
-    const char *pkg = ctx->session ? tcl_current_package(ctx->session) : "COMMON-LISP-USER";
-    switch (shape) {
-    case ARGS_EVAL:
-        cJSON_AddArrayToObject(st, "values");
-        cJSON_AddStringToObject(st, "stdout", "");
-        cJSON_AddStringToObject(st, "stderr", "");
-        cJSON_AddArrayToObject(st, "warnings");
-        break;
-    case ARGS_DEFINITIONS: cJSON_AddArrayToObject(st, "definitions"); break;
-    case ARGS_RESET: cJSON_AddBoolToObject(st, "reset", 0); break;
-    case ARGS_SYSTEM:
-        cJSON_AddStringToObject(st, "stdout", "");
-        cJSON_AddStringToObject(st, "stderr", "");
-        break;
-    }
-    cJSON *e = error_object("INVALID-ARGUMENT", message);
-    if (shape == ARGS_EVAL) {
-        cJSON_AddArrayToObject(e, "backtrace");
-        cJSON_AddNullToObject(e, "stage");
-        cJSON_AddNullToObject(e, "form");
-        cJSON_AddNullToObject(e, "position");
-        cJSON_AddBoolToObject(e, "later_forms_skipped", 0);
-    }
-    cJSON_AddItemToObject(st, "error", e);
-    if (shape == ARGS_EVAL) {
-        cJSON_AddStringToObject(st, "package", pkg);
-        cJSON_AddNumberToObject(st, "forms_evaluated", 0);
-        cJSON_AddNullToObject(st, "note");
-        cJSON_AddNumberToObject(st, "elapsed_ms", 0);
-    } else if (shape != ARGS_SYSTEM) {
-        cJSON_AddStringToObject(st, "package", pkg);
-    }
-    return mcp_text_result(text, true, st, ctx->version);
-}
-
 /* ---- evaluate-lisp ---- */
-
-static const char *const stage_names[] = {NULL, "read", "eval", "print"};
-
-static cJSON *structured_eval(const TclResult *r) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *vals = cJSON_AddArrayToObject(o, "values");
-    for (int i = 0; i < r->nvalues; i++) cJSON_AddItemToArray(vals, mcp_json_string_n(r->values[i], r->value_lens[i]));
-    cJSON_AddItemToObject(o, "stdout", mcp_json_string_n(r->out, r->out ? r->out_len : 0));
-    cJSON_AddItemToObject(o, "stderr", mcp_json_string_n(r->err, r->err ? r->err_len : 0));
-    cJSON *ws = cJSON_AddArrayToObject(o, "warnings");
-    for (int i = 0; i < r->nwarnings; i++) {
-        cJSON *w = cJSON_CreateObject();
-        cJSON_AddItemToObject(w, "type", mcp_json_string(r->warnings[i].type));
-        cJSON_AddItemToObject(w, "message", mcp_json_string_n(r->warnings[i].message, r->warnings[i].message_len));
-        cJSON_AddItemToArray(ws, w);
-    }
-    if (r->status == TCL_OK) {
-        cJSON_AddNullToObject(o, "error");
-    } else {
-        cJSON *e = cJSON_AddObjectToObject(o, "error");
-        cJSON_AddItemToObject(e, "type", mcp_json_string(r->error_type ? r->error_type : "ERROR"));
-        cJSON_AddItemToObject(e, "message", mcp_json_string_n(r->error_message, r->error_message ? r->error_message_len : 0));
-        cJSON *bt = cJSON_AddArrayToObject(e, "backtrace");
-        for (int i = 0; i < r->nbacktrace; i++) cJSON_AddItemToArray(bt, mcp_json_string_n(r->backtrace[i], r->backtrace_lens[i]));
-        if (r->stage != TCL_STAGE_NONE) cJSON_AddStringToObject(e, "stage", stage_names[r->stage]);
-        else cJSON_AddNullToObject(e, "stage");
-        if (r->form_index > 0) {
-            cJSON *f = cJSON_AddObjectToObject(e, "form");
-            cJSON_AddNumberToObject(f, "index", r->form_index);
-            cJSON_AddNumberToObject(f, "line", r->form_line);
-            cJSON_AddNumberToObject(f, "column", r->form_column);
-            cJSON_AddItemToObject(f, "text", mcp_json_string_n(r->form_text, r->form_text ? r->form_text_len : 0));
-        } else {
-            cJSON_AddNullToObject(e, "form");
-        }
-        if (r->stage == TCL_STAGE_READ && r->form_index > 0) {
-            cJSON *p = cJSON_AddObjectToObject(e, "position");
-            cJSON_AddNumberToObject(p, "line", r->stop_line);
-            cJSON_AddNumberToObject(p, "column", r->stop_column);
-        } else {
-            cJSON_AddNullToObject(e, "position");
-        }
-        cJSON_AddBoolToObject(e, "later_forms_skipped", r->more_forms);
-    }
-    cJSON_AddStringToObject(o, "package", r->package ? r->package : "COMMON-LISP-USER");
-    cJSON_AddNumberToObject(o, "forms_evaluated", r->forms);
-    if (r->limit_note) cJSON_AddStringToObject(o, "note", r->limit_note);
-    else cJSON_AddNullToObject(o, "note");
-    cJSON_AddNumberToObject(o, "elapsed_ms", r->elapsed_ms);
-    return o;
-}
-
-/* The captured output of an evaluation, then its warnings: [stdout], [stderr], [note], [warning] lines. */
-static void add_captured(Buf *b, const TclResult *r) {
-    if (r->out && r->out_len) {
-        buf_line(b, "[stdout]");
-        buf_block(b, r->out, r->out_len);
-    }
-    if (r->err && r->err_len) {
-        buf_line(b, "[stderr]");
-        buf_block(b, r->err, r->err_len);
-    }
-    if (r->limit_note) {
-        buf_add(b, "[note] ");
-        buf_line(b, r->limit_note);
-    } else if (r->out_truncated) {
-        buf_line(b, "[note] output was truncated at the output limit");
-    }
-    for (int i = 0; i < r->nwarnings; i++) {
-        buf_add(b, "[warning] ");
-        buf_add(b, r->warnings[i].type);
-        buf_add(b, ": ");
-        buf_block(b, r->warnings[i].message, r->warnings[i].message_len);
-    }
-}
-
-static void add_forms_before(Buf *b, int forms) {
-    if (forms == 0) buf_add(b, "nothing was evaluated.");
-    else if (forms == 1) buf_add(b, "the form before it was evaluated.");
-    else buf_printf(b, "the %d forms before it were evaluated.", forms);
-}
-
-/* Which form the call stopped in, and what that means for the others. */
-static void add_position(Buf *b, const TclResult *r) {
-    if (r->form_index <= 0) return;
-    if (r->stage == TCL_STAGE_READ) {
-        if (r->status == TCL_INCOMPLETE)
-            buf_printf(b, "Form %d, starting at line %d, column %d, is not closed; ", r->form_index, r->form_line, r->form_column);
-        else
-            buf_printf(b, "Reading form %d (line %d, column %d) failed at line %d, column %d; ", r->form_index,
-                       r->form_line, r->form_column, r->stop_line, r->stop_column);
-        add_forms_before(b, r->forms);
-        buf_add(b, "\n");
-        return;
-    }
-    const char *what = r->status == TCL_ERROR ? "failed" : "was running";
-    buf_printf(b, "Form %d (line %d, column %d) %s: ", r->form_index, r->form_line, r->form_column, what);
-    buf_block(b, r->form_text ? r->form_text : "", r->form_text ? r->form_text_len : 0);
-    if (r->more_forms) buf_line(b, "The forms after it were not evaluated.");
-}
-
-static char *format_eval_text(const TclResult *r, size_t *len) {
-    Buf b = {0};
-    add_captured(&b, r);
-    if (r->status == TCL_OK) {
-        if (r->nvalues == 0) buf_line(&b, "; No values");
-        for (int i = 0; i < r->nvalues; i++) {
-            buf_add(&b, "=> ");
-            buf_addn(&b, r->values[i], r->value_lens[i]);
-            buf_add(&b, "\n");
-        }
-    } else {
-        buf_add(&b, "[ERROR] ");
-        buf_line(&b, r->error_type ? r->error_type : "ERROR");
-        if (r->error_message && r->error_message_len) buf_block(&b, r->error_message, r->error_message_len);
-        add_position(&b, r);
-        if (r->nbacktrace > 0) {
-            buf_line(&b, "Backtrace:");
-            for (int i = 0; i < r->nbacktrace && i < 10; i++) {
-                buf_printf(&b, "  %d: ", i);
-                buf_block(&b, r->backtrace[i], r->backtrace_lens[i]);
-            }
-        }
-    }
-    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
-    if (!b.s) { *len = 0; return strdup(""); }
-    *len = b.len;
-    return b.s;
-}
 
 #define MIN_OUTPUT_CHARS 100
 #define MAX_OUTPUT_CHARS 10000000
@@ -272,21 +31,21 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
     const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
     const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "max_output_chars");
-    if (!code) return argument_error(ctx, ARGS_EVAL, "Missing required argument \"code\": a string of Lisp source to evaluate.");
-    if (!cJSON_IsString(code)) return argument_error(ctx, ARGS_EVAL, "Argument \"code\" must be a string of Lisp source.");
+    if (!code) return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Missing required argument \"code\": a string of Lisp source to evaluate.");
+    if (!cJSON_IsString(code)) return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"code\" must be a string of Lisp source.");
     if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
-        return argument_error(ctx, ARGS_EVAL, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
+        return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
     double t = ctx->default_timeout;
     if (timeout && !cJSON_IsNull(timeout)) {
         if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
-            return argument_error(ctx, ARGS_EVAL, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+            return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         t = timeout->valuedouble;
     }
     size_t out_limit = 0;
     if (limit && !cJSON_IsNull(limit)) {
         if (!cJSON_IsNumber(limit) || limit->valuedouble < MIN_OUTPUT_CHARS || limit->valuedouble > MAX_OUTPUT_CHARS ||
             limit->valuedouble != (double)(long)limit->valuedouble)
-            return argument_error(ctx, ARGS_EVAL, "Argument \"max_output_chars\" must be an integer from 100 to 10000000.");
+            return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"max_output_chars\" must be an integer from 100 to 10000000.");
         out_limit = (size_t)limit->valuedouble;
     }
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
@@ -297,10 +56,7 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     if (exact && (exact_len < len || memcmp(exact, code->valuestring, len) != 0)) { free(exact); exact = NULL; }
     TclResult *r = tcl_eval_n(ctx->session, exact ? exact : code->valuestring, exact ? exact_len : len, pkg, t, out_limit);
     free(exact);
-    size_t text_len;
-    char *text = format_eval_text(r, &text_len);
-    cJSON *res = mcp_text_result_n(text, text_len, r->status != TCL_OK, structured_eval(r), ctx->version);
-    free(text);
+    cJSON *res = mcp_eval_result(ctx, r);
     tcl_result_free(r);
     return res;
 }
@@ -320,26 +76,26 @@ static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
             for (int i = 0; definition_types[i]; i++)
                 if (strcmp(type->valuestring, definition_types[i]) == 0) ok = true;
         if (!ok)
-            return argument_error(ctx, ARGS_DEFINITIONS, "Argument \"type\" must be one of: all, functions, variables, macros, classes, "
+            return mcp_argument_error(ctx, MCP_ARGS_DEFINITIONS, "Argument \"type\" must be one of: all, functions, variables, macros, classes, "
                                        "structures, generic-functions, methods, packages, systems.");
         t = type->valuestring;
     }
     if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
-        return argument_error(ctx, ARGS_DEFINITIONS, "Argument \"package\" must be a string naming a package.");
+        return mcp_argument_error(ctx, MCP_ARGS_DEFINITIONS, "Argument \"package\" must be a string naming a package.");
     const char *p = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
     TclDefinitions *d = tcl_list_definitions(ctx->session, t, p);
     cJSON *res;
     if (d->error_type) {
-        Buf b = {0};
-        buf_add(&b, "[ERROR] ");
-        buf_line(&b, d->error_type);
-        buf_add(&b, d->error_message ? d->error_message : "");
+        const char *msg = d->error_message ? d->error_message : "";
+        size_t n = strlen(d->error_type) + strlen(msg) + 16;
+        char *text = (char *)malloc(n);
+        snprintf(text, n, "[ERROR] %s\n%s", d->error_type, msg);
         cJSON *st = cJSON_CreateObject();
         cJSON_AddArrayToObject(st, "definitions");
-        cJSON_AddItemToObject(st, "error", error_object(d->error_type, d->error_message ? d->error_message : ""));
+        cJSON_AddItemToObject(st, "error", mcp_error_object(d->error_type, msg));
         cJSON_AddStringToObject(st, "package", tcl_current_package(ctx->session));
-        res = mcp_text_result(b.s ? b.s : "", true, st, ctx->version);
-        free(b.s);
+        res = mcp_text_result(text, true, st, ctx->version);
+        free(text);
     } else {
         cJSON *st = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(st, "definitions");
@@ -364,7 +120,7 @@ static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
 static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
     const cJSON *systems = cJSON_GetObjectItemCaseSensitive(args, "systems");
     if (systems && !cJSON_IsNull(systems) && !cJSON_IsBool(systems))
-        return argument_error(ctx, ARGS_RESET, "Argument \"systems\" must be true or false.");
+        return mcp_argument_error(ctx, MCP_ARGS_RESET, "Argument \"systems\" must be true or false.");
     bool drop = cJSON_IsTrue(systems);
     tcl_reset(ctx->session, drop);
     const char *text = drop ? "Session reset. All definitions cleared.\nLoaded systems dropped.\nCurrent package: CL-USER"
@@ -382,50 +138,18 @@ static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
 
 static void progress_to_client(void *vctx, const char *message) { mcp_progress((McpContext *)vctx, message); }
 
-/* The text and structured result of a system report: on success the report (after any captured
- * output); on failure [ERROR] TYPE, the message, what completed before the error, and the output. */
-static cJSON *report_result(McpContext *ctx, TclReport *rep) {
-    TclResult *r = rep->result;
-    bool ok = r->status == TCL_OK;
-    Buf b = {0};
-    if (!ok) {
-        buf_add(&b, "[ERROR] ");
-        buf_line(&b, r->error_type ? r->error_type : "ERROR");
-        buf_block(&b, r->error_message ? r->error_message : "", r->error_message ? r->error_message_len : 0);
-        if (rep->text) buf_line(&b, rep->text);
-    }
-    add_captured(&b, r);
-    if (ok) buf_line(&b, rep->text ? rep->text : "");
-    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
-    cJSON *st = rep->json ? cJSON_Parse(rep->json) : NULL;
-    if (!cJSON_IsObject(st)) { cJSON_Delete(st); st = cJSON_CreateObject(); }
-    cJSON_AddItemToObject(st, "stdout", mcp_json_string_n(r->out, r->out ? r->out_len : 0));
-    cJSON_AddItemToObject(st, "stderr", mcp_json_string_n(r->err, r->err ? r->err_len : 0));
-    if (ok) {
-        cJSON_AddNullToObject(st, "error");
-    } else {
-        cJSON *e = cJSON_AddObjectToObject(st, "error");
-        cJSON_AddItemToObject(e, "type", mcp_json_string(r->error_type ? r->error_type : "ERROR"));
-        cJSON_AddItemToObject(e, "message", mcp_json_string_n(r->error_message, r->error_message ? r->error_message_len : 0));
-    }
-    cJSON *res = mcp_text_result_n(b.s ? b.s : "", b.len, !ok, st, ctx->version);
-    free(b.s);
-    tcl_report_free(rep);
-    return res;
-}
-
 /* A required non-empty string argument NAME, or NULL after setting *err to the argument error. */
 static const char *string_arg(McpContext *ctx, const cJSON *args, const char *name, cJSON **err) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
     char msg[200];
     if (!v || cJSON_IsNull(v)) {
         snprintf(msg, sizeof msg, "Missing required argument \"%s\": the name of a system, such as \"alexandria\".", name);
-        *err = argument_error(ctx, ARGS_SYSTEM, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return NULL;
     }
     if (!cJSON_IsString(v) || !v->valuestring[0]) {
         snprintf(msg, sizeof msg, "Argument \"%s\" must be a non-empty string naming a system.", name);
-        *err = argument_error(ctx, ARGS_SYSTEM, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return NULL;
     }
     return v->valuestring;
@@ -438,7 +162,7 @@ static bool bool_arg(McpContext *ctx, const cJSON *args, const char *name, bool 
     if (!cJSON_IsBool(v)) {
         char msg[160];
         snprintf(msg, sizeof msg, "Argument \"%s\" must be true or false.", name);
-        *err = argument_error(ctx, ARGS_SYSTEM, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return false;
     }
     *out = cJSON_IsTrue(v);
@@ -457,13 +181,13 @@ static cJSON *load_common(McpContext *ctx, const cJSON *args, bool quickload) {
     const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
     if (timeout && !cJSON_IsNull(timeout)) {
         if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
-            return argument_error(ctx, ARGS_SYSTEM, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         t = timeout->valuedouble;
     }
     tcl_set_progress_handler(ctx->session, progress_to_client, ctx);
     TclReport *rep = tcl_load_system(ctx->session, system, force, quickload, t);
     tcl_set_progress_handler(ctx->session, NULL, NULL);
-    return report_result(ctx, rep);
+    return mcp_report_result(ctx, rep);
 }
 
 static cJSON *tool_load_system(McpContext *ctx, const cJSON *args) { return load_common(ctx, args, false); }
@@ -473,7 +197,7 @@ static cJSON *tool_describe_system(McpContext *ctx, const cJSON *args) {
     cJSON *err = NULL;
     const char *system = string_arg(ctx, args, "system", &err);
     if (!system) return err;
-    return report_result(ctx, tcl_describe_system(ctx->session, system));
+    return mcp_report_result(ctx, tcl_describe_system(ctx->session, system));
 }
 
 static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
@@ -481,27 +205,27 @@ static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
     const cJSON *offset = cJSON_GetObjectItemCaseSensitive(args, "offset");
     const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
     if (filter && !cJSON_IsNull(filter) && !cJSON_IsString(filter))
-        return argument_error(ctx, ARGS_SYSTEM, "Argument \"filter\" must be a string: part of the system names to list.");
+        return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"filter\" must be a string: part of the system names to list.");
     int off = 0, lim = 100;
     if (offset && !cJSON_IsNull(offset)) {
         if (!cJSON_IsNumber(offset) || offset->valuedouble < 0 || offset->valuedouble > 1e6 ||
             offset->valuedouble != (double)(int)offset->valuedouble)
-            return argument_error(ctx, ARGS_SYSTEM, "Argument \"offset\" must be a non-negative integer (the next_offset of the previous page).");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"offset\" must be a non-negative integer (the next_offset of the previous page).");
         off = (int)offset->valuedouble;
     }
     if (limit && !cJSON_IsNull(limit)) {
         if (!cJSON_IsNumber(limit) || limit->valuedouble < 1 || limit->valuedouble > 1000 ||
             limit->valuedouble != (double)(int)limit->valuedouble)
-            return argument_error(ctx, ARGS_SYSTEM, "Argument \"limit\" must be an integer from 1 to 1000.");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"limit\" must be an integer from 1 to 1000.");
         lim = (int)limit->valuedouble;
     }
     const char *f = cJSON_IsString(filter) && filter->valuestring[0] ? filter->valuestring : NULL;
-    return report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
+    return mcp_report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
 }
 
 static cJSON *tool_list_loaded_systems(McpContext *ctx, const cJSON *args) {
     (void)args;
-    return report_result(ctx, tcl_list_loaded_systems(ctx->session));
+    return mcp_report_result(ctx, tcl_list_loaded_systems(ctx->session));
 }
 
 static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
@@ -510,7 +234,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     if (!system) return err;
     bool transitive = false;
     if (!bool_arg(ctx, args, "transitive", &transitive, &err)) return err;
-    return report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
+    return mcp_report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
 }
 
 /* ---- the table ---- */
