@@ -244,6 +244,19 @@ char *mcp_json_raw_argument(const char *raw, size_t raw_len, const char *name, s
     return o.s;
 }
 
+char *mcp_string_argument(const McpContext *ctx, const cJSON *item, const char *name, size_t *len) {
+    size_t n = strlen(item->valuestring), exact_len = 0;
+    char *exact = mcp_json_raw_argument(ctx->raw, ctx->raw_len, name, &exact_len);
+    /* cJSON's string is the exact one up to its first NUL character */
+    if (exact && exact_len >= n && memcmp(exact, item->valuestring, n) == 0) {
+        *len = exact_len;
+        return exact;
+    }
+    free(exact);
+    *len = n;
+    return strdup(item->valuestring);
+}
+
 bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *start, size_t *len) {
     size_t i = skip_ws(raw, raw_len, 0);
     if (i >= raw_len || raw[i] != '[') return false;

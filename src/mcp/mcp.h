@@ -91,6 +91,9 @@ char *mcp_json_wire_utf8(const char *text, size_t len, size_t *out_len);
 /* The exact bytes of the string params.arguments.NAME in the raw message RAW (malloc'd, *LEN),
  * or NULL when it is missing or not a string. */
 char *mcp_json_raw_argument(const char *raw, size_t raw_len, const char *name, size_t *len);
+/* The exact bytes of the string argument NAME of the call being served, ITEM as cJSON parsed it:
+ * from the message text (ctx->raw) when they agree, else ITEM's C string. Malloc'd, *LEN. */
+char *mcp_string_argument(const McpContext *ctx, const cJSON *item, const char *name, size_t *len);
 /* Where element INDEX of the raw JSON array RAW lies. */
 bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *start, size_t *len);
 

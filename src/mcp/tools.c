@@ -49,13 +49,10 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
         out_limit = (size_t)limit->valuedouble;
     }
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
-    /* cJSON's strings end at a NUL character (\u0000): take the exact text from the message */
-    size_t len = strlen(code->valuestring);
-    size_t exact_len = 0;
-    char *exact = mcp_json_raw_argument(ctx->raw, ctx->raw_len, "code", &exact_len);
-    if (exact && (exact_len < len || memcmp(exact, code->valuestring, len) != 0)) { free(exact); exact = NULL; }
-    TclResult *r = tcl_eval_n(ctx->session, exact ? exact : code->valuestring, exact ? exact_len : len, pkg, t, out_limit);
-    free(exact);
+    size_t len;
+    char *text = mcp_string_argument(ctx, code, "code", &len);   /* exact: it may hold NUL characters */
+    TclResult *r = tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
+    free(text);
     cJSON *res = mcp_eval_result(ctx, r);
     tcl_result_free(r);
     return res;
