@@ -1426,7 +1426,7 @@ static CT *ct_numeric(Ctx *c, const NumSpec *ns) {
 
 static uint32_t stream_bit(Obj s) {
     switch (((Header *)s)->aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return M_ST_STRING;
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return M_ST_STRING;
     case SK_FD: return M_ST_FILE;
     case SK_SYNONYM: return M_ST_SYNONYM;
     case SK_BROADCAST: return M_ST_BROADCAST;
