@@ -263,6 +263,7 @@ static void describe_error(TclSession *s, TclResult *r) {
         frame_pop(L, &fr);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
         if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
+        if (!r->error_message_len) r->error_message_len = strlen(r->error_message);
         return;
     }
     if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
