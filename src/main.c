@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--max-output-chars") == 0) {
             char *end = NULL;
             double n = o->mcp && i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
-            if (!o->mcp || i + 1 >= argc || *end || n < 100 || n > 10000000 || n != (double)(long)n) {
+            if (!o->mcp || i + 1 >= argc || *end || !(n >= 100 && n <= 10000000) || n != (double)(long)n) {
                 fprintf(stderr, "tinycl: --max-output-chars is an option of `tinycl mcp` and needs a number of characters from 100 to 10000000\n");
                 return 2;
             }
