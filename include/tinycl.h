@@ -41,7 +41,10 @@ typedef struct TclOptions {
     size_t max_heap;          /* bytes; 0 = default (1 GiB) */
     double timeout;           /* default seconds per evaluation; 0 = none */
     bool capture_output;      /* collect *standard-output* etc. into results instead of writing fd 1/2 */
-    size_t output_cap;        /* characters of captured output per call; 0 = default (100000) */
+    size_t output_cap;        /* characters one result may carry (output, values, warnings, error and
+                               * backtrace together); 0 = default (100000). With capture_output, an
+                               * evaluation whose output reaches it is stopped (TCL_OUTPUT_LIMIT). */
+    bool exit_unavailable;    /* (exit) signals TINYCL:EXIT-NOT-AVAILABLE instead of ending the evaluation */
     const TclAccess *access;  /* NULL: unrestricted (the default); else the session keeps a copy */
 } TclOptions;
 
@@ -52,9 +55,16 @@ typedef enum {
     TCL_TIMEOUT,              /* the evaluation ran out of time */
     TCL_INTERRUPTED,          /* tcl_interrupt() or a signal stopped it */
     TCL_EXIT,                 /* (exit) was called; see exit_code */
+    TCL_OUTPUT_LIMIT,         /* the captured output reached the call's limit and the evaluation was stopped */
 } TclStatus;
 
-typedef struct TclWarning { char *type; char *message; } TclWarning;
+/* Where a call stopped early: reading a form, evaluating it, or printing the values. */
+typedef enum { TCL_STAGE_NONE = 0, TCL_STAGE_READ, TCL_STAGE_EVAL, TCL_STAGE_PRINT } TclStage;
+
+/* Text in results is UTF-8 with a length: it may hold NUL characters, and a lone surrogate
+ * character (U+D800..U+DFFF, which Lisp strings may hold) is encoded in three bytes as other
+ * characters of the BMP are (generalized UTF-8, "WTF-8"). Every string is also NUL-terminated. */
+typedef struct TclWarning { char *type; char *message; size_t message_len; } TclWarning;
 
 typedef struct TclResult {
     TclStatus status;
@@ -75,6 +85,22 @@ typedef struct TclResult {
     double elapsed_ms;
     int exit_code;            /* TCL_EXIT only */
     int forms;                /* forms evaluated */
+    /* lengths in bytes of the texts above (they may hold NUL characters) */
+    size_t *value_lens;       /* one per value */
+    size_t out_len, err_len, error_message_len;
+    size_t *backtrace_lens;   /* one per frame */
+    /* where the call stopped, when it stopped early (not TCL_OK): lines and columns count from 1,
+     * columns in characters */
+    TclStage stage;           /* reading, evaluating or printing; TCL_STAGE_NONE when not known */
+    int form_index;           /* the form being read or evaluated (1 = the first of CODE); 0 when none */
+    int form_line, form_column;   /* where that form starts */
+    char *form_text;          /* its first line (at most about 100 characters), or NULL */
+    size_t form_text_len;
+    int stop_line, stop_column;   /* TCL_STAGE_READ: where the reader stopped */
+    bool more_forms;          /* text follows the form that failed: those forms were not evaluated */
+    /* the output limit: what did not fit into output_cap characters (NULL when nothing was cut) */
+    char *limit_note;
+    size_t output_limit;      /* the limit that applied to this call */
 } TclResult;
 
 /* Create a session (boots a fresh interpreter); NULL on failure. */
@@ -84,6 +110,10 @@ void tcl_session_free(TclSession *s);
 /* Evaluate the forms of CODE one at a time. PACKAGE (may be NULL) overrides the starting
  * package without changing the session's; TIMEOUT < 0 means the session default. */
 TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout);
+/* The same for the LEN bytes of CODE (which may hold NUL characters); OUTPUT_LIMIT: characters the
+ * result may carry (see TclOptions.output_cap), 0 = the session's. */
+TclResult *tcl_eval_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                      size_t output_limit);
 void tcl_result_free(TclResult *r);
 
 /* Whether CODE holds only complete forms (false: the reader would need more input). */

@@ -600,11 +600,11 @@ static void print_function(Lisp *L, PState *ps, Obj o) {
     put(L, ps, '>');
 }
 
+/* The name a stream prints with: its TYPE-OF (and CLASS-OF), tinycl's own types */
 static const char *stream_type_name(Obj o) {
     switch ((StreamKind)STREAM(o)->h.aux) {
-    case SK_STRING_IN: return "SB-IMPL::STRING-INPUT-STREAM";
-    case SK_STRING_OUT: return "SB-IMPL::STRING-OUTPUT-STREAM";
-    case SK_FD: return "SB-SYS:FD-STREAM";
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return "STRING-STREAM";
+    case SK_FD: return "FILE-STREAM";
     case SK_SYNONYM: return "SYNONYM-STREAM";
     case SK_BROADCAST: return "BROADCAST-STREAM";
     case SK_TWO_WAY: return "TWO-WAY-STREAM";

@@ -86,6 +86,9 @@ struct Lisp {
     int poll_countdown;
     double deadline;         /* monotonic seconds; 0 = none */
     bool in_cleanup;         /* running unwind-protect cleanups during an interrupt */
+    size_t output_left;      /* characters the capture streams (ST_CAPTURE) may still take in this call;
+                              * when they run out the evaluation stops (INTERRUPT_OUTPUT_LIMIT) */
+    bool exit_unavailable;   /* (exit) signals TINYCL:EXIT-NOT-AVAILABLE (the MCP server) */
 
     /* reader state for the current top-level read */
     int read_depth, bq_level;
@@ -119,7 +122,7 @@ struct Lisp {
     int boot_phase;          /* 0 while the stdlib loads, 1 after */
 };
 
-enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };
+enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };
 
 /* The slow half of the safe point: stack, interrupts, deadlines. */
 void safe_point_slow(Lisp *L);

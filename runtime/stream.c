@@ -311,6 +311,16 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
     check_open(L, o);
     switch (kind_of(o)) {
     case SK_STRING_OUT:
+        if (s->flags & ST_CAPTURE) {
+            if (L->output_left == 0) {
+                /* a flood: stop the evaluation at the next safe point instead of running on to its time limit */
+                s->truncated = true;
+                L->interrupt_kind = INTERRUPT_OUTPUT_LIMIT;
+                L->interrupt_pending = 1;
+                break;
+            }
+            L->output_left--;
+        }
         if (s->cap && s->buf.len >= s->cap) { s->truncated = true; break; }
         sb_putc(L, &s->buf, c);
         break;
@@ -338,7 +348,7 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
 
 void stream_write_u32(Lisp *L, Obj o, const uint32_t *chars, size_t n) {
     Stream *s = STREAM(o);
-    if (kind_of(o) == SK_STRING_OUT && !s->cap) {
+    if (kind_of(o) == SK_STRING_OUT && !s->cap && !(s->flags & ST_CAPTURE)) {
         check_open(L, o);
         sb_putn(L, &s->buf, chars, n);
         for (size_t i = 0; i < n; i++) s->column = chars[i] == '\n' ? 0 : s->column + 1;
@@ -1465,7 +1475,7 @@ DEFPRIM(prim_pct_stream_type_p) {
     Obj t = args[1];
     StreamKind k = kind_of(args[0]);
     if (t == S(STREAM)) return S(T);
-    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD && (STREAM(args[0])->flags & ST_FILE));
+    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD);
     if (t == S(STRING_STREAM)) return boolean(L, k == SK_STRING_IN || k == SK_STRING_OUT || k == SK_STRING_FILL);
     if (t == S(SYNONYM_STREAM)) return boolean(L, k == SK_SYNONYM);
     if (t == S(TWO_WAY_STREAM)) return boolean(L, k == SK_TWO_WAY);

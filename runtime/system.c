@@ -1,5 +1,6 @@
 /* system.c: the environment (CLHS chapter 25) and tinycl extensions: time, exit, getenv, gc. */
 #include "prim.h"
+#include "list.h"
 #include "number.h"
 #include "lstring.h"
 #include "gc.h"
@@ -52,7 +53,15 @@ static Obj do_exit(Lisp *L, int nargs, Obj *args) {
     Obj keys[3] = {S(K_CODE), S(K_ABORT), keyword(L, "TIMEOUT")}, out[3];
     parse_keys(L, nargs, args, 0, 3, keys, out);
     int code = 0;
-    if (out[0] != NO_VALUE && out[0] != NIL) code = (int)check_fixnum(L, out[0]);
+    if (out[0] != NO_VALUE && out[0] != NIL) {
+        /* as SBCL: any (signed-byte 32) is accepted and the system keeps its low 8 bits (256 -> 0) */
+        Obj c = out[0];
+        if (!is_fixnum(c) || FIXVAL(c) < INT32_MIN || FIXVAL(c) > INT32_MAX)
+            err_type(L, c, list2(L, S(SIGNED_BYTE), FIX(32)));
+        code = (int)(FIXVAL(c) & 0xFF);
+    }
+    /* a server session has no process to end: a condition the code can handle */
+    if (L->exit_unavailable) err_condition(L, S(EXT_EXIT_NOT_AVAILABLE), NIL);
     L->exit_code = code;
     Frame *top = frame_outermost_toplevel(L);
     if (!top) {

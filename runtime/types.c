@@ -603,7 +603,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_LOGICAL_PATHNAME: return false;
     case BT_STREAM: return is_type(x, T_STREAM);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
-    case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT);
+    case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT) || stream_kind_is(x, SK_STRING_FILL);
     case BT_SYNONYM_STREAM: return stream_kind_is(x, SK_SYNONYM);
     case BT_BROADCAST_STREAM: return stream_kind_is(x, SK_BROADCAST);
     case BT_CONCATENATED_STREAM: return stream_kind_is(x, SK_CONCATENATED);
@@ -788,7 +788,7 @@ static Obj array_type_of(Lisp *L, Obj a) {
 
 static Obj stream_type_of(Lisp *L, Obj s) {
     switch (((Header *)s)->aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return S(STRING_STREAM);
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return S(STRING_STREAM);
     case SK_FD: return S(FILE_STREAM);
     case SK_SYNONYM: return S(SYNONYM_STREAM);
     case SK_BROADCAST: return S(BROADCAST_STREAM);
@@ -1538,7 +1538,7 @@ static CT *ct_numeric(Ctx *c, const NumSpec *ns) {
 
 static uint32_t stream_bit(Obj s) {
     switch (((Header *)s)->aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return M_ST_STRING;
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return M_ST_STRING;
     case SK_FD: return M_ST_FILE;
     case SK_SYNONYM: return M_ST_SYNONYM;
     case SK_BROADCAST: return M_ST_BROADCAST;

@@ -2148,7 +2148,9 @@
 (defun %method-detail (m)
   (let ((s (make-string-output-stream)))
     (dolist (q (%instance-ref m 1)) (prin1 q s) (write-string " " s))
-    (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) s)
+    ;; no specializers (a method of no arguments) reads as (), as SBCL prints the method
+    (let ((specs (%mapcar1 #'%specializer-name (%instance-ref m 2))))
+      (if specs (prin1 specs s) (write-string "()" s)))
     (get-output-stream-string s)))
 
 (defun %clos-definitions (sym)

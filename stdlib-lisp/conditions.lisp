@@ -1043,3 +1043,13 @@
         (format *error-output* "~&; caught ERROR:~%;   during macroexpansion of ~A:~%;   ~A~%"
                 form-text report)
         `(%signal-compiled-program-error ,form-text ,message)))))
+
+;;; ------------------------------------------------------------------
+;;; (EXIT) where there is no process of one's own to end: the MCP server's session. The session
+;;; signals this instead of ending the evaluation, so that code can handle it like any error.
+
+(define-condition tinycl:exit-not-available (error) ()
+  (:documentation "Signalled by EXIT and QUIT in a session that may not end its process (the MCP server).")
+  (:report (lambda (c s)
+             (declare (ignore c))
+             (write-string "exit is not available in the MCP server; use reset-session" s))))

@@ -99,8 +99,11 @@ a function that puts its registry back as it was.")
   (let ((ll (if (%generic-function-p fn) (generic-function-lambda-list fn) (%function-lambda-list fn))))
     (if (eq ll :unknown)
         ""
-        (let ((*print-case* :upcase) (*package* (or package *package*)))
-          (prin1-to-string (or ll '()))))))
+        ;; an empty lambda list reads as the person wrote it, (), not as NIL
+        (if (null ll)
+            "()"
+            (let ((*print-case* :upcase) (*package* (or package *package*)))
+              (prin1-to-string ll))))))
 
 (defun %definitions-of (sym)
   (let ((entries nil))

@@ -227,7 +227,7 @@ int repl_run(TclSession *s, bool interactive) {
             break;
         }
         if (r->status == TCL_OK) {
-            for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
+            cli_print_values(r);
         } else if (r->status == TCL_INTERRUPTED) {
             fprintf(stderr, "; Interrupted.\n");
         } else if (r->status == TCL_ERROR && r->error_type && strcmp(r->error_type, "ABORT") == 0) {
