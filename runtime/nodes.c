@@ -142,10 +142,14 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
         switch (heap_type(fn)) {
         case T_PRIMITIVE: {
             Primitive *p = PRIM(fn);
+            /* a primitive's call is recorded too, so that a backtrace shows (CAR 5) */
+            CallRecord rec = {L->calls, fn, nargs, args, NULL};
+            L->calls = &rec;
             if (UNLIKELY(nargs < p->min_args || (p->max_args >= 0 && nargs > p->max_args)))
                 err_arg_count(L, fn, nargs);
             Obj r = p->fn(L, nargs, args);
             if (!(p->h.flags & FN_MV)) L->nvals = 1;
+            L->calls = rec.prev;
             return r;
         }
         case T_CLOSURE:
@@ -176,7 +180,7 @@ static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, L
     }
     frame->parent = CLOSURE(fn)->env;
     safe_point(L);
-    CallRecord rec = {L->calls, fn, na, frame->slots};
+    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
     L->calls = &rec;
     Obj r = EVAL(L, lam->body, frame);
     L->calls = rec.prev;
@@ -212,8 +216,11 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
         return call_object(L, fn, na, args, c->fname);
     }
     Primitive *p = PRIM(fn);
+    CallRecord rec = {L->calls, fn, na, args, NULL};
+    L->calls = &rec;
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    L->calls = rec.prev;
     return r;
 }
 
@@ -224,8 +231,11 @@ static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
         return call_object(L, fn, na, args, c->fname);
     }
     Primitive *p = PRIM(fn);
+    CallRecord rec = {L->calls, fn, na, args, NULL};
+    L->calls = &rec;
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    L->calls = rec.prev;
     return r;
 }
 
@@ -346,7 +356,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
         frame = (Env *)buf;
         frame->parent = c->env;
     }
-    CallRecord rec = {L->calls, fnobj, nargs, args};
+    CallRecord rec = {L->calls, fnobj, nargs, args, NULL};
     L->calls = &rec;
     size_t sp = L->special_sp;
     if (lam->simple) {
@@ -359,6 +369,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     } else {
         bind_args(L, lam, frame, nargs, args, fnobj);
     }
+    rec.env = frame;
     Obj r = EVAL(L, lam->body, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
     L->calls = rec.prev;

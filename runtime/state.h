@@ -47,6 +47,7 @@ typedef struct CallRecord {
     Obj fn;
     int nargs;
     Obj *args;
+    void *env;               /* an interpreted call's frame once its parameters are bound, else NULL */
 } CallRecord;
 
 typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;

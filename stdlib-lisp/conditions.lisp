@@ -809,13 +809,18 @@
 
 (defvar *debugger-hook* nil)
 
+(defun %frame-name (frame)
+  ;; FRAME is (name . args), or ((name . args) . locals) as %BACKTRACE-LOCALS gives it
+  (if (consp (car frame)) (caar frame) (car frame)))
+
 (defun %strip-internal-frames (frames)
   ;; drop the frames of the condition system itself from the top of a backtrace
   (tagbody
    top
      (if (and frames (consp (car frames))
-              (%memq (caar frames) '(error cerror signal warn invoke-debugger break %signal-error
-                                     %toplevel-abort %coerce-to-condition %repl-debugger)))
+              (%memq (%frame-name (car frames)) '(error cerror signal warn invoke-debugger break %signal-error
+                                     %toplevel-abort %coerce-to-condition %repl-debugger %agent-debugger
+                                     %backtrace %backtrace-locals funcall apply)))
          (progn (setq frames (cdr frames)) (go top))))
   frames)
 
@@ -829,7 +834,7 @@
           (funcall hook condition hook))))
   (if *interactive-debugger*
       (funcall *interactive-debugger* condition))
-  (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
+  (%toplevel-abort condition (%strip-internal-frames (%backtrace 40))))
 
 (defun error (datum &rest arguments)
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'error)))
