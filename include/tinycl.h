@@ -27,6 +27,7 @@ typedef enum {
     TCL_TIMEOUT,              /* the evaluation ran out of time */
     TCL_INTERRUPTED,          /* tcl_interrupt() or a signal stopped it */
     TCL_EXIT,                 /* (exit) was called; see exit_code */
+    TCL_SUSPENDED,            /* tcl_eval_debug: an unhandled error suspended the evaluation */
 } TclStatus;
 
 typedef struct TclWarning { char *type; char *message; } TclWarning;
@@ -50,6 +51,8 @@ typedef struct TclResult {
     double elapsed_ms;
     int exit_code;            /* TCL_EXIT only */
     int forms;                /* forms evaluated */
+    char *note;               /* TCL_SUSPENDED: why the last debugger command was not carried out, or NULL */
+    int debug_level;          /* TCL_SUSPENDED: 1, or more when a restart's own error suspended it again */
 } TclResult;
 
 /* Create a session (boots a fresh interpreter); NULL on failure. */
@@ -132,6 +135,35 @@ void tcl_report_free(TclReport *r);
 /* Called with a short message as a long operation (a system load) makes progress; NULL: none.
  * The handler runs on the evaluating thread, inside the evaluation. */
 void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx);
+
+/* ---- The debugger for agents ----
+ * tcl_eval_debug evaluates like tcl_eval, except that an unhandled error suspends the evaluation
+ * instead of ending it: the result's status is TCL_SUSPENDED, with the condition (error_type,
+ * error_message), the restarts ("NAME: report", innermost first, numbered from 0 in that order),
+ * the frames (backtrace, innermost first) and the output so far. The evaluation waits on a thread
+ * of its own, its stack intact, for tcl_invoke_restart or tcl_abort_evaluation; meanwhile the
+ * session serves other calls (tcl_eval runs in the dynamic environment of the error, but cannot
+ * THROW or RETURN-FROM into the suspended stack). One evaluation at a time may be suspended; a
+ * second tcl_eval_debug is refused (EVALUATION-SUSPENDED). The time limit keeps running while it
+ * waits: past it, the next call ends it, and tcl_invoke_restart / tcl_abort_evaluation report the
+ * timeout once. tcl_reset and tcl_session_free end a suspended evaluation first. */
+TclResult *tcl_eval_debug(TclSession *s, const char *code, const char *package, double timeout);
+/* Continue the suspended evaluation with a restart: RESTART is its name (USE-VALUE, PKG:NAME, any
+ * case; the innermost of that name) or its number. VALUES (NVALUES strings) are Lisp forms,
+ * evaluated where the error happened, whose values are the restart's arguments. Returns the
+ * evaluation's final result, or TCL_SUSPENDED again: a new error, or a choice that could not be
+ * carried out (unknown restart, failing value form, too few values), explained in NOTE.
+ * NO-SUSPENDED-EVALUATION when nothing is suspended. */
+TclResult *tcl_invoke_restart(TclSession *s, const char *restart, const char *const *values, int nvalues);
+/* End the suspended evaluation through its top-level ABORT restart (error_type "ABORT"). */
+TclResult *tcl_abort_evaluation(TclSession *s);
+/* Whether an evaluation is suspended. */
+bool tcl_debug_suspended(TclSession *s);
+/* The frames of the suspended evaluation, innermost first: the call as printed, e.g. "(F 7)", and
+ * for interpreted functions their parameters as "X = 7". NULL (COUNT 0) when nothing is suspended. */
+typedef struct TclFrame { char *call; char **locals; int nlocals; } TclFrame;
+TclFrame *tcl_debug_frames(TclSession *s, int *count);
+void tcl_frames_free(TclFrame *frames, int count);
 
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);

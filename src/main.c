@@ -51,6 +51,7 @@ int cli_print_result(const TclResult *r, bool show_values) {
         fflush(stdout);
         return 0;
     case TCL_ERROR:
+    case TCL_SUSPENDED:   /* the command line never asks for a debug evaluation */
         fprintf(stderr, "[ERROR] %s\n%s\n", r->error_type ? r->error_type : "ERROR",
                 r->error_message ? r->error_message : "");
         return 1;

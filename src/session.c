@@ -152,6 +152,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
         SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
     }
     prims_register(s->L, session_prims);
+    debugger_attach(s);
     take_snapshot(s);
     live_add(s);
     return s;
@@ -159,6 +160,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
 
 void tcl_session_free(TclSession *s) {
     if (!s) return;
+    debugger_abandon(s);
     live_remove(s);
     lisp_free(s->L);
     free(s);
@@ -379,6 +381,7 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
 }
 
 static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg) {
+    debugger_expire(s);
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
@@ -559,6 +562,7 @@ void tcl_result_free(TclResult *r) {
     for (int i = 0; i < r->nrestarts; i++) free(r->restarts[i]);
     free(r->restarts);
     free(r->package);
+    free(r->note);
     free(r);
 }
 
@@ -575,6 +579,7 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
+    debugger_abandon(s);
     enter(s);
     if (drop_systems) {
         /* exactly a new process: a fresh interpreter */
@@ -583,6 +588,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
             live_remove(fresh);
             lisp_free(s->L);
             s->L = fresh->L;
+            s->L->session = s;
             free(fresh);
             s->thread_known = false;
             enter(s);
@@ -782,4 +788,13 @@ void tcl_report_free(TclReport *r) {
     free(r->text);
     free(r->json);
     free(r);
+}
+
+/* ---- for debugger.c ---- */
+
+void session_enter(TclSession *s) { enter(s); }
+void session_describe_error(TclSession *s, TclResult *r) { describe_error(s, r); }
+void session_take_output(TclSession *s, TclResult *r) {
+    take_output(s, r);
+    take_warnings(s->L, r);
 }

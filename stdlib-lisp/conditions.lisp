@@ -737,6 +737,30 @@
               (setq test `#',(cadr rest)) (setq rest (cddr rest)) (go top))))
     (list name ll report interactive test rest)))
 
+(defun %restart-arity-check (name lambda-list var)
+  ;; a form checking, before any unwinding, that the arguments in VAR suit the clause's LAMBDA-LIST,
+  ;; so that a restart invoked with the wrong number of values leaves the restarts in place
+  (let ((min 0) (max 0) (state :required))
+    (dolist (p lambda-list)
+      (cond ((%memq p '(&rest &body &key)) (setq max nil) (return))
+            ((eq p '&optional) (setq state :optional))
+            ((eq p '&aux) (return))
+            ((%memq p lambda-list-keywords))
+            (t (if (eq state :required) (setq min (1+ min)))
+               (setq max (1+ max)))))
+    `(%check-restart-arguments ',name ,var ,min ,max)))
+
+(defun %check-restart-arguments (name arguments min max)
+  (let ((n (length arguments)))
+    (if (or (< n min) (and max (> n max)))
+        (error 'restart-argument-error
+               :format-control "The restart ~S takes ~A, not ~D."
+               :format-arguments (list name
+                                       (cond ((null max) (format nil "at least ~D argument~:P" min))
+                                             ((eql min max) (format nil "~D argument~:P" min))
+                                             (t (format nil "~D to ~D arguments" min max)))
+                                       n)))))
+
 (defmacro restart-case (restartable-form &rest clauses &environment env)
   (let* ((block (gensym "RESTART-CASE")) (args (gensym "ARGS"))
          (parsed (%mapcar1 #'%parse-restart-clause clauses))
@@ -750,7 +774,9 @@
             (return-from ,block
               (restart-bind ,(let ((r nil) (ts tags))
                                (dolist (p parsed)
-                                 (setq r (cons `(,(car p) #'(lambda (&rest temp) (setq ,args temp) (go ,(car ts)))
+                                 (setq r (cons `(,(car p) #'(lambda (&rest temp)
+                                                              ,(%restart-arity-check (car p) (cadr p) 'temp)
+                                                              (setq ,args temp) (go ,(car ts)))
                                                  ,@(if (nth 2 p) `(:report-function ,(nth 2 p)))
                                                  ,@(if (nth 3 p) `(:interactive-function ,(nth 3 p)))
                                                  ,@(if (nth 4 p) `(:test-function ,(nth 4 p))))
@@ -945,6 +971,8 @@
 
 ;; internal types with messages
 (define-condition simple-program-error (simple-condition program-error) ())
+(define-condition restart-argument-error (simple-program-error) ()
+  (:documentation "Signalled before any unwinding when a RESTART-CASE restart is invoked with the wrong number of arguments."))
 (define-condition simple-control-error (simple-condition control-error) ())
 (define-condition simple-reader-error (simple-condition reader-error) ())
 (define-condition simple-reader-package-error (simple-condition reader-error package-error) ())
