@@ -165,6 +165,26 @@ typedef struct TclFrame { char *call; char **locals; int nlocals; } TclFrame;
 TclFrame *tcl_debug_frames(TclSession *s, int *count);
 void tcl_frames_free(TclFrame *frames, int count);
 
+/* ---- The profiler ----
+ * Evaluate CODE as tcl_eval does while counting, per function called (interpreted functions and
+ * primitives alike), its calls, the time spent in it with its callees (INCLUSIVE, a recursive
+ * function's outermost calls only) and without them (EXCLUSIVE), and the bytes allocated during its
+ * outermost calls. ENTRIES are sorted by exclusive time, costliest first. RESULT is the evaluation's. */
+typedef struct TclProfileEntry {
+    char *name;               /* as a backtrace shows it: SQUARE, CL-USER::HELPER, (LAMBDA (X)) */
+    long calls;
+    double inclusive_ms, exclusive_ms;
+    double bytes;
+} TclProfileEntry;
+typedef struct TclProfile {
+    TclResult *result;
+    TclProfileEntry *entries;
+    int count;
+    double total_ms;
+} TclProfile;
+TclProfile *tcl_profile(TclSession *s, const char *code, const char *package, double timeout);
+void tcl_profile_free(TclProfile *p);
+
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 

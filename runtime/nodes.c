@@ -1,4 +1,5 @@
 /* nodes.c: running analysed code: one evaluator per node kind, function calls and closures. */
+#include "profile.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
@@ -145,10 +146,12 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
             /* a primitive's call is recorded too, so that a backtrace shows (CAR 5) */
             CallRecord rec = {L->calls, fn, nargs, args, NULL};
             L->calls = &rec;
+            PROFILE_ENTER(L, &rec);
             if (UNLIKELY(nargs < p->min_args || (p->max_args >= 0 && nargs > p->max_args)))
                 err_arg_count(L, fn, nargs);
             Obj r = p->fn(L, nargs, args);
             if (!(p->h.flags & FN_MV)) L->nvals = 1;
+            PROFILE_EXIT(L, &rec);
             L->calls = rec.prev;
             return r;
         }
@@ -182,7 +185,9 @@ static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, L
     safe_point(L);
     CallRecord rec = {L->calls, fn, na, frame->slots, frame};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }
@@ -218,8 +223,10 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     Primitive *p = PRIM(fn);
     CallRecord rec = {L->calls, fn, na, args, NULL};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }
@@ -233,8 +240,10 @@ static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
     Primitive *p = PRIM(fn);
     CallRecord rec = {L->calls, fn, na, args, NULL};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }
@@ -358,6 +367,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     }
     CallRecord rec = {L->calls, fnobj, nargs, args, NULL};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     size_t sp = L->special_sp;
     if (lam->simple) {
         if (UNLIKELY(nargs != lam->ll.nreq)) err_arg_count(L, fnobj, nargs);
@@ -372,6 +382,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     rec.env = frame;
     Obj r = EVAL(L, lam->body, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }

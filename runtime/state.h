@@ -117,6 +117,14 @@ struct Lisp {
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */
+
+    /* the profiler (profile.c) */
+    bool profiling;
+    Obj profile_table;       /* function -> its counts, while profiling */
+    Obj profile_entries;     /* the counts, one vector per function called */
+    Obj profile_root;        /* CL:EVAL, through which the session runs each profiled form */
+    void *prof_stack;        /* malloc'd open calls */
+    int prof_sp, prof_cap;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };

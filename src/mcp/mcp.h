@@ -39,8 +39,24 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count;
+
+/* tools.c: an evaluation's result (TCL_SUSPENDED ones through mcp_suspended_result), its
+ * captured output and warnings as text (malloc'd), and evaluate-lisp's outputSchema. */
+cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
+char *mcp_captured_text(const TclResult *r);
+extern const char mcp_eval_output_schema[];
+
+/* tools-debug.c: the result of an evaluation suspended in the debugger; STRUCTURED (taken over)
+ * holds evaluate-lisp's fields, to which the restarts are added. */
+cJSON *mcp_suspended_result(McpContext *ctx, const TclResult *r, cJSON *structured);
+/* The outputSchema properties a suspended evaluation adds to evaluate-lisp's (JSON members). */
+#define MCP_SUSPENDED_OUTPUT_PROPERTIES                                                                     \
+    "\"suspended\":{\"type\":\"boolean\"},\"debug_level\":{\"type\":\"integer\"},"                      \
+    "\"restarts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
+    "\"index\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"report\":{\"type\":\"string\"}},"       \
+    "\"required\":[\"index\",\"name\",\"report\"]}},\"note\":{\"type\":\"string\"}"
 
 extern const ToolGroup mcp_tool_groups[];
 extern const int mcp_tool_group_count;

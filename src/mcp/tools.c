@@ -151,6 +151,22 @@ static char *format_eval_text(const TclResult *r) {
     return b.s;
 }
 
+/* The captured output and warnings of R as text (malloc'd), for other groups' results. */
+char *mcp_captured_text(const TclResult *r) {
+    Buf b = {0};
+    add_captured(&b, r);
+    return b.s ? b.s : strdup("");
+}
+
+/* The tools/call result of an evaluation (evaluate-lisp, invoke-restart, abort-evaluation). */
+cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r) {
+    if (r->status == TCL_SUSPENDED) return mcp_suspended_result(ctx, r, structured_eval(r));
+    char *text = format_eval_text(r);
+    cJSON *res = mcp_text_result(text, r->status != TCL_OK, structured_eval(r), ctx->version);
+    free(text);
+    return res;
+}
+
 static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(args, "code");
     const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
@@ -165,11 +181,13 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
             return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         t = timeout->valuedouble;
     }
+    const cJSON *debug = cJSON_GetObjectItemCaseSensitive(args, "debug");
+    if (debug && !cJSON_IsNull(debug) && !cJSON_IsBool(debug))
+        return argument_error(ctx, "Argument \"debug\" must be true or false.");
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
-    TclResult *r = tcl_eval(ctx->session, code->valuestring, pkg, t);
-    char *text = format_eval_text(r);
-    cJSON *res = mcp_text_result(text, r->status != TCL_OK, structured_eval(r), ctx->version);
-    free(text);
+    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug(ctx->session, code->valuestring, pkg, t)
+                                       : tcl_eval(ctx->session, code->valuestring, pkg, t);
+    cJSON *res = mcp_eval_result(ctx, r);
     tcl_result_free(r);
     return res;
 }
@@ -386,8 +404,10 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"error\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                       \
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
     "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"type\",\"message\"]}]}," \
-    "\"package\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":\"number\"}},"                              \
+    "\"package\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":\"number\"},"                              \
+    MCP_SUSPENDED_OUTPUT_PROPERTIES "},"                                                                    \
     "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"elapsed_ms\"]}"
+const char mcp_eval_output_schema[] = EVAL_OUTPUT_SCHEMA;
 
 #define SYSTEM_ERROR_SCHEMA                                                                                  \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                              \
@@ -427,7 +447,8 @@ const Tool mcp_tools_eval[] = {
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source: one or more forms\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start this call in (the session's package is left unchanged)\"},"
-     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"}},"
+     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"},"
+     "\"debug\":{\"type\":\"boolean\",\"description\":\"Suspend at an unhandled error instead of ending: see invoke-restart\"}},"
      "\"required\":[\"code\"]}",
      EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
     {"list-definitions", "List definitions",
