@@ -30,7 +30,11 @@ typedef enum {
     TCL_SUSPENDED,            /* tcl_eval_debug: an unhandled error suspended the evaluation */
 } TclStatus;
 
-typedef struct TclWarning { char *type; char *message; } TclWarning;
+typedef struct TclWarning {
+    char *type;               /* WARNING, STYLE-WARNING, ... */
+    char *message;
+    int line, column;         /* where the top-level form that gave it begins in the code (1-based); 0: unknown */
+} TclWarning;
 
 typedef struct TclResult {
     TclStatus status;

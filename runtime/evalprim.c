@@ -340,7 +340,9 @@ DEFPRIM(prim_pct_session_note_warning) {
     UNUSED_ARGS;
     Obj type = args[0];
     Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
-    L->session_warnings = cons(L, cons(L, tstr, check_string(L, args[1])), L->session_warnings);
+    /* (type message line column): where the top-level form being evaluated began */
+    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    L->session_warnings = cons(L, entry, L->session_warnings);
     return NIL;
 }
 

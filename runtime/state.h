@@ -125,6 +125,13 @@ struct Lisp {
     Obj profile_root;        /* CL:EVAL, through which the session runs each profiled form */
     void *prof_stack;        /* malloc'd open calls */
     int prof_sp, prof_cap;
+
+    /* analysis warnings (warnings.c) */
+    Obj undefined_refs;      /* #(kind name line column) of the compilation unit, newest first */
+    int form_line, form_column; /* where the top-level form being evaluated began (0: unknown) */
+    Obj form_stream;         /* the text those were counted in, and how far */
+    size_t form_scan_pos;
+    int form_scan_line, form_scan_col;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };

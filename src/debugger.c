@@ -311,6 +311,8 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     Frame *frames_chain = L->frames;
     CallRecord *calls = L->calls;
     int error_depth = L->error_depth;
+    Obj undefined_refs = L->undefined_refs;   /* this evaluation's compilation unit */
+    L->undefined_refs = NIL;
     d->deadline = L->deadline;
     L->frames = NULL;       /* a THROW or RETURN-FROM from another thread cannot reach this stack */
     L->calls = NULL;
@@ -330,6 +332,7 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     L->frames = frames_chain;
     L->calls = calls;
     L->error_depth = error_depth;
+    L->undefined_refs = undefined_refs;
     L->deadline = d->deadline;
     d->level--;
     if (cmd == CMD_TIMEOUT) {

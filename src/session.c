@@ -13,6 +13,7 @@
 #include "../runtime/snapshot.h"
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
+#include "../runtime/warnings.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -59,7 +60,8 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(STANDARD_INPUT))->value = in;
     SYM(S(STANDARD_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
     SYM(S(ERROR_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
-    SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(STANDARD_OUTPUT));
+    /* trace output is reported with the error output (docs/tools.md: [stderr]) */
+    SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(ERROR_OUTPUT));
 }
 
 /* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
@@ -351,8 +353,11 @@ static void take_warnings(Lisp *L, TclResult *r) {
     int i = n;
     for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) {
         i--;
-        r->warnings[i].type = lisp_to_malloc(CAR(CAR(w)));
-        r->warnings[i].message = lisp_to_malloc(CDR(CAR(w)));
+        Obj e = CAR(w);   /* (type message line column) */
+        r->warnings[i].type = lisp_to_malloc(CAR(e));
+        r->warnings[i].message = lisp_to_malloc(CAR(CDR(e)));
+        r->warnings[i].line = (int)FIXVAL(CAR(CDR(CDR(e))));
+        r->warnings[i].column = (int)FIXVAL(CAR(CDR(CDR(CDR(e)))));
     }
     r->nwarnings = n;
     L->session_warnings = NIL;
@@ -452,6 +457,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
             break;
         }
         Obj form;
+        if (code) warnings_form_start(L, stream);
         if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
         else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
@@ -472,6 +478,10 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     }
     L->deadline = 0;
     L->in_cleanup = false;
+    /* the call is a compilation unit: what is still undefined now is reported */
+    warnings_end_unit(L);
+    L->form_line = L->form_column = 0;
+    L->form_stream = NIL;
 
     if (r->status == TCL_OK && nvals > 0) {
         /* print the values of the last form, bounded and circle-aware */

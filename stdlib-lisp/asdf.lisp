@@ -1549,7 +1549,9 @@
   (let ((s (if (typep system 'system) system (%find-root system nil))))
     (when (and version (not (version-satisfies s version)))
       (error 'missing-component-of-version :requires (component-name s) :version version))
-    (%operate-load s :force force :force-not force-not)
+    ;; the whole load is one compilation unit, as in SBCL's ASDF: a function one file calls and a
+    ;; later file defines is not undefined
+    (with-compilation-unit () (%operate-load s :force force :force-not force-not))
     t))
 
 (defun load-systems (&rest systems)

@@ -66,7 +66,7 @@
   ;; returns only when the agent chooses) and invokes the restart chosen. Returns when this
   ;; evaluation is not a debug one, so that INVOKE-DEBUGGER ends it as usual.
   (let ((restarts (compute-restarts condition))
-        (frames (%strip-internal-frames (%backtrace-locals 60)))
+        (frames (%strip-internal-frames (%backtrace-locals 1000)))
         (note nil))
     (do () (nil)
       (let ((command (%debug-suspend condition (%describe-restarts restarts) (%describe-frames frames) note)))

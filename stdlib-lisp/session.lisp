@@ -5,13 +5,26 @@
 (defvar *session-collect-warnings* nil
   "True when the session reports warnings in its results instead of printing them.")
 
+(defun %session-collect-warning (c)
+  ;; a warning goes into the call's result (with the position of the form analysed) instead of
+  ;; *ERROR-OUTPUT*
+  (%session-note-warning (%type-name-for-result (%condition-display-type c)) (princ-to-string c))
+  (muffle-warning c))
+
+(defun %type-name-for-result (type)
+  ;; printed as in the current package, or in CL-USER when that does not use CL (KEYWORD, say),
+  ;; so that a standard type reads STYLE-WARNING rather than COMMON-LISP:STYLE-WARNING
+  (let ((*package* (if (or (eq *package* (find-package "COMMON-LISP"))
+                           (%memq (find-package "COMMON-LISP") (package-use-list *package*)))
+                       *package*
+                       (find-package "COMMON-LISP-USER"))))
+    (prin1-to-string type)))
+
 (defun %session-eval (form)
   ;; every top-level form runs with its own ABORT restart; an unhandled error ends this form only
   (restart-case
       (if *session-collect-warnings*
-          (handler-bind ((warning #'(lambda (c)
-                                      (%session-note-warning (%condition-display-type c) (princ-to-string c))
-                                      (muffle-warning c))))
+          (handler-bind ((warning #'%session-collect-warning))
             (eval form))
           (eval form))
     (abort ()
@@ -236,7 +249,7 @@ a function that puts its registry back as it was.")
 (defun %repl-debugger (condition)
   (let* ((*debug-level* (1+ *debug-level*))
          (level *debug-level*)
-         (frames (%strip-internal-frames (%backtrace-locals 60)))
+         (frames (%strip-internal-frames (%backtrace-locals 200)))
          ;; the restarts as listed: the numbers typed refer to this list, not to one computed
          ;; inside the prompt's own "Return to debug level" restart
          (restarts (compute-restarts condition))

@@ -83,6 +83,10 @@ static cJSON *structured_eval(const TclResult *r) {
         cJSON *w = cJSON_CreateObject();
         cJSON_AddStringToObject(w, "type", r->warnings[i].type);
         cJSON_AddStringToObject(w, "message", r->warnings[i].message);
+        if (r->warnings[i].line > 0) {
+            cJSON_AddNumberToObject(w, "line", r->warnings[i].line);
+            cJSON_AddNumberToObject(w, "column", r->warnings[i].column);
+        }
         cJSON_AddItemToArray(ws, w);
     }
     if (r->status == TCL_OK) {
@@ -116,7 +120,14 @@ static void add_captured(Buf *b, const TclResult *r) {
         buf_add(b, "[warning] ");
         buf_add(b, r->warnings[i].type);
         buf_add(b, ": ");
-        buf_line(b, r->warnings[i].message);
+        buf_add(b, r->warnings[i].message);
+        /* where the form began, unless it is the first thing in the code */
+        if (r->warnings[i].line > 1 || r->warnings[i].column > 1) {
+            char at[64];
+            snprintf(at, sizeof at, " (form at line %d, column %d)", r->warnings[i].line, r->warnings[i].column);
+            buf_add(b, at);
+        }
+        buf_add(b, "\n");
     }
 }
 
@@ -400,7 +411,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                      \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                                    \
     "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
-    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}}," \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"},\"column\":{\"type\":\"integer\"}},\"required\":[\"type\",\"message\"]}}," \
     "\"error\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                       \
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
     "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"type\",\"message\"]}]}," \
