@@ -243,11 +243,10 @@
            ,@(if doc `((setf (documentation ',name 'compiler-macro) ,doc)))
            ',name)))))
 
-(defmacro with-compilation-unit (options &body body)
+(defmacro with-compilation-unit ((&key override &allow-other-keys) &body body)
   ;; the undefined functions and variables met inside are reported at the end of the outermost
-  ;; unit (stdlib-lisp/warnings.lisp); the options change nothing here
-  (declare (ignore options))
-  `(%call-with-compilation-unit #'(lambda () ,@body)))
+  ;; unit (stdlib-lisp/warnings.lisp); :OVERRIDE true makes this one a unit of its own
+  `(%call-with-compilation-unit #'(lambda () ,@body) ,override))
 
 (defmacro step (form) form)
 

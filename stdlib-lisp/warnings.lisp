@@ -21,10 +21,10 @@
       (handler-bind ((warning #'%session-collect-warning)) (%report-undefined))
       (%report-undefined)))
 
-(defun %call-with-compilation-unit (function)
-  ;; the outermost unit reports, at its end, the undefined names referred to inside it; names
-  ;; referred to before it are set aside meanwhile and put back after
-  (if (> *compilation-unit-depth* 0)
+(defun %call-with-compilation-unit (function &optional override)
+  ;; the outermost unit (or one with :OVERRIDE) reports, at its end, the undefined names referred
+  ;; to inside it; names referred to before it are set aside meanwhile and put back after
+  (if (and (> *compilation-unit-depth* 0) (not override))
       (funcall function)
       (let ((outer (%take-undefined-references))
             (*compilation-unit-depth* 1))
