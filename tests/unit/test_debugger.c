@@ -1,6 +1,7 @@
 /* test_debugger.c: the debugger for agents (src/debugger.c): an evaluation suspended at an
  * unhandled error, its restarts and frames, continuing it, aborting it, timeouts while suspended,
- * other calls meanwhile, and backtraces that show primitive calls. */
+ * other calls meanwhile, and backtraces that show primitive calls; the profiler (tcl_profile) and
+ * the positions of analysis warnings. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,53 @@ START_TEST(plain_errors_show_primitive_frames) {
 }
 END_TEST
 
+START_TEST(profile_counts_calls_and_time) {
+    TclSession *s = new_session();
+    TclProfile *p = tcl_profile(s, "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) "
+                                   "(defun top () (fib 12) (make-list 100)) (length (top))", NULL, -1);
+    ck_assert_int_eq(p->result->status, TCL_OK);
+    ck_assert_str_eq(p->result->values[0], "100");
+    const TclProfileEntry *fib = NULL, *top = NULL;
+    for (int i = 0; i < p->count; i++) {
+        if (strcmp(p->entries[i].name, "FIB") == 0) fib = &p->entries[i];
+        if (strcmp(p->entries[i].name, "TOP") == 0) top = &p->entries[i];
+        /* the session's own frames and the reader are not counted */
+        ck_assert(strstr(p->entries[i].name, "SESSION-EVAL") == NULL);
+        ck_assert(strstr(p->entries[i].name, "READ") == NULL);
+        if (i > 0) ck_assert(p->entries[i - 1].exclusive_ms >= p->entries[i].exclusive_ms);
+    }
+    ck_assert_ptr_nonnull(fib);
+    ck_assert_ptr_nonnull(top);
+    ck_assert_int_eq(fib->calls, 465);
+    ck_assert_int_eq(top->calls, 1);
+    ck_assert(top->inclusive_ms >= fib->inclusive_ms);
+    ck_assert(fib->inclusive_ms >= fib->exclusive_ms * 0.999);
+    tcl_profile_free(p);
+    /* profiling is off afterwards, and a failing evaluation still gives a profile */
+    p = tcl_profile(s, "(fib 3) (car 1)", NULL, -1);
+    ck_assert_int_eq(p->result->status, TCL_ERROR);
+    ck_assert_int_ge(p->count, 1);
+    tcl_profile_free(p);
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(warnings_carry_positions) {
+    TclSession *s = new_session();
+    TclResult *r = tcl_eval(s, "(+ 1 2)\n  ; a comment\n  (defun w (x) (undefined-w))\n(defun later () 1)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_OK);
+    ck_assert_int_eq(r->nwarnings, 2);
+    ck_assert_str_eq(r->warnings[0].type, "STYLE-WARNING");
+    ck_assert_str_eq(r->warnings[0].message, "The variable X is defined but never used.");
+    ck_assert_int_eq(r->warnings[0].line, 3);
+    ck_assert_int_eq(r->warnings[0].column, 3);
+    ck_assert_str_eq(r->warnings[1].message, "undefined function: COMMON-LISP-USER::UNDEFINED-W");
+    ck_assert_int_eq(r->warnings[1].line, 3);
+    tcl_result_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("debugger");
     TCase *t = tcase_create("core");
@@ -204,6 +252,8 @@ static Suite *suite(void) {
     tcase_add_test(t, reset_and_free_end_a_suspension);
     tcase_add_test(t, no_throw_into_the_suspended_stack);
     tcase_add_test(t, plain_errors_show_primitive_frames);
+    tcase_add_test(t, profile_counts_calls_and_time);
+    tcase_add_test(t, warnings_carry_positions);
     suite_add_tcase(s, t);
     return s;
 }
