@@ -18,7 +18,11 @@ const char *mcp_instructions =
     "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
     "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
-    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true. "
+    "Warnings found when code is analysed (undefined functions and variables, wrong argument counts, unused "
+    "variables) come as [warning] lines, as SBCL's compiler gives them. evaluate-lisp with debug true suspends "
+    "at an unhandled error instead: invoke-restart (e.g. USE-VALUE with values) or abort-evaluation continues "
+    "it, backtrace shows its frames; profile shows where the time goes.";
 
 /* ---- helpers ---- */
 
