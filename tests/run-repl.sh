@@ -92,6 +92,12 @@ send '0' Enter
 sleep 0.3
 # invoke-restart-interactively with no interactive function: use-value gets no arguments -> error; choose abort instead
 send ':abort' Enter
+# :profile runs the code and shows the table
+send '(defun pfib (n) (if (< n 2) n (+ (pfib (- n 1)) (pfib (- n 2)))))' Enter
+send ':profile (pfib 10)' Enter
+check profile-value '55'
+check profile-table 'calls   incl ms   excl ms'
+check profile-calls '       177 '
 # Ctrl-C interrupts a runaway loop, state kept
 send '(loop)' Enter
 sleep 1
