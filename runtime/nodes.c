@@ -478,6 +478,12 @@ Obj ev_return(Lisp *L, Node *n, Env *env) {
     return UNWIND_MARK;
 }
 
+/* A live exit point whose frame is not on this evaluation's stack belongs to an evaluation
+ * suspended in the debugger (src/debugger.c): its stack cannot be entered from here. */
+static const char *const unreachable_exit =
+    "attempt to RETURN-FROM a block or GO to a tag of an evaluation suspended in the debugger "
+    "(invoke one of its restarts with invoke-restart instead)";
+
 Obj ev_return_nl(Lisp *L, Node *n, Env *env) {
     ReturnNode *r = (ReturnNode *)n;
     Obj v;
@@ -485,6 +491,7 @@ Obj ev_return_nl(Lisp *L, Node *n, Env *env) {
     BlockTag *tag = (BlockTag *)env_up(env, r->depth)->slots[r->index];
     if (!tag || !tag->live)
         err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    if (!frame_reachable(L, tag->frame)) err_control(L, unreachable_exit);
     if (L->nvals == 1) L->values[0] = v;
     unwind_to(L, tag->frame, JUMP_RETURN);
 }
@@ -553,6 +560,7 @@ Obj ev_go_nl(Lisp *L, Node *n, Env *env) {
     BlockTag *tag = (BlockTag *)env_up(env, g->depth)->slots[g->index];
     if (!tag || !tag->live)
         err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    if (!frame_reachable(L, tag->frame)) err_control(L, unreachable_exit);
     unwind_to(L, tag->frame, JUMP_GO_BASE + g->tag);
 }
 

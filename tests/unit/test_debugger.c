@@ -168,10 +168,15 @@ END_TEST
 
 START_TEST(no_throw_into_the_suspended_stack) {
     TclSession *s = new_session();
-    TclResult *r = tcl_eval_debug(s, "(catch 'outer (error \"x\"))", NULL, -1);
+    TclResult *r = tcl_eval_debug(s, "(catch 'outer (restart-case (error \"x\") (use-value (v) v)))", NULL, -1);
     ck_assert_int_eq(r->status, TCL_SUSPENDED);
     tcl_result_free(r);
     r = tcl_eval(s, "(throw 'outer 1)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_ERROR);
+    ck_assert_str_eq(r->error_type, "CONTROL-ERROR");
+    tcl_result_free(r);
+    /* its restarts are visible (the dynamic environment of the error) but cannot be entered */
+    r = tcl_eval(s, "(invoke-restart 'use-value 5)", NULL, -1);
     ck_assert_int_eq(r->status, TCL_ERROR);
     ck_assert_str_eq(r->error_type, "CONTROL-ERROR");
     tcl_result_free(r);
