@@ -311,6 +311,9 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     Frame *frames_chain = L->frames;
     CallRecord *calls = L->calls;
     int error_depth = L->error_depth;
+    /* this thread's limits, which may be lowered into the headroom while a stack exhaustion is
+     * handled: the caller's thread sets its own meanwhile */
+    char *stack_limit = L->stack_limit, *soft = L->stack_soft_limit, *hard = L->stack_hard_limit;
     Obj undefined_refs = L->undefined_refs;   /* this evaluation's compilation unit */
     L->undefined_refs = NIL;
     d->deadline = L->deadline;
@@ -329,6 +332,9 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     pthread_mutex_unlock(&d->lock);
     /* this thread holds the interpreter again */
     session_enter(s);
+    L->stack_limit = stack_limit;
+    L->stack_soft_limit = soft;
+    L->stack_hard_limit = hard;
     L->frames = frames_chain;
     L->calls = calls;
     L->error_depth = error_depth;

@@ -152,6 +152,16 @@ await scenario("timeouts, reset and bad arguments", async (c) => {
   const bt = await call(c, "backtrace", {});
   check("every frame is listed", sc(bt).frames.length >= 60 && sc(bt).frames[0].call === "(DEEP 0)", sc(bt).frames.length);
   await call(c, "abort-evaluation");
+  r = await debug(c, "(defun inf (n) (1+ (inf (1+ n)))) (inf 0)");
+  check("stack exhaustion suspends", sc(r).suspended === true && sc(r).error.type === "STORAGE-CONDITION", text(r).slice(0, 300));
+  r = await call(c, "abort-evaluation");
+  check("and aborts cleanly from the headroom", r.isError && sc(r).error.type === "ABORT", text(r).slice(0, 300));
+  r = await debug(c, "(make-array (expt 10 12))");
+  check("heap exhaustion suspends", sc(r).suspended === true && sc(r).error.type === "STORAGE-CONDITION", text(r).slice(0, 300));
+  r = await call(c, "abort-evaluation");
+  check("and aborts", sc(r).error.type === "ABORT", text(r).slice(0, 300));
+  r = await debug(c, "(loop)", { timeout_seconds: 1 });
+  check("a runaway debug evaluation times out", r.isError && sc(r).error.type === "TIMEOUT", text(r).slice(0, 300));
 });
 
 await scenario("profile and trace", async (c) => {
