@@ -1,4 +1,5 @@
 /* analyze.c: turns a form into a node tree once: macroexpansion, lexical resolution, special operators. */
+#include "warnings.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
@@ -291,6 +292,7 @@ static Node *analyze_symbol(ACtx *c, Obj sym) {
             if (!is_heap(v) || is_symbol(v) || is_number(v)) return const_node(c, v);
         }
     }
+    if (!b && warnings_active(c)) warnings_variable_ref(c, sym);
     SymNode *n = NEW(c, SymNode, ev_gref);
     n->sym = sym;
     return &n->n;
@@ -313,6 +315,7 @@ static Node *analyze_setq_pair(ACtx *c, Obj sym, Obj valform, Obj form) {
         return &n->n;
     }
     if (SYM(sym)->h.flags & SYM_CONSTANT) err_program(L, "Can't set the constant %S", sym);
+    if (!b && warnings_active(c)) warnings_variable_ref(c, sym);
     SymNode *n = NEW(c, SymNode, ev_gset);
     n->sym = sym;
     n->value = val;
@@ -427,6 +430,7 @@ static Node *an_let(ACtx *c, Obj form) {
             AScope *keep = c->scope;
             c->scope = sc;
             bd->var = avar_new(c, sym);
+            if (warnings_active(c)) warnings_bind_var(c, bd->var, decls);
             c->scope = keep;
             if (seq) ctx_push_bind(c, B_VAR, sym, bd->var);
         }
@@ -460,6 +464,7 @@ static Node *analyze_function_name(ACtx *c, Obj name, Obj form) {
     if (b && b->kind == B_MACRO) err_program(L, "%S names a local macro, not a function: %S", name, form);
     FunctionNode *n = NEW(c, FunctionNode, ev_function);
     n->name = name;
+    if (warnings_active(c)) warnings_function_ref(c, name);
     return &n->n;
 }
 
@@ -956,6 +961,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
     }
     int i = 0;
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
+    if (n->fname != NIL && warnings_active(c)) warnings_check_call(c, n->fname, CDR(form), nargs);
     bind_primitive(c, n);
     return &n->n;
 }
@@ -1049,6 +1055,8 @@ static void finalize(ACtx *c) {
     for (Fixup *f = c->fixups; f; f = f->next) {
         AVar *v = f->var;
         int d = depth_between(f->site, v->rscope);
+        if (f->kind == FX_REF) v->used = true;
+        else if (f->kind == FX_SET) v->assigned = true;
         switch (f->kind) {
         case FX_REF: case FX_SET: {
             Node *n = f->node;
@@ -1123,6 +1131,8 @@ static void finalize(ACtx *c) {
             lam->direct_args = in_order;
         }
     }
+    /* 6. variables bound and never used: reported last, once the nodes are complete */
+    if (warnings_active(c)) warnings_unused(c, rev);
 }
 
 /* ---- entry points ---- */

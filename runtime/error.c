@@ -97,7 +97,7 @@ static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
 
 _Noreturn static void bootstrap_error(Lisp *L, Obj err) {
     L->last_error = err;
-    L->last_backtrace = capture_backtrace(L, 12);
+    L->last_backtrace = capture_backtrace(L, 40);
     Frame *top = frame_toplevel(L);
     L->error_depth = 0;
     if (!top) {

@@ -269,29 +269,81 @@ DEFPRIM(prim_pct_toplevel_abort) {
     unwind_to(L, top, JUMP_ERROR);
 }
 
-Obj capture_backtrace(Lisp *L, int limit) {
+/* The name a backtrace shows for a call record's function. */
+static Obj call_record_name(Lisp *L, CallRecord *r) {
+    Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
+    if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
+    return fnname;
+}
+
+/* Where the user's frames end: the session's evaluation of a top-level form, or the REPL
+ * debugger's evaluation of a line typed at its prompt. */
+static bool backtrace_boundary(Lisp *L, Obj fnname) {
+    if (fnname == S(P_SESSION_EVAL)) return true;
+    return is_symbol(fnname) && SYM(fnname)->package == L->pkg_system && string_equal_cstr(SYM(fnname)->name, "%DEBUGGER-EVAL");
+}
+
+/* The parameters of an interpreted call and their current values, as ((var . value) ...). */
+static Obj call_record_locals(Lisp *L, CallRecord *r) {
+    if (!r->env || !is_type(r->fn, T_CLOSURE)) return NIL;
+    Lambda *lam = CLOSURE(r->fn)->lambda;
+    if (lam->lazy) return NIL;
     Obj head = NIL, tail = NIL;
+    for (int i = 0; i < lam->ll.nparams; i++) {
+        Param *p = &lam->ll.params[i];
+        for (int k = 0; k < 2; k++) {
+            Obj var = k ? p->svar : p->var;
+            int slot = k ? p->svar_slot : p->slot, depth = k ? p->svar_depth : p->depth;
+            if (!is_symbol(var) || var == NIL || slot < 0) continue;
+            Env *e = (Env *)r->env;
+            for (int d = 0; d < depth && e; d++) e = e->parent;
+            if (!e) continue;
+            Obj cell = cons(L, cons(L, var, e->slots[slot]), NIL);
+            if (tail == NIL) head = cell; else CDR(tail) = cell;
+            tail = cell;
+        }
+    }
+    return head;
+}
+
+/* The active calls, innermost first: (name . args) each, or with LOCALS ((name . args) . locals). */
+static Obj capture_frames(Lisp *L, int limit, bool locals) {
+    Obj head = NIL, tail = NIL, before_tail = NIL;
     int n = 0;
     for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
-        Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
-        if (fnname == S(P_SESSION_EVAL)) break; /* the session's own frames are not the user's */
-        if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
+        Obj fnname = call_record_name(L, r);
+        if (backtrace_boundary(L, fnname)) {
+            /* the EVAL through which the session ran the form is the session's, not the user's */
+            Obj last = tail != NIL ? CAR(CAR(tail)) : NIL;
+            if (locals && is_cons(last)) last = CAR(last);
+            if (tail != NIL && last == S(EVAL)) {
+                if (before_tail == NIL) head = NIL; else CDR(before_tail) = NIL;
+            }
+            break;
+        }
         Obj a = NIL;
         int na = r->nargs > 16 ? 16 : r->nargs;
         for (int i = na - 1; i >= 0; i--) a = cons(L, r->args[i], a);
-        Obj cell = cons(L, cons(L, fnname, a), NIL);
+        Obj frame = cons(L, fnname, a);
+        if (locals) frame = cons(L, frame, call_record_locals(L, r));
+        Obj cell = cons(L, frame, NIL);
         if (tail == NIL) head = cell; else CDR(tail) = cell;
+        before_tail = tail;
         tail = cell;
     }
     return head;
 }
+
+Obj capture_backtrace(Lisp *L, int limit) { return capture_frames(L, limit, false); }
 
 /* (sys:%session-note-warning type message): record a warning for the session's result */
 DEFPRIM(prim_pct_session_note_warning) {
     UNUSED_ARGS;
     Obj type = args[0];
     Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
-    L->session_warnings = cons(L, cons(L, tstr, check_string(L, args[1])), L->session_warnings);
+    /* (type message line column): where the top-level form being evaluated began */
+    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    L->session_warnings = cons(L, entry, L->session_warnings);
     return NIL;
 }
 
@@ -325,6 +377,12 @@ DEFPRIM(prim_pct_session_abort) {
 DEFPRIM(prim_pct_backtrace) {
     intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
     return capture_backtrace(L, (int)limit);
+}
+
+/* (sys:%backtrace-locals &optional (limit 20)) -> list of ((name . args) . ((var . value) ...)) */
+DEFPRIM(prim_pct_backtrace_locals) {
+    intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
+    return capture_frames(L, (int)limit, true);
 }
 
 DEFPRIM(prim_proclaim) {
@@ -535,6 +593,8 @@ static const PrimDef evalprim_prims[] = {
     {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
+    {"%BACKTRACE-LOCALS", PK_SYS, prim_pct_backtrace_locals, 0, 1, 0, "(&optional limit)",
+     "The active calls, innermost first, each as ((name . arguments) . ((parameter . value) ...))."},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", "Makes DECLARATION-SPECIFIER (such as (SPECIAL x) or (OPTIMIZE ...)) hold globally."},
     {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", "Returns OBJECT unchanged."},
     {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global function taking LAMBDA-LIST, whose BODY runs inside a block NAME; a leading string in BODY is its documentation. Returns NAME."},

@@ -233,5 +233,6 @@ Lisp *lisp_new(const Config *cfg) {
 
 void lisp_free(Lisp *L) {
     if (gc_current == L) gc_current = NULL;
+    free(L->prof_stack);
     GC_FREE(L);
 }

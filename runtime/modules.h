@@ -28,7 +28,8 @@
     X(access)              \
     X(system)              \
     X(docs)                \
-    X(snapshot)
+    X(snapshot)            \
+    X(warnings)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

@@ -14,6 +14,7 @@
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
 #include "../runtime/access.h"
+#include "../runtime/warnings.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -176,6 +177,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
         SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
     }
     prims_register(s->L, session_prims);
+    debugger_attach(s);
     take_snapshot(s);
     live_add(s);
     return s;
@@ -183,6 +185,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
 
 void tcl_session_free(TclSession *s) {
     if (!s) return;
+    debugger_abandon(s);
     live_remove(s);
     lisp_free(s->L);
     access_free(s->access);
@@ -454,8 +457,11 @@ static void take_warnings(Lisp *L, TclResult *r, Budget *b) {
     for (i = 0; i < n; i++) {
         if (b->left == 0) { b->warnings_dropped = n - i; break; }
         TclWarning *w = &r->warnings[r->nwarnings++];
-        w->type = lisp_to_malloc(CAR(ws[i]));
-        w->message = lisp_to_malloc_n(CDR(ws[i]), &w->message_len);
+        Obj e = ws[i];   /* (type message line column) */
+        w->type = lisp_to_malloc(CAR(e));
+        w->message = lisp_to_malloc_n(CAR(CDR(e)), &w->message_len);
+        w->line = (int)FIXVAL(CAR(CDR(CDR(e))));
+        w->column = (int)FIXVAL(CAR(CDR(CDR(CDR(e)))));
         budget_take(b, &w->message, &w->message_len, 0);
     }
 }
@@ -605,6 +611,7 @@ static void arm_capture(TclSession *s, size_t limit, bool stop) {
 
 static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Obj form_arg, const char *package,
                             double timeout_arg, size_t output_limit) {
+    debugger_expire(s);
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
@@ -694,6 +701,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
             break;
         }
         Obj form;
+        if (code) warnings_form_start(L, stream);
         if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
         else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
@@ -716,6 +724,10 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     }
     L->deadline = 0;
     L->in_cleanup = false;
+    /* the call is a compilation unit: what is still undefined now is reported */
+    warnings_end_unit(L);
+    L->form_line = L->form_column = 0;
+    L->form_stream = NIL;
     /* printing the values is bounded by the budget below, not by stopping */
     L->output_left = SIZE_MAX;
     if (L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) { L->interrupt_pending = 0; L->interrupt_kind = INTERRUPT_NONE; }
@@ -838,6 +850,7 @@ void tcl_result_free(TclResult *r) {
     for (int i = 0; i < r->nrestarts; i++) free(r->restarts[i]);
     free(r->restarts);
     free(r->package);
+    free(r->note);
     free(r);
 }
 
@@ -856,6 +869,7 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
+    debugger_abandon(s);
     enter(s);
     if (drop_systems) {
         /* exactly a new process: a fresh interpreter */
@@ -867,6 +881,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
             /* the session's policy (protected descriptors included) carries over */
             access_free(fresh->access);
             s->L->access = s->access;
+            s->L->session = s;
             free(fresh);
             s->thread_known = false;
             enter(s);
@@ -1067,4 +1082,17 @@ void tcl_report_free(TclReport *r) {
     free(r->text);
     free(r->json);
     free(r);
+}
+
+/* ---- for debugger.c ---- */
+
+void session_enter(TclSession *s) { enter(s); }
+void session_describe_error(TclSession *s, TclResult *r) { describe_error(s, r); }
+void session_take_output(TclSession *s, TclResult *r) {
+    Budget b = {0};
+    b.limit = s->opt.output_cap;
+    budget_charge_output(s, &b);
+    take_output(s, r, &b);
+    take_warnings(s->L, r, &b);
+    r->limit_note = budget_note(&b, r);
 }

@@ -182,6 +182,8 @@
           ,top
             (if (endp ,g) (go ,end))
             (let ((,var (car ,g)))
+              ;; as SBCL: a DOLIST whose variable goes unused is not worth a warning
+              (declare (ignorable ,var))
               ,@(sys::%split-declarations body)
               (tagbody ,@(nth-value-1-boot body)))
             (setq ,g (cdr ,g))

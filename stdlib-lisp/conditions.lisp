@@ -751,6 +751,30 @@
               (setq test `#',(cadr rest)) (setq rest (cddr rest)) (go top))))
     (list name ll report interactive test rest)))
 
+(defun %restart-arity-check (name lambda-list var)
+  ;; a form checking, before any unwinding, that the arguments in VAR suit the clause's LAMBDA-LIST,
+  ;; so that a restart invoked with the wrong number of values leaves the restarts in place
+  (let ((min 0) (max 0) (state :required))
+    (dolist (p lambda-list)
+      (cond ((%memq p '(&rest &body &key)) (setq max nil) (return))
+            ((eq p '&optional) (setq state :optional))
+            ((eq p '&aux) (return))
+            ((%memq p lambda-list-keywords))
+            (t (if (eq state :required) (setq min (1+ min)))
+               (setq max (1+ max)))))
+    `(%check-restart-arguments ',name ,var ,min ,max)))
+
+(defun %check-restart-arguments (name arguments min max)
+  (let ((n (length arguments)))
+    (if (or (< n min) (and max (> n max)))
+        (error 'restart-argument-error
+               :format-control "The restart ~S takes ~A, not ~D."
+               :format-arguments (list name
+                                       (cond ((null max) (format nil "at least ~D argument~:P" min))
+                                             ((eql min max) (format nil "~D argument~:P" min))
+                                             (t (format nil "~D to ~D arguments" min max)))
+                                       n)))))
+
 (defmacro restart-case (restartable-form &rest clauses &environment env)
   "Evaluates RESTARTABLE-FORM with a restart for each of CLAUSES, (name lambda-list options... body...); invoking one unwinds to here and returns the values of its body."
   (let* ((block (gensym "RESTART-CASE")) (args (gensym "ARGS"))
@@ -765,7 +789,9 @@
             (return-from ,block
               (restart-bind ,(let ((r nil) (ts tags))
                                (dolist (p parsed)
-                                 (setq r (cons `(,(car p) #'(lambda (&rest temp) (setq ,args temp) (go ,(car ts)))
+                                 (setq r (cons `(,(car p) #'(lambda (&rest temp)
+                                                              ,(%restart-arity-check (car p) (cadr p) 'temp)
+                                                              (setq ,args temp) (go ,(car ts)))
                                                  ,@(if (nth 2 p) `(:report-function ,(nth 2 p)))
                                                  ,@(if (nth 3 p) `(:interactive-function ,(nth 3 p)))
                                                  ,@(if (nth 4 p) `(:test-function ,(nth 4 p))))
@@ -830,13 +856,18 @@
 
 (defvar *debugger-hook* nil)
 
+(defun %frame-name (frame)
+  ;; FRAME is (name . args), or ((name . args) . locals) as %BACKTRACE-LOCALS gives it
+  (if (consp (car frame)) (caar frame) (car frame)))
+
 (defun %strip-internal-frames (frames)
   ;; drop the frames of the condition system itself from the top of a backtrace
   (tagbody
    top
      (if (and frames (consp (car frames))
-              (%memq (caar frames) '(error cerror signal warn invoke-debugger break %signal-error
-                                     %toplevel-abort %coerce-to-condition %repl-debugger)))
+              (%memq (%frame-name (car frames)) '(error cerror signal warn invoke-debugger break %signal-error
+                                     %toplevel-abort %coerce-to-condition %repl-debugger %agent-debugger
+                                     %backtrace %backtrace-locals funcall apply)))
          (progn (setq frames (cdr frames)) (go top))))
   frames)
 
@@ -851,7 +882,7 @@
           (funcall hook condition hook))))
   (if *interactive-debugger*
       (funcall *interactive-debugger* condition))
-  (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
+  (%toplevel-abort condition (%strip-internal-frames (%backtrace 40))))
 
 (defun error (datum &rest arguments)
   "Signals the condition made from DATUM and ARGUMENTS (a condition, a condition type with initargs, or a format control with arguments, which makes a SIMPLE-ERROR) and enters the debugger when no handler takes it. Never returns."
@@ -966,6 +997,8 @@
 
 ;; internal types with messages
 (define-condition simple-program-error (simple-condition program-error) ())
+(define-condition restart-argument-error (simple-program-error) ()
+  (:documentation "Signalled before any unwinding when a RESTART-CASE restart is invoked with the wrong number of arguments."))
 (define-condition simple-control-error (simple-condition control-error) ())
 (define-condition simple-reader-error (simple-condition reader-error) ())
 (define-condition simple-reader-package-error (simple-condition reader-error package-error) ())

@@ -138,7 +138,8 @@
                     :format-arguments (list c (%stream-line stream) stream)))))
     (handler-bind ((reader-error #'wrap)
                    (end-of-file #'wrap))
-      (%load-stream stream print))))
+      ;; a file is a compilation unit: a function defined further down is not undefined
+      (with-compilation-unit () (%load-stream stream print)))))
 
 (defun %load-source-file (pathname truename verbose print external-format)
   (let ((*load-pathname* pathname)

@@ -255,10 +255,11 @@
            ,@(if doc `((setf (documentation ',name 'compiler-macro) ,doc)))
            ',name)))))
 
-(defmacro with-compilation-unit (options &body body)
+(defmacro with-compilation-unit ((&key override &allow-other-keys) &body body)
   "Evaluates BODY as one compilation unit, so that warnings about undefined functions are deferred to its end."
-  (declare (ignore options))
-  `(progn ,@body))
+  ;; the undefined functions and variables met inside are reported at the end of the outermost
+  ;; unit (stdlib-lisp/warnings.lisp); :OVERRIDE true makes this one a unit of its own
+  `(%call-with-compilation-unit #'(lambda () ,@body) ,override))
 
 (defmacro step (form)
   "Evaluates FORM and returns its values; tinycl has no single-stepper, so no steps are shown."

@@ -41,8 +41,23 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count;
+
+/* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
+ * evaluate-lisp's outputSchema (which the debug tools' results share). */
+char *mcp_captured_text(const TclResult *r);
+extern const char mcp_eval_output_schema[];
+
+/* tools-debug.c: the result of an evaluation suspended in the debugger; STRUCTURED (taken over)
+ * holds evaluate-lisp's fields, to which the restarts are added. */
+cJSON *mcp_suspended_result(McpContext *ctx, const TclResult *r, cJSON *structured);
+/* The outputSchema properties a suspended evaluation adds to evaluate-lisp's (JSON members). */
+#define MCP_SUSPENDED_OUTPUT_PROPERTIES                                                                     \
+    "\"suspended\":{\"type\":\"boolean\"},\"debug_level\":{\"type\":\"integer\"},"                      \
+    "\"restarts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
+    "\"index\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"report\":{\"type\":\"string\"}},"       \
+    "\"required\":[\"index\",\"name\",\"report\"]}}"
 
 extern const ToolGroup mcp_tool_groups[];
 extern const int mcp_tool_group_count;
@@ -72,7 +87,8 @@ cJSON *mcp_argument_error(McpContext *ctx, McpArgsShape shape, const char *messa
 /* {type, message}: the error of a structuredContent (MESSAGE written exactly). */
 cJSON *mcp_error_object(const char *type, const char *message);
 /* The result of an evaluation: the text ([stdout], [stderr], [note], [warning], => values or
- * [ERROR] with where the call stopped and the backtrace) and structuredContent (EVAL_OUTPUT_SCHEMA). */
+ * [ERROR] with where the call stopped and the backtrace) and structuredContent (EVAL_OUTPUT_SCHEMA);
+ * TCL_SUSPENDED ones through mcp_suspended_result. */
 cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
 /* The result of a system report (takes REP over and frees it). */
 cJSON *mcp_report_result(McpContext *ctx, TclReport *rep);

@@ -126,6 +126,10 @@ static cJSON *structured_eval(const TclResult *r) {
         cJSON *w = cJSON_CreateObject();
         cJSON_AddItemToObject(w, "type", mcp_json_string(r->warnings[i].type));
         cJSON_AddItemToObject(w, "message", mcp_json_string_n(r->warnings[i].message, r->warnings[i].message_len));
+        if (r->warnings[i].line > 0) {
+            cJSON_AddNumberToObject(w, "line", r->warnings[i].line);
+            cJSON_AddNumberToObject(w, "column", r->warnings[i].column);
+        }
         cJSON_AddItemToArray(ws, w);
     }
     if (r->status == TCL_OK) {
@@ -184,8 +188,18 @@ static void add_captured(Buf *b, const TclResult *r) {
         buf_add(b, "[warning] ");
         buf_add(b, r->warnings[i].type);
         buf_add(b, ": ");
-        buf_block(b, r->warnings[i].message, r->warnings[i].message_len);
+        buf_addn(b, r->warnings[i].message, r->warnings[i].message_len);
+        /* where the form began, unless it is the first thing in the code */
+        if (r->warnings[i].line > 1 || r->warnings[i].column > 1)
+            buf_printf(b, " (form at line %d, column %d)", r->warnings[i].line, r->warnings[i].column);
+        buf_add(b, "\n");
     }
+}
+
+char *mcp_captured_text(const TclResult *r) {
+    Buf b = {0};
+    add_captured(&b, r);
+    return b.s ? b.s : strdup("");
 }
 
 static void add_forms_before(Buf *b, int forms) {
@@ -243,6 +257,7 @@ static char *format_eval_text(const TclResult *r, size_t *len) {
 }
 
 cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r) {
+    if (r->status == TCL_SUSPENDED) return mcp_suspended_result(ctx, r, structured_eval(r));
     size_t len;
     char *text = format_eval_text(r, &len);
     cJSON *res = mcp_text_result_n(text, len, r->status != TCL_OK, structured_eval(r), ctx->version);

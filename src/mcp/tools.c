@@ -19,7 +19,11 @@ const char *mcp_instructions =
     "beyond it stops the evaluation), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
     "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
-    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true. "
+    "Warnings found when code is analysed (undefined functions and variables, wrong argument counts, unused "
+    "variables) come as [warning] lines, as SBCL's compiler gives them. evaluate-lisp with debug true suspends "
+    "at an unhandled error instead: invoke-restart (e.g. USE-VALUE with values) or abort-evaluation continues "
+    "it, backtrace shows its frames; profile shows where the time goes.";
 
 /* ---- evaluate-lisp ---- */
 
@@ -48,10 +52,15 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
             return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"max_output_chars\" must be an integer from 100 to 10000000.");
         out_limit = (size_t)limit->valuedouble;
     }
+    const cJSON *debug = cJSON_GetObjectItemCaseSensitive(args, "debug");
+    if (debug && !cJSON_IsNull(debug) && !cJSON_IsBool(debug))
+        return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"debug\" must be true or false.");
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
     size_t len;
     char *text = mcp_string_argument(ctx, code, "code", &len);   /* exact: it may hold NUL characters */
-    TclResult *r = tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
+    /* a debug evaluation reads CODE as a C string: up to its first NUL character */
+    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug(ctx->session, text, pkg, t)
+                                       : tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
     free(text);
     cJSON *res = mcp_eval_result(ctx, r);
     tcl_result_free(r);
@@ -247,7 +256,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                      \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                                    \
     "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
-    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}}," \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"},\"column\":{\"type\":\"integer\"}},\"required\":[\"type\",\"message\"]}}," \
     "\"error\":" NULLABLE("{\"type\":\"object\",\"properties\":{"                                          \
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
     "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                   \
@@ -258,8 +267,11 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"later_forms_skipped\":{\"type\":\"boolean\"}},"                                                      \
     "\"required\":[\"type\",\"message\",\"backtrace\",\"stage\",\"form\",\"position\",\"later_forms_skipped\"]}") "," \
     "\"package\":{\"type\":\"string\"},\"forms_evaluated\":{\"type\":\"integer\"},"                          \
-    "\"note\":{\"type\":[\"string\",\"null\"]},\"elapsed_ms\":{\"type\":\"number\"}},"                      \
+    "\"note\":{\"type\":[\"string\",\"null\"]},\"elapsed_ms\":{\"type\":\"number\"},"                      \
+    MCP_SUSPENDED_OUTPUT_PROPERTIES "},"                                                                    \
     "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"forms_evaluated\",\"note\",\"elapsed_ms\"]}"
+
+const char mcp_eval_output_schema[] = EVAL_OUTPUT_SCHEMA;
 
 #define SIMPLE_ERROR_SCHEMA                                                                                  \
     "\"error\":" NULLABLE("{\"type\":\"object\",\"properties\":{"                                          \
@@ -306,7 +318,8 @@ const Tool mcp_tools_eval[] = {
      "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"},"
      "\"max_output_chars\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":10000000,\"description\":"
      "\"Characters the result may carry: output, values, warnings and backtrace together (default 100000); "
-     "output beyond it stops the evaluation\"}},"
+     "output beyond it stops the evaluation\"},"
+     "\"debug\":{\"type\":\"boolean\",\"description\":\"Suspend at an unhandled error instead of ending: see invoke-restart\"}},"
      "\"required\":[\"code\"]}",
      EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
     {"list-definitions", "List definitions",
