@@ -26,7 +26,8 @@
     X(load)                \
     X(pathname)            \
     X(system)              \
-    X(snapshot)
+    X(snapshot)            \
+    X(xref)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

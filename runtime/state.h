@@ -116,6 +116,13 @@ struct Lisp {
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */
+
+    /* cross-reference and source locations (xref.c) */
+    Obj xref_table;          /* equal hash table: definition key -> (location . entries) */
+    Obj xref_caller;         /* key of the definition being analysed, or NIL: nothing recorded */
+    Obj xref_pending;        /* ((kind . name) ...) noted for it so far, newest first */
+    Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
+    Obj source_location;     /* of the top-level form being evaluated, or NIL */
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };

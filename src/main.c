@@ -18,7 +18,7 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
-          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, introspection, systems\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n", f);

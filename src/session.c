@@ -13,6 +13,8 @@
 #include "../runtime/snapshot.h"
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
+#include "../runtime/xref.h"
+#include "../runtime/list.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -38,8 +40,11 @@ static char *lisp_to_malloc(Obj str) {
     return s ? s : xstrdup("");
 }
 
+void session_enter(TclSession *s);
 /* Make sure the interpreter knows the stack of the thread calling it. */
-static void enter(TclSession *s) {
+static void enter(TclSession *s) { session_enter(s); }
+
+void session_enter(TclSession *s) {
     Lisp *L = s->L;
     gc_current = L;
     pthread_t self = pthread_self();
@@ -378,6 +383,22 @@ TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double
     return eval_call(s, code, NIL, package, timeout_arg);
 }
 
+TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout) {
+    return eval_call(s, NULL, form, NULL, timeout);
+}
+
+/* (:eval CALL "text") for the form at START..END of TEXT, the text cut to a bounded length. */
+static Obj source_location(Lisp *L, long call, Obj text, size_t start, size_t end) {
+    enum { MAX_SOURCE = 2000 };
+    if (end > STR(text)->len) end = STR(text)->len;
+    if (start > end) start = end;
+    Obj src = string_new(L, end - start > MAX_SOURCE ? MAX_SOURCE + 3 : end - start);
+    size_t n = end - start > MAX_SOURCE ? MAX_SOURCE : end - start;
+    memcpy(STR(src)->data, STR(text)->data + start, n * sizeof(uint32_t));
+    if (n < end - start) for (int i = 0; i < 3; i++) STR(src)->data[n + i] = '.';
+    return list3(L, intern_cstr(L, L->pkg_keyword, "EVAL"), FIX(call), src);
+}
+
 static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg) {
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
@@ -389,6 +410,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     L->last_error = NIL;
     L->last_backtrace = NIL;
     L->session_warnings = NIL;
+    if (code) s->calls++;
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -449,13 +471,20 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
             break;
         }
         Obj form;
-        if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
-        else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
+        size_t start = 0;
+        long line = 0, column = 0;
+        if (code) {
+            xref_form_start(L, stream, &line, &column);
+            start = STREAM(stream)->pos;
+            form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        } else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
         if (form == EOF_VALUE) {
             frame_pop(L, &top);
             break;
         }
+        /* definitions typed in come from this call: its number and the form's text */
+        xref_set_location(L, code ? source_location(L, s->calls, text, start, STREAM(stream)->pos) : NIL);
         Obj sev = SYM(S(P_SESSION_EVAL))->function;
         Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
         r->forms++;
@@ -469,6 +498,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     }
     L->deadline = 0;
     L->in_cleanup = false;
+    xref_set_location(L, NIL);
 
     if (r->status == TCL_OK && nvals > 0) {
         /* print the values of the last form, bounded and circle-aware */
@@ -740,7 +770,7 @@ static TclReport *system_call(TclSession *s, Obj form, double timeout) {
 
 static Obj sys_fn(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_system, name); }
 static Obj lstr(Lisp *L, const char *c) { return c ? string_from_cstr(L, c) : NIL; }
-static Obj list3(Lisp *L, Obj a, Obj b, Obj c) { return cons(L, a, cons(L, b, cons(L, c, NIL))); }
+
 
 TclReport *tcl_load_system(TclSession *s, const char *system, bool force, bool quickload, double timeout) {
     enter(s);

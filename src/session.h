@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 struct Lisp;
+struct Object;
 
 struct TclSession {
     struct Lisp *L;
@@ -15,7 +16,13 @@ struct TclSession {
     char pkgname[512];
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
+    long calls;                /* evaluate calls made, for the source locations of definitions typed in */
 };
+
+/* Evaluate FORM (an Obj) as one session call: time limit, output capture, errors described. */
+TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout);
+/* Make sure the interpreter knows the stack of the calling thread (before touching Lisp objects). */
+void session_enter(TclSession *s);
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */
 void tcl_cancel(TclSession *s);

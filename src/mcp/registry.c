@@ -6,6 +6,9 @@
 /* One row per group, in the order tools/list shows them. */
 const ToolGroup mcp_tool_groups[] = {
     {"eval", "evaluate-lisp, list-definitions, reset-session", mcp_tools_eval, &mcp_tools_eval_count},
+    {"introspection", "describe-symbol, apropos, macroexpand, find-definitions, who-calls, who-references, who-sets, "
+                      "who-binds, who-macroexpands, calls-who, inspect, documentation",
+     mcp_tools_introspection, &mcp_tools_introspection_count},
     {"systems", "load-system, quickload, describe-system, list-local-systems, list-loaded-systems, system-dependencies",
      mcp_tools_systems, &mcp_tools_systems_count},
 };
