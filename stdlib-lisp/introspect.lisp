@@ -137,7 +137,8 @@
 
 (defun %builtin-definitions (sym recorded)
   ;; what C defines (primitives, special operators) has no source file
-  (let ((kinds (mapcar #'(lambda (e) (car (car e))) recorded)) (out nil))
+  (let ((kinds (mapcar #'(lambda (e) (car (car e))) (remove-if-not #'(lambda (e) (eq (cadr (car e)) sym)) recorded)))
+        (out nil))
     (when (and (special-operator-p sym)) (push (list "special-operator" "built in (C special operator)") out))
     (when (and (fboundp sym) (not (special-operator-p sym)) (not (member 'defun kinds))
                (not (member 'defmacro kinds)) (not (member 'defgeneric kinds)))
@@ -248,7 +249,9 @@
                         (format nil "~S~@[ initargs ~S~]~@[ readers ~S~]~@[ type ~S~]"
                                 (slot-definition-name s)
                                 (ignore-errors (slot-definition-initargs s))
-                                (ignore-errors (slot-definition-readers s))
+                                (let ((d (find (slot-definition-name s) (ignore-errors (class-direct-slots class))
+                                               :key #'slot-definition-name)))
+                                  (and d (ignore-errors (slot-definition-readers d))))
                                 (let ((ty (ignore-errors (slot-definition-type s)))) (and ty (not (eq ty t)) ty))))
                     (ignore-errors (class-slots class))))))
 
@@ -294,7 +297,7 @@
       (when (and (not (find-class sym nil)) (ignore-errors (%location-of sym '(deftype))))
         (add "type" (%doc-line sym 'type) (%location-of sym '(deftype))))
       (let ((p (find-package sym)))
-        (when (and p (not (keywordp sym)))
+        (when p
           (add "package" (format nil "~A, ~D external symbols" (package-name p)
                                  (let ((n 0)) (do-external-symbols (s p) (declare (ignore s)) (incf n)) n))
                nil))))
@@ -516,7 +519,7 @@
 
 (defun %inspect-parts (x)
   ;; -> (values type-description parts) where parts are (label . object)
-  (cond ((and (consp x) (null (cdr (last x))) (ignore-errors (list-length x)))
+  (cond ((and (consp x) (ignore-errors (list-length x)) (null (cdr (last x))))
          (values (format nil "a proper list of ~D elements" (length x))
                  (let ((i -1)) (mapcar #'(lambda (e) (cons (format nil "~D" (incf i)) e)) x))))
         ((consp x) (values (if (ignore-errors (list-length x)) "a cons (dotted)" "a circular list")
