@@ -99,9 +99,9 @@ void xref_form_start(Lisp *L, Obj stream, long *line, long *column) {
     for (;;) {
         int c = stream_peek_char(L, stream);
         if (c == ';') {
-            while (c >= 0 && c != '\n') c = stream_read_char(L, stream);
+            while (c >= 0 && c != '\n') c = stream_read_char_fast(L, stream);
         } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-            stream_read_char(L, stream);
+            stream_read_char_fast(L, stream);
         } else break;
     }
     Stream *s = STREAM(stream);
