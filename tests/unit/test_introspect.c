@@ -107,6 +107,18 @@ START_TEST(redefinition_and_reset_keep_the_xref_exact) {
 }
 END_TEST
 
+START_TEST(lambda_list_specials_are_bindings) {
+    TclSession *s = new_session();
+    eval_ok(s, "(defvar *depth* 0) (defun by-param (*depth*) *depth*) (defun by-opt (&optional (*depth* 1)) *depth*)");
+    TclInfo *w = tcl_xref(s, "binds", "*depth*", NULL);
+    ck_assert_int_eq(w->count, 2);
+    ck_assert_str_eq(w->items[0].name, "BY-OPT");
+    ck_assert_str_eq(w->items[1].name, "BY-PARAM");
+    tcl_info_free(w);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(errors_are_reported_not_raised) {
     TclSession *s = new_session();
     TclInfo *d = tcl_describe_symbol(s, "no-such-thing-xyz", NULL);
@@ -172,6 +184,7 @@ int main(void) {
     tcase_add_test(tc, typed_in_definitions_record_call_and_source);
     tcase_add_test(tc, loaded_files_record_line_and_column);
     tcase_add_test(tc, redefinition_and_reset_keep_the_xref_exact);
+    tcase_add_test(tc, lambda_list_specials_are_bindings);
     tcase_add_test(tc, errors_are_reported_not_raised);
     tcase_add_test(tc, inspect_apropos_macroexpand_documentation);
     suite_add_tcase(su, tc);
