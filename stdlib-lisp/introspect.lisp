@@ -501,7 +501,7 @@
 
 (defun %tool-macroexpand (code package full)
   (let* ((*package* (%tool-package package))
-         (form (%read-one-form code)))
+         (form (let ((*read-eval* nil)) (%read-one-form code))))   ; nothing is evaluated, not even #.
     (multiple-value-bind (exp expanded)
         (if full
             (let ((e (%walk form (%make-wenv)))) (values e (not (equal e form))))

@@ -128,6 +128,12 @@ await scenario("macroexpand", async (c) => {
   check("symbol-macrolet expands; a binding shadows it", /\(LIST \(CAR Q\)\s+\(LET \(\(S 1\)\)\s+S\)\)/.test(text(r)), text(r));
   r = await call(c, "macroexpand", { code: "(lambda (a &optional (b (when a 1))) (when b 2))", full: true });
   check("lambda-list default forms are walked", !text(r).includes("WHEN"), text(r));
+  r = await call(c, "macroexpand", { code: "(when #.(progn (defvar *evaluated* t) 'a) b)" });
+  check("#. is not evaluated by macroexpand", r.isError && text(r).includes("*READ-EVAL*"), text(r));
+  r = await call(c, "macroexpand", { code: "'#1=(a . #1#)", full: true });
+  check("circular quoted data prints with labels", !r.isError && text(r).includes("#1=(A . #1#)"), text(r));
+  r = await call(c, "macroexpand", { code: "(loop for i below 3 collect i)", full: true });
+  check("a LOOP expands fully", !r.isError && !/\(LOOP /.test(text(r)), text(r));
   r = await call(c, "macroexpand", { code: "(when a" });
   check("incomplete code is an error", r.isError, text(r));
   r = await call(c, "macroexpand", { code: "(when a b) (when c d)" });
