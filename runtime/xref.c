@@ -89,6 +89,11 @@ void xref_end(Lisp *L, Obj saved) {
     L->xref_pending = CDR(saved);
 }
 
+void xref_function_defined(Lisp *L, Obj name) {
+    Obj key = list2(L, S(FUNCTION), name);
+    hash_put(L, L->xref_table, key, cons(L, L->source_location, NIL));
+}
+
 void xref_set_location(Lisp *L, Obj location) {
     L->source_location = location;
     L->xref_caller = NIL;

@@ -27,6 +27,11 @@ Obj xref_begin(Lisp *L, Obj key);
  * source location, and restore the enclosing definition's recording. */
 void xref_end(Lisp *L, Obj saved);
 
+/* A global function named NAME is being installed (fdefinition_set): remember where, under the
+ * key (FUNCTION name), for functions no defining macro names (structure accessors, class
+ * readers, (setf fdefinition)). */
+void xref_function_defined(Lisp *L, Obj name);
+
 /* The source location of the top-level form about to be evaluated: (file line column) for a
  * loaded file, (:eval call source-text) for a form typed in, or NIL. Also forgets any recording
  * an error left half done. LOAD (runtime/load.c) and the session (src/session.c) call this. */

@@ -72,7 +72,7 @@
 (defun %definition-kind (key)
   (let ((k (car key)) (name (cadr key)))
     (case k
-      (defun (if (and (fboundp name) (%generic-function-p (fdefinition name))) "generic-function" "function"))
+      ((defun function) (if (and (fboundp name) (%generic-function-p (fdefinition name))) "generic-function" "function"))
       (defgeneric "generic-function")
       (defmethod "method")
       ((defmacro define-modify-macro) "macro")
@@ -91,7 +91,7 @@
   ;; the definition a key names still exists (a removed one drops out of every answer)
   (let ((k (car key)) (name (cadr key)))
     (case k
-      ((defun defgeneric define-modify-macro)
+      ((defun defgeneric define-modify-macro function)
        (and (fboundp name) (not (and (symbolp name) (macro-function name)))))
       (defmacro (and (symbolp name) (macro-function name) t))
       (defmethod (and (fboundp name) (%generic-function-p (fdefinition name))
@@ -111,7 +111,7 @@
   ;; how a definition is named as a caller: FOO, (METHOD FOO :AROUND (INTEGER)), (DEFVAR *X*)
   (let ((*print-readably* nil) (*print-pretty* nil))
     (case (car key)
-      ((defun defgeneric defmacro) (prin1-to-string (cadr key)))
+      ((defun defgeneric defmacro function) (prin1-to-string (cadr key)))
       (defmethod (prin1-to-string (cons 'method (cdr key))))
       (t (prin1-to-string (list (car key) (cadr key)))))))
 
@@ -125,7 +125,8 @@
         (t (format nil "~A:~D:~D" (car loc) (cadr loc) (caddr loc)))))
 
 (defun %definitions-named (sym)
-  ;; -> ((key . location) ...) of the live definitions of SYM and (SETF SYM)
+  ;; -> ((key . location) ...) of the live definitions of SYM and (SETF SYM); a (FUNCTION name)
+  ;; record (where fdefinition_set installed it) counts only when no defining form names it
   (let ((found nil))
     (maphash #'(lambda (key v)
                  (let ((name (cadr key)))
@@ -133,6 +134,12 @@
                               (%definition-live-p key))
                      (push (cons key (car v)) found))))
              (%xref-table))
+    (setq found (remove-if #'(lambda (e)
+                               (and (eq (car (car e)) 'function)
+                                    (find-if #'(lambda (o) (and (member (car (car o)) '(defun defgeneric defmethod define-modify-macro))
+                                                                (equal (cadr (car o)) (cadr (car e)))))
+                                             found)))
+                           found))
     (sort found #'string< :key #'(lambda (e) (%definition-label (car e))))))
 
 (defun %builtin-definitions (sym recorded)
@@ -140,9 +147,13 @@
   (let ((kinds (mapcar #'(lambda (e) (car (car e))) (remove-if-not #'(lambda (e) (eq (cadr (car e)) sym)) recorded)))
         (out nil))
     (when (and (special-operator-p sym)) (push (list "special-operator" "built in (C special operator)") out))
-    (when (and (fboundp sym) (not (special-operator-p sym)) (not (member 'defun kinds))
-               (not (member 'defmacro kinds)) (not (member 'defgeneric kinds)))
-      (push (list (if (macro-function sym) "macro" "function") "built in (C primitive)") out))
+    (when (and (fboundp sym) (not (special-operator-p sym))
+               (not (intersection '(defun defmacro defgeneric function) kinds)))
+      (push (list (if (macro-function sym) "macro" "function")
+                  (if (compiled-function-p (if (macro-function sym) (macro-function sym) (fdefinition sym)))
+                      "built in (C primitive)"
+                      "no source location recorded"))
+            out))
     (when (and (boundp sym) (not (intersection '(defvar defparameter defconstant) kinds)) (not (keywordp sym))
                (not (member sym '(t nil))))
       (push (list (if (constantp sym) "constant" "variable") "built in") out))

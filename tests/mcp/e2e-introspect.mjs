@@ -219,6 +219,9 @@ await scenario("cross-reference and find-definitions in the session", async (c) 
   check("xref in an unknown package", r.isError && text(r).includes("PACKAGE-ERROR"), text(r));
   r = await call(c, "find-definitions", { symbol: "car" });
   check("a C primitive is built in", items(r).some((i) => i.kind === "function" && i.name === "CAR" && i.detail.includes("built in")), text(r));
+  await evaluate(c, "(defstruct pt3 x y)");
+  r = await call(c, "find-definitions", { symbol: "pt3-x" });
+  check("a structure accessor is located at its DEFSTRUCT", items(r).some((i) => i.name === "PT3-X" && i.location && (i.location.source || "").startsWith("(defstruct pt3")), text(r));
 });
 
 const alexandria = "/usr/share/common-lisp/source/alexandria/alexandria-1/lists.lisp";
