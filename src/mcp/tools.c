@@ -18,7 +18,10 @@ const char *mcp_instructions =
     "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
     "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
-    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true. "
+    "Introspection without writing code: describe-symbol, apropos, documentation, macroexpand (full: every macro), "
+    "find-definitions (file:line:column, or the evaluate-lisp call that made it), who-calls / who-references / "
+    "who-sets / who-binds / who-macroexpands / calls-who, and inspect (path drills into the last value).";
 
 /* ---- helpers ---- */
 
