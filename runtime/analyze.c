@@ -1067,6 +1067,7 @@ static void finalize(ACtx *c) {
         switch (f->kind) {
         case FX_REF: case FX_SET: {
             Node *n = f->node;
+            if (d > 0 && n->ev != ev_local_fn) xref_closure_ref(c, f->site, v);
             if (n->ev == ev_local_fn) { ((LocalFnNode *)n)->depth = d; ((LocalFnNode *)n)->index = v->slot; }
             else {
                 VarNode *vn = (VarNode *)n;

@@ -7,6 +7,7 @@
 #include "hash.h"
 #include "package.h"
 #include "stream.h"
+#include "node.h"
 
 /* The defining macros whose forms name a definition, as SBCL's find-definitions knows them. */
 static const char *const definer_names[] = {
@@ -114,6 +115,53 @@ void xref_form_start(Lisp *L, Obj stream, long *line, long *column) {
     *column = (long)s->col + 1;
 }
 
+static Lambda *lambda_of(ACtx *c, ALambda *al) {
+    for (Pending *p = c->pending; p; p = p->next)
+        if (p->al == al && p->lambda) return p->lambda;
+    return NULL;
+}
+
+void xref_closure_ref(ACtx *c, AScope *site, AVar *v) {
+    Lisp *L = c->L;
+    int total = 0;
+    for (AScope *s = site; s && s != v->rscope; s = s->parent)
+        if (s->runtime) total++;
+    int below = 0;   /* runtime frames from SITE up to S */
+    for (AScope *s = site; s && s != v->rscope; s = s->parent) {
+        if (s->is_lambda) {
+            Lambda *lam = lambda_of(c, s->owner);
+            int depth = total - below - 1;   /* from the lambda's closure environment */
+            if (lam && depth >= 0) {
+                Obj vars = lam->closure_vars ? lam->closure_vars : NIL;
+                bool seen = false;
+                for (Obj p = vars; is_cons(p); p = CDR(p))
+                    if (CAR(CAR(p)) == v->name) seen = true;
+                if (!seen) lam->closure_vars = cons(L, cons(L, v->name, cons(L, FIX(depth), FIX(v->slot))), vars);
+            }
+        }
+        if (s->runtime) below++;
+    }
+}
+
+/* (sys:%closure-variables function): ((name . value) ...) of the outer variables a closure uses */
+DEFPRIM(prim_pct_closure_variables) {
+    UNUSED_ARGS;
+    Obj fn = args[0];
+    if (!is_type(fn, T_CLOSURE)) return NIL;
+    Closure *cl = CLOSURE(fn);
+    Lambda *lam = cl->lambda;
+    Obj out = NIL;
+    if (!lam || !lam->closure_vars || !cl->env) return NIL;
+    for (Obj p = lam->closure_vars; is_cons(p); p = CDR(p)) {
+        Obj e = CAR(p);
+        Env *env = env_up(cl->env, (int)fixnum_val(CAR(CDR(e))));
+        if (!env) continue;
+        Obj val = env->slots[fixnum_val(CDR(CDR(e)))];
+        out = cons(L, cons(L, CAR(e), val == UNBOUND ? NIL : val), out);
+    }
+    return out;
+}
+
 /* (sys:%xref-table): definition key -> (location . ((kind . name) ...)) */
 DEFPRIM(prim_pct_xref_table) { UNUSED_ARGS; return L->xref_table; }
 
@@ -132,6 +180,8 @@ static const PrimDef xref_prims[] = {
      "The cross-reference: definition key -> (location . ((kind . name) ...))."},
     {"%SOURCE-LOCATION", PK_SYS, prim_pct_source_location, 0, 0, 0, "()",
      "The source location of the top-level form being evaluated, or NIL."},
+    {"%CLOSURE-VARIABLES", PK_SYS, prim_pct_closure_variables, 1, 1, 0, "(function)",
+     "The outer variables a closure uses, with their current values: ((name . value) ...)."},
     {"%SET-SOURCE-LOCATION", PK_SYS, prim_pct_set_source_location, 1, 1, 0, "(location)",
      "Set the source location recorded for the definitions of the next top-level form."},
     {0},

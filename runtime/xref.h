@@ -37,6 +37,11 @@ void xref_function_defined(Lisp *L, Obj name);
  * an error left half done. LOAD (runtime/load.c) and the session (src/session.c) call this. */
 void xref_set_location(Lisp *L, Obj location);
 
+/* A reference at SITE to the variable V of an outer frame: each lambda between them records it
+ * in its closure_vars, so that inspect can name a closure's variables (finalize in analyze.c). */
+struct ACtx; struct AScope; struct AVar;
+void xref_closure_ref(struct ACtx *c, struct AScope *site, struct AVar *v);
+
 /* Skip whitespace and ; comments on STREAM, then give the (1-based) line and column of the next
  * character: where the next top-level form starts. */
 void xref_form_start(Lisp *L, Obj stream, long *line, long *column);

@@ -565,9 +565,11 @@
                          (list (cons "plist" (symbol-plist x))))))
         ((functionp x)
          (values "a function"
-                 (list (cons "name" (%function-name x))
-                       (cons "lambda-list" (%function-lambda-list x))
-                       (cons "documentation" (%function-documentation x)))))
+                 (append (list (cons "name" (%function-name x))
+                               (cons "lambda-list" (%function-lambda-list x))
+                               (cons "documentation" (%function-documentation x)))
+                         (mapcar #'(lambda (v) (cons (format nil "closure variable ~A" (%bounded (car v) 60)) (cdr v)))
+                                 (%closure-variables x)))))
         ((packagep x)
          (values "a package"
                  (list (cons "name" (package-name x)) (cons "nicknames" (package-nicknames x))

@@ -167,6 +167,10 @@ await scenario("inspect", async (c) => {
   check("a circular list", !r.isError && text(r).includes("a circular list") && text(r).includes("#1="), text(r));
   r = await call(c, "inspect", { code: "(make-array 100000 :initial-element 0)" });
   check("a huge vector is capped", !r.isError && items(r).length === 200 && sc(r).more === true && sc(r).total === 10000, `${items(r).length} ${sc(r).total}`);
+  await evaluate(c, "(defun make-counter (start) (let ((count start) (step 2)) (lambda () (incf count step))))");
+  r = await call(c, "inspect", { code: "(let ((c (make-counter 10))) (funcall c) c)" });
+  check("a closure's variables and their values", items(r).some((i) => i.name === "closure variable COUNT" && i.detail === "12") &&
+        items(r).some((i) => i.name === "closure variable STEP" && i.detail === "2"), text(r));
   r = await call(c, "inspect", { code: "#'car" });
   check("a function", text(r).includes("a function") && items(r).some((i) => i.name === "lambda-list"), text(r));
   r = await call(c, "inspect", { code: "(error \"boom\")" });

@@ -159,6 +159,11 @@ START_TEST(inspect_apropos_macroexpand_documentation) {
     ck_assert_int_eq(i->count, 200);
     ck_assert_int_eq(i->total, 5000);
     tcl_info_free(i);
+    eval_ok(s, "(defun adder (n) (lambda (x) (+ x n)))");
+    i = tcl_inspect(s, "(adder 5)", NULL, NULL, 0);
+    ck_assert_ptr_nonnull(item_named(i, "closure variable N"));
+    ck_assert_str_eq(item_named(i, "closure variable N")->detail, "5");
+    tcl_info_free(i);
     const char *kinds[] = {"macro", NULL};
     TclInfo *a = tcl_apropos(s, "defun", "CL", true, kinds);
     ck_assert_int_ge(a->count, 1);
