@@ -34,8 +34,8 @@ $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(BUILD)
 	$(CC) -O1 -o $@ $<
 
-$(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST $(STDLIB)
-	$(BUILD)/embed $@ $(STDLIB)
+$(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST runtime/cl-symbols.def $(STDLIB)
+	$(BUILD)/embed $@ runtime/cl-symbols.def $(STDLIB)
 
 $(BUILD)/stdlib_data.o: $(BUILD)/stdlib_data.c
 	$(CC) -O0 -c $< -o $@

@@ -13,11 +13,36 @@ extern "C" {
 
 typedef struct TclSession TclSession;
 
+/* An access policy: the directories Lisp code may read and write and the environment variables it
+ * may see (docs/security.md). Every file operation of the runtime (OPEN, PROBE-FILE, DIRECTORY,
+ * DELETE-FILE, RENAME-FILE, LOAD, the system loader, ...) resolves its path (symbolic links, ..)
+ * and signals TINYCL:ACCESS-DENIED, a FILE-ERROR, outside these directories; a hidden environment
+ * variable reads as unset. */
+typedef struct TclAccess TclAccess;
+
+/* A restricted policy that allows nothing yet; NULL when out of memory. */
+TclAccess *tcl_access_new(void);
+void tcl_access_free(TclAccess *a);
+/* Allow reading (or reading and writing) everything under DIR, resolved now (a relative DIR is
+ * taken from the current directory). False when DIR cannot be resolved. */
+bool tcl_allow_read(TclAccess *a, const char *dir);
+bool tcl_allow_write(TclAccess *a, const char *dir);
+/* Let Lisp code read the environment variable NAME. */
+void tcl_allow_env(TclAccess *a, const char *name);
+/* Allow reading the directories the system loader searches: /usr/share/common-lisp, those named by
+ * CL_SOURCE_REGISTRY, ~/common-lisp, ~/.local/share/common-lisp/source, ~/quicklisp/local-projects. */
+void tcl_allow_system_sources(TclAccess *a);
+/* The temporary directory ($TMPDIR when absolute, else /tmp). */
+const char *tcl_temp_directory(void);
+/* The rules of A (NULL: unrestricted) as a paragraph for people and models; malloc'd. */
+char *tcl_access_describe(const TclAccess *a);
+
 typedef struct TclOptions {
     size_t max_heap;          /* bytes; 0 = default (1 GiB) */
     double timeout;           /* default seconds per evaluation; 0 = none */
     bool capture_output;      /* collect *standard-output* etc. into results instead of writing fd 1/2 */
     size_t output_cap;        /* characters of captured output per call; 0 = default (100000) */
+    const TclAccess *access;  /* NULL: unrestricted (the default); else the session keeps a copy */
 } TclOptions;
 
 typedef enum {
@@ -69,6 +94,12 @@ const char *tcl_current_package(TclSession *s);
 
 /* The shortest name of the current package (a nickname such as CL-USER when shorter), for prompts. */
 const char *tcl_prompt_package(TclSession *s);
+
+/* Files that are the same open file as FD (same device and inode) can never be opened by Lisp code
+ * in this session, whatever the access policy and whatever the name used (/dev/stdin, /dev/fd/N,
+ * /proc/self/fd/N, a symbolic link): OPEN signals TINYCL:ACCESS-DENIED. For a server's protocol
+ * channel. */
+void tcl_protect_descriptor(TclSession *s, int fd);
 
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);

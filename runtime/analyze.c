@@ -5,6 +5,7 @@
 #include "package.h"
 #include "lstring.h"
 #include "printer.h"
+#include "docs.h"
 #include "xref.h"
 #include <stdlib.h>
 
@@ -1270,6 +1271,36 @@ static void defspecial(Lisp *L, Obj sym, SpecialFn fn, int *idx) {
     SYM(sym)->h.aux = (uint16_t)(*idx + 1);
     (*idx)++;
 }
+
+/* documentation of the special operators eval_init registers (docs.h) */
+const DocRow analyze_special_operator_docs[] = {
+    {"QUOTE", "(QUOTE object) returns OBJECT itself, unevaluated; 'x is read as (QUOTE x)."},
+    {"FUNCTION", "(FUNCTION name) returns the function NAME denotes in the current lexical scope (a symbol, (SETF symbol) or a lambda expression, which makes a closure); #'x is read as (FUNCTION x)."},
+    {"PROGN", "Evaluates its forms in order and returns the values of the last one (NIL when there are none)."},
+    {"IF", "(IF test then [else]) evaluates TEST, then THEN when it is true or ELSE (default NIL) when it is false, returning that form's values."},
+    {"LET", "(LET ((var value)...) body...) evaluates all the values first, then binds each variable to its value and evaluates BODY."},
+    {"LET*", "(LET* ((var value)...) body...) binds the variables one after another, so each value form sees the variables bound before it, then evaluates BODY."},
+    {"SETQ", "(SETQ var value...) assigns each variable the value of its form, in order, and returns the last value; a symbol macro is assigned as by SETF."},
+    {"BLOCK", "(BLOCK name body...) evaluates BODY with a block NAME that RETURN-FROM can exit from with values; otherwise returns the values of the last form."},
+    {"RETURN-FROM", "(RETURN-FROM name [result]) leaves the lexically enclosing block NAME at once, returning the values of RESULT (default NIL) from it."},
+    {"TAGBODY", "(TAGBODY {tag | statement}...) evaluates the statements in order; symbols and integers among them are tags that GO can jump to. Returns NIL."},
+    {"GO", "(GO tag) transfers control to TAG in the lexically enclosing TAGBODY."},
+    {"CATCH", "(CATCH tag body...) evaluates BODY; a THROW to the value of TAG (compared with EQ) during that evaluation returns its values from the CATCH."},
+    {"THROW", "(THROW tag result) unwinds to the most recent dynamically active CATCH whose tag is EQ to the value of TAG and returns the values of RESULT from it."},
+    {"UNWIND-PROTECT", "(UNWIND-PROTECT protected cleanup...) evaluates PROTECTED and returns its values, always running the CLEANUP forms afterwards, even when control leaves by a non-local exit."},
+    {"FLET", "(FLET ((name lambda-list body...)...) body...) defines local functions visible in BODY but not in their own definitions."},
+    {"LABELS", "(LABELS ((name lambda-list body...)...) body...) defines local functions visible in BODY and in each other's definitions, so they can be recursive."},
+    {"MACROLET", "(MACROLET ((name lambda-list body...)...) body...) defines local macros for BODY, written like DEFMACRO."},
+    {"SYMBOL-MACROLET", "(SYMBOL-MACROLET ((symbol expansion)...) body...) makes each symbol stand for its expansion form within BODY."},
+    {"MULTIPLE-VALUE-CALL", "(MULTIPLE-VALUE-CALL function form...) calls FUNCTION with all the values of every FORM as its arguments."},
+    {"MULTIPLE-VALUE-PROG1", "(MULTIPLE-VALUE-PROG1 first form...) evaluates FIRST, then the other forms, and returns all the values of FIRST."},
+    {"EVAL-WHEN", "(EVAL-WHEN (situation...) body...) evaluates BODY only in the listed situations, :COMPILE-TOPLEVEL, :LOAD-TOPLEVEL and :EXECUTE; when code is evaluated or loaded from source, only :EXECUTE counts."},
+    {"LOAD-TIME-VALUE", "(LOAD-TIME-VALUE form [read-only-p]) evaluates FORM once, when the code containing it is prepared, and returns that same value each time it is reached."},
+    {"LOCALLY", "(LOCALLY declaration... body...) evaluates BODY with the declarations in effect, like a PROGN that accepts declarations."},
+    {"THE", "(THE type form) returns the values of FORM, declaring that they are of TYPE; tinycl trusts the declaration and does not check it."},
+    {"PROGV", "(PROGV symbols values body...) binds the special variables listed by the value of SYMBOLS to the values listed by VALUES, dynamically, while BODY runs; symbols without a value become unbound."},
+    {0},
+};
 
 void eval_init(Lisp *L) {
     int i = 0;

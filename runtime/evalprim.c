@@ -7,6 +7,7 @@
 #include "sequence.h"
 #include "printer.h"
 #include "stream.h"
+#include "docs.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -504,27 +505,27 @@ DEFPRIM(mac_quasiquote) {
 }
 
 static const PrimDef evalprim_prims[] = {
-    {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluate FORM in the null lexical environment."},
+    {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluates FORM in the current dynamic environment and the null lexical environment and returns its values."},
     {"FUNCALL", PK_CL, prim_funcall, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION with ARGUMENTS."},
-    {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION; the last argument is a list of further arguments."},
+    {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Calls FUNCTION with ARGUMENTS, the last of which is a list whose elements are passed as further arguments."},
     {"VALUES", PK_CL, prim_values, 0, REST, FN_MV, "(&rest objects)", "Return OBJECTS as multiple values."},
     {"VALUES-LIST", PK_CL, prim_values_list, 1, 1, FN_MV, "(list)", "Return the elements of LIST as multiple values."},
-    {"MACROEXPAND-1", PK_CL, prim_macroexpand_1, 1, 2, FN_MV, "(form &optional env)", NULL},
-    {"MACROEXPAND", PK_CL, prim_macroexpand, 1, 2, FN_MV, "(form &optional env)", NULL},
-    {"MACRO-FUNCTION", PK_CL, prim_macro_function, 1, 2, 0, "(symbol &optional environment)", NULL},
+    {"MACROEXPAND-1", PK_CL, prim_macroexpand_1, 1, 2, FN_MV, "(form &optional env)", "Expands FORM once in ENV if it is a macro form or symbol macro; returns the expansion and whether it expanded."},
+    {"MACROEXPAND", PK_CL, prim_macroexpand, 1, 2, FN_MV, "(form &optional env)", "Expands FORM repeatedly in ENV until it is no longer a macro form; returns the expansion and whether any expansion happened."},
+    {"MACRO-FUNCTION", PK_CL, prim_macro_function, 1, 2, 0, "(symbol &optional environment)", "The expander function of the macro named SYMBOL in ENVIRONMENT, or NIL when SYMBOL does not name a macro; SETF-able."},
     {"%SET-MACRO-FUNCTION", PK_SYS, prim_pct_set_macro_function, 2, 2, 0, "(symbol function)", NULL},
-    {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", NULL},
-    {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", NULL},
-    {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", NULL},
+    {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", "True when SYMBOL names a special operator."},
+    {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", "True when NAME (a symbol or a list (SETF symbol)) has a global function, macro or special operator definition."},
+    {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", "The global function named NAME (a symbol or (SETF symbol)); SETF-able."},
     {"%SPECIAL-OPERATOR-CALLED", PK_SYS, prim_pct_special_operator_called, 0, REST, 0, "(&rest args)", NULL},
     {"%SET-FDEFINITION", PK_SYS, prim_pct_set_fdefinition, 2, 2, 0, "(name function)", NULL},
-    {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", NULL},
+    {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", "Removes the global function or macro definition of NAME and returns NAME."},
     {"%DEFUN", PK_SYS, prim_pct_defun, 2, 2, 0, "(name function)", NULL},
     {"%DEFMACRO", PK_SYS, prim_pct_defmacro, 2, 2, 0, "(name expander)", NULL},
-    {"FUNCTIONP", PK_CL, prim_functionp, 1, 1, 0, "(object)", NULL},
-    {"COMPILED-FUNCTION-P", PK_CL, prim_compiled_function_p, 1, 1, 0, "(object)", NULL},
-    {"COMPILE", PK_CL, prim_compile, 1, 2, FN_MV, "(name &optional definition)", "Return the (already analysed) function."},
-    {"FUNCTION-LAMBDA-EXPRESSION", PK_CL, prim_function_lambda_expression, 1, 1, FN_MV, "(function)", NULL},
+    {"FUNCTIONP", PK_CL, prim_functionp, 1, 1, 0, "(object)", "True when OBJECT is a function."},
+    {"COMPILED-FUNCTION-P", PK_CL, prim_compiled_function_p, 1, 1, 0, "(object)", "True when OBJECT is a compiled function; in tinycl every function object is one."},
+    {"COMPILE", PK_CL, prim_compile, 1, 2, FN_MV, "(name &optional definition)", "Makes DEFINITION (a lambda expression or function) a function, installed as NAME's global definition when NAME is not NIL; without DEFINITION, NAME's own definition is used. tinycl analyses code when it is defined, so nothing else happens. Returns the function (NAME when NAME is given), NIL and NIL."},
+    {"FUNCTION-LAMBDA-EXPRESSION", PK_CL, prim_function_lambda_expression, 1, 1, FN_MV, "(function)", "Three values describing FUNCTION: its lambda expression or NIL, whether it closes over a non-null lexical environment, and its name."},
     {"%FUNCTION-LAMBDA-LIST", PK_SYS, prim_pct_function_lambda_list, 1, 1, 0, "(function)", NULL},
     {"%FUNCTION-NAME", PK_SYS, prim_pct_function_name, 1, 1, 0, "(function)", NULL},
     {"%FUNCTION-DOCUMENTATION", PK_SYS, prim_pct_function_documentation, 1, 1, 0, "(function)", NULL},
@@ -534,11 +535,11 @@ static const PrimDef evalprim_prims[] = {
     {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
-    {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},
-    {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", NULL},
-    {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global function."},
-    {"DEFMACRO", PK_CL, mac_defmacro, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global macro."},
-    {"LAMBDA", PK_CL, mac_lambda, 2, 2, FN_MACRO_EXPANDER, "(lambda-list &body body)", NULL},
+    {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", "Makes DECLARATION-SPECIFIER (such as (SPECIAL x) or (OPTIMIZE ...)) hold globally."},
+    {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", "Returns OBJECT unchanged."},
+    {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global function taking LAMBDA-LIST, whose BODY runs inside a block NAME; a leading string in BODY is its documentation. Returns NAME."},
+    {"DEFMACRO", PK_CL, mac_defmacro, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global macro: its expander binds LAMBDA-LIST (which may be nested and use &WHOLE, &ENVIRONMENT and &BODY) to the parts of a call and runs BODY to build the expansion. Returns NAME."},
+    {"LAMBDA", PK_CL, mac_lambda, 2, 2, FN_MACRO_EXPANDER, "(lambda-list &body body)", "Macro: (LAMBDA lambda-list . body) is short for (FUNCTION (LAMBDA lambda-list . body)), a closure."},
     {"%QQ-WRAP", PK_SYS, prim_pct_qq_wrap, 2, 2, 0, "(head list)", NULL},
     {"QUASIQUOTE", PK_SYS, mac_quasiquote, 2, 2, FN_MACRO_EXPANDER, "(form)", NULL},
     {0},
@@ -548,6 +549,15 @@ static void defconstant_c(Obj sym, Obj value) {
     SYM(sym)->value = value;
     SYM(sym)->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
 }
+
+/* documentation of the constants evalprim_init defines (docs.h) */
+const DocRow evalprim_variable_docs[] = {
+    {"CALL-ARGUMENTS-LIMIT", "One more than the largest number of arguments a function call (or APPLY) can pass."},
+    {"LAMBDA-PARAMETERS-LIMIT", "One more than the largest number of parameters a lambda list can have."},
+    {"MULTIPLE-VALUES-LIMIT", "One more than the largest number of values a form can return."},
+    {"LAMBDA-LIST-KEYWORDS", "The list of the lambda list keywords tinycl understands, such as &OPTIONAL, &REST, &KEY and &BODY."},
+    {0},
+};
 
 void evalprim_init(Lisp *L) {
     prims_register(L, evalprim_prims);

@@ -25,7 +25,9 @@
     X(types)               \
     X(load)                \
     X(pathname)            \
+    X(access)              \
     X(system)              \
+    X(docs)                \
     X(snapshot)            \
     X(xref)
 

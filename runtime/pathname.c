@@ -9,6 +9,8 @@
 #include "hash.h"
 #include "stream.h"
 #include "eval.h"
+#include "access.h"
+#include "docs.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -652,6 +654,8 @@ typedef struct { Obj results; bool resolve; } DirCtx;
 static void add_result(Lisp *L, DirCtx *ctx, const char *path, bool is_dir) {
     char buf[PATH_MAX];
     const char *use = path;
+    /* a symbolic link out of the readable directories is left out */
+    if (!access_readable(L, path)) return;
     if (ctx->resolve) {
         if (!realpath(path, buf)) return;
         use = buf;
@@ -728,6 +732,7 @@ static void dir_walk_sub(Lisp *L, DirCtx *ctx, const char *sub, Obj rest, Obj w)
 }
 
 static void dir_walk_entries(Lisp *L, DirCtx *ctx, const char *base, Obj comp, Obj rest, Obj w) {
+    if (!access_readable(L, base[0] ? base : ".")) return;
     DIR *d = opendir(base[0] ? base : ".");
     if (!d) return;
     Obj names = NIL;
@@ -765,6 +770,7 @@ static void dir_walk(Lisp *L, DirCtx *ctx, const char *base, Obj comps, Obj w) {
             if (stat(path, &st) == 0 || lstat(path, &st) == 0) add_result(L, ctx, path, S_ISDIR(st.st_mode));
             return;
         }
+        if (!access_readable(L, base[0] ? base : ".")) return;
         DIR *d = opendir(base[0] ? base : ".");
         if (!d) return;
         Obj names = NIL;
@@ -830,6 +836,11 @@ DEFPRIM(prim_directory) {
     } else {
         base = ".";
     }
+    /* the directory named before the first wild component must be readable */
+    const char *fixed = base;
+    for (Obj l = comps; is_cons(l) && is_string(CAR(l)); l = CDR(l))
+        fixed = path_join(L, fixed, string_to_utf8(L, CAR(l), NULL));
+    access_check(L, fixed, ACCESS_READ, "DIRECTORY", w);
     dir_walk(L, &ctx, base, comps, w);
     /* results: (isdir path)... pairs pushed in reverse; sort by name and drop duplicates */
     size_t n = 0;
@@ -1077,12 +1088,24 @@ DEFPRIM(prim_translate_pathname) {
     return pathname_make(L, t->host != NIL ? t->host : s->host, t->device != NIL ? t->device : s->device, dir, name, type, version);
 }
 
-DEFPRIM(prim_truename) { UNUSED_ARGS; return truename_or_error(L, args[0]); }
+/* Check that the policy lets OPERATION read (or WRITE) the file D designates. */
+static void check_path(Lisp *L, Obj d, AccessMode mode, const char *operation) {
+    Obj p = pathname_designated(L, d);
+    if (pathname_is_wild(L, p)) return;   /* the operation itself refuses it */
+    access_check(L, pathname_native(L, p), mode, operation, p);
+}
+
+DEFPRIM(prim_truename) {
+    UNUSED_ARGS;
+    check_path(L, args[0], ACCESS_READ, "TRUENAME");
+    return truename_or_error(L, args[0]);
+}
 
 DEFPRIM(prim_probe_file) {
     UNUSED_ARGS;
     Obj p = pathname_designated(L, args[0]);
     if (pathname_is_wild(L, p)) file_error(L, NIL, p, "can't find the truename of wild pathname %S", p);
+    access_check(L, pathname_native(L, p), ACCESS_READ, "PROBE-FILE", p);
     return pathname_probe(L, p);
 }
 
@@ -1096,6 +1119,7 @@ DEFPRIM(prim_file_write_date) {
     Obj p = pathname_designated(L, args[0]);
     struct stat st;
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_READ, "FILE-WRITE-DATE", p);
     if (stat(native, &st) != 0) {
         int e = errno;
         file_error(L, NIL, p, "Failed to find the WRITE-DATE of %s: %s", native, strerror(e));
@@ -1108,6 +1132,7 @@ DEFPRIM(prim_file_author) {
     Obj p = pathname_designated(L, args[0]);
     struct stat st;
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_READ, "FILE-AUTHOR", p);
     if (stat(native, &st) != 0) {
         int e = errno;
         file_error(L, NIL, p, "Failed to find the AUTHOR of %s: %s", native, strerror(e));
@@ -1119,8 +1144,9 @@ DEFPRIM(prim_file_author) {
 DEFPRIM(prim_delete_file) {
     UNUSED_ARGS;
     Obj p = pathname_designated(L, args[0]);
-    if (is_stream(args[0])) stream_close(L, args[0], false);
     char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_WRITE, "DELETE-FILE", p);
+    if (is_stream(args[0])) stream_close(L, args[0], false);
     if (unlink(native) != 0) {
         int e = errno;
         if (e == EISDIR || (e == EPERM && is_directory(native))) e = EISDIR;
@@ -1160,6 +1186,7 @@ DEFPRIM(prim_delete_directory) {
     Obj p = pathname_merged(L, args[0]);
     /* the directory itself: "/a/b/" or "/a/b" */
     char *native = native_of(L, p, true);
+    access_check(L, native, ACCESS_WRITE, "DELETE-DIRECTORY", p);
     if (o[0] != NO_VALUE && o[0] != NIL) remove_tree(L, native, p);
     else if (rmdir(native) != 0) {
         int e = errno;
@@ -1172,6 +1199,8 @@ DEFPRIM(prim_rename_file) {
     UNUSED_ARGS;
     Obj file = pathname_designated(L, args[0]);
     Obj newp = pathname_merge(L, pathname_designated(L, args[1]), file, S(K_NEWEST));
+    access_check(L, pathname_native(L, file), ACCESS_WRITE, "RENAME-FILE", file);
+    access_check(L, pathname_native(L, newp), ACCESS_WRITE, "RENAME-FILE", newp);
     Obj old_true = truename_or_error(L, args[0]);
     char *from = pathname_native(L, old_true);
     char *to = pathname_native(L, newp);
@@ -1200,6 +1229,8 @@ DEFPRIM(prim_ensure_directories_exist) {
     if (o[1] != NO_VALUE && o[1] != NIL) mode = (mode_t)check_fixnum(L, o[1]);
     Obj dirp = pathname_make(L, NIL, NIL, dir, NIL, NIL, NIL);
     char *native = native_of(L, dirp, false);
+    /* whether the directories exist is itself something read */
+    access_check(L, native, ACCESS_READ, "ENSURE-DIRECTORIES-EXIST", p);
     bool created = false;
     size_t n = strlen(native);
     char *buf = (char *)gc_alloc_atomic(L, n + 1);
@@ -1215,6 +1246,7 @@ DEFPRIM(prim_ensure_directories_exist) {
             stream_write_cstr(L, out, buf);
             stream_terpri(L, out);
         }
+        access_check(L, buf, ACCESS_WRITE, "ENSURE-DIRECTORIES-EXIST", p);
         if (mkdir(buf, mode) != 0 && errno != EEXIST) {
             int e = errno;
             file_error(L, NIL, p, "can't create directory %s: %s", buf, strerror(e));
@@ -1244,38 +1276,44 @@ DEFPRIM(prim_compile_file_pathname) {
 }
 
 static const PrimDef pathname_prims[] = {
-    {"MAKE-PATHNAME", PK_CL, prim_make_pathname, 0, REST, 0, "(&key host device directory name type version defaults case)", NULL},
-    {"PATHNAME", PK_CL, prim_pathname, 1, 1, 0, "(pathspec)", NULL},
-    {"PATHNAMEP", PK_CL, prim_pathnamep, 1, 1, 0, "(object)", NULL},
-    {"PATHNAME-HOST", PK_CL, prim_pathname_host, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-DEVICE", PK_CL, prim_pathname_device, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-DIRECTORY", PK_CL, prim_pathname_directory, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-NAME", PK_CL, prim_pathname_name, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-TYPE", PK_CL, prim_pathname_type, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-VERSION", PK_CL, prim_pathname_version, 1, 1, 0, "(pathname)", NULL},
-    {"NAMESTRING", PK_CL, prim_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"FILE-NAMESTRING", PK_CL, prim_file_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"DIRECTORY-NAMESTRING", PK_CL, prim_directory_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"HOST-NAMESTRING", PK_CL, prim_host_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"ENOUGH-NAMESTRING", PK_CL, prim_enough_namestring, 1, 2, 0, "(pathname &optional defaults)", NULL},
+    {"MAKE-PATHNAME", PK_CL, prim_make_pathname, 0, REST, 0, "(&key host device directory name type version defaults case)", "A pathname built from the components HOST, DEVICE, DIRECTORY, NAME, TYPE and VERSION; missing components come from DEFAULTS."},
+    {"PATHNAME", PK_CL, prim_pathname, 1, 1, 0, "(pathspec)", "The pathname denoted by PATHSPEC: a pathname, a namestring, or a stream associated with a file."},
+    {"PATHNAMEP", PK_CL, prim_pathnamep, 1, 1, 0, "(object)", "True when OBJECT is a pathname."},
+    {"PATHNAME-HOST", PK_CL, prim_pathname_host, 1, REST, 0, "(pathname &key case)", "The host component of PATHNAME."},
+    {"PATHNAME-DEVICE", PK_CL, prim_pathname_device, 1, REST, 0, "(pathname &key case)", "The device component of PATHNAME."},
+    {"PATHNAME-DIRECTORY", PK_CL, prim_pathname_directory, 1, REST, 0, "(pathname &key case)", "The directory component of PATHNAME: NIL or a list starting with :ABSOLUTE or :RELATIVE."},
+    {"PATHNAME-NAME", PK_CL, prim_pathname_name, 1, REST, 0, "(pathname &key case)", "The name component of PATHNAME."},
+    {"PATHNAME-TYPE", PK_CL, prim_pathname_type, 1, REST, 0, "(pathname &key case)", "The type (extension) component of PATHNAME."},
+    {"PATHNAME-VERSION", PK_CL, prim_pathname_version, 1, 1, 0, "(pathname)", "The version component of PATHNAME."},
+    {"NAMESTRING", PK_CL, prim_namestring, 1, 1, 0, "(pathname)", "The full namestring of PATHNAME."},
+    {"FILE-NAMESTRING", PK_CL, prim_file_namestring, 1, 1, 0, "(pathname)", "The name and type of PATHNAME as a namestring."},
+    {"DIRECTORY-NAMESTRING", PK_CL, prim_directory_namestring, 1, 1, 0, "(pathname)", "The directory part of PATHNAME as a namestring."},
+    {"HOST-NAMESTRING", PK_CL, prim_host_namestring, 1, 1, 0, "(pathname)", "The host part of PATHNAME as a string."},
+    {"ENOUGH-NAMESTRING", PK_CL, prim_enough_namestring, 1, 2, 0, "(pathname &optional defaults)", "The shortest namestring that names PATHNAME when merged with DEFAULTS (default *DEFAULT-PATHNAME-DEFAULTS*)."},
     {"%NAMESTRING-OR-NIL", PK_SYS, prim_pct_namestring_or_nil, 1, 1, 0, "(pathname)", NULL},
-    {"MERGE-PATHNAMES", PK_CL, prim_merge_pathnames, 1, 3, 0, "(pathname &optional defaults default-version)", NULL},
-    {"PARSE-NAMESTRING", PK_CL, prim_parse_namestring, 1, REST, FN_MV, "(thing &optional host defaults &key start end junk-allowed)", NULL},
-    {"WILD-PATHNAME-P", PK_CL, prim_wild_pathname_p, 1, 2, 0, "(pathname &optional field-key)", NULL},
-    {"PATHNAME-MATCH-P", PK_CL, prim_pathname_match_p, 2, 2, 0, "(pathname wildcard)", NULL},
-    {"TRANSLATE-PATHNAME", PK_CL, prim_translate_pathname, 3, REST, 0, "(source from-wildcard to-wildcard &key)", NULL},
-    {"TRUENAME", PK_CL, prim_truename, 1, 1, 0, "(filespec)", NULL},
-    {"PROBE-FILE", PK_CL, prim_probe_file, 1, 1, 0, "(pathspec)", NULL},
-    {"DIRECTORY", PK_CL, prim_directory, 1, REST, 0, "(pathspec &key resolve-symlinks)", NULL},
-    {"USER-HOMEDIR-PATHNAME", PK_CL, prim_user_homedir_pathname, 0, 1, 0, "(&optional host)", NULL},
-    {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", NULL},
-    {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", NULL},
-    {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", NULL},
+    {"MERGE-PATHNAMES", PK_CL, prim_merge_pathnames, 1, 3, 0, "(pathname &optional defaults default-version)", "PATHNAME with its missing components filled from DEFAULTS (default *DEFAULT-PATHNAME-DEFAULTS*), a relative directory being appended to the default one; DEFAULT-VERSION supplies a missing version."},
+    {"PARSE-NAMESTRING", PK_CL, prim_parse_namestring, 1, REST, FN_MV, "(thing &optional host defaults &key start end junk-allowed)", "Parses THING (a string from START to END, a pathname or a stream) into a pathname; returns it and the index where parsing stopped. JUNK-ALLOWED returns NIL instead of signalling on bad syntax."},
+    {"WILD-PATHNAME-P", PK_CL, prim_wild_pathname_p, 1, 2, 0, "(pathname &optional field-key)", "True when PATHNAME has wildcards, in the component FIELD-KEY (such as :NAME) when given, else in any component."},
+    {"PATHNAME-MATCH-P", PK_CL, prim_pathname_match_p, 2, 2, 0, "(pathname wildcard)", "True when PATHNAME matches the possibly wild pattern WILDCARD, component by component."},
+    {"TRANSLATE-PATHNAME", PK_CL, prim_translate_pathname, 3, REST, 0, "(source from-wildcard to-wildcard &key)", "Rewrites SOURCE, which matches FROM-WILDCARD, into the pattern TO-WILDCARD, the parts matched by wildcards carried across."},
+    {"TRUENAME", PK_CL, prim_truename, 1, 1, 0, "(filespec)", "The canonical name of the existing file FILESPEC, with links resolved; signals FILE-ERROR when it does not exist."},
+    {"PROBE-FILE", PK_CL, prim_probe_file, 1, 1, 0, "(pathspec)", "The truename of the file named by PATHSPEC when it exists, otherwise NIL."},
+    {"DIRECTORY", PK_CL, prim_directory, 1, REST, 0, "(pathspec &key resolve-symlinks)", "A list of the truenames of the existing files matching the possibly wild PATHSPEC."},
+    {"USER-HOMEDIR-PATHNAME", PK_CL, prim_user_homedir_pathname, 0, 1, 0, "(&optional host)", "The pathname of the user's home directory."},
+    {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", "The time the file named by PATHSPEC was last written, as a universal time, or NIL when it cannot be found."},
+    {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", "The name of the owner of the file named by PATHSPEC, or NIL when it cannot be found."},
+    {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", "Deletes the file named by FILE; returns T, or signals FILE-ERROR when it cannot."},
     {"DELETE-DIRECTORY", PK_EXT, prim_delete_directory, 1, REST, 0, "(pathspec &key recursive)", "Delete a directory (and its contents with :RECURSIVE T)."},
-    {"RENAME-FILE", PK_CL, prim_rename_file, 2, 2, FN_MV, "(file new-name)", NULL},
-    {"ENSURE-DIRECTORIES-EXIST", PK_CL, prim_ensure_directories_exist, 1, REST, FN_MV, "(pathspec &key verbose mode)", NULL},
+    {"RENAME-FILE", PK_CL, prim_rename_file, 2, 2, FN_MV, "(file new-name)", "Renames FILE to NEW-NAME merged with FILE; returns the new name, the old truename and the new truename."},
+    {"ENSURE-DIRECTORIES-EXIST", PK_CL, prim_ensure_directories_exist, 1, REST, FN_MV, "(pathspec &key verbose mode)", "Creates any missing directories on the path of PATHSPEC; returns PATHSPEC and whether anything was created. VERBOSE reports each directory made."},
     {"%NATIVE-NAMESTRING", PK_SYS, prim_pct_native_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"COMPILE-FILE-PATHNAME", PK_CL, prim_compile_file_pathname, 1, REST, 0, "(input-file &key output-file)", NULL},
+    {"COMPILE-FILE-PATHNAME", PK_CL, prim_compile_file_pathname, 1, REST, 0, "(input-file &key output-file)", "The pathname COMPILE-FILE would write for INPUT-FILE (with OUTPUT-FILE when given)."},
+    {0},
+};
+
+/* documentation of the variable pathname_init defines (docs.h) */
+const DocRow pathname_variable_docs[] = {
+    {"*DEFAULT-PATHNAME-DEFAULTS*", "The pathname whose components fill the missing ones of pathnames used to open files; normally the current directory."},
     {0},
 };
 

@@ -99,6 +99,7 @@ struct Lisp {
     Obj definition_log;      /* reserved for the session's provenance tables */
     Obj features;
     void *session;           /* back pointer owned by src/session.c */
+    struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
      * malloc'd line without its newline, or NULL at end of input */
     char *(*read_line_hook)(void *ctx, const char *prompt);

@@ -4,6 +4,12 @@
 
 #include "tinycl.h"
 
+/* The environment variables Lisp code sees by default in `tinycl mcp` (and with --allow-*). */
+#define CLI_DEFAULT_ENV "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "PATH", "PWD", "SHELL", \
+    "TERM", "TMPDIR", "TZ", "CL_SOURCE_REGISTRY"
+#define CLI_DEFAULT_ENV_TEXT "HOME, USER, LOGNAME, LANG, LC_ALL, LC_CTYPE, PATH, PWD, SHELL, TERM, " \
+    "TMPDIR, TZ and CL_SOURCE_REGISTRY"
+
 typedef struct CliOptions {
     TclOptions session;
     const char *script;        /* tinycl FILE.lisp */
@@ -14,6 +20,11 @@ typedef struct CliOptions {
     bool mcp;
     const char *tools;         /* mcp --tools GROUP,...: the tool groups offered (NULL: all) */
     bool quiet;
+    /* access (docs/security.md): --allow-read/--allow-write DIR, --allow-env NAME (each in the
+     * order given), --sandbox, --unrestricted */
+    const char **allow_read, **allow_write, **allow_env;
+    int nallow_read, nallow_write, nallow_env;
+    bool sandbox, unrestricted;
 } CliOptions;
 
 /* Print the result of an evaluation as the CLI does: values on stdout, errors on stderr.

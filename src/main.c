@@ -19,6 +19,24 @@ static void usage(FILE *f) {
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
           "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, introspection, systems\n"
+          "\n"
+          "File and environment access (see docs/security.md):\n"
+          "  --allow-read DIR     Lisp code may also read under DIR (repeatable)\n"
+          "  --allow-write DIR    Lisp code may also read and write under DIR (repeatable)\n"
+          "  --allow-env NAME     Lisp code may also read the environment variable NAME (repeatable)\n"
+          "  --sandbox            read only the loader's system source directories and the temporary\n"
+          "                       directory, write only the temporary directory, no environment\n"
+          "  --unrestricted       no restriction (Lisp code has your rights)\n"
+          "  `tinycl mcp` is restricted by default: it reads under the current directory, the loader's\n"
+          "  system source directories (/usr/share/common-lisp, CL_SOURCE_REGISTRY's, ~/common-lisp,\n"
+          "  ~/.local/share/common-lisp/source, ~/quicklisp/local-projects) and the temporary directory\n"
+          "  ($TMPDIR or /tmp); it writes under the current directory and the temporary directory; it\n"
+          "  sees only the environment variables " CLI_DEFAULT_ENV_TEXT ".\n"
+          "  The REPL, scripts and -e are unrestricted unless given one of these options (any\n"
+          "  --allow-* alone starts from mcp's defaults). A refused operation signals\n"
+          "  TINYCL:ACCESS-DENIED, a FILE-ERROR naming the option that would allow it; a hidden\n"
+          "  environment variable reads as unset. In `tinycl mcp` the protocol's stdin and stdout can\n"
+          "  never be opened from Lisp, even with --unrestricted.\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n", f);
@@ -69,6 +87,53 @@ int cli_print_result(const TclResult *r, bool show_values) {
     return 1;
 }
 
+/* The environment variables `tinycl mcp` shows by default (docs/security.md). */
+static const char *const default_env[] = {CLI_DEFAULT_ENV, NULL};
+
+/* The access policy the options ask for, in o->session.access; NULL when unrestricted.
+ * Returns false (with a message) when an option cannot be honoured. */
+static bool build_access(CliOptions *o) {
+    bool any_allow = o->nallow_read || o->nallow_write || o->nallow_env;
+    if (o->unrestricted && (o->sandbox || any_allow)) {
+        fputs("tinycl: --unrestricted cannot be combined with --sandbox or --allow-*\n", stderr);
+        return false;
+    }
+    if (o->unrestricted || (!o->mcp && !o->sandbox && !any_allow)) return true;
+    TclAccess *a = tcl_access_new();
+    if (!a) return false;
+    const char *tmp = tcl_temp_directory();
+    tcl_allow_system_sources(a);
+    tcl_allow_write(a, tmp);
+    if (!o->sandbox) {
+        /* a server started from / (as some clients do) would otherwise let code write anywhere */
+        char *cwd = realpath(".", NULL);
+        if (!cwd) {
+            fputs("tinycl: the current directory cannot be resolved\n", stderr);
+            return false;
+        }
+        if (strcmp(cwd, "/") == 0)
+            fputs("tinycl: the current directory is /: it is not made readable or writable (use --allow-read "
+                  "or --allow-write DIR)\n", stderr);
+        else
+            tcl_allow_write(a, cwd);
+        free(cwd);
+        for (int i = 0; default_env[i]; i++) tcl_allow_env(a, default_env[i]);
+    }
+    for (int i = 0; i < o->nallow_read; i++)
+        if (!tcl_allow_read(a, o->allow_read[i])) {
+            fprintf(stderr, "tinycl: --allow-read %s: the directory cannot be resolved\n", o->allow_read[i]);
+            return false;
+        }
+    for (int i = 0; i < o->nallow_write; i++)
+        if (!tcl_allow_write(a, o->allow_write[i])) {
+            fprintf(stderr, "tinycl: --allow-write %s: the directory cannot be resolved\n", o->allow_write[i]);
+            return false;
+        }
+    for (int i = 0; i < o->nallow_env; i++) tcl_allow_env(a, o->allow_env[i]);
+    o->session.access = a;
+    return true;
+}
+
 typedef struct MainCtx { CliOptions opt; int status; } MainCtx;
 
 static int run(void *p) {
@@ -111,6 +176,9 @@ int main(int argc, char **argv) {
     static MainCtx m;
     CliOptions *o = &m.opt;
     o->evals = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+    o->allow_read = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+    o->allow_write = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+    o->allow_env = (const char **)calloc((size_t)argc + 1, sizeof(char *));
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "mcp") == 0) {
         o->mcp = true;
@@ -127,6 +195,19 @@ int main(int argc, char **argv) {
             o->evals[o->nevals++] = argv[++i];
             continue;
         }
+        if (strcmp(a, "--allow-read") == 0 || strcmp(a, "--allow-write") == 0 || strcmp(a, "--allow-env") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                fprintf(stderr, "tinycl: %s needs %s\n", a, a[8] == 'e' ? "a variable name" : "a directory");
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (a[8] == 'r') o->allow_read[o->nallow_read++] = v;
+            else if (a[8] == 'w') o->allow_write[o->nallow_write++] = v;
+            else o->allow_env[o->nallow_env++] = v;
+            continue;
+        }
+        if (strcmp(a, "--sandbox") == 0) { o->sandbox = true; continue; }
+        if (strcmp(a, "--unrestricted") == 0) { o->unrestricted = true; continue; }
         if (strcmp(a, "--max-heap") == 0) {
             if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap)) {
                 fprintf(stderr, "tinycl: --max-heap needs a size of at least 16M, such as 512M or 2G\n");
@@ -155,5 +236,6 @@ int main(int argc, char **argv) {
         o->nscript_args = argc - i - 1;
         break;
     }
+    if (!build_access(o)) return 2;
     return tcl_run_with_big_stack(run, &m);
 }

@@ -15,6 +15,7 @@
 #include "../runtime/hash.h"
 #include "../runtime/xref.h"
 #include "../runtime/list.h"
+#include "../runtime/access.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -147,8 +148,15 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     if (s->opt.max_heap) cfg.max_heap = s->opt.max_heap;
     cfg.timeout = s->opt.timeout;
     cfg.output_cap = s->opt.output_cap;
+    if (s->opt.access) {
+        s->access = access_copy(s->opt.access);
+        if (!s->access) { free(s); return NULL; }
+        s->opt.access = s->access;
+    }
     s->L = lisp_new(&cfg);
-    if (!s->L) { free(s); return NULL; }
+    if (!s->L) { access_free(s->access); free(s); return NULL; }
+    /* the policy holds from the first form the session evaluates */
+    s->L->access = s->access;
     s->thread = pthread_self();
     s->thread_known = true;
     if (s->opt.capture_output) {
@@ -166,7 +174,28 @@ void tcl_session_free(TclSession *s) {
     if (!s) return;
     live_remove(s);
     lisp_free(s->L);
+    access_free(s->access);
     free(s);
+}
+
+TclAccess *tcl_access_new(void) { return access_new(true); }
+void tcl_access_free(TclAccess *a) { access_free(a); }
+bool tcl_allow_read(TclAccess *a, const char *dir) { return access_allow_read(a, dir); }
+bool tcl_allow_write(TclAccess *a, const char *dir) { return access_allow_write(a, dir); }
+void tcl_allow_env(TclAccess *a, const char *name) { access_allow_env(a, name); }
+void tcl_allow_system_sources(TclAccess *a) { access_allow_system_sources(a); }
+const char *tcl_temp_directory(void) { return access_temp_directory(); }
+char *tcl_access_describe(const TclAccess *a) { return access_describe(a); }
+
+void tcl_protect_descriptor(TclSession *s, int fd) {
+    if (!s->access) {
+        /* unrestricted, but with this file protected */
+        s->access = access_new(false);
+        if (!s->access) return;
+        s->opt.access = s->access;
+        s->L->access = s->access;
+    }
+    access_protect_fd(s->access, fd);
 }
 
 void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char *prompt), void *ctx) {
@@ -595,6 +624,8 @@ void tcl_result_free(TclResult *r) {
 TclResult *tcl_load_file(TclSession *s, const char *path) {
     Lisp *L = s->L;
     enter(s);
+    /* the file the host names is readable whatever the policy (what it loads in turn is checked) */
+    if (s->access && s->access->restricted) access_allow_read(s->access, path);
     Obj p = string_from_cstr(L, path);
     Obj form = cons(L, intern_cstr(L, L->pkg_cl, "LOAD"), cons(L, p, NIL));
     Obj printed = prin1_to_string(L, form);
@@ -613,6 +644,9 @@ void tcl_reset(TclSession *s, bool drop_systems) {
             live_remove(fresh);
             lisp_free(s->L);
             s->L = fresh->L;
+            /* the session's policy (protected descriptors included) carries over */
+            access_free(fresh->access);
+            s->L->access = s->access;
             free(fresh);
             s->thread_known = false;
             enter(s);

@@ -17,6 +17,7 @@ struct TclSession {
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
     long calls;                /* evaluate calls made, for the source locations of definitions typed in */
+    struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
 };
 
 /* Evaluate FORM (an Obj) as one session call: time limit, output capture, errors described. */

@@ -1049,7 +1049,8 @@
 
 (defun %env-source-registry ()
   ;; CL_SOURCE_REGISTRY: "dir:dir//:..." or an ASDF (:source-registry ...) form
-  (let ((value (getenv "CL_SOURCE_REGISTRY")) (out nil))
+  ;; read past the environment allow list: the access policy makes these directories readable
+  (let ((value (sys::%source-registry-variable)) (out nil))
     (when (and value (plusp (length value)))
       (if (char= (char value 0) #\()
           (setq out (reverse (%parse-source-registry-form
@@ -1170,6 +1171,8 @@
 ;;; Loading .asd files and finding systems
 
 (defun load-asd (pathname &key name)
+  ;; a file the access policy refuses is an ACCESS-DENIED, not a missing file
+  (sys::%check-access pathname :input "LOAD-ASD")
   (let* ((truename (or (probe-file* pathname)
                        (error 'missing-component :requires (or name (pathname-name pathname))
                                                  :detail (format nil "the file ~A does not exist" (namestring pathname)))))

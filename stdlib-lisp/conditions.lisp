@@ -357,6 +357,7 @@
     (if extra (append initargs (nreverse-boot extra)) initargs)))
 
 (defun make-condition (type &rest initargs)
+  "A new condition of TYPE with its slots filled from INITARGS, without signalling it."
   (let ((class (if (%class-p type) type (gethash type *class-table*))))
     (if (or (null class) (not (eq (%class-kind class) :condition)))
         (error 'simple-type-error :datum type :expected-type '(satisfies condition-type-p)
@@ -418,6 +419,7 @@
   fname)
 
 (defmacro define-condition (name parent-types slot-specs &rest options)
+  "Defines the condition type NAME with PARENT-TYPES and slots SLOT-SPECS (with :initarg, :initform, :reader...); OPTIONS include :report (a string or function printing the condition) and :documentation."
   (let ((parsed (%mapcar1 #'%parse-slot-spec slot-specs))
         (report nil) (default-initargs nil) (doc nil))
     (dolist (o options)
@@ -559,6 +561,7 @@
                                      :format-arguments (list caller datum)))))
 
 (defun signal (datum &rest arguments)
+  "Signals the condition made from DATUM and ARGUMENTS to the active handlers; returns NIL when none of them transfers control."
   (let ((c (%coerce-to-condition datum arguments 'simple-condition 'signal)))
     (if (and *break-on-signals* (%type-matches c *break-on-signals*))
         (let ((*break-on-signals* nil))
@@ -578,12 +581,14 @@
     nil))
 
 (defmacro handler-bind (bindings &body forms)
+  "Evaluates FORMS with condition handlers established: each of BINDINGS, (type handler), calls the function HANDLER on a signalled condition of that type, without unwinding; a handler that returns declines."
   `(let ((*handler-clusters*
            (cons (list ,@(%mapcar1 #'(lambda (b) `(cons ',(car b) ,(cadr b))) bindings))
                  *handler-clusters*)))
      ,@forms))
 
 (defmacro handler-case (form &rest clauses)
+  "Evaluates FORM; when a condition of a clause's type is signalled, unwinds and evaluates that clause, (type ([var]) body...), returning its values. A :NO-ERROR clause receives FORM's values when nothing was signalled."
   (let ((no-error nil) (others nil))
     (dolist (c clauses)
       (if (eq (car c) :no-error) (setq no-error c) (setq others (append others (list c)))))
@@ -621,6 +626,7 @@
                       (nreverse-boot r)))))))))
 
 (defmacro ignore-errors (&body forms)
+  "Evaluates FORMS and returns their values; if an ERROR is signalled, returns NIL and the condition instead."
   `(handler-case (progn ,@forms)
      (error (condition) (values nil condition))))
 
@@ -659,7 +665,9 @@
 (defun %restartp (x)
   (and (%instance-p x) (eq (%instance-layout x) *restart-class*)))
 
-(defun restart-name (restart) (%instance-ref restart 0))
+(defun restart-name (restart)
+  "The name of RESTART, a symbol or NIL."
+  (%instance-ref restart 0))
 
 (defun %print-restart (r stream)
   (if *print-escape*
@@ -673,6 +681,7 @@
               (t (prin1 (restart-name r) stream))))))
 
 (defun compute-restarts (&optional condition)
+  "A list of the restarts currently active (for CONDITION when given), innermost first."
   (let ((result nil))
     (dolist (cluster *restart-clusters*)
       (dolist (r cluster)
@@ -683,6 +692,7 @@
     (nreverse-boot result)))
 
 (defun find-restart (identifier &optional condition)
+  "The most recent active restart named IDENTIFIER (or IDENTIFIER itself if it is a restart), for CONDITION when given; NIL when there is none."
   (dolist (r (compute-restarts condition) nil)
     (if (or (eq r identifier) (and (symbolp identifier) (eq (restart-name r) identifier)))
         (return-from find-restart r))))
@@ -696,15 +706,18 @@
                                        :format-arguments (list identifier)))))
 
 (defun invoke-restart (restart &rest arguments)
+  "Transfers control to RESTART (a restart or its name), calling its function with ARGUMENTS."
   (let ((r (%find-restart-or-lose restart nil)))
     (apply (%instance-ref r 1) arguments)))
 
 (defun invoke-restart-interactively (restart)
+  "Invokes RESTART with arguments obtained from its interactive function (none when it has none)."
   (let* ((r (%find-restart-or-lose restart nil))
          (interactive (%instance-ref r 3)))
     (apply (%instance-ref r 1) (if interactive (funcall interactive) nil))))
 
 (defmacro restart-bind (bindings &body forms)
+  "Evaluates FORMS with restarts established: each of BINDINGS, (name function options...), runs FUNCTION when invoked, without unwinding first."
   `(let ((*restart-clusters*
            (cons (list ,@(%mapcar1 #'(lambda (b)
                                         `(%make-restart ',(car b) ,(cadr b) ,@(cddr b)))
@@ -713,6 +726,7 @@
      ,@forms))
 
 (defmacro with-condition-restarts (condition-form restarts-form &body forms)
+  "Evaluates FORMS with the restarts listed by RESTARTS-FORM associated with the condition from CONDITION-FORM."
   (let ((c (gensym)) (rs (gensym)))
     `(let ((,c ,condition-form) (,rs ,restarts-form))
        (dolist (r ,rs) (%instance-set r 5 (cons ,c (%instance-ref r 5))))
@@ -738,6 +752,7 @@
     (list name ll report interactive test rest)))
 
 (defmacro restart-case (restartable-form &rest clauses &environment env)
+  "Evaluates RESTARTABLE-FORM with a restart for each of CLAUSES, (name lambda-list options... body...); invoking one unwinds to here and returns the values of its body."
   (let* ((block (gensym "RESTART-CASE")) (args (gensym "ARGS"))
          (parsed (%mapcar1 #'%parse-restart-clause clauses))
          (tags (%mapcar1 #'(lambda (c) (declare (ignore c)) (gensym "RESTART")) clauses))
@@ -782,26 +797,32 @@
                                ',op))))
 
 (defmacro with-simple-restart ((name format-control &rest format-arguments) &body forms)
+  "Evaluates FORMS with a restart NAME, described by FORMAT-CONTROL and FORMAT-ARGUMENTS; invoking it returns NIL and T from this form."
   `(restart-case (progn ,@forms)
      (,name ()
        :report (lambda (stream) (format stream ,format-control ,@format-arguments))
        (values nil t))))
 
 (defun abort (&optional condition)
+  "Invokes the most recent ABORT restart (for CONDITION when given), ending the current operation; an error if there is none."
   (invoke-restart (%find-restart-or-lose 'abort condition))
   (error 'simple-control-error :format-control "ABORT restart failed to transfer control."))
 
 (defun continue (&optional condition)
+  "Invokes the most recent CONTINUE restart (for CONDITION when given); returns NIL when there is none."
   (let ((r (find-restart 'continue condition))) (if r (invoke-restart r))))
 
 (defun muffle-warning (&optional condition)
+  "Invokes the MUFFLE-WARNING restart established by WARN, so the warning is not printed; an error when there is none."
   (invoke-restart (%find-restart-or-lose 'muffle-warning condition))
   (error 'simple-control-error :format-control "MUFFLE-WARNING restart failed to transfer control."))
 
 (defun store-value (value &optional condition)
+  "Invokes the most recent STORE-VALUE restart (for CONDITION when given) with VALUE; returns NIL when there is none."
   (let ((r (find-restart 'store-value condition))) (if r (invoke-restart r value))))
 
 (defun use-value (value &optional condition)
+  "Invokes the most recent USE-VALUE restart (for CONDITION when given) with VALUE; returns NIL when there is none."
   (let ((r (find-restart 'use-value condition))) (if r (invoke-restart r value))))
 
 ;;; ------------------------------------------------------------------
@@ -823,6 +844,7 @@
   "A function of one argument (the condition) that lets a person choose a restart; set by the REPL.")
 
 (defun invoke-debugger (condition)
+  "Enters the debugger with CONDITION, after calling *DEBUGGER-HOOK* if it is set. Never returns normally."
   (let ((hook *debugger-hook*))
     (if hook
         (let ((*debugger-hook* nil))
@@ -832,11 +854,13 @@
   (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
 
 (defun error (datum &rest arguments)
+  "Signals the condition made from DATUM and ARGUMENTS (a condition, a condition type with initargs, or a format control with arguments, which makes a SIMPLE-ERROR) and enters the debugger when no handler takes it. Never returns."
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'error)))
     (signal c)
     (invoke-debugger c)))
 
 (defun cerror (continue-format-control datum &rest arguments)
+  "Signals an error like ERROR, but with a CONTINUE restart, described by CONTINUE-FORMAT-CONTROL, that returns NIL from CERROR."
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'cerror)))
     (with-simple-restart (continue "~?" continue-format-control arguments)
       (with-condition-restarts c (list (find-restart 'continue))
@@ -844,6 +868,7 @@
     nil))
 
 (defun warn (datum &rest arguments)
+  "Signals a warning made from DATUM and ARGUMENTS with a MUFFLE-WARNING restart; if nothing muffles it, prints it on *ERROR-OUTPUT*. Returns NIL."
   (let ((c (%coerce-to-condition datum arguments 'simple-warning 'warn)))
     (if (not (%type-matches c 'warning))
         (error 'simple-type-error :datum c :expected-type 'warning
@@ -854,6 +879,7 @@
     nil))
 
 (defun break (&optional (format-control "Break") &rest format-arguments)
+  "Prints the message made from FORMAT-CONTROL and FORMAT-ARGUMENTS and enters the debugger, with a CONTINUE restart that returns NIL."
   (with-simple-restart (continue "Return from BREAK.")
     (let ((*debugger-hook* nil))
       (invoke-debugger (make-condition 'simple-condition :format-control format-control
@@ -951,6 +977,7 @@
 ;;; ASSERT (CHECK-TYPE lives with the type system)
 
 (defmacro assert (test-form &optional places datum &rest arguments)
+  "Signals a correctable error when TEST-FORM is false; its CONTINUE restart lets the user give new values to PLACES and tries again. DATUM and ARGUMENTS make the condition as for ERROR."
   (let ((top (gensym "ASSERT")))
     `(tagbody
       ,top

@@ -64,4 +64,8 @@ void mcp_progress(McpContext *ctx, const char *message);
 /* The instructions text sent in the initialize result. */
 extern const char *mcp_instructions;
 
+/* Move the protocol's stdin and stdout to unguessable close-on-exec descriptors (returned), put
+ * /dev/null on fd 0 and stderr on fd 1 (channel.c). False on failure (errno set). */
+bool mcp_channel_open(int *in_fd, int *out_fd);
+
 #endif

@@ -15,6 +15,8 @@
 /* ---- output: only this file writes protocol messages, to a private copy of fd 1 ---- */
 
 static FILE *proto_out;
+static int proto_in;           /* the protocol's input (channel.c moves it off fd 0) */
+static char *instructions;     /* mcp_instructions and the access rules in force */
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double now_ms(void) {
@@ -211,11 +213,11 @@ static void *reader_main(void *arg) {
     size_t len = 0, cap = 0;
     char chunk[65536];
     for (;;) {
-        struct pollfd pfd = {0, POLLIN, 0};
+        struct pollfd pfd = {proto_in, POLLIN, 0};
         int pr = poll(&pfd, 1, 250);
         if (pr < 0 && errno == EINTR) continue;
         if (pr == 0) { send_progress_if_due(); continue; }
-        ssize_t n = read(0, chunk, sizeof chunk);
+        ssize_t n = read(proto_in, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         if (len + (size_t)n + 1 > cap) {
@@ -287,7 +289,7 @@ static cJSON *handle_initialize(const cJSON *params) {
     if (negotiated >= V2025_06_18) cJSON_AddStringToObject(info, "title", "tinycl Common Lisp");
     if (negotiated >= V2025_11_25)
         cJSON_AddStringToObject(info, "description", "A small Common Lisp with a persistent evaluation session.");
-    cJSON_AddStringToObject(r, "instructions", mcp_instructions);
+    cJSON_AddStringToObject(r, "instructions", instructions ? instructions : mcp_instructions);
     return r;
 }
 
@@ -437,14 +439,19 @@ int mcp_run(const CliOptions *opt) {
             return 2;
         }
     }
-    /* protocol output goes to a private copy of fd 1; anything else written to fd 1 lands on stderr */
-    int proto_fd = dup(1);
-    if (proto_fd < 0 || dup2(2, 1) < 0) {
+    /* the protocol's descriptors, out of Lisp's reach; anything else written to fd 1 lands on stderr */
+    int proto_fd;
+    if (!mcp_channel_open(&proto_in, &proto_fd)) {
         perror("tinycl mcp");
         return 70;
     }
     proto_out = fdopen(proto_fd, "w");
     if (!proto_out) return 70;
+    char *rules = tcl_access_describe(opt->session.access);
+    if (rules && asprintf(&instructions, "%s\n\n%s The protocol's stdin and stdout can never be opened "
+                          "from Lisp; *standard-input* reads nothing.", mcp_instructions, rules) < 0)
+        instructions = NULL;
+    free(rules);
     TclOptions so = opt->session;
     so.capture_output = true;
     if (so.timeout <= 0) so.timeout = 30;
@@ -459,6 +466,8 @@ int mcp_run(const CliOptions *opt) {
         fputs("tinycl mcp: could not start the interpreter\n", stderr);
         return 70;
     }
+    tcl_protect_descriptor(session, proto_in);
+    tcl_protect_descriptor(session, proto_fd);
     pthread_mutex_lock(&state_lock);
     the_session = session;
     session_ready = true;
