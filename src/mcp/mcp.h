@@ -41,8 +41,8 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[], mcp_tools_introspection[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count, mcp_tools_introspection_count;
 
 /* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
  * evaluate-lisp's outputSchema (which the debug tools' results share). */
