@@ -18,7 +18,7 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
-          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, files, tests\n"
           "\n"
           "File and environment access (see docs/security.md):\n"
           "  --allow-read DIR     Lisp code may also read under DIR (repeatable)\n"

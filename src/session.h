@@ -16,6 +16,7 @@ struct TclSession {
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
     struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
+    struct FilesState *files;  /* what the file tools last read (src/files.c) */
 };
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */

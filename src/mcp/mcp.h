@@ -39,8 +39,8 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_files[], mcp_tools_tests[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_files_count, mcp_tools_tests_count;
 
 extern const ToolGroup mcp_tool_groups[];
 extern const int mcp_tool_group_count;
