@@ -789,6 +789,13 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
                 if (cut_e < n && t[cut_e] == '\r') cut_e++;
                 if (cut_e < n && t[cut_e] == '\n') cut_e++;
             }
+            if (cut_e >= n && cut_s > 0 && prev_blank) {
+                /* the last form: the blank line before it goes too, so the file ends as it did */
+                size_t q = cut_s;
+                if (q > 0 && t[q - 1] == '\n') q--;
+                if (q > 0 && t[q - 1] == '\r') q--;
+                if (q == 0 || t[q - 1] == '\n' || t[q - 1] == '\r') cut_s = q;
+            }
         }
         buf_addn(&nb, t, cut_s);
         buf_addn(&nb, t + cut_e, n - cut_e);
@@ -817,7 +824,8 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
     buf_printf(&b, "%s %s: ", dry_run ? "Dry run (nothing written)" : "Edited", path);
     buf_printf(&b, "%s ", operation);
     form_label(&b, f);
-    buf_printf(&b, " (lines %d-%d)\n%s", r->start_line, r->end_line, r->diff);
+    if (r->start_line == r->end_line) buf_printf(&b, " (line %d)\n%s", r->start_line, r->diff);
+    else buf_printf(&b, " (lines %d-%d)\n%s", r->start_line, r->end_line, r->diff);
     r->text = buf_take(&b);
     lsrc_file_free(&lf);
     lsrc_lines_free(&ls);

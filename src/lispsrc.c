@@ -259,8 +259,10 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
     size_t form_start = 0, prefix_at = 0;
     bool line_start = true;
     int suspect_line = 0, suspect_count = 0;   /* the first line indented like a closed form */
+    size_t suspect_off = 0;                    /* the outermost opener it closes by its indentation */
     size_t i = 0, bad = 0;
     ColCache cc = {0, 0, 1};
+    char blame[160] = "";
 
 #define START_DATUM(at) do { if (depth == 0 && need == 0) { need = 1; form_start = (at); } } while (0)
 #define DATUM_DONE() do { if (depth == 0 && --need == 0) r->forms++; } while (0)
@@ -287,6 +289,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
                 }
                 suspect_line = line;
                 suspect_count = count;
+                suspect_off = st[depth - (size_t)count].off;
             }
         }
         line_start = false;
@@ -339,14 +342,14 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
         DATUM_DONE();
     }
     if (depth > 0) {
-        /* report the opener the indentation blames: the innermost one at or right of the suspect line's start */
-        size_t which = 0;
-        if (suspect_line && suspect_count > 0 && (size_t)suspect_count <= depth) which = depth - (size_t)suspect_count;
-        set_problem(r, "unclosed", &ls, t, st[which].off);
-        r->form = first_line(t, n, st[which].off);
+        /* the outermost unclosed form; the fix names the form the indentation blames */
+        set_problem(r, "unclosed", &ls, t, st[0].off);
+        r->form = first_line(t, n, st[0].off);
         if (suspect_line) {
             r->fix_line = suspect_line;
             r->fix_count = suspect_count;
+            snprintf(blame, sizeof blame, "to close the form at line %d, column %d; the next line is indented as if it "
+                     "were", lsrc_line_of(&ls, suspect_off), lsrc_column_of(&ls, t, suspect_off));
         }
     } else if (need > 0) {
         set_problem(r, "incomplete-form", &ls, t, prefix_at);
@@ -356,7 +359,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
     }
     (void)form_start;
 out:
-    describe(r, NULL);
+    describe(r, blame[0] ? blame : NULL);
     free(st);
     lsrc_lines_free(&ls);
     return r;

@@ -210,13 +210,28 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
          (expr-slot (find-symbol "TEST-EXPR" "FIVEAM")))
     (push (list (if name (%test-printed name) "?")
                 status
-                (if (and expr-slot (ignore-errors (slot-boundp r expr-slot))) (%test-printed (slot-value r expr-slot)) nil)
+                (let ((expr (and expr-slot (ignore-errors (slot-boundp r expr-slot)) (slot-value r expr-slot))))
+                  (if expr (%test-printed expr) nil))
                 nil
-                (if (eq status :errored) (%test-printed (ignore-errors (%tf "ACTUAL-CONDITION" "FIVEAM" r))) nil)
+                (if (eq status :errored)
+                    (let ((c (ignore-errors (%tf "ACTUAL-CONDITION" "FIVEAM" r))))
+                      (if (typep c 'condition)
+                          (format nil "~A: ~A" (%condition-display-type c) (handler-case (princ-to-string c) (error () "?")))
+                          (%test-printed c)))
+                    nil)
                 (let ((reason (ignore-errors (%tf "REASON" "FIVEAM" r))))
-                  (if (stringp reason) (string-trim '(#\Space #\Newline) reason) nil))
+                  (if (stringp reason) (%one-line reason) nil))
                 nil)
           *test-collected*)))
+
+(defun %one-line (text)
+  ;; runs of whitespace made one space: FiveAM's reasons are laid out for a terminal
+  (let ((out (make-string-output-stream)) (space nil))
+    (loop for c across (string-trim '(#\Space #\Newline #\Tab) text)
+          do (if (member c '(#\Space #\Newline #\Tab #\Return))
+                 (setq space t)
+                 (progn (when space (write-char #\Space out)) (setq space nil) (write-char c out))))
+    (get-output-stream-string out)))
 
 (defun %rt-note (entry passed text)
   (let* ((name (%tf "NAME" "REGRESSION-TEST" entry))
@@ -292,6 +307,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                            (%rt-note entry r text)
                            (ignore-errors (%session-progress (format nil "~D tests run" (length *test-collected*))))
                            r))))
+        (ignore-errors (%session-progress (format nil "Running the tests of ~A (~A)" system (or fw "unknown framework"))))
         (flet ((run ()
                  (handler-case
                      (if test

@@ -320,7 +320,7 @@ const Tool mcp_tools_files[] = {
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source text to check\"},"
      "\"path\":{\"type\":\"string\",\"description\":\"A Lisp source file to check\"}},\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{" PAREN_PROPERTIES ",\"path\":" NULLABLE_STRING "," ERROR_SCHEMA "},"
-     "\"required\":[\"balanced\",\"forms\",\"problem\"]}",
+     "\"required\":[\"error\"]}",
      true, false, true, false, tool_check_parens},
     {"read-lisp-file", "Read Lisp file",
      "The top-level forms of a Lisp source file with their kind (defun, defmethod with its specializers, defclass, "
@@ -346,7 +346,7 @@ const Tool mcp_tools_files[] = {
      "\"end_line\":{\"type\":\"integer\"},\"end_column\":{\"type\":\"integer\"},\"expanded\":{\"type\":\"boolean\"},"
      "\"text\":{\"type\":\"string\"}},\"required\":[\"index\",\"kind\",\"start_line\",\"end_line\",\"text\"]}},"
      "\"problem\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{" PAREN_PROPERTIES "}}]}," ERROR_SCHEMA "},"
-     "\"required\":[\"forms\"]}",
+     "\"required\":[\"error\"]}",
      true, false, true, false, tool_read_lisp_file},
     {"edit-lisp-form", "Edit Lisp form",
      "Replace, insert before, insert after or delete one top-level form of a Lisp file, found by `form_type` (defun, "
