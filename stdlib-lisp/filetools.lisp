@@ -67,13 +67,13 @@
         until (member p lambda-list-keywords)
         collect (if (consp p) (second p) t)))
 
-(defun %definitions-of (form)
+(defun %form-definitions (form)
   ;; -> list of (kind name) with KIND a lower-case string and NAME the printed name
   (when (consp form)
     (let ((op (car form)))
       (cond ((member op '(progn eval-when locally))
              (loop for f in (if (eq op 'eval-when) (cddr form) (cdr form))
-                   append (%definitions-of f)))
+                   append (%form-definitions f)))
             ((and (%defining-form-p op) (consp (cdr form)))
              (let* ((kind (string-downcase (symbol-name op)))
                     (name (second form))
@@ -89,6 +89,12 @@
 (defvar *file-definition-sources* nil
   "Alist ((kind . name) . (file line column)): where a file loaded by the file tools defined each
 thing. Reset with the session (the variable is restored, not the list mutated).")
+
+(defun %files-note-form-location (file line column)
+  ;; called before each form of a LOAD-FILE is evaluated: where the definitions it makes come from.
+  ;; The hook for the cross-reference's source locations (what LOAD records while it loads).
+  (declare (ignore file line column))
+  nil)
 
 (defun %files-note-definition (kind name file line column)
   (setq *file-definition-sources*
@@ -138,13 +144,14 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
           (when (eq form stream) (return))
           (incf count)
           (when (zerop (mod count 50)) (ignore-errors (%session-progress (format nil "~A: form ~D, line ~D" file count line))))
+          (%files-note-form-location file line column)
           (let ((failed nil))
             (block one
               (handler-bind ((warning #'(lambda (c) (note line "warning" c start) (muffle-warning c)))
                              (error #'(lambda (c) (note line "error" c start) (setq failed t) (return-from one))))
                 (eval form)))
             (unless failed
-              (dolist (d (%definitions-of form))
+              (dolist (d (%form-definitions form))
                 (%files-note-definition (first d) (second d) file line column)
                 (push (list (first d) (second d) (package-name *package*) line column) defs)))))))
     (setq *files-report* (list count (nreverse notes) (nreverse defs) file))
@@ -233,6 +240,9 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                  (progn (when space (write-char #\Space out)) (setq space nil) (write-char c out))))
     (get-output-stream-string out)))
 
+(defun %name-package (name)
+  (or (and (symbolp name) (symbol-package name)) *package*))
+
 (defun %rt-note (entry passed text)
   (let* ((name (%tf "NAME" "REGRESSION-TEST" entry))
          (actual (let ((p (search "Actual value" text)))
@@ -243,8 +253,11 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                        ((and actual (%test-errorish-p actual)) :errored)
                        (t :failed))))
     (push (list (%test-printed name) status
-                (if passed nil (%test-printed (%tf "FORM" "REGRESSION-TEST" entry)))
-                (if passed nil (format nil "~{~S~^ ~}" (%tf "VALS" "REGRESSION-TEST" entry)))
+                ;; the form and values as written in the test's package
+                (if passed nil (let ((*package* (%name-package name)))
+                                 (%test-printed (%tf "FORM" "REGRESSION-TEST" entry))))
+                (if passed nil (let ((*package* (%name-package name)))
+                                 (format nil "~{~S~^ ~}" (%tf "VALS" "REGRESSION-TEST" entry))))
                 (if passed nil actual)
                 (if passed nil (if (eq status :errored) "the test signalled an error" "the values differ from the expected ones"))
                 (and (not passed) (member name (symbol-value (find-symbol "*EXPECTED-FAILURES*" "REGRESSION-TEST"))

@@ -7,7 +7,7 @@
 // Usage: node e2e-files.mjs TINYCL
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -19,8 +19,8 @@ function check(name, cond, detail = "") {
   else { failed++; console.log(`FAIL ${name}${detail ? ": " + String(detail).slice(0, 1500) : ""}`); }
 }
 
-async function connect(args = ["mcp"]) {
-  const transport = new StdioClientTransport({ command: bin, args, stderr: "pipe", env: getDefaultEnvironment() });
+async function connect(args = ["mcp"], env = {}) {
+  const transport = new StdioClientTransport({ command: bin, args, stderr: "pipe", env: { ...getDefaultEnvironment(), ...env } });
   const client = new Client({ name: "tinycl-e2e-files", version: "1.0.0" });
   await client.connect(transport);
   await client.listTools(); // so that the client validates structuredContent against the output schemas
@@ -372,6 +372,40 @@ if (haveSuites) {
     check("a failing FiveAM check: test, form and reason", f.some((x) => x.kind === "failed" && x.test.endsWith("::E2E-FAILS") && x.form === "(= 1 (+ 1 1))" && x.reason === "(+ 1 1) evaluated to 2 which is not = to 1"), JSON.stringify(f));
     check("an erroring FiveAM check", f.some((x) => x.kind === "errored" && x.form === null && x.actual === "TYPE-ERROR: The value 5 is not of type LIST"), JSON.stringify(f));
   });
+}
+
+// ---- run-tests reloads a test system whose files changed ----
+
+if (existsSync("/usr/share/common-lisp/source/rt")) {
+  const sys = join(dir, "rtdemo");
+  mkdirSync(sys);
+  writeFileSync(join(sys, "rtdemo.asd"), `(defsystem "rtdemo" :components ((:file "rtdemo")) :in-order-to ((test-op (test-op "rtdemo/tests"))))
+(defsystem "rtdemo/tests" :depends-on ("rtdemo" "rt") :components ((:file "tests"))
+  :perform (test-op (o c) (uiop:symbol-call :rtest :do-tests)))
+`);
+  writeFileSync(join(sys, "rtdemo.lisp"), "(defpackage :rtdemo (:use :cl) (:export #:double))\n(in-package :rtdemo)\n(defun double (x) (* 2 x))\n");
+  const testsFile = join(sys, "tests.lisp");
+  writeFileSync(testsFile, "(defpackage :rtdemo-tests (:use :cl :rtdemo :rtest))\n(in-package :rtdemo-tests)\n(deftest double.1 (double 2) 4)\n(deftest double.2 (double 0) 0)\n(deftest double.3 (car (double 1)) nil)\n");
+  let client;
+  try {
+    client = await connect(["mcp"], { CL_SOURCE_REGISTRY: `${dir}//` });
+    let r = await call(client, "run-tests", { system: "rtdemo" });
+    check("a fixture RT suite: counts, and the errored test told apart", ok(r) && sc(r).reloaded && sc(r).passed === 2 && sc(r).failed === 0 && sc(r).errored === 1 && sc(r).total === 3, text(r));
+    const e = (sc(r).failures || [])[0] || {};
+    check("the errored test's details", e.test === "RTDEMO-TESTS::DOUBLE.3" && e.kind === "errored" && e.form === "(CAR (DOUBLE 1))" && e.expected === "NIL" && e.actual.startsWith("#<TYPE-ERROR"), JSON.stringify(e));
+    r = await call(client, "run-tests", { system: "rtdemo" });
+    check("unchanged: not reloaded", ok(r) && !sc(r).reloaded && sc(r).total === 3, text(r));
+    await new Promise((res) => setTimeout(res, 1100));   // file dates have one-second resolution
+    writeFileSync(testsFile, readFileSync(testsFile, "utf8").replace("(deftest double.2 (double 0) 0)", "(deftest double.2 (double 0) 1)"));
+    r = await call(client, "run-tests", { system: "rtdemo" });
+    check("a changed test file is reloaded first", ok(r) && sc(r).reloaded && sc(r).passed === 1 && sc(r).failed === 1, text(r));
+    const f = (sc(r).failures || []).find((x) => x.kind === "failed") || {};
+    check("expected and actual values of a failed RT test", f.test === "RTDEMO-TESTS::DOUBLE.2" && f.expected === "1" && f.actual === "0", JSON.stringify(f));
+  } catch (e) {
+    check("reload: ran to the end", false, String((e && e.stack) || e));
+  } finally {
+    if (client) await client.close();
+  }
 }
 
 // ---- groups and schemas ----
