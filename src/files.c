@@ -137,6 +137,8 @@ static void stamp_record(TclSession *s, const char *path, const char *data, size
 
 /* ---- the two ways these tools touch files ---- */
 
+#define FILES_MAX_BYTES (64 << 20)
+
 char *session_file_read(TclSession *s, const char *path, size_t *len, char **err_type, char **err_message) {
     (void)s;   /* the session's access rules hook in here */
     struct stat sb;
@@ -148,6 +150,17 @@ char *session_file_read(TclSession *s, const char *path, size_t *len, char **err
     if (S_ISDIR(sb.st_mode)) {
         *err_type = xstrdup("FILE-ERROR");
         *err_message = xprintf("%s is a directory, not a file.", path);
+        return NULL;
+    }
+    if (!S_ISREG(sb.st_mode)) {   /* a device or a pipe could be endless or block */
+        *err_type = xstrdup("FILE-ERROR");
+        *err_message = xprintf("%s is not a regular file.", path);
+        return NULL;
+    }
+    if (sb.st_size > FILES_MAX_BYTES) {
+        *err_type = xstrdup("FILE-ERROR");
+        *err_message = xprintf("%s is %lld bytes; these tools read Lisp files up to %d MB.", path,
+                               (long long)sb.st_size, FILES_MAX_BYTES >> 20);
         return NULL;
     }
     FILE *f = fopen(path, "rb");

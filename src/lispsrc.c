@@ -189,7 +189,7 @@ size_t lsrc_datum_end(const char *t, size_t n, size_t i, int depth) {
 
 /* ---- the balance checker (iterative, so any nesting depth is fine) ---- */
 
-typedef struct Opener { size_t off; int col; } Opener;
+typedef struct Opener { size_t off; int col, maxcol; } Opener;   /* maxcol: the largest col up to here */
 
 /* Columns while scanning forward: counted from the last offset asked about on the same line, so a
  * long line costs linear time, not quadratic. */
@@ -276,8 +276,9 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
              * so the forms opened there were probably meant to be closed on the line before */
             int col = col_at(&cc, &ls, t, i);
             int count = 0;
-            for (size_t k = 0; k < depth; k++)
-                if (st[k].col >= col) count++;
+            if (st[depth - 1].maxcol >= col)   /* counted once, when found: deep nesting stays linear */
+                for (size_t k = 0; k < depth; k++)
+                    if (st[k].col >= col) count++;
             if (count > 0) {
                 int line = lsrc_line_of(&ls, i) - 1;
                 while (line > 1) {   /* the last line before it with something on it */
@@ -313,6 +314,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
             if (depth == cap) { cap *= 2; st = (Opener *)realloc(st, sizeof(Opener) * cap); }
             st[depth].off = i;
             st[depth].col = col_at(&cc, &ls, t, i);
+            st[depth].maxcol = depth > 0 && st[depth - 1].maxcol > st[depth].col ? st[depth - 1].maxcol : st[depth].col;
             depth++;
             i = c == '(' ? i + 1 : dispatch_sub(t, n, i) + 1;
             continue;

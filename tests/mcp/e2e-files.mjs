@@ -206,6 +206,8 @@ await scenario("read-lisp-file", async (c) => {
   check("a bad pattern is an argument error", r.isError && text(r).includes("INVALID-ARGUMENT"), text(r));
   r = await call(c, "read-lisp-file", { path: dir });
   check("a directory is a clear error", r.isError && text(r).includes("directory"), text(r));
+  r = await call(c, "read-lisp-file", { path: "/dev/zero" });
+  check("a device is refused, not read forever", r.isError && text(r).includes("not a regular file"), text(r));
 });
 
 // ---- edit-lisp-form ----
@@ -325,6 +327,24 @@ await scenario("load-file", async (c) => {
   r = await call(c, "load-file", { path: crlfPath });
   check("a CRLF file loads", ok(r) && sc(r).errors === 0 && (sc(r).definitions || []).some((d) => d.name === "CHARS" && d.line === 22), text(r));
 });
+
+// ---- load-file under the time limit: the session survives a runaway form ----
+
+{
+  let client;
+  try {
+    client = await connect(["mcp", "--timeout", "2"]);
+    const p = put("runaway.lisp", "(defun before-the-loop () :kept)\n(loop)\n(defun never-reached () 1)\n");
+    let r = await call(client, "load-file", { path: p });
+    check("a runaway form ends in a TIMEOUT error", r.isError && sc(r).error && sc(r).error.type === "TIMEOUT", text(r));
+    r = await call(client, "evaluate-lisp", { code: "(list (before-the-loop) (fboundp 'never-reached) (package-name *package*))" });
+    check("forms before it stay defined, the session goes on", text(r) === '=> (:KEPT NIL "COMMON-LISP-USER")', text(r));
+  } catch (e) {
+    check("runaway: ran to the end", false, String((e && e.stack) || e));
+  } finally {
+    if (client) await client.close();
+  }
+}
 
 // ---- run-tests on Debian's suites ----
 

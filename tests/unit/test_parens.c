@@ -86,6 +86,22 @@ START_TEST(test_deep_and_long_input) {
     TclParenReport *r = check(s);
     ck_assert_str_eq(r->problem, "unclosed");
     tcl_paren_report_free(r);
+    /* deep nesting over many well-indented lines stays linear */
+    size_t m = 100000;
+    char *d = (char *)malloc(m * 40 + 16);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        d[k++] = '\n';
+        for (size_t j = 0; j < (i % 30); j++) d[k++] = ' ';
+        d[k++] = '(';
+        d[k++] = 'a';
+    }
+    d[k] = 0;
+    r = check(d);
+    ck_assert_str_eq(r->problem, "unclosed");
+    ck_assert_int_eq(r->line, 2);
+    tcl_paren_report_free(r);
+    free(d);
     /* a very long single line stays linear */
     for (size_t i = 0; i < 2 * n; i += 2) { s[i] = '('; s[i + 1] = ')'; }
     ck_balanced(s, (int)n);
