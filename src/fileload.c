@@ -1,5 +1,6 @@
-/* fileload.c: load-file behind the session API: stdlib-lisp/filetools.lisp loads form by form and
- * leaves its report in SYS::*FILES-REPORT*; this turns it into a TclFileLoad. */
+/* fileload.c: load-file behind the session API (stdlib-lisp/filetools.lisp loads form by form and
+ * leaves its report in SYS::*FILES-REPORT*; this turns it into a TclFileLoad), and the reader check
+ * of edit-lisp-form's content. */
 #include "tinycl.h"
 #include "session.h"
 #include "files.h"
@@ -108,6 +109,31 @@ TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *p
     }
     l->text = text ? text : xstrdup("");
     return l;
+}
+
+char *files_content_unreadable(TclSession *s, const char *content) {
+    char *lit = files_lisp_string(content);
+    size_t n = strlen(lit) + 40;
+    char *code = (char *)malloc(n);
+    snprintf(code, n, "(sys::%%check-readable %s)", lit);
+    free(lit);
+    Lisp *L = s->L;
+    Obj var = intern_cstr(L, L->pkg_system, "*FILES-REPORT*");
+    SYM(var)->value = NIL;
+    TclResult *r = tcl_eval(s, code, "CL-USER", 10);
+    free(code);
+    L = s->L;
+    char *msg = NULL;
+    if (r->status != TCL_OK) {
+        size_t m = (r->error_type ? strlen(r->error_type) : 5) + (r->error_message ? strlen(r->error_message) : 0) + 4;
+        msg = (char *)malloc(m);
+        snprintf(msg, m, "%s: %s", r->error_type ? r->error_type : "ERROR", r->error_message ? r->error_message : "");
+    } else {
+        msg = cstr(SYM(var)->value);
+    }
+    SYM(var)->value = NIL;
+    tcl_result_free(r);
+    return msg;
 }
 
 void tcl_file_load_free(TclFileLoad *l) {

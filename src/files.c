@@ -653,24 +653,19 @@ static TclEditResult *edit_fail(TclEditResult *r, const char *type, char *messag
     return r;
 }
 
+/* Where the line after offset I ends (before its line ending) when only blanks or a ; comment
+ * follow I on it; else I. */
+static size_t rest_of_line_is_trailer(const char *t, size_t n, size_t i) {
+    size_t e = i;
+    while (e < n && (t[e] == ' ' || t[e] == '\t')) e++;
+    if (e < n && t[e] == ';')
+        while (e < n && t[e] != '\n' && t[e] != '\r') e++;
+    return e >= n || t[e] == '\n' || t[e] == '\r' ? e : i;
+}
+
 static bool only_blank(const char *t, size_t s, size_t e) {
     for (size_t i = s; i < e; i++) if (t[i] != ' ' && t[i] != '\t') return false;
     return true;
-}
-
-/* Whether CONTENT reads without evaluating anything (reader syntax beyond the parentheses). */
-static char *content_unreadable(TclSession *s, const char *content) {
-    char *lit = files_lisp_string(content);
-    char *code = xprintf("(sys::%%check-readable %s)", lit);
-    free(lit);
-    TclResult *r = tcl_eval(s, code, "CL-USER", 10);
-    free(code);
-    char *msg = NULL;
-    if (r->status != TCL_OK)
-        msg = xprintf("%s: %s", r->error_type ? r->error_type : "ERROR", r->error_message ? r->error_message : "");
-    else if (r->nvalues > 0 && strcmp(r->values[0], "NIL") != 0) msg = xstrdup(r->values[0]);
-    tcl_result_free(r);
-    return msg;
 }
 
 TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *form_type, const char *form_name,
@@ -694,7 +689,7 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
             return edit_fail(r, "INVALID-CONTENT", m);
         }
         tcl_paren_report_free(pr);
-        char *why = content_unreadable(s, content);
+        char *why = files_content_unreadable(s, content);
         if (why) {
             char *m = xprintf("The content does not read: %s Nothing was written.", why);
             free(why);
@@ -776,15 +771,17 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
         if (starts_line) buf_add(&nb, eol);
         buf_addn(&nb, t + at, n - at);
     } else if (strcmp(operation, "insert_after") == 0) {
-        buf_addn(&nb, t, cut_e);
+        /* after the form's line when only blanks or a comment follow it there (the comment is the form's) */
+        size_t at = rest_of_line_is_trailer(t, n, cut_e);
+        buf_addn(&nb, t, at);
         buf_add(&nb, eol);
         buf_add(&nb, eol);
         buf_add(&nb, body);
-        buf_addn(&nb, t + cut_e, n - cut_e);
+        buf_addn(&nb, t + at, n - at);
     } else {
-        /* delete: whole lines when the form has its lines to itself, and one of two blank lines around it */
-        size_t e = cut_e;
-        while (e < n && (t[e] == ' ' || t[e] == '\t')) e++;
+        /* delete: whole lines when the form has its lines to itself (a comment after it on its last
+         * line goes with it), and one of two blank lines around it */
+        size_t e = rest_of_line_is_trailer(t, n, cut_e);
         bool ends_line = e >= n || t[e] == '\n' || t[e] == '\r';
         if (starts_line && ends_line) {
             cut_s = line_s;

@@ -15,6 +15,10 @@ char *session_file_read(TclSession *s, const char *path, size_t *len, char **err
 bool session_file_write_atomic(TclSession *s, const char *path, const char *data, size_t len, char **err_type,
                                char **err_message);
 
+/* NULL when CONTENT reads as Lisp (the reader with *READ-SUPPRESS*: nothing interned or evaluated),
+ * else the reader's complaint (malloc'd). */
+char *files_content_unreadable(TclSession *s, const char *content);
+
 /* A Lisp string literal for TEXT ("..." with \\ and \" escaped); malloc'd. */
 char *files_lisp_string(const char *text);
 

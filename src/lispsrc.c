@@ -350,8 +350,8 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
         if (suspect_line) {
             r->fix_line = suspect_line;
             r->fix_count = suspect_count;
-            snprintf(blame, sizeof blame, "to close the form at line %d, column %d; the next line is indented as if it "
-                     "were", lsrc_line_of(&ls, suspect_off), lsrc_column_of(&ls, t, suspect_off));
+            snprintf(blame, sizeof blame, "to close the form at line %d, column %d, as the indentation of the line "
+                     "after it suggests", lsrc_line_of(&ls, suspect_off), lsrc_column_of(&ls, t, suspect_off));
         }
     } else if (need > 0) {
         set_problem(r, "incomplete-form", &ls, t, prefix_at);

@@ -8,12 +8,15 @@
 (defvar *files-report* nil "The report of the last file or test tool call, read by the session.")
 
 (defun %check-readable (string)
-  ;; NIL when STRING reads as Lisp; else the reader's complaint. Nothing is interned or evaluated.
-  (handler-case
-      (let ((*read-suppress* t) (*read-eval* nil))
-        (with-input-from-string (in string)
-          (loop (when (eq (read in nil in) in) (return nil)))))
-    (error (c) (princ-to-string c))))
+  ;; *FILES-REPORT* := NIL when STRING reads as Lisp, else the reader's complaint. Nothing is
+  ;; interned or evaluated; no values, so the REPL's * and / are left alone.
+  (setq *files-report*
+        (handler-case
+            (let ((*read-suppress* t) (*read-eval* nil))
+              (with-input-from-string (in string)
+                (loop (when (eq (read in nil in) in) (return nil)))))
+          (error (c) (princ-to-string c))))
+  (values))
 
 ;;; ------------------------------------------------------------------
 ;;; Positions in a text: line starts, and where the next form really begins (after comments)
@@ -155,7 +158,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                 (%files-note-definition (first d) (second d) file line column)
                 (push (list (first d) (second d) (package-name *package*) line column) defs)))))))
     (setq *files-report* (list count (nreverse notes) (nreverse defs) file))
-    count))
+    (values)))
 
 ;;; ------------------------------------------------------------------
 ;;; RUN-TESTS: run a system's suite through ASDF with the framework's entry points watched, so the
@@ -361,4 +364,4 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                                               (third r) (fourth r) (fifth r) (sixth r) (seventh r)))
                         (and suite-error (prin1-to-string (%condition-display-type suite-error)))
                         (and suite-error (princ-to-string suite-error))))))))
-    t))
+    (values)))

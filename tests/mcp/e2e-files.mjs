@@ -246,7 +246,10 @@ await scenario("edit-lisp-form", async (c) => {
   check("insert_before", ok(r) && bytes(p) === before.replace("(defvar *v*", "(defvar *w* 0)\n\n(defvar *v*"), bytes(p));
   const b2 = bytes(p);
   r = await call(c, "edit-lisp-form", { path: p, form_type: "defclass", form_name: "circle", operation: "insert_after", content: "(defclass ellipse () ())" });
-  check("insert_after keeps the trailing comment after the form", ok(r) && bytes(p) === b2.replace("(defclass circle () ((r :initarg :r :reader r)))", "(defclass circle () ((r :initarg :r :reader r)))\n\n(defclass ellipse () ())"), bytes(p));
+  check("insert_after keeps the form's trailing comment on its line", ok(r) && bytes(p) === b2.replace("(defclass circle () ((r :initarg :r :reader r)))  ; trailing comment )", "(defclass circle () ((r :initarg :r :reader r)))  ; trailing comment )\n\n(defclass ellipse () ())"), bytes(p));
+  const b5 = bytes(p);
+  r = await call(c, "edit-lisp-form", { path: p, form_type: "defclass", form_name: "circle", operation: "delete" });
+  check("delete takes the trailing comment with the form's line", ok(r) && bytes(p) === b5.replace("(defclass circle () ((r :initarg :r :reader r)))  ; trailing comment )\n", ""), bytes(p).slice(0, 400));
   // in-package context
   const two = put("two-edit.lisp", twoPackages);
   r = await call(c, "edit-lisp-form", { path: two, form_type: "defun", form_name: "helper", operation: "delete" });
@@ -273,6 +276,10 @@ await scenario("edit-lisp-form", async (c) => {
   const l = put("long-edit.lisp", long);
   r = await call(c, "edit-lisp-form", { path: l, form_type: "defun", form_name: "long-fn-3998", operation: "replace", content: "(defun long-fn-3998 (x) (- x))" });
   check("a very long file: one form replaced, the rest byte for byte", ok(r) && bytes(l) === long.replace("(defun long-fn-3998 (x)\n  \"Doc 3998.\"\n  (+ x 3998))", "(defun long-fn-3998 (x) (- x))"), text(r).slice(0, 500));
+  await call(c, "evaluate-lisp", { code: "(+ 40 2)" });
+  await call(c, "edit-lisp-form", { path: l, form_type: "defun", form_name: "long-fn-1", operation: "replace", content: "(defun long-fn-1 (x) x)", dry_run: true });
+  r = await call(c, "evaluate-lisp", { code: "*" });
+  check("the content check leaves the REPL's * alone", text(r) === "=> 42", text(r));
   r = await call(c, "edit-lisp-form", { path: join(dir, "nope.lisp"), form_type: "defun", form_name: "x", operation: "delete" });
   check("a missing file is a clear error", r.isError && sc(r).error.type === "FILE-ERROR", text(r));
 });
