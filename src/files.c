@@ -286,6 +286,18 @@ static void add_numbered(Buf *b, const LsrcLines *ls, const char *t, size_t n, i
     }
 }
 
+/* A collapsed form's first line, cut at FIRST_LINE_MAX bytes (on a character boundary) with "...". */
+#define FIRST_LINE_MAX 300
+static char *first_line_capped(const char *s, size_t n) {
+    if (n <= FIRST_LINE_MAX) return xstrndup(s, n);
+    size_t k = FIRST_LINE_MAX;
+    while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
+    char *d = (char *)malloc(k + 4);
+    memcpy(d, s, k);
+    memcpy(d + k, "...", 4);
+    return d;
+}
+
 static void form_label(Buf *b, const LsrcForm *f) {
     if (f->condition) buf_printf(b, "%s ", f->condition);
     buf_add(b, f->kind ? f->kind : "?");
@@ -355,9 +367,9 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
             if (regexec(cre, ft, 0, NULL, 0) == 0) whole = true;
             free(ft);
         }
-        o->expanded = whole || o->start_line == o->end_line;
+        o->expanded = whole || (o->start_line == o->end_line && f->end - f->start <= FIRST_LINE_MAX);
         if (o->expanded) o->text = xstrndup(t + f->start, f->end - f->start);
-        else o->text = xstrndup(t + f->start, line_text_end(&ls, t, n, o->start_line) - f->start);
+        else o->text = first_line_capped(t + f->start, line_text_end(&ls, t, n, o->start_line) - f->start);
         if (!collapsed) {
             /* the comments and blank lines before the form, exactly */
             int gl = lsrc_line_of(&ls, f->gap_start);
@@ -370,9 +382,10 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
         else buf_printf(&b, "  (lines %d-%d)\n", o->start_line, o->end_line);
         if (o->expanded) add_numbered(&b, &ls, t, n, o->start_line, o->end_line);
         else {
-            add_numbered(&b, &ls, t, n, o->start_line, o->start_line);
-            buf_printf(&b, "     | ... %d more line%s\n", o->end_line - o->start_line,
-                       o->end_line - o->start_line == 1 ? "" : "s");
+            buf_printf(&b, "%5d| %s\n", o->start_line, o->text);
+            if (o->end_line > o->start_line)
+                buf_printf(&b, "     | ... %d more line%s\n", o->end_line - o->start_line,
+                           o->end_line - o->start_line == 1 ? "" : "s");
         }
     }
     if (!collapsed && end == lf.count && lf.count > 0 && !lf.problem) {

@@ -206,6 +206,9 @@ await scenario("read-lisp-file", async (c) => {
   check("a bad pattern is an argument error", r.isError && text(r).includes("INVALID-ARGUMENT"), text(r));
   r = await call(c, "read-lisp-file", { path: dir });
   check("a directory is a clear error", r.isError && text(r).includes("directory"), text(r));
+  const wide = put("wide.lisp", "(defparameter *wide* '(" + "x ".repeat(200000) + "))\n(defun after-wide () 1)\n");
+  r = await call(c, "read-lisp-file", { path: wide });
+  check("a form on one very long line is shown cut", ok(r) && sc(r).forms[0].text.length < 400 && sc(r).forms[0].text.endsWith("...") && sc(r).forms[1].start_line === 2 && text(r).length < 2000, text(r).length);
   r = await call(c, "read-lisp-file", { path: "/dev/zero" });
   check("a device is refused, not read forever", r.isError && text(r).includes("not a regular file"), text(r));
 });
