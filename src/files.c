@@ -391,8 +391,6 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
     if (!collapsed && end == lf.count && lf.count > 0 && !lf.problem) {
         /* comments after the last form */
         int from = lsrc_line_of(&ls, lf.forms[lf.count - 1].end - 1) + 1;
-        size_t rest = lsrc_skip_atmosphere(t, n, lf.forms[lf.count - 1].end);
-        (void)rest;
         if (from <= out->lines) add_numbered(&b, &ls, t, n, from, out->lines);
     }
     if (out->next_offset >= 0) buf_printf(&b, "More forms: call again with offset %d.\n", out->next_offset);

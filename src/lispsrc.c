@@ -256,7 +256,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
     size_t cap = 64, depth = 0;
     Opener *st = (Opener *)malloc(sizeof(Opener) * cap);
     int need = 0;                     /* data still to read before the current top-level form ends */
-    size_t form_start = 0, prefix_at = 0;
+    size_t prefix_at = 0;                      /* the prefix of an incomplete top-level form */
     bool line_start = true;
     int suspect_line = 0, suspect_count = 0;   /* the first line indented like a closed form */
     size_t suspect_off = 0;                    /* the outermost opener it closes by its indentation */
@@ -264,7 +264,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
     ColCache cc = {0, 0, 1};
     char blame[160] = "";
 
-#define START_DATUM(at) do { if (depth == 0 && need == 0) { need = 1; form_start = (at); } } while (0)
+#define START_DATUM(at) do { if (depth == 0 && need == 0) { need = 1; prefix_at = (at); } } while (0)
 #define DATUM_DONE() do { if (depth == 0 && --need == 0) r->forms++; } while (0)
 
     while (i < n) {
@@ -305,7 +305,7 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
         int k = prefix_args(t, n, i, &after);
         if (k > 0) {
             START_DATUM(i);
-            if (depth == 0) { need += k - 1; prefix_at = i; }
+            if (depth == 0) need += k - 1;
             i = after;
             continue;
         }
@@ -359,7 +359,6 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
     } else {
         r->ok = true;
     }
-    (void)form_start;
 out:
     describe(r, blame[0] ? blame : NULL);
     free(st);
