@@ -182,6 +182,7 @@ size_t lsrc_datum_end(const char *t, size_t n, size_t i, int depth) {
     if (c == '#') {
         size_t s = dispatch_sub(t, n, i);
         if (s < n && t[s] == '\\') return char_end(t, n, s, &bad);
+        if (s < n && t[s] == '"') return string_end(t, n, s);
         return token_end(t, n, s < n ? s + 1 : s, &bad);
     }
     return token_end(t, n, i, &bad);
@@ -334,8 +335,12 @@ TclParenReport *tcl_check_parens(const char *t, size_t n) {
         } else if (c == '#') {
             size_t s = dispatch_sub(t, n, i);
             bad = i;
-            e = s < n && t[s] == '\\' ? char_end(t, n, s, &bad) : token_end(t, n, s < n ? s + 1 : s, &bad);
-            if (e == NOPE) { set_problem(r, "unterminated-symbol", &ls, t, bad); goto out; }
+            /* #"..." is no standard syntax, but ABCL's Java calls use it: read it as a string */
+            e = s < n && t[s] == '\\' ? char_end(t, n, s, &bad)
+                : s < n && t[s] == '"' ? string_end(t, n, s)
+                                        : token_end(t, n, s < n ? s + 1 : s, &bad);
+            if (e == NOPE) { set_problem(r, s < n && t[s] == '"' ? "unterminated-string" : "unterminated-symbol", &ls, t,
+                                         s < n && t[s] == '"' ? i : bad); goto out; }
         } else {
             e = token_end(t, n, i, &bad);
             if (e == NOPE) { set_problem(r, "unterminated-symbol", &ls, t, bad); goto out; }

@@ -35,6 +35,7 @@ START_TEST(test_reader_syntax_is_not_parentheses) {
     ck_balanced("'(a . b) `(x ,y ,@z) #'car #(1 2) #2a((1 2)) #c(1 2) #p\"x\" #s(pt :x 1) #1=(a . #1#) #.(+ 1 2)", 10);
     ck_balanced("foo#bar abc\\(def #:g #x1F #*101", 5);
     ck_balanced("(a) (b)\r\n(c)\r\n", 3);
+    ck_balanced("(#\"getFunctionPointer\" 'x (y))", 1);   /* ABCL's #"..." */
 }
 END_TEST
 
