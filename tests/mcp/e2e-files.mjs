@@ -415,20 +415,23 @@ if (existsSync("/usr/share/common-lisp/source/rt")) {
 `);
   writeFileSync(join(sys, "rtdemo.lisp"), "(defpackage :rtdemo (:use :cl) (:export #:double))\n(in-package :rtdemo)\n(defun double (x) (* 2 x))\n");
   const testsFile = join(sys, "tests.lisp");
-  writeFileSync(testsFile, "(defpackage :rtdemo-tests (:use :cl :rtdemo :rtest))\n(in-package :rtdemo-tests)\n(deftest double.1 (double 2) 4)\n(deftest double.2 (double 0) 0)\n(deftest double.3 (car (double 1)) nil)\n");
+  writeFileSync(testsFile, "(defpackage :rtdemo-tests (:use :cl :rtdemo :rtest))\n(in-package :rtdemo-tests)\n(deftest double.1 (double 2) 4)\n(deftest double.2 (double 0) 0)\n(deftest double.3 (car (double 1)) nil)\n(deftest slow.1 (progn (sleep 1.6) :done) :done)\n");
   let client;
   try {
     client = await connect(["mcp"], { CL_SOURCE_REGISTRY: `${dir}//` });
-    let r = await call(client, "run-tests", { system: "rtdemo" });
-    check("a fixture RT suite: counts, and the errored test told apart", ok(r) && sc(r).reloaded && sc(r).passed === 2 && sc(r).failed === 0 && sc(r).errored === 1 && sc(r).total === 3, text(r));
+    const notes = [];
+    let r = await call(client, "run-tests", { system: "rtdemo" }, { onprogress: (p) => notes.push(p) });
+    check("a fixture RT suite: counts, and the errored test told apart", ok(r) && sc(r).reloaded && sc(r).passed === 3 && sc(r).failed === 0 && sc(r).errored === 1 && sc(r).total === 4, text(r));
+    check("a run longer than a second sends progress", notes.length >= 1 && notes.every((n, i) => i === 0 || n.progress > notes[i - 1].progress) &&
+          notes.some((n) => /Running the tests of rtdemo|tests run/.test(String(n.message))), JSON.stringify(notes));
     const e = (sc(r).failures || [])[0] || {};
     check("the errored test's details", e.test === "RTDEMO-TESTS::DOUBLE.3" && e.kind === "errored" && e.form === "(CAR (DOUBLE 1))" && e.expected === "NIL" && e.actual.startsWith("#<TYPE-ERROR"), JSON.stringify(e));
     r = await call(client, "run-tests", { system: "rtdemo" });
-    check("unchanged: not reloaded", ok(r) && !sc(r).reloaded && sc(r).total === 3, text(r));
+    check("unchanged: not reloaded", ok(r) && !sc(r).reloaded && sc(r).total === 4, text(r));
     await new Promise((res) => setTimeout(res, 1100));   // file dates have one-second resolution
     writeFileSync(testsFile, readFileSync(testsFile, "utf8").replace("(deftest double.2 (double 0) 0)", "(deftest double.2 (double 0) 1)"));
     r = await call(client, "run-tests", { system: "rtdemo" });
-    check("a changed test file is reloaded first", ok(r) && sc(r).reloaded && sc(r).passed === 1 && sc(r).failed === 1, text(r));
+    check("a changed test file is reloaded first", ok(r) && sc(r).reloaded && sc(r).passed === 2 && sc(r).failed === 1, text(r));
     const f = (sc(r).failures || []).find((x) => x.kind === "failed") || {};
     check("expected and actual values of a failed RT test", f.test === "RTDEMO-TESTS::DOUBLE.2" && f.expected === "1" && f.actual === "0", JSON.stringify(f));
   } catch (e) {
