@@ -218,21 +218,35 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
          (case* (ignore-errors (%tf "TEST-CASE" "FIVEAM" r)))
          (name (and case* (ignore-errors (%tf "NAME" "FIVEAM" case*))))
          (expr-slot (find-symbol "TEST-EXPR" "FIVEAM")))
+    (let* ((expr (and expr-slot (ignore-errors (slot-boundp r expr-slot)) (slot-value r expr-slot)))
+           (reason (let ((reason (ignore-errors (%tf "REASON" "FIVEAM" r))))
+                     (if (stringp reason) (%one-line reason) nil)))
+           (values (and (eq status :failed) (%fiveam-expected-actual expr reason))))
     (push (list (if name (%test-printed name) "?")
                 status
-                (let ((expr (and expr-slot (ignore-errors (slot-boundp r expr-slot)) (slot-value r expr-slot))))
-                  (if expr (%test-printed expr) nil))
-                nil
+                (if expr (%test-printed expr) nil)
+                (first values)
                 (if (eq status :errored)
                     (let ((c (ignore-errors (%tf "ACTUAL-CONDITION" "FIVEAM" r))))
                       (if (typep c 'condition)
                           (format nil "~A: ~A" (%condition-display-type c) (handler-case (princ-to-string c) (error () "?")))
                           (%test-printed c)))
-                    nil)
-                (let ((reason (ignore-errors (%tf "REASON" "FIVEAM" r))))
-                  (if (stringp reason) (%one-line reason) nil))
+                    (second values))
+                reason
                 nil)
-          *test-collected*)))
+          *test-collected*))))
+
+(defun %fiveam-expected-actual (expr reason)
+  ;; (expected actual) from the reason FiveAM's IS gives a failed (PRED EXPECTED ACTUAL):
+  ;; "ACTUAL-FORM evaluated to ACTUAL which is not PRED to EXPECTED"; NIL when it is not that
+  (when (and (consp expr) (= (length expr) 3) (symbolp (car expr)) reason)
+    (let* ((pred (format nil " which is not ~A to " (let ((*package* (find-package "KEYWORD"))) (prin1-to-string (car expr)))))
+           (pred2 (format nil " which is not ~S to " (car expr)))
+           (ev (search " evaluated to " reason))
+           (wp (or (and ev (search pred reason :start2 ev)) (and ev (search pred2 reason :start2 ev))))
+           (plen (if (and wp (search pred reason :start2 ev)) (length pred) (length pred2))))
+      (when (and ev wp)
+        (list (subseq reason (+ wp plen)) (subseq reason (+ ev (length " evaluated to ")) wp))))))
 
 (defun %one-line (text)
   ;; runs of whitespace made one space: FiveAM's reasons are laid out for a terminal

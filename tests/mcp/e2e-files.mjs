@@ -399,7 +399,7 @@ if (haveSuites) {
     one = await call(c, "run-tests", { system: "split-sequence", test: "split-sequence/tests::e2e-fails" });
     const f = (sc(one).failures || []);
     check("a failing FiveAM test: counts", ok(one) && sc(one).passed === 1 && sc(one).failed === 1 && sc(one).errored === 1, text(one));
-    check("a failing FiveAM check: test, form and reason", f.some((x) => x.kind === "failed" && x.test.endsWith("::E2E-FAILS") && x.form === "(= 1 (+ 1 1))" && x.reason === "(+ 1 1) evaluated to 2 which is not = to 1"), JSON.stringify(f));
+    check("a failing FiveAM check: test, form and reason", f.some((x) => x.kind === "failed" && x.test.endsWith("::E2E-FAILS") && x.form === "(= 1 (+ 1 1))" && x.expected === "1" && x.actual === "2" && x.reason === "(+ 1 1) evaluated to 2 which is not = to 1"), JSON.stringify(f));
     check("an erroring FiveAM check", f.some((x) => x.kind === "errored" && x.form === null && x.actual === "TYPE-ERROR: The value 5 is not of type LIST"), JSON.stringify(f));
   });
 }
