@@ -5,6 +5,7 @@
 #include "session.h"
 #include "files.h"
 #include "lispsrc.h"
+#include "../runtime/access.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -139,8 +140,49 @@ static void stamp_record(TclSession *s, const char *path, const char *data, size
 
 #define FILES_MAX_BYTES (64 << 20)
 
+/* Whether the session's access policy lets these tools OPERATION (read-lisp-file, edit-lisp-form...)
+ * PATH for MODE; else the error the policy's own check would give (TINYCL:ACCESS-DENIED, naming
+ * the option that would allow it). */
+static bool files_access_allowed(TclSession *s, const char *path, AccessMode mode, char **err_type, char **err_message) {
+    const Access *a = s->access;
+    if (!a) return true;
+    char *r = access_resolve(path);
+    if (!r) {
+        *err_type = xstrdup("TINYCL:ACCESS-DENIED");
+        *err_message = xprintf("%s: the name cannot be resolved (a loop of symbolic links, or too long).", path);
+        return false;
+    }
+    struct stat st;
+    if (stat(r, &st) == 0)
+        for (int i = 0; i < a->nprotect; i++)
+            if (a->protect[i].dev == st.st_dev && a->protect[i].ino == st.st_ino) {
+                *err_type = xstrdup("TINYCL:ACCESS-DENIED");
+                *err_message = xprintf("%s is not allowed on \"%s\": it is the protocol's own channel.",
+                                       mode == ACCESS_WRITE ? "Writing" : "Reading", r);
+                free(r);
+                return false;
+            }
+    if (!a->restricted || access_allows(a, r, mode)) {
+        free(r);
+        return true;
+    }
+    char *dir = xstrdup(r);
+    if (!(stat(r, &st) == 0 && S_ISDIR(st.st_mode))) {
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) *slash = 0;
+        else strcpy(dir, "/");
+    }
+    *err_type = xstrdup("TINYCL:ACCESS-DENIED");
+    *err_message = xprintf("%s is not allowed on \"%s\": it is outside the directories this session may %s. "
+                           "Start tinycl with %s %s to allow it.", mode == ACCESS_WRITE ? "Writing" : "Reading", r,
+                           mode == ACCESS_WRITE ? "write" : "read", mode == ACCESS_WRITE ? "--allow-write" : "--allow-read", dir);
+    free(dir);
+    free(r);
+    return false;
+}
+
 char *session_file_read(TclSession *s, const char *path, size_t *len, char **err_type, char **err_message) {
-    (void)s;   /* the session's access rules hook in here */
+    if (!files_access_allowed(s, path, ACCESS_READ, err_type, err_message)) return NULL;
     struct stat sb;
     if (stat(path, &sb) != 0) {
         *err_type = xstrdup("FILE-ERROR");
@@ -187,7 +229,7 @@ char *session_file_read(TclSession *s, const char *path, size_t *len, char **err
 
 bool session_file_write_atomic(TclSession *s, const char *path, const char *data, size_t len, char **err_type,
                                char **err_message) {
-    (void)s;   /* the session's access rules hook in here */
+    if (!files_access_allowed(s, path, ACCESS_WRITE, err_type, err_message)) return false;
     char *dcopy = xstrdup(path), *bcopy = xstrdup(path);
     char *tmp = xprintf("%s/.%s.tinycl-XXXXXX", dirname(dcopy), basename(bcopy));
     free(dcopy);
@@ -711,8 +753,9 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
     char *et = NULL, *em = NULL;
     char *t = session_file_read(s, path, &n, &et, &em);
     if (!t) {
+        edit_fail(r, et, em);
         free(et);
-        return edit_fail(r, "FILE-ERROR", em);
+        return r;
     }
     char *key = stamp_key(path);
     Stamp *st = stamp_find(s, key);
@@ -833,12 +876,13 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
             stamp_record(s, path, nt, nn);
             r->written = true;
         } else {
-            free(wt);
             lsrc_file_free(&lf);
             lsrc_lines_free(&ls);
             free(t);
             free(nt);
-            return edit_fail(r, "FILE-ERROR", wm);
+            edit_fail(r, wt, wm);
+            free(wt);
+            return r;
         }
     }
     Buf b = {0};

@@ -9,8 +9,9 @@ struct FilesState;
 void files_state_free(struct FilesState *fs);
 
 /* The only two ways the file tools touch files (load-file and run-tests go through Lisp's OPEN).
- * The session's access rules are checked here. On failure they return NULL / false and set
- * *ERR_TYPE and *ERR_MESSAGE (malloc'd). */
+ * The session's access policy (runtime/access.h) is checked here, as OPEN checks it: a refusal is
+ * TINYCL:ACCESS-DENIED. On failure they return NULL / false and set *ERR_TYPE and *ERR_MESSAGE
+ * (malloc'd). */
 char *session_file_read(TclSession *s, const char *path, size_t *len, char **err_type, char **err_message);
 bool session_file_write_atomic(TclSession *s, const char *path, const char *data, size_t len, char **err_type,
                                char **err_message);

@@ -209,8 +209,7 @@ await scenario("read-lisp-file", async (c) => {
   const wide = put("wide.lisp", "(defparameter *wide* '(" + "x ".repeat(200000) + "))\n(defun after-wide () 1)\n");
   r = await call(c, "read-lisp-file", { path: wide });
   check("a form on one very long line is shown cut", ok(r) && sc(r).forms[0].text.length < 400 && sc(r).forms[0].text.endsWith("...") && sc(r).forms[1].start_line === 2 && text(r).length < 2000, text(r).length);
-  r = await call(c, "read-lisp-file", { path: "/dev/zero" });
-  check("a device is refused, not read forever", r.isError && text(r).includes("not a regular file"), text(r));
+
 });
 
 // ---- edit-lisp-form ----
@@ -436,6 +435,38 @@ if (existsSync("/usr/share/common-lisp/source/rt")) {
     check("expected and actual values of a failed RT test", f.test === "RTDEMO-TESTS::DOUBLE.2" && f.expected === "1" && f.actual === "0", JSON.stringify(f));
   } catch (e) {
     check("reload: ran to the end", false, String((e && e.stack) || e));
+  } finally {
+    if (client) await client.close();
+  }
+}
+
+// ---- the session's access policy applies to every path ----
+
+await scenario("access policy", async (c) => {
+  let r = await call(c, "read-lisp-file", { path: "/etc/passwd" });
+  check("read-lisp-file outside the readable directories is refused", r.isError && sc(r).error.type === "TINYCL:ACCESS-DENIED" && text(r).includes("--allow-read /etc"), text(r));
+  r = await call(c, "check-parens", { path: "/etc/passwd" });
+  check("check-parens too", r.isError && text(r).includes("TINYCL:ACCESS-DENIED"), text(r));
+  r = await call(c, "load-file", { path: "/etc/passwd" });
+  check("load-file too (through OPEN)", r.isError && text(r).includes("ACCESS-DENIED"), text(r));
+  const lib = "/usr/share/common-lisp/source/alexandria/alexandria-1/arrays.lisp";
+  if (existsSync(lib)) {
+    const before = bytes(lib);
+    r = await call(c, "read-lisp-file", { path: lib });
+    check("a system source may be read", ok(r) && sc(r).total_forms > 0, text(r));
+    r = await call(c, "edit-lisp-form", { path: lib, form_type: "defun", form_name: "copy-array", operation: "delete" });
+    check("but not edited: refused, unchanged", r.isError && sc(r).error.type === "TINYCL:ACCESS-DENIED" && text(r).includes("--allow-write") && bytes(lib) === before, text(r));
+  }
+});
+
+{
+  let client;
+  try {
+    client = await connect(["mcp", "--unrestricted"]);
+    const r = await call(client, "read-lisp-file", { path: "/dev/zero" });
+    check("unrestricted: a device is still refused, not read forever", r.isError && text(r).includes("not a regular file"), text(r));
+  } catch (e) {
+    check("unrestricted: ran to the end", false, String((e && e.stack) || e));
   } finally {
     if (client) await client.close();
   }
