@@ -706,6 +706,18 @@ static TclEditResult *edit_fail(TclEditResult *r, const char *type, char *messag
     return r;
 }
 
+/* Whether the line before the one starting at S holds only blanks (true at the start of the file). */
+static bool prev_line_blank(const char *t, size_t s) {
+    if (s == 0) return true;
+    size_t e = s;
+    if (e > 0 && t[e - 1] == '\n') e--;
+    if (e > 0 && t[e - 1] == '\r') e--;
+    size_t b = e;
+    while (b > 0 && t[b - 1] != '\n' && t[b - 1] != '\r') b--;
+    for (size_t i = b; i < e; i++) if (t[i] != ' ' && t[i] != '\t') return false;
+    return true;
+}
+
 /* Where the line after offset I ends (before its line ending) when only blanks or a ; comment
  * follow I on it; else I. */
 static size_t rest_of_line_is_trailer(const char *t, size_t n, size_t i) {
@@ -845,9 +857,7 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
             size_t b2 = cut_e;
             while (b2 < n && (t[b2] == ' ' || t[b2] == '\t')) b2++;
             bool next_blank = b2 < n && (t[b2] == '\n' || t[b2] == '\r');
-            bool prev_blank = cut_s == 0 || (cut_s >= 1 && (cut_s < 2 || t[cut_s - 2] == '\n' || t[cut_s - 2] == '\r' ||
-                                                            (t[cut_s - 1] == '\n' && cut_s >= 3 && t[cut_s - 2] == '\r' &&
-                                                             (t[cut_s - 3] == '\n'))));
+            bool prev_blank = prev_line_blank(t, cut_s);
             if (next_blank && prev_blank) {
                 cut_e = b2;
                 if (cut_e < n && t[cut_e] == '\r') cut_e++;
@@ -858,7 +868,8 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
                 size_t q = cut_s;
                 if (q > 0 && t[q - 1] == '\n') q--;
                 if (q > 0 && t[q - 1] == '\r') q--;
-                if (q == 0 || t[q - 1] == '\n' || t[q - 1] == '\r') cut_s = q;
+                while (q > 0 && t[q - 1] != '\n' && t[q - 1] != '\r') q--;   /* the blank line's start */
+                cut_s = q;
             }
         }
         buf_addn(&nb, t, cut_s);

@@ -274,6 +274,17 @@ await scenario("edit-lisp-form", async (c) => {
   check("CRLF: the new form gets CRLF and the rest is unchanged", ok(r) && bytes(q) === crlf.replace(oldCircle, "(defmethod area ((s circle))\r\n  (* 3 (r s) (r s)))"), JSON.stringify(bytes(q).slice(0, 900)));
   r = await call(c, "edit-lisp-form", { path: q, form_type: "defun", form_name: "only-sbcl", operation: "delete" });
   check("CRLF: deleting a whole-line form removes its line only", ok(r) && bytes(q).includes("(list #\\( #\\) #\\; #\\\" #\\| '|odd ) symbol| 'a\\(b))\r\n#-sbcl (defun not-sbcl () 2)\r\n"), JSON.stringify(bytes(q).slice(600)));
+  // deleting keeps one blank line between the neighbours, in LF and CRLF files alike
+  for (const eol of ["\n", "\r\n"]) {
+    const src = ["(defun d1 () 1)", "(defun d2 () 2)", "", "(defun d3 () 3)", "", "(defun d4 () 4)", ""].join(eol);
+    const d = put(`del${eol.length}.lisp`, src);
+    r = await call(c, "edit-lisp-form", { path: d, form_type: "defun", form_name: "d2", operation: "delete" });
+    check(`delete after a non-blank line keeps the blank line (${eol.length === 1 ? "LF" : "CRLF"})`, ok(r) && bytes(d) === ["(defun d1 () 1)", "", "(defun d3 () 3)", "", "(defun d4 () 4)", ""].join(eol), JSON.stringify(bytes(d)));
+    r = await call(c, "edit-lisp-form", { path: d, form_type: "defun", form_name: "d3", operation: "delete" });
+    check(`delete between blank lines leaves one (${eol.length === 1 ? "LF" : "CRLF"})`, ok(r) && bytes(d) === ["(defun d1 () 1)", "", "(defun d4 () 4)", ""].join(eol), JSON.stringify(bytes(d)));
+    r = await call(c, "edit-lisp-form", { path: d, form_type: "defun", form_name: "d4", operation: "delete" });
+    check(`deleting the last form leaves no blank line at the end (${eol.length === 1 ? "LF" : "CRLF"})`, ok(r) && bytes(d) === ["(defun d1 () 1)", ""].join(eol), JSON.stringify(bytes(d)));
+  }
   // a very long file: edit near its end
   const l = put("long-edit.lisp", long);
   r = await call(c, "edit-lisp-form", { path: l, form_type: "defun", form_name: "long-fn-3998", operation: "replace", content: "(defun long-fn-3998 (x) (- x))" });
