@@ -538,8 +538,12 @@ static void namespec_parse(const char *form_name, NameSpec *ns) {
                 if (je == (size_t)-1) break;
                 if (form_name[j] == '&') break;
                 char *one;
-                if (form_name[j] == '(') {
-                    size_t a = lsrc_skip_atmosphere(form_name, n, j + 1);
+                size_t a0 = form_name[j] == '(' ? lsrc_skip_atmosphere(form_name, n, j + 1) : (size_t)-1;
+                bool eql = a0 != (size_t)-1 && a0 + 3 <= n && strncasecmp(form_name + a0, "eql", 3) == 0 &&
+                           (a0 + 3 == n || isspace((unsigned char)form_name[a0 + 3]));
+                if (form_name[j] == '(' && !eql) {
+                    /* a parameter (s circle): its specializer */
+                    size_t a = a0;
                     size_t ae = lsrc_datum_end(form_name, n, a, 1);
                     size_t b2 = lsrc_skip_atmosphere(form_name, n, ae);
                     size_t be = lsrc_datum_end(form_name, n, b2, 1);

@@ -274,6 +274,12 @@ await scenario("edit-lisp-form", async (c) => {
   check("CRLF: the new form gets CRLF and the rest is unchanged", ok(r) && bytes(q) === crlf.replace(oldCircle, "(defmethod area ((s circle))\r\n  (* 3 (r s) (r s)))"), JSON.stringify(bytes(q).slice(0, 900)));
   r = await call(c, "edit-lisp-form", { path: q, form_type: "defun", form_name: "only-sbcl", operation: "delete" });
   check("CRLF: deleting a whole-line form removes its line only", ok(r) && bytes(q).includes("(list #\\( #\\) #\\; #\\\" #\\| '|odd ) symbol| 'a\\(b))\r\n#-sbcl (defun not-sbcl () 2)\r\n"), JSON.stringify(bytes(q).slice(600)));
+  // methods on (setf name) and eql specializers
+  const m = put("methods.lisp", "(defmethod (setf size) (v (o box)) v)\n(defmethod (setf size) (v (o bag)) v)\n(defmethod kind ((x (eql :a))) 1)\n(defmethod kind ((x (eql :b))) 2)\n");
+  r = await call(c, "edit-lisp-form", { path: m, form_type: "defmethod", form_name: "(setf size) (t bag)", operation: "replace", content: "(defmethod (setf size) (v (o bag)) (* 2 v))" });
+  check("a (setf name) method by its specializers", ok(r) && bytes(m).includes("(defmethod (setf size) (v (o bag)) (* 2 v))\n(defmethod kind") && bytes(m).startsWith("(defmethod (setf size) (v (o box)) v)\n"), bytes(m));
+  r = await call(c, "edit-lisp-form", { path: m, form_type: "defmethod", form_name: "kind ((eql :b))", operation: "delete" });
+  check("an eql-specialized method", ok(r) && bytes(m).endsWith("(defmethod kind ((x (eql :a))) 1)\n"), bytes(m));
   // deleting keeps one blank line between the neighbours, in LF and CRLF files alike
   for (const eol of ["\n", "\r\n"]) {
     const src = ["(defun d1 () 1)", "(defun d2 () 2)", "", "(defun d3 () 3)", "", "(defun d4 () 4)", ""].join(eol);
