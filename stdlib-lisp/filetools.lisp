@@ -93,11 +93,12 @@
   "Alist ((kind . name) . (file line column)): where a file loaded by the file tools defined each
 thing. Reset with the session (the variable is restored, not the list mutated).")
 
-(defun %files-note-form-location (file line column)
-  ;; called before each form of a LOAD-FILE is evaluated: where the definitions it makes come from.
-  ;; The hook for the cross-reference's source locations (what LOAD records while it loads).
-  (declare (ignore file line column))
-  nil)
+(defun %files-note-form-location (location)
+  ;; called with (file line column) before each form of a LOAD-FILE is evaluated, and with NIL
+  ;; after the last: where the definitions it makes come from, as LOAD tells the cross-reference
+  ;; (SYS::%SET-SOURCE-LOCATION, when the cross-reference is built in)
+  (when (fboundp '%set-source-location)
+    (funcall '%set-source-location location)))
 
 (defun %files-note-definition (kind name file line column)
   (setq *file-definition-sources*
@@ -134,29 +135,32 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
          (*load-truename* truename)
          (*source-file* file)
          (notes '()) (defs '()) (count 0))
-    (flet ((note (line severity c text-pos)
-             (push (list line severity (prin1-to-string (%condition-display-type c)) (princ-to-string c)
-                         (%first-line text text-pos))
-                   notes)))
-      (loop
-        (let* ((start (%skip-atmosphere text (file-position stream)))
-               (line (%line-of starts start))
-               (column (1+ (- start (aref starts (1- line)))))
-               (form (handler-case (read stream nil stream)
-                       (error (c) (note line "error" c start) (return)))))
-          (when (eq form stream) (return))
-          (incf count)
-          (when (zerop (mod count 50)) (ignore-errors (%session-progress (format nil "~A: form ~D, line ~D" file count line))))
-          (%files-note-form-location file line column)
-          (let ((failed nil))
-            (block one
-              (handler-bind ((warning #'(lambda (c) (note line "warning" c start) (muffle-warning c)))
-                             (error #'(lambda (c) (note line "error" c start) (setq failed t) (return-from one))))
-                (eval form)))
-            (unless failed
-              (dolist (d (%form-definitions form))
-                (%files-note-definition (first d) (second d) file line column)
-                (push (list (first d) (second d) (package-name *package*) line column) defs)))))))
+    (unwind-protect
+      (flet ((note (line severity c text-pos)
+               (push (list line severity (prin1-to-string (%condition-display-type c)) (princ-to-string c)
+                           (%first-line text text-pos))
+                     notes)))
+        (loop
+          (let* ((start (%skip-atmosphere text (file-position stream)))
+                 (line (%line-of starts start))
+                 (column (1+ (- start (aref starts (1- line)))))
+                 (form (handler-case (read stream nil stream)
+                         (error (c) (note line "error" c start) (return)))))
+            (when (eq form stream) (return))
+            (incf count)
+            (when (zerop (mod count 50)) (ignore-errors (%session-progress (format nil "~A: form ~D, line ~D" file count line))))
+            (%files-note-form-location (list file line column))
+            (let ((failed nil))
+              (block one
+                (handler-bind ((warning #'(lambda (c) (note line "warning" c start) (muffle-warning c)))
+                               (error #'(lambda (c) (note line "error" c start) (setq failed t) (return-from one))))
+                  (eval form)))
+              (unless failed
+                (dolist (d (%form-definitions form))
+                  (%files-note-definition (first d) (second d) file line column)
+                  (push (list (first d) (second d) (package-name *package*) line column) defs)))))))
+      ;; a time-out or an interrupt leaves no location behind
+      (%files-note-form-location nil))
     (setq *files-report* (list count (nreverse notes) (nreverse defs) file))
     (values)))
 
