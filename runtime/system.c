@@ -70,7 +70,7 @@ DEFPRIM(prim_posix_getenv) {
 
 DEFPRIM(prim_gc) { UNUSED_ARGS; gc_collect(); return NIL; }
 
-DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_heap_size()); }
+DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_bytes_in_use()); }
 
 /* (sys:%bytes-allocated): bytes allocated since the process started, for TIME */
 DEFPRIM(prim_pct_bytes_allocated) { UNUSED_ARGS; return make_uint64(L, gc_total_bytes()); }
