@@ -4,6 +4,7 @@
 #include "lstring.h"
 #include "gc.h"
 #include "package.h"
+#include "iowait.h"
 #include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -33,15 +34,7 @@ DEFPRIM(prim_sleep) {
     UNUSED_ARGS;
     double secs = number_to_double(L, check_real(L, args[0]));
     if (secs < 0) err_type(L, args[0], cons(L, S(REAL), cons(L, FIX(0), NIL)));
-    /* sleep in short slices so that interrupts and timeouts are seen */
-    while (secs > 0) {
-        double slice = secs < 0.05 ? secs : 0.05;
-        struct timespec ts = {(time_t)slice, (long)((slice - (double)(time_t)slice) * 1e9)};
-        nanosleep(&ts, NULL);
-        secs -= slice;
-        L->poll_countdown = 0;
-        safe_point(L);
-    }
+    iowait_sleep(L, secs);   /* in slices, so that interrupts and timeouts are seen */
     return NIL;
 }
 
