@@ -32,6 +32,15 @@ static size_t bytes_in_use(void) {
     return heap > free_bytes ? (size_t)(heap - free_bytes) : 0;
 }
 
+/* Zero the stack below the caller. The collector scans whole frames, and words a deeper call left
+ * behind (a pointer to a large array of the previous evaluation, say) would otherwise keep
+ * objects alive from the slots of later frames that are never written. */
+void __attribute__((noinline)) gc_clear_stack(void) {
+    char area[256 * 1024];
+    memset(area, 0, sizeof area);
+    __asm__ volatile("" : : "r"(area) : "memory");   /* the stores must happen */
+}
+
 /* Would REQUEST more bytes go over the cap? Garbage counts as in use until collected, so
  * only a full collection decides. */
 static bool over_cap(size_t request) {
@@ -39,6 +48,9 @@ static bool over_cap(size_t request) {
     if (!max_heap) return false;
     if (request > cap) return true;
     if (bytes_in_use() + request <= cap) return false;
+    /* the collector's own frames go below here: clear what earlier calls left there first, or a
+     * dead pointer to the last big array may be read as a live one */
+    gc_clear_stack();
     GC_gcollect();
     return bytes_in_use() + request > cap;
 }
@@ -181,15 +193,6 @@ Obj heap_alloc(Lisp *L, HeapType t, size_t size) {
     Header *h = (Header *)gc_alloc(L, size);
     h->type = (uint8_t)t;
     return (Obj)h;
-}
-
-/* Zero the stack below the caller. The collector scans whole frames, and words a deeper call left
- * behind (a pointer to a large array of the previous evaluation, say) would otherwise keep
- * objects alive from the slots of later frames that are never written. */
-void __attribute__((noinline)) gc_clear_stack(void) {
-    char area[256 * 1024];
-    memset(area, 0, sizeof area);
-    __asm__ volatile("" : : "r"(area) : "memory");   /* the stores must happen */
 }
 
 int gc_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
