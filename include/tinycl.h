@@ -133,6 +133,11 @@ void tcl_report_free(TclReport *r);
  * The handler runs on the evaluating thread, inside the evaluation. */
 void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx);
 
+/* Called with the session's log messages (the system loader's notes: options it ignores, a system
+ * defined in a file of another name, each system loaded); LEVEL is a syslog level name ("debug",
+ * "info", "notice", "warning", "error"). NULL: none. The handler runs on the evaluating thread. */
+void tcl_set_log_handler(TclSession *s, void (*handler)(void *ctx, const char *level, const char *message), void *ctx);
+
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 

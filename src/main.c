@@ -19,12 +19,15 @@ static void usage(FILE *f) {
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
           "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems\n"
+          "  --max-message SIZE   mcp: the longest message read, e.g. 1M (default 64M); longer ones\n"
+          "                       are answered with an error and skipped\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n", f);
 }
 
-static bool parse_size(const char *s, size_t *out) {
+/* A size such as 512M, 2G, 64K or 1000 (bytes) of at least MIN bytes. */
+static bool parse_size(const char *s, size_t *out, size_t min) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -40,7 +43,7 @@ static bool parse_size(const char *s, size_t *out) {
     if (*end == 'B' || *end == 'b') end++;
     if (*end) return false;
     *out = (size_t)(v * mult);
-    return *out >= ((size_t)16 << 20);
+    return *out >= min;
 }
 
 int cli_print_result(const TclResult *r, bool show_values) {
@@ -128,7 +131,7 @@ int main(int argc, char **argv) {
             continue;
         }
         if (strcmp(a, "--max-heap") == 0) {
-            if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap)) {
+            if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap, (size_t)16 << 20)) {
                 fprintf(stderr, "tinycl: --max-heap needs a size of at least 16M, such as 512M or 2G\n");
                 return 2;
             }
@@ -138,6 +141,14 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--tools") == 0) {
             if (!o->mcp || i + 1 >= argc) { fprintf(stderr, "tinycl: --tools is an option of `tinycl mcp` and needs GROUP,...\n"); return 2; }
             o->tools = argv[++i];
+            continue;
+        }
+        if (strcmp(a, "--max-message") == 0) {
+            if (!o->mcp || i + 1 >= argc || !parse_size(argv[i + 1], &o->max_message, 64)) {
+                fprintf(stderr, "tinycl: --max-message is an option of `tinycl mcp` and needs a size of at least 64 bytes, such as 1M\n");
+                return 2;
+            }
+            i++;
             continue;
         }
         if (strcmp(a, "--timeout") == 0) {

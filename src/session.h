@@ -15,6 +15,8 @@ struct TclSession {
     char pkgname[512];
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
+    void (*log)(void *ctx, const char *level, const char *message);   /* tcl_set_log_handler */
+    void *log_ctx;
 };
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */
