@@ -529,7 +529,9 @@ bool stream_listen(Lisp *L, Obj o) {
         if (s->io_mode == 1 && s->iopos < s->iolen) return true;
         if (!(s->flags & (ST_INTERACTIVE | ST_MAY_BLOCK))) return fd_peekbyte(L, s) >= 0;
         struct pollfd p = {s->fd, POLLIN, 0};
-        return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+        if (!(poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)))) return false;
+        /* a pipe with input or at its end: reading does not wait, and tells which (end: NIL) */
+        return (s->flags & ST_INTERACTIVE) ? (p.revents & POLLIN) != 0 : fd_peekbyte(L, s) >= 0;
     }
     case SK_SYNONYM: return stream_listen(L, synonym_target(L, o));
     case SK_TWO_WAY: case SK_ECHO: return stream_listen(L, s->a);
@@ -1044,9 +1046,10 @@ DEFPRIM(prim_read_char_no_hang) {
         while (kind_of(t) == SK_SYNONYM) t = synonym_target(L, t);
         if (kind_of(t) == SK_FD && (STREAM(t)->flags & ST_INTERACTIVE)) return NIL;
         if (kind_of(t) == SK_FD && (STREAM(t)->flags & ST_MAY_BLOCK)) {
-            /* a pipe with nothing to read: NIL, unless it has ended (then READ-CHAR sees the end) */
+            /* nothing to read yet: NIL; readable all the same (LISTEN said no input): the end, which
+             * READ-CHAR reports without waiting */
             struct pollfd p = {STREAM(t)->fd, POLLIN, 0};
-            if (!(poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))) return NIL;
+            if (!(poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))) return NIL;
         }
     }
     int c = stream_read_char(L, s);

@@ -173,6 +173,8 @@ START_TEST(fifo_data_arrives) {
     ck_assert_str_eq(v, "(NIL NIL)");
     ck_assert_msg(t < 5, "LISTEN waited %.1f s", t);
     free(v);
+    /* at the end of a device's input LISTEN is false and READ-CHAR-NO-HANG sees the end */
+    ck_value(s, "(with-open-file (f \"/dev/null\") (list (listen f) (read-char-no-hang f nil :eof)))", "(NIL :EOF)");
     tcl_session_free(s);
     remove_fifo();
 }
