@@ -35,10 +35,20 @@ static size_t bytes_in_use(void) {
 /* Zero the stack below the caller. The collector scans whole frames, and words a deeper call left
  * behind (a pointer to a large array of the previous evaluation, say) would otherwise keep
  * objects alive from the slots of later frames that are never written. */
-void __attribute__((noinline)) gc_clear_stack(void) {
-    char area[256 * 1024];
-    memset(area, 0, sizeof area);
+static void __attribute__((noinline)) clear_below(size_t n) {
+    char area[n];
+    memset(area, 0, n);
     __asm__ volatile("" : : "r"(area) : "memory");   /* the stores must happen */
+}
+
+void gc_clear_stack(Lisp *L) {
+    if (!L || !L->stack_hard_limit) return;
+    /* at most 256 KB, and never more than half of what is left above the stack's hard limit:
+     * a small thread stack only clears less */
+    char *sp = (char *)__builtin_frame_address(0);
+    if (sp <= L->stack_hard_limit) return;
+    size_t room = (size_t)(sp - L->stack_hard_limit) / 2;
+    clear_below(room < ((size_t)256 << 10) ? room : ((size_t)256 << 10));
 }
 
 /* Would REQUEST more bytes go over the cap? Garbage counts as in use until collected, so
@@ -50,7 +60,7 @@ static bool over_cap(size_t request) {
     if (bytes_in_use() + request <= cap) return false;
     /* the collector's own frames go below here: clear what earlier calls left there first, or a
      * dead pointer to the last big array may be read as a live one */
-    gc_clear_stack();
+    gc_clear_stack(gc_current);
     GC_gcollect();
     return bytes_in_use() + request > cap;
 }

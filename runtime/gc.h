@@ -33,9 +33,9 @@ void gc_restore_cap(Lisp *L);
 
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request);
 
-/* Clear 256 KB of stack below the caller (call between evaluations: stale words there would
- * keep garbage alive). */
-void gc_clear_stack(void);
+/* Clear up to 256 KB of stack below the caller, within L's stack limits (call between
+ * evaluations: stale words there would keep garbage alive). */
+void gc_clear_stack(Lisp *L);
 
 /* pthread_create for threads that touch Lisp objects (registered with the collector). */
 #include <pthread.h>

@@ -406,7 +406,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
-    gc_clear_stack();
+    gc_clear_stack(L);
     TclResult *volatile r = (TclResult *)calloc(1, sizeof *r);
     double t0 = now_ms();
     Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;
