@@ -409,6 +409,11 @@ typedef struct TclTestRun {
 TclTestRun *tcl_run_tests(TclSession *s, const char *system, const char *test, const char *framework, double timeout);
 void tcl_test_run_free(TclTestRun *t);
 
+/* Called with the session's log messages (the system loader's notes: options it ignores, a system
+ * defined in a file of another name, each system loaded); LEVEL is a syslog level name ("debug",
+ * "info", "notice", "warning", "error"). NULL: none. The handler runs on the evaluating thread. */
+void tcl_set_log_handler(TclSession *s, void (*handler)(void *ctx, const char *level, const char *message), void *ctx);
+
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 

@@ -3,19 +3,73 @@
 #include "error.h"
 #define GC_THREADS
 #include <gc/gc.h>
+#include <gc/gc_mark.h>
+#include <gc/gc_inline.h>
+#include <string.h>
 #include <stdlib.h>
 #include <pthread.h>
 
 _Thread_local Lisp *gc_current;
 
+/* The heap limit caps the bytes in use (live data and garbage not yet collected), not the
+ * collector's heap size: that also counts free blocks, and a free block can be useless for a
+ * large object (the collector avoids blocks that false pointers point into), so capping the heap
+ * size made one large allocation the last of the process. The collector's own limit is only a
+ * backstop against runaway fragmentation, well above the cap. */
 static size_t max_heap;              /* the cap asked for; 0 = none */
 static bool reserve_granted;         /* the cap is raised while a heap error is handled */
 #define HEAP_RESERVE ((size_t)64 << 20)
+#define BACKSTOP_FACTOR 4
+#define CHECKED_REQUEST ((size_t)64 << 10)  /* requests checked against the cap before allocating */
+#define LARGE_OBJECT ((size_t)1 << 20)      /* allocated ignoring off-page pointers (below) */
+
+static size_t current_cap(void) { return max_heap + (reserve_granted ? HEAP_RESERVE : 0); }
+
+/* Bytes in blocks the collector has handed out (excludes free and unmapped blocks). */
+static size_t bytes_in_use(void) {
+    GC_word heap = 0, free_bytes = 0;
+    GC_get_heap_usage_safe(&heap, &free_bytes, NULL, NULL, NULL);
+    return heap > free_bytes ? (size_t)(heap - free_bytes) : 0;
+}
+
+/* Zero the stack below the caller. The collector scans whole frames, and words a deeper call left
+ * behind (a pointer to a large array of the previous evaluation, say) would otherwise keep
+ * objects alive from the slots of later frames that are never written. */
+static void __attribute__((noinline)) clear_below(size_t n) {
+    char area[n];
+    memset(area, 0, n);
+    __asm__ volatile("" : : "r"(area) : "memory");   /* the stores must happen */
+}
+
+void gc_clear_stack(Lisp *L) {
+    if (!L || !L->stack_hard_limit) return;
+    /* at most 256 KB, and never more than half of what is left above the stack's hard limit:
+     * a small thread stack only clears less */
+    char *sp = (char *)__builtin_frame_address(0);
+    if (sp <= L->stack_hard_limit) return;
+    size_t room = (size_t)(sp - L->stack_hard_limit) / 2;
+    clear_below(room < ((size_t)256 << 10) ? room : ((size_t)256 << 10));
+}
+
+/* Would REQUEST more bytes go over the cap? Garbage counts as in use until collected, so
+ * only a full collection decides. */
+static bool over_cap(size_t request) {
+    size_t cap = current_cap();
+    if (!max_heap) return false;
+    if (request > cap) return true;
+    if (bytes_in_use() + request <= cap) return false;
+    /* the collector's own frames go below here: clear what earlier calls left there first, or a
+     * dead pointer to the last big array may be read as a live one */
+    gc_clear_stack(gc_current);
+    GC_gcollect();
+    return bytes_in_use() + request > cap;
+}
 
 /* GMP chains its temporary blocks (TMP_BALLOC, of any size) through a header inside each block,
  * so its memory must be scanned: with atomic memory a collection during a long operation frees
  * blocks that only the chain refers to (seen as crashes in mpn_mul_fft). */
 static void *gmp_alloc(size_t n) {
+    if (n >= CHECKED_REQUEST && gc_current && over_cap(n)) gc_heap_exhausted(gc_current, n);
     void *p = GC_MALLOC(n);
     if (!p) {
         if (gc_current) gc_heap_exhausted(gc_current, n);
@@ -25,7 +79,7 @@ static void *gmp_alloc(size_t n) {
     return p;
 }
 static void *gmp_realloc(void *p, size_t old, size_t n) {
-    (void)old;
+    if (n > old && n - old >= CHECKED_REQUEST && gc_current && over_cap(n - old)) gc_heap_exhausted(gc_current, n);
     void *q = GC_REALLOC(p, n);
     if (!q) {
         if (gc_current) gc_heap_exhausted(gc_current, n);
@@ -51,13 +105,18 @@ static void do_init(void) {
 }
 void gc_process_init(void) { pthread_once(&once, do_init); }
 
+static void set_backstop(void) {
+    GC_set_max_heap_size(max_heap ? BACKSTOP_FACTOR * (max_heap + HEAP_RESERVE) : 0);
+}
+
 void gc_set_max_heap(size_t bytes) {
     max_heap = bytes;
     reserve_granted = false;
-    GC_set_max_heap_size(bytes ? bytes : 0);
+    set_backstop();
 }
 size_t gc_max_heap(void) { return max_heap; }
 size_t gc_heap_size(void) { return GC_get_heap_size(); }
+size_t gc_bytes_in_use(void) { return bytes_in_use(); }
 size_t gc_total_bytes(void) { return GC_get_total_bytes(); }
 void gc_collect(void) { GC_gcollect(); }
 
@@ -66,39 +125,77 @@ void gc_restore_cap(Lisp *L) {
     if (reserve_granted) {
         reserve_granted = false;
         GC_gcollect();
-        GC_set_max_heap_size(max_heap);
     }
 }
 
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
-    if (max_heap && !reserve_granted) {
-        reserve_granted = true;
-        GC_set_max_heap_size(max_heap + HEAP_RESERVE);
-    }
+    size_t in_use = bytes_in_use();
+    if (max_heap && !reserve_granted) reserve_granted = true;
+    if (!request)
+        err_storage(L, "Heap exhausted: %zu MB in use after a full collection (heap limit %zu MB).",
+                    in_use >> 20, max_heap >> 20);
     err_storage(L, "Heap exhausted: could not allocate %zu bytes (heap limit %zu MB).",
                 request, max_heap >> 20);
 }
 
 void gc_check_request(Lisp *L, size_t bytes) {
-    size_t limit = max_heap ? max_heap : ((size_t)1 << 44);
-    if (bytes > limit) gc_heap_exhausted(L, bytes);
+    size_t limit = max_heap ? current_cap() : ((size_t)1 << 44);
+    if (bytes > limit || (bytes >= CHECKED_REQUEST && over_cap(bytes))) gc_heap_exhausted(L, bytes);
+}
+
+void gc_poll_heap(Lisp *L) {
+    if (max_heap && over_cap(0)) gc_heap_exhausted(L, 0);
+}
+
+/* Large objects are allocated "ignoring off-page pointers": only their first page must be free of
+ * false references, so a large free block that stray words point into can still be reused (every
+ * reference to such an object points to its start: a vector's header, a string's data). The
+ * collector returns NULL only at its backstop; a full collection may still find room. */
+static void *alloc_slow(Lisp *L, size_t n, bool atomic) {
+    if (n >= CHECKED_REQUEST && over_cap(n)) gc_heap_exhausted(L, n);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        void *p = n >= LARGE_OBJECT ? (atomic ? GC_malloc_atomic_ignore_off_page(n) : GC_malloc_ignore_off_page(n))
+                                    : (atomic ? GC_malloc_atomic(n) : GC_malloc(n));
+        if (p) return p;
+        GC_gcollect_and_unmap();
+    }
+    gc_heap_exhausted(L, n);
 }
 
 void *gc_alloc(Lisp *L, size_t n) {
-    void *p = GC_MALLOC(n);
-    if (UNLIKELY(!p)) gc_heap_exhausted(L, n);
-    return p;
+    if (LIKELY(n < CHECKED_REQUEST)) {
+        void *p = GC_MALLOC(n);
+        if (LIKELY(p != NULL)) return p;
+    }
+    return alloc_slow(L, n, false);
 }
 
 void *gc_alloc_atomic(Lisp *L, size_t n) {
-    void *p = GC_MALLOC_ATOMIC(n ? n : 1);
-    if (UNLIKELY(!p)) gc_heap_exhausted(L, n);
-    return p;
+    if (!n) n = 1;
+    if (LIKELY(n < CHECKED_REQUEST)) {
+        void *p = GC_MALLOC_ATOMIC(n);
+        if (LIKELY(p != NULL)) return p;
+    }
+    return alloc_slow(L, n, true);
 }
 
 void *gc_realloc(Lisp *L, void *old, size_t n) {
+    if (n >= CHECKED_REQUEST && old) {
+        /* a fresh object allocated as above, the old contents copied */
+        size_t old_size = 0;
+        bool atomic = GC_get_kind_and_size(old, &old_size) == GC_I_PTRFREE;
+        void *p = alloc_slow(L, n, atomic);
+        memcpy(p, old, old_size < n ? old_size : n);
+        if (!atomic && n > old_size) memset((char *)p + old_size, 0, n - old_size);
+        GC_FREE(old);
+        return p;
+    }
     void *p = GC_REALLOC(old, n);
-    if (UNLIKELY(!p)) gc_heap_exhausted(L, n);
+    if (UNLIKELY(!p)) {
+        GC_gcollect_and_unmap();
+        p = GC_REALLOC(old, n);
+        if (!p) gc_heap_exhausted(L, n);
+    }
     return p;
 }
 

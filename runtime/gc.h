@@ -18,8 +18,13 @@ Obj heap_alloc(Lisp *L, HeapType t, size_t size);  /* zeroed headered object */
 /* Refuse, before the allocator is asked, requests that can never fit. */
 void gc_check_request(Lisp *L, size_t bytes);
 
+/* The heap limit: a cap on the bytes in use (free blocks count as free). */
 void gc_set_max_heap(size_t bytes);
-size_t gc_heap_size(void);
+size_t gc_heap_size(void);       /* the collector's heap, free blocks included */
+size_t gc_bytes_in_use(void);    /* what the cap counts */
+/* At a safe point: signal STORAGE-CONDITION when the bytes in use stay over the cap after a
+ * full collection. */
+void gc_poll_heap(Lisp *L);
 size_t gc_total_bytes(void);
 size_t gc_max_heap(void);
 void gc_collect(void);
@@ -27,6 +32,10 @@ void gc_collect(void);
 void gc_restore_cap(Lisp *L);
 
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request);
+
+/* Clear up to 256 KB of stack below the caller, within L's stack limits (call between
+ * evaluations: stale words there would keep garbage alive). */
+void gc_clear_stack(Lisp *L);
 
 /* pthread_create for threads that touch Lisp objects (registered with the collector). */
 #include <pthread.h>

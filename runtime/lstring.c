@@ -18,17 +18,19 @@ int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
     unsigned c = s[0];
     if (c < 0x80) { *cp = c; return 1; }
     int need;
-    uint32_t v;
-    if ((c & 0xE0) == 0xC0) { need = 1; v = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { need = 2; v = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { need = 3; v = c & 0x07; }
+    uint32_t v, min;
+    /* C0 and C1 can only start overlong forms; F5..FF would pass U+10FFFF */
+    if (c >= 0xC2 && c <= 0xDF) { need = 1; v = c & 0x1F; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { need = 2; v = c & 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { need = 3; v = c & 0x07; min = 0x10000; }
     else { *cp = 0xFFFD; return 1; }
     if ((size_t)need >= n) { *cp = 0xFFFD; return 1; }
     for (int i = 1; i <= need; i++) {
         if ((s[i] & 0xC0) != 0x80) { *cp = 0xFFFD; return 1; }
         v = (v << 6) | (s[i] & 0x3F);
     }
-    if (v > 0x10FFFF) v = 0xFFFD;
+    /* overlong forms (C0 AF for "/"), UTF-16 surrogates and code points past U+10FFFF are not UTF-8 */
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) { *cp = 0xFFFD; return 1; }
     *cp = v;
     return need + 1;
 }

@@ -47,7 +47,10 @@ Obj string_concat(Lisp *L, size_t n, const Obj *strings);
 /* A fresh simple string of the characters [start, end) of any string S (bounds unchecked). */
 Obj string_substring(Lisp *L, Obj s, size_t start, size_t end);
 
-/* UTF-8 decoding of one code point; returns bytes used (invalid bytes decode as U+FFFD, 1 byte). */
+/* UTF-8 decoding of one code point; returns bytes used. Anything that is not well-formed UTF-8
+ * (a stray continuation byte, a cut sequence, an overlong form such as C0 AF for "/", a UTF-16
+ * surrogate, a code point past U+10FFFF) decodes as U+FFFD, one per byte, as SBCL's utf-8 external
+ * format does with a replacement character. */
 int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 /* Encode one code point; returns bytes written (buf has room for 4). */
 int utf8_encode(uint32_t cp, char *buf);

@@ -203,6 +203,7 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
             return call_direct(L, c, f, lam, env);
     }
     Obj args[na ? na : 1];
+    memset(args, 0, sizeof args);   /* see ev_call_prim */
     for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i], env);
     Obj sym = c->fname;
     Obj fn = SYM(sym)->function;
@@ -215,6 +216,10 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     int na = c->nargs;
     Obj args[na ? na : 1];
+    /* the collector scans this frame while the arguments are evaluated: a slot not yet written
+     * still holds whatever the previous call at this depth left there (the big array of the
+     * last iteration of a loop, say) and would keep it alive */
+    memset(args, 0, sizeof args);
     for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i], env);
     Obj fn = SYM(c->fname)->function;
     if (UNLIKELY(fn != c->cached)) {

@@ -94,6 +94,8 @@ void safe_point_slow(Lisp *L) {
         L->poll_countdown = L->cfg.poll_interval;
         if (L->deadline > 0 && monotonic_now() >= L->deadline)
             interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
+        /* small allocations are not checked one by one: the heap cap is polled here */
+        gc_poll_heap(L);
     }
 }
 

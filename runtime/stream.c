@@ -12,10 +12,12 @@
 #include "types.h"
 #include "reader.h"
 #include "docs.h"
+#include "iowait.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <limits.h>
 #include <sys/stat.h>
 #define GC_THREADS
 #include <gc/gc.h>
@@ -94,6 +96,12 @@ Obj make_fill_pointer_output_stream(Lisp *L, Obj str) {
 
 Obj make_fd_stream(Lisp *L, int fd, uint32_t flags, Obj pathname) {
     if (!(flags & ST_BINARY)) flags |= ST_CHAR;
+    /* a descriptor that is not a regular file can make a read or a write wait indefinitely: such
+     * streams wait in iowait, where the deadline and cancellation are seen */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode) && !S_ISDIR(st.st_mode)) flags |= ST_MAY_BLOCK;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0 && (fl & O_NONBLOCK)) flags |= ST_NONBLOCK;
     Stream *s = stream_new(L, SK_FD, flags);
     s->fd = fd;
     s->pathname = pathname;
@@ -178,9 +186,16 @@ static Obj ef_keyword(Lisp *L, int ef) {
 static void fd_write_all(Lisp *L, Stream *s, const unsigned char *b, size_t n) {
     size_t off = 0;
     while (off < n) {
-        ssize_t w = write(s->fd, b + off, n - off);
+        size_t chunk = n - off;
+        if (s->flags & ST_MAY_BLOCK) {
+            /* wait for room; a blocking descriptor then takes at most PIPE_BUF bytes without waiting */
+            iowait_fd(L, s->fd, POLLOUT);
+            if (!(s->flags & ST_NONBLOCK) && chunk > PIPE_BUF) chunk = PIPE_BUF;
+        }
+        ssize_t w = write(s->fd, b + off, chunk);
         if (w < 0) {
             if (errno == EINTR) { safe_point(L); continue; }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) continue;   /* full again: wait above */
             int e = errno;
             s->iolen = 0;
             stream_io_error(L, (Obj)s, "Couldn't write to %S: %s", (Obj)s, strerror(e));
@@ -229,9 +244,13 @@ static void fd_put_bytes(Lisp *L, Stream *s, const char *b, size_t n) {
 static int fd_fill(Lisp *L, Stream *s) {
     if (s->io_mode != 1) fd_prepare_read(L, s);
     for (;;) {
+        /* a pipe, FIFO or terminal: wait for input (or its end) where a timeout can stop the wait;
+         * a FIFO opened without a writer would read end of file at once */
+        if (s->flags & ST_MAY_BLOCK) iowait_fd(L, s->fd, POLLIN);
         ssize_t r = read(s->fd, s->iobuf, IOBUF_SIZE);
         if (r < 0) {
             if (errno == EINTR) { safe_point(L); continue; }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) continue;   /* taken by another reader: wait again */
             int e = errno;
             s->iolen = s->iopos = 0;
             stream_io_error(L, (Obj)s, "Couldn't read from %S: %s", (Obj)s, strerror(e));
@@ -520,9 +539,11 @@ bool stream_listen(Lisp *L, Obj o) {
     case SK_FD: {
         if (!(s->flags & ST_INPUT)) return false;
         if (s->io_mode == 1 && s->iopos < s->iolen) return true;
-        if (!(s->flags & ST_INTERACTIVE)) return fd_peekbyte(L, s) >= 0;
+        if (!(s->flags & (ST_INTERACTIVE | ST_MAY_BLOCK))) return fd_peekbyte(L, s) >= 0;
         struct pollfd p = {s->fd, POLLIN, 0};
-        return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+        if (!(poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP)))) return false;
+        /* a pipe with input or at its end: reading does not wait, and tells which (end: NIL) */
+        return (s->flags & ST_INTERACTIVE) ? (p.revents & POLLIN) != 0 : fd_peekbyte(L, s) >= 0;
     }
     case SK_SYNONYM: return stream_listen(L, synonym_target(L, o));
     case SK_TWO_WAY: case SK_ECHO: return stream_listen(L, s->a);
@@ -936,7 +957,7 @@ DEFPRIM(prim_open) {
             created = true;
         }
     }
-    int fd = open(native, flags, 0666);
+    int fd = iowait_open(L, native, flags, 0666);
     if (fd < 0) {
         int e = errno;
         if (e == ENOENT) file_error(L, NIL, path, "The path %S does not exist.", path);
@@ -1039,6 +1060,12 @@ DEFPRIM(prim_read_char_no_hang) {
         if (kind_of(t) == SK_TWO_WAY) t = STREAM(t)->a;
         while (kind_of(t) == SK_SYNONYM) t = synonym_target(L, t);
         if (kind_of(t) == SK_FD && (STREAM(t)->flags & ST_INTERACTIVE)) return NIL;
+        if (kind_of(t) == SK_FD && (STREAM(t)->flags & ST_MAY_BLOCK)) {
+            /* nothing to read yet: NIL; readable all the same (LISTEN said no input): the end, which
+             * READ-CHAR reports without waiting */
+            struct pollfd p = {STREAM(t)->fd, POLLIN, 0};
+            if (!(poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))) return NIL;
+        }
     }
     int c = stream_read_char(L, s);
     if (c < 0) return eof_result(L, s, nargs, args, 1);

@@ -7,6 +7,7 @@
 #include "package.h"
 #include "access.h"
 #include "docs.h"
+#include "iowait.h"
 #include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -36,15 +37,7 @@ DEFPRIM(prim_sleep) {
     UNUSED_ARGS;
     double secs = number_to_double(L, check_real(L, args[0]));
     if (secs < 0) err_type(L, args[0], cons(L, S(REAL), cons(L, FIX(0), NIL)));
-    /* sleep in short slices so that interrupts and timeouts are seen */
-    while (secs > 0) {
-        double slice = secs < 0.05 ? secs : 0.05;
-        struct timespec ts = {(time_t)slice, (long)((slice - (double)(time_t)slice) * 1e9)};
-        nanosleep(&ts, NULL);
-        secs -= slice;
-        L->poll_countdown = 0;
-        safe_point(L);
-    }
+    iowait_sleep(L, secs);   /* in slices, so that interrupts and timeouts are seen */
     return NIL;
 }
 
@@ -84,7 +77,7 @@ DEFPRIM(prim_posix_getenv) {
 
 DEFPRIM(prim_gc) { UNUSED_ARGS; gc_collect(); return NIL; }
 
-DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_heap_size()); }
+DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_bytes_in_use()); }
 
 /* (sys:%bytes-allocated): bytes allocated since the process started, for TIME */
 DEFPRIM(prim_pct_bytes_allocated) { UNUSED_ARGS; return make_uint64(L, gc_total_bytes()); }

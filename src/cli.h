@@ -19,6 +19,7 @@ typedef struct CliOptions {
     int nscript_args;
     bool mcp;
     const char *tools;         /* mcp --tools GROUP,...: the tool groups offered (NULL: all) */
+    size_t max_message;        /* mcp --max-message SIZE: the longest message read, in bytes (0: 64 MiB) */
     bool quiet;
     /* access (docs/security.md): --allow-read/--allow-write DIR, --allow-env NAME (each in the
      * order given), --sandbox, --unrestricted */

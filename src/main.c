@@ -21,6 +21,8 @@ static void usage(FILE *f) {
           "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, introspection, debug, files, tests\n"
           "  --max-output-chars N mcp: characters one result may carry: output, values, warnings and\n"
           "                       backtrace together (default 100000; 100 to 10000000)\n"
+          "  --max-message SIZE   mcp: the longest message read, e.g. 1M (default 64M); longer ones\n"
+          "                       are answered with an error and skipped\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n"
@@ -44,7 +46,8 @@ static void usage(FILE *f) {
           "  never be opened from Lisp, even with --unrestricted.\n", f);
 }
 
-static bool parse_size(const char *s, size_t *out) {
+/* A size such as 512M, 2G, 64K or 1000 (bytes) of at least MIN bytes. */
+static bool parse_size(const char *s, size_t *out, size_t min) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -60,7 +63,7 @@ static bool parse_size(const char *s, size_t *out) {
     if (*end == 'B' || *end == 'b') end++;
     if (*end) return false;
     *out = (size_t)(v * mult);
-    return *out >= ((size_t)16 << 20);
+    return *out >= min;
 }
 
 void cli_print_values(const TclResult *r) {
@@ -221,7 +224,7 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--sandbox") == 0) { o->sandbox = true; continue; }
         if (strcmp(a, "--unrestricted") == 0) { o->unrestricted = true; continue; }
         if (strcmp(a, "--max-heap") == 0) {
-            if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap)) {
+            if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap, (size_t)16 << 20)) {
                 fprintf(stderr, "tinycl: --max-heap needs a size of at least 16M, such as 512M or 2G\n");
                 return 2;
             }
@@ -241,6 +244,14 @@ int main(int argc, char **argv) {
                 return 2;
             }
             o->session.output_cap = (size_t)n;
+            i++;
+            continue;
+        }
+        if (strcmp(a, "--max-message") == 0) {
+            if (!o->mcp || i + 1 >= argc || !parse_size(argv[i + 1], &o->max_message, 64)) {
+                fprintf(stderr, "tinycl: --max-message is an option of `tinycl mcp` and needs a size of at least 64 bytes, such as 1M\n");
+                return 2;
+            }
             i++;
             continue;
         }

@@ -142,11 +142,35 @@ static Obj prim_pct_session_progress(Lisp *L, int nargs, Obj *args) {
     return S(T);
 }
 
+/* (sys:%session-log level message) -> T when a log handler took the message; LEVEL is a keyword
+ * naming a syslog level (:info, :notice, :warning...) */
+static Obj prim_pct_session_log(Lisp *L, int nargs, Obj *args) {
+    (void)nargs;
+    TclSession *s = session_of(L);
+    if (!s || !s->log || !is_symbol(args[0]) || !is_string(args[1])) return NIL;
+    char *level = string_to_utf8_malloc(symbol_data(L, args[0])->name, NULL);
+    char *msg = string_to_utf8_malloc(args[1], NULL);
+    if (level && msg) {
+        for (char *p = level; *p; p++) if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+        s->log(s->log_ctx, level, msg);
+    }
+    free(level);
+    free(msg);
+    return S(T);
+}
+
 static const PrimDef session_prims[] = {
     {"%SESSION-PROGRESS", PK_SYS, prim_pct_session_progress, 1, 1, 0, "(message)",
      "Report progress of a long operation to the session's progress handler."},
+    {"%SESSION-LOG", PK_SYS, prim_pct_session_log, 2, 2, 0, "(level message)",
+     "Send MESSAGE to the session's log handler at LEVEL (a keyword such as :notice)."},
     {0},
 };
+
+void tcl_set_log_handler(TclSession *s, void (*handler)(void *ctx, const char *level, const char *message), void *ctx) {
+    s->log = handler;
+    s->log_ctx = ctx;
+}
 
 void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx) {
     s->progress = handler;
@@ -637,6 +661,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
+    gc_clear_stack(L);
     TclResult *volatile r = (TclResult *)calloc(1, sizeof *r);
     double t0 = now_ms();
     Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;

@@ -21,6 +21,8 @@ struct TclSession {
     struct DebugRun *debug;    /* debugger.c: the debug evaluation running or suspended, or NULL */
     TclResult *debug_expired;  /* debugger.c: a suspended evaluation that timed out, reported once */
     struct FilesState *files;  /* what the file tools last read (src/files.c) */
+    void (*log)(void *ctx, const char *level, const char *message);   /* tcl_set_log_handler */
+    void *log_ctx;
 };
 
 /* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error

@@ -771,12 +771,18 @@
 (defmacro defsystem (name &body options)
   `(%define-system ',name ',options))
 
+(defun %log (level control &rest args)
+  ;; a message for the session's log (the MCP server sends it as notifications/message)
+  (when (fboundp 'sys::%session-log)
+    (ignore-errors (sys::%session-log level (apply #'format nil control args)))))
+
 (defun %note (system control &rest args)
   ;; a note about an option tinycl accepts but does not use: kept for DESCRIBE-SYSTEM and logged
   (let ((text (apply #'format nil control args)))
     (unless (member text (%system-notes system) :test #'string=)
       (setf (%system-notes system) (append (%system-notes system) (list text)))
-      (format *error-output* "~&; note: system ~S: ~A~%" (component-name system) text))))
+      (format *error-output* "~&; note: system ~S: ~A~%" (component-name system) text)
+      (%log :notice "system ~S: ~A" (component-name system) text))))
 
 (defun %definition-error (system control &rest args)
   ;; while an .asd loads, LOAD-SYSTEM-DEFINITION-ERROR names the file
@@ -811,7 +817,8 @@
     (when (and asd (equal (pathname-type asd) "asd") (string/= (primary-system-name name) (pathname-name asd)))
       ;; ASDF allows it with a warning; finding such a system needs its .asd loaded first
       (format *error-output* "~&; note: system ~S is defined in ~A, whose name does not match~%"
-              name (namestring asd)))
+              name (namestring asd))
+      (%log :notice "system ~S is defined in ~A, whose name does not match" name (namestring asd)))
     (unless (and (listp options) (evenp (length options))
                  (loop for (k) on options by #'cddr always (keywordp k)))
       (error "Malformed options in the definition of system ~S: ~S (expected keyword/value pairs)~A"
@@ -1496,6 +1503,7 @@
         (setf (gethash name *image-systems*) record)
         (setf (gethash name *session-systems*) (cons record (get-universal-time)))
         (when *on-system-loaded* (funcall *on-system-loaded* record))
+        (%log :info "loaded ~A (~A) in ~A" name (%version-text (record-version record)) (%seconds elapsed))
         record))))
 
 (defun %stale-p (system record)

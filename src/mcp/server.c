@@ -1,5 +1,6 @@
 /* server.c: `tinycl mcp`: JSON-RPC 2.0 over stdio, one message per line; lifecycle, batching, cancellation, progress. */
 #include "mcp.h"
+#include "input.h"
 #include "../cli.h"
 #include "../session.h"
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <errno.h>
 #include <time.h>
 #include <math.h>
+#include <signal.h>
+#include <fcntl.h>
 
 /* ---- output: only this file writes protocol messages, to a private copy of fd 1 ---- */
 
@@ -25,6 +28,9 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static bool output_failed;          /* a write to the client failed: nothing more is sent (out_lock) */
+static void begin_shutdown(const char *why);
+
 static void send_json(cJSON *msg) {
     char *text = cJSON_PrintUnformatted(msg);
     if (!text) return;
@@ -33,11 +39,16 @@ static void send_json(cJSON *msg) {
     char *clean = mcp_json_wire_utf8(text, strlen(text), &clean_len);
     if (clean) { free(text); text = clean; }
     pthread_mutex_lock(&out_lock);
-    fputs(text, proto_out);
-    fputc('\n', proto_out);
-    fflush(proto_out);
+    bool failed_now = false;
+    if (!output_failed) {
+        fputs(text, proto_out);
+        fputc('\n', proto_out);
+        /* the client is gone (EPIPE: SIGPIPE is ignored): end the server instead of writing on */
+        if (fflush(proto_out) != 0 || ferror(proto_out)) output_failed = failed_now = true;
+    }
     pthread_mutex_unlock(&out_lock);
     free(text);
+    if (failed_now) begin_shutdown("writing to the client failed");
 }
 
 static cJSON *make_response(const cJSON *id) {
@@ -61,12 +72,6 @@ static cJSON *result_response(const cJSON *id, cJSON *result) {
     return r;
 }
 
-static void log_stderr(const char *fmt, const char *arg) {
-    fprintf(stderr, "tinycl mcp: ");
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-}
-
 /* ---- shared state between the reader thread and the evaluating thread ---- */
 
 typedef struct Item { cJSON *msg; char *raw; size_t raw_len; struct Item *next; } Item;
@@ -85,8 +90,56 @@ static McpVersion negotiated = V2025_11_25;
 static bool initialized;
 static TclSession *the_session;
 static bool session_ready;           /* the interpreter has booted; until then the reader answers what needs no session */
+static bool shutting_down;           /* SIGTERM, SIGHUP or a failed write: no more requests are served */
+static double shutdown_at;
+static double input_closed_at;       /* when the end of input was seen (input_closed) */
+static bool server_done;             /* the evaluating thread has left its loop */
+static int wake_fds[2] = {-1, -1};   /* signal handler -> reader thread */
+static size_t max_message = MCP_DEFAULT_MAX_MESSAGE;
 
 static const char *const version_names[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+/* ---- logging: notifications/message at or above the level the client set (logging/setLevel) ---- */
+
+static const char *const log_levels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+static int log_level = 3;            /* warning until the client sets another */
+
+static int log_level_index(const char *name) {
+    for (int i = 0; i < 8; i++)
+        if (strcmp(name, log_levels[i]) == 0) return i;
+    return -1;
+}
+
+/* Send TEXT as a notifications/message of LEVEL (a log_levels name) from LOGGER, when the client
+ * has initialized and asked for that level. */
+static void mcp_log(const char *level, const char *logger, const char *text) {
+    int li = log_level_index(level);
+    pthread_mutex_lock(&state_lock);
+    bool send = initialized && li >= log_level;
+    pthread_mutex_unlock(&state_lock);
+    if (!send) return;
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/message");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddStringToObject(p, "level", level);
+    cJSON_AddStringToObject(p, "logger", logger);
+    cJSON_AddStringToObject(p, "data", text);
+    send_json(n);
+    cJSON_Delete(n);
+}
+
+/* A warning of the server's own: on stderr, and to the client as a log message. */
+static void server_warning(const char *level, const char *text) {
+    fprintf(stderr, "tinycl mcp: %s\n", text);
+    mcp_log(level, "tinycl", text);
+}
+
+/* The session's log messages (the system loader's notes) go to the client. */
+static void session_log(void *ctx, const char *level, const char *message) {
+    (void)ctx;
+    mcp_log(log_level_index(level) >= 0 ? level : "info", "tinycl.loader", message);
+}
 
 static bool ids_equal(const cJSON *a, const cJSON *b) {
     if (!a || !b) return false;
@@ -215,59 +268,163 @@ static void reader_handle(cJSON *msg, const char *raw, size_t raw_len) {
     enqueue(msg, raw, raw_len);
 }
 
+/* One message of input: JSON-RPC text that must be UTF-8 (a line of other bytes is a parse error
+ * answered with the request's id when it can be read). */
+static void input_line(void *ctx, const char *text, size_t len) {
+    (void)ctx;
+    if (len > 0 && text[len - 1] == '\r') len--;
+    size_t j = 0;
+    while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
+    if (j == len) return;
+    cJSON *msg = cJSON_ParseWithLength(text, len);
+    size_t bad = mcp_utf8_invalid_at(text, len);
+    if (bad != (size_t)-1) {
+        const cJSON *id = cJSON_IsObject(msg) ? cJSON_GetObjectItemCaseSensitive(msg, "id") : NULL;
+        char m[200];
+        snprintf(m, sizeof m, "Parse error: the message is not valid UTF-8 (byte %zu: 0x%02X)", bad, (unsigned char)text[bad]);
+        cJSON *r = error_response(id && valid_id(id) ? id : NULL, -32700, m);
+        send_json(r);
+        cJSON_Delete(r);
+        cJSON_Delete(msg);
+        return;
+    }
+    if (!msg) {
+        cJSON *r = error_response(NULL, -32700, "Parse error: the line is not valid JSON");
+        send_json(r);
+        cJSON_Delete(r);
+        return;
+    }
+    reader_handle(msg, text, len);
+}
+
+/* A message over the limit was skipped: answer it (with its id when its first bytes hold one). */
+static void input_oversized(void *ctx, const char *head, size_t head_len, size_t total) {
+    (void)ctx;
+    cJSON *id = mcp_input_find_id(head, head_len);
+    char m[300];
+    snprintf(m, sizeof m, "Invalid Request: the message is %zu bytes, over the limit of %zu bytes "
+             "(tinycl mcp --max-message SIZE); it was not read", total, max_message);
+    cJSON *r = error_response(id && valid_id(id) ? id : NULL, -32600, m);
+    cJSON_Delete(id);
+    send_json(r);
+    cJSON_Delete(r);
+    server_warning("warning", m + strlen("Invalid Request: "));
+}
+
+/* The signal handler only wakes the reader thread, which acts on the signal. */
+static void on_signal(int sig) {
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    ssize_t w = write(wake_fds[1], &b, 1);
+    (void)w;
+    errno = saved;
+}
+
+static void interrupt_running_locked(void) {
+    if (running_id && the_session) tcl_interrupt(the_session);
+}
+
+static void begin_shutdown(const char *why) {
+    pthread_mutex_lock(&state_lock);
+    bool first = !shutting_down;
+    if (first) {
+        shutting_down = true;
+        shutdown_at = now_ms();
+    }
+    interrupt_running_locked();
+    pthread_cond_broadcast(&state_cond);
+    pthread_mutex_unlock(&state_lock);
+    if (first) {
+        fprintf(stderr, "tinycl mcp: %s: ending\n", why);
+        if (wake_fds[1] >= 0) on_signal(0);
+    }
+}
+
+static void handle_signal(int sig) {
+    if (sig == SIGINT) {
+        /* Ctrl-C: the running evaluation ends as interrupted; the session and the server go on */
+        pthread_mutex_lock(&state_lock);
+        bool running = running_id != NULL;
+        interrupt_running_locked();
+        pthread_mutex_unlock(&state_lock);
+        if (!running) server_warning("warning", "SIGINT: no evaluation is running (SIGTERM ends the server)");
+    } else if (sig == SIGTERM || sig == SIGHUP) {
+        begin_shutdown(sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+    }
+}
+
+/* After the end of input, and after a shutdown began, nothing may keep the server alive: an
+ * evaluation running longer than EOF_GRACE_MS past the end of input (or past its own start) is
+ * interrupted, and one that does not stop within SHUTDOWN_FORCE_MS ends the process. */
+#define EOF_GRACE_MS 500
+#define SHUTDOWN_FORCE_MS 3000
+
+static void enforce_deadlines(void) {
+    pthread_mutex_lock(&state_lock);
+    double t = now_ms();
+    bool force = false;
+    if (input_closed && running_id) {
+        double from = running_started > input_closed_at ? running_started : input_closed_at;
+        if (t - from > EOF_GRACE_MS) interrupt_running_locked();   /* again each round: it may land between calls */
+        force = t - from > EOF_GRACE_MS + SHUTDOWN_FORCE_MS;
+    }
+    if (shutting_down && !server_done) {
+        interrupt_running_locked();
+        force = force || t - shutdown_at > SHUTDOWN_FORCE_MS;
+    }
+    pthread_mutex_unlock(&state_lock);
+    if (force) {
+        fputs("tinycl mcp: the evaluation did not stop; exiting\n", stderr);
+        _exit(0);
+    }
+}
+
 static void *reader_main(void *arg) {
     (void)arg;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    char chunk[65536];
+    static McpInput input;
+    mcp_input_init(&input, max_message);
+    McpInputHandlers handlers = {input_line, input_oversized, NULL};
+    static char chunk[1 << 16];
+    bool reading = true;
     for (;;) {
-        struct pollfd pfd = {proto_in, POLLIN, 0};
-        int pr = poll(&pfd, 1, 250);
-        if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) { send_progress_if_due(); continue; }
-        ssize_t n = read(proto_in, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        if (len + (size_t)n + 1 > cap) {
-            size_t nc = cap ? cap * 2 : 65536;
-            while (nc < len + (size_t)n + 1) nc *= 2;
-            char *nb = (char *)realloc(buf, nc);
-            if (!nb) { log_stderr("%s", "out of memory reading input; dropping it"); len = 0; continue; }
-            buf = nb;
-            cap = nc;
+        /* the output too: a client that closed its end (POLLERR on a pipe) ends the server even
+         * while nothing is being written */
+        struct pollfd pfd[3] = {{wake_fds[0], POLLIN, 0}, {fileno(proto_out), 0, 0}, {proto_in, POLLIN, 0}};
+        int pr = poll(pfd, reading ? 3 : 2, reading ? 250 : 50);
+        if (pr > 0 && (pfd[1].revents & (POLLERR | POLLHUP))) {
+            pthread_mutex_lock(&out_lock);
+            output_failed = true;
+            pthread_mutex_unlock(&out_lock);
+            begin_shutdown("the client closed the server's output");
         }
-        memcpy(buf + len, chunk, (size_t)n);
-        len += (size_t)n;
-        /* handle every complete line */
-        size_t start = 0;
-        for (size_t i = 0; i < len; i++) {
-            if (buf[i] != '\n') continue;
-            size_t end = i;
-            if (end > start && buf[end - 1] == '\r') end--;
-            size_t j = start;
-            while (j < end && (buf[j] == ' ' || buf[j] == '\t')) j++;
-            if (j < end) {
-                cJSON *msg = cJSON_ParseWithLength(buf + start, end - start);
-                if (!msg) {
-                    cJSON *r = error_response(NULL, -32700, "Parse error: the line is not valid JSON");
-                    send_json(r);
-                    cJSON_Delete(r);
-                } else {
-                    reader_handle(msg, buf + start, end - start);
-                }
+        if (pr > 0 && (pfd[0].revents & POLLIN)) {
+            unsigned char sigs[64];
+            ssize_t k = read(wake_fds[0], sigs, sizeof sigs);
+            for (ssize_t i = 0; i < k; i++) if (sigs[i]) handle_signal(sigs[i]);
+        }
+        if (reading && pr > 0 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
+            ssize_t n = read(proto_in, chunk, sizeof chunk);
+            if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            if (n > 0) mcp_input_feed(&input, chunk, (size_t)n, &handlers);
+            else {
+                /* end of input: the requests already received are still answered, then the server exits */
+                reading = false;
+                mcp_input_free(&input);
+                pthread_mutex_lock(&state_lock);
+                input_closed = true;
+                input_closed_at = now_ms();
+                pthread_cond_broadcast(&state_cond);
+                pthread_mutex_unlock(&state_lock);
             }
-            start = i + 1;
         }
-        memmove(buf, buf + start, len - start);
-        len -= start;
         send_progress_if_due();
+        enforce_deadlines();
+        pthread_mutex_lock(&state_lock);
+        bool done = server_done;
+        pthread_mutex_unlock(&state_lock);
+        if (done) break;
     }
-    free(buf);
-    pthread_mutex_lock(&state_lock);
-    /* end of input: the requests already received are still answered, then the server exits */
-    input_closed = true;
-    pthread_cond_signal(&state_cond);
-    pthread_mutex_unlock(&state_lock);
+    if (reading) mcp_input_free(&input);
     return NULL;
 }
 
@@ -284,8 +441,10 @@ static cJSON *handle_initialize(const cJSON *params) {
     const cJSON *pv = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
     bool known = false;
     McpVersion v = cJSON_IsString(pv) ? version_from(pv->valuestring, &known) : V2025_11_25;
+    pthread_mutex_lock(&state_lock);
     negotiated = known ? v : V2025_11_25;
     initialized = true;
+    pthread_mutex_unlock(&state_lock);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version_names[negotiated]);
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
@@ -300,9 +459,6 @@ static cJSON *handle_initialize(const cJSON *params) {
     cJSON_AddStringToObject(r, "instructions", instructions ? instructions : mcp_instructions);
     return r;
 }
-
-static const char *const log_levels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
-static int log_level = 3;
 
 /* Returns the response to send, or NULL for none. */
 static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
@@ -394,13 +550,12 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
     }
     if (strcmp(m, "logging/setLevel") == 0) {
         const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
-        if (cJSON_IsString(level))
-            for (int i = 0; i < 8; i++)
-                if (strcmp(level->valuestring, log_levels[i]) == 0) {
-                    log_level = i;
-                    return result_response(good_id, cJSON_CreateObject());
-                }
-        return error_response(good_id, -32602, "Invalid params: unknown log level");
+        int li = cJSON_IsString(level) ? log_level_index(level->valuestring) : -1;
+        if (li < 0) return error_response(good_id, -32602, "Invalid params: unknown log level");
+        pthread_mutex_lock(&state_lock);
+        log_level = li;
+        pthread_mutex_unlock(&state_lock);
+        return result_response(good_id, cJSON_CreateObject());
     }
     char buf[300];
     snprintf(buf, sizeof buf, "Method not found: %.200s", m);
@@ -448,6 +603,25 @@ static void handle_item(McpContext *ctx, cJSON *msg) {
     }
 }
 
+/* SIGINT interrupts the running evaluation; SIGTERM and SIGHUP end the server; SIGPIPE is
+ * ignored (a write to a client that went away fails and ends the server). The handler only writes
+ * the signal's number to a pipe that the reader thread watches. */
+static bool install_signal_handlers(void) {
+    if (pipe(wake_fds) != 0) return false;
+    for (int i = 0; i < 2; i++) {
+        fcntl(wake_fds[i], F_SETFD, FD_CLOEXEC);
+        fcntl(wake_fds[i], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) || sigaction(SIGHUP, &sa, NULL)) return false;
+    signal(SIGPIPE, SIG_IGN);
+    return true;
+}
+
 int mcp_run(const CliOptions *opt) {
     if (opt->tools) {
         char err[512];
@@ -469,6 +643,11 @@ int mcp_run(const CliOptions *opt) {
                           "from Lisp; *standard-input* reads nothing.", mcp_instructions, rules) < 0)
         instructions = NULL;
     free(rules);
+    max_message = opt->max_message ? opt->max_message : MCP_DEFAULT_MAX_MESSAGE;
+    if (!install_signal_handlers()) {
+        perror("tinycl mcp: signals");
+        return 70;
+    }
     TclOptions so = opt->session;
     so.capture_output = true;
     so.exit_unavailable = true;   /* the server's process is not the session's to end */
@@ -486,6 +665,10 @@ int mcp_run(const CliOptions *opt) {
     }
     tcl_protect_descriptor(session, proto_in);
     tcl_protect_descriptor(session, proto_fd);
+    /* the signal pipe too: writing into it would stand for a signal to the server */
+    tcl_protect_descriptor(session, wake_fds[0]);
+    tcl_protect_descriptor(session, wake_fds[1]);
+    tcl_set_log_handler(session, session_log, NULL);
     pthread_mutex_lock(&state_lock);
     the_session = session;
     session_ready = true;
@@ -493,8 +676,8 @@ int mcp_run(const CliOptions *opt) {
     McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout, NULL, 0};
     for (;;) {
         pthread_mutex_lock(&state_lock);
-        while (!queue_head && !input_closed) pthread_cond_wait(&state_cond, &state_lock);
-        if (!queue_head && input_closed) {
+        while (!queue_head && !input_closed && !shutting_down) pthread_cond_wait(&state_cond, &state_lock);
+        if (shutting_down || (!queue_head && input_closed)) {
             pthread_mutex_unlock(&state_lock);
             break;
         }
@@ -510,10 +693,16 @@ int mcp_run(const CliOptions *opt) {
         free(it->raw);
         free(it);
     }
+    pthread_mutex_lock(&state_lock);
+    server_done = true;
+    pthread_mutex_unlock(&state_lock);
+    on_signal(0);   /* wake the reader thread, which sees server_done */
     pthread_join(reader, NULL);
     tcl_session_free(the_session);
-    fflush(proto_out);
-    return 0;
+    pthread_mutex_lock(&out_lock);
+    if (!output_failed) fflush(proto_out);
+    pthread_mutex_unlock(&out_lock);
+    return 0;   /* the end of input, SIGTERM, SIGHUP and a lost client all end the server normally */
 }
 
 void mcp_progress(McpContext *ctx, const char *message) {

@@ -260,6 +260,34 @@ START_TEST(test_non_simple_strings) {
 }
 END_TEST
 
+/* The C-level UTF-8 decoder is strict: what is not well-formed UTF-8 becomes U+FFFD, one per byte
+ * (SBCL's utf-8 with a replacement character), so that C0 AF can never be read as "/". */
+static void ck_decodes(Lisp *L, const char *bytes, size_t n, const uint32_t *want, size_t nwant) {
+    Obj s = string_from_utf8(L, bytes, n);
+    ck_assert_uint_eq(STR(s)->len, nwant);
+    for (size_t i = 0; i < nwant; i++)
+        ck_assert_msg(STR(s)->data[i] == want[i], "byte string %zu: char %zu is U+%04X, wanted U+%04X",
+                      n, i, STR(s)->data[i], want[i]);
+}
+
+START_TEST(test_utf8_decoding_is_strict) {
+    Lisp *L = unit_lisp();
+    const uint32_t R = 0xFFFD;
+    ck_decodes(L, "\xc0\xaf", 2, (uint32_t[]){R, R}, 2);                      /* overlong "/" */
+    ck_decodes(L, "a\xe0\x80\xaf" "b", 5, (uint32_t[]){'a', R, R, R, 'b'}, 5);   /* overlong, 3 bytes */
+    ck_decodes(L, "\xf0\x80\x80\xaf", 4, (uint32_t[]){R, R, R, R}, 4);          /* overlong, 4 bytes */
+    ck_decodes(L, "\xed\xa0\x80", 3, (uint32_t[]){R, R, R}, 3);                /* surrogate D800 */
+    ck_decodes(L, "\xf4\x90\x80\x80", 4, (uint32_t[]){R, R, R, R}, 4);          /* U+110000 */
+    ck_decodes(L, "\xf8\x88\x80\x80\x80", 5, (uint32_t[]){R, R, R, R, R}, 5);    /* 5-byte form */
+    ck_decodes(L, "x\xc3", 2, (uint32_t[]){'x', R}, 2);                         /* cut short */
+    ck_decodes(L, "\x80", 1, (uint32_t[]){R}, 1);                               /* stray continuation */
+    /* well-formed text at the edges of the ranges is untouched */
+    ck_decodes(L, "\xc2\x80\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf", 12, (uint32_t[]){0x80, 0xD7FF, 0xE000, 0x10FFFF}, 4);
+    /* source text: the overlong slash inside a string literal is two replacement characters */
+    ck_assert_eval(L, "(map 'list #'char-code \"\xc0\xaf\")", "(65533 65533)");
+}
+END_TEST
+
 static Suite *string_suite(void) {
     Suite *s = suite_create("string");
     TCase *tc = tcase_create("core");
@@ -273,6 +301,7 @@ static Suite *string_suite(void) {
     tcase_add_test(tc, test_string_primitives);
     tcase_add_test(tc, test_string_errors);
     tcase_add_test(tc, test_non_simple_strings);
+    tcase_add_test(tc, test_utf8_decoding_is_strict);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,90 @@
+/* test_gc.c: the heap limit (runtime/gc.c) through the session API: freed memory counts as free
+ * again, so an allocation that fits once fits every time, and the limit still stops what does not. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tinycl.h"
+
+static TclSession *new_session(size_t max_heap) {
+    TclOptions o;
+    memset(&o, 0, sizeof o);
+    o.capture_output = true;
+    o.max_heap = max_heap;
+    TclSession *s = tcl_session_new(&o);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* The printed primary value of CODE (malloc'd), or "ERROR: type message". */
+static char *value(TclSession *s, const char *code) {
+    TclResult *r = tcl_eval(s, code, NULL, 120);
+    char buf[2048];
+    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
+    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
+    tcl_result_free(r);
+    return strdup(buf);
+}
+
+#define ck_value(s, code, expected)                                                   \
+    do {                                                                              \
+        char *v_ = value(s, code);                                                    \
+        ck_assert_msg(strcmp(v_, expected) == 0, "%s => %s, expected %s", code, v_, expected); \
+        free(v_);                                                                     \
+    } while (0)
+
+#define ck_error(s, code, type)                                                       \
+    do {                                                                              \
+        char *v_ = value(s, code);                                                    \
+        ck_assert_msg(strncmp(v_, "ERROR: " type, strlen("ERROR: " type)) == 0,       \
+                      "%s => %s, expected an error %s", code, v_, type);              \
+        free(v_);                                                                     \
+    } while (0)
+
+/* 800 MB of a 1 GiB limit, five times over: each array is garbage once the call ends. */
+START_TEST(freed_memory_counts_as_free) {
+    TclSession *s = new_session(0);
+    for (int i = 0; i < 5; i++) ck_value(s, "(length (make-array 100000000))", "100000000");
+    ck_value(s, "(let ((n 0)) (dotimes (i 5 n) (incf n (length (make-array 100000000)))))", "500000000");
+    ck_value(s, "(length (make-string 200000000))", "200000000");
+    tcl_reset(s, true);
+    for (int i = 0; i < 5; i++) ck_value(s, "(length (make-array 100000000))", "100000000");
+    tcl_reset(s, false);
+    ck_value(s, "(length (make-array 100000000))", "100000000");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* What does not fit is still refused, and the session goes on. */
+START_TEST(limit_still_holds) {
+    TclSession *s = new_session((size_t)256 << 20);
+    ck_error(s, "(length (make-array 40000000))", "STORAGE-CONDITION");
+    ck_error(s, "(let ((l nil)) (loop (push (make-array 100000) l)))", "STORAGE-CONDITION");
+    ck_error(s, "(let ((l nil)) (loop (push (list 1 2 3 4) l)))", "STORAGE-CONDITION");
+    ck_value(s, "(+ 1 2)", "3");
+    for (int i = 0; i < 5; i++) ck_value(s, "(length (make-array 25000000))", "25000000");
+    tcl_session_free(s);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("gc");
+    TCase *t = tcase_create("heap-limit");
+    tcase_set_timeout(t, 600);
+    tcase_add_test(t, freed_memory_counts_as_free);
+    tcase_add_test(t, limit_still_holds);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+static int run(void *arg) {
+    (void)arg;
+    SRunner *sr = srunner_create(suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed;
+}
+
+int main(void) { return tcl_run_with_big_stack(run, NULL) ? EXIT_FAILURE : EXIT_SUCCESS; }
