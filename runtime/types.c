@@ -1,5 +1,6 @@
 /* types.c: types (CLHS chapter 4): TYPE-OF, TYPEP, SUBTYPEP and COERCE on built-in and compound type specifiers. */
 #include "types.h"
+#include "gray.h"
 #include "prim.h"
 #include "package.h"
 #include "array.h"
@@ -489,7 +490,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_RANDOM_STATE: return is_type(x, T_RANDOM_STATE);
     case BT_PATHNAME: return is_type(x, T_PATHNAME);
     case BT_LOGICAL_PATHNAME: return false;
-    case BT_STREAM: return is_type(x, T_STREAM);
+    case BT_STREAM: return is_type(x, T_STREAM) || gray_instance_p(L, x);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
     case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT);
     case BT_SYNONYM_STREAM: return stream_kind_is(x, SK_SYNONYM);

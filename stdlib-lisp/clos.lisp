@@ -1397,7 +1397,8 @@
             (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
                                  :format-arguments (list class)))
         (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
-            (if (not (%memq s (list *t-class* *standard-object-class*
+            ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
+            (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
                                     (gethash 'funcallable-standard-object *class-table*))))
                 (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                      :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
