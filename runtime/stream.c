@@ -1010,7 +1010,11 @@ static void write_any_string(Lisp *L, int nargs, Obj *args, bool line) {
     parse_keys(L, nargs, args, 2, 2, keys, out);
     size_t end = (out[1] == NO_VALUE || out[1] == NIL) ? len : check_bound(L, out[1], len);
     size_t start = out[0] == NO_VALUE ? 0 : check_bound(L, out[0], end);
-    stream_write_u32(L, s, data + start, end - start);
+    if (kind_of(s) == SK_GRAY) {
+        /* the method sees the caller's string and bounds, as the protocol says */
+        Obj a[3] = {str, FIX((intptr_t)start), FIX((intptr_t)end)};
+        gray_call(L, GRAY_WRITE_STRING, GRAY_OF(s), 3, a);
+    } else stream_write_u32(L, s, data + start, end - start);
     if (line) stream_terpri(L, s);
 }
 

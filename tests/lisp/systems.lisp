@@ -369,7 +369,8 @@
   (t :external))
 
 ;;; ------------------------------------------------------------------
-;;; Real libraries from Debian (cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate).
+;;; Real libraries from Debian (cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate
+;;; cl-flexi-streams cl-trivial-gray-streams).
 ;;; A library that loads must work; one that does not must fail with a loader error naming a file
 ;;; and leave no record. docs/compatibility.md says which load today and what stops the others.
 
@@ -378,11 +379,14 @@
     ("parse-number" "PARSE-NUMBER" "(list (parse-number:parse-number \"1/2\") (parse-number:parse-number \"-12\"))" (1/2 -12))
     ("iterate" "ITERATE" "(iterate:iter (iterate:for i from 1 to 4) (iterate:collect (* i i)))" (1 4 9 16))
     ("alexandria" "ALEXANDRIA" "(list (alexandria:iota 3 :start 1) (alexandria:flatten '(1 (2 (3)))))" ((1 2 3) (1 2 3)))
-    ("cl-ppcre" "CL-PPCRE" "(list (cl-ppcre:scan-to-strings \"a(b+)c\" \"xabbc\") (cl-ppcre:split \",\" \"a,b\"))" ("abbc" ("a" "b")))))
+    ("cl-ppcre" "CL-PPCRE" "(list (cl-ppcre:scan-to-strings \"a(b+)c\" \"xabbc\") (cl-ppcre:split \",\" \"a,b\"))" ("abbc" ("a" "b")))
+    ;; the built-in layer (no .asd read) under a library from disk that uses Gray streams
+    ("trivial-gray-streams" "TRIVIAL-GRAY-STREAMS" "(list (asdf:system-source-file (asdf:find-system \"trivial-gray-streams\")) (asdf:component-version (asdf:find-system \"trivial-gray-streams\")) (subtypep 'trivial-gray-streams:fundamental-binary-input-stream 'tinycl-gray:fundamental-input-stream))" (nil "2.0" t))
+    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))))
 
 (defparameter *sy-debian-expected*
   ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
-  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre"))
+  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams"))
 
 (defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
 
