@@ -161,3 +161,8 @@ SYM (1 #\\a) 3/4")
   (handler-case (read-char (make-instance 'standard-object))
     (type-error () :type-error))
   :type-error)
+
+(deftest gray-reader-errors-name-the-instance
+  (list (handler-case (read (gt-in ")")) (reader-error (e) (typep (stream-error-stream e) 'gt-in)))
+        (handler-case (read (gt-in "(1 2")) (end-of-file (e) (typep (stream-error-stream e) 'gt-in))))
+  (t t))
