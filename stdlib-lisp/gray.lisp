@@ -26,7 +26,8 @@
 (macrolet ((generic (name lambda-list call doc)
              (let ((builtin (intern (concatenate 'string "%BUILTIN-" (symbol-name name)) "SYSTEM")))
                `(progn
-                  (setf (fdefinition ',builtin) (fdefinition ',name))
+                  (unless (fboundp ',builtin)   ; loaded twice, the primitive stays the primitive
+                    (setf (fdefinition ',builtin) (fdefinition ',name)))
                   (tinycl:without-package-locks
                     (fmakunbound ',name)
                     (defgeneric ,name ,lambda-list (:documentation ,doc))
