@@ -1,18 +1,11 @@
 ;;;; layers.lisp: built-in systems. Some portable libraries are nothing but a list of
 ;;;; implementations with a branch for each, and refuse a Lisp they do not list. For those,
 ;;;; tinycl provides the tinycl branch itself as a system of the same name, version and exported
-;;;; API, registered at boot so that the loader finds it before the copy on disk (as ASDF does
-;;;; for UIOP). Each is described in docs/compatibility.md. A layer's code is kept as text and
-;;;; read only when the system is loaded, so the boot pays for none of it.
+;;;; API, which the loader finds before the copy on disk (as ASDF does for UIOP; see
+;;;; *BUILTIN-SYSTEMS* in asdf.lisp). Each is described in docs/compatibility.md. A layer's code
+;;;; is kept as text and read only when the system is loaded, so the boot pays for none of it.
 
 (in-package "ASDF")
-
-(defclass builtin-system (system)
-  ((loader :initarg :loader :reader %builtin-system-loader))
-  (:documentation "A system provided by tinycl itself; loading it runs its LOADER."))
-
-(defmethod perform ((o load-op) (s builtin-system))
-  (funcall (%builtin-system-loader s)))
 
 (defun %load-layer-text (text)
   ;; the forms of TEXT, read and evaluated one at a time (an IN-PACKAGE affects the next ones)
@@ -25,12 +18,8 @@
         (eval form)))))
 
 (defun %register-builtin-system (name version description text)
-  (let ((system (make-instance 'builtin-system :name name
-                                               :loader #'(lambda () (%load-layer-text text)))))
-    (setf (component-version system) version
-          (component-description system) description)
-    (register-system system)
-    system))
+  ;; the system object is made when the name is first looked up (asdf.lisp)
+  (push (list name version description #'(lambda () (%load-layer-text text))) *builtin-systems*))
 
 ;;; trivial-gray-streams 2.0: on SBCL it imports SB-GRAY's symbols and bridges SB-GRAY's
 ;;; sequence and file-position functions to its own portable ones; this is that branch for
