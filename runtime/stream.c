@@ -1230,15 +1230,15 @@ DEFPRIM(prim_make_synonym_stream) { UNUSED_ARGS; return make_synonym_stream(L, c
 DEFPRIM(prim_make_two_way_stream) {
     UNUSED_ARGS;
     Obj in = check_stream(L, args[0]), out = check_stream(L, args[1]);
-    if (!stream_is_input(L, in)) err_type(L, in, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
-    if (!stream_is_output(L, out)) err_type(L, out, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
+    if (!stream_is_input(L, in)) err_type(L, args[0], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
+    if (!stream_is_output(L, out)) err_type(L, args[1], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
     return make_two_way_stream(L, in, out);
 }
 DEFPRIM(prim_make_broadcast_stream) {
     Obj l = NIL;
     for (int i = nargs - 1; i >= 0; i--) {
         Obj s = check_stream(L, args[i]);
-        if (!stream_is_output(L, s)) err_type(L, s, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
+        if (!stream_is_output(L, s)) err_type(L, args[i], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
         l = cons(L, s, l);
     }
     return make_broadcast_stream(L, l);
@@ -1253,7 +1253,7 @@ DEFPRIM(prim_make_concatenated_stream) {
     Obj l = NIL;
     for (int i = nargs - 1; i >= 0; i--) {
         Obj s = check_stream(L, args[i]);
-        if (!stream_is_input(L, s)) err_type(L, s, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
+        if (!stream_is_input(L, s)) err_type(L, args[i], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
         l = cons(L, s, l);
     }
     Stream *s = STREAM(make_broadcast_stream(L, l));
@@ -1274,8 +1274,14 @@ DEFPRIM(prim_two_way_stream_input_stream) { UNUSED_ARGS; return stream_visible(S
 DEFPRIM(prim_two_way_stream_output_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_TWO_WAY, S(TWO_WAY_STREAM)))->b); }
 DEFPRIM(prim_echo_stream_input_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->a); }
 DEFPRIM(prim_echo_stream_output_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->b); }
-DEFPRIM(prim_broadcast_stream_streams) { UNUSED_ARGS; return list_copy(L, STREAM(stream_of_kind(L, args[0], SK_BROADCAST, S(BROADCAST_STREAM)))->a); }
-DEFPRIM(prim_concatenated_stream_streams) { UNUSED_ARGS; return list_copy(L, STREAM(stream_of_kind(L, args[0], SK_CONCATENATED, S(CONCATENATED_STREAM)))->a); }
+/* the component streams as Lisp sees them (a Gray stream as its instance) */
+static Obj visible_streams(Lisp *L, Obj list) {
+    Obj r = list_copy(L, list);
+    for (Obj l = r; is_cons(l); l = CDR(l)) CAR(l) = stream_visible(CAR(l));
+    return r;
+}
+DEFPRIM(prim_broadcast_stream_streams) { UNUSED_ARGS; return visible_streams(L, STREAM(stream_of_kind(L, args[0], SK_BROADCAST, S(BROADCAST_STREAM)))->a); }
+DEFPRIM(prim_concatenated_stream_streams) { UNUSED_ARGS; return visible_streams(L, STREAM(stream_of_kind(L, args[0], SK_CONCATENATED, S(CONCATENATED_STREAM)))->a); }
 
 DEFPRIM(prim_streamp) { UNUSED_ARGS; return boolean(L, is_stream(args[0]) || gray_instance_p(L, args[0])); }
 DEFPRIM(prim_input_stream_p) { UNUSED_ARGS; return boolean(L, stream_is_input(L, check_stream(L, args[0]))); }

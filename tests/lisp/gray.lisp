@@ -166,3 +166,16 @@ SYM (1 #\\a) 3/4")
   (list (handler-case (read (gt-in ")")) (reader-error (e) (typep (stream-error-stream e) 'gt-in)))
         (handler-case (read (gt-in "(1 2")) (end-of-file (e) (typep (stream-error-stream e) 'gt-in))))
   (t t))
+
+(defvar *gt-loaded* nil)
+(deftest gray-load-from-instance
+  (list (load (gt-in "(setq *gt-loaded* (list 1 2)) (push 0 *gt-loaded*)")) *gt-loaded*)
+  (t (0 1 2)))
+
+(deftest gray-composite-accessors-give-the-instance
+  (let* ((a (make-instance 'gt-out)) (b (gt-in "x"))
+         (br (make-broadcast-stream a)) (cc (make-concatenated-stream b)))
+    (list (eq (first (broadcast-stream-streams br)) a) (eq (first (concatenated-stream-streams cc)) b)
+          (read-char cc) (progn (write-char #\y br) (gt-text a))
+          (handler-case (make-two-way-stream a a) (type-error (e) (eq (type-error-datum e) a)))))
+  (t t #\x "y" t))
