@@ -13,6 +13,11 @@ static Obj gray_protocol(Lisp *L) {
     return is_type(v, T_VECTOR) && VEC(v)->len == GRAY_NOPS ? v : NIL;
 }
 
+Obj gray_stream_class_name(Lisp *L) {
+    Obj v = gray_protocol(L);
+    return v == NIL ? NIL : INST(VEC(v)->data[GRAY_CLASS])->slots[CL_NAME];
+}
+
 bool gray_instance_p(Lisp *L, Obj o) {
     if (!is_type(o, T_INSTANCE)) return false;
     Obj v = gray_protocol(L);

@@ -18,6 +18,8 @@ typedef enum {
     GRAY_NOPS
 } GrayOp;
 
+/* The name of the class FUNDAMENTAL-STREAM, or NIL before gray.lisp has made it. */
+Obj gray_stream_class_name(Lisp *L);
 /* Whether O is an instance of FUNDAMENTAL-STREAM (or a subclass). */
 bool gray_instance_p(Lisp *L, Obj o);
 /* Call the protocol's generic function OP on the instance and ARGS (at most 3 more). */

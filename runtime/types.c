@@ -1582,6 +1582,11 @@ static FT *conv_symbol(Ctx *c, Obj sym) {
     Lisp *L = c->L;
     BType bt = builtin_id(L, sym);
     if (bt == BT_CLASS) return class_atom(c, sym);
+    if (bt == BT_STREAM) {
+        /* STREAM also holds the Gray streams: instances of FUNDAMENTAL-STREAM's subclasses */
+        Obj gray = gray_stream_class_name(L);
+        if (gray != NIL) return ft_union(c, ft_const(c, ct_atomic(c, bt)), class_atom(c, gray));
+    }
     if (bt != BT_NONE) {
         if (is_array_bt(bt)) {
             ArrSpec as;

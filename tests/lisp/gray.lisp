@@ -179,3 +179,9 @@ SYM (1 #\\a) 3/4")
           (read-char cc) (progn (write-char #\y br) (gt-text a))
           (handler-case (make-two-way-stream a a) (type-error (e) (eq (type-error-datum e) a)))))
   (t t #\x "y" t))
+
+(deftest gray-subtypep
+  (list (subtypep 'gt-in 'stream) (subtypep 'sb-gray:fundamental-stream 'stream) (subtypep 'stream 'gt-in)
+        (subtypep 'gt-in 'standard-object) (subtypep 'gt-in '(or stream integer))
+        (subtypep 'file-stream 'stream) (subtypep 'gt-in 'file-stream) (subtypep 'stream 'standard-object))
+  (t t nil t t t nil nil))
