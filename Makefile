@@ -9,7 +9,7 @@ SANFLAGS =
 export SANFLAGS
 
 RUNTIME_SRC = $(wildcard runtime/*.c)
-LIB_SRC     = $(RUNTIME_SRC) src/session.c
+LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
 
@@ -34,8 +34,8 @@ $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(BUILD)
 	$(CC) -O1 -o $@ $<
 
-$(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST $(STDLIB)
-	$(BUILD)/embed $@ $(STDLIB)
+$(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST runtime/cl-symbols.def $(STDLIB)
+	$(BUILD)/embed $@ runtime/cl-symbols.def $(STDLIB)
 
 $(BUILD)/stdlib_data.o: $(BUILD)/stdlib_data.c
 	$(CC) -O0 -c $< -o $@

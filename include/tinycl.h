@@ -41,7 +41,10 @@ typedef struct TclOptions {
     size_t max_heap;          /* bytes; 0 = default (1 GiB) */
     double timeout;           /* default seconds per evaluation; 0 = none */
     bool capture_output;      /* collect *standard-output* etc. into results instead of writing fd 1/2 */
-    size_t output_cap;        /* characters of captured output per call; 0 = default (100000) */
+    size_t output_cap;        /* characters one result may carry (output, values, warnings, error and
+                               * backtrace together); 0 = default (100000). With capture_output, an
+                               * evaluation whose output reaches it is stopped (TCL_OUTPUT_LIMIT). */
+    bool exit_unavailable;    /* (exit) signals TINYCL:EXIT-NOT-AVAILABLE instead of ending the evaluation */
     const TclAccess *access;  /* NULL: unrestricted (the default); else the session keeps a copy */
 } TclOptions;
 
@@ -52,9 +55,22 @@ typedef enum {
     TCL_TIMEOUT,              /* the evaluation ran out of time */
     TCL_INTERRUPTED,          /* tcl_interrupt() or a signal stopped it */
     TCL_EXIT,                 /* (exit) was called; see exit_code */
+    TCL_OUTPUT_LIMIT,         /* the captured output reached the call's limit and the evaluation was stopped */
+    TCL_SUSPENDED,            /* tcl_eval_debug: an unhandled error suspended the evaluation */
 } TclStatus;
 
-typedef struct TclWarning { char *type; char *message; } TclWarning;
+/* Where a call stopped early: reading a form, evaluating it, or printing the values. */
+typedef enum { TCL_STAGE_NONE = 0, TCL_STAGE_READ, TCL_STAGE_EVAL, TCL_STAGE_PRINT } TclStage;
+
+/* Text in results is UTF-8 with a length: it may hold NUL characters, and a lone surrogate
+ * character (U+D800..U+DFFF, which Lisp strings may hold) is encoded in three bytes as other
+ * characters of the BMP are (generalized UTF-8, "WTF-8"). Every string is also NUL-terminated. */
+typedef struct TclWarning {
+    char *type;               /* WARNING, STYLE-WARNING, ... */
+    char *message;
+    size_t message_len;
+    int line, column;         /* where the top-level form that gave it begins in the code (1-based); 0: unknown */
+} TclWarning;
 
 typedef struct TclResult {
     TclStatus status;
@@ -75,6 +91,24 @@ typedef struct TclResult {
     double elapsed_ms;
     int exit_code;            /* TCL_EXIT only */
     int forms;                /* forms evaluated */
+    /* lengths in bytes of the texts above (they may hold NUL characters) */
+    size_t *value_lens;       /* one per value */
+    size_t out_len, err_len, error_message_len;
+    size_t *backtrace_lens;   /* one per frame */
+    /* where the call stopped, when it stopped early (not TCL_OK): lines and columns count from 1,
+     * columns in characters */
+    TclStage stage;           /* reading, evaluating or printing; TCL_STAGE_NONE when not known */
+    int form_index;           /* the form being read or evaluated (1 = the first of CODE); 0 when none */
+    int form_line, form_column;   /* where that form starts */
+    char *form_text;          /* its first line (at most about 100 characters), or NULL */
+    size_t form_text_len;
+    int stop_line, stop_column;   /* TCL_STAGE_READ: where the reader stopped */
+    bool more_forms;          /* text follows the form that failed: those forms were not evaluated */
+    /* the output limit: what did not fit into output_cap characters (NULL when nothing was cut) */
+    char *limit_note;
+    size_t output_limit;      /* the limit that applied to this call */
+    char *note;               /* TCL_SUSPENDED: why the last debugger command was not carried out, or NULL */
+    int debug_level;          /* TCL_SUSPENDED: 1, or more when a restart's own error suspended it again */
 } TclResult;
 
 /* Create a session (boots a fresh interpreter); NULL on failure. */
@@ -84,6 +118,10 @@ void tcl_session_free(TclSession *s);
 /* Evaluate the forms of CODE one at a time. PACKAGE (may be NULL) overrides the starting
  * package without changing the session's; TIMEOUT < 0 means the session default. */
 TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout);
+/* The same for the LEN bytes of CODE (which may hold NUL characters); OUTPUT_LIMIT: characters the
+ * result may carry (see TclOptions.output_cap), 0 = the session's. */
+TclResult *tcl_eval_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                      size_t output_limit);
 void tcl_result_free(TclResult *r);
 
 /* Whether CODE holds only complete forms (false: the reader would need more input). */
@@ -163,6 +201,55 @@ void tcl_report_free(TclReport *r);
 /* Called with a short message as a long operation (a system load) makes progress; NULL: none.
  * The handler runs on the evaluating thread, inside the evaluation. */
 void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx);
+
+/* ---- The debugger for agents ----
+ * tcl_eval_debug evaluates like tcl_eval, except that an unhandled error suspends the evaluation
+ * instead of ending it: the result's status is TCL_SUSPENDED, with the condition (error_type,
+ * error_message), the restarts ("NAME: report", innermost first, numbered from 0 in that order),
+ * the frames (backtrace, innermost first) and the output so far. The evaluation waits on a thread
+ * of its own, its stack intact, for tcl_invoke_restart or tcl_abort_evaluation; meanwhile the
+ * session serves other calls (tcl_eval runs in the dynamic environment of the error, but cannot
+ * THROW or RETURN-FROM into the suspended stack). One evaluation at a time may be suspended; a
+ * second tcl_eval_debug is refused (EVALUATION-SUSPENDED). The time limit keeps running while it
+ * waits: past it, the next call ends it, and tcl_invoke_restart / tcl_abort_evaluation report the
+ * timeout once. tcl_reset and tcl_session_free end a suspended evaluation first. */
+TclResult *tcl_eval_debug(TclSession *s, const char *code, const char *package, double timeout);
+/* Continue the suspended evaluation with a restart: RESTART is its name (USE-VALUE, PKG:NAME, any
+ * case; the innermost of that name) or its number. VALUES (NVALUES strings) are Lisp forms,
+ * evaluated where the error happened, whose values are the restart's arguments. Returns the
+ * evaluation's final result, or TCL_SUSPENDED again: a new error, or a choice that could not be
+ * carried out (unknown restart, failing value form, too few values), explained in NOTE.
+ * NO-SUSPENDED-EVALUATION when nothing is suspended. */
+TclResult *tcl_invoke_restart(TclSession *s, const char *restart, const char *const *values, int nvalues);
+/* End the suspended evaluation through its top-level ABORT restart (error_type "ABORT"). */
+TclResult *tcl_abort_evaluation(TclSession *s);
+/* Whether an evaluation is suspended. */
+bool tcl_debug_suspended(TclSession *s);
+/* The frames of the suspended evaluation, innermost first: the call as printed, e.g. "(F 7)", and
+ * for interpreted functions their parameters as "X = 7". NULL (COUNT 0) when nothing is suspended. */
+typedef struct TclFrame { char *call; char **locals; int nlocals; } TclFrame;
+TclFrame *tcl_debug_frames(TclSession *s, int *count);
+void tcl_frames_free(TclFrame *frames, int count);
+
+/* ---- The profiler ----
+ * Evaluate CODE as tcl_eval does while counting, per function called (interpreted functions and
+ * primitives alike), its calls, the time spent in it with its callees (INCLUSIVE, a recursive
+ * function's outermost calls only) and without them (EXCLUSIVE), and the bytes allocated during its
+ * outermost calls. ENTRIES are sorted by exclusive time, costliest first. RESULT is the evaluation's. */
+typedef struct TclProfileEntry {
+    char *name;               /* as a backtrace shows it: SQUARE, CL-USER::HELPER, (LAMBDA (X)) */
+    long calls;
+    double inclusive_ms, exclusive_ms;
+    double bytes;
+} TclProfileEntry;
+typedef struct TclProfile {
+    TclResult *result;
+    TclProfileEntry *entries;
+    int count;
+    double total_ms;
+} TclProfile;
+TclProfile *tcl_profile(TclSession *s, const char *code, const char *package, double timeout);
+void tcl_profile_free(TclProfile *p);
 
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);

@@ -1,10 +1,12 @@
 /* analyze.c: turns a form into a node tree once: macroexpansion, lexical resolution, special operators. */
+#include "warnings.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
 #include "package.h"
 #include "lstring.h"
 #include "printer.h"
+#include "docs.h"
 #include <stdlib.h>
 
 /* node evaluators live in nodes.c */
@@ -290,6 +292,7 @@ static Node *analyze_symbol(ACtx *c, Obj sym) {
             if (!is_heap(v) || is_symbol(v) || is_number(v)) return const_node(c, v);
         }
     }
+    if (!b && warnings_active(c)) warnings_variable_ref(c, sym);
     SymNode *n = NEW(c, SymNode, ev_gref);
     n->sym = sym;
     return &n->n;
@@ -312,6 +315,7 @@ static Node *analyze_setq_pair(ACtx *c, Obj sym, Obj valform, Obj form) {
         return &n->n;
     }
     if (SYM(sym)->h.flags & SYM_CONSTANT) err_program(L, "Can't set the constant %S", sym);
+    if (!b && warnings_active(c)) warnings_variable_ref(c, sym);
     SymNode *n = NEW(c, SymNode, ev_gset);
     n->sym = sym;
     n->value = val;
@@ -426,6 +430,7 @@ static Node *an_let(ACtx *c, Obj form) {
             AScope *keep = c->scope;
             c->scope = sc;
             bd->var = avar_new(c, sym);
+            if (warnings_active(c)) warnings_bind_var(c, bd->var, decls);
             c->scope = keep;
             if (seq) ctx_push_bind(c, B_VAR, sym, bd->var);
         }
@@ -459,6 +464,7 @@ static Node *analyze_function_name(ACtx *c, Obj name, Obj form) {
     if (b && b->kind == B_MACRO) err_program(L, "%S names a local macro, not a function: %S", name, form);
     FunctionNode *n = NEW(c, FunctionNode, ev_function);
     n->name = name;
+    if (warnings_active(c)) warnings_function_ref(c, name);
     return &n->n;
 }
 
@@ -955,6 +961,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
     }
     int i = 0;
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
+    if (n->fname != NIL && warnings_active(c)) warnings_check_call(c, n->fname, CDR(form), nargs);
     bind_primitive(c, n);
     return &n->n;
 }
@@ -1048,6 +1055,8 @@ static void finalize(ACtx *c) {
     for (Fixup *f = c->fixups; f; f = f->next) {
         AVar *v = f->var;
         int d = depth_between(f->site, v->rscope);
+        if (f->kind == FX_REF) v->used = true;
+        else if (f->kind == FX_SET) v->assigned = true;
         switch (f->kind) {
         case FX_REF: case FX_SET: {
             Node *n = f->node;
@@ -1122,6 +1131,8 @@ static void finalize(ACtx *c) {
             lam->direct_args = in_order;
         }
     }
+    /* 6. variables bound and never used: reported last, once the nodes are complete */
+    if (warnings_active(c)) warnings_unused(c, rev);
 }
 
 /* ---- entry points ---- */
@@ -1243,6 +1254,36 @@ static void defspecial(Lisp *L, Obj sym, SpecialFn fn, int *idx) {
     SYM(sym)->h.aux = (uint16_t)(*idx + 1);
     (*idx)++;
 }
+
+/* documentation of the special operators eval_init registers (docs.h) */
+const DocRow analyze_special_operator_docs[] = {
+    {"QUOTE", "(QUOTE object) returns OBJECT itself, unevaluated; 'x is read as (QUOTE x)."},
+    {"FUNCTION", "(FUNCTION name) returns the function NAME denotes in the current lexical scope (a symbol, (SETF symbol) or a lambda expression, which makes a closure); #'x is read as (FUNCTION x)."},
+    {"PROGN", "Evaluates its forms in order and returns the values of the last one (NIL when there are none)."},
+    {"IF", "(IF test then [else]) evaluates TEST, then THEN when it is true or ELSE (default NIL) when it is false, returning that form's values."},
+    {"LET", "(LET ((var value)...) body...) evaluates all the values first, then binds each variable to its value and evaluates BODY."},
+    {"LET*", "(LET* ((var value)...) body...) binds the variables one after another, so each value form sees the variables bound before it, then evaluates BODY."},
+    {"SETQ", "(SETQ var value...) assigns each variable the value of its form, in order, and returns the last value; a symbol macro is assigned as by SETF."},
+    {"BLOCK", "(BLOCK name body...) evaluates BODY with a block NAME that RETURN-FROM can exit from with values; otherwise returns the values of the last form."},
+    {"RETURN-FROM", "(RETURN-FROM name [result]) leaves the lexically enclosing block NAME at once, returning the values of RESULT (default NIL) from it."},
+    {"TAGBODY", "(TAGBODY {tag | statement}...) evaluates the statements in order; symbols and integers among them are tags that GO can jump to. Returns NIL."},
+    {"GO", "(GO tag) transfers control to TAG in the lexically enclosing TAGBODY."},
+    {"CATCH", "(CATCH tag body...) evaluates BODY; a THROW to the value of TAG (compared with EQ) during that evaluation returns its values from the CATCH."},
+    {"THROW", "(THROW tag result) unwinds to the most recent dynamically active CATCH whose tag is EQ to the value of TAG and returns the values of RESULT from it."},
+    {"UNWIND-PROTECT", "(UNWIND-PROTECT protected cleanup...) evaluates PROTECTED and returns its values, always running the CLEANUP forms afterwards, even when control leaves by a non-local exit."},
+    {"FLET", "(FLET ((name lambda-list body...)...) body...) defines local functions visible in BODY but not in their own definitions."},
+    {"LABELS", "(LABELS ((name lambda-list body...)...) body...) defines local functions visible in BODY and in each other's definitions, so they can be recursive."},
+    {"MACROLET", "(MACROLET ((name lambda-list body...)...) body...) defines local macros for BODY, written like DEFMACRO."},
+    {"SYMBOL-MACROLET", "(SYMBOL-MACROLET ((symbol expansion)...) body...) makes each symbol stand for its expansion form within BODY."},
+    {"MULTIPLE-VALUE-CALL", "(MULTIPLE-VALUE-CALL function form...) calls FUNCTION with all the values of every FORM as its arguments."},
+    {"MULTIPLE-VALUE-PROG1", "(MULTIPLE-VALUE-PROG1 first form...) evaluates FIRST, then the other forms, and returns all the values of FIRST."},
+    {"EVAL-WHEN", "(EVAL-WHEN (situation...) body...) evaluates BODY only in the listed situations, :COMPILE-TOPLEVEL, :LOAD-TOPLEVEL and :EXECUTE; when code is evaluated or loaded from source, only :EXECUTE counts."},
+    {"LOAD-TIME-VALUE", "(LOAD-TIME-VALUE form [read-only-p]) evaluates FORM once, when the code containing it is prepared, and returns that same value each time it is reached."},
+    {"LOCALLY", "(LOCALLY declaration... body...) evaluates BODY with the declarations in effect, like a PROGN that accepts declarations."},
+    {"THE", "(THE type form) returns the values of FORM, declaring that they are of TYPE; tinycl trusts the declaration and does not check it."},
+    {"PROGV", "(PROGV symbols values body...) binds the special variables listed by the value of SYMBOLS to the values listed by VALUES, dynamically, while BODY runs; symbols without a value become unbound."},
+    {0},
+};
 
 void eval_init(Lisp *L) {
     int i = 0;

@@ -6,6 +6,7 @@
 #include "types.h"
 #include "number.h"
 #include "package.h"
+#include "docs.h"
 
 /* ------------------------------------------------------------------ */
 /* representation                                                      */
@@ -998,51 +999,51 @@ static const PrimDef array_prims[] = {
      "(dimensions &key element-type initial-element initial-contents adjustable fill-pointer displaced-to displaced-index-offset)",
      "Create an array."},
     {"VECTOR", PK_CL, prim_vector, 0, REST, 0, "(&rest objects)", "A fresh simple vector of OBJECTS."},
-    {"AREF", PK_CL, prim_aref, 1, REST, 0, "(array &rest subscripts)", NULL},
+    {"AREF", PK_CL, prim_aref, 1, REST, 0, "(array &rest subscripts)", "The element of ARRAY at the given SUBSCRIPTS, one per dimension; SETF-able."},
     {"(SETF AREF)", PK_CL, prim_setf_aref, 2, REST, 0, "(new array &rest subscripts)", NULL},
-    {"SVREF", PK_CL, prim_svref, 2, 2, 0, "(simple-vector index)", NULL},
+    {"SVREF", PK_CL, prim_svref, 2, 2, 0, "(simple-vector index)", "The element at INDEX of SIMPLE-VECTOR; SETF-able."},
     {"(SETF SVREF)", PK_CL, prim_setf_svref, 3, 3, 0, "(new simple-vector index)", NULL},
-    {"ROW-MAJOR-AREF", PK_CL, prim_row_major_aref, 2, 2, 0, "(array index)", NULL},
+    {"ROW-MAJOR-AREF", PK_CL, prim_row_major_aref, 2, 2, 0, "(array index)", "The element of ARRAY at row-major position INDEX, treating it as one-dimensional; SETF-able."},
     {"(SETF ROW-MAJOR-AREF)", PK_CL, prim_setf_row_major_aref, 3, 3, 0, "(new array index)", NULL},
-    {"BIT", PK_CL, prim_bit, 1, REST, 0, "(bit-array &rest subscripts)", NULL},
+    {"BIT", PK_CL, prim_bit, 1, REST, 0, "(bit-array &rest subscripts)", "The bit at SUBSCRIPTS in BIT-ARRAY, an array of bits; SETF-able."},
     {"(SETF BIT)", PK_CL, prim_setf_bit, 2, REST, 0, "(new bit-array &rest subscripts)", NULL},
-    {"SBIT", PK_CL, prim_sbit, 1, REST, 0, "(simple-bit-array &rest subscripts)", NULL},
+    {"SBIT", PK_CL, prim_sbit, 1, REST, 0, "(simple-bit-array &rest subscripts)", "The bit at SUBSCRIPTS in SIMPLE-BIT-ARRAY, a simple array of bits; SETF-able."},
     {"(SETF SBIT)", PK_CL, prim_setf_sbit, 2, REST, 0, "(new simple-bit-array &rest subscripts)", NULL},
-    {"ARRAY-RANK", PK_CL, prim_array_rank, 1, 1, 0, "(array)", NULL},
-    {"ARRAY-DIMENSION", PK_CL, prim_array_dimension, 2, 2, 0, "(array axis-number)", NULL},
-    {"ARRAY-DIMENSIONS", PK_CL, prim_array_dimensions, 1, 1, 0, "(array)", NULL},
-    {"ARRAY-TOTAL-SIZE", PK_CL, prim_array_total_size, 1, 1, 0, "(array)", NULL},
-    {"ARRAY-IN-BOUNDS-P", PK_CL, prim_array_in_bounds_p, 1, REST, 0, "(array &rest subscripts)", NULL},
-    {"ARRAY-ROW-MAJOR-INDEX", PK_CL, prim_array_row_major_index, 1, REST, 0, "(array &rest subscripts)", NULL},
-    {"ARRAY-ELEMENT-TYPE", PK_CL, prim_array_element_type, 1, 1, 0, "(array)", NULL},
-    {"ADJUSTABLE-ARRAY-P", PK_CL, prim_adjustable_array_p, 1, 1, 0, "(array)", NULL},
-    {"ARRAY-HAS-FILL-POINTER-P", PK_CL, prim_array_has_fill_pointer_p, 1, 1, 0, "(array)", NULL},
-    {"ARRAY-DISPLACEMENT", PK_CL, prim_array_displacement, 1, 1, FN_MV, "(array)", NULL},
-    {"ARRAYP", PK_CL, prim_arrayp, 1, 1, 0, "(object)", NULL},
-    {"VECTORP", PK_CL, prim_vectorp, 1, 1, 0, "(object)", NULL},
-    {"SIMPLE-VECTOR-P", PK_CL, prim_simple_vector_p, 1, 1, 0, "(object)", NULL},
-    {"BIT-VECTOR-P", PK_CL, prim_bit_vector_p, 1, 1, 0, "(object)", NULL},
-    {"SIMPLE-BIT-VECTOR-P", PK_CL, prim_simple_bit_vector_p, 1, 1, 0, "(object)", NULL},
-    {"FILL-POINTER", PK_CL, prim_fill_pointer, 1, 1, 0, "(vector)", NULL},
+    {"ARRAY-RANK", PK_CL, prim_array_rank, 1, 1, 0, "(array)", "The number of dimensions of ARRAY."},
+    {"ARRAY-DIMENSION", PK_CL, prim_array_dimension, 2, 2, 0, "(array axis-number)", "The size of dimension AXIS-NUMBER (counting from 0) of ARRAY."},
+    {"ARRAY-DIMENSIONS", PK_CL, prim_array_dimensions, 1, 1, 0, "(array)", "A list of the sizes of every dimension of ARRAY."},
+    {"ARRAY-TOTAL-SIZE", PK_CL, prim_array_total_size, 1, 1, 0, "(array)", "The number of elements of ARRAY: the product of its dimensions, ignoring any fill pointer."},
+    {"ARRAY-IN-BOUNDS-P", PK_CL, prim_array_in_bounds_p, 1, REST, 0, "(array &rest subscripts)", "True when SUBSCRIPTS are valid indices for ARRAY, one per dimension; never signals for out-of-range integers."},
+    {"ARRAY-ROW-MAJOR-INDEX", PK_CL, prim_array_row_major_index, 1, REST, 0, "(array &rest subscripts)", "The position that the element at SUBSCRIPTS has when ARRAY's elements are taken in row-major order."},
+    {"ARRAY-ELEMENT-TYPE", PK_CL, prim_array_element_type, 1, 1, 0, "(array)", "The type of element ARRAY can hold, after upgrading (for example T, CHARACTER or BIT)."},
+    {"ADJUSTABLE-ARRAY-P", PK_CL, prim_adjustable_array_p, 1, 1, 0, "(array)", "True when ARRAY can be resized in place by ADJUST-ARRAY."},
+    {"ARRAY-HAS-FILL-POINTER-P", PK_CL, prim_array_has_fill_pointer_p, 1, 1, 0, "(array)", "True when ARRAY is a vector with a fill pointer."},
+    {"ARRAY-DISPLACEMENT", PK_CL, prim_array_displacement, 1, 1, FN_MV, "(array)", "Two values: the array ARRAY is displaced to and the offset into it, or NIL and 0 when ARRAY is not displaced."},
+    {"ARRAYP", PK_CL, prim_arrayp, 1, 1, 0, "(object)", "True when OBJECT is an array of any rank, including vectors and strings."},
+    {"VECTORP", PK_CL, prim_vectorp, 1, 1, 0, "(object)", "True when OBJECT is a one-dimensional array (a vector, string or bit vector)."},
+    {"SIMPLE-VECTOR-P", PK_CL, prim_simple_vector_p, 1, 1, 0, "(object)", "True when OBJECT is a simple vector: one-dimensional, element type T, not adjustable, no fill pointer, not displaced."},
+    {"BIT-VECTOR-P", PK_CL, prim_bit_vector_p, 1, 1, 0, "(object)", "True when OBJECT is a vector of bits."},
+    {"SIMPLE-BIT-VECTOR-P", PK_CL, prim_simple_bit_vector_p, 1, 1, 0, "(object)", "True when OBJECT is a simple bit vector (one-dimensional, not adjustable, no fill pointer, not displaced)."},
+    {"FILL-POINTER", PK_CL, prim_fill_pointer, 1, 1, 0, "(vector)", "The fill pointer of VECTOR, which must have one; SETF-able to any index up to the vector's size."},
     {"(SETF FILL-POINTER)", PK_CL, prim_setf_fill_pointer, 2, 2, 0, "(new vector)", NULL},
-    {"VECTOR-PUSH", PK_CL, prim_vector_push, 2, 2, 0, "(new-element vector)", NULL},
-    {"VECTOR-PUSH-EXTEND", PK_CL, prim_vector_push_extend, 2, 3, 0, "(new-element vector &optional min-extension)", NULL},
-    {"VECTOR-POP", PK_CL, prim_vector_pop, 1, 1, 0, "(vector)", NULL},
+    {"VECTOR-PUSH", PK_CL, prim_vector_push, 2, 2, 0, "(new-element vector)", "Stores NEW-ELEMENT at VECTOR's fill pointer and increments it, returning the old fill pointer; returns NIL without storing when the vector is full."},
+    {"VECTOR-PUSH-EXTEND", PK_CL, prim_vector_push_extend, 2, 3, 0, "(new-element vector &optional min-extension)", "Like VECTOR-PUSH, but grows the adjustable VECTOR (by at least MIN-EXTENSION elements) when it is full; returns the index of the new element."},
+    {"VECTOR-POP", PK_CL, prim_vector_pop, 1, 1, 0, "(vector)", "Decrements the fill pointer of VECTOR and returns the element it then points at; an error when the fill pointer is zero."},
     {"ADJUST-ARRAY", PK_CL, prim_adjust_array, 2, REST, 0,
      "(array new-dimensions &key element-type initial-element initial-contents fill-pointer displaced-to displaced-index-offset)",
-     NULL},
-    {"UPGRADED-ARRAY-ELEMENT-TYPE", PK_CL, prim_upgraded_array_element_type, 1, 2, 0, "(typespec &optional environment)", NULL},
-    {"BIT-AND", PK_CL, prim_bit_and, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-IOR", PK_CL, prim_bit_ior, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-XOR", PK_CL, prim_bit_xor, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-EQV", PK_CL, prim_bit_eqv, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-NAND", PK_CL, prim_bit_nand, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-NOR", PK_CL, prim_bit_nor, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-ANDC1", PK_CL, prim_bit_andc1, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-ANDC2", PK_CL, prim_bit_andc2, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-ORC1", PK_CL, prim_bit_orc1, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-ORC2", PK_CL, prim_bit_orc2, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", NULL},
-    {"BIT-NOT", PK_CL, prim_bit_not, 1, 2, 0, "(bit-array &optional opt-arg)", NULL},
+     "Changes the dimensions of ARRAY to NEW-DIMENSIONS, keeping the elements whose indices still fit and filling new places from INITIAL-ELEMENT or INITIAL-CONTENTS; returns ARRAY itself when it is adjustable, otherwise a new array. FILL-POINTER and DISPLACED-TO work as for MAKE-ARRAY."},
+    {"UPGRADED-ARRAY-ELEMENT-TYPE", PK_CL, prim_upgraded_array_element_type, 1, 2, 0, "(typespec &optional environment)", "The element type an array actually gets when TYPESPEC is requested as its element type."},
+    {"BIT-AND", PK_CL, prim_bit_and, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise AND of two bit arrays of the same dimensions. OPT-ARG chooses the result: NIL for a fresh array, T to store into BIT-ARRAY1, or a bit array to store into."},
+    {"BIT-IOR", PK_CL, prim_bit_ior, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise inclusive OR of two bit arrays. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-XOR", PK_CL, prim_bit_xor, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise exclusive OR of two bit arrays. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-EQV", PK_CL, prim_bit_eqv, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise equivalence (complement of exclusive or) of two bit arrays. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-NAND", PK_CL, prim_bit_nand, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The complement of the bitwise AND of two bit arrays. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-NOR", PK_CL, prim_bit_nor, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The complement of the bitwise OR of two bit arrays. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-ANDC1", PK_CL, prim_bit_andc1, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise AND of the complement of BIT-ARRAY1 with BIT-ARRAY2. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-ANDC2", PK_CL, prim_bit_andc2, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise AND of BIT-ARRAY1 with the complement of BIT-ARRAY2. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-ORC1", PK_CL, prim_bit_orc1, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise OR of the complement of BIT-ARRAY1 with BIT-ARRAY2. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-ORC2", PK_CL, prim_bit_orc2, 2, 3, 0, "(bit-array1 bit-array2 &optional opt-arg)", "The bitwise OR of BIT-ARRAY1 with the complement of BIT-ARRAY2. OPT-ARG chooses the result array as for BIT-AND."},
+    {"BIT-NOT", PK_CL, prim_bit_not, 1, 2, 0, "(bit-array &optional opt-arg)", "The bitwise complement of BIT-ARRAY. OPT-ARG chooses the result: NIL for a fresh array, T to store into BIT-ARRAY, or a bit array to store into."},
     {0},
 };
 
@@ -1051,6 +1052,14 @@ static void defconstant_c(Lisp *L, Obj sym, Obj value) {
     SYM(sym)->value = value;
     SYM(sym)->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
 }
+
+/* documentation of the constants array_init defines (docs.h) */
+const DocRow array_variable_docs[] = {
+    {"ARRAY-RANK-LIMIT", "One more than the largest number of dimensions an array can have."},
+    {"ARRAY-DIMENSION-LIMIT", "One more than the largest size of any one dimension of an array."},
+    {"ARRAY-TOTAL-SIZE-LIMIT", "One more than the largest number of elements an array can have."},
+    {0},
+};
 
 void array_init(Lisp *L) {
     prims_register(L, array_prims);

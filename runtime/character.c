@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "chardata.h"
+#include "docs.h"
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
@@ -493,36 +494,42 @@ DEFPRIM(prim_name_char) {
 }
 
 static const PrimDef character_prims[] = {
-    {"CHAR=", PK_CL, prim_char_eq, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR/=", PK_CL, prim_char_slash_eq, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR<", PK_CL, prim_char_lt, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR>", PK_CL, prim_char_gt, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR<=", PK_CL, prim_char_lt_eq, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR>=", PK_CL, prim_char_gt_eq, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-EQUAL", PK_CL, prim_char_equal, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-NOT-EQUAL", PK_CL, prim_char_not_equal, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-LESSP", PK_CL, prim_char_lessp, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-GREATERP", PK_CL, prim_char_greaterp, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-NOT-GREATERP", PK_CL, prim_char_not_greaterp, 1, REST, 0, "(character &rest more-characters)", NULL},
-    {"CHAR-NOT-LESSP", PK_CL, prim_char_not_lessp, 1, REST, 0, "(character &rest more-characters)", NULL},
+    {"CHAR=", PK_CL, prim_char_eq, 1, REST, 0, "(character &rest more-characters)", "True when all the characters are the same (case matters)."},
+    {"CHAR/=", PK_CL, prim_char_slash_eq, 1, REST, 0, "(character &rest more-characters)", "True when no two of the characters are the same (case matters)."},
+    {"CHAR<", PK_CL, prim_char_lt, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in strictly increasing order of code (case matters)."},
+    {"CHAR>", PK_CL, prim_char_gt, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in strictly decreasing order of code (case matters)."},
+    {"CHAR<=", PK_CL, prim_char_lt_eq, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in non-decreasing order of code (case matters)."},
+    {"CHAR>=", PK_CL, prim_char_gt_eq, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in non-increasing order of code (case matters)."},
+    {"CHAR-EQUAL", PK_CL, prim_char_equal, 1, REST, 0, "(character &rest more-characters)", "True when all the characters are equal, ignoring case."},
+    {"CHAR-NOT-EQUAL", PK_CL, prim_char_not_equal, 1, REST, 0, "(character &rest more-characters)", "True when no two of the characters are equal, ignoring case."},
+    {"CHAR-LESSP", PK_CL, prim_char_lessp, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in strictly increasing order, ignoring case."},
+    {"CHAR-GREATERP", PK_CL, prim_char_greaterp, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in strictly decreasing order, ignoring case."},
+    {"CHAR-NOT-GREATERP", PK_CL, prim_char_not_greaterp, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in non-decreasing order, ignoring case."},
+    {"CHAR-NOT-LESSP", PK_CL, prim_char_not_lessp, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in non-increasing order, ignoring case."},
     {"CHARACTER", PK_CL, prim_character, 1, 1, 0, "(object)", "The character a character designator denotes."},
-    {"CHARACTERP", PK_CL, prim_characterp, 1, 1, 0, "(object)", NULL},
-    {"ALPHA-CHAR-P", PK_CL, prim_alpha_char_p, 1, 1, 0, "(char)", NULL},
-    {"ALPHANUMERICP", PK_CL, prim_alphanumericp, 1, 1, 0, "(char)", NULL},
-    {"DIGIT-CHAR-P", PK_CL, prim_digit_char_p, 1, 2, 0, "(char &optional (radix 10))", NULL},
-    {"DIGIT-CHAR", PK_CL, prim_digit_char, 1, 2, 0, "(weight &optional (radix 10))", NULL},
-    {"GRAPHIC-CHAR-P", PK_CL, prim_graphic_char_p, 1, 1, 0, "(char)", NULL},
-    {"STANDARD-CHAR-P", PK_CL, prim_standard_char_p, 1, 1, 0, "(char)", NULL},
-    {"UPPER-CASE-P", PK_CL, prim_upper_case_p, 1, 1, 0, "(char)", NULL},
-    {"LOWER-CASE-P", PK_CL, prim_lower_case_p, 1, 1, 0, "(char)", NULL},
-    {"BOTH-CASE-P", PK_CL, prim_both_case_p, 1, 1, 0, "(char)", NULL},
-    {"CHAR-UPCASE", PK_CL, prim_char_upcase, 1, 1, 0, "(char)", NULL},
-    {"CHAR-DOWNCASE", PK_CL, prim_char_downcase, 1, 1, 0, "(char)", NULL},
-    {"CHAR-CODE", PK_CL, prim_char_code, 1, 1, 0, "(char)", NULL},
-    {"CHAR-INT", PK_CL, prim_char_int, 1, 1, 0, "(char)", NULL},
-    {"CODE-CHAR", PK_CL, prim_code_char, 1, 1, 0, "(code)", NULL},
-    {"CHAR-NAME", PK_CL, prim_char_name, 1, 1, 0, "(char)", NULL},
-    {"NAME-CHAR", PK_CL, prim_name_char, 1, 1, 0, "(name)", NULL},
+    {"CHARACTERP", PK_CL, prim_characterp, 1, 1, 0, "(object)", "True when OBJECT is a character."},
+    {"ALPHA-CHAR-P", PK_CL, prim_alpha_char_p, 1, 1, 0, "(char)", "True when CHAR is an alphabetic character."},
+    {"ALPHANUMERICP", PK_CL, prim_alphanumericp, 1, 1, 0, "(char)", "True when CHAR is alphabetic or a decimal digit."},
+    {"DIGIT-CHAR-P", PK_CL, prim_digit_char_p, 1, 2, 0, "(char &optional (radix 10))", "The weight of CHAR as a digit in base RADIX, or NIL when it is not one."},
+    {"DIGIT-CHAR", PK_CL, prim_digit_char, 1, 2, 0, "(weight &optional (radix 10))", "The character for digit WEIGHT in base RADIX (upper case for letters), or NIL when WEIGHT is not below RADIX."},
+    {"GRAPHIC-CHAR-P", PK_CL, prim_graphic_char_p, 1, 1, 0, "(char)", "True when CHAR is a printing character or space, not a control character."},
+    {"STANDARD-CHAR-P", PK_CL, prim_standard_char_p, 1, 1, 0, "(char)", "True when CHAR is one of the 96 standard characters."},
+    {"UPPER-CASE-P", PK_CL, prim_upper_case_p, 1, 1, 0, "(char)", "True when CHAR is an upper-case letter."},
+    {"LOWER-CASE-P", PK_CL, prim_lower_case_p, 1, 1, 0, "(char)", "True when CHAR is a lower-case letter."},
+    {"BOTH-CASE-P", PK_CL, prim_both_case_p, 1, 1, 0, "(char)", "True when CHAR has an upper-case and a lower-case variant."},
+    {"CHAR-UPCASE", PK_CL, prim_char_upcase, 1, 1, 0, "(char)", "The upper-case variant of CHAR, or CHAR itself when it has none."},
+    {"CHAR-DOWNCASE", PK_CL, prim_char_downcase, 1, 1, 0, "(char)", "The lower-case variant of CHAR, or CHAR itself when it has none."},
+    {"CHAR-CODE", PK_CL, prim_char_code, 1, 1, 0, "(char)", "The code point of CHAR, a non-negative integer."},
+    {"CHAR-INT", PK_CL, prim_char_int, 1, 1, 0, "(char)", "A non-negative integer encoding CHAR; in tinycl the same as CHAR-CODE."},
+    {"CODE-CHAR", PK_CL, prim_code_char, 1, 1, 0, "(code)", "The character whose code point is CODE, or NIL when there is none."},
+    {"CHAR-NAME", PK_CL, prim_char_name, 1, 1, 0, "(char)", "The name of CHAR as a string (such as Space or Newline), or NIL when it has none."},
+    {"NAME-CHAR", PK_CL, prim_name_char, 1, 1, 0, "(name)", "The character named NAME (a string designator, case ignored), or NIL when there is none."},
+    {0},
+};
+
+/* documentation of the constant character_init defines (docs.h) */
+const DocRow character_variable_docs[] = {
+    {"CHAR-CODE-LIMIT", "One more than the largest character code: 1114112 (#x110000), covering all of Unicode."},
     {0},
 };
 

@@ -70,9 +70,9 @@ static int array_class_index(Obj o) {
 
 static int stream_class_index(Obj o) {
     Stream *s = STREAM(o);
-    if (s->flags & ST_FILE) return BC_FILE_STREAM;
     switch ((StreamKind)s->h.aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return BC_STRING_STREAM;
+    case SK_FD: return BC_FILE_STREAM;      /* the standard streams too, as SBCL's FD-STREAMs */
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return BC_STRING_STREAM;
     case SK_SYNONYM: return BC_SYNONYM_STREAM;
     case SK_BROADCAST: return BC_BROADCAST_STREAM;
     case SK_TWO_WAY: return BC_TWO_WAY_STREAM;

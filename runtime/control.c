@@ -34,6 +34,12 @@ _Noreturn void unwind_to(Lisp *L, Frame *target, int code) {
 
 _Noreturn void unwind_continue(Lisp *L, Frame *target, int code) { unwind_to(L, target, code); }
 
+bool frame_reachable(Lisp *L, Frame *target) {
+    for (Frame *f = L->frames; f; f = f->prev)
+        if (f == target) return true;
+    return false;
+}
+
 Frame *frame_toplevel(Lisp *L) {
     for (Frame *f = L->frames; f; f = f->prev)
         if (f->kind == FR_TOPLEVEL) return f;

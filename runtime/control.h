@@ -29,6 +29,8 @@ _Noreturn void unwind_to(Lisp *L, Frame *target, int code);
 _Noreturn void unwind_continue(Lisp *L, Frame *target, int code);
 
 /* The innermost and outermost FR_TOPLEVEL frames, or NULL. */
+/* Whether TARGET is on the frame stack of this evaluation (not, say, of one suspended in the debugger). */
+bool frame_reachable(Lisp *L, Frame *target);
 Frame *frame_toplevel(Lisp *L);
 Frame *frame_outermost_toplevel(Lisp *L);
 

@@ -6,8 +6,28 @@
 #include "printer.h"
 #include "package.h"
 #include "stream.h"
+#include "docs.h"
 #include <stdio.h>
 #include <stdlib.h>
+
+/* Documentation of the readers of the standard condition types' slots, which the errors signalled
+ * here fill. Their DEFINE-CONDITION forms (stdlib-lisp/conditions.lisp) have no place for a
+ * reader's docstring (docs.h). */
+const DocRow error_condition_reader_docs[] = {
+    {"CELL-ERROR-NAME", "The name of the cell (variable, function or slot) involved in the CELL-ERROR CONDITION."},
+    {"TYPE-ERROR-DATUM", "The object that was not of the expected type in the TYPE-ERROR CONDITION."},
+    {"TYPE-ERROR-EXPECTED-TYPE", "The type that the datum of the TYPE-ERROR CONDITION should have had."},
+    {"ARITHMETIC-ERROR-OPERATION", "The function whose call signalled the ARITHMETIC-ERROR CONDITION."},
+    {"ARITHMETIC-ERROR-OPERANDS", "The list of arguments of the operation that signalled the ARITHMETIC-ERROR CONDITION."},
+    {"FILE-ERROR-PATHNAME", "The pathname or stream involved in the FILE-ERROR CONDITION."},
+    {"PACKAGE-ERROR-PACKAGE", "The package or package name involved in the PACKAGE-ERROR CONDITION."},
+    {"PRINT-NOT-READABLE-OBJECT", "The object that could not be printed readably in the PRINT-NOT-READABLE CONDITION."},
+    {"SIMPLE-CONDITION-FORMAT-CONTROL", "The format control of the simple CONDITION."},
+    {"SIMPLE-CONDITION-FORMAT-ARGUMENTS", "The list of format arguments of the simple CONDITION."},
+    {"STREAM-ERROR-STREAM", "The stream involved in the STREAM-ERROR CONDITION."},
+    {"UNBOUND-SLOT-INSTANCE", "The instance whose slot was unbound in the UNBOUND-SLOT CONDITION."},
+    {0},
+};
 
 Obj msg_vformat(Lisp *L, const char *fmt, va_list ap) {
     StrBuf b;
@@ -78,7 +98,7 @@ static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
 
 _Noreturn static void bootstrap_error(Lisp *L, Obj err) {
     L->last_error = err;
-    L->last_backtrace = capture_backtrace(L, 12);
+    L->last_backtrace = capture_backtrace(L, 40);
     Frame *top = frame_toplevel(L);
     L->error_depth = 0;
     if (!top) {

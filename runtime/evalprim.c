@@ -7,6 +7,7 @@
 #include "sequence.h"
 #include "printer.h"
 #include "stream.h"
+#include "docs.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -268,29 +269,81 @@ DEFPRIM(prim_pct_toplevel_abort) {
     unwind_to(L, top, JUMP_ERROR);
 }
 
-Obj capture_backtrace(Lisp *L, int limit) {
+/* The name a backtrace shows for a call record's function. */
+static Obj call_record_name(Lisp *L, CallRecord *r) {
+    Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
+    if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
+    return fnname;
+}
+
+/* Where the user's frames end: the session's evaluation of a top-level form, or the REPL
+ * debugger's evaluation of a line typed at its prompt. */
+static bool backtrace_boundary(Lisp *L, Obj fnname) {
+    if (fnname == S(P_SESSION_EVAL)) return true;
+    return is_symbol(fnname) && SYM(fnname)->package == L->pkg_system && string_equal_cstr(SYM(fnname)->name, "%DEBUGGER-EVAL");
+}
+
+/* The parameters of an interpreted call and their current values, as ((var . value) ...). */
+static Obj call_record_locals(Lisp *L, CallRecord *r) {
+    if (!r->env || !is_type(r->fn, T_CLOSURE)) return NIL;
+    Lambda *lam = CLOSURE(r->fn)->lambda;
+    if (lam->lazy) return NIL;
     Obj head = NIL, tail = NIL;
+    for (int i = 0; i < lam->ll.nparams; i++) {
+        Param *p = &lam->ll.params[i];
+        for (int k = 0; k < 2; k++) {
+            Obj var = k ? p->svar : p->var;
+            int slot = k ? p->svar_slot : p->slot, depth = k ? p->svar_depth : p->depth;
+            if (!is_symbol(var) || var == NIL || slot < 0) continue;
+            Env *e = (Env *)r->env;
+            for (int d = 0; d < depth && e; d++) e = e->parent;
+            if (!e) continue;
+            Obj cell = cons(L, cons(L, var, e->slots[slot]), NIL);
+            if (tail == NIL) head = cell; else CDR(tail) = cell;
+            tail = cell;
+        }
+    }
+    return head;
+}
+
+/* The active calls, innermost first: (name . args) each, or with LOCALS ((name . args) . locals). */
+static Obj capture_frames(Lisp *L, int limit, bool locals) {
+    Obj head = NIL, tail = NIL, before_tail = NIL;
     int n = 0;
     for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
-        Obj fnname = is_type(r->fn, T_CLOSURE) ? CLOSURE(r->fn)->name : is_type(r->fn, T_PRIMITIVE) ? PRIM(r->fn)->name : r->fn;
-        if (fnname == S(P_SESSION_EVAL)) break; /* the session's own frames are not the user's */
-        if (fnname == NIL && is_type(r->fn, T_CLOSURE)) fnname = cons(L, S(LAMBDA), cons(L, CLOSURE(r->fn)->lambda->ll.source, NIL));
+        Obj fnname = call_record_name(L, r);
+        if (backtrace_boundary(L, fnname)) {
+            /* the EVAL through which the session ran the form is the session's, not the user's */
+            Obj last = tail != NIL ? CAR(CAR(tail)) : NIL;
+            if (locals && is_cons(last)) last = CAR(last);
+            if (tail != NIL && last == S(EVAL)) {
+                if (before_tail == NIL) head = NIL; else CDR(before_tail) = NIL;
+            }
+            break;
+        }
         Obj a = NIL;
         int na = r->nargs > 16 ? 16 : r->nargs;
         for (int i = na - 1; i >= 0; i--) a = cons(L, r->args[i], a);
-        Obj cell = cons(L, cons(L, fnname, a), NIL);
+        Obj frame = cons(L, fnname, a);
+        if (locals) frame = cons(L, frame, call_record_locals(L, r));
+        Obj cell = cons(L, frame, NIL);
         if (tail == NIL) head = cell; else CDR(tail) = cell;
+        before_tail = tail;
         tail = cell;
     }
     return head;
 }
+
+Obj capture_backtrace(Lisp *L, int limit) { return capture_frames(L, limit, false); }
 
 /* (sys:%session-note-warning type message): record a warning for the session's result */
 DEFPRIM(prim_pct_session_note_warning) {
     UNUSED_ARGS;
     Obj type = args[0];
     Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
-    L->session_warnings = cons(L, cons(L, tstr, check_string(L, args[1])), L->session_warnings);
+    /* (type message line column): where the top-level form being evaluated began */
+    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    L->session_warnings = cons(L, entry, L->session_warnings);
     return NIL;
 }
 
@@ -324,6 +377,12 @@ DEFPRIM(prim_pct_session_abort) {
 DEFPRIM(prim_pct_backtrace) {
     intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
     return capture_backtrace(L, (int)limit);
+}
+
+/* (sys:%backtrace-locals &optional (limit 20)) -> list of ((name . args) . ((var . value) ...)) */
+DEFPRIM(prim_pct_backtrace_locals) {
+    intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
+    return capture_frames(L, (int)limit, true);
 }
 
 DEFPRIM(prim_proclaim) {
@@ -504,27 +563,27 @@ DEFPRIM(mac_quasiquote) {
 }
 
 static const PrimDef evalprim_prims[] = {
-    {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluate FORM in the null lexical environment."},
+    {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluates FORM in the current dynamic environment and the null lexical environment and returns its values."},
     {"FUNCALL", PK_CL, prim_funcall, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION with ARGUMENTS."},
-    {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION; the last argument is a list of further arguments."},
+    {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Calls FUNCTION with ARGUMENTS, the last of which is a list whose elements are passed as further arguments."},
     {"VALUES", PK_CL, prim_values, 0, REST, FN_MV, "(&rest objects)", "Return OBJECTS as multiple values."},
     {"VALUES-LIST", PK_CL, prim_values_list, 1, 1, FN_MV, "(list)", "Return the elements of LIST as multiple values."},
-    {"MACROEXPAND-1", PK_CL, prim_macroexpand_1, 1, 2, FN_MV, "(form &optional env)", NULL},
-    {"MACROEXPAND", PK_CL, prim_macroexpand, 1, 2, FN_MV, "(form &optional env)", NULL},
-    {"MACRO-FUNCTION", PK_CL, prim_macro_function, 1, 2, 0, "(symbol &optional environment)", NULL},
+    {"MACROEXPAND-1", PK_CL, prim_macroexpand_1, 1, 2, FN_MV, "(form &optional env)", "Expands FORM once in ENV if it is a macro form or symbol macro; returns the expansion and whether it expanded."},
+    {"MACROEXPAND", PK_CL, prim_macroexpand, 1, 2, FN_MV, "(form &optional env)", "Expands FORM repeatedly in ENV until it is no longer a macro form; returns the expansion and whether any expansion happened."},
+    {"MACRO-FUNCTION", PK_CL, prim_macro_function, 1, 2, 0, "(symbol &optional environment)", "The expander function of the macro named SYMBOL in ENVIRONMENT, or NIL when SYMBOL does not name a macro; SETF-able."},
     {"%SET-MACRO-FUNCTION", PK_SYS, prim_pct_set_macro_function, 2, 2, 0, "(symbol function)", NULL},
-    {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", NULL},
-    {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", NULL},
-    {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", NULL},
+    {"SPECIAL-OPERATOR-P", PK_CL, prim_special_operator_p, 1, 1, 0, "(symbol)", "True when SYMBOL names a special operator."},
+    {"FBOUNDP", PK_CL, prim_fboundp, 1, 1, 0, "(name)", "True when NAME (a symbol or a list (SETF symbol)) has a global function, macro or special operator definition."},
+    {"FDEFINITION", PK_CL, prim_fdefinition, 1, 1, 0, "(name)", "The global function named NAME (a symbol or (SETF symbol)); SETF-able."},
     {"%SPECIAL-OPERATOR-CALLED", PK_SYS, prim_pct_special_operator_called, 0, REST, 0, "(&rest args)", NULL},
     {"%SET-FDEFINITION", PK_SYS, prim_pct_set_fdefinition, 2, 2, 0, "(name function)", NULL},
-    {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", NULL},
+    {"FMAKUNBOUND", PK_CL, prim_fmakunbound, 1, 1, 0, "(name)", "Removes the global function or macro definition of NAME and returns NAME."},
     {"%DEFUN", PK_SYS, prim_pct_defun, 2, 2, 0, "(name function)", NULL},
     {"%DEFMACRO", PK_SYS, prim_pct_defmacro, 2, 2, 0, "(name expander)", NULL},
-    {"FUNCTIONP", PK_CL, prim_functionp, 1, 1, 0, "(object)", NULL},
-    {"COMPILED-FUNCTION-P", PK_CL, prim_compiled_function_p, 1, 1, 0, "(object)", NULL},
-    {"COMPILE", PK_CL, prim_compile, 1, 2, FN_MV, "(name &optional definition)", "Return the (already analysed) function."},
-    {"FUNCTION-LAMBDA-EXPRESSION", PK_CL, prim_function_lambda_expression, 1, 1, FN_MV, "(function)", NULL},
+    {"FUNCTIONP", PK_CL, prim_functionp, 1, 1, 0, "(object)", "True when OBJECT is a function."},
+    {"COMPILED-FUNCTION-P", PK_CL, prim_compiled_function_p, 1, 1, 0, "(object)", "True when OBJECT is a compiled function; in tinycl every function object is one."},
+    {"COMPILE", PK_CL, prim_compile, 1, 2, FN_MV, "(name &optional definition)", "Makes DEFINITION (a lambda expression or function) a function, installed as NAME's global definition when NAME is not NIL; without DEFINITION, NAME's own definition is used. tinycl analyses code when it is defined, so nothing else happens. Returns the function (NAME when NAME is given), NIL and NIL."},
+    {"FUNCTION-LAMBDA-EXPRESSION", PK_CL, prim_function_lambda_expression, 1, 1, FN_MV, "(function)", "Three values describing FUNCTION: its lambda expression or NIL, whether it closes over a non-null lexical environment, and its name."},
     {"%FUNCTION-LAMBDA-LIST", PK_SYS, prim_pct_function_lambda_list, 1, 1, 0, "(function)", NULL},
     {"%FUNCTION-NAME", PK_SYS, prim_pct_function_name, 1, 1, 0, "(function)", NULL},
     {"%FUNCTION-DOCUMENTATION", PK_SYS, prim_pct_function_documentation, 1, 1, 0, "(function)", NULL},
@@ -534,11 +593,13 @@ static const PrimDef evalprim_prims[] = {
     {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
-    {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", NULL},
-    {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", NULL},
-    {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global function."},
-    {"DEFMACRO", PK_CL, mac_defmacro, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Define a global macro."},
-    {"LAMBDA", PK_CL, mac_lambda, 2, 2, FN_MACRO_EXPANDER, "(lambda-list &body body)", NULL},
+    {"%BACKTRACE-LOCALS", PK_SYS, prim_pct_backtrace_locals, 0, 1, 0, "(&optional limit)",
+     "The active calls, innermost first, each as ((name . arguments) . ((parameter . value) ...))."},
+    {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", "Makes DECLARATION-SPECIFIER (such as (SPECIAL x) or (OPTIMIZE ...)) hold globally."},
+    {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", "Returns OBJECT unchanged."},
+    {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global function taking LAMBDA-LIST, whose BODY runs inside a block NAME; a leading string in BODY is its documentation. Returns NAME."},
+    {"DEFMACRO", PK_CL, mac_defmacro, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global macro: its expander binds LAMBDA-LIST (which may be nested and use &WHOLE, &ENVIRONMENT and &BODY) to the parts of a call and runs BODY to build the expansion. Returns NAME."},
+    {"LAMBDA", PK_CL, mac_lambda, 2, 2, FN_MACRO_EXPANDER, "(lambda-list &body body)", "Macro: (LAMBDA lambda-list . body) is short for (FUNCTION (LAMBDA lambda-list . body)), a closure."},
     {"%QQ-WRAP", PK_SYS, prim_pct_qq_wrap, 2, 2, 0, "(head list)", NULL},
     {"QUASIQUOTE", PK_SYS, mac_quasiquote, 2, 2, FN_MACRO_EXPANDER, "(form)", NULL},
     {0},
@@ -548,6 +609,15 @@ static void defconstant_c(Obj sym, Obj value) {
     SYM(sym)->value = value;
     SYM(sym)->h.flags |= SYM_CONSTANT | SYM_SPECIAL;
 }
+
+/* documentation of the constants evalprim_init defines (docs.h) */
+const DocRow evalprim_variable_docs[] = {
+    {"CALL-ARGUMENTS-LIMIT", "One more than the largest number of arguments a function call (or APPLY) can pass."},
+    {"LAMBDA-PARAMETERS-LIMIT", "One more than the largest number of parameters a lambda list can have."},
+    {"MULTIPLE-VALUES-LIMIT", "One more than the largest number of values a form can return."},
+    {"LAMBDA-LIST-KEYWORDS", "The list of the lambda list keywords tinycl understands, such as &OPTIONAL, &REST, &KEY and &BODY."},
+    {0},
+};
 
 void evalprim_init(Lisp *L) {
     prims_register(L, evalprim_prims);

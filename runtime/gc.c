@@ -111,3 +111,8 @@ Obj heap_alloc(Lisp *L, HeapType t, size_t size) {
 int gc_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
     return GC_pthread_create(t, attr, fn, arg);
 }
+
+/* A thread made by gc_thread_create must be joined here, or the collector keeps waiting for it. */
+int gc_thread_join(pthread_t t) {
+    return GC_pthread_join(t, NULL);
+}

@@ -31,6 +31,7 @@ _Noreturn void gc_heap_exhausted(Lisp *L, size_t request);
 /* pthread_create for threads that touch Lisp objects (registered with the collector). */
 #include <pthread.h>
 int gc_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int gc_thread_join(pthread_t t);
 
 static inline Obj cons(Lisp *L, Obj a, Obj d) {
     Cons *c = (Cons *)gc_alloc(L, sizeof(Cons));

@@ -4,6 +4,7 @@
 #include "lstring.h"
 #include "eval.h"
 #include "modules.h"
+#include "docs.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -123,6 +124,56 @@ static void boot_variables(Lisp *L) {
     defvar_c(L, S(FEATURES), features);
 }
 
+/* documentation of the variables set up by boot_symbols and boot_variables (docs.h) */
+const DocRow init_variable_docs[] = {
+    {"T", "The constant T, the canonical true value; every object other than NIL counts as true."},
+    {"NIL", "The constant NIL: false, and also the empty list."},
+    {"*PACKAGE*", "The current package, where the reader interns symbols it reads and the printer decides which symbols need a package prefix."},
+    {"*PRINT-ESCAPE*", "When true (the default), the printer writes objects so that READ can read them back, with quotes and escapes; PRINC binds it to NIL."},
+    {"*PRINT-READABLY*", "When true, the printer either prints an object so that it reads back as a similar object or signals PRINT-NOT-READABLE."},
+    {"*PRINT-BASE*", "The radix, from 2 to 36, in which the printer writes rational numbers; 10 by default."},
+    {"*PRINT-RADIX*", "When true, the printer marks rationals with their radix (#x, #b, #o, #NNr, or a trailing dot for decimal integers)."},
+    {"*PRINT-CASE*", "How the printer writes the upper-case letters of symbol names: :UPCASE, :DOWNCASE or :CAPITALIZE."},
+    {"*PRINT-LENGTH*", "How many elements of each list or vector the printer shows before writing ..., or NIL for no limit."},
+    {"*PRINT-LEVEL*", "How deeply nested lists and vectors the printer shows before writing #, or NIL for no limit."},
+    {"*PRINT-CIRCLE*", "When true, the printer detects shared and circular structure and writes it with #n= and #n# labels."},
+    {"*PRINT-PRETTY*", "When true, the printer lays output out with the pretty printer, breaking lines and indenting."},
+    {"*PRINT-GENSYM*", "When true (the default), uninterned symbols are printed with a #: prefix."},
+    {"*PRINT-ARRAY*", "When true (the default), arrays other than strings are printed with their contents; otherwise in #<...> form."},
+    {"*PRINT-LINES*", "The most lines the pretty printer writes for one object before ending with .., or NIL for no limit."},
+    {"*PRINT-RIGHT-MARGIN*", "The line width the pretty printer fills up to, or NIL for the default width."},
+    {"*PRINT-MISER-WIDTH*", "When the room left on a line is at most this many columns, the pretty printer switches to its compact miser style; NIL turns that off."},
+    {"*PRINT-PPRINT-DISPATCH*", "The pprint dispatch table the pretty printer uses to choose how to print each object."},
+    {"*READ-BASE*", "The radix, from 2 to 36, in which the reader reads integers and ratios; 10 by default."},
+    {"*READ-DEFAULT-FLOAT-FORMAT*", "The float type the reader gives to numbers without an exponent marker (or with E), and that the printer leaves unmarked; SINGLE-FLOAT by default."},
+    {"*READ-EVAL*", "When true (the default), the reader evaluates #. forms; when NIL, #. signals a READER-ERROR."},
+    {"*READ-SUPPRESS*", "When true, the reader reads and discards objects without interpreting tokens, as #+ and #- need for skipped forms."},
+    {"*GENSYM-COUNTER*", "The number GENSYM appends to the next symbol it makes; incremented by each call."},
+    {"*MACROEXPAND-HOOK*", "The function called to run each macro expander, with the expander, the form and the environment; FUNCALL by default."},
+    {"*LOAD-PATHNAME*", "While LOAD is loading a file, the pathname it was given, merged with the defaults; otherwise NIL."},
+    {"*LOAD-TRUENAME*", "While LOAD is loading a file, the file's truename; otherwise NIL."},
+    {"*LOAD-VERBOSE*", "The default of LOAD's :VERBOSE argument: whether LOAD reports each file it loads."},
+    {"*LOAD-PRINT*", "The default of LOAD's :PRINT argument: whether LOAD prints the value of each form it loads."},
+    {"*COMPILE-FILE-PATHNAME*", "While COMPILE-FILE runs, the pathname of the file being compiled; otherwise NIL."},
+    {"*COMPILE-FILE-TRUENAME*", "While COMPILE-FILE runs, the truename of the file being compiled; otherwise NIL."},
+    {"*COMPILE-PRINT*", "The default of COMPILE-FILE's :PRINT argument."},
+    {"*COMPILE-VERBOSE*", "The default of COMPILE-FILE's :VERBOSE argument: whether COMPILE-FILE reports the file it compiles."},
+    {"*BREAK-ON-SIGNALS*", "A type: a condition of this type that is signalled enters the debugger before any handler runs. NIL by default."},
+    {"*DEBUGGER-HOOK*", "NIL, or a function that INVOKE-DEBUGGER calls with the condition and the hook itself before entering the debugger; it is bound to NIL during the call."},
+    {"+", "The REPL's last form read; + is also the addition function."},
+    {"++", "The REPL's form read before +."},
+    {"+++", "The REPL's form read before ++."},
+    {"*", "The REPL's primary value of the last form evaluated; * is also the multiplication function."},
+    {"**", "The REPL's value of * before the last form."},
+    {"***", "The REPL's value of ** before the last form."},
+    {"/", "The list of all the values of the REPL's last form; / is also the division function."},
+    {"//", "The REPL's value of / before the last form."},
+    {"///", "The REPL's value of // before the last form."},
+    {"-", "The form the REPL is evaluating at the moment; - is also the subtraction function."},
+    {"*FEATURES*", "A list of keywords naming the features of this Lisp (such as :TINYCL, :COMMON-LISP and :UNIX), tested by the #+ and #- reader conditionals."},
+    {0},
+};
+
 static void (*const module_inits[])(Lisp *) = {
 #define MODULE(name) name##_init,
     RUNTIME_MODULES(MODULE)
@@ -182,5 +233,6 @@ Lisp *lisp_new(const Config *cfg) {
 
 void lisp_free(Lisp *L) {
     if (gc_current == L) gc_current = NULL;
+    free(L->prof_stack);
     GC_FREE(L);
 }

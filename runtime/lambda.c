@@ -1,4 +1,5 @@
 /* lambda.c: lambda lists: analysis of ordinary, macro and destructuring lambda lists, and binding at run time. */
+#include "warnings.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
@@ -48,6 +49,7 @@ static AVar *bind_var(ACtx *c, Obj var, Obj decls, Obj ll) {
         return NULL;
     }
     AVar *v = avar_new(c, var);
+    if (warnings_active(c)) warnings_bind_var(c, v, decls);
     ctx_push_bind(c, B_VAR, var, v);
     return v;
 }

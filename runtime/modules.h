@@ -27,7 +27,9 @@
     X(pathname)            \
     X(access)              \
     X(system)              \
-    X(snapshot)
+    X(docs)                \
+    X(snapshot)            \
+    X(warnings)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

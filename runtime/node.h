@@ -35,6 +35,7 @@ typedef struct AVar {
     AScope *rscope;        /* runtime frame holding its slot (finalisation) */
     int slot;
     bool captured;         /* referenced from another lambda */
+    bool is_var, used, assigned, ignored;   /* a variable: read, assigned, IGNORE(ABLE) (warnings.c) */
     struct AVar *next_all;
 } AVar;
 

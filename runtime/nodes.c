@@ -1,4 +1,5 @@
 /* nodes.c: running analysed code: one evaluator per node kind, function calls and closures. */
+#include "profile.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
@@ -142,10 +143,16 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
         switch (heap_type(fn)) {
         case T_PRIMITIVE: {
             Primitive *p = PRIM(fn);
+            /* a primitive's call is recorded too, so that a backtrace shows (CAR 5) */
+            CallRecord rec = {L->calls, fn, nargs, args, NULL};
+            L->calls = &rec;
+            PROFILE_ENTER(L, &rec);
             if (UNLIKELY(nargs < p->min_args || (p->max_args >= 0 && nargs > p->max_args)))
                 err_arg_count(L, fn, nargs);
             Obj r = p->fn(L, nargs, args);
             if (!(p->h.flags & FN_MV)) L->nvals = 1;
+            PROFILE_EXIT(L, &rec);
+            L->calls = rec.prev;
             return r;
         }
         case T_CLOSURE:
@@ -176,9 +183,11 @@ static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, L
     }
     frame->parent = CLOSURE(fn)->env;
     safe_point(L);
-    CallRecord rec = {L->calls, fn, na, frame->slots};
+    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }
@@ -212,8 +221,13 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
         return call_object(L, fn, na, args, c->fname);
     }
     Primitive *p = PRIM(fn);
+    CallRecord rec = {L->calls, fn, na, args, NULL};
+    L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    PROFILE_EXIT(L, &rec);
+    L->calls = rec.prev;
     return r;
 }
 
@@ -224,8 +238,13 @@ static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
         return call_object(L, fn, na, args, c->fname);
     }
     Primitive *p = PRIM(fn);
+    CallRecord rec = {L->calls, fn, na, args, NULL};
+    L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
+    PROFILE_EXIT(L, &rec);
+    L->calls = rec.prev;
     return r;
 }
 
@@ -346,8 +365,9 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
         frame = (Env *)buf;
         frame->parent = c->env;
     }
-    CallRecord rec = {L->calls, fnobj, nargs, args};
+    CallRecord rec = {L->calls, fnobj, nargs, args, NULL};
     L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
     size_t sp = L->special_sp;
     if (lam->simple) {
         if (UNLIKELY(nargs != lam->ll.nreq)) err_arg_count(L, fnobj, nargs);
@@ -359,8 +379,10 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     } else {
         bind_args(L, lam, frame, nargs, args, fnobj);
     }
+    rec.env = frame;
     Obj r = EVAL(L, lam->body, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
+    PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
 }
@@ -456,6 +478,12 @@ Obj ev_return(Lisp *L, Node *n, Env *env) {
     return UNWIND_MARK;
 }
 
+/* A live exit point whose frame is not on this evaluation's stack belongs to an evaluation
+ * suspended in the debugger (src/debugger.c): its stack cannot be entered from here. */
+static const char *const unreachable_exit =
+    "attempt to RETURN-FROM a block or GO to a tag of an evaluation suspended in the debugger "
+    "(invoke one of its restarts with invoke-restart instead)";
+
 Obj ev_return_nl(Lisp *L, Node *n, Env *env) {
     ReturnNode *r = (ReturnNode *)n;
     Obj v;
@@ -463,6 +491,7 @@ Obj ev_return_nl(Lisp *L, Node *n, Env *env) {
     BlockTag *tag = (BlockTag *)env_up(env, r->depth)->slots[r->index];
     if (!tag || !tag->live)
         err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    if (!frame_reachable(L, tag->frame)) err_control(L, unreachable_exit);
     if (L->nvals == 1) L->values[0] = v;
     unwind_to(L, tag->frame, JUMP_RETURN);
 }
@@ -531,6 +560,7 @@ Obj ev_go_nl(Lisp *L, Node *n, Env *env) {
     BlockTag *tag = (BlockTag *)env_up(env, g->depth)->slots[g->index];
     if (!tag || !tag->live)
         err_control(L, "attempt to RETURN-FROM a block or GO to a tag that no longer exists");
+    if (!frame_reachable(L, tag->frame)) err_control(L, unreachable_exit);
     unwind_to(L, tag->frame, JUMP_GO_BASE + g->tag);
 }
 

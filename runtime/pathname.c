@@ -10,6 +10,7 @@
 #include "stream.h"
 #include "eval.h"
 #include "access.h"
+#include "docs.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -1275,38 +1276,44 @@ DEFPRIM(prim_compile_file_pathname) {
 }
 
 static const PrimDef pathname_prims[] = {
-    {"MAKE-PATHNAME", PK_CL, prim_make_pathname, 0, REST, 0, "(&key host device directory name type version defaults case)", NULL},
-    {"PATHNAME", PK_CL, prim_pathname, 1, 1, 0, "(pathspec)", NULL},
-    {"PATHNAMEP", PK_CL, prim_pathnamep, 1, 1, 0, "(object)", NULL},
-    {"PATHNAME-HOST", PK_CL, prim_pathname_host, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-DEVICE", PK_CL, prim_pathname_device, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-DIRECTORY", PK_CL, prim_pathname_directory, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-NAME", PK_CL, prim_pathname_name, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-TYPE", PK_CL, prim_pathname_type, 1, REST, 0, "(pathname &key case)", NULL},
-    {"PATHNAME-VERSION", PK_CL, prim_pathname_version, 1, 1, 0, "(pathname)", NULL},
-    {"NAMESTRING", PK_CL, prim_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"FILE-NAMESTRING", PK_CL, prim_file_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"DIRECTORY-NAMESTRING", PK_CL, prim_directory_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"HOST-NAMESTRING", PK_CL, prim_host_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"ENOUGH-NAMESTRING", PK_CL, prim_enough_namestring, 1, 2, 0, "(pathname &optional defaults)", NULL},
+    {"MAKE-PATHNAME", PK_CL, prim_make_pathname, 0, REST, 0, "(&key host device directory name type version defaults case)", "A pathname built from the components HOST, DEVICE, DIRECTORY, NAME, TYPE and VERSION; missing components come from DEFAULTS."},
+    {"PATHNAME", PK_CL, prim_pathname, 1, 1, 0, "(pathspec)", "The pathname denoted by PATHSPEC: a pathname, a namestring, or a stream associated with a file."},
+    {"PATHNAMEP", PK_CL, prim_pathnamep, 1, 1, 0, "(object)", "True when OBJECT is a pathname."},
+    {"PATHNAME-HOST", PK_CL, prim_pathname_host, 1, REST, 0, "(pathname &key case)", "The host component of PATHNAME."},
+    {"PATHNAME-DEVICE", PK_CL, prim_pathname_device, 1, REST, 0, "(pathname &key case)", "The device component of PATHNAME."},
+    {"PATHNAME-DIRECTORY", PK_CL, prim_pathname_directory, 1, REST, 0, "(pathname &key case)", "The directory component of PATHNAME: NIL or a list starting with :ABSOLUTE or :RELATIVE."},
+    {"PATHNAME-NAME", PK_CL, prim_pathname_name, 1, REST, 0, "(pathname &key case)", "The name component of PATHNAME."},
+    {"PATHNAME-TYPE", PK_CL, prim_pathname_type, 1, REST, 0, "(pathname &key case)", "The type (extension) component of PATHNAME."},
+    {"PATHNAME-VERSION", PK_CL, prim_pathname_version, 1, 1, 0, "(pathname)", "The version component of PATHNAME."},
+    {"NAMESTRING", PK_CL, prim_namestring, 1, 1, 0, "(pathname)", "The full namestring of PATHNAME."},
+    {"FILE-NAMESTRING", PK_CL, prim_file_namestring, 1, 1, 0, "(pathname)", "The name and type of PATHNAME as a namestring."},
+    {"DIRECTORY-NAMESTRING", PK_CL, prim_directory_namestring, 1, 1, 0, "(pathname)", "The directory part of PATHNAME as a namestring."},
+    {"HOST-NAMESTRING", PK_CL, prim_host_namestring, 1, 1, 0, "(pathname)", "The host part of PATHNAME as a string."},
+    {"ENOUGH-NAMESTRING", PK_CL, prim_enough_namestring, 1, 2, 0, "(pathname &optional defaults)", "The shortest namestring that names PATHNAME when merged with DEFAULTS (default *DEFAULT-PATHNAME-DEFAULTS*)."},
     {"%NAMESTRING-OR-NIL", PK_SYS, prim_pct_namestring_or_nil, 1, 1, 0, "(pathname)", NULL},
-    {"MERGE-PATHNAMES", PK_CL, prim_merge_pathnames, 1, 3, 0, "(pathname &optional defaults default-version)", NULL},
-    {"PARSE-NAMESTRING", PK_CL, prim_parse_namestring, 1, REST, FN_MV, "(thing &optional host defaults &key start end junk-allowed)", NULL},
-    {"WILD-PATHNAME-P", PK_CL, prim_wild_pathname_p, 1, 2, 0, "(pathname &optional field-key)", NULL},
-    {"PATHNAME-MATCH-P", PK_CL, prim_pathname_match_p, 2, 2, 0, "(pathname wildcard)", NULL},
-    {"TRANSLATE-PATHNAME", PK_CL, prim_translate_pathname, 3, REST, 0, "(source from-wildcard to-wildcard &key)", NULL},
-    {"TRUENAME", PK_CL, prim_truename, 1, 1, 0, "(filespec)", NULL},
-    {"PROBE-FILE", PK_CL, prim_probe_file, 1, 1, 0, "(pathspec)", NULL},
-    {"DIRECTORY", PK_CL, prim_directory, 1, REST, 0, "(pathspec &key resolve-symlinks)", NULL},
-    {"USER-HOMEDIR-PATHNAME", PK_CL, prim_user_homedir_pathname, 0, 1, 0, "(&optional host)", NULL},
-    {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", NULL},
-    {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", NULL},
-    {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", NULL},
+    {"MERGE-PATHNAMES", PK_CL, prim_merge_pathnames, 1, 3, 0, "(pathname &optional defaults default-version)", "PATHNAME with its missing components filled from DEFAULTS (default *DEFAULT-PATHNAME-DEFAULTS*), a relative directory being appended to the default one; DEFAULT-VERSION supplies a missing version."},
+    {"PARSE-NAMESTRING", PK_CL, prim_parse_namestring, 1, REST, FN_MV, "(thing &optional host defaults &key start end junk-allowed)", "Parses THING (a string from START to END, a pathname or a stream) into a pathname; returns it and the index where parsing stopped. JUNK-ALLOWED returns NIL instead of signalling on bad syntax."},
+    {"WILD-PATHNAME-P", PK_CL, prim_wild_pathname_p, 1, 2, 0, "(pathname &optional field-key)", "True when PATHNAME has wildcards, in the component FIELD-KEY (such as :NAME) when given, else in any component."},
+    {"PATHNAME-MATCH-P", PK_CL, prim_pathname_match_p, 2, 2, 0, "(pathname wildcard)", "True when PATHNAME matches the possibly wild pattern WILDCARD, component by component."},
+    {"TRANSLATE-PATHNAME", PK_CL, prim_translate_pathname, 3, REST, 0, "(source from-wildcard to-wildcard &key)", "Rewrites SOURCE, which matches FROM-WILDCARD, into the pattern TO-WILDCARD, the parts matched by wildcards carried across."},
+    {"TRUENAME", PK_CL, prim_truename, 1, 1, 0, "(filespec)", "The canonical name of the existing file FILESPEC, with links resolved; signals FILE-ERROR when it does not exist."},
+    {"PROBE-FILE", PK_CL, prim_probe_file, 1, 1, 0, "(pathspec)", "The truename of the file named by PATHSPEC when it exists, otherwise NIL."},
+    {"DIRECTORY", PK_CL, prim_directory, 1, REST, 0, "(pathspec &key resolve-symlinks)", "A list of the truenames of the existing files matching the possibly wild PATHSPEC."},
+    {"USER-HOMEDIR-PATHNAME", PK_CL, prim_user_homedir_pathname, 0, 1, 0, "(&optional host)", "The pathname of the user's home directory."},
+    {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", "The time the file named by PATHSPEC was last written, as a universal time, or NIL when it cannot be found."},
+    {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", "The name of the owner of the file named by PATHSPEC, or NIL when it cannot be found."},
+    {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", "Deletes the file named by FILE; returns T, or signals FILE-ERROR when it cannot."},
     {"DELETE-DIRECTORY", PK_EXT, prim_delete_directory, 1, REST, 0, "(pathspec &key recursive)", "Delete a directory (and its contents with :RECURSIVE T)."},
-    {"RENAME-FILE", PK_CL, prim_rename_file, 2, 2, FN_MV, "(file new-name)", NULL},
-    {"ENSURE-DIRECTORIES-EXIST", PK_CL, prim_ensure_directories_exist, 1, REST, FN_MV, "(pathspec &key verbose mode)", NULL},
+    {"RENAME-FILE", PK_CL, prim_rename_file, 2, 2, FN_MV, "(file new-name)", "Renames FILE to NEW-NAME merged with FILE; returns the new name, the old truename and the new truename."},
+    {"ENSURE-DIRECTORIES-EXIST", PK_CL, prim_ensure_directories_exist, 1, REST, FN_MV, "(pathspec &key verbose mode)", "Creates any missing directories on the path of PATHSPEC; returns PATHSPEC and whether anything was created. VERBOSE reports each directory made."},
     {"%NATIVE-NAMESTRING", PK_SYS, prim_pct_native_namestring, 1, 1, 0, "(pathname)", NULL},
-    {"COMPILE-FILE-PATHNAME", PK_CL, prim_compile_file_pathname, 1, REST, 0, "(input-file &key output-file)", NULL},
+    {"COMPILE-FILE-PATHNAME", PK_CL, prim_compile_file_pathname, 1, REST, 0, "(input-file &key output-file)", "The pathname COMPILE-FILE would write for INPUT-FILE (with OUTPUT-FILE when given)."},
+    {0},
+};
+
+/* documentation of the variable pathname_init defines (docs.h) */
+const DocRow pathname_variable_docs[] = {
+    {"*DEFAULT-PATHNAME-DEFAULTS*", "The pathname whose components fill the missing ones of pathnames used to open files; normally the current directory."},
     {0},
 };
 

@@ -600,11 +600,11 @@ static void print_function(Lisp *L, PState *ps, Obj o) {
     put(L, ps, '>');
 }
 
+/* The name a stream prints with: its TYPE-OF (and CLASS-OF), tinycl's own types */
 static const char *stream_type_name(Obj o) {
     switch ((StreamKind)STREAM(o)->h.aux) {
-    case SK_STRING_IN: return "SB-IMPL::STRING-INPUT-STREAM";
-    case SK_STRING_OUT: return "SB-IMPL::STRING-OUTPUT-STREAM";
-    case SK_FD: return "SB-SYS:FD-STREAM";
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return "STRING-STREAM";
+    case SK_FD: return "FILE-STREAM";
     case SK_SYNONYM: return "SYNONYM-STREAM";
     case SK_BROADCAST: return "BROADCAST-STREAM";
     case SK_TWO_WAY: return "TWO-WAY-STREAM";
@@ -2321,17 +2321,17 @@ DEFPRIM(prim_pct_output_object) {
 }
 
 static const PrimDef printer_prims[] = {
-    {"PRIN1", PK_CL, prim_prin1, 1, 2, 0, "(object &optional stream)", "Print OBJECT readably."},
-    {"PRINC", PK_CL, prim_princ, 1, 2, 0, "(object &optional stream)", "Print OBJECT for people."},
-    {"PRINT", PK_CL, prim_print, 1, 2, 0, "(object &optional stream)", "Newline, PRIN1, space."},
+    {"PRIN1", PK_CL, prim_prin1, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM with escapes, so that READ can read it back; returns OBJECT."},
+    {"PRINC", PK_CL, prim_princ, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM for people, without escapes (strings without quotes); returns OBJECT."},
+    {"PRINT", PK_CL, prim_print, 1, 2, 0, "(object &optional stream)", "Writes a newline, then OBJECT as PRIN1 does, then a space, to STREAM; returns OBJECT."},
     {"PPRINT", PK_CL, prim_pprint, 1, 2, FN_MV, "(object &optional stream)", "Newline and pretty PRIN1; no values."},
     {"WRITE", PK_CL, prim_write, 1, REST, 0, "(object &key stream escape readably base radix case length level circle pretty gensym array lines right-margin miser-width pprint-dispatch)", "Print OBJECT with the given print variables."},
-    {"WRITE-TO-STRING", PK_CL, prim_write_to_string, 1, REST, 0, "(object &key escape readably base radix case length level circle pretty gensym array lines right-margin miser-width pprint-dispatch)", NULL},
-    {"PRIN1-TO-STRING", PK_CL, prim_prin1_to_string, 1, 1, 0, "(object)", NULL},
-    {"PRINC-TO-STRING", PK_CL, prim_princ_to_string, 1, 1, 0, "(object)", NULL},
+    {"WRITE-TO-STRING", PK_CL, prim_write_to_string, 1, REST, 0, "(object &key escape readably base radix case length level circle pretty gensym array lines right-margin miser-width pprint-dispatch)", "OBJECT printed as by WRITE into a string; the keyword arguments override the matching *PRINT-...* variables."},
+    {"PRIN1-TO-STRING", PK_CL, prim_prin1_to_string, 1, 1, 0, "(object)", "OBJECT printed as by PRIN1 (readably, with escapes), as a string."},
+    {"PRINC-TO-STRING", PK_CL, prim_princ_to_string, 1, 1, 0, "(object)", "OBJECT printed as by PRINC (for people, without escapes), as a string."},
     {"PPRINT-NEWLINE", PK_CL, prim_pprint_newline, 1, 2, 0, "(kind &optional stream)", "A conditional newline in a logical block."},
     {"PPRINT-INDENT", PK_CL, prim_pprint_indent, 2, 3, 0, "(relative-to n &optional stream)", "Set the indentation of the current logical block."},
-    {"PPRINT-TAB", PK_CL, prim_pprint_tab, 3, 4, 0, "(kind colnum colinc &optional stream)", "Tab in a logical block."},
+    {"PPRINT-TAB", PK_CL, prim_pprint_tab, 3, 4, 0, "(kind colnum colinc &optional stream)", "In pretty printing, moves to a column given by KIND (:LINE, :SECTION or their :RELATIVE forms), COLNUM and COLINC, as the ~T directive does."},
     {"PPRINT-FILL", PK_CL, prim_pprint_fill, 2, 4, 0, "(stream list &optional (colon t) atsign)", "Print LIST with fill newlines."},
     {"PPRINT-LINEAR", PK_CL, prim_pprint_linear, 2, 4, 0, "(stream list &optional (colon t) atsign)", "Print LIST with linear newlines."},
     {"PPRINT-TABULAR", PK_CL, prim_pprint_tabular, 2, 5, 0, "(stream list &optional (colon t) atsign tabsize)", "Print LIST in columns."},

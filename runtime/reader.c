@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "printer.h"
 #include "sequence.h"
+#include "docs.h"
 
 #define DOT_MARK OBJ(0x506)   /* a lone "." token, meaningful only inside a list */
 #define NO_OBJECT OBJ(0x606)  /* a macro character returned no values */
@@ -1113,20 +1114,26 @@ static const PrimDef reader_prims[] = {
     {"%READ-SHARP-SHARP", PK_SYS, rd_sharp_sharp, 3, 3, 0, "(stream char arg)", NULL},
     {"%READ-SHARP-ILLEGAL", PK_SYS, rd_sharp_illegal, 3, 3, 0, "(stream char arg)", NULL},
     {"READ", PK_CL, prim_read, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Read an object from STREAM."},
-    {"READ-PRESERVING-WHITESPACE", PK_CL, prim_read_preserving_whitespace, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", NULL},
+    {"READ-PRESERVING-WHITESPACE", PK_CL, prim_read_preserving_whitespace, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Like READ, but leaves the whitespace that ends a token in STREAM."},
     {"READ-FROM-STRING", PK_CL, prim_read_from_string, 1, REST, FN_MV, "(string &optional eof-error-p eof-value &key start end preserve-whitespace)", "Read an object from STRING; second value is the index after it."},
-    {"READ-DELIMITED-LIST", PK_CL, prim_read_delimited_list, 1, 3, 0, "(char &optional stream recursive-p)", NULL},
-    {"READTABLEP", PK_CL, prim_readtablep, 1, 1, 0, "(object)", NULL},
-    {"COPY-READTABLE", PK_CL, prim_copy_readtable, 0, 2, 0, "(&optional from to)", NULL},
-    {"READTABLE-CASE", PK_CL, prim_readtable_case, 1, 1, 0, "(readtable)", NULL},
+    {"READ-DELIMITED-LIST", PK_CL, prim_read_delimited_list, 1, 3, 0, "(char &optional stream recursive-p)", "Reads objects from STREAM until the character CHAR is found, returning them as a list."},
+    {"READTABLEP", PK_CL, prim_readtablep, 1, 1, 0, "(object)", "True when OBJECT is a readtable."},
+    {"COPY-READTABLE", PK_CL, prim_copy_readtable, 0, 2, 0, "(&optional from to)", "A copy of the readtable FROM (default the current one; NIL means the standard one), stored into TO when given."},
+    {"READTABLE-CASE", PK_CL, prim_readtable_case, 1, 1, 0, "(readtable)", "How READTABLE converts the case of symbol names: :UPCASE, :DOWNCASE, :PRESERVE or :INVERT; SETF-able."},
     {"%SET-READTABLE-CASE", PK_SYS, prim_set_readtable_case, 2, 2, 0, "(mode readtable)", NULL},
     {"(SETF READTABLE-CASE)", PK_CL, prim_set_readtable_case, 2, 2, 0, "(mode readtable)", NULL},
-    {"SET-MACRO-CHARACTER", PK_CL, prim_set_macro_character, 2, 4, 0, "(char function &optional non-terminating-p readtable)", NULL},
-    {"GET-MACRO-CHARACTER", PK_CL, prim_get_macro_character, 1, 2, FN_MV, "(char &optional readtable)", NULL},
-    {"MAKE-DISPATCH-MACRO-CHARACTER", PK_CL, prim_make_dispatch_macro_character, 1, 3, 0, "(char &optional non-terminating-p readtable)", NULL},
-    {"SET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_set_dispatch_macro_character, 3, 4, 0, "(disp-char sub-char function &optional readtable)", NULL},
-    {"GET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_get_dispatch_macro_character, 2, 3, 0, "(disp-char sub-char &optional readtable)", NULL},
-    {"SET-SYNTAX-FROM-CHAR", PK_CL, prim_set_syntax_from_char, 2, 4, 0, "(to-char from-char &optional to-readtable from-readtable)", NULL},
+    {"SET-MACRO-CHARACTER", PK_CL, prim_set_macro_character, 2, 4, 0, "(char function &optional non-terminating-p readtable)", "Makes CHAR a macro character of READTABLE whose reader macro is FUNCTION (called with the stream and the character); NON-TERMINATING-P lets it appear inside tokens. Returns T."},
+    {"GET-MACRO-CHARACTER", PK_CL, prim_get_macro_character, 1, 2, FN_MV, "(char &optional readtable)", "The reader macro function of CHAR in READTABLE, or NIL, and whether CHAR is non-terminating."},
+    {"MAKE-DISPATCH-MACRO-CHARACTER", PK_CL, prim_make_dispatch_macro_character, 1, 3, 0, "(char &optional non-terminating-p readtable)", "Makes CHAR a dispatching macro character in READTABLE (like #), with an empty table of sub-characters; NON-TERMINATING-P lets it appear inside tokens. Returns T."},
+    {"SET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_set_dispatch_macro_character, 3, 4, 0, "(disp-char sub-char function &optional readtable)", "Makes FUNCTION run in READTABLE when SUB-CHAR follows the dispatching character DISP-CHAR; it gets the stream, the sub-character and the numeric argument or NIL. Returns T."},
+    {"GET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_get_dispatch_macro_character, 2, 3, 0, "(disp-char sub-char &optional readtable)", "The function run for SUB-CHAR after the dispatching character DISP-CHAR in READTABLE, or NIL."},
+    {"SET-SYNTAX-FROM-CHAR", PK_CL, prim_set_syntax_from_char, 2, 4, 0, "(to-char from-char &optional to-readtable from-readtable)", "Gives TO-CHAR in TO-READTABLE the syntax that FROM-CHAR has in FROM-READTABLE (the standard one by default). Returns T."},
+    {0},
+};
+
+/* documentation of the variable reader_init defines (docs.h) */
+const DocRow reader_variable_docs[] = {
+    {"*READTABLE*", "The current readtable, which decides how the reader parses characters."},
     {0},
 };
 

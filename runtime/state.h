@@ -47,6 +47,7 @@ typedef struct CallRecord {
     Obj fn;
     int nargs;
     Obj *args;
+    void *env;               /* an interpreted call's frame once its parameters are bound, else NULL */
 } CallRecord;
 
 typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;
@@ -86,6 +87,9 @@ struct Lisp {
     int poll_countdown;
     double deadline;         /* monotonic seconds; 0 = none */
     bool in_cleanup;         /* running unwind-protect cleanups during an interrupt */
+    size_t output_left;      /* characters the capture streams (ST_CAPTURE) may still take in this call;
+                              * when they run out the evaluation stops (INTERRUPT_OUTPUT_LIMIT) */
+    bool exit_unavailable;   /* (exit) signals TINYCL:EXIT-NOT-AVAILABLE (the MCP server) */
 
     /* reader state for the current top-level read */
     int read_depth, bq_level;
@@ -117,9 +121,24 @@ struct Lisp {
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
     int boot_phase;          /* 0 while the stdlib loads, 1 after */
+
+    /* the profiler (profile.c) */
+    bool profiling;
+    Obj profile_table;       /* function -> its counts, while profiling */
+    Obj profile_entries;     /* the counts, one vector per function called */
+    Obj profile_root;        /* CL:EVAL, through which the session runs each profiled form */
+    void *prof_stack;        /* malloc'd open calls */
+    int prof_sp, prof_cap;
+
+    /* analysis warnings (warnings.c) */
+    Obj undefined_refs;      /* #(kind name line column) of the compilation unit, newest first */
+    int form_line, form_column; /* where the top-level form being evaluated began (0: unknown) */
+    Obj form_stream;         /* the text those were counted in, and how far */
+    size_t form_scan_pos;
+    int form_scan_line, form_scan_col;
 };
 
-enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER };
+enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };
 
 /* The slow half of the safe point: stack, interrupts, deadlines. */
 void safe_point_slow(Lisp *L);

@@ -12,6 +12,7 @@
 #include "types.h"
 #include "reader.h"
 #include "gray.h"
+#include "docs.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -324,6 +325,16 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
     check_open(L, o);
     switch (kind_of(o)) {
     case SK_STRING_OUT:
+        if (s->flags & ST_CAPTURE) {
+            if (L->output_left == 0) {
+                /* a flood: stop the evaluation at the next safe point instead of running on to its time limit */
+                s->truncated = true;
+                L->interrupt_kind = INTERRUPT_OUTPUT_LIMIT;
+                L->interrupt_pending = 1;
+                break;
+            }
+            L->output_left--;
+        }
         if (s->cap && s->buf.len >= s->cap) { s->truncated = true; break; }
         sb_putc(L, &s->buf, c);
         break;
@@ -352,7 +363,7 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
 
 void stream_write_u32(Lisp *L, Obj o, const uint32_t *chars, size_t n) {
     Stream *s = STREAM(o);
-    if (kind_of(o) == SK_STRING_OUT && !s->cap) {
+    if (kind_of(o) == SK_STRING_OUT && !s->cap && !(s->flags & ST_CAPTURE)) {
         check_open(L, o);
         sb_putn(L, &s->buf, chars, n);
         for (size_t i = 0; i < n; i++) s->column = chars[i] == '\n' ? 0 : s->column + 1;
@@ -1558,7 +1569,7 @@ DEFPRIM(prim_pct_stream_type_p) {
     Obj t = args[1];
     StreamKind k = kind_of(args[0]);
     if (t == S(STREAM)) return S(T);
-    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD && (STREAM(args[0])->flags & ST_FILE));
+    if (t == S(FILE_STREAM)) return boolean(L, k == SK_FD);
     if (t == S(STRING_STREAM)) return boolean(L, k == SK_STRING_IN || k == SK_STRING_OUT || k == SK_STRING_FILL);
     if (t == S(SYNONYM_STREAM)) return boolean(L, k == SK_SYNONYM);
     if (t == S(TWO_WAY_STREAM)) return boolean(L, k == SK_TWO_WAY);
@@ -1598,8 +1609,8 @@ static const PrimDef stream_prims[] = {
     {"WRITE-LINE", PK_CL, prim_write_line, 1, REST, 0, "(string &optional stream &key start end)", "Write STRING and a newline."},
     {"TERPRI", PK_CL, prim_terpri, 0, 1, 0, "(&optional stream)", "Output a newline."},
     {"FRESH-LINE", PK_CL, prim_fresh_line, 0, 1, 0, "(&optional stream)", "Output a newline unless at the start of a line."},
-    {"FINISH-OUTPUT", PK_CL, prim_finish_output, 0, 1, 0, "(&optional stream)", "Flush STREAM."},
-    {"FORCE-OUTPUT", PK_CL, prim_force_output, 0, 1, 0, "(&optional stream)", "Flush STREAM."},
+    {"FINISH-OUTPUT", PK_CL, prim_finish_output, 0, 1, 0, "(&optional stream)", "Sends any output buffered for STREAM to its destination and waits until it is done; returns NIL."},
+    {"FORCE-OUTPUT", PK_CL, prim_force_output, 0, 1, 0, "(&optional stream)", "Starts sending any output buffered for STREAM to its destination without waiting; returns NIL."},
     {"CLEAR-OUTPUT", PK_CL, prim_clear_output, 0, 1, 0, "(&optional stream)", "Discard pending output."},
     {"READ-CHAR", PK_CL, prim_read_char, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Read a character."},
     {"READ-CHAR-NO-HANG", PK_CL, prim_read_char_no_hang, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Read a character if one is available."},
@@ -1620,32 +1631,44 @@ static const PrimDef stream_prims[] = {
     {"MAKE-BROADCAST-STREAM", PK_CL, prim_make_broadcast_stream, 0, REST, 0, "(&rest streams)", "Output to every stream."},
     {"MAKE-ECHO-STREAM", PK_CL, prim_make_echo_stream, 2, 2, 0, "(input output)", "Input echoed to output."},
     {"MAKE-CONCATENATED-STREAM", PK_CL, prim_make_concatenated_stream, 0, REST, 0, "(&rest streams)", "Input from each stream in turn."},
-    {"SYNONYM-STREAM-SYMBOL", PK_CL, prim_synonym_stream_symbol, 1, 1, 0, "(stream)", NULL},
-    {"TWO-WAY-STREAM-INPUT-STREAM", PK_CL, prim_two_way_stream_input_stream, 1, 1, 0, "(stream)", NULL},
-    {"TWO-WAY-STREAM-OUTPUT-STREAM", PK_CL, prim_two_way_stream_output_stream, 1, 1, 0, "(stream)", NULL},
-    {"ECHO-STREAM-INPUT-STREAM", PK_CL, prim_echo_stream_input_stream, 1, 1, 0, "(stream)", NULL},
-    {"ECHO-STREAM-OUTPUT-STREAM", PK_CL, prim_echo_stream_output_stream, 1, 1, 0, "(stream)", NULL},
-    {"BROADCAST-STREAM-STREAMS", PK_CL, prim_broadcast_stream_streams, 1, 1, 0, "(stream)", NULL},
-    {"CONCATENATED-STREAM-STREAMS", PK_CL, prim_concatenated_stream_streams, 1, 1, 0, "(stream)", NULL},
-    {"STREAMP", PK_CL, prim_streamp, 1, 1, 0, "(object)", NULL},
-    {"INPUT-STREAM-P", PK_CL, prim_input_stream_p, 1, 1, 0, "(stream)", NULL},
-    {"OUTPUT-STREAM-P", PK_CL, prim_output_stream_p, 1, 1, 0, "(stream)", NULL},
-    {"OPEN-STREAM-P", PK_CL, prim_open_stream_p, 1, 1, 0, "(stream)", NULL},
-    {"INTERACTIVE-STREAM-P", PK_CL, prim_interactive_stream_p, 1, 1, 0, "(stream)", NULL},
-    {"STREAM-ELEMENT-TYPE", PK_CL, prim_stream_element_type, 1, 1, 0, "(stream)", NULL},
-    {"STREAM-EXTERNAL-FORMAT", PK_CL, prim_stream_external_format, 1, 1, 0, "(stream)", NULL},
-    {"CLOSE", PK_CL, prim_close, 1, REST, 0, "(stream &key abort)", "Close STREAM."},
-    {"OPEN", PK_CL, prim_open, 1, REST, 0, "(filespec &key direction element-type if-exists if-does-not-exist external-format)", "Open a file stream."},
-    {"FILE-LENGTH", PK_CL, prim_file_length, 1, 1, 0, "(stream)", NULL},
-    {"FILE-POSITION", PK_CL, prim_file_position, 1, 2, 0, "(stream &optional position)", NULL},
-    {"FILE-STRING-LENGTH", PK_CL, prim_file_string_length, 2, 2, 0, "(stream object)", NULL},
-    {"READ-SEQUENCE", PK_CL, prim_read_sequence, 2, REST, 0, "(sequence stream &key start end)", NULL},
-    {"WRITE-SEQUENCE", PK_CL, prim_write_sequence, 2, REST, 0, "(sequence stream &key start end)", NULL},
+    {"SYNONYM-STREAM-SYMBOL", PK_CL, prim_synonym_stream_symbol, 1, 1, 0, "(stream)", "The symbol whose dynamic value the synonym STREAM forwards to."},
+    {"TWO-WAY-STREAM-INPUT-STREAM", PK_CL, prim_two_way_stream_input_stream, 1, 1, 0, "(stream)", "The stream that the two-way STREAM reads from."},
+    {"TWO-WAY-STREAM-OUTPUT-STREAM", PK_CL, prim_two_way_stream_output_stream, 1, 1, 0, "(stream)", "The stream that the two-way STREAM writes to."},
+    {"ECHO-STREAM-INPUT-STREAM", PK_CL, prim_echo_stream_input_stream, 1, 1, 0, "(stream)", "The stream that the echo STREAM reads from."},
+    {"ECHO-STREAM-OUTPUT-STREAM", PK_CL, prim_echo_stream_output_stream, 1, 1, 0, "(stream)", "The stream that the echo STREAM copies its input to."},
+    {"BROADCAST-STREAM-STREAMS", PK_CL, prim_broadcast_stream_streams, 1, 1, 0, "(stream)", "The list of output streams that the broadcast STREAM writes to."},
+    {"CONCATENATED-STREAM-STREAMS", PK_CL, prim_concatenated_stream_streams, 1, 1, 0, "(stream)", "The list of input streams that the concatenated STREAM still has to read from."},
+    {"STREAMP", PK_CL, prim_streamp, 1, 1, 0, "(object)", "True when OBJECT is a stream."},
+    {"INPUT-STREAM-P", PK_CL, prim_input_stream_p, 1, 1, 0, "(stream)", "True when STREAM can be read from."},
+    {"OUTPUT-STREAM-P", PK_CL, prim_output_stream_p, 1, 1, 0, "(stream)", "True when STREAM can be written to."},
+    {"OPEN-STREAM-P", PK_CL, prim_open_stream_p, 1, 1, 0, "(stream)", "True when STREAM has not been closed."},
+    {"INTERACTIVE-STREAM-P", PK_CL, prim_interactive_stream_p, 1, 1, 0, "(stream)", "True when STREAM is interactive, such as a terminal."},
+    {"STREAM-ELEMENT-TYPE", PK_CL, prim_stream_element_type, 1, 1, 0, "(stream)", "The type of element STREAM reads or writes, such as CHARACTER or (UNSIGNED-BYTE 8)."},
+    {"STREAM-EXTERNAL-FORMAT", PK_CL, prim_stream_external_format, 1, 1, 0, "(stream)", "The external format (the character encoding) of STREAM; :UTF-8 for file streams in tinycl."},
+    {"CLOSE", PK_CL, prim_close, 1, REST, 0, "(stream &key abort)", "Closes STREAM so that it can no longer be used; with ABORT true, an output file being written is discarded. Returns T."},
+    {"OPEN", PK_CL, prim_open, 1, REST, 0, "(filespec &key direction element-type if-exists if-does-not-exist external-format)", "Opens the file FILESPEC and returns a stream to it: DIRECTION is :INPUT (default), :OUTPUT, :IO or :PROBE; IF-EXISTS and IF-DOES-NOT-EXIST say what to do when the file is there or missing."},
+    {"FILE-LENGTH", PK_CL, prim_file_length, 1, 1, 0, "(stream)", "The length of the file behind STREAM, in units of its element type, or NIL when it cannot be found."},
+    {"FILE-POSITION", PK_CL, prim_file_position, 1, 2, 0, "(stream &optional position)", "Without POSITION, the current position in STREAM or NIL; with POSITION (an index, :START or :END), moves there and returns true on success."},
+    {"FILE-STRING-LENGTH", PK_CL, prim_file_string_length, 2, 2, 0, "(stream object)", "How many units of STREAM's file writing OBJECT (a character or string) would take, or NIL when unknown."},
+    {"READ-SEQUENCE", PK_CL, prim_read_sequence, 2, REST, 0, "(sequence stream &key start end)", "Reads elements from STREAM into SEQUENCE from START to END; returns the index after the last element stored, which is less than END at end of file."},
+    {"WRITE-SEQUENCE", PK_CL, prim_write_sequence, 2, REST, 0, "(sequence stream &key start end)", "Writes the elements of SEQUENCE from START to END to STREAM and returns SEQUENCE."},
     {"%STREAM-LINE", PK_SYS, prim_pct_stream_line, 1, 1, 0, "(stream)", "Current input line number."},
     {"%OUTPUT-TRUNCATED-P", PK_SYS, prim_pct_output_truncated_p, 1, 1, 0, "(stream)", NULL},
     {"%STREAM-TYPE-P", PK_SYS, prim_pct_stream_type_p, 2, 2, 0, "(stream type)", NULL},
     {"%STREAM-NATIVE-NAME", PK_SYS, prim_pct_stream_native_name, 1, 1, 0, "(stream)", NULL},
     {"%QUERY-ANSWER-P", PK_SYS, prim_pct_query_answer_p, 2, 2, 0, "(line word)", NULL},
+    {0},
+};
+
+/* documentation of the standard stream variables stream_init defines (docs.h) */
+const DocRow stream_variable_docs[] = {
+    {"*TERMINAL-IO*", "The two-way stream connected to the user's terminal (or to the session's input and output)."},
+    {"*STANDARD-INPUT*", "The default stream for input functions such as READ and READ-LINE."},
+    {"*STANDARD-OUTPUT*", "The default stream for output functions such as PRINT, FORMAT T and WRITE-STRING."},
+    {"*ERROR-OUTPUT*", "The stream for warnings and error messages."},
+    {"*TRACE-OUTPUT*", "The stream TRACE and TIME write to."},
+    {"*DEBUG-IO*", "The bidirectional stream the debugger talks to the user on."},
+    {"*QUERY-IO*", "The bidirectional stream used to ask the user questions, as Y-OR-N-P does."},
     {0},
 };
 

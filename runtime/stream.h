@@ -20,6 +20,7 @@ enum {
     ST_CHAR = 256,            /* character operations allowed; both with ST_BINARY: bivalent */
     ST_CREATED = 512,         /* OPEN created the file: CLOSE :ABORT T deletes it */
     ST_BASE = 1024,           /* a string output stream of BASE-CHARs: its strings are base strings */
+    ST_CAPTURE = 2048,        /* a session's capture stream: its characters count against L->output_left */
 };
 
 enum { EF_UTF8 = 0, EF_LATIN1 = 1, EF_ASCII = 2 };

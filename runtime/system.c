@@ -1,10 +1,12 @@
 /* system.c: the environment (CLHS chapter 25) and tinycl extensions: time, exit, getenv, gc. */
 #include "prim.h"
+#include "list.h"
 #include "number.h"
 #include "lstring.h"
 #include "gc.h"
 #include "package.h"
 #include "access.h"
+#include "docs.h"
 #include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -51,7 +53,15 @@ static Obj do_exit(Lisp *L, int nargs, Obj *args) {
     Obj keys[3] = {S(K_CODE), S(K_ABORT), keyword(L, "TIMEOUT")}, out[3];
     parse_keys(L, nargs, args, 0, 3, keys, out);
     int code = 0;
-    if (out[0] != NO_VALUE && out[0] != NIL) code = (int)check_fixnum(L, out[0]);
+    if (out[0] != NO_VALUE && out[0] != NIL) {
+        /* as SBCL: any (signed-byte 32) is accepted and the system keeps its low 8 bits (256 -> 0) */
+        Obj c = out[0];
+        if (!is_fixnum(c) || FIXVAL(c) < INT32_MIN || FIXVAL(c) > INT32_MAX)
+            err_type(L, c, list2(L, S(SIGNED_BYTE), FIX(32)));
+        code = (int)(FIXVAL(c) & 0xFF);
+    }
+    /* a server session has no process to end: a condition the code can handle */
+    if (L->exit_unavailable) err_condition(L, S(EXT_EXIT_NOT_AVAILABLE), NIL);
     L->exit_code = code;
     Frame *top = frame_outermost_toplevel(L);
     if (!top) {
@@ -106,10 +116,10 @@ DEFPRIM(prim_machine_instance) {
 }
 
 static const PrimDef system_prims[] = {
-    {"GET-UNIVERSAL-TIME", PK_CL, prim_get_universal_time, 0, 0, 0, "()", NULL},
-    {"GET-INTERNAL-REAL-TIME", PK_CL, prim_get_internal_real_time, 0, 0, 0, "()", NULL},
-    {"GET-INTERNAL-RUN-TIME", PK_CL, prim_get_internal_run_time, 0, 0, 0, "()", NULL},
-    {"SLEEP", PK_CL, prim_sleep, 1, 1, 0, "(seconds)", NULL},
+    {"GET-UNIVERSAL-TIME", PK_CL, prim_get_universal_time, 0, 0, 0, "()", "The current time as a universal time: seconds since the start of 1900, GMT."},
+    {"GET-INTERNAL-REAL-TIME", PK_CL, prim_get_internal_real_time, 0, 0, 0, "()", "The elapsed wall-clock time in INTERNAL-TIME-UNITS-PER-SECOND units since an arbitrary fixed point."},
+    {"GET-INTERNAL-RUN-TIME", PK_CL, prim_get_internal_run_time, 0, 0, 0, "()", "The processor time used so far by this process, in INTERNAL-TIME-UNITS-PER-SECOND units."},
+    {"SLEEP", PK_CL, prim_sleep, 1, 1, 0, "(seconds)", "Pauses for SECONDS (a non-negative real) and returns NIL."},
     {"EXIT", PK_EXT, prim_exit, 0, REST, 0, "(&key code abort timeout)", "End the process with status CODE."},
     {"QUIT", PK_EXT, prim_exit, 0, REST, 0, "(&key code)", "End the process with status CODE."},
     {"POSIX-GETENV", PK_EXT, prim_posix_getenv, 1, 1, 0, "(name)", NULL},
@@ -117,13 +127,19 @@ static const PrimDef system_prims[] = {
     {"%HEAP-SIZE", PK_SYS, prim_pct_heap_size, 0, 0, 0, "()", NULL},
     {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
     {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
-    {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", NULL},
-    {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", NULL},
-    {"MACHINE-TYPE", PK_CL, prim_machine_type, 0, 0, 0, "()", NULL},
-    {"MACHINE-VERSION", PK_CL, prim_machine_type, 0, 0, 0, "()", NULL},
-    {"MACHINE-INSTANCE", PK_CL, prim_machine_instance, 0, 0, 0, "()", NULL},
-    {"SOFTWARE-TYPE", PK_CL, prim_software_type, 0, 0, 0, "()", NULL},
-    {"SOFTWARE-VERSION", PK_CL, prim_software_type, 0, 0, 0, "()", NULL},
+    {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", "The name of this Lisp implementation, as a string."},
+    {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", "The version of this Lisp implementation, as a string."},
+    {"MACHINE-TYPE", PK_CL, prim_machine_type, 0, 0, 0, "()", "The kind of processor, such as X86-64, as a string."},
+    {"MACHINE-VERSION", PK_CL, prim_machine_type, 0, 0, 0, "()", "A string describing the processor model, or NIL."},
+    {"MACHINE-INSTANCE", PK_CL, prim_machine_instance, 0, 0, 0, "()", "The host name of the computer running the program, or NIL."},
+    {"SOFTWARE-TYPE", PK_CL, prim_software_type, 0, 0, 0, "()", "The name of the operating system, as a string."},
+    {"SOFTWARE-VERSION", PK_CL, prim_software_type, 0, 0, 0, "()", "The version of the operating system, as a string."},
+    {0},
+};
+
+/* documentation of the constant system_init defines (docs.h) */
+const DocRow system_variable_docs[] = {
+    {"INTERNAL-TIME-UNITS-PER-SECOND", "How many internal time units make a second, for GET-INTERNAL-REAL-TIME and GET-INTERNAL-RUN-TIME; 1000000 in tinycl."},
     {0},
 };
 

@@ -10,6 +10,7 @@
 #include "list.h"
 #include "eval.h"
 #include "lstring.h"
+#include "docs.h"
 #include <math.h>
 
 /* ------------------------------------------------------------------ */
@@ -65,6 +66,117 @@ static const struct { int sy; BType bt; } builtin_rows[] = {
     R(FLOATING_POINT_OVERFLOW, CLASS), R(FLOATING_POINT_UNDERFLOW, CLASS), R(FLOATING_POINT_INEXACT, CLASS),
     R(FLOATING_POINT_INVALID_OPERATION, CLASS), R(STORAGE_CONDITION, CLASS), R(PRINT_NOT_READABLE, CLASS),
 #undef R
+};
+
+/* documentation of the type names above, and of NIL (docs.h) */
+const DocRow types_type_docs[] = {
+    {"T", "The type of every object; also the class at the top of the class hierarchy."},
+    {"NIL", "The empty type: no object is of type NIL."},
+    {"ATOM", "Every object that is not a cons, the same as (NOT CONS)."},
+    {"SYMBOL", "Symbols: named objects with a value, a function, a property list and a home package."},
+    {"KEYWORD", "Symbols of the KEYWORD package, which evaluate to themselves."},
+    {"BOOLEAN", "The two objects T and NIL, the same as (MEMBER T NIL)."},
+    {"LIST", "Conses and NIL: the type of proper and improper lists alike."},
+    {"CONS", "Two-part objects made by CONS, with a CAR and a CDR."},
+    {"NULL", "The type whose only member is NIL."},
+    {"NUMBER", "All numbers: integers, ratios, floats and complex numbers."},
+    {"INTEGER", "Whole numbers of any size; (INTEGER low high) restricts them to a range, either bound being * for none."},
+    {"FIXNUM", "The integers small enough to be stored without allocation, from MOST-NEGATIVE-FIXNUM to MOST-POSITIVE-FIXNUM."},
+    {"BIGNUM", "Integers outside the fixnum range, stored with arbitrary precision."},
+    {"RATIO", "Non-integer rationals: fractions like 1/3 in lowest terms."},
+    {"RATIONAL", "Integers and ratios; (RATIONAL low high) restricts them to a range."},
+    {"FLOAT", "Floating-point numbers of every format; (FLOAT low high) restricts them to a range."},
+    {"SINGLE-FLOAT", "32-bit IEEE floating-point numbers, read as 1.5 or 1.5f0."},
+    {"DOUBLE-FLOAT", "64-bit IEEE floating-point numbers, read as 1.5d0."},
+    {"SHORT-FLOAT", "Short floats; in tinycl the same type as SINGLE-FLOAT."},
+    {"LONG-FLOAT", "Long floats; in tinycl the same type as DOUBLE-FLOAT."},
+    {"REAL", "Rationals and floats: the numbers that can be ordered; (REAL low high) restricts them to a range."},
+    {"COMPLEX", "Complex numbers, with a real and an imaginary part; (COMPLEX type) restricts the type of the parts."},
+    {"BIT", "The integers 0 and 1, the same as (INTEGER 0 1)."},
+    {"UNSIGNED-BYTE", "Non-negative integers; (UNSIGNED-BYTE n) is the integers from 0 below 2 to the power n."},
+    {"SIGNED-BYTE", "Integers; (SIGNED-BYTE n) is the integers that fit in n bits of two's complement."},
+    {"MOD", "(MOD n) is the type of the integers from 0 below n."},
+    {"CHARACTER", "Characters: every Unicode code point in tinycl."},
+    {"BASE-CHAR", "The characters a base string can hold: in tinycl, as in SBCL, the 128 ASCII characters."},
+    {"STANDARD-CHAR", "The 96 standard characters: letters, digits, space, newline and the standard punctuation."},
+    {"EXTENDED-CHAR", "Characters that are not base characters: in tinycl every character with a code of 128 or more."},
+    {"STRING", "Vectors of characters; (STRING n) is those of length n."},
+    {"SIMPLE-STRING", "Strings with no fill pointer, not adjustable and not displaced."},
+    {"BASE-STRING", "Strings that hold only base characters, made with element type BASE-CHAR."},
+    {"SIMPLE-BASE-STRING", "Simple strings that hold only base characters, made with element type BASE-CHAR."},
+    {"VECTOR", "One-dimensional arrays; (VECTOR element-type size) restricts their element type and length."},
+    {"SIMPLE-VECTOR", "One-dimensional arrays of element type T with no fill pointer, not adjustable and not displaced."},
+    {"BIT-VECTOR", "Vectors whose elements are bits."},
+    {"SIMPLE-BIT-VECTOR", "Bit vectors with no fill pointer, not adjustable and not displaced."},
+    {"ARRAY", "Arrays of any rank; (ARRAY element-type dimensions) restricts their element type and shape."},
+    {"SIMPLE-ARRAY", "Arrays that are not adjustable, not displaced and have no fill pointer; restricted like ARRAY."},
+    {"SEQUENCE", "Lists and vectors: the objects the sequence functions accept."},
+    {"FUNCTION", "Functions, objects that can be called with FUNCALL and APPLY; (FUNCTION arg-types value-type) describes a signature in declarations."},
+    {"COMPILED-FUNCTION", "Compiled functions; in tinycl every function."},
+    {"HASH-TABLE", "Hash tables, made by MAKE-HASH-TABLE."},
+    {"PACKAGE", "Packages: namespaces that map names to symbols."},
+    {"READTABLE", "Readtables, which tell the reader what each character means."},
+    {"RANDOM-STATE", "Random states: the state of the generator behind RANDOM."},
+    {"PATHNAME", "Pathnames: structured file names with host, device, directory, name, type and version."},
+    {"LOGICAL-PATHNAME", "Pathnames on a logical host, translated to physical ones by LOGICAL-PATHNAME-TRANSLATIONS."},
+    {"STREAM", "Streams: sources and sinks of characters or bytes."},
+    {"FILE-STREAM", "Streams connected to files, made by OPEN."},
+    {"STRING-STREAM", "Streams that read from or write to strings."},
+    {"SYNONYM-STREAM", "Streams that forward every operation to the value of a special variable."},
+    {"BROADCAST-STREAM", "Output streams that send everything written to each of several streams."},
+    {"CONCATENATED-STREAM", "Input streams that read from several streams one after another."},
+    {"ECHO-STREAM", "Bidirectional streams that copy what they read to their output stream."},
+    {"TWO-WAY-STREAM", "Bidirectional streams that read from one stream and write to another."},
+    {"AND", "(AND type...) is the type of the objects of every given type."},
+    {"OR", "(OR type...) is the type of the objects of at least one given type."},
+    {"NOT", "(NOT type) is the type of the objects not of the given type."},
+    {"MEMBER", "(MEMBER object...) is the type of exactly the listed objects, compared with EQL."},
+    {"EQL", "(EQL object) is the type whose only member is that object."},
+    {"SATISFIES", "(SATISFIES predicate) is the type of the objects for which the global function named PREDICATE returns true."},
+    {"VALUES", "(VALUES type...) describes the values of a form, in THE and function type declarations."},
+    {"STANDARD-OBJECT", "The class of instances of classes defined with DEFCLASS."},
+    {"STRUCTURE-OBJECT", "The class of instances of structures defined with DEFSTRUCT."},
+    {"GENERIC-FUNCTION", "Functions whose behaviour is made of methods chosen by the classes of the arguments."},
+    {"STANDARD-GENERIC-FUNCTION", "The class of generic functions made by DEFGENERIC and DEFMETHOD."},
+    {"CLASS", "Classes: the objects that describe the structure and behaviour of their instances."},
+    {"STRUCTURE-CLASS", "The class of the classes made by DEFSTRUCT."},
+    {"STANDARD-CLASS", "The class of the classes made by DEFCLASS."},
+    {"BUILT-IN-CLASS", "The class of the classes of built-in types such as INTEGER or CONS, which cannot be instantiated with MAKE-INSTANCE."},
+    {"METHOD", "Methods: the parts of a generic function, each for particular argument classes."},
+    {"STANDARD-METHOD", "The class of methods made by DEFMETHOD."},
+    {"RESTART", "Restarts: named ways to continue from a condition, made by RESTART-CASE and friends."},
+    {"METHOD-COMBINATION", "Objects describing how a generic function combines its applicable methods."},
+    {"CONDITION", "The root of the condition types: objects that SIGNAL, WARN and ERROR pass to handlers."},
+    {"SERIOUS-CONDITION", "Conditions that enter the debugger when signalled with ERROR and not handled."},
+    {"SIMPLE-CONDITION", "Conditions whose message comes from a format control and format arguments."},
+    {"WARNING", "Conditions that WARN signals and prints when not handled."},
+    {"STYLE-WARNING", "Warnings about questionable but legal code, such as unused variables."},
+    {"SIMPLE-WARNING", "Warnings made by WARN from a format control and arguments."},
+    {"ERROR", "Serious conditions that stop the computation unless handled."},
+    {"TYPE-ERROR", "Errors signalled when an object (the datum) is not of the expected type."},
+    {"SIMPLE-TYPE-ERROR", "Type errors with a message from a format control and arguments."},
+    {"SIMPLE-ERROR", "Errors made by ERROR from a format control and arguments."},
+    {"PROGRAM-ERROR", "Errors in the program's syntax or calls, such as a wrong number of arguments."},
+    {"CONTROL-ERROR", "Errors in transfers of control, such as a THROW with no matching CATCH or a missing restart."},
+    {"CELL-ERROR", "Errors about a named cell: a variable, a function or a slot."},
+    {"UNBOUND-VARIABLE", "Cell errors signalled when a variable without a value is read."},
+    {"UNDEFINED-FUNCTION", "Cell errors signalled when a function with no definition is called."},
+    {"UNBOUND-SLOT", "Cell errors signalled when a slot without a value is read."},
+    {"PACKAGE-ERROR", "Errors about packages, such as a missing package or a name conflict."},
+    {"READER-ERROR", "Parse errors signalled by the reader on bad syntax."},
+    {"PARSE-ERROR", "Errors signalled when text cannot be parsed."},
+    {"STREAM-ERROR", "Errors about a stream's operations."},
+    {"END-OF-FILE", "Stream errors signalled when reading past the end of the input."},
+    {"FILE-ERROR", "Errors opening, deleting or otherwise using a file."},
+    {"ARITHMETIC-ERROR", "Errors in arithmetic, with the operation and its operands."},
+    {"DIVISION-BY-ZERO", "Arithmetic errors signalled when dividing by zero."},
+    {"FLOATING-POINT-OVERFLOW", "Arithmetic errors signalled when a float result is too large to represent."},
+    {"FLOATING-POINT-UNDERFLOW", "Arithmetic errors signalled when a float result is too small to represent."},
+    {"FLOATING-POINT-INEXACT", "Arithmetic errors signalled, when trapped, for float results that had to be rounded."},
+    {"FLOATING-POINT-INVALID-OPERATION", "Arithmetic errors signalled for float operations without a meaningful result, such as infinity minus infinity."},
+    {"STORAGE-CONDITION", "Serious conditions signalled when memory or stack runs out."},
+    {"PRINT-NOT-READABLE", "Errors signalled when *PRINT-READABLY* is true and an object cannot be printed readably."},
+    {0},
 };
 
 /* The standard class hierarchy known without CLOS: each name with its direct superclasses. */
@@ -492,7 +604,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_LOGICAL_PATHNAME: return false;
     case BT_STREAM: return is_type(x, T_STREAM) || gray_instance_p(L, x);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
-    case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT);
+    case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT) || stream_kind_is(x, SK_STRING_FILL);
     case BT_SYNONYM_STREAM: return stream_kind_is(x, SK_SYNONYM);
     case BT_BROADCAST_STREAM: return stream_kind_is(x, SK_BROADCAST);
     case BT_CONCATENATED_STREAM: return stream_kind_is(x, SK_CONCATENATED);
@@ -677,7 +789,7 @@ static Obj array_type_of(Lisp *L, Obj a) {
 
 static Obj stream_type_of(Lisp *L, Obj s) {
     switch (((Header *)s)->aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return S(STRING_STREAM);
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return S(STRING_STREAM);
     case SK_FD: return S(FILE_STREAM);
     case SK_SYNONYM: return S(SYNONYM_STREAM);
     case SK_BROADCAST: return S(BROADCAST_STREAM);
@@ -1427,7 +1539,7 @@ static CT *ct_numeric(Ctx *c, const NumSpec *ns) {
 
 static uint32_t stream_bit(Obj s) {
     switch (((Header *)s)->aux) {
-    case SK_STRING_IN: case SK_STRING_OUT: return M_ST_STRING;
+    case SK_STRING_IN: case SK_STRING_OUT: case SK_STRING_FILL: return M_ST_STRING;
     case SK_FD: return M_ST_FILE;
     case SK_SYNONYM: return M_ST_SYNONYM;
     case SK_BROADCAST: return M_ST_BROADCAST;
@@ -1905,11 +2017,11 @@ DEFPRIM(prim_pct_known_type_p) {
 }
 
 static const PrimDef types_prims[] = {
-    {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The type of OBJECT, as SBCL names it."},
-    {"TYPEP", PK_CL, prim_typep, 2, 3, 0, "(object type-specifier &optional environment)", NULL},
-    {"SUBTYPEP", PK_CL, prim_subtypep, 2, 3, FN_MV, "(type-1 type-2 &optional environment)", NULL},
-    {"COERCE", PK_CL, prim_coerce, 2, 2, 0, "(object result-type)", NULL},
-    {"UPGRADED-COMPLEX-PART-TYPE", PK_CL, prim_upgraded_complex_part_type, 1, 2, 0, "(typespec &optional environment)", NULL},
+    {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The most specific standard type name (or compound type) that OBJECT belongs to, as SBCL reports it."},
+    {"TYPEP", PK_CL, prim_typep, 2, 3, 0, "(object type-specifier &optional environment)", "True when OBJECT is of the type TYPE-SPECIFIER."},
+    {"SUBTYPEP", PK_CL, prim_subtypep, 2, 3, FN_MV, "(type-1 type-2 &optional environment)", "Two values: whether TYPE-1 is a subtype of TYPE-2, and whether that answer is certain."},
+    {"COERCE", PK_CL, prim_coerce, 2, 2, 0, "(object result-type)", "OBJECT converted to RESULT-TYPE: a sequence into another sequence type, a number into a float or complex type, a designator into a character or a function; OBJECT itself when it already has that type."},
+    {"UPGRADED-COMPLEX-PART-TYPE", PK_CL, prim_upgraded_complex_part_type, 1, 2, 0, "(typespec &optional environment)", "The type the parts of a complex number actually get when TYPESPEC is requested for them."},
     {"%TYPEXPAND", PK_SYS, prim_pct_typexpand, 1, 1, 0, "(type-specifier)", NULL},
     {"%KNOWN-TYPE-P", PK_SYS, prim_pct_known_type_p, 1, 1, 0, "(type-specifier)", NULL},
     {0},

@@ -30,6 +30,8 @@ typedef struct CliOptions {
 /* Print the result of an evaluation as the CLI does: values on stdout, errors on stderr.
  * Returns 0 on success, 1 on an error. */
 int cli_print_result(const TclResult *r, bool show_values);
+/* The printed values of R, one a line, exactly (NUL characters included). */
+void cli_print_values(const TclResult *r);
 
 int repl_run(TclSession *s, bool interactive);
 int mcp_run(const CliOptions *opt);

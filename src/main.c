@@ -18,7 +18,12 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
-          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, debug, systems\n"
+          "  --max-output-chars N mcp: characters one result may carry: output, values, warnings and\n"
+          "                       backtrace together (default 100000; 100 to 10000000)\n"
+          "  -q, --quiet          no banner in the REPL\n"
+          "  -h, --help           show this help\n"
+          "  -v, --version        show the version\n"
           "\n"
           "File and environment access (see docs/security.md):\n"
           "  --allow-read DIR     Lisp code may also read under DIR (repeatable)\n"
@@ -36,10 +41,7 @@ static void usage(FILE *f) {
           "  --allow-* alone starts from mcp's defaults). A refused operation signals\n"
           "  TINYCL:ACCESS-DENIED, a FILE-ERROR naming the option that would allow it; a hidden\n"
           "  environment variable reads as unset. In `tinycl mcp` the protocol's stdin and stdout can\n"
-          "  never be opened from Lisp, even with --unrestricted.\n"
-          "  -q, --quiet          no banner in the REPL\n"
-          "  -h, --help           show this help\n"
-          "  -v, --version        show the version\n", f);
+          "  never be opened from Lisp, even with --unrestricted.\n", f);
 }
 
 static bool parse_size(const char *s, size_t *out) {
@@ -61,14 +63,21 @@ static bool parse_size(const char *s, size_t *out) {
     return *out >= ((size_t)16 << 20);
 }
 
+void cli_print_values(const TclResult *r) {
+    for (int i = 0; i < r->nvalues; i++) {
+        fwrite(r->values[i], 1, r->value_lens[i], stdout);   /* a value may hold NUL characters */
+        putchar('\n');
+    }
+}
+
 int cli_print_result(const TclResult *r, bool show_values) {
     switch (r->status) {
     case TCL_OK:
-        if (show_values)
-            for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
+        if (show_values) cli_print_values(r);
         fflush(stdout);
         return 0;
     case TCL_ERROR:
+    case TCL_SUSPENDED:   /* the command line never asks for a debug evaluation */
         fprintf(stderr, "[ERROR] %s\n%s\n", r->error_type ? r->error_type : "ERROR",
                 r->error_message ? r->error_message : "");
         return 1;
@@ -80,6 +89,9 @@ int cli_print_result(const TclResult *r, bool show_values) {
         return 1;
     case TCL_INTERRUPTED:
         fprintf(stderr, "[ERROR] INTERRUPTED\nEvaluation interrupted.\n");
+        return 1;
+    case TCL_OUTPUT_LIMIT:
+        fprintf(stderr, "[ERROR] OUTPUT-LIMIT\n%s\n", r->error_message ? r->error_message : "");
         return 1;
     case TCL_EXIT:
         return 0;
@@ -219,6 +231,17 @@ int main(int argc, char **argv) {
         if (strcmp(a, "--tools") == 0) {
             if (!o->mcp || i + 1 >= argc) { fprintf(stderr, "tinycl: --tools is an option of `tinycl mcp` and needs GROUP,...\n"); return 2; }
             o->tools = argv[++i];
+            continue;
+        }
+        if (strcmp(a, "--max-output-chars") == 0) {
+            char *end = NULL;
+            double n = o->mcp && i + 1 < argc ? strtod(argv[i + 1], &end) : -1;
+            if (!o->mcp || i + 1 >= argc || *end || !(n >= 100 && n <= 10000000) || n != (double)(long)n) {
+                fprintf(stderr, "tinycl: --max-output-chars is an option of `tinycl mcp` and needs a number of characters from 100 to 10000000\n");
+                return 2;
+            }
+            o->session.output_cap = (size_t)n;
+            i++;
             continue;
         }
         if (strcmp(a, "--timeout") == 0) {

@@ -14,12 +14,17 @@
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
 #include "../runtime/access.h"
+#include "../runtime/warnings.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include <time.h>
 
 #define EOF_VALUE OBJ(0xA06)
+#define BACKTRACE_LINE_CHARS 2000    /* one frame of a backtrace */
+#define FORM_TEXT_CHARS 100          /* the first line of a form that failed */
+#define MESSAGE_FLOOR 1000           /* an error message keeps this much even when the output took the budget */
+#define VALUE_FLOOR 200              /* and the first value this much */
 
 static double now_ms(void) {
     struct timespec ts;
@@ -37,6 +42,14 @@ static char *xstrdup(const char *s) {
 static char *lisp_to_malloc(Obj str) {
     char *s = string_to_utf8_malloc(str, NULL);
     return s ? s : xstrdup("");
+}
+
+/* The UTF-8 of a Lisp string and its length in bytes (it may hold NUL characters). */
+static char *lisp_to_malloc_n(Obj str, size_t *len) {
+    char *s = string_to_utf8_malloc(str, len);
+    if (s) return s;
+    *len = 0;
+    return xstrdup("");
 }
 
 /* Make sure the interpreter knows the stack of the thread calling it. */
@@ -60,6 +73,8 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(STANDARD_INPUT))->value = in;
     SYM(S(STANDARD_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
     SYM(S(ERROR_OUTPUT))->value = make_capped_output_stream(L, s->opt.output_cap);
+    STREAM(SYM(S(STANDARD_OUTPUT))->value)->flags |= ST_CAPTURE;
+    STREAM(SYM(S(ERROR_OUTPUT))->value)->flags |= ST_CAPTURE;
     SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(STANDARD_OUTPUT));
 }
 
@@ -152,6 +167,8 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     if (!s->L) { access_free(s->access); free(s); return NULL; }
     /* the policy holds from the first form the session evaluates */
     s->L->access = s->access;
+    s->L->exit_unavailable = s->opt.exit_unavailable;
+    s->L->output_left = SIZE_MAX;     /* outside a call nothing stops at the output limit */
     s->thread = pthread_self();
     s->thread_known = true;
     if (s->opt.capture_output) {
@@ -160,6 +177,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
         SYM(S(P_SESSION_COLLECT_WARNINGS))->value = S(T);
     }
     prims_register(s->L, session_prims);
+    debugger_attach(s);
     take_snapshot(s);
     live_add(s);
     return s;
@@ -167,6 +185,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
 
 void tcl_session_free(TclSession *s) {
     if (!s) return;
+    debugger_abandon(s);
     live_remove(s);
     lisp_free(s->L);
     access_free(s->access);
@@ -250,6 +269,21 @@ static char *type_name_of(Lisp *L, Obj type) {
     return lisp_to_malloc(s);
 }
 
+/* Print V with PRIN1 into at most CAP characters ("..." marks the cut); its length in *LEN. */
+static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
+    Obj out = make_capped_output_stream(L, cap ? cap : 1);
+    print_obj(L, v, out, true);
+    bool trunc = STREAM(out)->truncated;
+    size_t n;
+    char *c = lisp_to_malloc_n(get_output_stream_string(L, out), &n);
+    if (trunc) {
+        char *d = (char *)realloc(c, n + 4);
+        if (d) { memcpy(d + n, "...", 4); c = d; n += 3; }
+    }
+    if (len) *len = n;
+    return c;
+}
+
 /* Describe L->last_error into the result, guarding against errors while describing. */
 static void describe_error(TclSession *s, TclResult *r) {
     Lisp *L = s->L;
@@ -261,6 +295,7 @@ static void describe_error(TclSession *s, TclResult *r) {
         frame_pop(L, &fr);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
         if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
+        if (!r->error_message_len) r->error_message_len = strlen(r->error_message);
         return;
     }
     if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
@@ -279,8 +314,9 @@ static void describe_error(TclSession *s, TclResult *r) {
         r->error_type = type_name_of(L, type);
         bind_special(L, S(PRINT_ESCAPE), NIL);
         bind_special(L, S(PRINT_READABLY), NIL);
-        r->error_message = lisp_to_malloc(princ_to_string(L, err));
+        r->error_message = lisp_to_malloc_n(princ_to_string(L, err), &r->error_message_len);
     }
+    if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
     int n = 0;
     for (Obj x = bt; is_cons(x); x = CDR(x)) n++;
     if (n) {
@@ -288,7 +324,12 @@ static void describe_error(TclSession *s, TclResult *r) {
         bind_special(L, S(PRINT_LENGTH), FIX(8));
         bind_special(L, S(PRINT_LEVEL), FIX(3));
         bind_special(L, S(PRINT_CIRCLE), S(T));
-        for (Obj x = bt; is_cons(x); x = CDR(x)) r->backtrace[r->nbacktrace++] = lisp_to_malloc(prin1_to_string(L, CAR(x)));
+        /* a frame line is for reading: a huge argument is shown by its beginning */
+        r->backtrace_lens = (size_t *)calloc((size_t)n, sizeof(size_t));
+        for (Obj x = bt; is_cons(x); x = CDR(x)) {
+            r->backtrace[r->nbacktrace] = print_capped(L, CAR(x), BACKTRACE_LINE_CHARS, &r->backtrace_lens[r->nbacktrace]);
+            r->nbacktrace++;
+        }
     }
     frame_pop(L, &fr);
     unbind_specials(L, fr.special_sp);
@@ -338,51 +379,127 @@ static bool value_may_be_circular(Lisp *L, Obj v) {
     return false;
 }
 
-static char *print_value(Lisp *L, Obj v, size_t cap) {
-    Obj out = make_capped_output_stream(L, cap);
-    size_t sp = L->special_sp;
-    if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, v)) bind_special(L, S(PRINT_CIRCLE), S(T));
-    print_obj(L, v, out, true);
-    unbind_specials(L, sp);
-    bool trunc = STREAM(out)->truncated;
-    Obj str = get_output_stream_string(L, out);
-    char *c = lisp_to_malloc(str);
-    if (trunc) {
-        size_t n = strlen(c);
-        char *d = (char *)realloc(c, n + 4);
-        if (d) { memcpy(d + n, "...", 4); c = d; }
-    }
+/* ---- the budget: one result carries at most output_limit characters of output, values,
+ * warnings, error message and backtrace together ---- */
+
+typedef struct Budget {
+    size_t limit, left;
+    bool out_cut, message_cut, value_cut;
+    int values_dropped, warnings_dropped, frames_dropped;
+} Budget;
+
+static size_t utf8_chars(const char *s, size_t n) {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
     return c;
 }
 
-static void take_output(TclSession *s, TclResult *r) {
+/* Charge the text *S (*LEN bytes) to B, keeping at least FLOOR characters; a cut ends in "...".
+ * Returns whether it was cut. */
+static bool budget_take(Budget *b, char **s, size_t *len, size_t floor) {
+    size_t allow = b->left > floor ? b->left : floor;
+    size_t chars = 0, i = 0;
+    for (; i < *len; i++) {
+        if (((unsigned char)(*s)[i] & 0xC0) != 0x80) {
+            if (chars == allow) break;
+            chars++;
+        }
+    }
+    b->left = b->left > chars ? b->left - chars : 0;
+    if (i == *len) return false;
+    char *d = (char *)realloc(*s, i + 4);
+    if (!d) { (*s)[i] = 0; *len = i; return true; }
+    memcpy(d + i, "...", 4);
+    *s = d;
+    *len = i + 3;
+    return true;
+}
+
+static void take_output(TclSession *s, TclResult *r, Budget *b) {
     Lisp *L = s->L;
     if (!s->opt.capture_output) return;
     Obj out = SYM(S(STANDARD_OUTPUT))->value, err = SYM(S(ERROR_OUTPUT))->value;
     if (is_stream(out) && STREAM(out)->h.aux == SK_STRING_OUT) {
         r->out_truncated = STREAM(out)->truncated;
-        r->out = lisp_to_malloc(get_output_stream_string(L, out));
+        r->out = lisp_to_malloc_n(get_output_stream_string(L, out), &r->out_len);
     } else r->out = xstrdup("");
     if (is_stream(err) && STREAM(err)->h.aux == SK_STRING_OUT) {
         r->out_truncated = r->out_truncated || STREAM(err)->truncated;
-        r->err = lisp_to_malloc(get_output_stream_string(L, err));
+        r->err = lisp_to_malloc_n(get_output_stream_string(L, err), &r->err_len);
     } else r->err = xstrdup("");
+    b->out_cut = r->out_truncated;
 }
 
-static void take_warnings(Lisp *L, TclResult *r) {
+/* What the output took of the budget so far (the capture streams hold it until take_output). */
+static void budget_charge_output(TclSession *s, Budget *b) {
+    Lisp *L = s->L;
+    size_t used = 0;
+    if (s->opt.capture_output) {
+        Obj vars[2] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT)};
+        for (int i = 0; i < 2; i++) {
+            Obj st = SYM(vars[i])->value;
+            if (is_stream(st) && STREAM(st)->h.aux == SK_STRING_OUT) used += STREAM(st)->buf.len;
+        }
+    }
+    b->left = b->limit > used ? b->limit - used : 0;
+}
+
+static void take_warnings(Lisp *L, TclResult *r, Budget *b) {
     int n = 0;
     for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) n++;
     if (!n) return;
-    r->warnings = (TclWarning *)calloc((size_t)n, sizeof(TclWarning));
+    Obj *ws = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)n);
     /* the list is newest first */
     int i = n;
-    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) {
-        i--;
-        r->warnings[i].type = lisp_to_malloc(CAR(CAR(w)));
-        r->warnings[i].message = lisp_to_malloc(CDR(CAR(w)));
-    }
-    r->nwarnings = n;
+    for (Obj w = L->session_warnings; is_cons(w); w = CDR(w)) ws[--i] = CAR(w);
     L->session_warnings = NIL;
+    r->warnings = (TclWarning *)calloc((size_t)n, sizeof(TclWarning));
+    for (i = 0; i < n; i++) {
+        if (b->left == 0) { b->warnings_dropped = n - i; break; }
+        TclWarning *w = &r->warnings[r->nwarnings++];
+        Obj e = ws[i];   /* (type message line column) */
+        w->type = lisp_to_malloc(CAR(e));
+        w->message = lisp_to_malloc_n(CAR(CDR(e)), &w->message_len);
+        w->line = (int)FIXVAL(CAR(CDR(CDR(e))));
+        w->column = (int)FIXVAL(CAR(CDR(CDR(CDR(e)))));
+        budget_take(b, &w->message, &w->message_len, 0);
+    }
+}
+
+/* Say what the budget cut, in one sentence (NULL when nothing was). */
+static char *budget_note(const Budget *b, const TclResult *r) {
+    char parts[6][160];
+    int np = 0;
+    if (b->out_cut) snprintf(parts[np++], sizeof parts[0], "the output was cut");
+    if (b->message_cut) snprintf(parts[np++], sizeof parts[0], "the error message was shortened");
+    if (b->value_cut) snprintf(parts[np++], sizeof parts[0], "a value was shortened");
+    if (b->values_dropped)
+        snprintf(parts[np++], sizeof parts[0], "%d of %d values were left out", b->values_dropped, r->nvalues + b->values_dropped);
+    if (b->frames_dropped)
+        snprintf(parts[np++], sizeof parts[0], "%d of %d backtrace frames were left out", b->frames_dropped, r->nbacktrace + b->frames_dropped);
+    if (b->warnings_dropped)
+        snprintf(parts[np++], sizeof parts[0], "%d of %d warnings were left out", b->warnings_dropped, r->nwarnings + b->warnings_dropped);
+    if (!np) return NULL;
+    char *note = (char *)malloc(1200);
+    if (!note) return NULL;
+    int k = snprintf(note, 1200, "The result reached its limit of %zu characters (output, values, warnings and backtrace together): ", b->limit);
+    for (int i = 0; i < np; i++) k += snprintf(note + k, 1200 - (size_t)k, "%s%s", i ? "; " : "", parts[i]);
+    snprintf(note + k, 1200 - (size_t)k, ".");
+    return note;
+}
+
+/* Charge the error message and the backtrace to the budget (the message first: it explains). */
+static void budget_error(Budget *b, TclResult *r) {
+    if (r->error_message) b->message_cut = budget_take(b, &r->error_message, &r->error_message_len, MESSAGE_FLOOR);
+    for (int i = 0; i < r->nbacktrace; i++) {
+        if (b->left == 0) {
+            b->frames_dropped = r->nbacktrace - i;
+            for (int j = i; j < r->nbacktrace; j++) free(r->backtrace[j]);
+            r->nbacktrace = i;
+            break;
+        }
+        budget_take(b, &r->backtrace[i], &r->backtrace_lens[i], 0);
+    }
 }
 
 static void flush_std(Lisp *L) {
@@ -400,14 +517,101 @@ static bool condition_is(Lisp *L, Obj err, Obj type) {
     return funcall2(L, typep, err, type) != NIL;
 }
 
-/* Evaluate the forms read from CODE, or (CODE NULL) the one form FORM, as a session call. */
-static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg);
+/* ---- positions in the source text of a call ---- */
 
-TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout_arg) {
-    return eval_call(s, code, NIL, package, timeout_arg);
+/* Where the next form starts at or after POS: past whitespace and comments (; and #| |#). */
+static size_t skip_blank(const uint32_t *d, size_t n, size_t pos) {
+    while (pos < n) {
+        uint32_t c = d[pos];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') { pos++; continue; }
+        if (c == ';') {
+            while (pos < n && d[pos] != '\n') pos++;
+            continue;
+        }
+        if (c == '#' && pos + 1 < n && d[pos + 1] == '|') {
+            size_t depth = 1;
+            pos += 2;
+            while (pos < n && depth > 0) {
+                if (d[pos] == '|' && pos + 1 < n && d[pos + 1] == '#') { depth--; pos += 2; }
+                else if (d[pos] == '#' && pos + 1 < n && d[pos + 1] == '|') { depth++; pos += 2; }
+                else pos++;
+            }
+            continue;
+        }
+        break;
+    }
+    return pos;
 }
 
-static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const char *package, double timeout_arg) {
+static void line_column(const uint32_t *d, size_t pos, int *line, int *column) {
+    int l = 1, c = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (d[i] == '\n') { l++; c = 1; }
+        else c++;
+    }
+    *line = l;
+    *column = c;
+}
+
+/* How far the reader has read in STREAM (a string input stream). */
+static size_t read_position(Obj stream) {
+    Stream *st = STREAM(stream);
+    return st->unread >= 0 && st->pos > 0 ? st->pos - 1 : st->pos;
+}
+
+/* Record in R which form stopped the call: its index, start, first line, and whether text follows. */
+static void note_form(Lisp *L, TclResult *r, Obj text, size_t start, size_t stop, TclStage stage) {
+    const uint32_t *d = STR(text)->data;
+    size_t n = STR(text)->len;
+    r->stage = stage;
+    r->form_index = r->forms + 1;
+    if (start > n) start = n;
+    if (stop > n) stop = n;
+    line_column(d, start, &r->form_line, &r->form_column);
+    line_column(d, stop, &r->stop_line, &r->stop_column);
+    size_t end = start;
+    while (end < n && d[end] != '\n' && end - start < FORM_TEXT_CHARS && (stage != TCL_STAGE_EVAL || end < stop)) end++;
+    while (end > start && (d[end - 1] == ' ' || d[end - 1] == '\t' || d[end - 1] == '\r')) end--;
+    size_t len;
+    r->form_text = lisp_to_malloc_n(string_from_u32(L, d + start, end - start), &len);
+    if (end < n && d[end] != '\n' && end - start >= FORM_TEXT_CHARS) {
+        char *t = (char *)realloc(r->form_text, len + 4);
+        if (t) { memcpy(t + len, "...", 4); r->form_text = t; len += 3; }
+    }
+    r->form_text_len = len;
+    r->more_forms = stage == TCL_STAGE_EVAL && skip_blank(d, n, stop) < n;
+}
+
+/* Evaluate the forms read from CODE (LEN bytes), or (CODE NULL) the one form FORM, as a session call. */
+static TclResult *eval_call(TclSession *s, const char *code, size_t len, Obj form_arg, const char *package,
+                            double timeout_arg, size_t output_limit);
+
+TclResult *tcl_eval(TclSession *s, const char *code, const char *package, double timeout_arg) {
+    return eval_call(s, code, code ? strlen(code) : 0, NIL, package, timeout_arg, 0);
+}
+
+TclResult *tcl_eval_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                      size_t output_limit) {
+    return eval_call(s, code ? code : "", code ? len : 0, NIL, package, timeout, output_limit);
+}
+
+/* Before a call: the capture streams take at most the call's budget, shared between them; with
+ * STOP, output that reaches it stops the evaluation (a system load's notes only get cut). */
+static void arm_capture(TclSession *s, size_t limit, bool stop) {
+    Lisp *L = s->L;
+    L->output_left = s->opt.capture_output && stop ? limit : SIZE_MAX;
+    if (!s->opt.capture_output) return;
+    Obj vars[2] = {S(STANDARD_OUTPUT), S(ERROR_OUTPUT)};
+    for (int i = 0; i < 2; i++) {
+        Obj st = SYM(vars[i])->value;
+        if (is_stream(st) && STREAM(st)->h.aux == SK_STRING_OUT && (STREAM(st)->flags & ST_CAPTURE))
+            STREAM(st)->cap = limit;
+    }
+}
+
+static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Obj form_arg, const char *package,
+                            double timeout_arg, size_t output_limit) {
+    debugger_expire(s);
     Lisp *L = s->L;
     volatile double timeout = timeout_arg;
     enter(s);
@@ -415,9 +619,14 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     double t0 = now_ms();
     Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;
     if (timeout < 0) timeout = s->opt.timeout;
+    Budget budget = {0};
+    volatile bool output_ran = false;   /* the forms ran (else the call failed before it began) */
+    budget.limit = output_limit ? output_limit : s->opt.output_cap;
+    r->output_limit = budget.limit;
     L->last_error = NIL;
     L->last_backtrace = NIL;
     L->session_warnings = NIL;
+    arm_capture(s, budget.limit, code != NULL);
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -436,7 +645,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
         }
         SYM(S(PACKAGE_VAR))->value = p;
     }
-    Obj text = code ? string_from_utf8(L, code, strlen(code)) : string_new(L, 0);
+    Obj text = code ? string_from_utf8(L, code, code_len) : string_new(L, 0);
     Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
     volatile Obj pending = code ? NIL : form_arg;  /* the one form to evaluate when there is no text */
     frame_pop(L, &outer);
@@ -450,6 +659,7 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     Obj *volatile vals = NULL;
     for (;;) {
         volatile bool reading = true;
+        volatile size_t form_start = code ? skip_blank(STR(text)->data, STR(text)->len, read_position(stream)) : 0;
         Frame top;
         FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
         int code_ = FRAME_SETJMP(&top);
@@ -457,7 +667,14 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
             frame_pop(L, &top);
             L->stack_limit = L->stack_soft_limit;
             gc_restore_cap(L);
-            if (code_ == JUMP_INTERRUPT) {
+            if (code_ == JUMP_INTERRUPT && L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) {
+                r->status = TCL_OUTPUT_LIMIT;
+                char msg[200];
+                snprintf(msg, sizeof msg, "Evaluation stopped: its output reached the limit of %zu characters; "
+                         "the session is intact.", budget.limit);
+                r->error_type = xstrdup("OUTPUT-LIMIT");
+                r->error_message = xstrdup(msg);
+            } else if (code_ == JUMP_INTERRUPT) {
                 r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
                 char msg[160];
                 if (r->status == TCL_TIMEOUT)
@@ -471,13 +688,20 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
                 r->exit_code = L->exit_code;
             } else if (reading && condition_is(L, L->last_error, S(END_OF_FILE))) {
                 r->status = TCL_INCOMPLETE;
+                r->error_type = xstrdup("END-OF-FILE");
+                r->error_message = xstrdup("Incomplete input: the code ends inside a form (unbalanced parentheses "
+                                           "or an unterminated string).");
             } else {
                 r->status = TCL_ERROR;
                 describe_error(s, r);
             }
+            if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
+            if (code && r->status != TCL_EXIT)
+                note_form(L, r, text, form_start, read_position(stream), reading ? TCL_STAGE_READ : TCL_STAGE_EVAL);
             break;
         }
         Obj form;
+        if (code) warnings_form_start(L, stream);
         if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
         else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
@@ -487,10 +711,12 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
         }
         Obj sev = SYM(S(P_SESSION_EVAL))->function;
         Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
-        r->forms++;
         int n = L->nvals;
         Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
         values_save(L, v, buf);
+        /* output that reached the limit stops the call here, even when no safe point came after it */
+        safe_point(L);
+        r->forms++;
         vals = buf;
         nvals = n;
         SYM(S(REPL_MINUS))->value = form;
@@ -498,6 +724,16 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
     }
     L->deadline = 0;
     L->in_cleanup = false;
+    /* the call is a compilation unit: what is still undefined now is reported */
+    warnings_end_unit(L);
+    L->form_line = L->form_column = 0;
+    L->form_stream = NIL;
+    /* printing the values is bounded by the budget below, not by stopping */
+    L->output_left = SIZE_MAX;
+    if (L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) { L->interrupt_pending = 0; L->interrupt_kind = INTERRUPT_NONE; }
+
+    budget_charge_output(s, &budget);
+    if (r->status != TCL_OK) budget_error(&budget, r);
 
     if (r->status == TCL_OK && nvals > 0) {
         /* print the values of the last form, bounded and circle-aware */
@@ -506,15 +742,28 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
         if (FRAME_SETJMP(&pf)) {
             frame_pop(L, &pf);
             r->status = TCL_ERROR;
+            r->stage = TCL_STAGE_PRINT;
             describe_error(s, r);
+            budget_error(&budget, r);
         } else {
             bind_special(L, S(PRINT_READABLY), NIL);
             if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
             if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
             r->values = (char **)calloc((size_t)nvals, sizeof(char *));
+            r->value_lens = (size_t *)calloc((size_t)nvals, sizeof(size_t));
             for (int i = 0; i < nvals; i++) {
-                r->values[i] = print_value(L, vals[i], L->cfg.print_max_chars);
+                size_t floor = i == 0 ? VALUE_FLOOR : 0;
+                if (budget.left == 0 && i > 0) { budget.values_dropped = nvals - i; break; }
+                size_t room = budget.left > floor ? budget.left : floor;
+                size_t cap = room < L->cfg.print_max_chars ? room : L->cfg.print_max_chars;
+                size_t sp = L->special_sp;
+                if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, vals[i])) bind_special(L, S(PRINT_CIRCLE), S(T));
+                r->values[i] = print_capped(L, vals[i], cap, &r->value_lens[i]);
+                unbind_specials(L, sp);
                 r->nvalues++;
+                size_t chars = utf8_chars(r->values[i], r->value_lens[i]);
+                if (cap < L->cfg.print_max_chars && chars > cap) budget.value_cut = true;
+                budget.left = budget.left > chars ? budget.left - chars : 0;
             }
             frame_pop(L, &pf);
             unbind_specials(L, pf.special_sp);
@@ -532,15 +781,24 @@ static TclResult *eval_call(TclSession *s, const char *code, Obj form_arg, const
         SYM(S(REPL_SLASH2))->value = SYM(S(REPL_SLASH))->value;
         SYM(S(REPL_SLASH))->value = all;
     }
+    output_ran = true;
 done:
     if (package) SYM(S(PACKAGE_VAR))->value = saved_pkg;
     if (!is_type(SYM(S(PACKAGE_VAR))->value, T_PACKAGE) || PKG(SYM(S(PACKAGE_VAR))->value)->name == NIL)
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    if (!output_ran) {
+        /* the call failed before it ran (an unknown package) */
+        budget_charge_output(s, &budget);
+        budget_error(&budget, r);
+    }
+    /* after the values: what printing them wrote (a PRINT-OBJECT method) belongs to this call */
     flush_std(L);
-    take_output(s, r);
-    take_warnings(L, r);
+    take_output(s, r, &budget);
+    take_warnings(L, r, &budget);
+    r->limit_note = budget_note(&budget, r);
     r->package = xstrdup(tcl_current_package(s));
     r->elapsed_ms = now_ms() - t0;
+    L->output_left = SIZE_MAX;
     L->last_error = NIL;
     L->last_backtrace = NIL;
     return r;
@@ -577,6 +835,10 @@ void tcl_result_free(TclResult *r) {
     if (!r) return;
     for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
     free(r->values);
+    free(r->value_lens);
+    free(r->backtrace_lens);
+    free(r->form_text);
+    free(r->limit_note);
     free(r->out);
     free(r->err);
     for (int i = 0; i < r->nwarnings; i++) { free(r->warnings[i].type); free(r->warnings[i].message); }
@@ -588,6 +850,7 @@ void tcl_result_free(TclResult *r) {
     for (int i = 0; i < r->nrestarts; i++) free(r->restarts[i]);
     free(r->restarts);
     free(r->package);
+    free(r->note);
     free(r);
 }
 
@@ -606,6 +869,7 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
+    debugger_abandon(s);
     enter(s);
     if (drop_systems) {
         /* exactly a new process: a fresh interpreter */
@@ -617,6 +881,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
             /* the session's policy (protected descriptors included) carries over */
             access_free(fresh->access);
             s->L->access = s->access;
+            s->L->session = s;
             free(fresh);
             s->thread_known = false;
             enter(s);
@@ -654,6 +919,7 @@ TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char
         d->error_type = tmp.error_type;
         d->error_message = tmp.error_message;
         for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
+        free(tmp.backtrace_lens);
         free(tmp.backtrace);
         L->last_error = NIL;
         return d;
@@ -760,7 +1026,7 @@ static TclReport *system_call(TclSession *s, Obj form, double timeout) {
     Obj saved_minus = SYM(S(REPL_MINUS))->value;
     SYM(report_var)->value = NIL;
     TclReport *rep = (TclReport *)calloc(1, sizeof *rep);
-    rep->result = eval_call(s, NULL, form, NULL, timeout);
+    rep->result = eval_call(s, NULL, 0, form, NULL, timeout, 0);
     L = s->L;
     Obj report = SYM(report_var)->value;
     if (is_cons(report)) {
@@ -816,4 +1082,17 @@ void tcl_report_free(TclReport *r) {
     free(r->text);
     free(r->json);
     free(r);
+}
+
+/* ---- for debugger.c ---- */
+
+void session_enter(TclSession *s) { enter(s); }
+void session_describe_error(TclSession *s, TclResult *r) { describe_error(s, r); }
+void session_take_output(TclSession *s, TclResult *r) {
+    Budget b = {0};
+    b.limit = s->opt.output_cap;
+    budget_charge_output(s, &b);
+    take_output(s, r, &b);
+    take_warnings(s->L, r, &b);
+    r->limit_note = budget_note(&b, r);
 }

@@ -16,7 +16,21 @@ struct TclSession {
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
     struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
+    struct DebugRun *debug;    /* debugger.c: the debug evaluation running or suspended, or NULL */
+    TclResult *debug_expired;  /* debugger.c: a suspended evaluation that timed out, reported once */
 };
+
+/* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error
+ * into R; move the captured output and warnings into R. */
+void session_enter(TclSession *s);
+void session_describe_error(TclSession *s, TclResult *r);
+void session_take_output(TclSession *s, TclResult *r);
+
+/* debugger.c: install its primitives; end a suspended evaluation past its time limit; end any
+ * suspended evaluation (reset, free). */
+void debugger_attach(TclSession *s);
+void debugger_expire(TclSession *s);
+void debugger_abandon(TclSession *s);
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */
 void tcl_cancel(TclSession *s);

@@ -1534,6 +1534,11 @@
             (error 'missing-component :requires n)))))
 
 (defun %operate-load (name &key force force-not quickload)
+  ;; the whole load is one compilation unit, as in SBCL's ASDF: a function one file calls and a
+  ;; later file defines is not undefined
+  (with-compilation-unit () (%operate-load-1 name force force-not quickload)))
+
+(defun %operate-load-1 (name force force-not quickload)
   ;; -> the report: ((system action record) ...) in load order; action is :loaded, :reloaded,
   ;;    :recorded (in the image before the last reset: recorded again) or :present
   (let* ((root (%find-root name quickload))

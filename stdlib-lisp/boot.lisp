@@ -5,10 +5,15 @@
 
 (in-package "SYSTEM")
 
-(defmacro when (test &body body) `(if ,test (progn ,@body) nil))
-(defmacro unless (test &body body) `(if ,test nil (progn ,@body)))
+(defmacro when (test &body body)
+  "Evaluates BODY when TEST is true and returns its values; otherwise NIL."
+  `(if ,test (progn ,@body) nil))
+(defmacro unless (test &body body)
+  "Evaluates BODY when TEST is false and returns its values; otherwise NIL."
+  `(if ,test nil (progn ,@body)))
 
 (defmacro cond (&rest clauses)
+  "Tries each of CLAUSES, (test form...), in turn: the first whose test is true has its forms evaluated and their values returned (the test's value when there are none). NIL when no test succeeds."
   (if (null clauses)
       nil
       (let ((clause (car clauses)))
@@ -26,11 +31,13 @@
                      (cond ,@(cdr clauses))))))))
 
 (defmacro and (&rest forms)
+  "Evaluates FORMS from left to right, stopping at the first that yields NIL; returns the values of the last form, NIL if one failed, or T when there are no forms."
   (cond ((null forms) t)
         ((null (cdr forms)) (car forms))
         (t `(if ,(car forms) (and ,@(cdr forms)) nil))))
 
 (defmacro or (&rest forms)
+  "Evaluates FORMS from left to right and returns the values of the first that yields true (only its first value, except for the last form), or NIL when none does."
   (cond ((null forms) nil)
         ((null (cdr forms)) (car forms))
         (t (let ((g (gensym)))
@@ -38,13 +45,17 @@
                 (if ,g ,g (or ,@(cdr forms))))))))
 
 (defmacro prog1 (first &body body)
+  "Evaluates FIRST and then BODY, and returns the primary value of FIRST."
   (let ((g (gensym)))
     `(let ((,g ,first)) ,@body ,g)))
 
 (defmacro prog2 (first second &body body)
+  "Evaluates FIRST, SECOND and then BODY, and returns the primary value of SECOND."
   `(progn ,first (prog1 ,second ,@body)))
 
-(defmacro return (&optional value) `(return-from nil ,value))
+(defmacro return (&optional value)
+  "Returns VALUE (default NIL) from the innermost block named NIL, as (RETURN-FROM NIL VALUE)."
+  `(return-from nil ,value))
 
 (defmacro dolist-boot ((var list) &body body)
   (let ((g (gensym)))
@@ -71,10 +82,12 @@
     result))
 
 (defmacro declaim (&rest specs)
+  "Makes the declaration SPECS hold globally, as PROCLAIM does, also at compile time."
   `(eval-when (:compile-toplevel :load-toplevel :execute)
      ,@(let ((r nil)) (dolist-boot (s specs) (setq r (cons `(proclaim ',s) r))) (nreverse-boot r))))
 
 (defmacro defvar (var &optional (value nil valuep) doc)
+  "Defines VAR as a special variable, setting it to VALUE only when it has no value yet, with optional documentation DOC. Returns VAR."
   `(progn
      (sys::%proclaim-special ',var)
      ,@(if valuep `((unless (boundp ',var) (set ',var ,value))))
@@ -83,6 +96,7 @@
      ',var))
 
 (defmacro defparameter (var value &optional doc)
+  "Defines VAR as a special variable and always sets it to VALUE, with optional documentation DOC. Returns VAR."
   `(progn
      (sys::%proclaim-special ',var)
      (set ',var ,value)
@@ -91,6 +105,7 @@
      ',var))
 
 (defmacro defconstant (name value &optional doc)
+  "Defines NAME as a global constant whose value is VALUE, with optional documentation DOC. Returns NAME."
   `(progn
      (sys::%defconstant ',name ,value)
      ,@(if doc `((sys::%put ',name 'sys::%variable-documentation ,doc)))
@@ -102,6 +117,7 @@
     (if hook (funcall hook kind name))))
 
 (defmacro psetq (&rest pairs &environment env)
+  "Assigns each variable in PAIRS (var value ...) its value, all values being computed before any assignment. Returns NIL."
   ;; evaluate all values, then assign; a symbol macro among the variables makes it PSETF
   (let ((all pairs) (bindings nil) (sets nil) (macro nil))
     (tagbody
@@ -123,17 +139,23 @@
         `(let ,(nreverse-boot bindings) ,@(nreverse-boot sets) nil))))
 
 (defmacro multiple-value-bind (vars value-form &body body)
+  "Evaluates VALUE-FORM and binds VARS to its values (NIL for missing ones), then evaluates BODY."
   (let ((rest (gensym)))
     `(multiple-value-call #'(lambda (&optional ,@vars &rest ,rest)
                               (declare (ignore ,rest))
                               ,@body)
        ,value-form)))
 
-(defmacro multiple-value-list (form) `(multiple-value-call #'list ,form))
+(defmacro multiple-value-list (form)
+  "A list of all the values that FORM returns."
+  `(multiple-value-call #'list ,form))
 
-(defmacro nth-value (n form) `(nth ,n (multiple-value-list ,form)))
+(defmacro nth-value (n form)
+  "The value at index N (from 0) among the values FORM returns, or NIL."
+  `(nth ,n (multiple-value-list ,form)))
 
 (defmacro destructuring-bind (lambda-list expression &body body)
+  "Evaluates EXPRESSION and binds the variables of LAMBDA-LIST (a tree-shaped lambda list) to its parts, then evaluates BODY."
   `(sys::%destructuring-bind ,lambda-list ,expression ,@body))
 
 (defun sys::%split-declarations (body)
@@ -152,6 +174,7 @@
     forms))
 
 (defmacro dolist ((var list &optional result) &body body)
+  "Evaluates BODY with VAR bound to each element of LIST in turn, then returns RESULT (evaluated with VAR bound to NIL). An implicit block NIL surrounds it."
   (let ((g (gensym)) (top (gensym)) (end (gensym)))
     `(block nil
        (let ((,g ,list))
@@ -159,6 +182,8 @@
           ,top
             (if (endp ,g) (go ,end))
             (let ((,var (car ,g)))
+              ;; as SBCL: a DOLIST whose variable goes unused is not worth a warning
+              (declare (ignorable ,var))
               ,@(sys::%split-declarations body)
               (tagbody ,@(nth-value-1-boot body)))
             (setq ,g (cdr ,g))
@@ -167,6 +192,7 @@
        ,@(if result `((let ((,var nil)) (declare (ignorable ,var)) ,result)) '(nil)))))
 
 (defmacro dotimes ((var count &optional result) &body body)
+  "Evaluates BODY with VAR bound to each integer from 0 below COUNT, then returns RESULT. An implicit block NIL surrounds it."
   (let ((n (gensym)) (top (gensym)) (end (gensym)))
     `(block nil
        (let ((,n ,count) (,var 0))
@@ -213,9 +239,11 @@
             (return-from nil (progn ,@(cdr end)))))))))
 
 (defmacro do (bindings (end-test &rest result) &body body)
+  "Iterates: binds BINDINGS, (var init step), in parallel, then repeatedly tests END-TEST, runs BODY and updates the variables in parallel with their steps; when END-TEST is true, evaluates RESULT and returns its values. An implicit block NIL surrounds it."
   (sys::%do-expand bindings (cons end-test result) body nil))
 
 (defmacro do* (bindings (end-test &rest result) &body body)
+  "Like DO, but the variables are bound and stepped one after another, so each may use the ones before it."
   (sys::%do-expand bindings (cons end-test result) body t))
 
 (defmacro case (keyform &rest clauses)
@@ -259,6 +287,7 @@
 (defun sys::%setf-expander (symbol) (get symbol 'sys::%setf-expander))
 
 (defun get-setf-expansion (place &optional environment)
+  "The five values describing how to read and write PLACE in ENVIRONMENT: temporary variables, their value forms, store variables, the storing form and the reading form."
   (cond
     ((symbolp place)
      (multiple-value-bind (expansion expanded) (macroexpand-1 place environment)
@@ -327,6 +356,7 @@
     (nreverse-boot r)))
 
 (defmacro setf (&rest pairs &environment env)
+  "Stores each value of PAIRS (place value ...) into its place, in order, and returns the last value. A place is a variable or an accessor form such as (CAR x) or (GETHASH k h)."
   (cond ((null pairs) nil)
         ((null (cdr pairs))
          (error 'simple-program-error :format-control "Odd number of arguments to SETF: ~S"
@@ -356,6 +386,7 @@
     (values doc (nreverse-boot decls) body)))
 
 (defmacro define-setf-expander (access-fn lambda-list &body body)
+  "Defines how SETF and the other place macros handle forms (ACCESS-FN ...): BODY, run with LAMBDA-LIST bound to the form's arguments, returns the five values of a setf expansion."
   (let ((form (gensym)) (env (gensym)))
     (multiple-value-bind (doc decls forms) (sys::%split-doc-decls body)
       `(progn
@@ -388,6 +419,7 @@
           ll))))
 
 (defmacro defsetf (access-fn &rest rest)
+  "Defines how to SETF a form (ACCESS-FN ...): the short form names an updating function that takes the arguments and then the new value; the long form is a lambda list, store variables and a body that builds the update form."
   (if (and rest (symbolp (car rest)) (car rest))
       ;; short form: (defsetf access update-fn [doc])
       (let ((update (car rest)))
@@ -494,17 +526,21 @@
        ,store-form)))
 
 (defmacro incf (place &optional (delta 1) &environment env)
+  "Increases the number stored in PLACE by DELTA (default 1) and returns the new value."
   (sys::%update-place place env #'(lambda (access) `(+ ,access ,delta))))
 
 (defmacro decf (place &optional (delta 1) &environment env)
+  "Decreases the number stored in PLACE by DELTA (default 1) and returns the new value."
   (sys::%update-place place env #'(lambda (access) `(- ,access ,delta))))
 
 (defmacro push (item place &environment env)
+  "Stores (CONS ITEM old-value) into PLACE and returns the new list."
   (let ((g (gensym)))
     `(let ((,g ,item))
        ,(sys::%update-place place env #'(lambda (access) `(cons ,g ,access))))))
 
 (defmacro pop (place &environment env)
+  "Removes the first element of the list stored in PLACE and returns it."
   (multiple-value-bind (temps vals stores store-form access-form) (get-setf-expansion place env)
     (let ((g (gensym)))
       `(let* (,@(sys::%zip temps vals)
@@ -521,6 +557,7 @@
          ,(sys::%nest-mvbs (cdr stores-list) (cdr value-forms) body))))
 
 (defmacro rotatef (&rest places &environment env)
+  "Shifts the values of PLACES one place to the left, the first going to the last; returns NIL. With two places it swaps them."
   (if (null (cdr places))
       (if places
           (multiple-value-call #'(lambda (temps vals stores store-form access-form)
@@ -540,6 +577,7 @@
                              `(progn ,@store-forms nil))))))
 
 (defmacro shiftf (&rest places-and-value &environment env)
+  "Shifts values left through PLACES-AND-VALUE: each place receives the value of the one after it, the last receives the new value, and the old value of the first place is returned."
   (let* ((places (butlast-boot places-and-value))
          (value (car (last places-and-value)))
          (bindings nil) (stores nil) (store-forms nil) (accesses nil) (olds nil))
@@ -566,12 +604,14 @@
     (nreverse-boot r)))
 
 (defmacro multiple-value-setq (vars form)
+  "Assigns the values of FORM to the variables VARS (NIL to those without a value); returns the first value."
   ;; CLHS: (values (setf (values var...) form)), so symbol macros among VARS are places
   (if vars
       `(values (setf (values ,@vars) ,form))
       `(values ,form)))
 
 (defmacro define-modify-macro (name lambda-list function &optional doc)
+  "Defines a macro NAME that reads a place, applies FUNCTION to its value and the macro's LAMBDA-LIST arguments, and stores the result back, as INCF does for +."
   (declare (ignore doc))
   (let ((place (gensym "PLACE")) (env (gensym "ENV"))
         (args (let ((r nil))

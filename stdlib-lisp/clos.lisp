@@ -279,6 +279,7 @@
   (setq *clos-epoch* (1+ *clos-epoch*)))
 
 (defun find-class (symbol &optional (errorp t) environment)
+  "The class named SYMBOL; when there is none, signals an error if ERRORP (default true) is true, else returns NIL. SETF-able."
   (declare (ignore environment))
   (let ((c (gethash symbol *class-table*)))
     (cond (c c)
@@ -463,7 +464,9 @@
   (and (%instance-p x) (%class-p (%instance-layout x))
        (if (%memq *standard-method-class* (%class-cpl (%instance-layout x))) t nil)))
 
-(defun method-qualifiers (m) (%instance-ref m 1))
+(defun method-qualifiers (m)
+  "The list of qualifiers (such as :BEFORE or :AROUND) of method M."
+  (%instance-ref m 1))
 (defun method-specializers (m) (%instance-ref m 2))
 (defun method-lambda-list (m) (%instance-ref m 3))
 (defun method-generic-function (m) (%instance-ref m 0))
@@ -608,6 +611,7 @@
                                           declare (generic-function-class 'standard-generic-function)
                                           (method-class nil method-class-p) environment
                                      &allow-other-keys)
+  "The generic function named NAME, created when it does not exist or updated with LAMBDA-LIST, DOCUMENTATION and the other options."
   (declare (ignore environment generic-function-class))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
@@ -674,6 +678,7 @@
 ;;; DEFGENERIC and DEFMETHOD
 
 (defmacro defgeneric (name lambda-list &rest options)
+  "Defines the generic function NAME with LAMBDA-LIST; OPTIONS may give :documentation, :method-combination, :argument-precedence-order and (:method ...) definitions."
   (let ((doc nil) (mc nil) (apo nil) (decls nil) (methods nil) (method-class nil))
     (dolist (o options)
       (if (not (consp o))
@@ -821,6 +826,7 @@
       (walk tree))))
 
 (defmacro defmethod (name &rest args)
+  "Defines a method of the generic function NAME (creating it when needed): (DEFMETHOD name qualifier... specialized-lambda-list body...), where parameters may be (var class) or (var (EQL object))."
   (let* ((parsed (%parse-defmethod args))
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
@@ -886,6 +892,7 @@
     (%cl-sort (nreverse-boot applicable) #'(lambda (a b) (%more-specific-p a b apo classes)))))
 
 (defun compute-applicable-methods (generic-function arguments)
+  "The methods of GENERIC-FUNCTION applicable to ARGUMENTS, most specific first."
   (%applicable-methods generic-function arguments))
 
 ;;; ------------------------------------------------------------------
@@ -1161,6 +1168,7 @@
            ,@(if whole `((let ((,whole ,*emf-args*)) ,form)) (list form))))))
 
 (defmacro define-method-combination (name &rest args)
+  "Defines the method combination NAME: the short form names an operator that combines the values of all applicable methods; the long form groups methods and builds the effective method form."
   (if (or (null args) (keywordp (car args)))
       ;; the short form
       (let ((operator name) (identity nil) (doc nil) (rest args))
@@ -1236,23 +1244,28 @@
 ;;; The standard generic functions are defined with the machinery above; their methods
 ;;; follow once the classes they specialise on exist.
 
-(defgeneric no-applicable-method (generic-function &rest function-arguments))
+(defgeneric no-applicable-method (generic-function &rest function-arguments)
+  (:documentation "Generic function called when GENERIC-FUNCTION has no method applicable to FUNCTION-ARGUMENTS; the default method signals an error."))
 (defmethod no-applicable-method ((generic-function t) &rest args)
   (error 'no-applicable-method-error :generic-function generic-function :arguments args))
 
-(defgeneric no-next-method (generic-function method &rest args))
+(defgeneric no-next-method (generic-function method &rest args)
+  (:documentation "Generic function called when METHOD of GENERIC-FUNCTION calls CALL-NEXT-METHOD and there is no next method; the default method signals an error."))
 (defmethod no-next-method ((generic-function t) (method t) &rest args)
   (error 'no-next-method-error :generic-function generic-function :method method :arguments args))
 
-(defgeneric slot-missing (class object slot-name operation &optional new-value))
+(defgeneric slot-missing (class object slot-name operation &optional new-value)
+  (:documentation "Generic function called when OBJECT of CLASS has no slot SLOT-NAME; OPERATION says what was tried (SLOT-VALUE, SETF, SLOT-BOUNDP, SLOT-MAKUNBOUND). The default method signals an error."))
 (defmethod slot-missing ((class t) object slot-name operation &optional new-value)
   (error 'missing-slot :name slot-name :object object :operation operation :new-value new-value))
 
-(defgeneric slot-unbound (class instance slot-name))
+(defgeneric slot-unbound (class instance slot-name)
+  (:documentation "Generic function called when the slot SLOT-NAME of INSTANCE of CLASS is read while unbound; the default method signals UNBOUND-SLOT."))
 (defmethod slot-unbound ((class t) instance slot-name)
   (error 'unbound-slot :name slot-name :instance instance))
 
-(defgeneric class-name (class))
+(defgeneric class-name (class)
+  (:documentation "The name of CLASS, a symbol."))
 (defmethod class-name ((class class)) (%instance-ref class 0))
 (defgeneric (setf class-name) (new-value class))
 (defmethod (setf class-name) (new-value (class class)) (%instance-set class 0 new-value))
@@ -1323,6 +1336,7 @@
                                 ',allocation ',type ',doc))))
 
 (defmacro defclass (name superclasses slots &rest options)
+  "Defines (or redefines) the class NAME with direct SUPERCLASSES and slot specifications SLOTS (each with options such as :initarg, :initform, :reader, :accessor, :type); OPTIONS include :documentation and :default-initargs. Returns the class."
   (if (not (and name (symbolp name)))
       (error 'simple-program-error :format-control "~S is not a legal class name." :format-arguments (list name)))
   (if (not (listp superclasses))
@@ -1566,7 +1580,8 @@
 (defvar *standard-initialization-methods* nil
   "The methods of ALLOCATE-INSTANCE, INITIALIZE-INSTANCE and SHARED-INITIALIZE defined here.")
 
-(defgeneric allocate-instance (class &rest initargs &key &allow-other-keys))
+(defgeneric allocate-instance (class &rest initargs &key &allow-other-keys)
+  (:documentation "A new instance of CLASS with every slot unbound, not yet initialized."))
 (push (defmethod allocate-instance ((class standard-class) &rest initargs)
         (declare (ignore initargs))
         (%allocate-instance class 4))
@@ -1580,7 +1595,8 @@
                                             (error 'simple-error :format-control "The funcallable instance has no function yet."))
                                   4))
 
-(defgeneric make-instance (class &rest initargs &key &allow-other-keys))
+(defgeneric make-instance (class &rest initargs &key &allow-other-keys)
+  (:documentation "Creates and initializes a new instance of CLASS (a class or its name), passing INITARGS to INITIALIZE-INSTANCE."))
 (defmethod make-instance ((class symbol) &rest initargs)
   (apply #'make-instance (find-class class) initargs))
 
@@ -1626,19 +1642,22 @@
 (defmethod make-instance ((class funcallable-standard-class) &rest initargs)
   (%make-standard-instance class initargs))
 
-(defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys))
+(defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys)
+  (:documentation "Generic function called by MAKE-INSTANCE to initialize the new INSTANCE from INITARGS; its default method calls SHARED-INITIALIZE."))
 (push (defmethod initialize-instance ((instance standard-object) &rest initargs)
         (apply #'shared-initialize instance t initargs))
       *standard-initialization-methods*)
 
-(defgeneric reinitialize-instance (instance &rest initargs &key &allow-other-keys))
+(defgeneric reinitialize-instance (instance &rest initargs &key &allow-other-keys)
+  (:documentation "Changes the slots of an existing INSTANCE from INITARGS by calling SHARED-INITIALIZE with no slots to initialize from initforms."))
 (defmethod reinitialize-instance ((instance standard-object) &rest initargs)
   (%check-initargs-plist initargs)
   (%check-initargs (class-of instance) initargs
                    (list (cons #'reinitialize-instance (list instance))))
   (apply #'shared-initialize instance nil initargs))
 
-(defgeneric shared-initialize (instance slot-names &rest initargs &key &allow-other-keys))
+(defgeneric shared-initialize (instance slot-names &rest initargs &key &allow-other-keys)
+  (:documentation "Generic function that fills the slots of INSTANCE from INITARGS, then fills the still-unbound slots named in SLOT-NAMES (T for all) from their initforms."))
 (push (defmethod shared-initialize ((instance standard-object) slot-names &rest initargs)
         (%ensure-current-instance instance)
         (%shared-initialize instance slot-names initargs))
@@ -1668,7 +1687,8 @@
 ;;; Redefined classes: obsolete instances are updated when next touched
 
 (defgeneric update-instance-for-redefined-class (instance added-slots discarded-slots property-list
-                                                 &rest initargs &key &allow-other-keys))
+                                                 &rest initargs &key &allow-other-keys)
+  (:documentation "Generic function called when INSTANCE is updated to its class's new definition, with the slots added, the slots discarded and a property list of the discarded values."))
 (defmethod update-instance-for-redefined-class ((instance standard-object) added-slots discarded-slots
                                                 property-list &rest initargs)
   (declare (ignore discarded-slots property-list))
@@ -1708,7 +1728,8 @@
                                            (nreverse-boot plist)))
     instance))
 
-(defgeneric make-instances-obsolete (class))
+(defgeneric make-instances-obsolete (class)
+  (:documentation "Marks the existing instances of CLASS to be updated (via UPDATE-INSTANCE-FOR-REDEFINED-CLASS) when next accessed."))
 (defmethod make-instances-obsolete ((class standard-class))
   (%make-instances-obsolete class (%instance-slot-names class))
   class)
@@ -1718,7 +1739,8 @@
 ;;; ------------------------------------------------------------------
 ;;; CHANGE-CLASS (CLHS 7.2)
 
-(defgeneric update-instance-for-different-class (previous current &rest initargs &key &allow-other-keys))
+(defgeneric update-instance-for-different-class (previous current &rest initargs &key &allow-other-keys)
+  (:documentation "Generic function called by CHANGE-CLASS to initialize the new slots of CURRENT; PREVIOUS is a copy with the old class and values."))
 (defmethod update-instance-for-different-class ((previous standard-object) (current standard-object)
                                                 &rest initargs)
   (%check-initargs-plist initargs)
@@ -1729,7 +1751,8 @@
       (if (not (%memq n (%instance-slot-names old-class))) (setq added (cons n added))))
     (apply #'shared-initialize current (nreverse-boot added) initargs)))
 
-(defgeneric change-class (instance new-class &rest initargs &key &allow-other-keys))
+(defgeneric change-class (instance new-class &rest initargs &key &allow-other-keys)
+  (:documentation "Changes the class of INSTANCE to NEW-CLASS in place, keeping the values of slots both classes share, then calls UPDATE-INSTANCE-FOR-DIFFERENT-CLASS with INITARGS."))
 (defmethod change-class ((instance t) (new-class symbol) &rest initargs)
   (apply #'change-class instance (find-class new-class) initargs))
 
@@ -1758,6 +1781,7 @@
 ;;; WITH-SLOTS, WITH-ACCESSORS
 
 (defmacro with-slots (slot-entries instance-form &body body)
+  "Evaluates BODY with each of SLOT-ENTRIES (a slot name, or (variable slot-name)) making the variable stand for that slot of the value of INSTANCE-FORM, readable and SETF-able."
   (let ((in (gensym "INSTANCE")))
     `(let ((,in ,instance-form))
        (declare (ignorable ,in))
@@ -1769,6 +1793,7 @@
          ,@body))))
 
 (defmacro with-accessors (slot-entries instance-form &body body)
+  "Evaluates BODY with each of SLOT-ENTRIES, (variable accessor), making the variable stand for (accessor instance) on the value of INSTANCE-FORM; SETF of the variable calls the accessor's writer."
   (let ((in (gensym "INSTANCE")))
     `(let ((,in ,instance-form))
        (declare (ignorable ,in))
@@ -1782,6 +1807,7 @@
   (if (%generic-function-p gf) gf (error 'type-error :datum gf :expected-type 'generic-function)))
 
 (defun find-method (generic-function qualifiers specializers &optional (errorp t))
+  "The method of GENERIC-FUNCTION with exactly QUALIFIERS and SPECIALIZERS; when there is none, signals an error if ERRORP is true, else returns NIL."
   (let* ((gf (%gf-designator generic-function))
          (nreq (%gf-nreq gf)))
     (if (not (= (%list-length specializers) nreq))
@@ -1796,12 +1822,15 @@
       m)))
 
 (defun add-method (generic-function method)
+  "Adds METHOD to GENERIC-FUNCTION, replacing any method with the same qualifiers and specializers; returns the generic function."
   (%add-method (%gf-designator generic-function) method))
 
 (defun remove-method (generic-function method)
+  "Removes METHOD from GENERIC-FUNCTION; returns the generic function."
   (%remove-method (%gf-designator generic-function) method))
 
 (defun function-keywords (method)
+  "The keyword parameters of METHOD, and whether it accepts any keyword (&allow-other-keys)."
   (let ((info (%method-info method)))
     (values (if (eq (nth 3 info) :none) nil (nth 3 info)) (nth 4 info))))
 
@@ -1841,7 +1870,8 @@
         `(%print-unreadable-object ,object ,stream ,type ,identity
                                    ,(if body `(function (lambda () ,@body)) nil)))))
 
-(defgeneric print-object (object stream))
+(defgeneric print-object (object stream)
+  (:documentation "Generic function that prints OBJECT on STREAM; the printer calls it, and methods on it define how instances of a class print."))
 
 (defun %print-foreign-instance (object stream)
   ;; instances other layers made with %MAKE-INSTANCE: their printers, or #<INSTANCE {...}>
@@ -1940,11 +1970,13 @@
 ;;; DESCRIBE (CLHS 25.1.4). DESCRIBE calls DESCRIBE-OBJECT; the method on T shows built-in
 ;;; objects with the DESCRIBE defined before this file when there is one (macros.lisp).
 
-(defgeneric describe-object (object stream))
+(defgeneric describe-object (object stream)
+  (:documentation "Generic function called by DESCRIBE to print the description of OBJECT on STREAM; define methods on it for your own classes."))
 
 (defvar *describe-built-in* (if (fboundp 'describe) (fdefinition 'describe) nil))
 
 (defun describe (object &optional stream)
+  "Prints a description of OBJECT (its type, value, documentation and parts) to STREAM, default *STANDARD-OUTPUT*. Returns no values."
   (let ((stream (cond ((null stream) *standard-output*) ((eq stream t) *terminal-io*) (t stream))))
     (fresh-line stream)
     (describe-object object stream)
@@ -2117,7 +2149,9 @@
 (defun %method-detail (m)
   (let ((s (make-string-output-stream)))
     (dolist (q (%instance-ref m 1)) (prin1 q s) (write-string " " s))
-    (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) s)
+    ;; no specializers (a method of no arguments) reads as (), as SBCL prints the method
+    (let ((specs (%mapcar1 #'%specializer-name (%instance-ref m 2))))
+      (if specs (prin1 specs s) (write-string "()" s)))
     (get-output-stream-string s)))
 
 (defun %clos-definitions (sym)
@@ -2145,7 +2179,8 @@
 ;;; ------------------------------------------------------------------
 ;;; MAKE-LOAD-FORM, INVALID-METHOD-ERROR, METHOD-COMBINATION-ERROR
 
-(defgeneric make-load-form (object &optional environment))
+(defgeneric make-load-form (object &optional environment)
+  (:documentation "Generic function returning forms that recreate OBJECT when a compiled file is loaded: a creation form and an optional initialization form."))
 
 (defun %no-load-form (object)
   (error 'simple-error :format-control "don't know how to dump ~S (default MAKE-LOAD-FORM method called)."
@@ -2169,6 +2204,7 @@
                              :format-arguments (list class)))))
 
 (defun make-load-form-saving-slots (object &key (slot-names nil slot-names-p) environment)
+  "Creation and initialization forms for MAKE-LOAD-FORM that rebuild OBJECT with the same values in SLOT-NAMES (default all slots)."
   (declare (ignore environment))
   (let* ((class (class-of object))
          (names (if slot-names-p slot-names (%mapcar1 #'%slot-definition-name (%class-effective-slots class))))
@@ -2181,11 +2217,13 @@
             `(progn ,@(nreverse-boot sets)))))
 
 (defun invalid-method-error (method format-control &rest args)
+  "Signals an error about METHOD being unsuitable for its method combination; the message is FORMAT-CONTROL applied to ARGS."
   (error 'simple-error
          :format-control "invalid method error for ~S:~%~?"
          :format-arguments (list method format-control args)))
 
 (defun method-combination-error (format-control &rest args)
+  "Signals an error about the method combination; the message is FORMAT-CONTROL applied to ARGS."
   (error 'simple-error
          :format-control "method combination error in CLOS dispatch:~%~?"
          :format-arguments (list format-control args)))
@@ -2193,9 +2231,17 @@
 ;;; DOCUMENTATION and (SETF DOCUMENTATION) are generic functions (CLHS 25.2): methods and classes
 ;;; keep their documentation in a slot, everything else as macros.lisp says.
 
+(defun %class-documentation (class)
+  ;; the classes of CL's built-in types keep theirs in a C table (runtime/docs.c)
+  (or (%instance-ref class 7)
+      (let ((name (%instance-ref class 0)))
+        (if (and name (symbolp name) (eq (find-class name nil) class))
+            (sys::%builtin-documentation name 'type)))))
+
 (fmakunbound 'documentation)
 (fmakunbound '(setf documentation))
-(defgeneric documentation (x doc-type))
+(defgeneric documentation (x doc-type)
+  (:documentation "The documentation string of X for the kind DOC-TYPE (FUNCTION, VARIABLE, TYPE, STRUCTURE, SETF, COMPILER-MACRO, METHOD-COMBINATION, T), or NIL; SETF-able."))
 (defgeneric (setf documentation) (new-value x doc-type))
 (defmethod documentation ((x t) doc-type) (%documentation-1 x doc-type))
 (defmethod (setf documentation) (new-value (x t) doc-type) (%set-documentation-1 new-value x doc-type))
@@ -2203,8 +2249,13 @@
 (defmethod (setf documentation) (new-value (x standard-method) (doc-type (eql t)))
   (%instance-set x 6 new-value)
   new-value)
-(defmethod documentation ((x class) (doc-type (eql t))) (%instance-ref x 7))
-(defmethod documentation ((x class) (doc-type (eql 'type))) (%instance-ref x 7))
+(defmethod documentation ((x class) (doc-type (eql t))) (%class-documentation x))
+(defmethod documentation ((x class) (doc-type (eql 'type))) (%class-documentation x))
+(defmethod documentation ((x generic-function) (doc-type (eql t)))
+  ;; CL's own generic functions keep their docstrings in a C table (runtime/docs.c)
+  (or (%documentation-1 x t)
+      (let ((name (%instance-ref x 0)))
+        (if (and name (symbolp name)) (sys::%builtin-documentation name 'function)))))
 (defmethod (setf documentation) (new-value (x class) (doc-type (eql t)))
   (%instance-set x 7 new-value)
   new-value)

@@ -357,6 +357,7 @@
     (if extra (append initargs (nreverse-boot extra)) initargs)))
 
 (defun make-condition (type &rest initargs)
+  "A new condition of TYPE with its slots filled from INITARGS, without signalling it."
   (let ((class (if (%class-p type) type (gethash type *class-table*))))
     (if (or (null class) (not (eq (%class-kind class) :condition)))
         (error 'simple-type-error :datum type :expected-type '(satisfies condition-type-p)
@@ -418,6 +419,7 @@
   fname)
 
 (defmacro define-condition (name parent-types slot-specs &rest options)
+  "Defines the condition type NAME with PARENT-TYPES and slots SLOT-SPECS (with :initarg, :initform, :reader...); OPTIONS include :report (a string or function printing the condition) and :documentation."
   (let ((parsed (%mapcar1 #'%parse-slot-spec slot-specs))
         (report nil) (default-initargs nil) (doc nil))
     (dolist (o options)
@@ -559,6 +561,7 @@
                                      :format-arguments (list caller datum)))))
 
 (defun signal (datum &rest arguments)
+  "Signals the condition made from DATUM and ARGUMENTS to the active handlers; returns NIL when none of them transfers control."
   (let ((c (%coerce-to-condition datum arguments 'simple-condition 'signal)))
     (if (and *break-on-signals* (%type-matches c *break-on-signals*))
         (let ((*break-on-signals* nil))
@@ -578,12 +581,14 @@
     nil))
 
 (defmacro handler-bind (bindings &body forms)
+  "Evaluates FORMS with condition handlers established: each of BINDINGS, (type handler), calls the function HANDLER on a signalled condition of that type, without unwinding; a handler that returns declines."
   `(let ((*handler-clusters*
            (cons (list ,@(%mapcar1 #'(lambda (b) `(cons ',(car b) ,(cadr b))) bindings))
                  *handler-clusters*)))
      ,@forms))
 
 (defmacro handler-case (form &rest clauses)
+  "Evaluates FORM; when a condition of a clause's type is signalled, unwinds and evaluates that clause, (type ([var]) body...), returning its values. A :NO-ERROR clause receives FORM's values when nothing was signalled."
   (let ((no-error nil) (others nil))
     (dolist (c clauses)
       (if (eq (car c) :no-error) (setq no-error c) (setq others (append others (list c)))))
@@ -621,6 +626,7 @@
                       (nreverse-boot r)))))))))
 
 (defmacro ignore-errors (&body forms)
+  "Evaluates FORMS and returns their values; if an ERROR is signalled, returns NIL and the condition instead."
   `(handler-case (progn ,@forms)
      (error (condition) (values nil condition))))
 
@@ -659,7 +665,9 @@
 (defun %restartp (x)
   (and (%instance-p x) (eq (%instance-layout x) *restart-class*)))
 
-(defun restart-name (restart) (%instance-ref restart 0))
+(defun restart-name (restart)
+  "The name of RESTART, a symbol or NIL."
+  (%instance-ref restart 0))
 
 (defun %print-restart (r stream)
   (if *print-escape*
@@ -673,6 +681,7 @@
               (t (prin1 (restart-name r) stream))))))
 
 (defun compute-restarts (&optional condition)
+  "A list of the restarts currently active (for CONDITION when given), innermost first."
   (let ((result nil))
     (dolist (cluster *restart-clusters*)
       (dolist (r cluster)
@@ -683,6 +692,7 @@
     (nreverse-boot result)))
 
 (defun find-restart (identifier &optional condition)
+  "The most recent active restart named IDENTIFIER (or IDENTIFIER itself if it is a restart), for CONDITION when given; NIL when there is none."
   (dolist (r (compute-restarts condition) nil)
     (if (or (eq r identifier) (and (symbolp identifier) (eq (restart-name r) identifier)))
         (return-from find-restart r))))
@@ -696,15 +706,18 @@
                                        :format-arguments (list identifier)))))
 
 (defun invoke-restart (restart &rest arguments)
+  "Transfers control to RESTART (a restart or its name), calling its function with ARGUMENTS."
   (let ((r (%find-restart-or-lose restart nil)))
     (apply (%instance-ref r 1) arguments)))
 
 (defun invoke-restart-interactively (restart)
+  "Invokes RESTART with arguments obtained from its interactive function (none when it has none)."
   (let* ((r (%find-restart-or-lose restart nil))
          (interactive (%instance-ref r 3)))
     (apply (%instance-ref r 1) (if interactive (funcall interactive) nil))))
 
 (defmacro restart-bind (bindings &body forms)
+  "Evaluates FORMS with restarts established: each of BINDINGS, (name function options...), runs FUNCTION when invoked, without unwinding first."
   `(let ((*restart-clusters*
            (cons (list ,@(%mapcar1 #'(lambda (b)
                                         `(%make-restart ',(car b) ,(cadr b) ,@(cddr b)))
@@ -713,6 +726,7 @@
      ,@forms))
 
 (defmacro with-condition-restarts (condition-form restarts-form &body forms)
+  "Evaluates FORMS with the restarts listed by RESTARTS-FORM associated with the condition from CONDITION-FORM."
   (let ((c (gensym)) (rs (gensym)))
     `(let ((,c ,condition-form) (,rs ,restarts-form))
        (dolist (r ,rs) (%instance-set r 5 (cons ,c (%instance-ref r 5))))
@@ -737,7 +751,32 @@
               (setq test `#',(cadr rest)) (setq rest (cddr rest)) (go top))))
     (list name ll report interactive test rest)))
 
+(defun %restart-arity-check (name lambda-list var)
+  ;; a form checking, before any unwinding, that the arguments in VAR suit the clause's LAMBDA-LIST,
+  ;; so that a restart invoked with the wrong number of values leaves the restarts in place
+  (let ((min 0) (max 0) (state :required))
+    (dolist (p lambda-list)
+      (cond ((%memq p '(&rest &body &key)) (setq max nil) (return))
+            ((eq p '&optional) (setq state :optional))
+            ((eq p '&aux) (return))
+            ((%memq p lambda-list-keywords))
+            (t (if (eq state :required) (setq min (1+ min)))
+               (setq max (1+ max)))))
+    `(%check-restart-arguments ',name ,var ,min ,max)))
+
+(defun %check-restart-arguments (name arguments min max)
+  (let ((n (length arguments)))
+    (if (or (< n min) (and max (> n max)))
+        (error 'restart-argument-error
+               :format-control "The restart ~S takes ~A, not ~D."
+               :format-arguments (list name
+                                       (cond ((null max) (format nil "at least ~D argument~:P" min))
+                                             ((eql min max) (format nil "~D argument~:P" min))
+                                             (t (format nil "~D to ~D arguments" min max)))
+                                       n)))))
+
 (defmacro restart-case (restartable-form &rest clauses &environment env)
+  "Evaluates RESTARTABLE-FORM with a restart for each of CLAUSES, (name lambda-list options... body...); invoking one unwinds to here and returns the values of its body."
   (let* ((block (gensym "RESTART-CASE")) (args (gensym "ARGS"))
          (parsed (%mapcar1 #'%parse-restart-clause clauses))
          (tags (%mapcar1 #'(lambda (c) (declare (ignore c)) (gensym "RESTART")) clauses))
@@ -750,7 +789,9 @@
             (return-from ,block
               (restart-bind ,(let ((r nil) (ts tags))
                                (dolist (p parsed)
-                                 (setq r (cons `(,(car p) #'(lambda (&rest temp) (setq ,args temp) (go ,(car ts)))
+                                 (setq r (cons `(,(car p) #'(lambda (&rest temp)
+                                                              ,(%restart-arity-check (car p) (cadr p) 'temp)
+                                                              (setq ,args temp) (go ,(car ts)))
                                                  ,@(if (nth 2 p) `(:report-function ,(nth 2 p)))
                                                  ,@(if (nth 3 p) `(:interactive-function ,(nth 3 p)))
                                                  ,@(if (nth 4 p) `(:test-function ,(nth 4 p))))
@@ -782,26 +823,32 @@
                                ',op))))
 
 (defmacro with-simple-restart ((name format-control &rest format-arguments) &body forms)
+  "Evaluates FORMS with a restart NAME, described by FORMAT-CONTROL and FORMAT-ARGUMENTS; invoking it returns NIL and T from this form."
   `(restart-case (progn ,@forms)
      (,name ()
        :report (lambda (stream) (format stream ,format-control ,@format-arguments))
        (values nil t))))
 
 (defun abort (&optional condition)
+  "Invokes the most recent ABORT restart (for CONDITION when given), ending the current operation; an error if there is none."
   (invoke-restart (%find-restart-or-lose 'abort condition))
   (error 'simple-control-error :format-control "ABORT restart failed to transfer control."))
 
 (defun continue (&optional condition)
+  "Invokes the most recent CONTINUE restart (for CONDITION when given); returns NIL when there is none."
   (let ((r (find-restart 'continue condition))) (if r (invoke-restart r))))
 
 (defun muffle-warning (&optional condition)
+  "Invokes the MUFFLE-WARNING restart established by WARN, so the warning is not printed; an error when there is none."
   (invoke-restart (%find-restart-or-lose 'muffle-warning condition))
   (error 'simple-control-error :format-control "MUFFLE-WARNING restart failed to transfer control."))
 
 (defun store-value (value &optional condition)
+  "Invokes the most recent STORE-VALUE restart (for CONDITION when given) with VALUE; returns NIL when there is none."
   (let ((r (find-restart 'store-value condition))) (if r (invoke-restart r value))))
 
 (defun use-value (value &optional condition)
+  "Invokes the most recent USE-VALUE restart (for CONDITION when given) with VALUE; returns NIL when there is none."
   (let ((r (find-restart 'use-value condition))) (if r (invoke-restart r value))))
 
 ;;; ------------------------------------------------------------------
@@ -809,13 +856,18 @@
 
 (defvar *debugger-hook* nil)
 
+(defun %frame-name (frame)
+  ;; FRAME is (name . args), or ((name . args) . locals) as %BACKTRACE-LOCALS gives it
+  (if (consp (car frame)) (caar frame) (car frame)))
+
 (defun %strip-internal-frames (frames)
   ;; drop the frames of the condition system itself from the top of a backtrace
   (tagbody
    top
      (if (and frames (consp (car frames))
-              (%memq (caar frames) '(error cerror signal warn invoke-debugger break %signal-error
-                                     %toplevel-abort %coerce-to-condition %repl-debugger)))
+              (%memq (%frame-name (car frames)) '(error cerror signal warn invoke-debugger break %signal-error
+                                     %toplevel-abort %coerce-to-condition %repl-debugger %agent-debugger
+                                     %backtrace %backtrace-locals funcall apply)))
          (progn (setq frames (cdr frames)) (go top))))
   frames)
 
@@ -823,20 +875,23 @@
   "A function of one argument (the condition) that lets a person choose a restart; set by the REPL.")
 
 (defun invoke-debugger (condition)
+  "Enters the debugger with CONDITION, after calling *DEBUGGER-HOOK* if it is set. Never returns normally."
   (let ((hook *debugger-hook*))
     (if hook
         (let ((*debugger-hook* nil))
           (funcall hook condition hook))))
   (if *interactive-debugger*
       (funcall *interactive-debugger* condition))
-  (%toplevel-abort condition (%strip-internal-frames (%backtrace 20))))
+  (%toplevel-abort condition (%strip-internal-frames (%backtrace 40))))
 
 (defun error (datum &rest arguments)
+  "Signals the condition made from DATUM and ARGUMENTS (a condition, a condition type with initargs, or a format control with arguments, which makes a SIMPLE-ERROR) and enters the debugger when no handler takes it. Never returns."
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'error)))
     (signal c)
     (invoke-debugger c)))
 
 (defun cerror (continue-format-control datum &rest arguments)
+  "Signals an error like ERROR, but with a CONTINUE restart, described by CONTINUE-FORMAT-CONTROL, that returns NIL from CERROR."
   (let ((c (%coerce-to-condition datum arguments 'simple-error 'cerror)))
     (with-simple-restart (continue "~?" continue-format-control arguments)
       (with-condition-restarts c (list (find-restart 'continue))
@@ -844,6 +899,7 @@
     nil))
 
 (defun warn (datum &rest arguments)
+  "Signals a warning made from DATUM and ARGUMENTS with a MUFFLE-WARNING restart; if nothing muffles it, prints it on *ERROR-OUTPUT*. Returns NIL."
   (let ((c (%coerce-to-condition datum arguments 'simple-warning 'warn)))
     (if (not (%type-matches c 'warning))
         (error 'simple-type-error :datum c :expected-type 'warning
@@ -854,6 +910,7 @@
     nil))
 
 (defun break (&optional (format-control "Break") &rest format-arguments)
+  "Prints the message made from FORMAT-CONTROL and FORMAT-ARGUMENTS and enters the debugger, with a CONTINUE restart that returns NIL."
   (with-simple-restart (continue "Return from BREAK.")
     (let ((*debugger-hook* nil))
       (invoke-debugger (make-condition 'simple-condition :format-control format-control
@@ -940,6 +997,8 @@
 
 ;; internal types with messages
 (define-condition simple-program-error (simple-condition program-error) ())
+(define-condition restart-argument-error (simple-program-error) ()
+  (:documentation "Signalled before any unwinding when a RESTART-CASE restart is invoked with the wrong number of arguments."))
 (define-condition simple-control-error (simple-condition control-error) ())
 (define-condition simple-reader-error (simple-condition reader-error) ())
 (define-condition simple-reader-package-error (simple-condition reader-error package-error) ())
@@ -951,6 +1010,7 @@
 ;;; ASSERT (CHECK-TYPE lives with the type system)
 
 (defmacro assert (test-form &optional places datum &rest arguments)
+  "Signals a correctable error when TEST-FORM is false; its CONTINUE restart lets the user give new values to PLACES and tries again. DATUM and ARGUMENTS make the condition as for ERROR."
   (let ((top (gensym "ASSERT")))
     `(tagbody
       ,top
@@ -1016,3 +1076,13 @@
         (format *error-output* "~&; caught ERROR:~%;   during macroexpansion of ~A:~%;   ~A~%"
                 form-text report)
         `(%signal-compiled-program-error ,form-text ,message)))))
+
+;;; ------------------------------------------------------------------
+;;; (EXIT) where there is no process of one's own to end: the MCP server's session. The session
+;;; signals this instead of ending the evaluation, so that code can handle it like any error.
+
+(define-condition tinycl:exit-not-available (error) ()
+  (:documentation "Signalled by EXIT and QUIT in a session that may not end its process (the MCP server).")
+  (:report (lambda (c s)
+             (declare (ignore c))
+             (write-string "exit is not available in the MCP server; use reset-session" s))))

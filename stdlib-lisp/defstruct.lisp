@@ -423,9 +423,11 @@
   (setf (gethash (%sd-name d) *structure-descriptions*) d))
 
 (defmacro defstruct (name-and-options &rest slot-descriptions)
+  "Defines a structure type from NAME-AND-OPTIONS and SLOT-DESCRIPTIONS: a constructor (MAKE-name), a predicate (name-P), a copier (COPY-name) and an accessor per slot (name-slot). Returns the name."
   (%expand-defstruct name-and-options slot-descriptions))
 
 (defun copy-structure (structure)
+  "A shallow copy of the structure instance STRUCTURE: a new instance with the same slot values."
   (if (not (and (%instance-p structure) (= (%instance-flags structure) 1)))
       (error 'type-error :datum structure :expected-type 'structure-object))
   (%copy-instance structure))

@@ -34,6 +34,7 @@
 ;;; Stream macros
 
 (defmacro with-open-stream ((var stream) &body body)
+  "Evaluates BODY with VAR bound to the value of STREAM and closes that stream afterwards, even on a non-local exit."
   (multiple-value-bind (decls forms) (%split-declarations body)
     `(let ((,var ,stream))
        ,@decls
@@ -41,6 +42,7 @@
          (when ,var (close ,var))))))
 
 (defmacro with-open-file ((stream filespec &rest options) &body body)
+  "Evaluates BODY with STREAM bound to the stream OPEN returns for FILESPEC and OPTIONS, and closes it afterwards, even on a non-local exit."
   (multiple-value-bind (decls forms) (%split-declarations body)
     (let ((abortp (gensym "ABORTP")))
       `(let ((,stream (open ,filespec ,@options))
@@ -51,6 +53,7 @@
            (when ,stream (close ,stream :abort ,abortp)))))))
 
 (defmacro with-input-from-string ((var string &key index (start 0) end) &body body)
+  "Evaluates BODY with VAR bound to an input stream reading STRING from START to END; when INDEX is a place, it receives the position where reading stopped."
   (multiple-value-bind (decls forms) (%split-declarations body)
     `(let ((,var (make-string-input-stream ,string ,start ,end)))
        ,@decls
@@ -60,6 +63,7 @@
          (close ,var)))))
 
 (defmacro with-output-to-string ((var &optional string-form &key (element-type ''character)) &body body)
+  "Evaluates BODY with VAR bound to a stream whose output is collected; returns the string made, or, when STRING-FORM gives a string with a fill pointer, appends to it and returns BODY's values."
   (multiple-value-bind (decls forms) (%split-declarations body)
     (if string-form
         ;; the element type is evaluated, though a given string decides what is written
@@ -93,6 +97,7 @@
   (terpri *query-io*))
 
 (defun y-or-n-p (&optional format-string &rest arguments)
+  "Asks a yes-or-no question (FORMAT-STRING with ARGUMENTS) on *QUERY-IO* and reads a one-letter answer; true for y, false for n."
   (tagbody
    top
      (%print-query "(y or n)" format-string arguments)
@@ -105,6 +110,7 @@
      (go top)))
 
 (defun yes-or-no-p (&optional format-string &rest arguments)
+  "Asks a question (FORMAT-STRING with ARGUMENTS) on *QUERY-IO* and waits for the answer yes or no typed in full; true for yes."
   (write-char #\Bel *query-io*)        ; SBCL beeps before asking
   (tagbody
    top
@@ -132,7 +138,8 @@
                     :format-arguments (list c (%stream-line stream) stream)))))
     (handler-bind ((reader-error #'wrap)
                    (end-of-file #'wrap))
-      (%load-stream stream print))))
+      ;; a file is a compilation unit: a function defined further down is not undefined
+      (with-compilation-unit () (%load-stream stream print)))))
 
 (defun %load-source-file (pathname truename verbose print external-format)
   (let ((*load-pathname* pathname)
@@ -156,6 +163,7 @@
 
 (defun load (filespec &key (verbose *load-verbose*) (print *load-print*) (if-does-not-exist t)
                            (external-format :default))
+  "Loads FILESPEC, a source file or a stream, reading and evaluating each form in turn; returns T, or NIL when the file is missing and IF-DOES-NOT-EXIST is NIL. VERBOSE and PRINT report progress."
   (cond
     ((streamp filespec)
      (let* ((native (%stream-native-name filespec))
@@ -194,6 +202,7 @@
 (defun compile-file (input-file &key output-file (verbose *compile-verbose*) (print *compile-print*)
                                      (external-format :default) trace-file block-compile
                                      emit-cfasl entry-points)
+  "Processes the source file INPUT-FILE as a compiler would for its compile-time effects: tinycl writes no compiled file, it reads every form and evaluates IN-PACKAGE, DEFPACKAGE and EVAL-WHEN :COMPILE-TOPLEVEL forms. Returns the source's truename (for LOAD), NIL and NIL."
   (declare (ignore output-file print trace-file block-compile emit-cfasl entry-points))
   (%check-access input-file :input "COMPILE-FILE")
   (let* ((pathname (merge-pathnames input-file))
@@ -223,6 +232,7 @@
 ;;; Logical pathnames: tinycl defines no logical hosts (as a fresh SBCL has none but SYS).
 
 (defun logical-pathname-translations (host)
+  "The list of translations (from-wildcard to-wildcard) of the logical pathname HOST; SETF-able to define them."
   (error 'simple-type-error :datum host :expected-type '(satisfies logical-host-p)
                             :format-control "logical host not yet defined: ~S"
                             :format-arguments (list host)))
@@ -233,11 +243,13 @@
                        :format-arguments (list host)))
 
 (defun load-logical-pathname-translations (host)
+  "Loads the translations of the logical pathname HOST if they are not defined yet; returns true when it loaded some."
   (error 'simple-file-error :pathname host
                             :format-control "Couldn't load logical pathname translations for host ~S."
                             :format-arguments (list host)))
 
 (defun logical-pathname (pathspec)
+  "The logical pathname denoted by PATHSPEC (a logical pathname, a logical namestring or a stream)."
   (if (pathnamep pathspec)
       (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
                                 :format-control "~S is not a logical pathname." :format-arguments (list pathspec))
@@ -246,6 +258,7 @@
                                 :format-arguments (list pathspec))))
 
 (defun translate-logical-pathname (pathname &key)
+  "The physical pathname for PATHNAME, translating a logical pathname through its host's translations."
   ;; every pathname is physical here, and translates to itself
   (pathname pathname))
 
@@ -253,12 +266,13 @@
 ;;; PROVIDE and REQUIRE (CLHS 24.1: deprecated but used). REQUIRE loads the given pathnames; with
 ;;; none, only modules already provided are known (tinycl has no contribs to find).
 
-(defvar *modules* nil)
+(defvar *modules* nil "The list of module names recorded by PROVIDE, which REQUIRE checks.")
 
 (defun %module-provided-p (name)
   (dolist (m *modules* nil) (if (equal m name) (return t))))
 
 (defun provide (module-name)
+  "Adds MODULE-NAME to *MODULES* to record that the module has been loaded."
   (let ((name (%string-designator module-name)))
     (unless (%module-provided-p name) (setq *modules* (cons name *modules*)))
     t))

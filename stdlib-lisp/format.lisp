@@ -15,6 +15,7 @@
 ;;; (FORMATTER control-string) => a function of (stream &rest args) that formats to STREAM
 ;;; and returns the arguments it did not use.
 (defmacro formatter (control-string)
+  "A function that does what FORMAT does with CONTROL-STRING: it takes a stream and the arguments, and returns the arguments left unused."
   (unless (stringp control-string)
     (error 'type-error :datum control-string :expected-type 'string))
   (let ((stream (gensym "STREAM")) (args (gensym "ARGS")))

@@ -90,6 +90,7 @@
               `(getf ,access-form ,itemp ,@(if defaultp (list deftemp)))))))
 
 (defmacro remf (place indicator &environment env)
+  "Removes INDICATOR and its value from the property list stored in PLACE; true when it was found."
   (multiple-value-bind (temps vals stores store-form access-form) (get-setf-expansion place env)
     (let ((ind (gensym "INDICATOR")) (found (gensym "FOUND")))
       `(let* (,@(mapcar #'list temps vals) (,ind ,indicator))
@@ -101,6 +102,7 @@
 ;;; PUSHNEW
 
 (defmacro pushnew (item place &rest keys &environment env)
+  "Pushes ITEM onto the list in PLACE unless an element already matches it (by KEYS :test, :test-not and :key, default EQL); returns the new list."
   (let ((g (gensym "ITEM")))
     `(let ((,g ,item))
        ,(%update-place place env #'(lambda (access) `(adjoin ,g ,access ,@keys))))))

@@ -926,6 +926,7 @@
       `(block ,*lp-name* ,inner))))
 
 (defmacro loop (&whole whole &rest body)
+  "The iteration macro: a simple LOOP repeats its forms forever; extended LOOP builds the iteration from clauses such as FOR, WITH, WHILE, UNTIL, DO, COLLECT, SUM, COUNT, APPEND, MAXIMIZE, RETURN and FINALLY."
   (if (and body (symbolp (car body)))
       (%loop-expand whole body)
       (let ((tag (gensym "LOOP-")))
@@ -936,4 +937,5 @@
               (go ,tag))))))
 
 (defmacro loop-finish ()
+  "Inside an extended LOOP, ends the iteration normally: the epilogue runs and the accumulated result is returned."
   '(go %loop-end))

@@ -73,12 +73,14 @@
     (values (%mac-rev result) (%mac-rev keys))))
 
 (defmacro case (keyform &rest clauses)
+  "Evaluates KEYFORM and runs the first of CLAUSES whose key (or list of keys) contains the value by EQL; a final T or OTHERWISE clause catches the rest. NIL when nothing matches."
   (let ((k (gensym "KEY")))
     `(let ((,k ,keyform))
        (declare (ignorable ,k))
        (cond ,@(%case-clauses 'case clauses k nil)))))
 
 (defmacro ecase (keyform &rest clauses)
+  "Like CASE with no otherwise clause, but signals a TYPE-ERROR when no clause matches."
   (let ((k (gensym "KEY")))
     (multiple-value-bind (conds keys) (%case-clauses 'ecase clauses k t)
       `(let ((,k ,keyform))
@@ -88,6 +90,7 @@
                                        :possibilities ',keys)))))))
 
 (defmacro ccase (keyplace &rest clauses &environment env)
+  "Like CASE with no otherwise clause, but signals a correctable error when no clause matches, offering to store a new value in KEYPLACE and retry."
   (let ((k (gensym "KEY")) (block (gensym "CCASE")) (again (gensym "AGAIN")) (v (gensym "NEW")))
     (multiple-value-bind (conds keys) (%case-clauses 'ccase clauses k t)
       (multiple-value-bind (temps vals stores store-form access) (get-setf-expansion keyplace env)
@@ -119,8 +122,12 @@
          ,@decls
          (tagbody ,@forms)))))
 
-(defmacro prog (bindings &body body) (%prog-expand 'let bindings body))
-(defmacro prog* (bindings &body body) (%prog-expand 'let* bindings body))
+(defmacro prog (bindings &body body)
+  "Binds BINDINGS in parallel as LET does, then runs BODY as a TAGBODY, inside a block NIL."
+  (%prog-expand 'let bindings body))
+(defmacro prog* (bindings &body body)
+  "Like PROG, but binds BINDINGS one after another as LET* does."
+  (%prog-expand 'let* bindings body))
 
 ;;; ------------------------------------------------------------------
 ;;; Small SETF-family macros missing from the boot file; defined here only when no other
@@ -129,6 +136,7 @@
 (if (not (macro-function 'psetf))
     ;; places' subforms and values are evaluated left to right, then all stores happen
     (defmacro psetf (&rest pairs &environment env)
+      "Like SETF, but computes every new value before storing any of them. Returns NIL."
       (let ((lets nil) (stores nil) (rest pairs))
         (tagbody
          top
@@ -168,6 +176,7 @@
 
 (if (not (macro-function 'with-hash-table-iterator))
     (defmacro with-hash-table-iterator ((name hash-table) &body body)
+      "Evaluates BODY with NAME defined as a local macro that returns the next entry of HASH-TABLE on each call: true, the key and the value, or NIL when none are left."
       (let ((snap (gensym "SNAP")) (i (gensym "I")) (n (gensym "N")) (fn (gensym "NEXT")))
         `(let* ((,snap (sys::%hash-table-snapshot ,hash-table))
                 (,i 0)
@@ -186,11 +195,13 @@
 ;;; DEFINE-SYMBOL-MACRO, DEFINE-COMPILER-MACRO, WITH-COMPILATION-UNIT, STEP
 
 (defmacro define-symbol-macro (symbol expansion)
+  "Makes SYMBOL, wherever it is not lexically bound, stand for the form EXPANSION; SETQ of it becomes SETF of the expansion."
   `(eval-when (:compile-toplevel :load-toplevel :execute)
      (sys::%define-symbol-macro ',symbol ',expansion)
      ',symbol))
 
 (defun compiler-macro-function (name &optional environment)
+  "The compiler macro function of NAME in ENVIRONMENT, or NIL; SETF-able."
   (declare (ignore environment))
   (if (consp name)
       (get (cadr name) '%setf-compiler-macro)
@@ -221,6 +232,7 @@
     (values whole env (if ll (append (%mac-rev r) ll) (%mac-rev r)))))
 
 (defmacro define-compiler-macro (name lambda-list &body body)
+  "Defines a compiler macro for the function NAME: an optional rewriting of calls to it, with LAMBDA-LIST and BODY as for DEFMACRO. tinycl records it but its evaluator does not apply it."
   (multiple-value-bind (whole env ll) (%parse-macro-lambda-list lambda-list)
     (multiple-value-bind (decls forms) (sys::%split-declarations body)
       (let ((form (gensym "FORM")) (e (gensym "ENV")) (args (gensym "ARGS"))
@@ -243,25 +255,32 @@
            ,@(if doc `((setf (documentation ',name 'compiler-macro) ,doc)))
            ',name)))))
 
-(defmacro with-compilation-unit (options &body body)
-  (declare (ignore options))
-  `(progn ,@body))
+(defmacro with-compilation-unit ((&key override &allow-other-keys) &body body)
+  "Evaluates BODY as one compilation unit, so that warnings about undefined functions are deferred to its end."
+  ;; the undefined functions and variables met inside are reported at the end of the outermost
+  ;; unit (stdlib-lisp/warnings.lisp); :OVERRIDE true makes this one a unit of its own
+  `(%call-with-compilation-unit #'(lambda () ,@body) ,override))
 
-(defmacro step (form) form)
+(defmacro step (form)
+  "Evaluates FORM and returns its values; tinycl has no single-stepper, so no steps are shown."
+  form)
 
 ;;; ------------------------------------------------------------------
 ;;; CONSTANTLY COMPLEMENT
 
 (defun constantly (value)
+  "A function that takes any arguments and always returns VALUE."
   #'(lambda (&rest arguments) (declare (ignore arguments)) value))
 
 (defun complement (function)
+  "A function that takes the same arguments as FUNCTION and returns the boolean opposite of its result."
   #'(lambda (&rest arguments) (not (apply function arguments))))
 
 ;;; ------------------------------------------------------------------
 ;;; TIME
 
 (defmacro time (form)
+  "Evaluates FORM, prints the time and memory it took on *TRACE-OUTPUT*, and returns its values."
   `(%time #'(lambda () ,form)))
 
 (defun %bytes-consed ()
@@ -359,8 +378,12 @@
       (progn (dolist (e *traced-functions*) (%untrace-1 (car e))) t)
       (progn (dolist (n names) (%untrace-1 n)) t)))
 
-(defmacro trace (&rest names) `(%trace ',names))
-(defmacro untrace (&rest names) `(%untrace ',names))
+(defmacro trace (&rest names)
+  "Makes each function in NAMES print its arguments and values on *TRACE-OUTPUT* when called; without NAMES, returns the list of traced functions."
+  `(%trace ',names))
+(defmacro untrace (&rest names)
+  "Stops tracing the functions in NAMES, or every traced function when none are given."
+  `(%untrace ',names))
 
 ;;; ------------------------------------------------------------------
 ;;; DOCUMENTATION
@@ -384,7 +407,11 @@
       (if *function-object-documentation*
           (gethash function *function-object-documentation*)
           (values nil nil))
-    (if found doc (sys::%function-documentation function))))
+    (cond (found doc)
+          ((sys::%function-documentation function))
+          ;; a CL function whose docstring lives in a C table (runtime/docs.c)
+          (t (let ((name (sys::%function-name function)))
+               (if (and name (symbolp name)) (sys::%builtin-documentation name 'function)))))))
 
 (defun %documentation-1 (x doc-type)
   (cond ((functionp x)
@@ -395,18 +422,26 @@
                  ((fboundp x) (%function-object-doc (fdefinition x)))
                  (t nil))))
         ((symbolp x)
-         (cond ((eq doc-type 'variable) (get x '%variable-documentation))
+         ;; each kind falls back on the C tables of CL's own names (runtime/docs.c)
+         (cond ((eq doc-type 'variable)
+                (let ((doc (get x '%variable-documentation '%absent)))
+                  (if (eq doc '%absent) (sys::%builtin-documentation x 'variable) doc)))
                ((eq doc-type 'function)
                 (multiple-value-bind (doc found) (%doc-alist-get x 'function)
                   (cond (found doc)
-                        ((macro-function x) (%function-object-doc (macro-function x)))
-                        ((and (fboundp x) (not (special-operator-p x)))
-                         (%function-object-doc (fdefinition x)))
+                        ((special-operator-p x) (sys::%builtin-documentation x 'function))
+                        ((macro-function x)
+                         (or (%function-object-doc (macro-function x))
+                             (sys::%builtin-documentation x 'function)))
+                        ((fboundp x)
+                         (or (%function-object-doc (fdefinition x))
+                             (sys::%builtin-documentation x 'function)))
                         (t nil))))
                (t (multiple-value-bind (doc found) (%doc-alist-get x doc-type)
                     (cond (found doc)
                           ;; DEFTYPE keeps its documentation string on the symbol
-                          ((eq doc-type 'type) (get x 'sys::%type-documentation))
+                          ((eq doc-type 'type)
+                           (or (get x 'sys::%type-documentation) (sys::%builtin-documentation x 'type)))
                           (t nil))))))
         ((packagep x) (sys::%package-documentation x))
         (t nil)))
@@ -495,7 +530,8 @@
          (format stream "~%~A names a special operator:~%" symbol)
          (let ((f (fdefinition symbol)))
            (if (not (eq f (fdefinition 'sys::%special-operator-called)))
-               (ignore-errors (%describe-lambda-list f stream 2)))))
+               (ignore-errors (%describe-lambda-list f stream 2))))
+         (%describe-documentation (documentation symbol 'function) stream 2))
         ((macro-function symbol)
          (format stream "~%~A names a macro:~%" symbol)
          (%describe-lambda-list (macro-function symbol) stream 2)
@@ -509,6 +545,14 @@
         (format stream "~%~A names a compiled function:~%" (list 'setf symbol))
         (%describe-lambda-list (fdefinition (list 'setf symbol)) stream 2)
         (%describe-documentation (documentation (list 'setf symbol) 'function) stream 2)))
+  ;; type
+  (let ((class (if (fboundp 'find-class) (find-class symbol nil))))
+    (cond (class
+           (format stream "~%~A names the ~(~A~) ~S:~%" symbol (class-name (class-of class)) class)
+           (%describe-documentation (documentation symbol 'type) stream 2))
+          ((or (get symbol 'sys::%deftype-expander) (sys::%known-type-p symbol))
+           (format stream "~%~A names a type-specifier:~%" symbol)
+           (%describe-documentation (documentation symbol 'type) stream 2))))
   ;; plist
   (let ((plist (symbol-plist symbol)) (shown nil))
     (do ((p plist (cddr p))) ((atom p))
@@ -569,6 +613,7 @@
 ;;; APROPOS
 
 (defun apropos-list (string &optional package external-only)
+  "A list of the symbols whose name contains STRING, from PACKAGE or all packages (only external ones with EXTERNAL-ONLY)."
   ;; the symbols whose names contain STRING (case-insensitively), sorted by name
   (let ((name (string string)) (result nil))
     (flet ((consider (symbol)
@@ -585,6 +630,7 @@
     (sort (remove-duplicates result) #'string< :key #'symbol-name)))
 
 (defun apropos (string &optional package external-only)
+  "Prints each symbol whose name contains STRING, from PACKAGE or all packages (only external ones with EXTERNAL-ONLY), with what it names. Returns no values."
   (dolist (s (apropos-list string package external-only))
     (fresh-line)
     (prin1 s)
@@ -597,6 +643,7 @@
 ;;; ROOM ED DRIBBLE
 
 (defun room (&optional (verbosity :default))
+  "Prints information about memory use; VERBOSITY (T, NIL or :DEFAULT) chooses how much."
   (declare (ignore verbosity))
   (format t "Dynamic space usage is:   ~:D bytes.~%" (sys::%heap-size))
   (format t "Control and binding stack usage is for the current thread only.~%")
@@ -604,10 +651,12 @@
   (values))
 
 (defun ed (&optional x)
+  "Would start an editor on X (a pathname, a string or a function name); tinycl has no editor, so it signals an error."
   (declare (ignore x))
   (error 'simple-error :format-control "ED is not available: tinycl has no editor."))
 
 (defun dribble (&optional pathname &key (if-exists :append))
+  "Would copy the interactive session to the file PATHNAME; tinycl does not record sessions, so it does nothing and returns NIL."
   (declare (ignore pathname if-exists))
   nil)
 
@@ -636,8 +685,12 @@
   (values))
 
 ;;; LONG-SITE-NAME SHORT-SITE-NAME (CLHS 25.2): the site is not known.
-(defun long-site-name () nil)
-(defun short-site-name () nil)
+(defun long-site-name ()
+  "The long name of this computer's site, or NIL when unknown."
+  nil)
+(defun short-site-name ()
+  "The short name of this computer's site, or NIL when unknown."
+  nil)
 
 ;;; ------------------------------------------------------------------
 ;;; Universal time (CLHS 25.1.4)
@@ -674,6 +727,7 @@
 (defconstant +days-1900-to-1970+ 25567)
 
 (defun decode-universal-time (universal-time &optional (time-zone nil tz-p))
+  "The nine values of UNIVERSAL-TIME as calendar time: second, minute, hour, date, month, year, day of week (0 is Monday), daylight-saving flag and time zone, for TIME-ZONE or the local zone."
   (if (not (and (integerp universal-time) (>= universal-time 0)))
       (error 'type-error :datum universal-time :expected-type 'unsigned-byte))
   (let ((zone time-zone) (dst nil))
@@ -689,6 +743,7 @@
               (values second minute hour date month year (mod days 7) dst zone))))))))
 
 (defun get-decoded-time ()
+  "The current time as the nine values of DECODE-UNIVERSAL-TIME."
   (decode-universal-time (get-universal-time)))
 
 (defun %full-year (year)
@@ -699,6 +754,7 @@
       year))
 
 (defun encode-universal-time (second minute hour date month year &optional (time-zone nil tz-p))
+  "The universal time for the calendar time SECOND, MINUTE, HOUR, DATE, MONTH and YEAR, in TIME-ZONE (hours west of Greenwich) or the local zone."
   (let* ((year (%full-year year))
          (days (+ (%days-from-civil year month date) +days-1900-to-1970+))
          (local (+ second (* 60 minute) (* 3600 hour) (* 86400 days))))

@@ -124,9 +124,11 @@
               form)))))
 
 (defmacro defpackage (name &rest options)
+  "Defines (or updates) the package NAME with OPTIONS such as (:use ...), (:export ...), (:import-from ...), (:shadow ...), (:nicknames ...) and (:local-nicknames ...); returns the package."
   (%expand-defpackage name options))
 
 (defmacro in-package (name)
+  "Makes the package named NAME the current package, *PACKAGE*, also at compile time."
   `(eval-when (:compile-toplevel :load-toplevel :execute)
      (setq *package* (%find-package-or-lose ,(%string-designator name)))))
 
@@ -153,12 +155,15 @@
            ,result)))))
 
 (defmacro do-symbols ((var &optional (package '*package*) result) &body body)
+  "Evaluates BODY with VAR bound to each symbol accessible in PACKAGE (present or inherited), then returns RESULT."
   (%do-symbols-expand var `(%package-symbols ,package t t t) t result body))
 
 (defmacro do-external-symbols ((var &optional (package '*package*) result) &body body)
+  "Evaluates BODY with VAR bound to each external symbol of PACKAGE, then returns RESULT."
   (%do-symbols-expand var `(%package-symbols ,package nil t nil) t result body))
 
 (defmacro do-all-symbols ((var &optional result) &body body)
+  "Evaluates BODY with VAR bound to each symbol of every registered package, then returns RESULT."
   (%do-symbols-expand var '(%all-present-symbols) nil result body))
 
 (defun %package-iterator-entries (packages internal external inherited)
@@ -168,6 +173,7 @@
     r))
 
 (defmacro with-package-iterator ((name package-list-form &rest symbol-types) &body body)
+  "Evaluates BODY with NAME defined as a local macro that returns the next symbol of PACKAGE-LIST-FORM of the kinds SYMBOL-TYPES (:internal, :external, :inherited) on each call: true, the symbol, its status and its package, or NIL when done."
   (if (null symbol-types)
       (%pk-program-error "At least one of :INTERNAL, :EXTERNAL, or :INHERITED must be supplied."))
   (dolist (type symbol-types)

@@ -16,6 +16,7 @@
                                                      (per-line-prefix nil per-line-p)
                                                      (suffix ""))
                                 &body body)
+  "Evaluates BODY to print OBJECT, usually a list, as one logical block on the stream named STREAM-SYMBOL, with PREFIX, PER-LINE-PREFIX and SUFFIX around it; circularity and *PRINT-LENGTH* are handled through PPRINT-POP."
   (when (and prefix-p per-line-p)
     (error 'simple-program-error
            :format-control "PPRINT-LOGICAL-BLOCK: both :PREFIX and :PER-LINE-PREFIX were given"
@@ -56,9 +57,13 @@
     (if (null (second st)) (throw (fourth st) nil))
     nil))
 
-(defmacro pprint-pop () '(%pprint-pop))
+(defmacro pprint-pop ()
+  "Inside PPRINT-LOGICAL-BLOCK, returns the next element of the list being printed, printing ... or . rest instead when the length limit or a dotted tail is reached."
+  '(%pprint-pop))
 
-(defmacro pprint-exit-if-list-exhausted () '(%pprint-exit-if-list-exhausted))
+(defmacro pprint-exit-if-list-exhausted ()
+  "Inside PPRINT-LOGICAL-BLOCK, ends the block when the list being printed has no elements left."
+  '(%pprint-exit-if-list-exhausted))
 
 ;;; ------------------------------------------------------------------
 ;;; Pprint dispatch tables. A table is an instance whose slot 0 holds its entries, each
@@ -113,17 +118,20 @@
   (%output-object object stream))
 
 (defun copy-pprint-dispatch (&optional (table *print-pprint-dispatch*))
+  "A copy of the pprint dispatch TABLE (default the current one; NIL means the initial table)."
   (%make-pprint-dispatch-table (let ((r nil))
                                  (dolist (e (%pprint-entries table)) (setq r (cons (copy-list e) r)))
                                  (nreverse-boot r))))
 
 (defun pprint-dispatch (object &optional (table *print-pprint-dispatch*))
+  "The function TABLE would use to pretty-print OBJECT, and whether one was found there."
   (let ((fn (%pprint-dispatch-lookup object table)))
     (if fn
         (values fn t)
         (values #'%default-pprint nil))))
 
 (defun set-pprint-dispatch (type-specifier function &optional (priority 0) (table *print-pprint-dispatch*))
+  "Makes FUNCTION print objects of TYPE-SPECIFIER in the pprint dispatch TABLE, with PRIORITY; a NIL function removes the entry. Returns NIL."
   (unless (realp priority)
     (error 'type-error :datum priority :expected-type 'real))
   (unless (%pprint-dispatch-table-p table)
@@ -184,6 +192,7 @@
     nil))
 
 (defmacro print-unreadable-object ((object stream &key type identity) &body body)
+  "Prints OBJECT on STREAM in #<...> form: BODY prints the contents, TYPE adds the type name first and IDENTITY an address after. Returns NIL."
   `(%print-unreadable-object ,object ,stream ,type ,identity
                              ,(if body `(function (lambda () ,@body)) nil)))
 
@@ -194,6 +203,7 @@
 (defvar *standard-pprint-dispatch* (%make-pprint-dispatch-table nil))
 
 (defmacro with-standard-io-syntax (&body body)
+  "Evaluates BODY with the printer and reader variables bound to their standard values, so that what is printed can be read back the same way."
   `(let ((*package* (find-package "COMMON-LISP-USER"))
          (*print-array* t) (*print-base* 10) (*print-case* :upcase) (*print-circle* nil)
          (*print-escape* t) (*print-gensym* t) (*print-length* nil) (*print-level* nil)

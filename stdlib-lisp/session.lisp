@@ -5,13 +5,26 @@
 (defvar *session-collect-warnings* nil
   "True when the session reports warnings in its results instead of printing them.")
 
+(defun %session-collect-warning (c)
+  ;; a warning goes into the call's result (with the position of the form analysed) instead of
+  ;; *ERROR-OUTPUT*
+  (%session-note-warning (%type-name-for-result (%condition-display-type c)) (princ-to-string c))
+  (muffle-warning c))
+
+(defun %type-name-for-result (type)
+  ;; printed as in the current package, or in CL-USER when that does not use CL (KEYWORD, say),
+  ;; so that a standard type reads STYLE-WARNING rather than COMMON-LISP:STYLE-WARNING
+  (let ((*package* (if (or (eq *package* (find-package "COMMON-LISP"))
+                           (%memq (find-package "COMMON-LISP") (package-use-list *package*)))
+                       *package*
+                       (find-package "COMMON-LISP-USER"))))
+    (prin1-to-string type)))
+
 (defun %session-eval (form)
   ;; every top-level form runs with its own ABORT restart; an unhandled error ends this form only
   (restart-case
       (if *session-collect-warnings*
-          (handler-bind ((warning #'(lambda (c)
-                                      (%session-note-warning (%condition-display-type c) (princ-to-string c))
-                                      (muffle-warning c))))
+          (handler-bind ((warning #'%session-collect-warning))
             (eval form))
           (eval form))
     (abort ()
@@ -99,8 +112,11 @@ a function that puts its registry back as it was.")
   (let ((ll (if (%generic-function-p fn) (generic-function-lambda-list fn) (%function-lambda-list fn))))
     (if (eq ll :unknown)
         ""
-        (let ((*print-case* :upcase) (*package* (or package *package*)))
-          (prin1-to-string (or ll '()))))))
+        ;; an empty lambda list reads as the person wrote it, (), not as NIL
+        (if (null ll)
+            "()"
+            (let ((*print-case* :upcase) (*package* (or package *package*)))
+              (prin1-to-string ll))))))
 
 (defun %definitions-of (sym)
   (let ((entries nil))
@@ -218,12 +234,16 @@ a function that puts its registry back as it was.")
       (format stream "  ~D: [~A] ~A~%" i (restart-name r) (princ-to-string r))
       (setq i (1+ i)))))
 
-(defun %print-backtrace (frames stream)
-  (let ((i 0) (*print-length* 8) (*print-level* 3))
+(defun %print-backtrace (frames stream locals)
+  ;; FRAMES as %BACKTRACE-LOCALS gives them: ((name . args) . ((var . value) ...)) each
+  (let ((i 0) (*print-length* 8) (*print-level* 3) (*print-circle* t))
     (dolist (f frames)
-      (format stream "~&  ~D: ~S~%" i f)
+      (format stream "~&  ~D: ~S~%" i (car f))
+      (if locals
+          (dolist (v (cdr f))
+            (format stream "~&      ~S = ~S~%" (car v) (cdr v))))
       (setq i (1+ i)))
-    (if (null frames) (format stream "~&  (no interpreted frames)~%"))))
+    (if (null frames) (format stream "~&  (no frames)~%"))))
 
 (defun %debugger-command-p (line names)
   (dolist (n names nil)
@@ -232,11 +252,14 @@ a function that puts its registry back as it was.")
 (defun %repl-debugger (condition)
   (let* ((*debug-level* (1+ *debug-level*))
          (level *debug-level*)
-         (frames (%strip-internal-frames (%backtrace 40)))
+         (frames (%strip-internal-frames (%backtrace-locals 200)))
+         ;; the restarts as listed: the numbers typed refer to this list, not to one computed
+         ;; inside the prompt's own "Return to debug level" restart
+         (restarts (compute-restarts condition))
          (out *debug-io*))
     (format out "~&~%debugger invoked on a ~S:~%  ~A~%~%"
             (%condition-display-type condition) (ignore-errors (princ-to-string condition)))
-    (%print-restarts (compute-restarts condition) out)
+    (%print-restarts restarts out)
     (do () (nil)
       (with-simple-restart (abort "Return to debug level ~D." level)
         (let ((line (%read-line-interactive
@@ -247,20 +270,22 @@ a function that puts its registry back as it was.")
           (setq line (string-trim '(#\Space #\Tab) line))
           (cond ((equal line ""))
                 ((every #'digit-char-p line)
-                 (let ((n (parse-integer line)) (restarts (compute-restarts condition)))
+                 (let ((n (parse-integer line)))
                    (if (< n (length restarts))
                        (invoke-restart-interactively (nth n restarts))
                        (format out "~&There is no restart number ~D.~%" n))))
                 ((%debugger-command-p line '(":abort" ":a" ":q" ":top" ":quit"))
                  (invoke-restart (car (last (%abort-restarts condition)))))
                 ((%debugger-command-p line '(":bt" ":backtrace"))
-                 (%print-backtrace frames out))
+                 (%print-backtrace frames out nil))
+                ((%debugger-command-p line '(":bt locals" ":backtrace locals" ":locals"))
+                 (%print-backtrace frames out t))
                 ((%debugger-command-p line '(":error" ":e"))
                  (format out "~&~A~%" condition))
                 ((%debugger-command-p line '(":restarts" ":r"))
-                 (%print-restarts (compute-restarts condition) out))
+                 (%print-restarts restarts out))
                 ((%debugger-command-p line '(":help" ":h" "help"))
-                 (format out "~&A number invokes that restart; :abort returns to the top level; :bt shows the backtrace;~%:error shows the condition again; any other input is evaluated here.~%"))
+                 (format out "~&A number invokes that restart; :abort returns to the top level; :bt shows the backtrace~%(:bt locals with each frame's local variables); :error shows the condition again; any other~%input is evaluated here.~%"))
                 (t
                  (%debugger-eval line out))))))))
 

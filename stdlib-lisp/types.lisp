@@ -79,6 +79,7 @@ Returns the new lambda list, the &whole variable and the &environment variable."
     (nreverse-boot r)))
 
 (defmacro typecase (keyform &rest clauses)
+  "Evaluates KEYFORM and runs the first of CLAUSES whose type the value belongs to; a final T or OTHERWISE clause catches the rest. NIL when nothing matches."
   (let ((k (gensym)))
     `(let ((,k ,keyform))
        (cond ,@(sys::%typecase-clauses k clauses)))))
@@ -89,6 +90,7 @@ Returns the new lambda list, the &whole variable and the &environment variable."
                             :format-arguments (list datum name types)))
 
 (defmacro etypecase (keyform &rest clauses)
+  "Like TYPECASE with no otherwise clause, but signals a TYPE-ERROR when no clause matches."
   (let ((k (gensym)) (types (sys::%typecase-types clauses)))
     `(let ((,k ,keyform))
        (cond ,@(sys::%typecase-clauses k clauses)
@@ -108,6 +110,7 @@ Returns the new lambda list, the &whole variable and the &environment variable."
       value)))
 
 (defmacro ctypecase (keyplace &rest clauses)
+  "Like TYPECASE with no otherwise clause, but signals a correctable error when no clause matches, offering to store a new value in KEYPLACE and retry."
   (if (not (or (symbolp keyplace) (consp keyplace)))
       ;; a literal is no place: give the restart a variable to store into
       (let ((v (gensym))) (return-from ctypecase `(let ((,v ,keyplace)) (ctypecase ,v ,@clauses)))))

@@ -61,7 +61,11 @@ check debugger-banner 'debugger invoked on a TYPE-ERROR'
 check debugger-restarts '[ABORT] Return to top level.'
 check debugger-prompt '[1] CL-USER>'
 send ':bt' Enter
-check backtrace '0: (F 5)'
+# every frame, primitives included, with their arguments
+check backtrace-primitive '0: (CAR 5)'
+check backtrace '1: (F 5)'
+send ':bt locals' Enter
+check backtrace-locals '      X = 5'
 send '(+ 40 2)' Enter
 check debugger-eval '42'
 send ':abort' Enter
@@ -69,6 +73,18 @@ sleep 0.3
 send '(keep)' Enter
 sleep 0.5
 if last_answer_is_42; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL state-after-debugger"; screen | grep -v '^$' | tail -5; fi
+# a restart's number invokes it: 0 at [1] is the listed ABORT, back to the top level
+send '(car 7)' Enter
+check car-debugger 'The value 7 is not of type LIST'
+send '0' Enter
+sleep 0.3
+send '(list :back (keep))' Enter
+check restart-number-abort '(:BACK 42)'
+if screen | grep -v '^$' | tail -2 | grep -q '^\[1\]'; then failed=$((failed + 1)); echo "repl FAIL restart-number-abort left the debugger prompt"; else passed=$((passed + 1)); fi
+send '(restart-case (error "stop") (continue () :report "Go on with 7." 7))' Enter
+check continue-listed '0: [CONTINUE] Go on with 7.'
+send '0' Enter
+check continue-by-number-value '7'
 # use-value restart by number
 send '(restart-case (error "pick") (use-value (v) (* v 2)))' Enter
 check restart-listed '[USE-VALUE]'
@@ -76,6 +92,12 @@ send '0' Enter
 sleep 0.3
 # invoke-restart-interactively with no interactive function: use-value gets no arguments -> error; choose abort instead
 send ':abort' Enter
+# :profile runs the code and shows the table
+send '(defun pfib (n) (if (< n 2) n (+ (pfib (- n 1)) (pfib (- n 2)))))' Enter
+send ':profile (pfib 10)' Enter
+check profile-value '55'
+check profile-table 'calls   incl ms   excl ms'
+check profile-calls '       177 '
 # Ctrl-C interrupts a runaway loop, state kept
 send '(loop)' Enter
 sleep 1

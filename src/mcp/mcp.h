@@ -14,6 +14,8 @@ typedef struct McpContext {
     McpVersion version;
     cJSON *progress_token;       /* of the request being served, or NULL */
     double default_timeout;
+    const char *raw;             /* the text of the message being served (NULL when unknown), for exact strings */
+    size_t raw_len;
 } McpContext;
 
 /* A tool: its description as data, and the handler that fills a tools/call result.
@@ -39,8 +41,23 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count;
+
+/* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
+ * evaluate-lisp's outputSchema (which the debug tools' results share). */
+char *mcp_captured_text(const TclResult *r);
+extern const char mcp_eval_output_schema[];
+
+/* tools-debug.c: the result of an evaluation suspended in the debugger; STRUCTURED (taken over)
+ * holds evaluate-lisp's fields, to which the restarts are added. */
+cJSON *mcp_suspended_result(McpContext *ctx, const TclResult *r, cJSON *structured);
+/* The outputSchema properties a suspended evaluation adds to evaluate-lisp's (JSON members). */
+#define MCP_SUSPENDED_OUTPUT_PROPERTIES                                                                     \
+    "\"suspended\":{\"type\":\"boolean\"},\"debug_level\":{\"type\":\"integer\"},"                      \
+    "\"restarts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
+    "\"index\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},\"report\":{\"type\":\"string\"}},"       \
+    "\"required\":[\"index\",\"name\",\"report\"]}}"
 
 extern const ToolGroup mcp_tool_groups[];
 extern const int mcp_tool_group_count;
@@ -57,9 +74,44 @@ cJSON *mcp_tool_json(const Tool *t, McpVersion v);
 
 /* A tool result holding TEXT; is_error sets isError. STRUCTURED may be NULL (taken over). */
 cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v);
+/* The same for the LEN bytes of TEXT (which may hold NUL characters). */
+cJSON *mcp_text_result_n(const char *text, size_t len, bool is_error, cJSON *structured, McpVersion v);
+
+/* ---- results (results.c) ---- */
+/* What a tool's structuredContent holds besides `error` when the call never ran: each outputSchema
+ * requires its own fields, and errors are results too. */
+typedef enum { MCP_ARGS_EVAL, MCP_ARGS_DEFINITIONS, MCP_ARGS_RESET, MCP_ARGS_SYSTEM } McpArgsShape;
+/* An argument problem: a tool error the model can fix (isError, [ERROR] INVALID-ARGUMENT), not a
+ * protocol error, with structuredContent of SHAPE. */
+cJSON *mcp_argument_error(McpContext *ctx, McpArgsShape shape, const char *message);
+/* {type, message}: the error of a structuredContent (MESSAGE written exactly). */
+cJSON *mcp_error_object(const char *type, const char *message);
+/* The result of an evaluation: the text ([stdout], [stderr], [note], [warning], => values or
+ * [ERROR] with where the call stopped and the backtrace) and structuredContent (EVAL_OUTPUT_SCHEMA);
+ * TCL_SUSPENDED ones through mcp_suspended_result. */
+cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
+/* The result of a system report (takes REP over and frees it). */
+cJSON *mcp_report_result(McpContext *ctx, TclReport *rep);
 
 /* Progress from inside a long tool call (no-op without a progress token). */
 void mcp_progress(McpContext *ctx, const char *message);
+
+/* ---- exact JSON text (jsontext.c) ----
+ * A string item holding the LEN bytes of S exactly (NUL characters included), as a raw JSON
+ * literal; surrogates (generalized UTF-8) become \uXXXX escapes, bytes that are no UTF-8 U+FFFD. */
+cJSON *mcp_json_string_n(const char *s, size_t len);
+cJSON *mcp_json_string(const char *s);
+/* TEXT (LEN bytes of JSON) with every non-UTF-8 sequence escaped, malloc'd with *OUT_LEN, or NULL
+ * when TEXT is valid UTF-8 already. */
+char *mcp_json_wire_utf8(const char *text, size_t len, size_t *out_len);
+/* The exact bytes of the string params.arguments.NAME in the raw message RAW (malloc'd, *LEN),
+ * or NULL when it is missing or not a string. */
+char *mcp_json_raw_argument(const char *raw, size_t raw_len, const char *name, size_t *len);
+/* The exact bytes of the string argument NAME of the call being served, ITEM as cJSON parsed it:
+ * from the message text (ctx->raw) when they agree, else ITEM's C string. Malloc'd, *LEN. */
+char *mcp_string_argument(const McpContext *ctx, const cJSON *item, const char *name, size_t *len);
+/* Where element INDEX of the raw JSON array RAW lies. */
+bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *start, size_t *len);
 
 /* The instructions text sent in the initialize result. */
 extern const char *mcp_instructions;

@@ -28,6 +28,10 @@ static double now_ms(void) {
 static void send_json(cJSON *msg) {
     char *text = cJSON_PrintUnformatted(msg);
     if (!text) return;
+    /* the wire is UTF-8 whatever the strings held (lone surrogates, stray bytes): see jsontext.c */
+    size_t clean_len;
+    char *clean = mcp_json_wire_utf8(text, strlen(text), &clean_len);
+    if (clean) { free(text); text = clean; }
     pthread_mutex_lock(&out_lock);
     fputs(text, proto_out);
     fputc('\n', proto_out);
@@ -65,7 +69,7 @@ static void log_stderr(const char *fmt, const char *arg) {
 
 /* ---- shared state between the reader thread and the evaluating thread ---- */
 
-typedef struct Item { cJSON *msg; struct Item *next; } Item;
+typedef struct Item { cJSON *msg; char *raw; size_t raw_len; struct Item *next; } Item;
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t state_cond = PTHREAD_COND_INITIALIZER;
@@ -97,9 +101,12 @@ static bool valid_id(const cJSON *id) {
     return false;
 }
 
-static void enqueue(cJSON *msg) {
+static void enqueue(cJSON *msg, const char *raw, size_t raw_len) {
     Item *it = (Item *)calloc(1, sizeof *it);
     it->msg = msg;
+    /* the text too: tools read exact strings (NUL characters) from it */
+    it->raw = (char *)malloc(raw_len + 1);
+    if (it->raw) { memcpy(it->raw, raw, raw_len); it->raw[raw_len] = 0; it->raw_len = raw_len; }
     pthread_mutex_lock(&state_lock);
     if (queue_tail) queue_tail->next = it; else queue_head = it;
     queue_tail = it;
@@ -120,6 +127,7 @@ static void cancel_request(const cJSON *id) {
                 if (prev) prev->next = it->next; else queue_head = it->next;
                 if (queue_tail == it) queue_tail = prev;
                 cJSON_Delete(it->msg);
+                free(it->raw);
                 free(it);
                 break;
             }
@@ -171,7 +179,7 @@ static bool needs_session(const cJSON *msg) {
     return cJSON_IsString(method) && strcmp(method->valuestring, "tools/call") == 0;
 }
 
-static void reader_handle(cJSON *msg) {
+static void reader_handle(cJSON *msg, const char *raw, size_t raw_len) {
     /* While the interpreter boots, the reader answers initialize, tools/list and the like itself,
      * so that start-up to the initialize reply does not wait for the boot. Only while nothing
      * is queued, so that responses keep the order of the requests. */
@@ -179,7 +187,7 @@ static void reader_handle(cJSON *msg) {
     bool direct = !session_ready && !queue_head && !needs_session(msg);
     pthread_mutex_unlock(&state_lock);
     if (direct) {
-        McpContext none = {NULL, V2025_11_25, NULL, 0};
+        McpContext none = {NULL, V2025_11_25, NULL, 0, NULL, 0};
         handle_item(&none, msg);
         cJSON_Delete(msg);
         return;
@@ -204,7 +212,7 @@ static void reader_handle(cJSON *msg) {
             return;
         }
     }
-    enqueue(msg);
+    enqueue(msg, raw, raw_len);
 }
 
 static void *reader_main(void *arg) {
@@ -245,7 +253,7 @@ static void *reader_main(void *arg) {
                     send_json(r);
                     cJSON_Delete(r);
                 } else {
-                    reader_handle(msg);
+                    reader_handle(msg, buf + start, end - start);
                 }
             }
             start = i + 1;
@@ -416,10 +424,19 @@ static void handle_item(McpContext *ctx, cJSON *msg) {
         }
         cJSON *out = cJSON_CreateArray();
         cJSON *el;
+        const char *raw = ctx->raw;
+        size_t raw_len = ctx->raw_len;
+        int index = 0;
         cJSON_ArrayForEach(el, msg) {
+            size_t start, len;
+            bool found = raw && mcp_json_array_element(raw, raw_len, index++, &start, &len);
+            ctx->raw = found ? raw + start : NULL;
+            ctx->raw_len = found ? len : 0;
             cJSON *r = handle_message(ctx, el);
             if (r) cJSON_AddItemToArray(out, r);
         }
+        ctx->raw = raw;
+        ctx->raw_len = raw_len;
         if (cJSON_GetArraySize(out) > 0) send_json(out);
         cJSON_Delete(out);
         return;
@@ -454,6 +471,7 @@ int mcp_run(const CliOptions *opt) {
     free(rules);
     TclOptions so = opt->session;
     so.capture_output = true;
+    so.exit_unavailable = true;   /* the server's process is not the session's to end */
     if (so.timeout <= 0) so.timeout = 30;
     /* the reader starts first: it answers initialize while the interpreter boots */
     pthread_t reader;
@@ -472,7 +490,7 @@ int mcp_run(const CliOptions *opt) {
     the_session = session;
     session_ready = true;
     pthread_mutex_unlock(&state_lock);
-    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout};
+    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout, NULL, 0};
     for (;;) {
         pthread_mutex_lock(&state_lock);
         while (!queue_head && !input_closed) pthread_cond_wait(&state_cond, &state_lock);
@@ -484,8 +502,12 @@ int mcp_run(const CliOptions *opt) {
         queue_head = it->next;
         if (!queue_head) queue_tail = NULL;
         pthread_mutex_unlock(&state_lock);
+        ctx.raw = it->raw;
+        ctx.raw_len = it->raw_len;
         handle_item(&ctx, it->msg);
+        ctx.raw = NULL;
         cJSON_Delete(it->msg);
+        free(it->raw);
         free(it);
     }
     pthread_join(reader, NULL);

@@ -15,161 +15,54 @@ const char *mcp_instructions =
     "warnings as [warning] lines, and each value of the last form as `=> VALUE` (strings are printed "
     "readably, e.g. => \"abc\"). Errors come back with isError and the text `[ERROR] TYPE`, the "
     "condition's report and a short backtrace; the session survives errors, runaway loops (time limit, "
-    "default 30 s), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
+    "default 30 s), floods of output (a result carries at most max_output_chars, default 100000, and output "
+    "beyond it stops the evaluation), deep recursion and heap exhaustion with its definitions intact. Libraries: load-system and "
     "quickload load ASDF systems (and their dependencies) from local source directories, with no network; "
     "list-local-systems shows what can be loaded, describe-system, list-loaded-systems and system-dependencies "
-    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true.";
-
-/* ---- helpers ---- */
-
-cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVersion v) {
-    cJSON *r = cJSON_CreateObject();
-    cJSON *content = cJSON_AddArrayToObject(r, "content");
-    cJSON *block = cJSON_CreateObject();
-    cJSON_AddStringToObject(block, "type", "text");
-    cJSON_AddStringToObject(block, "text", text);
-    cJSON_AddItemToArray(content, block);
-    if (structured) {
-        if (v >= V2025_06_18) cJSON_AddItemToObject(r, "structuredContent", structured);
-        else cJSON_Delete(structured);
-    }
-    if (is_error) cJSON_AddBoolToObject(r, "isError", 1);
-    return r;
-}
-
-typedef struct Buf { char *s; size_t len, cap; } Buf;
-
-static void buf_add(Buf *b, const char *s) {
-    size_t n = strlen(s);
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *ns = (char *)realloc(b->s, cap);
-        if (!ns) return;
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n + 1);
-    b->len += n;
-}
-
-static void buf_line(Buf *b, const char *s) {
-    buf_add(b, s);
-    buf_add(b, "\n");
-}
-
-static bool ends_with_newline(const char *s) {
-    size_t n = strlen(s);
-    return n > 0 && s[n - 1] == '\n';
-}
-
-/* An argument problem is a tool error the model can fix, not a protocol error. */
-static cJSON *argument_error(McpContext *ctx, const char *message) {
-    char text[512];
-    snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);
-    return mcp_text_result(text, true, NULL, ctx->version);
-}
+    "report on them. reset-session keeps loaded systems usable (their records are cleared) unless systems is true. "
+    "Warnings found when code is analysed (undefined functions and variables, wrong argument counts, unused "
+    "variables) come as [warning] lines, as SBCL's compiler gives them. evaluate-lisp with debug true suspends "
+    "at an unhandled error instead: invoke-restart (e.g. USE-VALUE with values) or abort-evaluation continues "
+    "it, backtrace shows its frames; profile shows where the time goes.";
 
 /* ---- evaluate-lisp ---- */
 
-static cJSON *structured_eval(const TclResult *r) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *vals = cJSON_AddArrayToObject(o, "values");
-    for (int i = 0; i < r->nvalues; i++) cJSON_AddItemToArray(vals, cJSON_CreateString(r->values[i]));
-    cJSON_AddStringToObject(o, "stdout", r->out ? r->out : "");
-    cJSON_AddStringToObject(o, "stderr", r->err ? r->err : "");
-    cJSON *ws = cJSON_AddArrayToObject(o, "warnings");
-    for (int i = 0; i < r->nwarnings; i++) {
-        cJSON *w = cJSON_CreateObject();
-        cJSON_AddStringToObject(w, "type", r->warnings[i].type);
-        cJSON_AddStringToObject(w, "message", r->warnings[i].message);
-        cJSON_AddItemToArray(ws, w);
-    }
-    if (r->status == TCL_OK) {
-        cJSON_AddNullToObject(o, "error");
-    } else {
-        cJSON *e = cJSON_AddObjectToObject(o, "error");
-        cJSON_AddStringToObject(e, "type", r->error_type ? r->error_type : "ERROR");
-        cJSON_AddStringToObject(e, "message", r->error_message ? r->error_message : "");
-        cJSON *bt = cJSON_AddArrayToObject(e, "backtrace");
-        for (int i = 0; i < r->nbacktrace; i++) cJSON_AddItemToArray(bt, cJSON_CreateString(r->backtrace[i]));
-    }
-    cJSON_AddStringToObject(o, "package", r->package ? r->package : "COMMON-LISP-USER");
-    cJSON_AddNumberToObject(o, "elapsed_ms", r->elapsed_ms);
-    return o;
-}
-
-/* The captured output of an evaluation, then its warnings: [stdout], [stderr], [note], [warning] lines. */
-static void add_captured(Buf *b, const TclResult *r) {
-    if (r->out && *r->out) {
-        buf_line(b, "[stdout]");
-        buf_add(b, r->out);
-        if (!ends_with_newline(r->out)) buf_add(b, "\n");
-    }
-    if (r->err && *r->err) {
-        buf_line(b, "[stderr]");
-        buf_add(b, r->err);
-        if (!ends_with_newline(r->err)) buf_add(b, "\n");
-    }
-    if (r->out_truncated) buf_line(b, "[note] output was truncated at the output limit");
-    for (int i = 0; i < r->nwarnings; i++) {
-        buf_add(b, "[warning] ");
-        buf_add(b, r->warnings[i].type);
-        buf_add(b, ": ");
-        buf_line(b, r->warnings[i].message);
-    }
-}
-
-static char *format_eval_text(const TclResult *r) {
-    Buf b = {0};
-    add_captured(&b, r);
-    if (r->status == TCL_OK) {
-        if (r->nvalues == 0) buf_line(&b, "; No values");
-        for (int i = 0; i < r->nvalues; i++) {
-            buf_add(&b, "=> ");
-            buf_line(&b, r->values[i]);
-        }
-    } else if (r->status == TCL_INCOMPLETE) {
-        buf_line(&b, "[ERROR] END-OF-FILE");
-        buf_line(&b, "Incomplete input: the code ends inside a form (unbalanced parentheses or an unterminated string).");
-    } else {
-        buf_add(&b, "[ERROR] ");
-        buf_line(&b, r->error_type ? r->error_type : "ERROR");
-        if (r->error_message) buf_line(&b, r->error_message);
-        if (r->nbacktrace > 0) {
-            buf_line(&b, "Backtrace:");
-            for (int i = 0; i < r->nbacktrace && i < 10; i++) {
-                char num[16];
-                snprintf(num, sizeof num, "  %d: ", i);
-                buf_add(&b, num);
-                buf_line(&b, r->backtrace[i]);
-            }
-        }
-    }
-    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
-    if (!b.s) return strdup("");
-    return b.s;
-}
+#define MIN_OUTPUT_CHARS 100
+#define MAX_OUTPUT_CHARS 10000000
 
 static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(args, "code");
     const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
     const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
-    if (!code) return argument_error(ctx, "Missing required argument \"code\": a string of Lisp source to evaluate.");
-    if (!cJSON_IsString(code)) return argument_error(ctx, "Argument \"code\" must be a string of Lisp source.");
+    const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "max_output_chars");
+    if (!code) return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Missing required argument \"code\": a string of Lisp source to evaluate.");
+    if (!cJSON_IsString(code)) return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"code\" must be a string of Lisp source.");
     if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
-        return argument_error(ctx, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
+        return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
     double t = ctx->default_timeout;
     if (timeout && !cJSON_IsNull(timeout)) {
         if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
-            return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+            return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         t = timeout->valuedouble;
     }
+    size_t out_limit = 0;
+    if (limit && !cJSON_IsNull(limit)) {
+        if (!cJSON_IsNumber(limit) || limit->valuedouble < MIN_OUTPUT_CHARS || limit->valuedouble > MAX_OUTPUT_CHARS ||
+            limit->valuedouble != (double)(long)limit->valuedouble)
+            return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"max_output_chars\" must be an integer from 100 to 10000000.");
+        out_limit = (size_t)limit->valuedouble;
+    }
+    const cJSON *debug = cJSON_GetObjectItemCaseSensitive(args, "debug");
+    if (debug && !cJSON_IsNull(debug) && !cJSON_IsBool(debug))
+        return mcp_argument_error(ctx, MCP_ARGS_EVAL, "Argument \"debug\" must be true or false.");
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
-    TclResult *r = tcl_eval(ctx->session, code->valuestring, pkg, t);
-    char *text = format_eval_text(r);
-    cJSON *res = mcp_text_result(text, r->status != TCL_OK, structured_eval(r), ctx->version);
+    size_t len;
+    char *text = mcp_string_argument(ctx, code, "code", &len);   /* exact: it may hold NUL characters */
+    /* a debug evaluation reads CODE as a C string: up to its first NUL character */
+    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug(ctx->session, text, pkg, t)
+                                       : tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
     free(text);
+    cJSON *res = mcp_eval_result(ctx, r);
     tcl_result_free(r);
     return res;
 }
@@ -189,31 +82,38 @@ static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
             for (int i = 0; definition_types[i]; i++)
                 if (strcmp(type->valuestring, definition_types[i]) == 0) ok = true;
         if (!ok)
-            return argument_error(ctx, "Argument \"type\" must be one of: all, functions, variables, macros, classes, "
+            return mcp_argument_error(ctx, MCP_ARGS_DEFINITIONS, "Argument \"type\" must be one of: all, functions, variables, macros, classes, "
                                        "structures, generic-functions, methods, packages, systems.");
         t = type->valuestring;
     }
     if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
-        return argument_error(ctx, "Argument \"package\" must be a string naming a package.");
+        return mcp_argument_error(ctx, MCP_ARGS_DEFINITIONS, "Argument \"package\" must be a string naming a package.");
     const char *p = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
     TclDefinitions *d = tcl_list_definitions(ctx->session, t, p);
     cJSON *res;
     if (d->error_type) {
-        char *text = (char *)malloc(strlen(d->error_type) + strlen(d->error_message ? d->error_message : "") + 16);
-        sprintf(text, "[ERROR] %s\n%s", d->error_type, d->error_message ? d->error_message : "");
-        res = mcp_text_result(text, true, NULL, ctx->version);
+        const char *msg = d->error_message ? d->error_message : "";
+        size_t n = strlen(d->error_type) + strlen(msg) + 16;
+        char *text = (char *)malloc(n);
+        snprintf(text, n, "[ERROR] %s\n%s", d->error_type, msg);
+        cJSON *st = cJSON_CreateObject();
+        cJSON_AddArrayToObject(st, "definitions");
+        cJSON_AddItemToObject(st, "error", mcp_error_object(d->error_type, msg));
+        cJSON_AddStringToObject(st, "package", tcl_current_package(ctx->session));
+        res = mcp_text_result(text, true, st, ctx->version);
         free(text);
     } else {
         cJSON *st = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(st, "definitions");
         for (int i = 0; i < d->count; i++) {
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "kind", d->items[i].kind);
-            cJSON_AddStringToObject(o, "name", d->items[i].name);
-            cJSON_AddStringToObject(o, "detail", d->items[i].detail);
-            cJSON_AddStringToObject(o, "package", d->items[i].package);
+            cJSON_AddItemToObject(o, "kind", mcp_json_string(d->items[i].kind));
+            cJSON_AddItemToObject(o, "name", mcp_json_string(d->items[i].name));
+            cJSON_AddItemToObject(o, "detail", mcp_json_string(d->items[i].detail));
+            cJSON_AddItemToObject(o, "package", mcp_json_string(d->items[i].package));
             cJSON_AddItemToArray(arr, o);
         }
+        cJSON_AddNullToObject(st, "error");
         cJSON_AddStringToObject(st, "package", tcl_current_package(ctx->session));
         res = mcp_text_result(d->text, false, st, ctx->version);
     }
@@ -226,7 +126,7 @@ static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
 static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
     const cJSON *systems = cJSON_GetObjectItemCaseSensitive(args, "systems");
     if (systems && !cJSON_IsNull(systems) && !cJSON_IsBool(systems))
-        return argument_error(ctx, "Argument \"systems\" must be true or false.");
+        return mcp_argument_error(ctx, MCP_ARGS_RESET, "Argument \"systems\" must be true or false.");
     bool drop = cJSON_IsTrue(systems);
     tcl_reset(ctx->session, drop);
     const char *text = drop ? "Session reset. All definitions cleared.\nLoaded systems dropped.\nCurrent package: CL-USER"
@@ -234,6 +134,7 @@ static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
     cJSON *st = cJSON_CreateObject();
     cJSON_AddBoolToObject(st, "reset", 1);
     cJSON_AddBoolToObject(st, "systems_dropped", drop);
+    cJSON_AddNullToObject(st, "error");
     cJSON_AddStringToObject(st, "package", "COMMON-LISP-USER");
     return mcp_text_result(text, false, st, ctx->version);
 }
@@ -243,51 +144,18 @@ static cJSON *tool_reset_session(McpContext *ctx, const cJSON *args) {
 
 static void progress_to_client(void *vctx, const char *message) { mcp_progress((McpContext *)vctx, message); }
 
-/* The text and structured result of a system report: on success the report (after any captured
- * output); on failure [ERROR] TYPE, the message, what completed before the error, and the output. */
-static cJSON *report_result(McpContext *ctx, TclReport *rep) {
-    TclResult *r = rep->result;
-    bool ok = r->status == TCL_OK;
-    Buf b = {0};
-    if (!ok) {
-        buf_add(&b, "[ERROR] ");
-        if (r->status == TCL_INCOMPLETE) buf_line(&b, "END-OF-FILE");
-        else buf_line(&b, r->error_type ? r->error_type : "ERROR");
-        buf_line(&b, r->error_message ? r->error_message : "");
-        if (rep->text) buf_line(&b, rep->text);
-    }
-    add_captured(&b, r);
-    if (ok) buf_line(&b, rep->text ? rep->text : "");
-    if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
-    cJSON *st = rep->json ? cJSON_Parse(rep->json) : NULL;
-    if (!cJSON_IsObject(st)) { cJSON_Delete(st); st = cJSON_CreateObject(); }
-    cJSON_AddStringToObject(st, "stdout", r->out ? r->out : "");
-    cJSON_AddStringToObject(st, "stderr", r->err ? r->err : "");
-    if (ok) {
-        cJSON_AddNullToObject(st, "error");
-    } else {
-        cJSON *e = cJSON_AddObjectToObject(st, "error");
-        cJSON_AddStringToObject(e, "type", r->error_type ? r->error_type : "ERROR");
-        cJSON_AddStringToObject(e, "message", r->error_message ? r->error_message : "");
-    }
-    cJSON *res = mcp_text_result(b.s ? b.s : "", !ok, st, ctx->version);
-    free(b.s);
-    tcl_report_free(rep);
-    return res;
-}
-
 /* A required non-empty string argument NAME, or NULL after setting *err to the argument error. */
 static const char *string_arg(McpContext *ctx, const cJSON *args, const char *name, cJSON **err) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
     char msg[200];
     if (!v || cJSON_IsNull(v)) {
         snprintf(msg, sizeof msg, "Missing required argument \"%s\": the name of a system, such as \"alexandria\".", name);
-        *err = argument_error(ctx, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return NULL;
     }
     if (!cJSON_IsString(v) || !v->valuestring[0]) {
         snprintf(msg, sizeof msg, "Argument \"%s\" must be a non-empty string naming a system.", name);
-        *err = argument_error(ctx, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return NULL;
     }
     return v->valuestring;
@@ -300,7 +168,7 @@ static bool bool_arg(McpContext *ctx, const cJSON *args, const char *name, bool 
     if (!cJSON_IsBool(v)) {
         char msg[160];
         snprintf(msg, sizeof msg, "Argument \"%s\" must be true or false.", name);
-        *err = argument_error(ctx, msg);
+        *err = mcp_argument_error(ctx, MCP_ARGS_SYSTEM, msg);
         return false;
     }
     *out = cJSON_IsTrue(v);
@@ -319,13 +187,13 @@ static cJSON *load_common(McpContext *ctx, const cJSON *args, bool quickload) {
     const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
     if (timeout && !cJSON_IsNull(timeout)) {
         if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
-            return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         t = timeout->valuedouble;
     }
     tcl_set_progress_handler(ctx->session, progress_to_client, ctx);
     TclReport *rep = tcl_load_system(ctx->session, system, force, quickload, t);
     tcl_set_progress_handler(ctx->session, NULL, NULL);
-    return report_result(ctx, rep);
+    return mcp_report_result(ctx, rep);
 }
 
 static cJSON *tool_load_system(McpContext *ctx, const cJSON *args) { return load_common(ctx, args, false); }
@@ -335,7 +203,7 @@ static cJSON *tool_describe_system(McpContext *ctx, const cJSON *args) {
     cJSON *err = NULL;
     const char *system = string_arg(ctx, args, "system", &err);
     if (!system) return err;
-    return report_result(ctx, tcl_describe_system(ctx->session, system));
+    return mcp_report_result(ctx, tcl_describe_system(ctx->session, system));
 }
 
 static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
@@ -343,27 +211,27 @@ static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
     const cJSON *offset = cJSON_GetObjectItemCaseSensitive(args, "offset");
     const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
     if (filter && !cJSON_IsNull(filter) && !cJSON_IsString(filter))
-        return argument_error(ctx, "Argument \"filter\" must be a string: part of the system names to list.");
+        return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"filter\" must be a string: part of the system names to list.");
     int off = 0, lim = 100;
     if (offset && !cJSON_IsNull(offset)) {
         if (!cJSON_IsNumber(offset) || offset->valuedouble < 0 || offset->valuedouble > 1e6 ||
             offset->valuedouble != (double)(int)offset->valuedouble)
-            return argument_error(ctx, "Argument \"offset\" must be a non-negative integer (the next_offset of the previous page).");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"offset\" must be a non-negative integer (the next_offset of the previous page).");
         off = (int)offset->valuedouble;
     }
     if (limit && !cJSON_IsNull(limit)) {
         if (!cJSON_IsNumber(limit) || limit->valuedouble < 1 || limit->valuedouble > 1000 ||
             limit->valuedouble != (double)(int)limit->valuedouble)
-            return argument_error(ctx, "Argument \"limit\" must be an integer from 1 to 1000.");
+            return mcp_argument_error(ctx, MCP_ARGS_SYSTEM, "Argument \"limit\" must be an integer from 1 to 1000.");
         lim = (int)limit->valuedouble;
     }
     const char *f = cJSON_IsString(filter) && filter->valuestring[0] ? filter->valuestring : NULL;
-    return report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
+    return mcp_report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
 }
 
 static cJSON *tool_list_loaded_systems(McpContext *ctx, const cJSON *args) {
     (void)args;
-    return report_result(ctx, tcl_list_loaded_systems(ctx->session));
+    return mcp_report_result(ctx, tcl_list_loaded_systems(ctx->session));
 }
 
 static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
@@ -372,22 +240,42 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     if (!system) return err;
     bool transitive = false;
     if (!bool_arg(ctx, args, "transitive", &transitive, &err)) return err;
-    return report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
+    return mcp_report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
 }
 
 /* ---- the table ---- */
+
+#define NULLABLE(schema) "{\"anyOf\":[{\"type\":\"null\"}," schema "]}"
+
+#define ERROR_FORM_SCHEMA                                                                                   \
+    "{\"type\":\"object\",\"properties\":{\"index\":{\"type\":\"integer\"},\"line\":{\"type\":\"integer\"},"  \
+    "\"column\":{\"type\":\"integer\"},\"text\":{\"type\":\"string\"}},\"required\":[\"index\",\"line\",\"column\",\"text\"]}"
 
 #define EVAL_OUTPUT_SCHEMA                                                                                  \
     "{\"type\":\"object\",\"properties\":{"                                                                 \
     "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                      \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                                    \
     "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
-    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}}," \
-    "\"error\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"                       \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"},\"column\":{\"type\":\"integer\"}},\"required\":[\"type\",\"message\"]}}," \
+    "\"error\":" NULLABLE("{\"type\":\"object\",\"properties\":{"                                          \
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
-    "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"type\",\"message\"]}]}," \
-    "\"package\":{\"type\":\"string\"},\"elapsed_ms\":{\"type\":\"number\"}},"                              \
-    "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"elapsed_ms\"]}"
+    "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                   \
+    "\"stage\":{\"enum\":[\"read\",\"eval\",\"print\",null]},"                                              \
+    "\"form\":" NULLABLE(ERROR_FORM_SCHEMA) ","                                                             \
+    "\"position\":" NULLABLE("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"integer\"},"         \
+    "\"column\":{\"type\":\"integer\"}},\"required\":[\"line\",\"column\"]}") ","                            \
+    "\"later_forms_skipped\":{\"type\":\"boolean\"}},"                                                      \
+    "\"required\":[\"type\",\"message\",\"backtrace\",\"stage\",\"form\",\"position\",\"later_forms_skipped\"]}") "," \
+    "\"package\":{\"type\":\"string\"},\"forms_evaluated\":{\"type\":\"integer\"},"                          \
+    "\"note\":{\"type\":[\"string\",\"null\"]},\"elapsed_ms\":{\"type\":\"number\"},"                      \
+    MCP_SUSPENDED_OUTPUT_PROPERTIES "},"                                                                    \
+    "\"required\":[\"values\",\"stdout\",\"stderr\",\"warnings\",\"error\",\"package\",\"forms_evaluated\",\"note\",\"elapsed_ms\"]}"
+
+const char mcp_eval_output_schema[] = EVAL_OUTPUT_SCHEMA;
+
+#define SIMPLE_ERROR_SCHEMA                                                                                  \
+    "\"error\":" NULLABLE("{\"type\":\"object\",\"properties\":{"                                          \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}")
 
 #define SYSTEM_ERROR_SCHEMA                                                                                  \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                              \
@@ -427,7 +315,11 @@ const Tool mcp_tools_eval[] = {
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source: one or more forms\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start this call in (the session's package is left unchanged)\"},"
-     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"}},"
+     "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit for this call in seconds (default 30)\"},"
+     "\"max_output_chars\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":10000000,\"description\":"
+     "\"Characters the result may carry: output, values, warnings and backtrace together (default 100000); "
+     "output beyond it stops the evaluation\"},"
+     "\"debug\":{\"type\":\"boolean\",\"description\":\"Suspend at an unhandled error instead of ending: see invoke-restart\"}},"
      "\"required\":[\"code\"]}",
      EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
     {"list-definitions", "List definitions",
@@ -442,8 +334,8 @@ const Tool mcp_tools_eval[] = {
      "\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"definitions\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
      "\"properties\":{\"kind\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"detail\":{\"type\":\"string\"},"
-     "\"package\":{\"type\":\"string\"}},\"required\":[\"kind\",\"name\"]}},\"package\":{\"type\":\"string\"}},"
-     "\"required\":[\"definitions\"]}",
+     "\"package\":{\"type\":\"string\"}},\"required\":[\"kind\",\"name\"]}},\"package\":{\"type\":\"string\"},"
+     SIMPLE_ERROR_SCHEMA "},\"required\":[\"definitions\",\"error\"]}",
      true, false, true, false, tool_list_definitions},
     {"reset-session", "Reset session",
      "Return the session to a fresh state: every user definition, variable, class, method, structure and "
@@ -452,7 +344,7 @@ const Tool mcp_tools_eval[] = {
      "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"boolean\","
      "\"description\":\"Also drop loaded systems (default false)\"}},\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"reset\":{\"type\":\"boolean\"},\"systems_dropped\":{\"type\":\"boolean\"},"
-     "\"package\":{\"type\":\"string\"}},\"required\":[\"reset\"]}",
+     "\"package\":{\"type\":\"string\"}," SIMPLE_ERROR_SCHEMA "},\"required\":[\"reset\",\"error\"]}",
      false, true, true, false, tool_reset_session},
 };
 const int mcp_tools_eval_count = (int)(sizeof mcp_tools_eval / sizeof mcp_tools_eval[0]);

@@ -103,7 +103,8 @@ static const char *const meta_help =
     "  :package NAME         make NAME the current package\n"
     "  :reset [systems]      return to a fresh session (with systems: drop loaded systems too)\n"
     "  :load NAME [force]    load the system NAME and its dependencies (force: reload it)\n"
-    "  :systems              the systems loaded in this session\n";
+    "  :systems              the systems loaded in this session\n"
+    "  :profile FORMS        evaluate FORMS and show per function its calls and time, costliest first\n";
 
 static char *next_word(char **p) {
     while (**p == ' ' || **p == '\t') (*p)++;
@@ -132,6 +133,23 @@ static bool package_name_ok(const char *n) {
     for (const char *c = n; *c; c++)
         if (strchr(" \t()'`,\"|;#\\", *c)) return false;
     return true;
+}
+
+/* :profile FORMS: evaluate under the profiler, then the values (or the error) and the table. */
+static void profile_command(TclSession *s, const char *code) {
+    TclProfile *p = tcl_profile(s, code, NULL, -1);
+    TclResult *r = p->result;
+    if (r->out && *r->out) fputs(r->out, stdout);
+    if (r->err && *r->err) fputs(r->err, stderr);
+    if (r->status == TCL_OK) for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
+    else cli_print_result(r, false);
+    printf("Profile: %d function%s called in %.3f ms, by exclusive time:\n", p->count, p->count == 1 ? "" : "s", p->total_ms);
+    printf("     calls   incl ms   excl ms       bytes  function\n");
+    for (int i = 0; i < p->count && i < 25; i++)
+        printf("%10ld %9.3f %9.3f %11.0f  %s\n", p->entries[i].calls, p->entries[i].inclusive_ms,
+               p->entries[i].exclusive_ms, p->entries[i].bytes, p->entries[i].name);
+    fflush(stdout);
+    tcl_profile_free(p);
 }
 
 /* Handle LINE when it is a meta-command; true if it was one. */
@@ -171,6 +189,12 @@ static bool meta_command(TclSession *s, const char *line) {
         print_report(tcl_load_system(s, arg, arg2 != NULL, false, -1));
     } else if (strcmp(cmd, ":systems") == 0 && !arg) {
         print_report(tcl_list_loaded_systems(s));
+    } else if (strcmp(cmd, ":profile") == 0) {
+        /* the rest of the line, as typed, is the code */
+        const char *code = strstr(line, ":profile") + strlen(":profile");
+        while (*code == ' ' || *code == '\t') code++;
+        if (!*code) fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:profile needs forms to run, such as :profile (fib 20)\n");
+        else profile_command(s, code);
     } else {
         handled = false;   /* a keyword or other Lisp input */
     }
@@ -227,7 +251,7 @@ int repl_run(TclSession *s, bool interactive) {
             break;
         }
         if (r->status == TCL_OK) {
-            for (int i = 0; i < r->nvalues; i++) printf("%s\n", r->values[i]);
+            cli_print_values(r);
         } else if (r->status == TCL_INTERRUPTED) {
             fprintf(stderr, "; Interrupted.\n");
         } else if (r->status == TCL_ERROR && r->error_type && strcmp(r->error_type, "ABORT") == 0) {

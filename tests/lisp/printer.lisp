@@ -911,8 +911,8 @@ line2\"")
   (subseq (prin1-to-string (make-hash-table :test #'eq)) 0 32)
   "#<HASH-TABLE :TEST EQ :COUNT 0 {")
 (deftest print-unreadable-7
-  (subseq (prin1-to-string (make-string-output-stream)) 0 32)
-  "#<SB-IMPL::STRING-OUTPUT-STREAM ")
+  (subseq (prin1-to-string (make-string-output-stream)) 0 17)
+  "#<STRING-STREAM {")
 (deftest print-unreadable-8
   (let ((*print-readably* t))
     (prin1-to-string '(1 "a" #\b c :d 1.5 1.5d0 nil)))
@@ -945,12 +945,30 @@ line2\"")
   t)
 (deftest print-unreadable-16
   (let ((s (prin1-to-string (make-string-output-stream))))
-    (string= s "#<SB-IMPL::STRING-OUTPUT-STREAM {" :end1 33))
+    (string= s "#<STRING-STREAM {" :end1 17))
   t)
 (deftest print-unreadable-17
   (let ((s (prin1-to-string (make-two-way-stream (make-string-input-stream "") (make-string-output-stream)))))
-    (string= s "#<TWO-WAY-STREAM :INPUT-STREAM #<SB-IMPL::STRING-INPUT-STREAM {" :end1 63))
+    (string= s "#<TWO-WAY-STREAM :INPUT-STREAM #<STRING-STREAM {" :end1 48))
   t)
+(deftest print-unreadable-stream-names
+  ;; streams print with tinycl's own type names, the same as TYPE-OF and CLASS-OF say
+  (with-open-file (f "tests/lisp/printer.lisp")
+    (let ((out (make-string-output-stream))
+          (in (make-string-input-stream "x")))
+      (list (string= (prin1-to-string f) "#<FILE-STREAM for \"file " :end1 24)
+            (type-of f) (class-name (class-of f)) (typep f 'file-stream)
+            (type-of out) (class-name (class-of out)) (typep out 'string-stream)
+            (type-of in) (class-name (class-of in))
+            (search "SB-" (prin1-to-string (list f out in *standard-output* *terminal-io*))))))
+  (t file-stream file-stream t string-stream string-stream t string-stream string-stream nil))
+(deftest print-unreadable-string-fill-stream
+  (let ((s (make-array 0 :element-type 'character :fill-pointer 0 :adjustable t)))
+    (with-output-to-string (o s)
+      (list (type-of o) (class-name (class-of o)) (typep o 'string-stream)
+            (typep o '(and stream (not string-stream)))
+            (string= (prin1-to-string o) "#<STRING-STREAM {" :end1 17))))
+  (string-stream string-stream t nil t))
 (deftest print-unreadable-18
   (let ((s (prin1-to-string (make-synonym-stream '*standard-output*))))
     (string= s "#<SYNONYM-STREAM :SYMBOL *STANDARD-OUTPUT* {" :end1 44))

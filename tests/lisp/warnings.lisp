@@ -1,0 +1,117 @@
+;;;; warnings.lisp: the warnings analysis gives, compared with SBCL 2.x's on the same code
+;;;; (sbcl --non-interactive, (with-compilation-unit () (load ...)): the "caught WARNING" and
+;;;; "caught STYLE-WARNING" conditions, their types and messages).
+
+(defun analysis-warnings (&rest forms)
+  ;; the warnings evaluating FORMS in one compilation unit gives: (type message) each, in order
+  (let ((ws nil))
+    (handler-bind ((warning #'(lambda (c)
+                                (push (list (symbol-name (sys::%condition-display-type c)) (princ-to-string c)) ws)
+                                (muffle-warning c))))
+      (with-compilation-unit () (dolist (f forms) (eval f))))
+    (nreverse ws)))
+
+(deftest warn-wrong-count-standard-function
+  (analysis-warnings '(defun wt-f3 () (car 1 2)))
+  (("WARNING" "The function CAR is called with two arguments, but wants exactly one.")))
+
+(deftest warn-wrong-count-user-function
+  (analysis-warnings '(defun wt-h (x) x) '(defun wt-f4 () (wt-h 1 2)) '(defun wt-f11 () (wt-h)))
+  (("STYLE-WARNING" "The function WT-H is called with two arguments, but wants exactly one.")
+   ("STYLE-WARNING" "The function WT-H is called with zero arguments, but wants exactly one.")))
+
+(deftest warn-at-least-and-at-most
+  (analysis-warnings '(defun wt-f12 () (subseq "abc"))
+                     '(defun wt-f14 (&optional a b) (list a b))
+                     '(defun wt-f15 () (wt-f14 1 2 3)))
+  (("WARNING" "The function SUBSEQ is called with one argument, but wants at least two.")
+   ("STYLE-WARNING" "The function WT-F14 called with three arguments, but wants at most two.")))
+
+(deftest warn-unknown-keywords
+  (analysis-warnings '(defun wt-kk (&key a) a)
+                     '(defun wt-f5 () (wt-kk :b 1))
+                     '(defun wt-f8 () (make-hash-table :tes 'eq))
+                     '(defun wt-f16 () (wt-kk :a))
+                     '(defun wt-ok () (wt-kk :b 1 :allow-other-keys t)))
+  (("STYLE-WARNING" ":B is not a known argument keyword.")
+   ("WARNING" ":TES is not a known argument keyword.")
+   ("STYLE-WARNING" "The function WT-KK is called with odd number of keyword arguments.")))
+
+(deftest warn-unused-variables
+  (analysis-warnings '(defun wt-f6 (x) 1)
+                     '(defun wt-f9 () (let ((y 1)) 2))
+                     '(defun wt-f10 (x) (declare (ignore x)) 1)
+                     '(defun wt-w9 (x) (setq x 2))
+                     '(defun wt-w4 (l) (destructuring-bind (a b) l a))
+                     '(defun wt-w11 (h) (maphash (lambda (k v) (print k)) h)))
+  (("STYLE-WARNING" "The variable X is defined but never used.")
+   ("STYLE-WARNING" "The variable Y is defined but never used.")
+   ("STYLE-WARNING" "The variable B is defined but never used.")
+   ("STYLE-WARNING" "The variable V is defined but never used.")))
+
+(deftest warn-undefined-at-end-of-unit
+  (analysis-warnings '(defun wt-f1 () (wt-undefined-fn 1))
+                     '(defun wt-f2 () (+ *wt-undefined-var* 1))
+                     '(defun wt-f13 () (setq *wt-undefined-set* 3))
+                     '(defun wt-f7 () (wt-later-defined 1))
+                     '(defun wt-later-defined (x) x))
+  (("STYLE-WARNING" "undefined function: COMMON-LISP-USER::WT-UNDEFINED-FN")
+   ("WARNING" "undefined variable: COMMON-LISP-USER::*WT-UNDEFINED-VAR*")
+   ("WARNING" "undefined variable: COMMON-LISP-USER::*WT-UNDEFINED-SET*")))
+
+(deftest warn-none-for-common-code
+  ;; SBCL gives none of these a warning
+  (analysis-warnings '(defstruct wt-point x y)
+                     '(defclass wt-animal () ((name :initarg :name :accessor wt-animal-name)))
+                     '(defmethod wt-speak ((a wt-animal) b) 1)
+                     '(defun wt-w1 (l) (dolist (e l) (print 1)))
+                     '(defun wt-w2 (l) (loop for x in l collect 1))
+                     '(defun wt-w6 (n) (dotimes (i n) (print 1)))
+                     '(defun wt-w8 (&rest args) (declare (ignorable args)) 1)
+                     '(defun wt-w13 () (position 1 '(1 2) :test #'eql :from-end t))
+                     '(defun wt-w16 (x) (ecase x (1 2)))
+                     '(defun wt-w19 (x) (check-type x integer) x)
+                     '(defun wt-w20 () (flet ((g (y) y)) (g 1)))
+                     '(defvar *wt-declared*)
+                     '(defun wt-w21 () *wt-declared*)
+                     '(defun wt-w22 () (let ((*print-base* 8)) (princ-to-string 8))))
+  nil)
+
+(deftest warn-muffle-warning
+  (let ((seen nil))
+    (handler-bind ((warning #'(lambda (c) (push c seen) (muffle-warning c))))
+      (with-compilation-unit () (eval '(defun wt-m1 (x) (car 1 2)))))
+    (length seen))
+  2)
+
+(deftest warn-handler-sees-the-types
+  (let ((types nil))
+    (handler-bind ((style-warning #'(lambda (c) (push :style types) (muffle-warning c)))
+                   (warning #'(lambda (c) (push :warning types) (muffle-warning c))))
+      (with-compilation-unit () (eval '(defun wt-m2 (x) (car 1 2)))))
+    (reverse types))
+  (:warning :style))
+
+(deftest warn-nested-units-report-at-the-outermost
+  (analysis-warnings '(with-compilation-unit () (defun wt-n1 () (wt-n2)))
+                     '(defun wt-n2 () 1))
+  nil)
+
+(deftest warn-override-starts-a-unit
+  (let ((ws nil))
+    (handler-bind ((warning #'(lambda (c) (push (princ-to-string c) ws) (muffle-warning c))))
+      (with-compilation-unit ()
+        (with-compilation-unit (:override t) (eval '(defun wt-o1 () (wt-o2))))
+        (eval '(defun wt-o2 () 1))))
+    ws)
+  ("undefined function: COMMON-LISP-USER::WT-O2"))
+
+(deftest warn-load-is-a-unit
+  (let ((file "/tmp/tinycl-warnings-test.lisp") (ws nil))
+    (with-open-file (s file :direction :output :if-exists :supersede)
+      (write-string "(defun wt-l1 () (wt-l2)) (defun wt-l2 () (wt-l3)) (defun wt-unused (q) 1)" s))
+    (handler-bind ((warning #'(lambda (c) (push (princ-to-string c) ws) (muffle-warning c))))
+      (load file))
+    (delete-file file)
+    (reverse ws))
+  ("The variable Q is defined but never used." "undefined function: COMMON-LISP-USER::WT-L3"))
