@@ -198,6 +198,53 @@ TclReport *tcl_list_loaded_systems(TclSession *s);
 TclReport *tcl_system_dependencies(TclSession *s, const char *system, bool transitive);
 void tcl_report_free(TclReport *r);
 
+/* ---- Introspection: what a symbol names, where it was defined, who uses it, what a macro form
+ * expands to, what a value holds. Each call evaluates in the session like tcl_eval (time limit,
+ * errors); RESULT holds that evaluation, whose error (an unknown package or symbol, a bad path)
+ * says what was wrong. TEXT is the answer for people and models; ITEMS the same as entries. ---- */
+typedef struct TclItem {
+    char *kind;               /* "function", "macro", "variable", "method", "calls", "0" (a part number), ... */
+    char *name;               /* the symbol, the caller, or the part's label, printed */
+    char *detail;             /* lambda list and documentation, value, printed part, ... ("" when none) */
+    char *file;               /* source file of the definition, or NULL */
+    long line, column;        /* 1-based, in FILE; 0 when unknown */
+    long call;                /* the evaluation (tcl_eval call number) that made it; 0 when not typed in */
+    char *source;             /* the text of the form that call evaluated, or NULL */
+} TclItem;
+
+typedef struct TclInfo {
+    TclResult *result;
+    char *text;               /* NULL when the request failed (see result) */
+    char *subject;            /* what the answer is about: the symbol printed, the object's type, ... */
+    TclItem *items;
+    int count;
+    int total;                /* items there were before the cap: count < total means more */
+} TclInfo;
+
+/* Everything SYMBOL (as typed: "foo", "pkg:foo", ":key") names, read in PACKAGE (NULL: current). */
+TclInfo *tcl_describe_symbol(TclSession *s, const char *symbol, const char *package);
+/* Symbols whose names contain QUERY, exact and prefix matches first; PACKAGE (NULL: all) only
+ * that package's own symbols; EXTERNAL_ONLY: only external ones; KINDS (NULL-terminated, or
+ * NULL: any) only symbols naming one of these: function, generic-function, macro,
+ * special-operator, variable, constant, class, package. */
+TclInfo *tcl_apropos(TclSession *s, const char *query, const char *package, bool external_only, const char *const *kinds);
+/* The one form of CODE expanded once (MACROEXPAND-1) or with FULL every macro in it, as a code
+ * walker would; TEXT is the expansion pretty-printed, SUBJECT "expanded" or "not a macro form". */
+TclInfo *tcl_macroexpand(TclSession *s, const char *code, const char *package, bool full);
+/* Every definition of SYMBOL with its source location. */
+TclInfo *tcl_find_definitions(TclSession *s, const char *symbol, const char *package);
+/* The cross-reference. RELATION: "calls" (who calls SYMBOL), "references", "sets", "binds",
+ * "macroexpands", or "calls-who" (what SYMBOL's definitions call). Items name the definitions
+ * (callers) and their source locations. */
+TclInfo *tcl_xref(TclSession *s, const char *relation, const char *symbol, const char *package);
+/* The value of CODE taken apart into numbered parts; CODE NULL: the last inspected value again
+ * (nothing is re-evaluated). PATH (NPATH part numbers) drills down into a part first. */
+TclInfo *tcl_inspect(TclSession *s, const char *code, const char *package, const long *path, int npath);
+/* SYMBOL's documentation strings; DOC_TYPE (NULL: every type that has one): function, variable,
+ * type, structure, setf, compiler-macro, method-combination. */
+TclInfo *tcl_documentation(TclSession *s, const char *symbol, const char *package, const char *doc_type);
+void tcl_info_free(TclInfo *info);
+
 /* Called with a short message as a long operation (a system load) makes progress; NULL: none.
  * The handler runs on the evaluating thread, inside the evaluation. */
 void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const char *message), void *ctx);

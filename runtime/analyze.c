@@ -7,6 +7,7 @@
 #include "lstring.h"
 #include "printer.h"
 #include "docs.h"
+#include "xref.h"
 #include <stdlib.h>
 
 /* node evaluators live in nodes.c */
@@ -283,6 +284,7 @@ static Node *analyze_symbol(ACtx *c, Obj sym) {
         add_fixup(c, &n->n, b->var, FX_REF);
         return &n->n;
     }
+    xref_note(L, XREF_REF, sym);   /* a free or special reference */
     if (!b) {
         Obj e = symbol_macro_expansion(L, sym, NIL);
         if (e != NO_VALUE) return analyze(c, e);
@@ -316,6 +318,7 @@ static Node *analyze_setq_pair(ACtx *c, Obj sym, Obj valform, Obj form) {
     }
     if (SYM(sym)->h.flags & SYM_CONSTANT) err_program(L, "Can't set the constant %S", sym);
     if (!b && warnings_active(c)) warnings_variable_ref(c, sym);
+    xref_note(L, XREF_SET, sym);
     SymNode *n = NEW(c, SymNode, ev_gset);
     n->sym = sym;
     n->value = val;
@@ -425,6 +428,7 @@ static Node *an_let(ACtx *c, Obj form) {
         if (globally_special(L, sym) || declared_special(c, decls, sym)) {
             bd->special = true;
             ln->has_special = true;
+            xref_note(L, XREF_BIND, sym);
             if (seq) ctx_push_bind(c, B_SPECIAL, sym, NULL);
         } else {
             AScope *keep = c->scope;
@@ -462,6 +466,7 @@ static Node *analyze_function_name(ACtx *c, Obj name, Obj form) {
         return &n->n;
     }
     if (b && b->kind == B_MACRO) err_program(L, "%S names a local macro, not a function: %S", name, form);
+    xref_note(L, XREF_CALL, name);
     FunctionNode *n = NEW(c, FunctionNode, ev_function);
     n->name = name;
     if (warnings_active(c)) warnings_function_ref(c, name);
@@ -952,6 +957,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
         } else {
             if (head == NIL) err_program(L, "Illegal function call: %S", form);
             n->fname = head;
+            xref_note(L, XREF_CALL, head);
         }
     } else if (is_cons(head) && CAR(head) == S(LAMBDA)) {
         n->fn = analyze(c, cons(L, S(FUNCTION), cons(L, head, NIL)));
@@ -981,6 +987,14 @@ static Obj expand_in_analysis(ACtx *c, Obj expander, Obj form) {
     return call_expander(L, expander, form, env);
 }
 
+/* Analyse FORM, the expansion of a defining macro, recording its cross-reference under DEF. */
+static Node *analyze_definition(ACtx *c, Obj def, Obj form) {
+    Obj saved = xref_begin(c->L, def);
+    Node *n = analyze(c, form);
+    xref_end(c->L, saved);
+    return n;
+}
+
 Node *analyze(ACtx *c, Obj form) {
     Lisp *L = c->L;
     stack_check(L);
@@ -998,8 +1012,10 @@ Node *analyze(ACtx *c, Obj form) {
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_SPECIAL_OP) && SYM(head)->h.aux)
             return special_table[SYM(head)->h.aux - 1](c, form);
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_MACRO) && SYM(head)->function != UNBOUND) {
+            Obj def = xref_macro_use(L, head, form);
             form = expand_in_analysis(c, SYM(head)->function, form);
             safe_point(L);
+            if (def != NIL) return analyze_definition(c, def, form);
             continue;
         }
         return analyze_call(c, form);
@@ -1060,6 +1076,7 @@ static void finalize(ACtx *c) {
         switch (f->kind) {
         case FX_REF: case FX_SET: {
             Node *n = f->node;
+            if (d > 0 && n->ev != ev_local_fn) xref_closure_ref(c, f->site, v);
             if (n->ev == ev_local_fn) { ((LocalFnNode *)n)->depth = d; ((LocalFnNode *)n)->index = v->slot; }
             else {
                 VarNode *vn = (VarNode *)n;
@@ -1182,6 +1199,7 @@ void lambda_force(Lisp *L, Lambda *lam) {
     ACtx c;
     ctx_init(&c, L, NIL);
     c.eager = true;
+    Obj xref_saved = xref_begin(L, NIL);   /* stdlib code analysed on its first call is no caller's */
     Frame guard;
     FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
     if (FRAME_SETJMP(&guard)) {
@@ -1190,6 +1208,7 @@ void lambda_force(Lisp *L, Lambda *lam) {
         int code = L->unwind_code;
         frame_pop(L, &guard);
         lam->lazy = LAZY_PENDING;
+        xref_end(L, xref_saved);
         unbind_specials(L, sp);
         unwind_continue(L, target, code);
     }
@@ -1197,6 +1216,7 @@ void lambda_force(Lisp *L, Lambda *lam) {
     Lambda *full = analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
     finalize(&c);
     frame_pop(L, &guard);
+    xref_end(L, xref_saved);
     unbind_specials(L, sp);
     full->source = lam->source;
     *lam = *full;   /* one struct copy: the closures that share LAM see the analysed function */
@@ -1218,7 +1238,14 @@ Obj lisp_eval(Lisp *L, Obj form) {
         if (is_cons(form) && is_type(CAR(form), T_SYMBOL) && (SYM(CAR(form))->h.flags & SYM_MACRO) &&
             !toplevel_op(L, CAR(form))) {
             bool ex;
+            Obj def = xref_macro_use(L, CAR(form), form);
             form = macroexpand_1(L, form, NIL, &ex);
+            if (def != NIL) {
+                Obj saved = xref_begin(L, def);
+                Obj r = lisp_eval(L, form);
+                xref_end(L, saved);
+                return r;
+            }
             if (ex) continue;
         }
         break;

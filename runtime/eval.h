@@ -72,6 +72,8 @@ typedef struct Lambda {
     bool lazy_macro;
     Obj lazy_block;
     Obj lazy_package;
+    Obj closure_vars;        /* ((name depth . slot) ...) of outer variables it uses, from its closure's
+                              * environment (xref.c, for inspect); 0 or NIL when none */
 } Lambda;
 
 enum { LAZY_NONE = 0, LAZY_PENDING = 1, LAZY_FORCING = 2 };

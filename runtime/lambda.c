@@ -5,6 +5,7 @@
 #include "error.h"
 #include "package.h"
 #include "lstring.h"
+#include "xref.h"
 
 typedef struct ParamBuf {
     Param *p;
@@ -229,8 +230,10 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
     out->nparams = b.n;
     out->params = b.p;
     for (int i = 0; i < b.n; i++)
-        if ((b.p[i].var != NIL && !b.vars[i] && b.p[i].kind != P_WHOLE) || (b.p[i].svar != NIL && !b.svars[i]))
+        if ((b.p[i].var != NIL && !b.vars[i] && b.p[i].kind != P_WHOLE) || (b.p[i].svar != NIL && !b.svars[i])) {
             out->has_specials = true;
+            xref_note(L, XREF_BIND, b.p[i].var != NIL && !b.vars[i] ? b.p[i].var : b.p[i].svar);
+        }
     for (int i = 0; i < b.n; i++)
         if (b.p[i].kind == P_WHOLE && b.p[i].var != NIL && !b.vars[i]) out->has_specials = true;
     Pending *pend = (Pending *)gc_alloc(L, sizeof(Pending));

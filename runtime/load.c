@@ -9,6 +9,8 @@
 #include "lstring.h"
 #include "package.h"
 #include "printer.h"
+#include "xref.h"
+#include "list.h"
 
 #define EOF_VALUE OBJ(0x906)
 
@@ -30,9 +32,14 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
     for (;;) {
         size_t rsp = L->special_sp;
         bind_special(L, S(P_LOAD_READING), S(T));
+        long line, column;
+        xref_form_start(L, stream, &line, &column);
         Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
         unbind_specials(L, rsp);
         if (form == EOF_VALUE) break;
+        /* where the definitions of this form come from (find-definitions, the cross-reference) */
+        Obj file = SYM(S(P_SOURCE_FILE))->value;
+        xref_set_location(L, is_string(file) ? list3(L, file, FIX(line), FIX(column)) : NIL);
         Obj v = lisp_eval(L, form);
         if (print) {
             Obj vals = values_list(L, v);
@@ -48,6 +55,7 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
         }
     }
     unbind_specials(L, sp);
+    xref_set_location(L, NIL);
     return S(T);
 }
 

@@ -29,7 +29,8 @@
     X(system)              \
     X(docs)                \
     X(snapshot)            \
-    X(warnings)
+    X(warnings)            \
+    X(xref)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

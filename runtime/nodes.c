@@ -1,6 +1,7 @@
 /* nodes.c: running analysed code: one evaluator per node kind, function calls and closures. */
 #include "profile.h"
 #include "node.h"
+#include "xref.h"
 #include "gc.h"
 #include "error.h"
 #include "package.h"
@@ -712,6 +713,8 @@ Obj fdefinition_get(Lisp *L, Obj name) {
 }
 
 void fdefinition_set(Lisp *L, Obj name, Obj fn) {
+    /* where a function made by DEFSTRUCT, DEFCLASS, (SETF FDEFINITION)... was made */
+    if (UNLIKELY(L->source_location != NIL) && L->boot_phase) xref_function_defined(L, name);
     if (is_symbol(name)) {
         Symbol *s = symbol_data(L, name);
         s->function = fn;

@@ -136,6 +136,13 @@ struct Lisp {
     Obj form_stream;         /* the text those were counted in, and how far */
     size_t form_scan_pos;
     int form_scan_line, form_scan_col;
+
+    /* cross-reference and source locations (xref.c) */
+    Obj xref_table;          /* equal hash table: definition key -> (location . entries) */
+    Obj xref_caller;         /* key of the definition being analysed, or NIL: nothing recorded */
+    Obj xref_pending;        /* ((kind . name) ...) noted for it so far, newest first */
+    Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
+    Obj source_location;     /* of the top-level form being evaluated, or NIL */
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

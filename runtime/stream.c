@@ -473,7 +473,7 @@ int stream_read_char(Lisp *L, Obj o) {
     if (s->unread >= 0) {
         int c = s->unread;
         s->unread = -1;
-        if (c == '\n') s->line++;
+        if (c == '\n') { s->line++; s->prev_col = s->col; s->col = 0; } else s->col++;
         return c;
     }
     int c;
@@ -506,7 +506,7 @@ int stream_read_char(Lisp *L, Obj o) {
     case SK_GRAY: return gray_read_char(L, GRAY_OF(o), GRAY_READ_CHAR);
     default: not_a(L, o, "character input");
     }
-    if (c == '\n') s->line++;
+    if (c == '\n') { s->line++; s->prev_col = s->col; s->col = 0; } else s->col++;
     s->last_char = (uint32_t)c;
     return c;
 }
@@ -522,14 +522,14 @@ void stream_unread_char(Lisp *L, Obj o, uint32_t c) {
     case SK_STRING_IN:
         if (s->unread < 0 && s->pos > s->start && STR(s->string)->data[s->pos - 1] == c) {
             s->pos--;
-            if (c == '\n') s->line--;
+            if (c == '\n') { s->line--; s->col = s->prev_col; } else if (s->col) s->col--;
             return;
         }
         break;
     default: break;
     }
     s->unread = (int)c;
-    if (c == '\n') s->line--;
+    if (c == '\n') { s->line--; s->col = s->prev_col; } else if (s->col) s->col--;
 }
 
 int stream_peek_char(Lisp *L, Obj o) {

@@ -45,6 +45,7 @@ typedef struct Stream {
     /* composite */
     Obj a, b;                 /* synonym: a = symbol; two-way/echo: a = in, b = out; broadcast/concatenated: a = list */
     size_t line;              /* input line number (1-based), for reader errors */
+    size_t col, prev_col;     /* input column (0-based) and the column before the last newline, for source locations */
     /* files */
     int io_mode;              /* fd: 0 idle, 1 reading, 2 writing (the buffer holds input or pending output) */
     int elt_bytes;            /* binary element size in bytes: 1, 2, 4 or 8 (little-endian) */
@@ -89,7 +90,7 @@ static inline int stream_read_char_fast(Lisp *L, Obj o) {
     Stream *s = STREAM(o);
     if ((StreamKind)s->h.aux == SK_STRING_IN && s->unread < 0 && (s->flags & ST_OPEN) && s->pos < s->end) {
         uint32_t c = STR(s->string)->data[s->pos++];
-        if (c == '\n') s->line++;
+        if (c == '\n') { s->line++; s->prev_col = s->col; s->col = 0; } else s->col++;
         s->last_char = c;
         return (int)c;
     }

@@ -13,6 +13,8 @@
 #include "../runtime/snapshot.h"
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
+#include "../runtime/xref.h"
+#include "../runtime/list.h"
 #include "../runtime/access.h"
 #include "../runtime/warnings.h"
 #include <stdlib.h>
@@ -53,7 +55,9 @@ static char *lisp_to_malloc_n(Obj str, size_t *len) {
 }
 
 /* Make sure the interpreter knows the stack of the thread calling it. */
-static void enter(TclSession *s) {
+static void enter(TclSession *s) { session_enter(s); }
+
+void session_enter(TclSession *s) {
     Lisp *L = s->L;
     gc_current = L;
     pthread_t self = pthread_self();
@@ -543,6 +547,18 @@ static size_t skip_blank(const uint32_t *d, size_t n, size_t pos) {
     return pos;
 }
 
+/* (:eval CALL "text") for the form at START..END of TEXT, the text cut to a bounded length. */
+static Obj source_location(Lisp *L, long call, Obj text, size_t start, size_t end) {
+    enum { MAX_SOURCE = 2000 };
+    if (end > STR(text)->len) end = STR(text)->len;
+    if (start > end) start = end;
+    Obj src = string_new(L, end - start > MAX_SOURCE ? MAX_SOURCE + 3 : end - start);
+    size_t n = end - start > MAX_SOURCE ? MAX_SOURCE : end - start;
+    memcpy(STR(src)->data, STR(text)->data + start, n * sizeof(uint32_t));
+    if (n < end - start) for (int i = 0; i < 3; i++) STR(src)->data[n + i] = '.';
+    return list3(L, intern_cstr(L, L->pkg_keyword, "EVAL"), FIX(call), src);
+}
+
 static void line_column(const uint32_t *d, size_t pos, int *line, int *column) {
     int l = 1, c = 1;
     for (size_t i = 0; i < pos; i++) {
@@ -595,6 +611,10 @@ TclResult *tcl_eval_n(TclSession *s, const char *code, size_t len, const char *p
     return eval_call(s, code ? code : "", code ? len : 0, NIL, package, timeout, output_limit);
 }
 
+TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout) {
+    return eval_call(s, NULL, 0, form, NULL, timeout, 0);
+}
+
 /* Before a call: the capture streams take at most the call's budget, shared between them; with
  * STOP, output that reaches it stops the evaluation (a system load's notes only get cut). */
 static void arm_capture(TclSession *s, size_t limit, bool stop) {
@@ -627,6 +647,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     L->last_backtrace = NIL;
     L->session_warnings = NIL;
     arm_capture(s, budget.limit, code != NULL);
+    if (code) s->calls++;
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -701,14 +722,21 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
             break;
         }
         Obj form;
-        if (code) warnings_form_start(L, stream);
-        if (code) form = reader_read(L, stream, false, EOF_VALUE, false, false);
-        else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
+        size_t start = 0;
+        long line = 0, column = 0;
+        if (code) {
+            warnings_form_start(L, stream);
+            xref_form_start(L, stream, &line, &column);
+            start = STREAM(stream)->pos;
+            form = reader_read(L, stream, false, EOF_VALUE, false, false);
+        } else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
         if (form == EOF_VALUE) {
             frame_pop(L, &top);
             break;
         }
+        /* definitions typed in come from this call: its number and the form's text */
+        xref_set_location(L, code ? source_location(L, s->calls, text, start, STREAM(stream)->pos) : NIL);
         Obj sev = SYM(S(P_SESSION_EVAL))->function;
         Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
         int n = L->nvals;
@@ -724,6 +752,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     }
     L->deadline = 0;
     L->in_cleanup = false;
+    xref_set_location(L, NIL);
     /* the call is a compilation unit: what is still undefined now is reported */
     warnings_end_unit(L);
     L->form_line = L->form_column = 0;
@@ -1040,7 +1069,7 @@ static TclReport *system_call(TclSession *s, Obj form, double timeout) {
 
 static Obj sys_fn(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_system, name); }
 static Obj lstr(Lisp *L, const char *c) { return c ? string_from_cstr(L, c) : NIL; }
-static Obj list3(Lisp *L, Obj a, Obj b, Obj c) { return cons(L, a, cons(L, b, cons(L, c, NIL))); }
+
 
 TclReport *tcl_load_system(TclSession *s, const char *system, bool force, bool quickload, double timeout) {
     enter(s);
@@ -1086,7 +1115,6 @@ void tcl_report_free(TclReport *r) {
 
 /* ---- for debugger.c ---- */
 
-void session_enter(TclSession *s) { enter(s); }
 void session_describe_error(TclSession *s, TclResult *r) { describe_error(s, r); }
 void session_take_output(TclSession *s, TclResult *r) {
     Budget b = {0};

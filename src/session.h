@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 struct Lisp;
+struct Object;
 
 struct TclSession {
     struct Lisp *L;
@@ -15,6 +16,7 @@ struct TclSession {
     char pkgname[512];
     void (*progress)(void *ctx, const char *message);   /* tcl_set_progress_handler */
     void *progress_ctx;
+    long calls;                /* evaluate calls made, for the source locations of definitions typed in */
     struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
     struct DebugRun *debug;    /* debugger.c: the debug evaluation running or suspended, or NULL */
     TclResult *debug_expired;  /* debugger.c: a suspended evaluation that timed out, reported once */
@@ -31,6 +33,8 @@ void session_take_output(TclSession *s, TclResult *r);
 void debugger_attach(TclSession *s);
 void debugger_expire(TclSession *s);
 void debugger_abandon(TclSession *s);
+/* Evaluate FORM (an Obj) as one session call: time limit, output capture, errors described. */
+TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout);
 
 /* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */
 void tcl_cancel(TclSession *s);

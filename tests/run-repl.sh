@@ -143,6 +143,21 @@ send ':reset' Enter
 check meta-reset 'Session reset. All definitions cleared.'
 send ':load no-such-system-xyz' Enter
 check meta-load-error 'System "no-such-system-xyz" not found in any known distribution.'
+# introspection meta-commands (issue 11)
+send '(defun repl-sq (x) (* x x))' Enter
+send '(defun repl-quad (y) (repl-sq (repl-sq y)))' Enter
+send ':who-calls repl-sq' Enter
+check meta-who-calls 'REPL-QUAD (evaluate-lisp call'
+send ':where repl-sq' Enter
+check meta-where 'function REPL-SQ: evaluate-lisp call'
+send ':expand (when a b)' Enter
+check meta-expand '(PROGN B)'
+send ':inspect (list 1 (vector 7 8))' Enter
+check meta-inspect 'a proper list of 2 elements'
+send ':part 1 0' Enter
+check meta-part 'path: 1 > 0'
+send ':describe repl-nope-xyz' Enter
+check meta-describe-unknown 'No symbol named "REPL-NOPE-XYZ"'
 send C-d
 
 tm kill-server 2>/dev/null

@@ -41,8 +41,8 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[], mcp_tools_introspection[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count, mcp_tools_introspection_count;
 
 /* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
  * evaluate-lisp's outputSchema (which the debug tools' results share). */
@@ -90,6 +90,8 @@ cJSON *mcp_error_object(const char *type, const char *message);
  * [ERROR] with where the call stopped and the backtrace) and structuredContent (EVAL_OUTPUT_SCHEMA);
  * TCL_SUSPENDED ones through mcp_suspended_result. */
 cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
+/* The text of that result alone (malloc'd, *LEN bytes; it may hold NUL characters). */
+char *mcp_eval_text(const TclResult *r, size_t *len);
 /* The result of a system report (takes REP over and frees it). */
 cJSON *mcp_report_result(McpContext *ctx, TclReport *rep);
 

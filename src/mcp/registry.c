@@ -8,6 +8,9 @@ const ToolGroup mcp_tool_groups[] = {
     {"eval", "evaluate-lisp, list-definitions, reset-session", mcp_tools_eval, &mcp_tools_eval_count},
     {"systems", "load-system, quickload, describe-system, list-local-systems, list-loaded-systems, system-dependencies",
      mcp_tools_systems, &mcp_tools_systems_count},
+    {"introspection", "describe-symbol, apropos, macroexpand, find-definitions, who-calls, who-references, who-sets, "
+                      "who-binds, who-macroexpands, calls-who, inspect, documentation",
+     mcp_tools_introspection, &mcp_tools_introspection_count},
     {"debug", "invoke-restart, abort-evaluation, backtrace, profile", mcp_tools_debug, &mcp_tools_debug_count},
 };
 const int mcp_tool_group_count = (int)(sizeof mcp_tool_groups / sizeof mcp_tool_groups[0]);

@@ -227,7 +227,7 @@ static void add_position(Buf *b, const TclResult *r) {
     if (r->more_forms) buf_line(b, "The forms after it were not evaluated.");
 }
 
-static char *format_eval_text(const TclResult *r, size_t *len) {
+char *mcp_eval_text(const TclResult *r, size_t *len) {
     Buf b = {0};
     add_captured(&b, r);
     if (r->status == TCL_OK) {
@@ -259,7 +259,7 @@ static char *format_eval_text(const TclResult *r, size_t *len) {
 cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r) {
     if (r->status == TCL_SUSPENDED) return mcp_suspended_result(ctx, r, structured_eval(r));
     size_t len;
-    char *text = format_eval_text(r, &len);
+    char *text = mcp_eval_text(r, &len);
     cJSON *res = mcp_text_result_n(text, len, r->status != TCL_OK, structured_eval(r), ctx->version);
     free(text);
     return res;

@@ -204,9 +204,9 @@ static cJSON *tool_profile(McpContext *ctx, const cJSON *args) {
     cJSON *res = mcp_eval_result(ctx, p->result);
     /* the evaluation's own result, then the profile below it */
     cJSON *content = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "content"), 0);
-    cJSON *text_item = cJSON_GetObjectItemCaseSensitive(content, "text");
     Text t = {0};
-    text_add(&t, text_item && cJSON_IsString(text_item) ? text_item->valuestring : "");
+    size_t eval_len;
+    char *eval_text = mcp_eval_text(p->result, &eval_len);
     char head[200];
     snprintf(head, sizeof head, "\nProfile: %d function%s called in %.3f ms, by exclusive time%s:\n", p->count,
              p->count == 1 ? "" : "s", p->total_ms, p->count > max ? " (the costliest shown)" : "");
@@ -228,9 +228,18 @@ static cJSON *tool_profile(McpContext *ctx, const cJSON *args) {
         cJSON_AddItemToArray(entries, o);
     }
     if (p->count == 0) text_add(&t, "  (no function calls)\n");
-    char *text = text_done(&t);
-    if (text_item) cJSON_SetValuestring(text_item, text);
+    /* the evaluation's text (exact: it may hold NUL characters), then the table */
+    char *table = text_done(&t);
+    size_t table_len = strlen(table);
+    char *text = (char *)malloc(eval_len + table_len + 1);
+    if (text) {
+        memcpy(text, eval_text, eval_len);
+        memcpy(text + eval_len, table, table_len + 1);
+        cJSON_ReplaceItemInObjectCaseSensitive(content, "text", mcp_json_string_n(text, eval_len + table_len));
+    }
     free(text);
+    free(table);
+    free(eval_text);
     cJSON *sc = cJSON_GetObjectItemCaseSensitive(res, "structuredContent");
     if (sc) {
         cJSON_AddItemToObject(sc, "profile", entries);

@@ -23,7 +23,10 @@ const char *mcp_instructions =
     "Warnings found when code is analysed (undefined functions and variables, wrong argument counts, unused "
     "variables) come as [warning] lines, as SBCL's compiler gives them. evaluate-lisp with debug true suspends "
     "at an unhandled error instead: invoke-restart (e.g. USE-VALUE with values) or abort-evaluation continues "
-    "it, backtrace shows its frames; profile shows where the time goes.";
+    "it, backtrace shows its frames; profile shows where the time goes. "
+    "Introspection without writing code: describe-symbol, apropos, documentation, macroexpand (full: every macro), "
+    "find-definitions (file:line:column, or the evaluate-lisp call that made it), who-calls / who-references / "
+    "who-sets / who-binds / who-macroexpands / calls-who, and inspect (path drills into the last value).";
 
 /* ---- evaluate-lisp ---- */
 

@@ -1,6 +1,7 @@
 /* repl.c: the interactive read-eval-print loop on a terminal, with readline editing and history. */
 #include "tinycl.h"
 #include "../cli.h"
+#include "repl-introspect.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,7 @@ static bool meta_command(TclSession *s, const char *line) {
     bool handled = true;
     if (strcmp(cmd, ":help") == 0 && !arg) {
         fputs(meta_help, stdout);
+        fputs(repl_introspect_help, stdout);
     } else if (strcmp(cmd, ":defs") == 0 && !arg2) {
         TclDefinitions *d = tcl_list_definitions(s, arg, NULL);
         if (d->error_type) fprintf(stderr, "[ERROR] %s\n%s\n", d->error_type, d->error_message ? d->error_message : "");
@@ -196,7 +198,14 @@ static bool meta_command(TclSession *s, const char *line) {
         if (!*code) fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:profile needs forms to run, such as :profile (fib 20)\n");
         else profile_command(s, code);
     } else {
-        handled = false;   /* a keyword or other Lisp input */
+        /* the rest of the line after the command word, trimmed */
+        const char *rest = line + strlen(cmd);
+        while (*rest == ' ' || *rest == '\t') rest++;
+        char *trimmed = strdup(rest);
+        size_t n = strlen(trimmed);
+        while (n > 0 && strchr(" \t\r\n", trimmed[n - 1])) trimmed[--n] = 0;
+        handled = repl_introspect_command(s, cmd, trimmed);   /* else a keyword or other Lisp input */
+        free(trimmed);
     }
     free(copy);
     fflush(stdout);

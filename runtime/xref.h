@@ -1,0 +1,49 @@
+/* xref.h: the cross-reference and source locations recorded while code is analysed. */
+#ifndef TINYCL_XREF_H
+#define TINYCL_XREF_H
+
+#include "state.h"
+
+/* What a definition does with a name; the order is that of SYS::%XREF-KIND-NAMES. */
+enum { XREF_CALL, XREF_REF, XREF_SET, XREF_BIND, XREF_MACRO, XREF_KINDS };
+
+void xref_note_slow(Lisp *L, int kind, Obj name);
+
+/* Note that the definition being analysed calls, references, sets, binds or macroexpands NAME.
+ * Nothing happens outside a definition (the common case costs one comparison). */
+static inline void xref_note(Lisp *L, int kind, Obj name) {
+    if (UNLIKELY(L->xref_caller != NIL)) xref_note_slow(L, kind, name);
+}
+
+/* A macro form FORM (head HEAD) is about to be expanded: note the macro use, and when HEAD is a
+ * defining macro (DEFUN, DEFMETHOD, DEFVAR, ...) return the definition's key, e.g. (DEFUN FOO),
+ * for xref_begin; otherwise NIL. */
+Obj xref_macro_use(Lisp *L, Obj head, Obj form);
+
+/* Start recording for definition KEY (NIL: stop recording, as lambda_force does for stdlib code
+ * analysed on its first call); returns what xref_end needs to restore. */
+Obj xref_begin(Lisp *L, Obj key);
+/* Store what was recorded since the matching xref_begin under its key, with the current
+ * source location, and restore the enclosing definition's recording. */
+void xref_end(Lisp *L, Obj saved);
+
+/* A global function named NAME is being installed (fdefinition_set): remember where, under the
+ * key (FUNCTION name), for functions no defining macro names (structure accessors, class
+ * readers, (setf fdefinition)). */
+void xref_function_defined(Lisp *L, Obj name);
+
+/* The source location of the top-level form about to be evaluated: (file line column) for a
+ * loaded file, (:eval call source-text) for a form typed in, or NIL. Also forgets any recording
+ * an error left half done. LOAD (runtime/load.c) and the session (src/session.c) call this. */
+void xref_set_location(Lisp *L, Obj location);
+
+/* A reference at SITE to the variable V of an outer frame: each lambda between them records it
+ * in its closure_vars, so that inspect can name a closure's variables (finalize in analyze.c). */
+struct ACtx; struct AScope; struct AVar;
+void xref_closure_ref(struct ACtx *c, struct AScope *site, struct AVar *v);
+
+/* Skip whitespace and ; comments on STREAM, then give the (1-based) line and column of the next
+ * character: where the next top-level form starts. */
+void xref_form_start(Lisp *L, Obj stream, long *line, long *column);
+
+#endif
