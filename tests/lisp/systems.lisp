@@ -482,3 +482,15 @@
     (list (asdf:system-source-file (asdf:find-system "trivial-features"))
           (every #'(lambda (f) (member f *features*)) '(:64-bit :little-endian :x86-64 :unix :linux))))
   (nil t))
+
+(deftest sy-builtin-trivial-gray-streams-fallback
+  ;; a stream without its own STREAM-READ-SEQUENCE: the portable method answers FALLBACK and
+  ;; the layer calls the next method (the protocol's default, by characters)
+  (progn
+    (eval (read-from-string "(defclass sy-tgs-in (trivial-gray-streams:fundamental-character-input-stream)
+                               ((left :initform (list #\\a #\\b))))"))
+    (eval (read-from-string "(defmethod trivial-gray-streams:stream-read-char ((s sy-tgs-in))
+                               (if (slot-value s 'left) (pop (slot-value s 'left)) :eof))"))
+    (let ((v (make-string 4 :initial-element #\-)))
+      (list (read-sequence v (make-instance (find-symbol "SY-TGS-IN"))) v)))
+  (2 "ab--"))
