@@ -298,6 +298,117 @@ typedef struct TclProfile {
 TclProfile *tcl_profile(TclSession *s, const char *code, const char *package, double timeout);
 void tcl_profile_free(TclProfile *p);
 
+/* ---- Lisp source files: the `files` and `tests` tool groups. Every path is read and written
+ * through the session (its file access rules apply); nothing here evaluates a file except
+ * tcl_load_source_file and tcl_run_tests. Reports carry ERROR_TYPE/ERROR_MESSAGE when the
+ * request failed as a whole (unreadable file, bad argument, refused edit). ---- */
+
+/* Where text stops reading as Lisp, as the reader delimits it (strings, |symbols|, #\( characters,
+ * ; and nested #| |# comments, #+/#- and the other # syntax), with a likely fix. */
+typedef struct TclParenReport {
+    bool ok;                  /* balanced: every form ends */
+    int forms;                /* top-level forms (before the problem when not ok) */
+    char *problem;            /* NULL when ok; "unclosed", "unmatched-closer", "unterminated-string",
+                               * "unterminated-comment", "unterminated-symbol", "incomplete-form" */
+    int line, column;         /* 1-based position of the problem (the opener of an unclosed form) */
+    char *form;               /* first line of the unclosed form, or NULL */
+    int fix_line;             /* a closer is probably missing at the end of this line (0: no guess) */
+    int fix_count;            /* how many closers */
+    char *message;            /* the problem and the likely fix, in words */
+    char *error_type, *error_message;   /* the file could not be read */
+} TclParenReport;
+TclParenReport *tcl_check_parens(const char *code, size_t len);
+/* The same for a file; also records what was read (for tcl_edit_lisp_form's staleness check). */
+TclParenReport *tcl_check_parens_file(TclSession *s, const char *path);
+void tcl_paren_report_free(TclParenReport *r);
+
+/* The top-level forms of a file. */
+typedef struct TclLispForm {
+    int index;                /* 0-based among the file's forms */
+    char *kind;               /* "defun", "defmethod", "in-package", ... (operator, lower case), "atom" */
+    char *name;               /* as written, or NULL */
+    char *qualifiers;         /* defmethod qualifiers or NULL */
+    char *specializers;       /* defmethod: "(CIRCLE T)", or NULL */
+    char *condition;          /* "#+sbcl" when read conditionally, or NULL */
+    char *package;            /* the in-package in force */
+    int start_line, start_column, end_line, end_column;   /* 1-based, inclusive */
+    bool expanded;            /* TEXT is the whole form (else its first line) */
+    char *text;
+} TclLispForm;
+typedef struct TclLispFile {
+    char *path;
+    char *text;               /* the report for people and models */
+    int lines;
+    char *line_ending;        /* "LF", "CRLF", "CR" or "mixed" */
+    int total_forms, offset, next_offset;   /* next_offset -1: no more */
+    TclLispForm *forms;
+    int count;
+    TclParenReport *problem;  /* NULL when the whole file reads; else where it stops */
+    char *error_type, *error_message;
+} TclLispFile;
+/* COLLAPSED shows each form's first line, except forms whose name matches NAME_PATTERN or whose
+ * text matches CONTENT_PATTERN (extended regular expressions, case-insensitive; may be NULL).
+ * A page of LIMIT forms (<= 0: all) from OFFSET. */
+TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed, const char *name_pattern,
+                                const char *content_pattern, int offset, int limit);
+void tcl_lisp_file_free(TclLispFile *f);
+
+/* Replace, insert before or after, or delete one top-level form found by type and name (methods:
+ * "name (specializer ...)", qualifiers allowed: "name :around (circle)"; "pkg::name" matches in that
+ * in-package context). The rest of the file stays byte for byte; the write is atomic. */
+typedef struct TclEditResult {
+    bool written;
+    bool dry_run;
+    char *operation;
+    char *diff;               /* unified diff of the change */
+    char *text;               /* the report */
+    int start_line, end_line; /* the form found (before the edit) */
+    char **candidates;        /* when the name is missing or ambiguous: "defmethod area (circle) [line 12]" */
+    int ncandidates;
+    char *error_type, *error_message;
+} TclEditResult;
+TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *form_type, const char *form_name,
+                                  const char *operation, const char *content, bool dry_run);
+void tcl_edit_result_free(TclEditResult *e);
+
+/* Load a source file form by form into the session (PACKAGE: the *package* to start in; the
+ * session's package is left as it was). Errors do not stop the load: each is reported with its line. */
+typedef struct TclFileNote { int line; char *severity; char *type; char *message; char *form; } TclFileNote;
+typedef struct TclFileDefinition { char *kind, *name, *package; int line, column; } TclFileDefinition;
+typedef struct TclFileLoad {
+    TclResult *result;        /* the evaluation as a whole (output, a time-out, a file that does not read) */
+    char *path;
+    char *text;
+    int forms, errors, warnings;
+    TclFileNote *notes;       /* errors and warnings, in file order */
+    int nnotes;
+    TclFileDefinition *definitions;   /* what the file defined, with where */
+    int ndefinitions;
+} TclFileLoad;
+TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *package, double timeout);
+void tcl_file_load_free(TclFileLoad *l);
+
+/* Run a system's test suite (asdf:test-system), or one TEST of it; FRAMEWORK (NULL: detected) is
+ * "fiveam", "rt", "lisp-unit", "parachute" or "prove". Counts are -1 when the framework's results
+ * could not be collected. */
+typedef struct TclTestFailure {
+    char *test, *kind;        /* kind: "failed" or "errored" */
+    char *form, *expected, *actual, *reason;   /* NULL when unknown */
+    bool expected_failure;    /* the suite lists it as expected to fail */
+} TclTestFailure;
+typedef struct TclTestRun {
+    TclResult *result;        /* output, warnings; an error the suite signalled at the end */
+    char *system, *test_system, *framework, *test;
+    char *text;
+    int passed, failed, errored, skipped, total;
+    TclTestFailure *failures;
+    int nfailures;
+    bool reloaded;            /* the test system was (re)loaded first */
+    char *error_type, *error_message;   /* bad request (unknown system, test or framework) */
+} TclTestRun;
+TclTestRun *tcl_run_tests(TclSession *s, const char *system, const char *test, const char *framework, double timeout);
+void tcl_test_run_free(TclTestRun *t);
+
 /* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 

@@ -18,7 +18,7 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
-          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, debug, introspection, systems\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, introspection, debug, files, tests\n"
           "  --max-output-chars N mcp: characters one result may carry: output, values, warnings and\n"
           "                       backtrace together (default 100000; 100 to 10000000)\n"
           "  -q, --quiet          no banner in the REPL\n"

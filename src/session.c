@@ -1,6 +1,7 @@
 /* session.c: the one engine behind every face: evaluate source text, capture output, report results. */
 #include "tinycl.h"
 #include "session.h"
+#include "files.h"
 #include "../runtime/state.h"
 #include "../runtime/gc.h"
 #include "../runtime/eval.h"
@@ -193,6 +194,7 @@ void tcl_session_free(TclSession *s) {
     live_remove(s);
     lisp_free(s->L);
     access_free(s->access);
+    files_state_free(s->files);
     free(s);
 }
 

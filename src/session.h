@@ -20,6 +20,7 @@ struct TclSession {
     struct TclAccess *access;  /* the session's own copy of the access policy (L->access), or NULL */
     struct DebugRun *debug;    /* debugger.c: the debug evaluation running or suspended, or NULL */
     TclResult *debug_expired;  /* debugger.c: a suspended evaluation that timed out, reported once */
+    struct FilesState *files;  /* what the file tools last read (src/files.c) */
 };
 
 /* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error

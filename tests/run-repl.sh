@@ -160,6 +160,28 @@ send ':describe repl-nope-xyz' Enter
 check meta-describe-unknown 'No symbol named "REPL-NOPE-XYZ"'
 send C-d
 
+# the file tools' meta-commands (issue 12): :check, :forms, :edit, :load-file, :test
+FDIR=$(mktemp -d)
+printf '(defun repl-f (x)\n  (+ x 1))\n\n(defmethod repl-m ((s string)) s)\n(defmethod repl-m ((n number)) n)\n' > "$FDIR/ok.lisp"
+printf '(defun broken ()\n  (if x\n      1)\n\n(defun after () 2)\n' > "$FDIR/broken.lisp"
+start
+send ":check $FDIR/ok.lisp" Enter
+check meta-check-ok 'Balanced: 3 top-level forms.'
+send ":check $FDIR/broken.lisp" Enter
+check meta-check-broken 'Likely fix: 1 closing parenthesis missing at the end of line 3'
+send ":forms $FDIR/ok.lisp" Enter
+check meta-forms 'defmethod repl-m (number)  (line 5)'
+send ":edit $FDIR/ok.lisp defmethod repl-m(number) replace (defmethod repl-m ((n number)) (* 2 n))" Enter
+check meta-edit '+(defmethod repl-m ((n number)) (* 2 n))'
+send ":load-file $FDIR/ok.lisp" Enter
+check meta-load-file 'defmethod REPL-M (NUMBER)'
+send '(repl-m 21)' Enter
+check meta-load-file-works '42'
+send ":test no-such-system-xyz" Enter
+check meta-test-error 'System "no-such-system-xyz" not found'
+send C-d
+rm -rf "$FDIR"
+
 tm kill-server 2>/dev/null
 rm -rf "$HOME_DIR"
 echo "repl: $passed passed, $failed failed"

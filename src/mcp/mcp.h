@@ -41,8 +41,10 @@ typedef struct ToolGroup {
     const int *count;
 } ToolGroup;
 
-extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[], mcp_tools_introspection[];
-extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count, mcp_tools_introspection_count;
+extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[], mcp_tools_introspection[], mcp_tools_files[],
+    mcp_tools_tests[];
+extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count, mcp_tools_introspection_count,
+    mcp_tools_files_count, mcp_tools_tests_count;
 
 /* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
  * evaluate-lisp's outputSchema (which the debug tools' results share). */

@@ -12,6 +12,8 @@ const ToolGroup mcp_tool_groups[] = {
                       "who-binds, who-macroexpands, calls-who, inspect, documentation",
      mcp_tools_introspection, &mcp_tools_introspection_count},
     {"debug", "invoke-restart, abort-evaluation, backtrace, profile", mcp_tools_debug, &mcp_tools_debug_count},
+    {"files", "check-parens, read-lisp-file, edit-lisp-form, load-file", mcp_tools_files, &mcp_tools_files_count},
+    {"tests", "run-tests", mcp_tools_tests, &mcp_tools_tests_count},
 };
 const int mcp_tool_group_count = (int)(sizeof mcp_tool_groups / sizeof mcp_tool_groups[0]);
 

@@ -105,7 +105,14 @@ static const char *const meta_help =
     "  :reset [systems]      return to a fresh session (with systems: drop loaded systems too)\n"
     "  :load NAME [force]    load the system NAME and its dependencies (force: reload it)\n"
     "  :systems              the systems loaded in this session\n"
-    "  :profile FORMS        evaluate FORMS and show per function its calls and time, costliest first\n";
+    "  :profile FORMS        evaluate FORMS and show per function its calls and time, costliest first\n"
+    "  :check PATH           check a Lisp file's parentheses as the reader sees them (check-parens)\n"
+    "  :forms PATH [REGEX]   the top-level forms of a file; those whose name matches REGEX shown whole\n"
+    "  :edit PATH TYPE NAME OPERATION [FORM]\n"
+    "                        edit one top-level form (OPERATION: replace, insert_before, insert_after,\n"
+    "                        delete; methods: NAME(SPECIALIZER...), e.g. area(circle)); shows the diff\n"
+    "  :load-file PATH [PKG] load a file form by form: errors and warnings by line, what it defined\n"
+    "  :test SYSTEM [TEST]   run a system's test suite, or one test of it (run-tests)\n";
 
 static char *next_word(char **p) {
     while (**p == ' ' || **p == '\t') (*p)++;
@@ -197,6 +204,40 @@ static bool meta_command(TclSession *s, const char *line) {
         while (*code == ' ' || *code == '\t') code++;
         if (!*code) fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:profile needs forms to run, such as :profile (fib 20)\n");
         else profile_command(s, code);
+    } else if (strcmp(cmd, ":check") == 0 && arg && !arg2) {
+        TclParenReport *r = tcl_check_parens_file(s, arg);
+        if (r->error_type) fprintf(stderr, "[ERROR] %s\n%s\n", r->error_type, r->error_message);
+        else printf("%s\n", r->message);
+        tcl_paren_report_free(r);
+    } else if (strcmp(cmd, ":forms") == 0 && arg && !extra) {
+        TclLispFile *f = tcl_read_lisp_file(s, arg, true, arg2, NULL, 0, 0);
+        if (f->error_type) fprintf(stderr, "[ERROR] %s\n%s\n", f->error_type, f->error_message);
+        else printf("%s\n", f->text);
+        tcl_lisp_file_free(f);
+    } else if (strcmp(cmd, ":edit") == 0 && arg && arg2 && extra) {
+        /* :edit PATH TYPE NAME OPERATION [FORM...]: the rest of the line is the content */
+        char *op = next_word(&p);
+        while (*p == ' ' || *p == '\t') p++;
+        if (!op) {
+            fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:edit PATH TYPE NAME OPERATION [FORM]\n");
+        } else {
+            TclEditResult *e = tcl_edit_lisp_form(s, arg, arg2, extra, op, *p ? p : NULL, false);
+            if (e->error_type) fprintf(stderr, "%s\n", e->text);
+            else printf("%s\n", e->text);
+            tcl_edit_result_free(e);
+        }
+    } else if (strcmp(cmd, ":load-file") == 0 && arg && !extra) {
+        TclFileLoad *l = tcl_load_source_file(s, arg, arg2, -1);
+        if (l->result->out && *l->result->out) fputs(l->result->out, stdout);
+        if (*l->text) printf("%s\n", l->text);
+        if (l->result->status != TCL_OK) cli_print_result(l->result, false);
+        tcl_file_load_free(l);
+    } else if (strcmp(cmd, ":test") == 0 && arg && !extra) {
+        TclTestRun *t = tcl_run_tests(s, arg, arg2, NULL, -1);
+        if (t->result->out && *t->result->out) fputs(t->result->out, stdout);
+        if (t->text) printf("%s\n", t->text);
+        if (t->result->status != TCL_OK) cli_print_result(t->result, false);
+        tcl_test_run_free(t);
     } else {
         /* the rest of the line after the command word, trimmed */
         const char *rest = line + strlen(cmd);

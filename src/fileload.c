@@ -1,0 +1,153 @@
+/* fileload.c: load-file behind the session API (stdlib-lisp/filetools.lisp loads form by form and
+ * leaves its report in SYS::*FILES-REPORT*; this turns it into a TclFileLoad), and the reader check
+ * of edit-lisp-form's content. */
+#include "tinycl.h"
+#include "session.h"
+#include "files.h"
+#include "../runtime/state.h"
+#include "../runtime/package.h"
+#include "../runtime/lstring.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    char *d = (char *)malloc(n + 1);
+    memcpy(d, s, n + 1);
+    return d;
+}
+
+static Obj nth(Obj list, int i) {
+    for (; i > 0 && is_cons(list); i--) list = CDR(list);
+    return is_cons(list) ? CAR(list) : NIL;
+}
+static char *cstr(Obj o) { return is_string(o) ? string_to_utf8_malloc(o, NULL) : NULL; }
+static int cint(Obj o) { return is_fixnum(o) ? (int)FIXVAL(o) : -1; }
+static int list_len(Obj l) { int n = 0; for (; is_cons(l); l = CDR(l)) n++; return n; }
+
+static void text_add(char **t, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    *t = (char *)realloc(*t, *len + (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(*t + *len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    *len += (size_t)n;
+}
+
+TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *package, double timeout) {
+    TclFileLoad *l = (TclFileLoad *)calloc(1, sizeof *l);
+    l->path = xstrdup(path);
+    char *lp = files_lisp_string(path);
+    char *lk = package ? files_lisp_string(package) : xstrdup("nil");
+    size_t n = strlen(lp) + strlen(lk) + 64;
+    char *code = (char *)malloc(n);
+    snprintf(code, n, "(sys::%%load-file-report %s %s)", lp, lk);
+    free(lp);
+    free(lk);
+    Lisp *L = s->L;
+    Obj var = intern_cstr(L, L->pkg_system, "*FILES-REPORT*");
+    SYM(var)->value = NIL;
+    l->result = tcl_eval(s, code, NULL, timeout);
+    free(code);
+    L = s->L;
+    Obj rep = SYM(var)->value;
+    SYM(var)->value = NIL;
+    char *text = NULL;
+    size_t tlen = 0;
+    if (is_cons(rep)) {
+        char *file = cstr(nth(rep, 3));
+        if (file) { free(l->path); l->path = file; }
+        l->forms = cint(nth(rep, 0));
+        Obj notes = nth(rep, 1), defs = nth(rep, 2);
+        l->nnotes = list_len(notes);
+        l->notes = (TclFileNote *)calloc((size_t)l->nnotes + 1, sizeof(TclFileNote));
+        int i = 0;
+        for (Obj p = notes; is_cons(p); p = CDR(p), i++) {
+            Obj e = CAR(p);
+            TclFileNote *nt = &l->notes[i];
+            nt->line = cint(nth(e, 0));
+            nt->severity = cstr(nth(e, 1));
+            nt->type = cstr(nth(e, 2));
+            nt->message = cstr(nth(e, 3));
+            nt->form = cstr(nth(e, 4));
+            if (nt->severity && strcmp(nt->severity, "error") == 0) l->errors++;
+            else l->warnings++;
+        }
+        l->ndefinitions = list_len(defs);
+        l->definitions = (TclFileDefinition *)calloc((size_t)l->ndefinitions + 1, sizeof(TclFileDefinition));
+        i = 0;
+        for (Obj p = defs; is_cons(p); p = CDR(p), i++) {
+            Obj e = CAR(p);
+            TclFileDefinition *d = &l->definitions[i];
+            d->kind = cstr(nth(e, 0));
+            d->name = cstr(nth(e, 1));
+            d->package = cstr(nth(e, 2));
+            d->line = cint(nth(e, 3));
+            d->column = cint(nth(e, 4));
+        }
+        text_add(&text, &tlen, "Loaded %s: %d form%s, %d error%s, %d warning%s\n", l->path, l->forms,
+                 l->forms == 1 ? "" : "s", l->errors, l->errors == 1 ? "" : "s", l->warnings, l->warnings == 1 ? "" : "s");
+        for (i = 0; i < l->nnotes; i++) {
+            TclFileNote *nt = &l->notes[i];
+            text_add(&text, &tlen, "[%s] line %d: %s: %s\n    in: %s\n", nt->severity, nt->line, nt->type, nt->message,
+                     nt->form ? nt->form : "");
+        }
+        if (l->ndefinitions) {
+            text_add(&text, &tlen, "Definitions:\n");
+            for (i = 0; i < l->ndefinitions; i++) {
+                TclFileDefinition *d = &l->definitions[i];
+                text_add(&text, &tlen, "  %s %s  (%s:%d:%d)\n", d->kind, d->name, l->path, d->line, d->column);
+            }
+        }
+        if (tlen && text[tlen - 1] == '\n') text[--tlen] = 0;
+    }
+    l->text = text ? text : xstrdup("");
+    return l;
+}
+
+char *files_content_unreadable(TclSession *s, const char *content) {
+    char *lit = files_lisp_string(content);
+    size_t n = strlen(lit) + 40;
+    char *code = (char *)malloc(n);
+    snprintf(code, n, "(sys::%%check-readable %s)", lit);
+    free(lit);
+    Lisp *L = s->L;
+    Obj var = intern_cstr(L, L->pkg_system, "*FILES-REPORT*");
+    SYM(var)->value = NIL;
+    TclResult *r = tcl_eval(s, code, "CL-USER", 10);
+    free(code);
+    L = s->L;
+    char *msg = NULL;
+    if (r->status != TCL_OK) {
+        size_t m = (r->error_type ? strlen(r->error_type) : 5) + (r->error_message ? strlen(r->error_message) : 0) + 4;
+        msg = (char *)malloc(m);
+        snprintf(msg, m, "%s: %s", r->error_type ? r->error_type : "ERROR", r->error_message ? r->error_message : "");
+    } else {
+        msg = cstr(SYM(var)->value);
+    }
+    SYM(var)->value = NIL;
+    tcl_result_free(r);
+    return msg;
+}
+
+void tcl_file_load_free(TclFileLoad *l) {
+    if (!l) return;
+    tcl_result_free(l->result);
+    free(l->path);
+    free(l->text);
+    for (int i = 0; i < l->nnotes; i++) {
+        free(l->notes[i].severity); free(l->notes[i].type); free(l->notes[i].message); free(l->notes[i].form);
+    }
+    free(l->notes);
+    for (int i = 0; i < l->ndefinitions; i++) {
+        free(l->definitions[i].kind); free(l->definitions[i].name); free(l->definitions[i].package);
+    }
+    free(l->definitions);
+    free(l);
+}
