@@ -5,6 +5,7 @@
 #include "lstring.h"
 #include "printer.h"
 #include "package.h"
+#include "stream.h"
 #include "docs.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,17 +182,17 @@ _Noreturn void err_division_by_zero(Lisp *L, Obj operation, Obj operands) {
 _Noreturn void err_reader(Lisp *L, Obj stream, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    err_vmsg(L, S(READER_ERROR), list2(L, S(K_STREAM), stream), fmt, ap);
+    err_vmsg(L, S(READER_ERROR), list2(L, S(K_STREAM), stream_visible(stream)), fmt, ap);
 }
 
 _Noreturn void err_eof(Lisp *L, Obj stream) {
-    err_condition(L, S(END_OF_FILE), list2(L, S(K_STREAM), stream));
+    err_condition(L, S(END_OF_FILE), list2(L, S(K_STREAM), stream_visible(stream)));
 }
 
 _Noreturn void err_stream(Lisp *L, Obj stream, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    err_vmsg(L, S(STREAM_ERROR), list2(L, S(K_STREAM), stream), fmt, ap);
+    err_vmsg(L, S(STREAM_ERROR), list2(L, S(K_STREAM), stream_visible(stream)), fmt, ap);
 }
 
 _Noreturn void err_file(Lisp *L, Obj pathname, const char *fmt, ...) {

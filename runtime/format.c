@@ -1,6 +1,7 @@
 /* format.c: FORMAT (CLHS 22.3): control-string parsing, the directive interpreter, and the
  * float digit generation behind ~F ~E ~G ~$. Behaviour (output and error messages) follows SBCL. */
 #include "format.h"
+#include "gray.h"
 #include "prim.h"
 #include "stream.h"
 #include "printer.h"
@@ -2056,6 +2057,10 @@ Obj format_dest(Lisp *L, Obj dest, Obj control, Obj args) {
         format_to_stream(L, dest, control, args);
         return NIL;
     }
+    if (gray_instance_p(L, dest)) {
+        format_to_stream(L, make_gray_stream(L, dest), control, args);
+        return NIL;
+    }
     if (is_string(dest) || (is_type(dest, T_ARRAY) && (EltType)ARR(dest)->h.aux32 == ELT_CHARACTER)) {
         bool fp = is_string(dest) ? (STR(dest)->h.flags & ARR_FILL_POINTER) != 0 : (ARR(dest)->h.flags & ARR_FILL_POINTER) != 0;
         if (!fp) err_simple(L, "The string %S has no fill pointer, so FORMAT cannot write to it.", dest);
@@ -2079,7 +2084,10 @@ DEFPRIM(prim_format) { return format_dest(L, args[0], args[1], list_from(L, narg
 DEFPRIM(prim_pct_format) {
     UNUSED_ARGS;
     Obj stream = args[0] == NIL ? stream_out(L, NIL) : args[0] == S(T) ? stream_out(L, NIL) : args[0];
-    if (!is_stream(stream)) err_type(L, stream, S(STREAM));
+    if (!is_stream(stream)) {
+        if (!gray_instance_p(L, stream)) err_type(L, stream, S(STREAM));
+        stream = make_gray_stream(L, stream);
+    }
     return format_to_stream(L, stream, args[1], args[2]);
 }
 

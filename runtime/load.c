@@ -5,6 +5,7 @@
 #include "eval.h"
 #include "reader.h"
 #include "stream.h"
+#include "gray.h"
 #include "lstring.h"
 #include "package.h"
 #include "printer.h"
@@ -71,7 +72,10 @@ void load_source_text(Lisp *L, const char *name, const char *text, size_t len) {
 DEFPRIM(prim_pct_load_stream) {
     UNUSED_ARGS;
     Obj s = args[0];
-    if (!is_stream(s)) err_type(L, s, S(STREAM));
+    if (!is_stream(s)) {
+        if (!gray_instance_p(L, s)) err_type(L, s, S(STREAM));
+        s = make_gray_stream(L, s);   /* LOAD of a Gray stream reads through its methods */
+    }
     return load_stream(L, s, args[1] != NIL);
 }
 

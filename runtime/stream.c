@@ -11,6 +11,7 @@
 #include "number.h"
 #include "types.h"
 #include "reader.h"
+#include "gray.h"
 #include "docs.h"
 #include "iowait.h"
 #include <unistd.h>
@@ -130,10 +131,21 @@ Obj make_broadcast_stream(Lisp *L, Obj list) {
     return (Obj)s;
 }
 
+Obj make_gray_stream(Lisp *L, Obj instance) {
+    Stream *s = stream_new(L, SK_GRAY, ST_INPUT | ST_OUTPUT | ST_OPEN | ST_CHAR | ST_BINARY);
+    s->a = instance;
+    return (Obj)s;
+}
+
+/* Not a built-in stream: a Gray stream instance is wrapped (gray.h), anything else is refused. */
 static Obj check_stream(Lisp *L, Obj o) {
-    if (!is_stream(o)) err_type(L, o, S(STREAM));
+    if (UNLIKELY(!is_stream(o))) {
+        if (gray_instance_p(L, o)) return make_gray_stream(L, o);
+        err_type(L, o, S(STREAM));
+    }
     return o;
 }
+#define GRAY_OF(o) (STREAM(o)->a)
 
 static Obj synonym_target(Lisp *L, Obj s) {
     Obj v = SYM(STREAM(s)->a)->value;
@@ -156,6 +168,7 @@ Obj stream_in(Lisp *L, Obj d) {
 /* ---- errors ---- */
 
 _Noreturn void stream_closed_error(Lisp *L, Obj s) {
+    s = stream_visible(s);
     err_with_message(L, S(P_CLOSED_STREAM_ERROR), list2(L, S(K_STREAM), s), msg_format(L, "%S is closed", s));
 }
 
@@ -165,6 +178,7 @@ static inline void check_open(Lisp *L, Obj s) {
 
 /* SBCL signals a SIMPLE-TYPE-ERROR when a stream cannot do an operation: "... is not a character input stream." */
 _Noreturn static void not_a(Lisp *L, Obj s, const char *what) {
+    s = stream_visible(s);
     err_with_message(L, S(SIMPLE_TYPE_ERROR), cons(L, S(K_DATUM), cons(L, s, list2(L, S(K_EXPECTED_TYPE), S(STREAM)))),
                      msg_format(L, "%S is not a %s stream.", s, what));
 }
@@ -360,6 +374,7 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
         for (Obj l = s->a; is_cons(l); l = CDR(l)) stream_write_char(L, CAR(l), c);
         break;
     case SK_NULL: break;
+    case SK_GRAY: gray_call1(L, GRAY_WRITE_CHAR, GRAY_OF(o), make_char(c)); return;
     default: not_a(L, o, "character output");
     }
     s->column = c == '\n' ? 0 : s->column + 1;
@@ -373,6 +388,7 @@ void stream_write_u32(Lisp *L, Obj o, const uint32_t *chars, size_t n) {
         for (size_t i = 0; i < n; i++) s->column = chars[i] == '\n' ? 0 : s->column + 1;
         return;
     }
+    if (kind_of(o) == SK_GRAY) { gray_write_u32(L, GRAY_OF(o), chars, n); return; }
     for (size_t i = 0; i < n; i++) stream_write_char(L, o, chars[i]);
 }
 
@@ -389,17 +405,25 @@ void stream_write_string(Lisp *L, Obj o, Obj str, size_t start, size_t end) {
     stream_write_u32(L, o, STR(str)->data + start, end - start);
 }
 
-void stream_terpri(Lisp *L, Obj o) { stream_write_char(L, o, '\n'); }
+void stream_terpri(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_GRAY) gray_call0(L, GRAY_TERPRI, GRAY_OF(o));
+    else stream_write_char(L, o, '\n');
+}
 
 size_t stream_column(Lisp *L, Obj o) {
     switch (kind_of(o)) {
     case SK_SYNONYM: return stream_column(L, synonym_target(L, o));
     case SK_TWO_WAY: case SK_ECHO: return stream_column(L, STREAM(o)->b);
+    case SK_GRAY: {
+        Obj c = gray_call0(L, GRAY_LINE_COLUMN, GRAY_OF(o));
+        return is_fixnum(c) && fixnum_val(c) > 0 ? (size_t)fixnum_val(c) : 0;
+    }
     default: return STREAM(o)->column;
     }
 }
 
 void stream_fresh_line(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_GRAY) { gray_call0(L, GRAY_FRESH_LINE, GRAY_OF(o)); return; }
     if (stream_column(L, o) != 0) stream_write_char(L, o, '\n');
 }
 
@@ -412,6 +436,7 @@ void stream_finish_output(Lisp *L, Obj o) {
     case SK_BROADCAST:
         for (Obj l = STREAM(o)->a; is_cons(l); l = CDR(l)) stream_finish_output(L, CAR(l));
         break;
+    case SK_GRAY: gray_call0(L, GRAY_FINISH_OUTPUT, GRAY_OF(o)); break;
     default: break;
     }
 }
@@ -497,6 +522,7 @@ int stream_read_char(Lisp *L, Obj o) {
         }
         break;
     case SK_NULL: return -1;
+    case SK_GRAY: return gray_read_char(L, GRAY_OF(o), GRAY_READ_CHAR);
     default: not_a(L, o, "character input");
     }
     if (c == '\n') { s->line++; s->prev_col = s->col; s->col = 0; } else s->col++;
@@ -511,6 +537,7 @@ void stream_unread_char(Lisp *L, Obj o, uint32_t c) {
     case SK_SYNONYM: stream_unread_char(L, synonym_target(L, o), c); return;
     case SK_TWO_WAY: stream_unread_char(L, s->a, c); return;
     case SK_CONCATENATED: if (is_cons(s->a)) { stream_unread_char(L, CAR(s->a), c); return; } break;
+    case SK_GRAY: gray_call1(L, GRAY_UNREAD_CHAR, GRAY_OF(o), make_char(c)); return;
     case SK_STRING_IN:
         if (s->unread < 0 && s->pos > s->start && STR(s->string)->data[s->pos - 1] == c) {
             s->pos--;
@@ -525,6 +552,7 @@ void stream_unread_char(Lisp *L, Obj o, uint32_t c) {
 }
 
 int stream_peek_char(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_GRAY) return gray_read_char(L, GRAY_OF(o), GRAY_PEEK_CHAR);
     int c = stream_read_char(L, o);
     if (c >= 0) stream_unread_char(L, o, (uint32_t)c);
     return c;
@@ -554,6 +582,7 @@ bool stream_listen(Lisp *L, Obj o) {
             s->a = CDR(s->a);
         }
         return false;
+    case SK_GRAY: return gray_call0(L, GRAY_LISTEN, GRAY_OF(o)) != NIL;
     default: return false;
     }
 }
@@ -567,6 +596,7 @@ static void stream_clear_input(Lisp *L, Obj o) {
         break;
     case SK_SYNONYM: stream_clear_input(L, synonym_target(L, o)); break;
     case SK_TWO_WAY: case SK_ECHO: stream_clear_input(L, s->a); break;
+    case SK_GRAY: gray_call0(L, GRAY_CLEAR_INPUT, GRAY_OF(o)); break;
     default: break;
     }
 }
@@ -590,6 +620,7 @@ static Obj fd_of_kind_for_bytes(Lisp *L, Obj o, bool input) {
 }
 
 Obj stream_read_element(Lisp *L, Obj o) {
+    if (kind_of(o) == SK_GRAY) return gray_read_byte(L, GRAY_OF(o));
     if (kind_of(o) == SK_SYNONYM) {
         check_open(L, o);
         return stream_read_element(L, synonym_target(L, o));
@@ -660,6 +691,7 @@ static Obj element_type_of(Lisp *L, Stream *s) {
 }
 
 void stream_write_element(Lisp *L, Obj o, Obj x) {
+    if (kind_of(o) == SK_GRAY) { gray_call1(L, GRAY_WRITE_BYTE, GRAY_OF(o), x); return; }
     if (kind_of(o) == SK_BROADCAST) {
         check_open(L, o);
         for (Obj l = STREAM(o)->a; is_cons(l); l = CDR(l)) stream_write_element(L, CAR(l), x);
@@ -716,6 +748,11 @@ void stream_write_byte(Lisp *L, Obj o, int byte) { stream_write_element(L, o, FI
 
 void stream_close(Lisp *L, Obj o, bool abort) {
     Stream *s = STREAM(o);
+    if (kind_of(o) == SK_GRAY) {
+        Obj a[2] = {S(K_ABORT), boolean(L, abort)};
+        gray_call(L, GRAY_CLOSE, GRAY_OF(o), 2, a);
+        return;
+    }
     if (!(s->flags & ST_OPEN)) return;
     if (kind_of(o) == SK_FD && !(s->flags & ST_OWN_FD)) {
         /* the process's standard streams stay usable: closing them only flushes */
@@ -752,6 +789,7 @@ void stream_close(Lisp *L, Obj o, bool abort) {
 bool stream_is_input(Lisp *L, Obj o) {
     switch (kind_of(o)) {
     case SK_SYNONYM: return stream_is_input(L, synonym_target(L, o));
+    case SK_GRAY: return gray_call0(L, GRAY_INPUT_P, GRAY_OF(o)) != NIL;
     default: return (STREAM(o)->flags & ST_INPUT) != 0;
     }
 }
@@ -759,6 +797,7 @@ bool stream_is_input(Lisp *L, Obj o) {
 bool stream_is_output(Lisp *L, Obj o) {
     switch (kind_of(o)) {
     case SK_SYNONYM: return stream_is_output(L, synonym_target(L, o));
+    case SK_GRAY: return gray_call0(L, GRAY_OUTPUT_P, GRAY_OF(o)) != NIL;
     default: return (STREAM(o)->flags & ST_OUTPUT) != 0;
     }
 }
@@ -1003,7 +1042,11 @@ static void write_any_string(Lisp *L, int nargs, Obj *args, bool line) {
     parse_keys(L, nargs, args, 2, 2, keys, out);
     size_t end = (out[1] == NO_VALUE || out[1] == NIL) ? len : check_bound(L, out[1], len);
     size_t start = out[0] == NO_VALUE ? 0 : check_bound(L, out[0], end);
-    stream_write_u32(L, s, data + start, end - start);
+    if (kind_of(s) == SK_GRAY) {
+        /* the method sees the caller's string and bounds, as the protocol says */
+        Obj a[3] = {str, FIX((intptr_t)start), FIX((intptr_t)end)};
+        gray_call(L, GRAY_WRITE_STRING, GRAY_OF(s), 3, a);
+    } else stream_write_u32(L, s, data + start, end - start);
     if (line) stream_terpri(L, s);
 }
 
@@ -1019,6 +1062,7 @@ DEFPRIM(prim_terpri) {
 DEFPRIM(prim_fresh_line) {
     UNUSED_ARGS;
     Obj s = stream_out(L, opt_arg(nargs, args, 0, NIL));
+    if (kind_of(s) == SK_GRAY) return boolean(L, gray_call0(L, GRAY_FRESH_LINE, GRAY_OF(s)) != NIL);
     check_open(L, s);
     bool need = stream_column(L, s) != 0;
     if (need) stream_terpri(L, s);
@@ -1031,16 +1075,25 @@ DEFPRIM(prim_finish_output) {
     return NIL;
 }
 
+DEFPRIM(prim_force_output) {
+    UNUSED_ARGS;
+    Obj s = stream_out(L, opt_arg(nargs, args, 0, NIL));
+    if (kind_of(s) == SK_GRAY) gray_call0(L, GRAY_FORCE_OUTPUT, GRAY_OF(s));
+    else stream_finish_output(L, s);
+    return NIL;
+}
+
 DEFPRIM(prim_clear_output) {
     UNUSED_ARGS;
     Obj s = stream_out(L, opt_arg(nargs, args, 0, NIL));
+    if (kind_of(s) == SK_GRAY) { gray_call0(L, GRAY_CLEAR_OUTPUT, GRAY_OF(s)); return NIL; }
     check_open(L, s);
     return NIL;
 }
 
 static Obj eof_result(Lisp *L, Obj s, int nargs, Obj *args, int at) {
     bool eof_error = nargs <= at || args[at] != NIL;
-    if (eof_error) err_eof(L, s);
+    if (eof_error) err_eof(L, stream_visible(s));
     return nargs > at + 1 ? args[at + 1] : NIL;
 }
 
@@ -1053,6 +1106,12 @@ DEFPRIM(prim_read_char) {
 
 DEFPRIM(prim_read_char_no_hang) {
     Obj s = stream_in(L, opt_arg(nargs, args, 0, NIL));
+    if (kind_of(s) == SK_GRAY) {
+        int c = gray_read_char(L, GRAY_OF(s), GRAY_READ_CHAR_NO_HANG);
+        if (c == -2) return NIL;
+        if (c < 0) return eof_result(L, s, nargs, args, 1);
+        return make_char((uint32_t)c);
+    }
     if (!stream_listen(L, s)) {
         /* at end of file READ-CHAR-NO-HANG reports it; otherwise nothing is available yet */
         Obj t = s;
@@ -1111,6 +1170,17 @@ DEFPRIM(prim_peek_char) {
 
 DEFPRIM(prim_read_line) {
     Obj s = stream_in(L, opt_arg(nargs, args, 0, NIL));
+    if (kind_of(s) == SK_GRAY) {
+        /* STREAM-READ-LINE answers the line and whether end of file ended it; an empty line
+         * at end of file is end of file */
+        Obj line = gray_call0(L, GRAY_READ_LINE, GRAY_OF(s));
+        Obj eof = L->nvals > 1 ? L->values[1] : NIL;
+        size_t len = 1;
+        if (is_any_string(line)) string_data(L, line, &len);
+        if (eof != NIL && len == 0)
+            return values2(L, eof_result(L, s, nargs, args, 1), S(T));
+        return values2(L, line, eof == NIL ? NIL : S(T));
+    }
     StrBuf b;
     sb_init(L, &b, 80);
     int c = stream_read_char(L, s);
@@ -1198,15 +1268,15 @@ DEFPRIM(prim_make_synonym_stream) { UNUSED_ARGS; return make_synonym_stream(L, c
 DEFPRIM(prim_make_two_way_stream) {
     UNUSED_ARGS;
     Obj in = check_stream(L, args[0]), out = check_stream(L, args[1]);
-    if (!stream_is_input(L, in)) err_type(L, in, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
-    if (!stream_is_output(L, out)) err_type(L, out, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
+    if (!stream_is_input(L, in)) err_type(L, args[0], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
+    if (!stream_is_output(L, out)) err_type(L, args[1], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
     return make_two_way_stream(L, in, out);
 }
 DEFPRIM(prim_make_broadcast_stream) {
     Obj l = NIL;
     for (int i = nargs - 1; i >= 0; i--) {
         Obj s = check_stream(L, args[i]);
-        if (!stream_is_output(L, s)) err_type(L, s, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
+        if (!stream_is_output(L, s)) err_type(L, args[i], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "OUTPUT-STREAM-P")));
         l = cons(L, s, l);
     }
     return make_broadcast_stream(L, l);
@@ -1221,7 +1291,7 @@ DEFPRIM(prim_make_concatenated_stream) {
     Obj l = NIL;
     for (int i = nargs - 1; i >= 0; i--) {
         Obj s = check_stream(L, args[i]);
-        if (!stream_is_input(L, s)) err_type(L, s, list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
+        if (!stream_is_input(L, s)) err_type(L, args[i], list2(L, S(SATISFIES), intern_cstr(L, L->pkg_cl, "INPUT-STREAM-P")));
         l = cons(L, s, l);
     }
     Stream *s = STREAM(make_broadcast_stream(L, l));
@@ -1231,29 +1301,42 @@ DEFPRIM(prim_make_concatenated_stream) {
 }
 
 static Obj stream_of_kind(Lisp *L, Obj s, StreamKind k, Obj type) {
+    if (!is_stream(s)) err_type(L, s, type);
     check_stream(L, s);
     if (kind_of(s) != k) err_type(L, s, type);
     return s;
 }
 
 DEFPRIM(prim_synonym_stream_symbol) { UNUSED_ARGS; return STREAM(stream_of_kind(L, args[0], SK_SYNONYM, S(SYNONYM_STREAM)))->a; }
-DEFPRIM(prim_two_way_stream_input_stream) { UNUSED_ARGS; return STREAM(stream_of_kind(L, args[0], SK_TWO_WAY, S(TWO_WAY_STREAM)))->a; }
-DEFPRIM(prim_two_way_stream_output_stream) { UNUSED_ARGS; return STREAM(stream_of_kind(L, args[0], SK_TWO_WAY, S(TWO_WAY_STREAM)))->b; }
-DEFPRIM(prim_echo_stream_input_stream) { UNUSED_ARGS; return STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->a; }
-DEFPRIM(prim_echo_stream_output_stream) { UNUSED_ARGS; return STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->b; }
-DEFPRIM(prim_broadcast_stream_streams) { UNUSED_ARGS; return list_copy(L, STREAM(stream_of_kind(L, args[0], SK_BROADCAST, S(BROADCAST_STREAM)))->a); }
-DEFPRIM(prim_concatenated_stream_streams) { UNUSED_ARGS; return list_copy(L, STREAM(stream_of_kind(L, args[0], SK_CONCATENATED, S(CONCATENATED_STREAM)))->a); }
+DEFPRIM(prim_two_way_stream_input_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_TWO_WAY, S(TWO_WAY_STREAM)))->a); }
+DEFPRIM(prim_two_way_stream_output_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_TWO_WAY, S(TWO_WAY_STREAM)))->b); }
+DEFPRIM(prim_echo_stream_input_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->a); }
+DEFPRIM(prim_echo_stream_output_stream) { UNUSED_ARGS; return stream_visible(STREAM(stream_of_kind(L, args[0], SK_ECHO, S(ECHO_STREAM)))->b); }
+/* the component streams as Lisp sees them (a Gray stream as its instance) */
+static Obj visible_streams(Lisp *L, Obj list) {
+    Obj r = list_copy(L, list);
+    for (Obj l = r; is_cons(l); l = CDR(l)) CAR(l) = stream_visible(CAR(l));
+    return r;
+}
+DEFPRIM(prim_broadcast_stream_streams) { UNUSED_ARGS; return visible_streams(L, STREAM(stream_of_kind(L, args[0], SK_BROADCAST, S(BROADCAST_STREAM)))->a); }
+DEFPRIM(prim_concatenated_stream_streams) { UNUSED_ARGS; return visible_streams(L, STREAM(stream_of_kind(L, args[0], SK_CONCATENATED, S(CONCATENATED_STREAM)))->a); }
 
-DEFPRIM(prim_streamp) { UNUSED_ARGS; return boolean(L, is_stream(args[0])); }
+DEFPRIM(prim_streamp) { UNUSED_ARGS; return boolean(L, is_stream(args[0]) || gray_instance_p(L, args[0])); }
 DEFPRIM(prim_input_stream_p) { UNUSED_ARGS; return boolean(L, stream_is_input(L, check_stream(L, args[0]))); }
 DEFPRIM(prim_output_stream_p) { UNUSED_ARGS; return boolean(L, stream_is_output(L, check_stream(L, args[0]))); }
-DEFPRIM(prim_open_stream_p) { UNUSED_ARGS; return boolean(L, (STREAM(check_stream(L, args[0]))->flags & ST_OPEN) != 0); }
+DEFPRIM(prim_open_stream_p) {
+    UNUSED_ARGS;
+    Obj s = check_stream(L, args[0]);
+    if (kind_of(s) == SK_GRAY) return boolean(L, gray_call0(L, GRAY_OPEN_P, GRAY_OF(s)) != NIL);
+    return boolean(L, (STREAM(s)->flags & ST_OPEN) != 0);
+}
 
 static bool interactive_p(Lisp *L, Obj s) {
     for (int depth = 0; depth < 64; depth++) {
         switch (kind_of(s)) {
         case SK_SYNONYM: s = synonym_target(L, s); continue;
         case SK_TWO_WAY: case SK_ECHO: s = STREAM(s)->a; continue;
+        case SK_GRAY: return gray_call0(L, GRAY_INTERACTIVE_P, GRAY_OF(s)) != NIL;
         default: return (STREAM(s)->flags & ST_INTERACTIVE) != 0;
         }
     }
@@ -1265,6 +1348,7 @@ DEFPRIM(prim_stream_element_type) {
     UNUSED_ARGS;
     Obj s = check_stream(L, args[0]);
     for (int depth = 0; depth < 64 && kind_of(s) == SK_SYNONYM; depth++) s = synonym_target(L, s);
+    if (kind_of(s) == SK_GRAY) return gray_call0(L, GRAY_ELEMENT_TYPE, GRAY_OF(s));
     return STREAM(s)->element_type;
 }
 
@@ -1280,7 +1364,7 @@ DEFPRIM(prim_stream_external_format) {
         Obj sub[1] = {last};
         return prim_stream_external_format(L, 1, sub);
     }
-    if (kind_of(s) != SK_FD) return NIL;
+    if (kind_of(s) != SK_FD) return kind_of(s) == SK_GRAY ? S(K_DEFAULT) : NIL;
     Stream *x = STREAM(s);
     if (!(x->flags & ST_CHAR)) return S(K_LATIN_1);
     Obj ef = ef_keyword(L, x->external_format);
@@ -1316,6 +1400,7 @@ DEFPRIM(prim_file_position) {
     Obj pos = opt_arg(nargs, args, 1, NO_VALUE);
     if (pos != NO_VALUE && pos != S(K_START) && pos != S(K_END) && !(is_integer(pos) && !(is_fixnum(pos) && fixnum_val(pos) < 0)) )
         err_type(L, pos, cons(L, S(OR), list2(L, S(UNSIGNED_BYTE), cons(L, S(MEMBER), list2(L, S(K_START), S(K_END))))));
+    if (kind_of(s) == SK_GRAY) return gray_call1(L, GRAY_FILE_POSITION, GRAY_OF(s), pos == NO_VALUE ? NIL : pos);
     if (kind_of(s) == SK_BROADCAST) {
         /* CLHS 21.2 BROADCAST-STREAM: the last component answers; with none, the position is 0 */
         Obj last = NIL;
@@ -1426,6 +1511,10 @@ DEFPRIM(prim_read_sequence) {
     Obj s = check_stream(L, args[1]);
     size_t start, end;
     seq_bounds(L, seq, nargs, args, &start, &end);
+    if (kind_of(s) == SK_GRAY) {
+        Obj a[3] = {seq, FIX((intptr_t)start), FIX((intptr_t)end)};
+        return gray_call(L, GRAY_READ_SEQUENCE, GRAY_OF(s), 3, a);
+    }
     int cap = stream_capability(L, s, true);
     /* a bivalent stream reads characters into strings and bytes into other sequences */
     bool chars = cap == 1 || (cap == 3 && is_any_string(seq));
@@ -1457,6 +1546,11 @@ DEFPRIM(prim_write_sequence) {
     Obj s = check_stream(L, args[1]);
     size_t start, end;
     seq_bounds(L, seq, nargs, args, &start, &end);
+    if (kind_of(s) == SK_GRAY) {
+        Obj a[3] = {seq, FIX((intptr_t)start), FIX((intptr_t)end)};
+        gray_call(L, GRAY_WRITE_SEQUENCE, GRAY_OF(s), 3, a);
+        return seq;
+    }
     int cap = stream_capability(L, s, false);
     if (cap != 2 && is_any_string(seq)) {
         size_t len;
@@ -1543,7 +1637,7 @@ static const PrimDef stream_prims[] = {
     {"TERPRI", PK_CL, prim_terpri, 0, 1, 0, "(&optional stream)", "Output a newline."},
     {"FRESH-LINE", PK_CL, prim_fresh_line, 0, 1, 0, "(&optional stream)", "Output a newline unless at the start of a line."},
     {"FINISH-OUTPUT", PK_CL, prim_finish_output, 0, 1, 0, "(&optional stream)", "Sends any output buffered for STREAM to its destination and waits until it is done; returns NIL."},
-    {"FORCE-OUTPUT", PK_CL, prim_finish_output, 0, 1, 0, "(&optional stream)", "Starts sending any output buffered for STREAM to its destination without waiting; returns NIL."},
+    {"FORCE-OUTPUT", PK_CL, prim_force_output, 0, 1, 0, "(&optional stream)", "Starts sending any output buffered for STREAM to its destination without waiting; returns NIL."},
     {"CLEAR-OUTPUT", PK_CL, prim_clear_output, 0, 1, 0, "(&optional stream)", "Discard pending output."},
     {"READ-CHAR", PK_CL, prim_read_char, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Read a character."},
     {"READ-CHAR-NO-HANG", PK_CL, prim_read_char_no_hang, 0, 4, 0, "(&optional stream eof-error-p eof-value recursive-p)", "Read a character if one is available."},

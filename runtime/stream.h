@@ -9,6 +9,7 @@ typedef enum {
     SK_STRING_IN, SK_STRING_OUT, SK_FD, SK_SYNONYM, SK_BROADCAST, SK_TWO_WAY,
     SK_ECHO, SK_CONCATENATED, SK_NULL,
     SK_STRING_FILL,           /* output into a string with a fill pointer (WITH-OUTPUT-TO-STRING) */
+    SK_GRAY,                  /* a Gray stream instance (a = the instance); see gray.h */
 } StreamKind;
 
 enum {
@@ -68,6 +69,13 @@ Obj make_fd_stream(Lisp *L, int fd, uint32_t flags, Obj pathname);
 Obj make_synonym_stream(Lisp *L, Obj sym);
 Obj make_two_way_stream(Lisp *L, Obj in, Obj out);
 Obj make_broadcast_stream(Lisp *L, Obj list);
+/* The stream the C functions use for a Gray stream instance: every operation on it calls the
+ * instance's generic functions. It holds no state of its own, so one may be made per call. */
+Obj make_gray_stream(Lisp *L, Obj instance);
+/* A Gray stream instance as Lisp should see it: the instance behind an SK_GRAY stream, else O. */
+static inline Obj stream_visible(Obj o) {
+    return is_type(o, T_STREAM) && (StreamKind)STREAM(o)->h.aux == SK_GRAY ? STREAM(o)->a : o;
+}
 
 /* Resolve a stream designator: NIL -> *standard-output* / *standard-input*, T -> *terminal-io*. */
 Obj stream_out(Lisp *L, Obj designator);

@@ -7,6 +7,7 @@
 #include "array.h"
 #include "list.h"
 #include "package.h"
+#include "types.h"
 
 /* SBCL's index type: (MOD 4611686018427387901). */
 #define INDEX_LIMIT ((intptr_t)4611686018427387901)
@@ -125,7 +126,12 @@ DEFPRIM(prim_make_string) {
     parse_keys(L, nargs, args, 1, 2, keys, kv);
     Obj et = kv[1] == NO_VALUE ? S(CHARACTER) : kv[1];
     StringEltType t = string_element_type(L, et);
-    if (t == ET_INVALID) err_simple(L, "%S is not a valid :ELEMENT-TYPE for MAKE-STRING", et);
+    if (t == ET_INVALID && is_symbol(et) && et != NIL) {
+        /* a DEFTYPE name: its expansion says what the string holds */
+        Obj x = type_expand(L, et);
+        if (x != et) { et = x; t = string_element_type(L, et); }
+    }
+    if (t == ET_INVALID) err_simple(L, "%S is not a valid :ELEMENT-TYPE for MAKE-STRING", kv[1]);
     uint32_t fill = 0;
     if (kv[0] != NO_VALUE) {
         fill = char_code(check_char(L, kv[0]));

@@ -1,5 +1,6 @@
 /* types.c: types (CLHS chapter 4): TYPE-OF, TYPEP, SUBTYPEP and COERCE on built-in and compound type specifiers. */
 #include "types.h"
+#include "gray.h"
 #include "prim.h"
 #include "package.h"
 #include "array.h"
@@ -601,7 +602,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_RANDOM_STATE: return is_type(x, T_RANDOM_STATE);
     case BT_PATHNAME: return is_type(x, T_PATHNAME);
     case BT_LOGICAL_PATHNAME: return false;
-    case BT_STREAM: return is_type(x, T_STREAM);
+    case BT_STREAM: return is_type(x, T_STREAM) || gray_instance_p(L, x);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
     case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT) || stream_kind_is(x, SK_STRING_FILL);
     case BT_SYNONYM_STREAM: return stream_kind_is(x, SK_SYNONYM);
@@ -1693,6 +1694,11 @@ static FT *conv_symbol(Ctx *c, Obj sym) {
     Lisp *L = c->L;
     BType bt = builtin_id(L, sym);
     if (bt == BT_CLASS) return class_atom(c, sym);
+    if (bt == BT_STREAM) {
+        /* STREAM also holds the Gray streams: instances of FUNDAMENTAL-STREAM's subclasses */
+        Obj gray = gray_stream_class_name(L);
+        if (gray != NIL) return ft_union(c, ft_const(c, ct_atomic(c, bt)), class_atom(c, gray));
+    }
     if (bt != BT_NONE) {
         if (is_array_bt(bt)) {
             ArrSpec as;

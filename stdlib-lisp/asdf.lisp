@@ -1170,7 +1170,7 @@
 (defun locate-system (name)
   ;; as ASDF: (values found-p found-system pathname previous previous-time)
   (let* ((name (coerce-name name))
-         (registered (gethash name *registered-systems*))
+         (registered (or (gethash name *registered-systems*) (%ensure-builtin-system name)))
          (asd (or (and registered (system-source-file registered)) (%locate-asd (primary-system-name name)))))
     (values (and (or registered asd) t) registered asd nil nil)))
 
@@ -1213,11 +1213,29 @@
          (let ((date (ignore-errors (file-write-date asd))))
            (or (null date) (null (slot-value system 'asd-date)) (> date (slot-value system 'asd-date)))))))
 
+;;; Built-in systems (stdlib-lisp/layers.lisp): systems tinycl provides itself, found before any
+;;; .asd on disk, as ASDF finds UIOP. Each is made the first time its name is looked up, so that
+;;; the boot pays only for an entry in a list.
+(defvar *builtin-systems* nil "((name version description loader-function) ...)")
+
+(defun %ensure-builtin-system (name)
+  (let ((entry (and (not (gethash name *registered-systems*))
+                    (assoc name *builtin-systems* :test #'string=))))
+    (when entry
+      (destructuring-bind (name version description loader) entry
+        (let ((system (make-instance 'system :name name)))
+          (setf (component-version system) version
+                (component-description system) description)
+          ;; loading it runs the loader; the load is recorded as any other
+          (eval `(defmethod perform ((o load-op) (c (eql ',system))) (funcall ',loader)))
+          (register-system system))))))
+
 (defun find-system (name &optional (error-p t))
   (if (typep name 'system)
       name
       (let* ((name (coerce-name name))
-             (registered (gethash name *registered-systems*)))
+             (registered (or (gethash name *registered-systems*)
+                             (%ensure-builtin-system name))))
         (cond ((and registered (not (%asd-changed-p registered))) registered)
               ((and registered (not (probe-file* (system-source-file registered))))
                ;; its .asd is gone: the definition stays as it was read

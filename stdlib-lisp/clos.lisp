@@ -787,7 +787,8 @@
          (ll (%add-allow-other-keys plain-ll))
          (fname (append (list 'method name) qualifiers (list spec-names)))
          (ignorable `(declare (ignorable ,@required))))
-    (if (not (%tree-mentions-p body '(call-next-method next-method-p)))
+    (if (not (or (%tree-mentions-p body '(call-next-method next-method-p))
+                 (%tree-calls-user-macro-p body)))
         ;; NAMED-LAMBDA makes the block of a symbol's name itself
         (list `(function (named-lambda ,fname ,ll ,ignorable ,@decls
                            ,@(if (consp name) `((block ,block-name ,@forms)) forms)))
@@ -813,6 +814,21 @@
                                      (next-method-p () (list 'if (list 'cdr ',chain) t nil)))
                             (block ,block-name ,@forms)))))
                 doc)))))
+
+(defun %tree-calls-user-macro-p (tree)
+  ;; whether TREE has a form whose operator is a macro from outside COMMON-LISP and SYSTEM (whose
+  ;; macros never do): its expansion may call CALL-NEXT-METHOD, as trivial-gray-streams'
+  ;; OR-FALLBACK does, so the method cannot take the fast path, which has no next methods
+  (let ((count 0) (own (list (find-package "COMMON-LISP") (find-package "SYSTEM"))))
+    (labels ((walk (x)
+               (setq count (1+ count))
+               (cond ((> count 200000) t)
+                     ((not (consp x)) nil)
+                     ((and (symbolp (car x)) (car x) (not (%memq (symbol-package (car x)) own))
+                           (macro-function (car x)))
+                      t)
+                     (t (or (walk (car x)) (walk (cdr x)))))))
+      (walk tree))))
 
 (defun %tree-mentions-form-p (tree form)
   ;; whether FORM (a two-element list) occurs in TREE
@@ -1411,7 +1427,8 @@
             (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
                                  :format-arguments (list class)))
         (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
-            (if (not (%memq s (list *t-class* *standard-object-class*
+            ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
+            (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
                                     (gethash 'funcallable-standard-object *class-table*))))
                 (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                      :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))

@@ -1132,3 +1132,15 @@ Slots with :INSTANCE allocation:
                  (typep (defgeneric traced-gf (x y)) 'generic-function))
       (untrace traced-gf)))
   ((traced-gf) t t))
+
+(defmacro cl-cnm-or (value)
+  ;; a macro whose expansion calls the next method, as trivial-gray-streams' OR-FALLBACK
+  `(let ((v ,value)) (if (eq v :fallback) (call-next-method) v)))
+(defgeneric cl-cnm-macro (x))
+(defmethod cl-cnm-macro ((x t)) (list :default x))
+(defmethod cl-cnm-macro ((x integer)) (cl-cnm-or (if (evenp x) :fallback x)))
+(defmacro cl-next-method-p-wrapper () '(next-method-p))
+(defmethod cl-cnm-macro ((x string)) (cl-cnm-or (if (cl-next-method-p-wrapper) :fallback x)))
+(deftest call-next-method-from-a-macro
+  (list (cl-cnm-macro 3) (cl-cnm-macro 4) (cl-cnm-macro "s") (cl-cnm-macro :k))
+  (3 (:default 4) (:default "s") (:default :k)))

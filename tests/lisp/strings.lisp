@@ -87,6 +87,11 @@
         (type-error-info (lambda () (make-string 2 :initial-element "a")))
         (type-error-info (lambda () (make-string 2 :element-type 'base-char :initial-element #\é))))
   ((-1 (mod 4611686018427387901)) (2.0 (mod 4611686018427387901)) (1 character) ("a" character) (#\LATIN_SMALL_LETTER_E_WITH_ACUTE base-char)))
+(deftype ts-char () 'character)
+(deftest make-string-deftype-element-type
+  ;; a DEFTYPE name is expanded, as MAKE-ARRAY does (flexi-streams' CHAR*)
+  (make-string 2 :element-type 'ts-char :initial-element #\c)
+  "cc")
 (deftest make-string-bad-element-type
   (list (signals-error (make-string 2 :element-type 'fixnum) simple-error)
         (signals-error (make-string 2 :element-type 'simple-string) error))

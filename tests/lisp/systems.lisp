@@ -369,7 +369,8 @@
   (t :external))
 
 ;;; ------------------------------------------------------------------
-;;; Real libraries from Debian (cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate).
+;;; Real libraries from Debian (cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate
+;;; cl-flexi-streams cl-trivial-gray-streams cl-babel).
 ;;; A library that loads must work; one that does not must fail with a loader error naming a file
 ;;; and leave no record. docs/compatibility.md says which load today and what stops the others.
 
@@ -378,11 +379,15 @@
     ("parse-number" "PARSE-NUMBER" "(list (parse-number:parse-number \"1/2\") (parse-number:parse-number \"-12\"))" (1/2 -12))
     ("iterate" "ITERATE" "(iterate:iter (iterate:for i from 1 to 4) (iterate:collect (* i i)))" (1 4 9 16))
     ("alexandria" "ALEXANDRIA" "(list (alexandria:iota 3 :start 1) (alexandria:flatten '(1 (2 (3)))))" ((1 2 3) (1 2 3)))
-    ("cl-ppcre" "CL-PPCRE" "(list (cl-ppcre:scan-to-strings \"a(b+)c\" \"xabbc\") (cl-ppcre:split \",\" \"a,b\"))" ("abbc" ("a" "b")))))
+    ("cl-ppcre" "CL-PPCRE" "(list (cl-ppcre:scan-to-strings \"a(b+)c\" \"xabbc\") (cl-ppcre:split \",\" \"a,b\"))" ("abbc" ("a" "b")))
+    ;; the built-in layer (no .asd read) under a library from disk that uses Gray streams
+    ("trivial-gray-streams" "TRIVIAL-GRAY-STREAMS" "(list (asdf:system-source-file (asdf:find-system \"trivial-gray-streams\")) (asdf:component-version (asdf:find-system \"trivial-gray-streams\")) (subtypep 'trivial-gray-streams:fundamental-binary-input-stream 'tinycl-gray:fundamental-input-stream))" (nil "2.0" t))
+    ("babel" "BABEL" "(let ((s (coerce (list #\\a (code-char 233)) 'string))) (list (coerce (babel:string-to-octets s :encoding :utf-16le) 'list) (string= s (babel:octets-to-string (babel:string-to-octets s :encoding :utf-8) :encoding :utf-8))))" ((97 0 233 0) t))
+    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))))
 
 (defparameter *sy-debian-expected*
   ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
-  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre"))
+  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"))
 
 (defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
 
@@ -440,3 +445,52 @@
 (deftest sy-cleanup
   (progn (tinycl:delete-directory *sy-dir* :recursive t) (probe-file *sy-dir*))
   nil)
+
+;;; ------------------------------------------------------------------
+;;; Built-in portability layers (stdlib-lisp/layers.lisp): found before any .asd, no file read.
+;;; Last in the file: they load systems, which the tests above must not see.
+
+(deftest sy-builtin-trivial-gray-streams
+  (progn
+    (asdf:load-system "trivial-gray-streams")
+    (let ((s (asdf:find-system "trivial-gray-streams")))
+      (list (asdf:system-source-file s) (asdf:component-version s) (tinycl:system-loaded-p "trivial-gray-streams")
+            (and (find-package "IMPL-SPECIFIC-GRAY") t)
+            (eq (find-symbol "STREAM-WRITE-CHAR" "TRIVIAL-GRAY-STREAMS") 'tinycl-gray:stream-write-char))))
+  (nil "2.0" t t t))
+
+(deftest sy-builtin-trivial-gray-streams-portable-methods
+  ;; the portable (stream seq start end) methods and STREAM-FILE-POSITION are what CL calls
+  (progn
+    ;; read at run time: the package exists once the test above loaded the layer
+    (eval (read-from-string "(defclass sy-tgs-out (trivial-gray-streams:fundamental-character-output-stream)
+                               ((got :initform nil) (pos :initform 0)))"))
+    (eval (read-from-string "(defmethod trivial-gray-streams:stream-write-sequence ((s sy-tgs-out) seq start end &key)
+                              (push (list (subseq seq start end) start end) (slot-value s 'got))
+                              seq)"))
+    (eval (read-from-string "(defmethod trivial-gray-streams:stream-file-position ((s sy-tgs-out)) (slot-value s 'pos))"))
+    (eval (read-from-string "(defmethod (setf trivial-gray-streams:stream-file-position) (new (s sy-tgs-out))
+                               (setf (slot-value s 'pos) new))"))
+    (let ((s (make-instance 'sy-tgs-out)))
+      (write-sequence "abcdef" s :start 1 :end 3)
+      (list (slot-value s 'got) (file-position s) (file-position s 7) (file-position s))))
+  ((("bc" 1 3)) 0 7 7))
+
+(deftest sy-builtin-trivial-features
+  (progn
+    (asdf:load-system "trivial-features")
+    (list (asdf:system-source-file (asdf:find-system "trivial-features"))
+          (every #'(lambda (f) (member f *features*)) '(:64-bit :little-endian :x86-64 :unix :linux))))
+  (nil t))
+
+(deftest sy-builtin-trivial-gray-streams-fallback
+  ;; a stream without its own STREAM-READ-SEQUENCE: the portable method answers FALLBACK and
+  ;; the layer calls the next method (the protocol's default, by characters)
+  (progn
+    (eval (read-from-string "(defclass sy-tgs-in (trivial-gray-streams:fundamental-character-input-stream)
+                               ((left :initform (list #\\a #\\b))))"))
+    (eval (read-from-string "(defmethod trivial-gray-streams:stream-read-char ((s sy-tgs-in))
+                               (if (slot-value s 'left) (pop (slot-value s 'left)) :eof))"))
+    (let ((v (make-string 4 :initial-element #\-)))
+      (list (read-sequence v (make-instance (find-symbol "SY-TGS-IN"))) v)))
+  (2 "ab--"))
