@@ -39,7 +39,13 @@ static bool bitvec_like(Obj o) {
 }
 
 
+/* Two circular lists make the CDR loop endless: every few thousand conses it reaches a safe
+ * point, so the time limit and cancellation stop it (a local counter keeps the common short
+ * comparison as fast as before). */
+#define EQUAL_SAFE_POINT(L, steps) do { if (UNLIKELY((++(steps) & 4095) == 0)) safe_point(L); } while (0)
+
 bool lisp_equal(Lisp *L, Obj a, Obj b) {
+    unsigned steps = 0;
     for (;;) {
         if (a == b) return true;
         if (is_cons(a)) {
@@ -48,6 +54,7 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
             if (!lisp_equal(L, CAR(a), CAR(b))) return false;
             a = CDR(a);
             b = CDR(b);
+            EQUAL_SAFE_POINT(L, steps);
             continue;
         }
         if (!is_heap(a) || !is_heap(b)) return false;
@@ -74,6 +81,7 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
 }
 
 bool lisp_equalp(Lisp *L, Obj a, Obj b) {
+    unsigned steps = 0;
     for (;;) {
         if (a == b) return true;
         if (is_char(a)) return is_char(b) && char_upcase(char_code(a)) == char_upcase(char_code(b));
@@ -84,6 +92,7 @@ bool lisp_equalp(Lisp *L, Obj a, Obj b) {
             if (!lisp_equalp(L, CAR(a), CAR(b))) return false;
             a = CDR(a);
             b = CDR(b);
+            EQUAL_SAFE_POINT(L, steps);
             continue;
         }
         if (!is_heap(a) || !is_heap(b)) return false;

@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "printer.h"
 #include "sequence.h"
+#include "hash.h"
 
 #define DOT_MARK OBJ(0x506)   /* a lone "." token, meaningful only inside a list */
 #define NO_OBJECT OBJ(0x606)  /* a macro character returned no values */
@@ -289,6 +290,13 @@ static __attribute__((noinline)) Obj read_token_object(Lisp *L, Obj stream, Obj 
 
 static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws);
 
+static void check_depth(Lisp *L, Obj stream) {
+    stack_check(L);
+    if (L->read_depth > L->cfg.max_read_depth)
+        rerr(L, stream, "nesting too deep (more than %d levels)", L->cfg.max_read_depth);
+}
+
+
 static Obj call_macro(Lisp *L, Obj fn, Obj stream, uint32_t c) {
     Obj r = funcall2(L, fn, stream, make_char(c));
     if (L->nvals == 0) return NO_OBJECT;
@@ -308,16 +316,17 @@ static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws) {
             if (macro_fn(rt, c) == SYM(S(P_READ_RIGHT_PAREN))->function) return CLOSE_MARK;
             Obj fn = macro_fn(rt, c);
             if (fn == NIL) rerr(L, stream, "no macro function for %S", make_char(c));
-            return call_macro(L, fn, stream, c);
+            /* Every reader macro is one level of nesting, whichever macro calls the next
+             * (#.#.#. or #+a #+a nest through no parenthesis), so the count and the stack
+             * test sit here rather than in each macro. */
+            L->read_depth++;
+            check_depth(L, stream);
+            Obj r = call_macro(L, fn, stream, c);
+            L->read_depth--;
+            return r;
         }
         return read_token_object(L, stream, rt, c, syn, preserve_ws);
     }
-}
-
-static void check_depth(Lisp *L, Obj stream) {
-    stack_check(L);
-    if (L->read_depth > L->cfg.max_read_depth)
-        rerr(L, stream, "nesting too deep (more than %d levels)", L->cfg.max_read_depth);
 }
 
 /* Read an object inside a construct: end of file is an error, markers are errors. */
@@ -384,8 +393,6 @@ Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursi
 DEFPRIM(rd_left_paren) {
     UNUSED_ARGS;
     Obj stream = args[0];
-    L->read_depth++;
-    check_depth(L, stream);
     Obj head = NIL, tail = NIL;
     for (;;) {
         Obj o = read_inner(L, stream, L->read_preserve_ws);
@@ -418,7 +425,6 @@ DEFPRIM(rd_left_paren) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
-    L->read_depth--;
     return head;
 }
 
@@ -429,10 +435,7 @@ DEFPRIM(rd_right_paren) {
 
 DEFPRIM(rd_quote) {
     UNUSED_ARGS;
-    L->read_depth++;
-    check_depth(L, args[0]);
     Obj o = read_required(L, args[0]);
-    L->read_depth--;
     return cons(L, S(QUOTE), cons(L, o, NIL));
 }
 
@@ -463,10 +466,7 @@ DEFPRIM(rd_string) {
 DEFPRIM(rd_backquote) {
     UNUSED_ARGS;
     L->bq_level++;
-    L->read_depth++;
-    check_depth(L, args[0]);
     Obj o = read_required(L, args[0]);
-    L->read_depth--;
     L->bq_level--;
     return cons(L, S(QUASIQUOTE), cons(L, o, NIL));
 }
@@ -481,10 +481,7 @@ DEFPRIM(rd_comma) {
     else if (c == '.') kind = S(UNQUOTE_NSPLICING);
     else if (c >= 0) stream_unread_char(L, stream, (uint32_t)c);
     L->bq_level--;
-    L->read_depth++;
-    check_depth(L, stream);
     Obj o = read_required(L, stream);
-    L->read_depth--;
     L->bq_level++;
     return cons(L, kind, cons(L, o, NIL));
 }
@@ -792,6 +789,8 @@ DEFPRIM(rd_sharp_equal) {
     Obj entry = cons(L, args[2], cons(L, placeholder, NO_VALUE));
     L->read_labels = cons(L, entry, L->read_labels);
     Obj o = read_required(L, stream);
+    if (o == placeholder)   /* #1=#1# labels nothing: the placeholder must never escape the reader */
+        rerr(L, stream, "Must label something more than just #%S#", args[2]);
     CDR(CDR(entry)) = o;
     return o;
 }
@@ -817,12 +816,14 @@ static Obj label_value(Lisp *L, Obj o) {
     return NO_VALUE;
 }
 
+/* SEEN is an EQ table of the conses, vectors and structures already walked, so shared and
+ * circular structure is visited once and a long list costs linear time. */
 static Obj resolve_walk(Lisp *L, Obj o, Obj seen) {
     Obj v = label_value(L, o);
     if (v != NO_VALUE) return v;
     if (is_cons(o)) {
-        for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == o) return o;
-        seen = cons(L, o, seen);
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
         Obj x = o;
         while (is_cons(x)) {
             stack_check(L);
@@ -831,21 +832,32 @@ static Obj resolve_walk(Lisp *L, Obj o, Obj seen) {
             Obj dv = label_value(L, d);
             if (dv != NO_VALUE) { CDR(x) = dv; break; }
             if (!is_cons(d)) { CDR(x) = resolve_walk(L, d, seen); break; }
-            for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == d) return o;
-            seen = cons(L, d, seen);
+            if (hash_get(L, seen, d, NIL) != NIL) break;
+            hash_put(L, seen, d, S(T));
             x = d;
         }
         return o;
     }
     if (is_type(o, T_VECTOR)) {
-        for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == o) return o;
-        seen = cons(L, o, seen);
-        for (size_t i = 0; i < VEC(o)->len; i++) VEC(o)->data[i] = resolve_walk(L, VEC(o)->data[i], seen);
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
+        for (size_t i = 0; i < VEC(o)->len; i++) {
+            stack_check(L);
+            VEC(o)->data[i] = resolve_walk(L, VEC(o)->data[i], seen);
+        }
+    }
+    if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {   /* #1=#S(node :next #1#) */
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
+        for (size_t i = 0; i < INST(o)->nslots; i++) {
+            stack_check(L);
+            INST(o)->slots[i] = resolve_walk(L, INST(o)->slots[i], seen);
+        }
     }
     return o;
 }
 
-static Obj resolve_labels(Lisp *L, Obj o) { return resolve_walk(L, o, NIL); }
+static Obj resolve_labels(Lisp *L, Obj o) { return resolve_walk(L, o, hash_new(L, HT_EQ, 64)); }
 
 DEFPRIM(rd_sharp_illegal) {
     UNUSED_ARGS;

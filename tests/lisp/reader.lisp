@@ -72,3 +72,25 @@
   (list (signals-error (readtable-case nil) type-error)
         (signals-error (setf (readtable-case nil) :upcase) type-error))
   (t t))
+
+;;; #n= and #n#: a label must label something (SBCL: "Must label something more than just #1#"),
+;;; structures are walked for references, and a long labelled list reads in linear time
+(deftest label-only-itself
+  (signals-error (read-from-string "#1=#1#") reader-error)
+  t)
+(deftest label-only-itself-nested
+  (signals-error (read-from-string "(a #1=#1#)") reader-error)
+  t)
+(defstruct label-node next)
+(deftest label-in-structure
+  (let ((n (read-from-string "#1=#S(label-node :next #1#)")))
+    (eq n (label-node-next n)))
+  t)
+(deftest label-long-list
+  (let ((l (read-from-string (format nil "#1=(~{~A ~}. #1#)" (make-list 200000 :initial-element 7)))))
+    (eq l (nthcdr 200000 l)))
+  t)
+(deftest reader-macro-chain-depth
+  (signals-error (read-from-string (with-output-to-string (s) (dotimes (i 200000) (write-string "#'" s)) (write-string "1" s)))
+                 reader-error)
+  t)
