@@ -61,6 +61,11 @@ cJSON *mcp_text_result(const char *text, bool is_error, cJSON *structured, McpVe
 /* Progress from inside a long tool call (no-op without a progress token). */
 void mcp_progress(McpContext *ctx, const char *message);
 
+/* Serve one protocol line (one JSON-RPC message or batch) on SESSION as the server's main loop
+ * does (DEFAULT_TIMEOUT: seconds for calls that give none), without the reader thread; returns the messages written in reply (one per line,
+ * malloc'd, "" when none). For the fuzzing harness (tests/fuzz), which has no stdio server. */
+char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout);
+
 /* The instructions text sent in the initialize result. */
 extern const char *mcp_instructions;
 

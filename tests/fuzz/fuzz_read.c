@@ -1,0 +1,44 @@
+/* fuzz_read.c: libFuzzer harness for the reader: reads every form of the input with *READ-EVAL*
+ * off (nothing is evaluated) and prints each with *PRINT-CIRCLE* on. Any error is fine; a crash,
+ * a sanitizer report or a hang is a finding. */
+#include "state.h"
+#include "gc.h"
+#include "eval.h"
+#include "reader.h"
+#include "printer.h"
+#include "stream.h"
+#include "lstring.h"
+#include <stdint.h>
+#include <stddef.h>
+
+static Lisp *L;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc; (void)argv;
+    L = lisp_new(NULL);
+    if (!L) return 1;
+    gc_current = L;
+    SYM(S(READ_EVAL))->value = NIL;
+    SYM(S(PRINT_CIRCLE))->value = S(T);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    gc_current = L;
+    lisp_set_stack_limits(L);
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {   /* a reader error (or any other) ends this input */
+        frame_pop(L, &fr);
+        return 0;
+    }
+    Obj text = string_from_utf8(L, (const char *)data, size);
+    Obj s = make_string_input_stream(L, text, 0, STR(text)->len);
+    for (;;) {
+        Obj f = reader_read(L, s, false, UNBOUND, false, false);
+        if (f == UNBOUND) break;
+        prin1_to_string(L, f);
+    }
+    frame_pop(L, &fr);
+    return 0;
+}
