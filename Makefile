@@ -9,7 +9,7 @@ SANFLAGS =
 export SANFLAGS
 
 RUNTIME_SRC = $(wildcard runtime/*.c)
-LIB_SRC     = $(RUNTIME_SRC) src/session.c
+LIB_SRC     = $(RUNTIME_SRC) src/session.c src/session_guard.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
 

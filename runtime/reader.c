@@ -577,18 +577,20 @@ DEFPRIM(rd_sharp_star) {
     if (suppressing(L)) return NIL;
     size_t n = b.len, len = n;
     if (args[2] != NIL) {
+        if (!is_fixnum(args[2])) rerr(L, stream, "bit vector length too large");
         len = (size_t)fixnum_val(args[2]);
         if (n > len) rerr(L, stream, "bit vector longer than specified length");
         if (n == 0 && len > 0) rerr(L, stream, "#%zu* has no bits to fill with", len);
     }
+    for (size_t i = 0; i < n; i++)
+        if (b.data[i] != '0' && b.data[i] != '1')
+            rerr(L, stream, "illegal element given for bit vector: %S", make_char(b.data[i]));
+    gc_check_request(L, len);   /* #99999999999*1: the length is the user's */
     BitVector *bv = (BitVector *)heap_alloc(L, T_BITVECTOR, sizeof(BitVector));
     bv->data = (uint8_t *)gc_alloc_atomic(L, len ? len : 1);
     bv->len = bv->cap = len;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t c = i < n ? b.data[i] : b.data[n - 1];
-        if (c != '0' && c != '1') rerr(L, stream, "illegal element given for bit vector: %S", make_char(c));
-        bv->data[i] = (uint8_t)(c - '0');
-    }
+    for (size_t i = 0; i < n; i++) bv->data[i] = (uint8_t)(b.data[i] - '0');
+    if (len > n) memset(bv->data + n, bv->data[n - 1], len - n);   /* the last bit repeats */
     return (Obj)bv;
 }
 

@@ -22,7 +22,7 @@ add() { # add the "N passed, N failed" of the last line of $1
 out=$(node tests/mcp/transcript.mjs "$T" tests/mcp/transcripts/*.txt 2>&1)
 printf '%s\n' "$out" | sed '$d'
 add "$out"
-for e2e in e2e.mjs e2e-systems.mjs; do
+for e2e in e2e.mjs e2e-systems.mjs e2e-hostile.mjs; do
     [ -f "tests/mcp/$e2e" ] || continue
     if [ ! -d tests/mcp/node_modules/@modelcontextprotocol/sdk ]; then
         (cd tests/mcp && npm ci --no-audit --no-fund >/dev/null 2>&1) || echo "mcp: npm ci failed"

@@ -94,3 +94,14 @@
   (signals-error (read-from-string (with-output-to-string (s) (dotimes (i 200000) (write-string "#'" s)) (write-string "1" s)))
                  reader-error)
   t)
+;;; #n*: a length that is not a fixnum is a reader error (found by the reader fuzzer: the length
+;;; was taken as a fixnum), and the last bit fills the rest
+(deftest sharp-star-bignum-length
+  (signals-error (read-from-string "#99999999999999999999999*1") reader-error)
+  t)
+(deftest sharp-star-fill
+  (read-from-string "#6*101")
+  #*101111 6)
+(deftest sharp-star-bad-bit
+  (signals-error (read-from-string "#3*12") reader-error)
+  t)
