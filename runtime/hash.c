@@ -42,7 +42,8 @@ static bool bitvec_like(Obj o) {
 /* Two circular lists make the CDR loop endless: every few thousand conses it reaches a safe
  * point, so the time limit and cancellation stop it (a local counter keeps the common short
  * comparison as fast as before). */
-#define EQUAL_SAFE_POINT(L, steps) do { if (UNLIKELY((++(steps) & 4095) == 0)) safe_point(L); } while (0)
+static __attribute__((noinline, cold)) void equal_poll(Lisp *L) { safe_point(L); }
+#define EQUAL_SAFE_POINT(L, steps) do { if (UNLIKELY((++(steps) & 4095) == 0)) equal_poll(L); } while (0)
 
 bool lisp_equal(Lisp *L, Obj a, Obj b) {
     unsigned steps = 0;
@@ -50,8 +51,11 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
         if (a == b) return true;
         if (is_cons(a)) {
             if (!is_cons(b)) return false;
-            stack_check(L);
-            if (!lisp_equal(L, CAR(a), CAR(b))) return false;
+            Obj ca = CAR(a), cb = CAR(b);
+            if (ca != cb) {   /* EQ elements (symbols, fixnums, shared structure) need no call */
+                stack_check(L);
+                if (!lisp_equal(L, ca, cb)) return false;
+            }
             a = CDR(a);
             b = CDR(b);
             EQUAL_SAFE_POINT(L, steps);
@@ -88,8 +92,11 @@ bool lisp_equalp(Lisp *L, Obj a, Obj b) {
         if (is_number(a)) return is_number(b) && num_equal(L, a, b);
         if (is_cons(a)) {
             if (!is_cons(b)) return false;
-            stack_check(L);
-            if (!lisp_equalp(L, CAR(a), CAR(b))) return false;
+            Obj ca = CAR(a), cb = CAR(b);
+            if (ca != cb) {   /* EQ elements (symbols, fixnums, shared structure) need no call */
+                stack_check(L);
+                if (!lisp_equalp(L, ca, cb)) return false;
+            }
             a = CDR(a);
             b = CDR(b);
             EQUAL_SAFE_POINT(L, steps);
