@@ -1,5 +1,5 @@
 /* fuzz_read.c: libFuzzer harness for the reader: reads every form of the input with *READ-EVAL*
- * off (nothing is evaluated) and prints each with *PRINT-CIRCLE* on. Any error is fine; a crash,
+ * off (nothing is evaluated) and prints each with *PRINT-CIRCLE* on, bounded. Any error is fine; a crash,
  * a sanitizer report or a hang is a finding. */
 #include "state.h"
 #include "gc.h"
@@ -20,6 +20,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     gc_current = L;
     SYM(S(READ_EVAL))->value = NIL;
     SYM(S(PRINT_CIRCLE))->value = S(T);
+    /* bounded as the session prints values: #99999999(x) reads a long vector, legitimately */
+    SYM(S(PRINT_LENGTH))->value = FIX(1000);
+    SYM(S(PRINT_LEVEL))->value = FIX(100);
     return 0;
 }
 
