@@ -1,6 +1,7 @@
 /* gc.c: Boehm GC set-up, the heap cap, GMP's allocator, and out-of-memory errors. */
 #include "gc.h"
 #include "error.h"
+#include "control.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -74,6 +75,14 @@ _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
     if (max_heap && !reserve_granted) {
         reserve_granted = true;
         GC_set_max_heap_size(max_heap + HEAP_RESERVE);
+    } else if (max_heap) {
+        /* the reserve lent to handlers is used up too (a handler that keeps allocating): no
+         * handler may run and not even the report can be allocated, so, as at the stack's hard
+         * limit, go straight to the top level with the bare condition type */
+        Frame *top = frame_toplevel(L);
+        if (!top) { fputs("tinycl: heap exhausted\n", stderr); exit(70); }
+        L->last_error = S(STORAGE_CONDITION);
+        unwind_to(L, top, JUMP_ERROR);
     }
     err_storage(L, "Heap exhausted: could not allocate %zu bytes (heap limit %zu MB).",
                 request, max_heap >> 20);

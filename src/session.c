@@ -284,6 +284,11 @@ static void describe_error(TclSession *s, TclResult *r) {
         /* (abort) or another restart that returned to the top level */
         r->error_type = xstrdup("ABORT");
         r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+    } else if (err == S(STORAGE_CONDITION)) {
+        /* gc.c: the heap ran out again while a handler used the reserve; nothing was allocated */
+        r->error_type = xstrdup("STORAGE-CONDITION");
+        r->error_message = xstrdup("Heap exhausted, and again in a handler of that error: the evaluation was ended "
+                                   "without running further handlers.");
     } else if (is_cons(err)) {
         r->error_type = type_name_of(L, CAR(err));
         char *desc = error_describe_bootstrap(L, err);

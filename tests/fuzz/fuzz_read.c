@@ -31,8 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lisp_set_stack_limits(L);
     Frame fr;
     FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {   /* a reader error (or any other) ends this input */
+    if (FRAME_SETJMP(&fr)) {   /* a reader error (or any other) ends this input, as in a session: */
         frame_pop(L, &fr);
+        L->stack_limit = L->stack_soft_limit;   /* the stack headroom and the heap reserve */
+        gc_restore_cap(L);                      /* lent to handlers are taken back */
         return 0;
     }
     Obj text = string_from_utf8(L, (const char *)data, size);
