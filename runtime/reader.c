@@ -10,6 +10,7 @@
 #include "printer.h"
 #include "sequence.h"
 #include "hash.h"
+#include "array.h"
 
 #define DOT_MARK OBJ(0x506)   /* a lone "." token, meaningful only inside a list */
 #define NO_OBJECT OBJ(0x606)  /* a macro character returned no values */
@@ -684,6 +685,9 @@ DEFPRIM(rd_sharp_a) {
         Obj margs[5] = {CAR(o), S(K_ELEMENT_TYPE), CAR(CDR(o)), S(K_INITIAL_CONTENTS), CDR(CDR(o))};
         return funcall(L, intern_cstr(L, L->pkg_cl, "MAKE-ARRAY"), 5, margs);
     }
+    /* #99999999A() would cons a dimension per level until the heap ran out */
+    if (!is_fixnum(args[2]) || fixnum_val(args[2]) >= ARRAY_RANK_LIMIT)
+        rerr(L, args[0], "#%SA: the rank must be below ARRAY-RANK-LIMIT (%d)", args[2], ARRAY_RANK_LIMIT);
     intptr_t rank = fixnum_val(args[2]);
     Obj dims = NIL, tail = NIL, x = o;
     for (intptr_t i = 0; i < rank; i++) {

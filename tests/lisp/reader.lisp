@@ -105,3 +105,10 @@
 (deftest sharp-star-bad-bit
   (signals-error (read-from-string "#3*12") reader-error)
   t)
+;;; #nA: a rank at or above ARRAY-RANK-LIMIT is a reader error (found by the reader fuzzer: a
+;;; huge rank consed a dimension per level until the heap ran out, a bignum one was misread)
+(deftest sharp-a-rank-limit
+  (list (signals-error (read-from-string "#129A()") reader-error)
+        (signals-error (read-from-string "#21111111111111111111111111111111111111112A()") reader-error)
+        (array-rank (read-from-string "#128A()")))
+  (t t 128))
