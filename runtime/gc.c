@@ -71,14 +71,22 @@ void gc_restore_cap(Lisp *L) {
     }
 }
 
+/* What is left to allocate under the raised cap, after a collection. */
+static size_t heap_room(void) {
+    GC_gcollect();
+    size_t cap = max_heap + HEAP_RESERVE, size = GC_get_heap_size();
+    return (cap > size ? cap - size : 0) + GC_get_free_bytes();
+}
+
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
     if (max_heap && !reserve_granted) {
         reserve_granted = true;
         GC_set_max_heap_size(max_heap + HEAP_RESERVE);
-    } else if (max_heap) {
+    } else if (max_heap && heap_room() < ((size_t)1 << 20)) {
         /* the reserve lent to handlers is used up too (a handler that keeps allocating): no
          * handler may run and not even the report can be allocated, so, as at the stack's hard
-         * limit, go straight to the top level with the bare condition type */
+         * limit, go straight to the top level with the bare condition type. (The reserve stays
+         * granted after a handled error until the top level: with free memory, signal as usual.) */
         Frame *top = frame_toplevel(L);
         if (!top) { fputs("tinycl: heap exhausted\n", stderr); exit(70); }
         L->last_error = S(STORAGE_CONDITION);
