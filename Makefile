@@ -10,7 +10,8 @@ export SANFLAGS
 
 RUNTIME_SRC = $(wildcard runtime/*.c)
 LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/session-introspect.c \
-              src/lispsrc.c src/files.c src/fileload.c src/testrun.c
+              src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
+              src/session_guard.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
 
@@ -18,7 +19,7 @@ LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
-.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test
+.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build
 all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
 
 deps:
@@ -67,6 +68,15 @@ ansi-test: all
 	@test -n "$(ANSI_TEST_DIR)" || { echo "make ansi-test: set ANSI_TEST_DIR to a checkout of pfdietz/ansi-test"; exit 2; }
 	ANSI_TEST_DIR="$(ANSI_TEST_DIR)" TINYCL=$(BUILD)/tinycl OUT=$(BUILD)/ansi-test tools/ansi-test/run-all.sh
 
+# libFuzzer harnesses (tests/fuzz): the reader, the evaluator and one MCP message, each run for
+# FUZZ_SECONDS (make fuzz FUZZ_SECONDS=600). Not part of `make test`; `make fuzz-build` only builds.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+fuzz-build:
+	tests/fuzz/run.sh build
+
 # The collector's heap is not malloc'd memory: leak detection would only see noise.
 asan:
 	ASAN_OPTIONS=detect_leaks=0:$(ASAN_OPTIONS) $(MAKE) BUILD=build-asan OPT=-O1 SANFLAGS="-fsanitize=address -fno-omit-frame-pointer" test
@@ -75,4 +85,4 @@ ubsan:
 	$(MAKE) BUILD=build-ubsan OPT=-O1 SANFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
 
 clean:
-	rm -rf build build-asan build-ubsan
+	rm -rf build build-asan build-ubsan build-fuzz

@@ -8,6 +8,7 @@
 #include "printer.h"
 #include "docs.h"
 #include "xref.h"
+#include "sequence.h"
 #include <stdlib.h>
 
 /* node evaluators live in nodes.c */
@@ -60,10 +61,16 @@ static Node *const_node(ACtx *c, Obj v) {
 }
 
 /* ---- small list helpers ---- */
+/* The length of the proper list L, part of FORM; a dotted or circular list is a PROGRAM-ERROR
+ * (a circular form would otherwise keep the analysis looping, past the time limit). */
 static int list_length_checked(Lisp *L, Obj l, Obj form) {
     int n = 0;
+    Hare h;
+    hare_init(&h, l);
     for (Obj x = l; x != NIL; x = CDR(x)) {
         if (!is_cons(x)) err_program(L, "Malformed form (dotted list): %S", form);
+        if (n > 0 && hare_step_p(L, &h, x))
+            err_program(L, "Malformed form (circular list) beginning with %S", is_cons(form) ? CAR(form) : form);
         n++;
     }
     return n;
@@ -147,10 +154,13 @@ Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc) {
     *decls = NIL;
     if (doc) *doc = NIL;
     Obj dtail = NIL;
+    list_length_checked(L, body, body);
     while (is_cons(body)) {
         Obj f = CAR(body);
         if (is_cons(f) && CAR(f) == S(DECLARE)) {
+            list_length_checked(L, CDR(f), f);
             for (Obj s = CDR(f); is_cons(s); s = CDR(s)) {
+                if (is_cons(CAR(s))) list_length_checked(L, CAR(s), f);   /* (special a b ...) is walked later */
                 Obj cell = cons(L, CAR(s), NIL);
                 if (dtail == NIL) *decls = cell; else CDR(dtail) = cell;
                 dtail = cell;
@@ -997,7 +1007,9 @@ static Node *analyze_definition(ACtx *c, Obj def, Obj form) {
 
 Node *analyze(ACtx *c, Obj form) {
     Lisp *L = c->L;
-    stack_check(L);
+    /* a full safe point, not just the stack test: a symbol macro expanding to itself
+     * (define-symbol-macro sm sm) recurses here through tail calls that use no stack */
+    safe_point(L);
     for (;;) {
         if (is_symbol(form)) return analyze_symbol(c, form);
         if (!is_cons(form)) return const_node(c, form);

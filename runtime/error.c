@@ -55,13 +55,17 @@ Obj msg_vformat(Lisp *L, const char *fmt, va_list ap) {
             break;
         case 'S': case 'A': {
             /* a message is for people: an object in it need not print readably, and must not
-             * signal PRINT-NOT-READABLE under WITH-STANDARD-IO-SYNTAX */
+             * signal PRINT-NOT-READABLE under WITH-STANDARD-IO-SYNTAX; it is bounded as the
+             * session's printed values are, since the datum of an error may be circular */
             Obj o = va_arg(ap, Obj);
-            bool rebind = SYM(S(PRINT_READABLY))->value != NIL;
             size_t sp = L->special_sp;
-            if (rebind) bind_special(L, S(PRINT_READABLY), NIL);
+            if (SYM(S(PRINT_READABLY))->value != NIL) bind_special(L, S(PRINT_READABLY), NIL);
+            if (is_cons(o) || is_heap(o)) {
+                if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
+                if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
+            }
             sb_put_string(L, &b, *p == 'S' ? prin1_to_string(L, o) : princ_to_string(L, o));
-            if (rebind) unbind_specials(L, sp);
+            unbind_specials(L, sp);
             break;
         }
         case '%': sb_putc(L, &b, '%'); break;

@@ -1,6 +1,7 @@
 /* gc.c: Boehm GC set-up, the heap cap, GMP's allocator, and out-of-memory errors. */
 #include "gc.h"
 #include "error.h"
+#include "control.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -128,9 +129,27 @@ void gc_restore_cap(Lisp *L) {
     }
 }
 
+/* What is left to allocate under the raised cap (bytes in use count), after a collection. */
+static size_t heap_room(void) {
+    GC_gcollect();
+    size_t cap = max_heap + HEAP_RESERVE, used = bytes_in_use();
+    return cap > used ? cap - used : 0;
+}
+
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
     size_t in_use = bytes_in_use();
-    if (max_heap && !reserve_granted) reserve_granted = true;
+    if (max_heap && !reserve_granted) {
+        reserve_granted = true;
+    } else if (max_heap && heap_room() < ((size_t)1 << 20)) {
+        /* the reserve lent to handlers is used up too (a handler that keeps allocating): no
+         * handler may run and not even the report can be allocated, so, as at the stack's hard
+         * limit, go straight to the top level with the bare condition type. (The reserve stays
+         * granted after a handled error until the top level: with free memory, signal as usual.) */
+        Frame *top = frame_toplevel(L);
+        if (!top) { fputs("tinycl: heap exhausted\n", stderr); exit(70); }
+        L->last_error = S(STORAGE_CONDITION);
+        unwind_to(L, top, JUMP_ERROR);
+    }
     if (!request)
         err_storage(L, "Heap exhausted: %zu MB in use after a full collection (heap limit %zu MB).",
                     in_use >> 20, max_heap >> 20);

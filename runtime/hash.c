@@ -39,15 +39,26 @@ static bool bitvec_like(Obj o) {
 }
 
 
+/* Two circular lists make the CDR loop endless: every few thousand conses it reaches a safe
+ * point, so the time limit and cancellation stop it (a local counter keeps the common short
+ * comparison as fast as before). */
+static __attribute__((noinline, cold)) void equal_poll(Lisp *L) { safe_point(L); }
+#define EQUAL_SAFE_POINT(L, steps) do { if (UNLIKELY((++(steps) & 4095) == 0)) equal_poll(L); } while (0)
+
 bool lisp_equal(Lisp *L, Obj a, Obj b) {
+    unsigned steps = 0;
     for (;;) {
         if (a == b) return true;
         if (is_cons(a)) {
             if (!is_cons(b)) return false;
-            stack_check(L);
-            if (!lisp_equal(L, CAR(a), CAR(b))) return false;
+            Obj ca = CAR(a), cb = CAR(b);
+            if (ca != cb) {   /* EQ elements (symbols, fixnums, shared structure) need no call */
+                stack_check(L);
+                if (!lisp_equal(L, ca, cb)) return false;
+            }
             a = CDR(a);
             b = CDR(b);
+            EQUAL_SAFE_POINT(L, steps);
             continue;
         }
         if (!is_heap(a) || !is_heap(b)) return false;
@@ -74,16 +85,21 @@ bool lisp_equal(Lisp *L, Obj a, Obj b) {
 }
 
 bool lisp_equalp(Lisp *L, Obj a, Obj b) {
+    unsigned steps = 0;
     for (;;) {
         if (a == b) return true;
         if (is_char(a)) return is_char(b) && char_upcase(char_code(a)) == char_upcase(char_code(b));
         if (is_number(a)) return is_number(b) && num_equal(L, a, b);
         if (is_cons(a)) {
             if (!is_cons(b)) return false;
-            stack_check(L);
-            if (!lisp_equalp(L, CAR(a), CAR(b))) return false;
+            Obj ca = CAR(a), cb = CAR(b);
+            if (ca != cb) {   /* EQ elements (symbols, fixnums, shared structure) need no call */
+                stack_check(L);
+                if (!lisp_equalp(L, ca, cb)) return false;
+            }
             a = CDR(a);
             b = CDR(b);
+            EQUAL_SAFE_POINT(L, steps);
             continue;
         }
         if (!is_heap(a) || !is_heap(b)) return false;

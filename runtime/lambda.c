@@ -6,6 +6,7 @@
 #include "package.h"
 #include "lstring.h"
 #include "xref.h"
+#include "sequence.h"
 
 typedef struct ParamBuf {
     Param *p;
@@ -451,7 +452,13 @@ void bind_list(Lisp *L, LambdaList *ll, Env *frame, Obj list, Obj whole, Obj env
                 key_plist = rest;
                 int n = 0;
                 Obj x;
-                for (x = rest; is_cons(x); x = CDR(x)) n++;
+                Hare h;   /* a circular keyword list would keep the loops below going for ever */
+                hare_init(&h, rest);
+                for (x = rest; is_cons(x);) {
+                    n++;
+                    x = CDR(x);
+                    if (is_cons(x) && hare_step_p(L, &h, x)) dbind_error(L, fn_name, list, ll, "circular list");
+                }
                 if (x != NIL) dbind_error(L, fn_name, list, ll, "dotted list");
                 if (n % 2) dbind_error(L, fn_name, list, ll, "odd number of elements in keyword/value list");
                 bool aok = ll->allow_other_keys;
@@ -487,8 +494,8 @@ void bind_list(Lisp *L, LambdaList *ll, Env *frame, Obj list, Obj whole, Obj env
     if (!ll->has_rest && !ll->has_key && rest != NIL) dbind_error(L, fn_name, list, ll, "too many elements");
     if (ll->has_key && key_plist == NO_VALUE && rest != NIL) {
         /* &key present but no key params processed (only &allow-other-keys) */
-        int n = 0;
-        for (Obj x = rest; is_cons(x); x = CDR(x)) n++;
+        intptr_t n = list_length_or_circular(rest);
+        if (n < 0) dbind_error(L, fn_name, list, ll, "circular list");
         if (n % 2) dbind_error(L, fn_name, list, ll, "odd number of elements in keyword/value list");
     }
 }

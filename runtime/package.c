@@ -49,9 +49,13 @@ static void symtable_put_raw(Lisp *L, SymTable *t, Obj sym) {
 static void symtable_grow(Lisp *L, SymTable *t) {
     size_t old = t->cap;
     Obj *olds = t->syms;
-    t->cap = old ? (t->count * 2 + 2 > old / 2 ? old * 2 : old) : 16;
-    t->syms = (Obj *)gc_alloc(L, t->cap * sizeof(Obj));
-    for (size_t i = 0; i < t->cap; i++) t->syms[i] = NO_VALUE;
+    size_t cap = old ? (t->count * 2 + 2 > old / 2 ? old * 2 : old) : 16;
+    /* allocate before touching the table: a heap error here must leave it as it was (a new
+     * capacity with the old array made lookups read past it; found by the reader fuzzer) */
+    Obj *syms = (Obj *)gc_alloc(L, cap * sizeof(Obj));
+    for (size_t i = 0; i < cap; i++) syms[i] = NO_VALUE;
+    t->cap = cap;
+    t->syms = syms;
     t->count = 0;
     t->used = 0;
     for (size_t i = 0; i < old; i++)

@@ -10,6 +10,8 @@
 #include "printer.h"
 #include "sequence.h"
 #include "docs.h"
+#include "hash.h"
+#include "array.h"
 
 #define DOT_MARK OBJ(0x506)   /* a lone "." token, meaningful only inside a list */
 #define NO_OBJECT OBJ(0x606)  /* a macro character returned no values */
@@ -290,6 +292,13 @@ static __attribute__((noinline)) Obj read_token_object(Lisp *L, Obj stream, Obj 
 
 static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws);
 
+static void check_depth(Lisp *L, Obj stream) {
+    stack_check(L);
+    if (L->read_depth > L->cfg.max_read_depth)
+        rerr(L, stream, "nesting too deep (more than %d levels)", L->cfg.max_read_depth);
+}
+
+
 static Obj call_macro(Lisp *L, Obj fn, Obj stream, uint32_t c) {
     Obj r = funcall2(L, fn, stream, make_char(c));
     if (L->nvals == 0) return NO_OBJECT;
@@ -309,16 +318,17 @@ static Obj read_inner(Lisp *L, Obj stream, bool preserve_ws) {
             if (macro_fn(rt, c) == SYM(S(P_READ_RIGHT_PAREN))->function) return CLOSE_MARK;
             Obj fn = macro_fn(rt, c);
             if (fn == NIL) rerr(L, stream, "no macro function for %S", make_char(c));
-            return call_macro(L, fn, stream, c);
+            /* Every reader macro is one level of nesting, whichever macro calls the next
+             * (#.#.#. or #+a #+a nest through no parenthesis), so the count and the stack
+             * test sit here rather than in each macro. */
+            L->read_depth++;
+            check_depth(L, stream);
+            Obj r = call_macro(L, fn, stream, c);
+            L->read_depth--;
+            return r;
         }
         return read_token_object(L, stream, rt, c, syn, preserve_ws);
     }
-}
-
-static void check_depth(Lisp *L, Obj stream) {
-    stack_check(L);
-    if (L->read_depth > L->cfg.max_read_depth)
-        rerr(L, stream, "nesting too deep (more than %d levels)", L->cfg.max_read_depth);
 }
 
 /* Read an object inside a construct: end of file is an error, markers are errors. */
@@ -385,8 +395,6 @@ Obj reader_read(Lisp *L, Obj stream, bool eof_error, Obj eof_value, bool recursi
 DEFPRIM(rd_left_paren) {
     UNUSED_ARGS;
     Obj stream = args[0];
-    L->read_depth++;
-    check_depth(L, stream);
     Obj head = NIL, tail = NIL;
     for (;;) {
         Obj o = read_inner(L, stream, L->read_preserve_ws);
@@ -419,7 +427,6 @@ DEFPRIM(rd_left_paren) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
-    L->read_depth--;
     return head;
 }
 
@@ -430,10 +437,7 @@ DEFPRIM(rd_right_paren) {
 
 DEFPRIM(rd_quote) {
     UNUSED_ARGS;
-    L->read_depth++;
-    check_depth(L, args[0]);
     Obj o = read_required(L, args[0]);
-    L->read_depth--;
     return cons(L, S(QUOTE), cons(L, o, NIL));
 }
 
@@ -464,10 +468,7 @@ DEFPRIM(rd_string) {
 DEFPRIM(rd_backquote) {
     UNUSED_ARGS;
     L->bq_level++;
-    L->read_depth++;
-    check_depth(L, args[0]);
     Obj o = read_required(L, args[0]);
-    L->read_depth--;
     L->bq_level--;
     return cons(L, S(QUASIQUOTE), cons(L, o, NIL));
 }
@@ -482,10 +483,7 @@ DEFPRIM(rd_comma) {
     else if (c == '.') kind = S(UNQUOTE_NSPLICING);
     else if (c >= 0) stream_unread_char(L, stream, (uint32_t)c);
     L->bq_level--;
-    L->read_depth++;
-    check_depth(L, stream);
     Obj o = read_required(L, stream);
-    L->read_depth--;
     L->bq_level++;
     return cons(L, kind, cons(L, o, NIL));
 }
@@ -581,18 +579,20 @@ DEFPRIM(rd_sharp_star) {
     if (suppressing(L)) return NIL;
     size_t n = b.len, len = n;
     if (args[2] != NIL) {
+        if (!is_fixnum(args[2])) rerr(L, stream, "bit vector length too large");
         len = (size_t)fixnum_val(args[2]);
         if (n > len) rerr(L, stream, "bit vector longer than specified length");
         if (n == 0 && len > 0) rerr(L, stream, "#%zu* has no bits to fill with", len);
     }
+    for (size_t i = 0; i < n; i++)
+        if (b.data[i] != '0' && b.data[i] != '1')
+            rerr(L, stream, "illegal element given for bit vector: %S", make_char(b.data[i]));
+    gc_check_request(L, len);   /* #99999999999*1: the length is the user's */
     BitVector *bv = (BitVector *)heap_alloc(L, T_BITVECTOR, sizeof(BitVector));
     bv->data = (uint8_t *)gc_alloc_atomic(L, len ? len : 1);
     bv->len = bv->cap = len;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t c = i < n ? b.data[i] : b.data[n - 1];
-        if (c != '0' && c != '1') rerr(L, stream, "illegal element given for bit vector: %S", make_char(c));
-        bv->data[i] = (uint8_t)(c - '0');
-    }
+    for (size_t i = 0; i < n; i++) bv->data[i] = (uint8_t)(b.data[i] - '0');
+    if (len > n) memset(bv->data + n, bv->data[n - 1], len - n);   /* the last bit repeats */
     return (Obj)bv;
 }
 
@@ -686,6 +686,9 @@ DEFPRIM(rd_sharp_a) {
         Obj margs[5] = {CAR(o), S(K_ELEMENT_TYPE), CAR(CDR(o)), S(K_INITIAL_CONTENTS), CDR(CDR(o))};
         return funcall(L, intern_cstr(L, L->pkg_cl, "MAKE-ARRAY"), 5, margs);
     }
+    /* #99999999A() would cons a dimension per level until the heap ran out */
+    if (!is_fixnum(args[2]) || fixnum_val(args[2]) >= ARRAY_RANK_LIMIT)
+        rerr(L, args[0], "#%SA: the rank must be below ARRAY-RANK-LIMIT (%d)", args[2], ARRAY_RANK_LIMIT);
     intptr_t rank = fixnum_val(args[2]);
     Obj dims = NIL, tail = NIL, x = o;
     for (intptr_t i = 0; i < rank; i++) {
@@ -793,6 +796,8 @@ DEFPRIM(rd_sharp_equal) {
     Obj entry = cons(L, args[2], cons(L, placeholder, NO_VALUE));
     L->read_labels = cons(L, entry, L->read_labels);
     Obj o = read_required(L, stream);
+    if (o == placeholder)   /* #1=#1# labels nothing: the placeholder must never escape the reader */
+        rerr(L, stream, "Must label something more than just #%S#", args[2]);
     CDR(CDR(entry)) = o;
     return o;
 }
@@ -818,12 +823,14 @@ static Obj label_value(Lisp *L, Obj o) {
     return NO_VALUE;
 }
 
+/* SEEN is an EQ table of the conses, vectors and structures already walked, so shared and
+ * circular structure is visited once and a long list costs linear time. */
 static Obj resolve_walk(Lisp *L, Obj o, Obj seen) {
     Obj v = label_value(L, o);
     if (v != NO_VALUE) return v;
     if (is_cons(o)) {
-        for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == o) return o;
-        seen = cons(L, o, seen);
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
         Obj x = o;
         while (is_cons(x)) {
             stack_check(L);
@@ -832,21 +839,32 @@ static Obj resolve_walk(Lisp *L, Obj o, Obj seen) {
             Obj dv = label_value(L, d);
             if (dv != NO_VALUE) { CDR(x) = dv; break; }
             if (!is_cons(d)) { CDR(x) = resolve_walk(L, d, seen); break; }
-            for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == d) return o;
-            seen = cons(L, d, seen);
+            if (hash_get(L, seen, d, NIL) != NIL) break;
+            hash_put(L, seen, d, S(T));
             x = d;
         }
         return o;
     }
     if (is_type(o, T_VECTOR)) {
-        for (Obj s = seen; is_cons(s); s = CDR(s)) if (CAR(s) == o) return o;
-        seen = cons(L, o, seen);
-        for (size_t i = 0; i < VEC(o)->len; i++) VEC(o)->data[i] = resolve_walk(L, VEC(o)->data[i], seen);
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
+        for (size_t i = 0; i < VEC(o)->len; i++) {
+            stack_check(L);
+            VEC(o)->data[i] = resolve_walk(L, VEC(o)->data[i], seen);
+        }
+    }
+    if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {   /* #1=#S(node :next #1#) */
+        if (hash_get(L, seen, o, NIL) != NIL) return o;
+        hash_put(L, seen, o, S(T));
+        for (size_t i = 0; i < INST(o)->nslots; i++) {
+            stack_check(L);
+            INST(o)->slots[i] = resolve_walk(L, INST(o)->slots[i], seen);
+        }
     }
     return o;
 }
 
-static Obj resolve_labels(Lisp *L, Obj o) { return resolve_walk(L, o, NIL); }
+static Obj resolve_labels(Lisp *L, Obj o) { return resolve_walk(L, o, hash_new(L, HT_EQ, 64)); }
 
 DEFPRIM(rd_sharp_illegal) {
     UNUSED_ARGS;

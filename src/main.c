@@ -74,6 +74,8 @@ void cli_print_values(const TclResult *r) {
 }
 
 int cli_print_result(const TclResult *r, bool show_values) {
+    for (int i = 0; i < r->nwarnings; i++)   /* the session's own notes; Lisp warnings went to stderr already */
+        fprintf(stderr, "%s: %s\n", r->warnings[i].type, r->warnings[i].message);
     switch (r->status) {
     case TCL_OK:
         if (show_values) cli_print_values(r);

@@ -2,6 +2,7 @@
 #include "tinycl.h"
 #include "session.h"
 #include "files.h"
+#include "session_guard.h"
 #include "../runtime/state.h"
 #include "../runtime/gc.h"
 #include "../runtime/eval.h"
@@ -207,6 +208,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     }
     prims_register(s->L, session_prims);
     debugger_attach(s);
+    session_guard_save_streams(s->L);
     take_snapshot(s);
     live_add(s);
     return s;
@@ -314,24 +316,72 @@ static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
     return c;
 }
 
+#define REPORT_GRACE 2.0   /* seconds a condition's report may take to print */
+
+/* The report of the condition ERR, for the result: printed as the user's settings say but
+ * bounded, since a report may print a huge or circular datum; when that fails or runs out of
+ * time, again with *PRINT-CIRCLE* and tight bounds. NULL when neither works; its length in *LEN. */
+static char *report_text(Lisp *L, Obj err, size_t *len) {
+    double saved_deadline = L->deadline;
+    bool saved_cleanup = L->in_cleanup;
+    char *volatile text = NULL;
+    for (volatile int attempt = 0; attempt < 2 && !text; attempt++) {
+        L->deadline = lisp_monotonic_now() + REPORT_GRACE;
+        L->in_cleanup = false;
+        L->poll_countdown = 1;
+        Frame fr;
+        FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+        if (FRAME_SETJMP(&fr)) {
+            frame_pop(L, &fr);
+            L->stack_limit = L->stack_soft_limit;
+            gc_restore_cap(L);
+            continue;
+        }
+        bind_special(L, S(PRINT_ESCAPE), NIL);
+        bind_special(L, S(PRINT_READABLY), NIL);
+        if (attempt == 0) {
+            if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
+            if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
+        } else {
+            bind_special(L, S(PRINT_CIRCLE), S(T));
+            bind_special(L, S(PRINT_LENGTH), FIX(50));
+            bind_special(L, S(PRINT_LEVEL), FIX(5));
+        }
+        Obj out = make_capped_output_stream(L, L->cfg.print_max_chars);
+        print_obj(L, err, out, false);
+        text = lisp_to_malloc_n(get_output_stream_string(L, out), len);
+        unbind_specials(L, fr.special_sp);
+        frame_pop(L, &fr);
+    }
+    L->deadline = saved_deadline;
+    L->in_cleanup = saved_cleanup;
+    return text;
+}
+
 /* Describe L->last_error into the result, guarding against errors while describing. */
 static void describe_error(TclSession *s, TclResult *r) {
     Lisp *L = s->L;
+    session_guard_repair(L, true);   /* describe with a readtable and radix that work */
     Obj err = L->last_error;
     Obj bt = L->last_backtrace;
     Frame fr;
     FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
     if (FRAME_SETJMP(&fr)) {
         frame_pop(L, &fr);
+        L->stack_limit = L->stack_soft_limit;
+        gc_restore_cap(L);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
-        if (!r->error_message) r->error_message = xstrdup("(error while describing the error)");
-        if (!r->error_message_len) r->error_message_len = strlen(r->error_message);
-        return;
+        goto report;
     }
     if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
         /* (abort) or another restart that returned to the top level */
         r->error_type = xstrdup("ABORT");
         r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+    } else if (err == S(STORAGE_CONDITION)) {
+        /* gc.c: the heap ran out again while a handler used the reserve; nothing was allocated */
+        r->error_type = xstrdup("STORAGE-CONDITION");
+        r->error_message = xstrdup("Heap exhausted, and again in a handler of that error: the evaluation was ended "
+                                   "without running further handlers.");
     } else if (is_cons(err)) {
         r->error_type = type_name_of(L, CAR(err));
         char *desc = error_describe_bootstrap(L, err);
@@ -342,9 +392,6 @@ static void describe_error(TclSession *s, TclResult *r) {
         Obj tf = intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE");
         Obj type = is_function(SYM(tf)->function) ? funcall1(L, tf, err) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), err);
         r->error_type = type_name_of(L, type);
-        bind_special(L, S(PRINT_ESCAPE), NIL);
-        bind_special(L, S(PRINT_READABLY), NIL);
-        r->error_message = lisp_to_malloc_n(princ_to_string(L, err), &r->error_message_len);
     }
     if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
     int n = 0;
@@ -363,6 +410,17 @@ static void describe_error(TclSession *s, TclResult *r) {
     }
     frame_pop(L, &fr);
     unbind_specials(L, fr.special_sp);
+report:
+    /* the report runs user code (a :REPORT function, PRINT-OBJECT methods): outside the frame
+     * above, so that its time limit lands in report_text's own frame */
+    if (!r->error_message && is_heap(err) && !is_symbol(err)) r->error_message = report_text(L, err, &r->error_message_len);
+    if (!r->error_message) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "A condition of type %.200s was signalled; its report could not be printed "
+                                  "(printing it signalled an error or did not finish).", r->error_type);
+        r->error_message = xstrdup(msg);
+    }
+    if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
 }
 
 /* Does V contain a cycle (as opposed to merely shared structure)? Results are printed with
@@ -547,6 +605,18 @@ static bool condition_is(Lisp *L, Obj err, Obj type) {
     return funcall2(L, typep, err, type) != NIL;
 }
 
+/* The result of a call stopped by its time limit or an interrupt. */
+static void interrupted_result(Lisp *L, TclResult *r, double timeout) {
+    r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
+    char msg[160];
+    if (r->status == TCL_TIMEOUT)
+        snprintf(msg, sizeof msg, "Evaluation timed out after %g seconds (the time limit); the session is intact.", timeout);
+    else
+        snprintf(msg, sizeof msg, "Evaluation interrupted; the session is intact.");
+    r->error_type = xstrdup(r->status == TCL_TIMEOUT ? "TIMEOUT" : "INTERRUPTED");
+    r->error_message = xstrdup(msg);
+}
+
 /* ---- positions in the source text of a call ---- */
 
 /* Where the next form starts at or after POS: past whitespace and comments (; and #| |#). */
@@ -675,6 +745,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     L->session_warnings = NIL;
     arm_capture(s, budget.limit, code != NULL);
     if (code) s->calls++;
+    session_guard_repair(L, false);
 
     Frame outer;
     FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
@@ -723,14 +794,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
                 r->error_type = xstrdup("OUTPUT-LIMIT");
                 r->error_message = xstrdup(msg);
             } else if (code_ == JUMP_INTERRUPT) {
-                r->status = L->interrupt_kind == INTERRUPT_TIMEOUT ? TCL_TIMEOUT : TCL_INTERRUPTED;
-                char msg[160];
-                if (r->status == TCL_TIMEOUT)
-                    snprintf(msg, sizeof msg, "Evaluation timed out after %g seconds (the time limit); the session is intact.", timeout);
-                else
-                    snprintf(msg, sizeof msg, "Evaluation interrupted; the session is intact.");
-                r->error_type = xstrdup(r->status == TCL_TIMEOUT ? "TIMEOUT" : "INTERRUPTED");
-                r->error_message = xstrdup(msg);
+                interrupted_result(L, r, timeout);
             } else if (code_ == JUMP_EXIT) {
                 r->status = TCL_EXIT;
                 r->exit_code = L->exit_code;
@@ -755,7 +819,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
             warnings_form_start(L, stream);
             xref_form_start(L, stream, &line, &column);
             start = STREAM(stream)->pos;
-            form = reader_read(L, stream, false, EOF_VALUE, false, false);
+            form = session_guard_read(L, stream, EOF_VALUE);
         } else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
         reading = false;
         if (form == EOF_VALUE) {
@@ -777,8 +841,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
         SYM(S(REPL_MINUS))->value = form;
         frame_pop(L, &top);
     }
-    L->deadline = 0;
-    L->in_cleanup = false;
+    /* the time limit stays on while the values print (a PRINT-OBJECT method may loop) */
     xref_set_location(L, NIL);
     /* the call is a compilation unit: what is still undefined now is reported */
     warnings_end_unit(L);
@@ -790,16 +853,31 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
 
     budget_charge_output(s, &budget);
     if (r->status != TCL_OK) budget_error(&budget, r);
+    session_guard_repair(L, true);
 
     if (r->status == TCL_OK && nvals > 0) {
-        /* print the values of the last form, bounded and circle-aware */
+        /* print the values of the last form, bounded and circle-aware; printing is part of the
+         * evaluation (a PRINT-OBJECT method may loop): the time limit and interrupts still apply */
         Frame pf;
         FRAME_PUSH(L, &pf, FR_TOPLEVEL, NIL);
-        if (FRAME_SETJMP(&pf)) {
+        int pcode = FRAME_SETJMP(&pf);
+        if (pcode) {
             frame_pop(L, &pf);
-            r->status = TCL_ERROR;
+            L->stack_limit = L->stack_soft_limit;
+            gc_restore_cap(L);
+            for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
+            free(r->values);
+            r->values = NULL;
+            r->nvalues = 0;
+            if (pcode == JUMP_INTERRUPT) interrupted_result(L, r, timeout);
+            else if (pcode == JUMP_EXIT) {
+                r->status = TCL_EXIT;
+                r->exit_code = L->exit_code;
+            } else {
+                r->status = TCL_ERROR;
+                describe_error(s, r);
+            }
             r->stage = TCL_STAGE_PRINT;
-            describe_error(s, r);
             budget_error(&budget, r);
         } else {
             bind_special(L, S(PRINT_READABLY), NIL);
@@ -825,6 +903,8 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
             unbind_specials(L, pf.special_sp);
         }
     }
+    L->deadline = 0;
+    L->in_cleanup = false;
     if (r->status == TCL_OK && nvals > 0) {
         /* REPL history variables */
         Obj prim = vals[0];
@@ -840,6 +920,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     output_ran = true;
 done:
     if (package) SYM(S(PACKAGE_VAR))->value = saved_pkg;
+    session_guard_repair(L, true);
     if (!is_type(SYM(S(PACKAGE_VAR))->value, T_PACKAGE) || PKG(SYM(S(PACKAGE_VAR))->value)->name == NIL)
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
     if (!output_ran) {

@@ -116,6 +116,10 @@ char *mcp_json_raw_argument(const char *raw, size_t raw_len, const char *name, s
 char *mcp_string_argument(const McpContext *ctx, const cJSON *item, const char *name, size_t *len);
 /* Where element INDEX of the raw JSON array RAW lies. */
 bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *start, size_t *len);
+/* Serve one protocol line (one JSON-RPC message or batch) on SESSION as the server's main loop
+ * does (DEFAULT_TIMEOUT: seconds for calls that give none), without the reader thread; returns the messages written in reply (one per line,
+ * malloc'd, "" when none). For the fuzzing harness (tests/fuzz), which has no stdio server. */
+char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout);
 
 /* The instructions text sent in the initialize result. */
 extern const char *mcp_instructions;

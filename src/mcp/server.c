@@ -713,3 +713,29 @@ void mcp_progress(McpContext *ctx, const char *message) {
     pthread_mutex_unlock(&state_lock);
     send_progress_if_due();
 }
+
+char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout) {
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *mem = open_memstream(&text, &text_len);
+    if (!mem) return NULL;
+    FILE *saved = proto_out;
+    proto_out = mem;
+    pthread_mutex_lock(&state_lock);
+    the_session = session;
+    session_ready = true;
+    pthread_mutex_unlock(&state_lock);
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    if (!msg) {
+        cJSON *r = error_response(NULL, -32700, "Parse error: the line is not valid JSON");
+        send_json(r);
+        cJSON_Delete(r);
+    } else {
+        McpContext ctx = {session, V2025_11_25, NULL, default_timeout, line, len};
+        handle_item(&ctx, msg);
+        cJSON_Delete(msg);
+    }
+    proto_out = saved;
+    fclose(mem);
+    return text;
+}

@@ -72,3 +72,43 @@
   (list (signals-error (readtable-case nil) type-error)
         (signals-error (setf (readtable-case nil) :upcase) type-error))
   (t t))
+
+;;; #n= and #n#: a label must label something (SBCL: "Must label something more than just #1#"),
+;;; structures are walked for references, and a long labelled list reads in linear time
+(deftest label-only-itself
+  (signals-error (read-from-string "#1=#1#") reader-error)
+  t)
+(deftest label-only-itself-nested
+  (signals-error (read-from-string "(a #1=#1#)") reader-error)
+  t)
+(defstruct label-node next)
+(deftest label-in-structure
+  (let ((n (read-from-string "#1=#S(label-node :next #1#)")))
+    (eq n (label-node-next n)))
+  t)
+(deftest label-long-list
+  (let ((l (read-from-string (format nil "#1=(~{~A ~}. #1#)" (make-list 200000 :initial-element 7)))))
+    (eq l (nthcdr 200000 l)))
+  t)
+(deftest reader-macro-chain-depth
+  (signals-error (read-from-string (with-output-to-string (s) (dotimes (i 200000) (write-string "#'" s)) (write-string "1" s)))
+                 reader-error)
+  t)
+;;; #n*: a length that is not a fixnum is a reader error (found by the reader fuzzer: the length
+;;; was taken as a fixnum), and the last bit fills the rest
+(deftest sharp-star-bignum-length
+  (signals-error (read-from-string "#99999999999999999999999*1") reader-error)
+  t)
+(deftest sharp-star-fill
+  (read-from-string "#6*101")
+  #*101111 6)
+(deftest sharp-star-bad-bit
+  (signals-error (read-from-string "#3*12") reader-error)
+  t)
+;;; #nA: a rank at or above ARRAY-RANK-LIMIT is a reader error (found by the reader fuzzer: a
+;;; huge rank consed a dimension per level until the heap ran out, a bignum one was misread)
+(deftest sharp-a-rank-limit
+  (list (signals-error (read-from-string "#129A()") reader-error)
+        (signals-error (read-from-string "#21111111111111111111111111111111111111112A()") reader-error)
+        (array-rank (read-from-string "#128A()")))
+  (t t 128))

@@ -1,0 +1,2 @@
+;; expect: error READER-ERROR
+(type-of (car '#1=#1#))

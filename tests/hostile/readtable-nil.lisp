@@ -1,0 +1,2 @@
+;; expect: ok
+(setf *readtable* nil)

@@ -1,0 +1,2 @@
+;; expect: error TIMEOUT
+(symbol-macrolet ((a b) (b a)) a)
