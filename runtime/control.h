@@ -2,6 +2,8 @@
 #ifndef TINYCL_CONTROL_H
 #define TINYCL_CONTROL_H
 
+#include <string.h>
+
 #include "state.h"
 #include "gc.h"
 
@@ -51,6 +53,14 @@ static inline void unbind_specials(Lisp *L, size_t to) {
         SpecialBinding *b = &L->specials[--L->special_sp];
         SYM(b->sym)->value = b->old;
     }
+}
+
+/* Forget the bindings above the stack's top: unbinding leaves them in place, and the collector
+ * would keep alive what their old values hold (a handler's closure over a huge list, say) until
+ * later bindings overwrite them. The session calls this between evaluations. */
+static inline void specials_clear_stale(Lisp *L) {
+    if (L->special_cap > L->special_sp)
+        memset(&L->specials[L->special_sp], 0, (L->special_cap - L->special_sp) * sizeof L->specials[0]);
 }
 
 /* Multiple values: L->nvals is valid after every evaluation. When nvals == 1 the

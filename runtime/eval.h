@@ -116,6 +116,9 @@ void fdefinition_set(Lisp *L, Obj name, Obj fn);
 
 /* The active interpreted calls as a list of (name . args), innermost first. */
 Obj capture_backtrace(Lisp *L, int limit);
+/* Record a warning (TYPE and MESSAGE strings) for the session's result, at the position of the
+ * top-level form being evaluated. */
+void session_warning_add(Lisp *L, Obj type, Obj message);
 
 void eval_init(Lisp *L);
 

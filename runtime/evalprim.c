@@ -336,14 +336,17 @@ static Obj capture_frames(Lisp *L, int limit, bool locals) {
 
 Obj capture_backtrace(Lisp *L, int limit) { return capture_frames(L, limit, false); }
 
+void session_warning_add(Lisp *L, Obj type, Obj message) {
+    /* (type message line column): where the top-level form being evaluated began */
+    Obj entry = cons(L, type, cons(L, message, cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    L->session_warnings = cons(L, entry, L->session_warnings);
+}
+
 /* (sys:%session-note-warning type message): record a warning for the session's result */
 DEFPRIM(prim_pct_session_note_warning) {
     UNUSED_ARGS;
     Obj type = args[0];
-    Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
-    /* (type message line column): where the top-level form being evaluated began */
-    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
-    L->session_warnings = cons(L, entry, L->session_warnings);
+    session_warning_add(L, is_string(type) ? type : prin1_to_string(L, type), check_string(L, args[1]));
     return NIL;
 }
 

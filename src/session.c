@@ -732,6 +732,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     volatile double timeout = timeout_arg;
     enter(s);
     gc_clear_stack(L);
+    specials_clear_stale(L);
     TclResult *volatile r = (TclResult *)calloc(1, sizeof *r);
     double t0 = now_ms();
     Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;

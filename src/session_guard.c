@@ -43,8 +43,7 @@ static const char *shown(Lisp *L, Obj v) {
 static void note(Lisp *L, const char *fmt, Obj var, Obj value) {
     char msg[600];
     snprintf(msg, sizeof msg, fmt, string_to_utf8(L, symbol_name(L, var), NULL), shown(L, value));
-    L->session_warnings = cons(L, cons(L, string_from_cstr(L, "WARNING"), string_from_cstr(L, msg)),
-                               L->session_warnings);
+    session_warning_add(L, string_from_cstr(L, "WARNING"), string_from_cstr(L, msg));
 }
 
 static bool valid_radix(Obj v) { return is_fixnum(v) && fixnum_val(v) >= 2 && fixnum_val(v) <= 36; }

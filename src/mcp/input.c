@@ -21,6 +21,7 @@ void mcp_input_free(McpInput *in) {
 static void keep_head(McpInput *in, const char *p, size_t n) {
     size_t room = sizeof in->head - in->head_len;
     if (n > room) n = room;
+    if (n == 0) return;   /* P may be NULL then (nothing buffered yet) */
     memcpy(in->head + in->head_len, p, n);
     in->head_len += n;
 }
