@@ -43,10 +43,21 @@ static char *text_done(Text *t) {
     return t->s ? t->s : strdup("");
 }
 
-static cJSON *argument_error(McpContext *ctx, const char *message) {
+/* An argument problem of backtrace (PROFILE false) or profile: structuredContent in that tool's
+ * shape, with the error, as every result of a tool with an outputSchema has. */
+static cJSON *argument_error_of(McpContext *ctx, bool profile, const char *message) {
     char text[512];
     snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);
-    return mcp_text_result(text, true, NULL, ctx->version);
+    cJSON *st = cJSON_CreateObject();
+    if (profile) {
+        cJSON_AddArrayToObject(st, "profile");
+        cJSON_AddNumberToObject(st, "total_ms", 0);
+        cJSON_AddArrayToObject(st, "values");
+    } else {
+        cJSON_AddArrayToObject(st, "frames");
+    }
+    cJSON_AddItemToObject(st, "error", mcp_error_object("INVALID-ARGUMENT", message));
+    return mcp_text_result(text, true, st, ctx->version);
 }
 
 /* "NAME: report" as the session gives a restart: split at the first ": ". */
@@ -144,7 +155,7 @@ static cJSON *tool_abort_evaluation(McpContext *ctx, const cJSON *args) {
 static cJSON *tool_backtrace(McpContext *ctx, const cJSON *args) {
     const cJSON *locals = cJSON_GetObjectItemCaseSensitive(args, "locals");
     if (locals && !cJSON_IsNull(locals) && !cJSON_IsBool(locals))
-        return argument_error(ctx, "Argument \"locals\" must be true or false.");
+        return argument_error_of(ctx, false, "Argument \"locals\" must be true or false.");
     bool with_locals = cJSON_IsTrue(locals);
     int n;
     TclFrame *f = tcl_debug_frames(ctx->session, &n);
@@ -184,19 +195,19 @@ static cJSON *tool_profile(McpContext *ctx, const cJSON *args) {
     const cJSON *package = cJSON_GetObjectItemCaseSensitive(args, "package");
     const cJSON *timeout = cJSON_GetObjectItemCaseSensitive(args, "timeout_seconds");
     const cJSON *limit = cJSON_GetObjectItemCaseSensitive(args, "limit");
-    if (!cJSON_IsString(code)) return argument_error(ctx, "Argument \"code\" must be a string of Lisp source to profile.");
+    if (!cJSON_IsString(code)) return argument_error_of(ctx, true, "Argument \"code\" must be a string of Lisp source to profile.");
     if (package && !cJSON_IsNull(package) && !cJSON_IsString(package))
-        return argument_error(ctx, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
+        return argument_error_of(ctx, true, "Argument \"package\" must be a string naming a package, such as \"CL-USER\".");
     double secs = ctx->default_timeout;
     if (timeout && !cJSON_IsNull(timeout)) {
         if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 || timeout->valuedouble > 3600)
-            return argument_error(ctx, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
+            return argument_error_of(ctx, true, "Argument \"timeout_seconds\" must be a number of seconds between 0 and 3600.");
         secs = timeout->valuedouble;
     }
     int max = 25;
     if (limit && !cJSON_IsNull(limit)) {
         if (!cJSON_IsNumber(limit) || limit->valuedouble < 1 || limit->valuedouble > 1000)
-            return argument_error(ctx, "Argument \"limit\" must be a number of entries between 1 and 1000.");
+            return argument_error_of(ctx, true, "Argument \"limit\" must be a number of entries between 1 and 1000.");
         max = (int)limit->valuedouble;
     }
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;

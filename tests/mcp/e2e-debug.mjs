@@ -176,6 +176,9 @@ await scenario("profile and trace", async (c) => {
   check("an error in profiled code is reported", r.isError && sc(r).error.type === "TYPE-ERROR", text(r));
   r = await call(c, "profile", { code: 5 });
   check("profile: bad code argument", r.isError && text(r).includes("INVALID-ARGUMENT"), text(r));
+  check("profile: the argument error has structuredContent", sc(r) && sc(r).error && sc(r).error.type === "INVALID-ARGUMENT" && Array.isArray(sc(r).profile), JSON.stringify(r));
+  r = await call(c, "backtrace", { locals: "yes" });
+  check("backtrace: the argument error has structuredContent", r.isError && sc(r) && sc(r).error && sc(r).error.type === "INVALID-ARGUMENT" && Array.isArray(sc(r).frames), JSON.stringify(r));
   r = await evaluate(c, "(defun sq (x) (* x x)) (trace sq) (sq 3)");
   check("trace output goes to [stdout], as in SBCL", value(r) === "9" && sc(r).stdout.includes("SQ") && !sc(r).stderr.includes("SQ"), JSON.stringify(sc(r)));
   r = await evaluate(c, "(untrace sq) (sq 4)");
