@@ -10,13 +10,20 @@ tm() { tmux -L "$S" "$@"; }
 HOME_DIR=$(mktemp -d)
 passed=0; failed=0
 
+# Each start makes a session of a new name and only then ends the previous one: killing the last
+# session first makes the tmux server exit, and a new-session racing with that exit failed with
+# "no server running" under load.
+N=0
+W=""
 start() {
-    tm kill-session -t "$S" 2>/dev/null
-    tm new-session -d -s "$S" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
+    N=$((N + 1))
+    tm new-session -d -s "$S-$N" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
+    [ -n "$W" ] && tm kill-session -t "$W" 2>/dev/null
+    W="$S-$N"
     wait_for 'CL-USER>' 10
 }
-screen() { tm capture-pane -p -t "$S" -S -200; }
-send() { tm send-keys -t "$S" "$@"; }
+screen() { tm capture-pane -p -t "$W" -S -200; }
+send() { tm send-keys -t "$W" "$@"; }
 wait_for() { # pattern [seconds]
     n=$(( ${2:-5} * 10 ))
     while [ $n -gt 0 ]; do
