@@ -283,25 +283,23 @@ static bool backtrace_boundary(Lisp *L, Obj fnname) {
     return is_symbol(fnname) && SYM(fnname)->package == L->pkg_system && string_equal_cstr(SYM(fnname)->name, "%DEBUGGER-EVAL");
 }
 
-/* The parameters of an interpreted call and their current values, as ((var . value) ...). */
+/* The lexical variables of an interpreted call's frame that are bound now (parameters, then LET
+ * and LET* variables and the like in the order they appear) with their current values, as
+ * ((var . value) ...). A slot holds 0 until its variable is bound and again once a LET's body
+ * is left; variables a closure captured in an inner scope live in a frame of their own and are
+ * not shown. */
 static Obj call_record_locals(Lisp *L, CallRecord *r) {
     if (!r->env || !is_type(r->fn, T_CLOSURE)) return NIL;
     Lambda *lam = CLOSURE(r->fn)->lambda;
-    if (lam->lazy) return NIL;
+    if (lam->lazy || !lam->slot_names) return NIL;
+    Env *e = (Env *)r->env;
     Obj head = NIL, tail = NIL;
-    for (int i = 0; i < lam->ll.nparams; i++) {
-        Param *p = &lam->ll.params[i];
-        for (int k = 0; k < 2; k++) {
-            Obj var = k ? p->svar : p->var;
-            int slot = k ? p->svar_slot : p->slot, depth = k ? p->svar_depth : p->depth;
-            if (!is_symbol(var) || var == NIL || slot < 0) continue;
-            Env *e = (Env *)r->env;
-            for (int d = 0; d < depth && e; d++) e = e->parent;
-            if (!e) continue;
-            Obj cell = cons(L, cons(L, var, e->slots[slot]), NIL);
-            if (tail == NIL) head = cell; else CDR(tail) = cell;
-            tail = cell;
-        }
+    for (int i = 0; i < lam->nslots; i++) {
+        Obj var = lam->slot_names[i], v = e->slots[i];
+        if (var == NIL || v == OBJ(0) || v == UNWIND_MARK) continue;
+        Obj cell = cons(L, cons(L, var, v), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
     }
     return head;
 }

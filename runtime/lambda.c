@@ -50,6 +50,7 @@ static AVar *bind_var(ACtx *c, Obj var, Obj decls, Obj ll) {
         return NULL;
     }
     AVar *v = avar_new(c, var);
+    v->is_var = true;
     if (warnings_active(c)) warnings_bind_var(c, v, decls);
     ctx_push_bind(c, B_VAR, var, v);
     return v;

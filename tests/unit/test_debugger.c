@@ -31,6 +31,31 @@ static bool has_restart(const TclResult *r, const char *prefix) {
     return false;
 }
 
+/* the locals of a frame: parameters, then the LET and LET* variables bound at the moment, never
+ * a variable whose LET has ended or has not begun (its slot is not read as garbage) */
+START_TEST(frame_locals_include_let_variables) {
+    TclSession *s = new_session();
+    ok(s, "(defun lv (x) (let ((done (* x 10))) (print done)) "
+          "(let* ((a (1+ x)) (a2 (list a))) (let ((b (car a))) (list a a2 b))))", "LV");
+    TclResult *r = tcl_eval_debug(s, "(lv 5)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_SUSPENDED);
+    tcl_result_free(r);
+    int n;
+    TclFrame *f = tcl_debug_frames(s, &n);
+    ck_assert_int_ge(n, 2);
+    ck_assert_str_eq(f[0].call, "(CAR 6)");
+    ck_assert_str_eq(f[1].call, "(LV 5)");
+    ck_assert_int_eq(f[1].nlocals, 3);
+    ck_assert_str_eq(f[1].locals[0], "X = 5");
+    ck_assert_str_eq(f[1].locals[1], "A = 6");
+    ck_assert_str_eq(f[1].locals[2], "A2 = (6)");
+    tcl_frames_free(f, n);
+    r = tcl_abort_evaluation(s);
+    tcl_result_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(suspends_and_continues_with_use_value) {
     TclSession *s = new_session();
     ok(s, "(defun half (x) (restart-case (if (numberp x) (/ x 2) (error \"not a number: ~S\" x)) "
@@ -251,6 +276,7 @@ static Suite *suite(void) {
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, suspends_and_continues_with_use_value);
+    tcase_add_test(t, frame_locals_include_let_variables);
     tcase_add_test(t, restart_by_number_continue_and_abort);
     tcase_add_test(t, a_restart_that_fails_suspends_again);
     tcase_add_test(t, times_out_while_suspended);
