@@ -383,6 +383,30 @@ DEFPRIM(prim_pct_backtrace_locals) {
     return capture_frames(L, (int)limit, true);
 }
 
+/* (sys:%trace-caller-system-p): called by a TRACE wrapper, whether the call it wraps was made by
+ * tinycl's own Lisp code (the nearest interpreted function below the wrapper is a system one), so
+ * that tracing CAR shows the user's calls only, as in SBCL, where the system's code is compiled
+ * and never goes through the traced definition. A call from a top-level form (of the session, EVAL
+ * or LOAD) is the user's. */
+DEFPRIM(prim_pct_trace_caller_system_p) {
+    UNUSED_ARGS;
+    CallRecord *r = L->calls;
+    while (r && !is_type(r->fn, T_CLOSURE)) r = r->prev;   /* this primitive's own record */
+    if (r) r = r->prev;                                     /* the wrapper's */
+    for (; r; r = r->prev) {
+        if (backtrace_boundary(L, call_record_name(L, r))) return NIL;
+        if (is_type(r->fn, T_PRIMITIVE)) {
+            /* EVAL and LOAD's loop run the user's forms */
+            Obj pn = PRIM(r->fn)->name;
+            if (pn == S(EVAL) || (is_symbol(pn) && SYM(pn)->package == L->pkg_system && string_equal_cstr(SYM(pn)->name, "%LOAD-STREAM")))
+                return NIL;
+            continue;
+        }
+        if (is_type(r->fn, T_CLOSURE)) return boolean(L, CLOSURE(r->fn)->lambda->system);
+    }
+    return NIL;
+}
+
 DEFPRIM(prim_proclaim) {
     UNUSED_ARGS;
     Obj spec = args[0];
@@ -591,8 +615,10 @@ static const PrimDef evalprim_prims[] = {
     {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
+    {"%TRACE-CALLER-SYSTEM-P", PK_SYS, prim_pct_trace_caller_system_p, 0, 0, 0, "()",
+     "Whether the call a TRACE wrapper is running was made by tinycl's own code."},
     {"%BACKTRACE-LOCALS", PK_SYS, prim_pct_backtrace_locals, 0, 1, 0, "(&optional limit)",
-     "The active calls, innermost first, each as ((name . arguments) . ((parameter . value) ...))."},
+     "The active calls, innermost first, each as ((name . arguments) . ((variable . value) ...)): the local variables bound now."},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", "Makes DECLARATION-SPECIFIER (such as (SPECIAL x) or (OPTIMIZE ...)) hold globally."},
     {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", "Returns OBJECT unchanged."},
     {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global function taking LAMBDA-LIST, whose BODY runs inside a block NAME; a leading string in BODY is its documentation. Returns NAME."},

@@ -259,6 +259,7 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     lam->name = name;
     lam->source = cons(L, S(LAMBDA), cons(L, llform, body));
     lam->block_name = block_name == NO_VALUE ? NIL : block_name;
+    lam->system = !L->boot_phase || c->eager;
     if (!L->boot_phase && !c->eager && c->env == NULL && c->lambda && c->lambda->parent == NULL) {
         /* booting, and nothing lexical is visible: analyse on the first call (lambda_force) */
         Obj decls, doc;

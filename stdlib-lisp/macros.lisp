@@ -316,6 +316,9 @@
 
 (defun %make-trace-wrapper (name original)
   #'(lambda (&rest arguments)
+      ;; tinycl's own Lisp code calls CAR and the like too: only the user's calls are shown
+      (if (%trace-caller-system-p)
+          (apply original arguments)
       (let ((depth *trace-depth*))
         (%trace-indent depth *trace-output*)
         (format *trace-output* "~D: ~S~%" depth (cons name arguments))
@@ -325,7 +328,7 @@
           (format *trace-output* "~D: ~S returned" depth name)
           (dolist (v values) (format *trace-output* " ~S" v))
           (terpri *trace-output*)
-          (values-list values)))))
+          (values-list values))))))
 
 (defun %untrace-1 (name)
   (let ((e (%trace-entry name)))
@@ -333,9 +336,9 @@
         (progn
           (if (nth 3 e)
               (if (eq (macro-function name) (nth 1 e))
-                  (setf (macro-function name) (nth 2 e)))
+                  (tinycl::without-package-locks (setf (macro-function name) (nth 2 e))))
               (if (and (fboundp name) (eq (fdefinition name) (nth 1 e)))
-                  (setf (fdefinition name) (nth 2 e))))
+                  (tinycl::without-package-locks (setf (fdefinition name) (nth 2 e)))))
           (setq *traced-functions*
                 (let ((r nil))
                   (dolist (x *traced-functions*) (if (not (eq x e)) (setq r (cons x r))))
@@ -350,7 +353,7 @@
   (cond ((and (symbolp name) (macro-function name))
          (let* ((original (macro-function name))
                 (wrapper (%make-trace-wrapper name original)))
-           (setf (macro-function name) wrapper)
+           (tinycl::without-package-locks (setf (macro-function name) wrapper))
            (setq *traced-functions* (cons (list name wrapper original t) *traced-functions*))
            name))
         ((and (symbolp name) (special-operator-p name))
@@ -359,7 +362,7 @@
         ((fboundp name)
          (let* ((original (fdefinition name))
                 (wrapper (%make-trace-wrapper name original)))
-           (setf (fdefinition name) wrapper)
+           (tinycl::without-package-locks (setf (fdefinition name) wrapper))
            (setq *traced-functions* (cons (list name wrapper original nil) *traced-functions*))
            name))
         (t (warn "~S is undefined, not tracing." name)

@@ -60,6 +60,13 @@ send '(defpackage :repl-pkg (:use :cl))' Enter
 send '(in-package :repl-pkg)' Enter
 check package-prompt 'REPL-PKG>'
 send '(in-package :cl-user)' Enter
+# trace of a COMMON-LISP function: the call typed is shown, the REPL's own printing is not
+send '(trace car)' Enter
+check trace-names '(CAR)'
+send "(car '(7 8))" Enter
+check trace-call '  0: (CAR (7 8))'
+check trace-return '  0: CAR returned 7'
+send '(untrace car)' Enter
 # the debugger: restarts listed, :bt, a restart chosen by number
 send '(defun keep () 42)' Enter
 send '(defun f (x) (let ((y (list x))) (car x) y))' Enter
