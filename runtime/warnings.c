@@ -13,6 +13,7 @@
 #include "prim.h"
 #include "array.h"
 #include "printer.h"
+#include "clos.h"
 #include <string.h>
 
 enum { REF_FUNCTION, REF_VARIABLE };
@@ -159,8 +160,15 @@ void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
         max = lam->ll.has_rest || lam->ll.has_key ? -1 : lam->ll.nreq + lam->ll.nopt;
         keys = lam->ll.has_key && !lam->ll.allow_other_keys;
         nfixed = lam->ll.nreq + lam->ll.nopt;
+    } else if (is_type(fn, T_FUNCALLABLE) && (INST(fn)->h.flags & INST_GENERIC)) {
+        /* a generic function: the counts its lambda list allows; not its keywords, since a method
+         * may accept more (SBCL checks the same) */
+        Obj ll = INST(fn)->slots[GF_LAMBDA_LIST];
+        if (!is_list(ll) || !source_shape(L, ll, &min, &max, &keys)) return;
+        keys = false;
+        nfixed = min;
     } else {
-        return;    /* generic functions and funcallable instances: not checked */
+        return;    /* other funcallable instances: not checked */
     }
 check:;
     bool style = !standard_name(L, name);
