@@ -339,8 +339,9 @@ DEFPRIM(prim_pct_session_note_warning) {
     UNUSED_ARGS;
     Obj type = args[0];
     Obj tstr = is_string(type) ? type : prin1_to_string(L, type);
-    /* (type message line column): where the top-level form being evaluated began */
-    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    /* (type message line column file): where the top-level form being evaluated began, in the
+     * session's code (FILE NIL) or in a file being loaded */
+    Obj entry = cons(L, tstr, cons(L, check_string(L, args[1]), cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), cons(L, L->form_file, NIL)))));
     L->session_warnings = cons(L, entry, L->session_warnings);
     return NIL;
 }

@@ -271,12 +271,47 @@ START_TEST(warnings_carry_positions) {
 }
 END_TEST
 
+/* warnings found while LOADing a file carry the file and the place of the form in it, and the forms
+ * of the code after the LOAD their own place again */
+START_TEST(warnings_of_a_loaded_file_carry_its_positions) {
+    char path[] = "/tmp/tinycl-warnload-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "(defun lw-a (x) x)\n\n  (defun lw-b ()\n    (lw-a 1 2))\n(defun lw-c () (lw-undefined-fn))\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    TclSession *s = new_session();
+    char code[256];
+    snprintf(code, sizeof code, "(+ 1 2)\n(load \"%s\")\n(defun lw-d (y) 1)", path);
+    TclResult *r = tcl_eval(s, code, NULL, -1);
+    ck_assert_int_eq(r->status, TCL_OK);
+    ck_assert_int_eq(r->nwarnings, 3);
+    ck_assert_str_eq(r->warnings[0].message, "The function LW-A is called with two arguments, but wants exactly one.");
+    ck_assert_int_eq(r->warnings[0].line, 3);
+    ck_assert_int_eq(r->warnings[0].column, 3);
+    ck_assert_ptr_nonnull(r->warnings[0].file);
+    ck_assert(strstr(r->warnings[0].file, "tinycl-warnload-") != NULL);
+    ck_assert_str_eq(r->warnings[1].message, "undefined function: COMMON-LISP-USER::LW-UNDEFINED-FN");
+    ck_assert_int_eq(r->warnings[1].line, 5);
+    ck_assert_int_eq(r->warnings[1].column, 1);
+    ck_assert_ptr_nonnull(r->warnings[1].file);
+    ck_assert_str_eq(r->warnings[2].message, "The variable Y is defined but never used.");
+    ck_assert_int_eq(r->warnings[2].line, 3);
+    ck_assert_int_eq(r->warnings[2].column, 1);
+    ck_assert_ptr_null(r->warnings[2].file);
+    tcl_result_free(r);
+    tcl_session_free(s);
+    unlink(path);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("debugger");
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, suspends_and_continues_with_use_value);
     tcase_add_test(t, frame_locals_include_let_variables);
+    tcase_add_test(t, warnings_of_a_loaded_file_carry_its_positions);
     tcase_add_test(t, restart_by_number_continue_and_abort);
     tcase_add_test(t, a_restart_that_fails_suspends_again);
     tcase_add_test(t, times_out_while_suspended);
