@@ -64,6 +64,27 @@ Obj string_from_utf8(Lisp *L, const char *s, size_t n) {
     return str;
 }
 
+/* Generalized UTF-8 ("WTF-8"), as the session API gives results: a lone surrogate's three-byte
+ * form (ED A0..BF xx) reads back as that character; everything else as strict UTF-8. */
+static int wtf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+    if (n >= 3 && s[0] == 0xED && s[1] >= 0xA0 && s[1] <= 0xBF && (s[2] & 0xC0) == 0x80) {
+        *cp = 0xD000u | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        return 3;
+    }
+    return utf8_decode(s, n, cp);
+}
+
+Obj string_from_wtf8(Lisp *L, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t count = 0;
+    uint32_t cp;
+    for (size_t i = 0; i < n; count++) i += (size_t)wtf8_decode(u + i, n - i, &cp);
+    Obj str = string_new(L, count);
+    uint32_t *d = STR(str)->data;
+    for (size_t i = 0, j = 0; i < n; j++) i += (size_t)wtf8_decode(u + i, n - i, &d[j]);
+    return str;
+}
+
 Obj string_from_cstr(Lisp *L, const char *s) { return string_from_utf8(L, s, strlen(s)); }
 
 Obj string_from_u32(Lisp *L, const uint32_t *s, size_t n) {

@@ -52,6 +52,9 @@ Obj string_substring(Lisp *L, Obj s, size_t start, size_t end);
  * surrogate, a code point past U+10FFFF) decodes as U+FFFD, one per byte, as SBCL's utf-8 external
  * format does with a replacement character. */
 int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+/* A Lisp string from N bytes of generalized UTF-8: a lone surrogate's three-byte form is that
+ * character (the session API's results write surrogates so); other bytes as string_from_utf8. */
+Obj string_from_wtf8(Lisp *L, const char *s, size_t n);
 /* Encode one code point; returns bytes written (buf has room for 4). */
 int utf8_encode(uint32_t cp, char *buf);
 

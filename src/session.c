@@ -695,7 +695,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
         }
         SYM(S(PACKAGE_VAR))->value = p;
     }
-    Obj text = code ? string_from_utf8(L, code, code_len) : string_new(L, 0);
+    Obj text = code ? string_from_wtf8(L, code, code_len) : string_new(L, 0);
     Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
     volatile Obj pending = code ? NIL : form_arg;  /* the one form to evaluate when there is no text */
     frame_pop(L, &outer);
