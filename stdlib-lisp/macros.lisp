@@ -314,10 +314,17 @@
   (dolist (e *traced-functions* nil)
     (if (equal (car e) name) (return e))))
 
+(defun %trace-system-name-p (name)
+  ;; a function of a locked package (COMMON-LISP, tinycl's own), which tinycl's code calls too
+  (let ((sym (if (consp name) (second name) name)))
+    (and (symbolp sym) (symbol-package sym) (package-locked-p (symbol-package sym)))))
+
 (defun %make-trace-wrapper (name original)
+  (let ((system (%trace-system-name-p name)))
   #'(lambda (&rest arguments)
-      ;; tinycl's own Lisp code calls CAR and the like too: only the user's calls are shown
-      (if (%trace-caller-system-p)
+      ;; tinycl's own Lisp code calls CAR and the like too: of those functions only the user's
+      ;; calls are shown (a user's function is shown whoever calls it)
+      (if (and system (%trace-caller-system-p))
           (apply original arguments)
       (let ((depth *trace-depth*))
         (%trace-indent depth *trace-output*)
@@ -328,7 +335,7 @@
           (format *trace-output* "~D: ~S returned" depth name)
           (dolist (v values) (format *trace-output* " ~S" v))
           (terpri *trace-output*)
-          (values-list values))))))
+          (values-list values)))))))
 
 (defun %untrace-1 (name)
   (let ((e (%trace-entry name)))

@@ -280,6 +280,13 @@
     (tr-first '(1))
     (list (eq #'car before) (trace) (get-output-stream-string *trace-output*)))
   (T NIL ""))
+(deftest trace-user-function-called-by-system-code
+  (let ((*trace-output* (make-string-output-stream)))
+    (trace tr-first)
+    (funcall (complement #'tr-first) '(nil))
+    (untrace tr-first)
+    (output-lines (get-output-stream-string *trace-output*)))
+  ("  0: (TR-FIRST (NIL))" "  0: TR-FIRST returned NIL"))
 (deftest trace-special-operator-refused
   (handler-bind ((warning #'muffle-warning)) (list (trace if) (trace)))
   (NIL NIL))
