@@ -70,6 +70,7 @@ typedef struct TclWarning {
     char *message;
     size_t message_len;
     int line, column;         /* where the top-level form that gave it begins in the code (1-based); 0: unknown */
+    char *file;               /* NULL, or the file LOAD read that form from: LINE and COLUMN are in it */
 } TclWarning;
 
 typedef struct TclResult {

@@ -444,6 +444,7 @@ static Node *an_let(ACtx *c, Obj form) {
             AScope *keep = c->scope;
             c->scope = sc;
             bd->var = avar_new(c, sym);
+            bd->var->is_var = true;
             if (warnings_active(c)) warnings_bind_var(c, bd->var, decls);
             c->scope = keep;
             if (seq) ctx_push_bind(c, B_VAR, sym, bd->var);
@@ -1079,6 +1080,16 @@ static void finalize(ACtx *c) {
         v->rscope = rs;
         v->slot = rs->nslots++;
     }
+    /* the names of a lambda frame's variables, for the locals of a backtrace */
+    for (AVar *v = rev; v; v = v->next_all) {
+        AScope *rs = v->rscope;
+        if (!v->is_var || !rs->is_lambda) continue;
+        if (!rs->names) {
+            rs->names = (Obj *)gc_alloc(c->L, sizeof(Obj) * (size_t)rs->nslots);
+            for (int i = 0; i < rs->nslots; i++) rs->names[i] = NIL;
+        }
+        rs->names[v->slot] = v->name;
+    }
     /* 3. references */
     for (Fixup *f = c->fixups; f; f = f->next) {
         AVar *v = f->var;
@@ -1152,6 +1163,7 @@ static void finalize(ACtx *c) {
         if (p->lambda) {
             Lambda *lam = p->lambda;
             lam->nslots = p->al->scope->nslots;
+            lam->slot_names = p->al->scope->names;
             lam->needs_env = p->al->needs_env;
             lam->heap_frame = p->al->scope->heap;
             bool in_order = lam->simple && !lam->heap_frame && lam->nslots >= lam->ll.nparams;

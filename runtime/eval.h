@@ -56,6 +56,11 @@ typedef struct Lambda {
     Obj name;                /* function name for backtraces (symbol or (setf x)) */
     LambdaList ll;
     int nslots;
+    Obj *slot_names;         /* NSLOTS names, the lexical variable living in each slot of the frame or
+                              * NIL (a local function, an exit point, a variable in a closure's frame);
+                              * NULL when none: what a backtrace's locals show */
+    bool system;             /* tinycl's own code: made while the stdlib loads, or analysed lazily
+                              * from such a definition (TRACE shows no calls it makes) */
     bool heap_frame;         /* frame must outlive the call (captured by closures) */
     bool needs_env;          /* refers to enclosing lexical frames */
     bool simple;             /* required lexical params only */

@@ -283,25 +283,23 @@ static bool backtrace_boundary(Lisp *L, Obj fnname) {
     return is_symbol(fnname) && SYM(fnname)->package == L->pkg_system && string_equal_cstr(SYM(fnname)->name, "%DEBUGGER-EVAL");
 }
 
-/* The parameters of an interpreted call and their current values, as ((var . value) ...). */
+/* The lexical variables of an interpreted call's frame that are bound now (parameters, then LET
+ * and LET* variables and the like in the order they appear) with their current values, as
+ * ((var . value) ...). A slot holds 0 until its variable is bound and again once a LET's body
+ * is left; variables a closure captured in an inner scope live in a frame of their own and are
+ * not shown. */
 static Obj call_record_locals(Lisp *L, CallRecord *r) {
     if (!r->env || !is_type(r->fn, T_CLOSURE)) return NIL;
     Lambda *lam = CLOSURE(r->fn)->lambda;
-    if (lam->lazy) return NIL;
+    if (lam->lazy || !lam->slot_names) return NIL;
+    Env *e = (Env *)r->env;
     Obj head = NIL, tail = NIL;
-    for (int i = 0; i < lam->ll.nparams; i++) {
-        Param *p = &lam->ll.params[i];
-        for (int k = 0; k < 2; k++) {
-            Obj var = k ? p->svar : p->var;
-            int slot = k ? p->svar_slot : p->slot, depth = k ? p->svar_depth : p->depth;
-            if (!is_symbol(var) || var == NIL || slot < 0) continue;
-            Env *e = (Env *)r->env;
-            for (int d = 0; d < depth && e; d++) e = e->parent;
-            if (!e) continue;
-            Obj cell = cons(L, cons(L, var, e->slots[slot]), NIL);
-            if (tail == NIL) head = cell; else CDR(tail) = cell;
-            tail = cell;
-        }
+    for (int i = 0; i < lam->nslots; i++) {
+        Obj var = lam->slot_names[i], v = e->slots[i];
+        if (var == NIL || v == OBJ(0) || v == UNWIND_MARK) continue;
+        Obj cell = cons(L, cons(L, var, v), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
     }
     return head;
 }
@@ -337,8 +335,9 @@ static Obj capture_frames(Lisp *L, int limit, bool locals) {
 Obj capture_backtrace(Lisp *L, int limit) { return capture_frames(L, limit, false); }
 
 void session_warning_add(Lisp *L, Obj type, Obj message) {
-    /* (type message line column): where the top-level form being evaluated began */
-    Obj entry = cons(L, type, cons(L, message, cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), NIL))));
+    /* (type message line column file): where the top-level form being evaluated began, in the
+     * session's code (FILE NIL) or in a file being loaded */
+    Obj entry = cons(L, type, cons(L, message, cons(L, FIX(L->form_line), cons(L, FIX(L->form_column), cons(L, L->form_file, NIL)))));
     L->session_warnings = cons(L, entry, L->session_warnings);
 }
 
@@ -386,6 +385,30 @@ DEFPRIM(prim_pct_backtrace) {
 DEFPRIM(prim_pct_backtrace_locals) {
     intptr_t limit = nargs > 0 ? check_fixnum(L, args[0]) : 20;
     return capture_frames(L, (int)limit, true);
+}
+
+/* (sys:%trace-caller-system-p): called by a TRACE wrapper, whether the call it wraps was made by
+ * tinycl's own Lisp code (the nearest interpreted function below the wrapper is a system one), so
+ * that tracing CAR shows the user's calls only, as in SBCL, where the system's code is compiled
+ * and never goes through the traced definition. A call from a top-level form (of the session, EVAL
+ * or LOAD) is the user's. */
+DEFPRIM(prim_pct_trace_caller_system_p) {
+    UNUSED_ARGS;
+    CallRecord *r = L->calls;
+    while (r && !is_type(r->fn, T_CLOSURE)) r = r->prev;   /* this primitive's own record */
+    if (r) r = r->prev;                                     /* the wrapper's */
+    for (; r; r = r->prev) {
+        if (backtrace_boundary(L, call_record_name(L, r))) return NIL;
+        if (is_type(r->fn, T_PRIMITIVE)) {
+            /* EVAL and LOAD's loop run the user's forms */
+            Obj pn = PRIM(r->fn)->name;
+            if (pn == S(EVAL) || (is_symbol(pn) && SYM(pn)->package == L->pkg_system && string_equal_cstr(SYM(pn)->name, "%LOAD-STREAM")))
+                return NIL;
+            continue;
+        }
+        if (is_type(r->fn, T_CLOSURE)) return boolean(L, CLOSURE(r->fn)->lambda->system);
+    }
+    return NIL;
 }
 
 DEFPRIM(prim_proclaim) {
@@ -596,8 +619,10 @@ static const PrimDef evalprim_prims[] = {
     {"%READ-LINE-INTERACTIVE", PK_SYS, prim_pct_read_line_interactive, 1, 1, 0, "(prompt)", NULL},
     {"%SESSION-ABORT", PK_SYS, prim_pct_session_abort, 0, 0, 0, "()", NULL},
     {"%BACKTRACE", PK_SYS, prim_pct_backtrace, 0, 1, 0, "(&optional limit)", NULL},
+    {"%TRACE-CALLER-SYSTEM-P", PK_SYS, prim_pct_trace_caller_system_p, 0, 0, 0, "()",
+     "Whether the call a TRACE wrapper is running was made by tinycl's own code."},
     {"%BACKTRACE-LOCALS", PK_SYS, prim_pct_backtrace_locals, 0, 1, 0, "(&optional limit)",
-     "The active calls, innermost first, each as ((name . arguments) . ((parameter . value) ...))."},
+     "The active calls, innermost first, each as ((name . arguments) . ((variable . value) ...)): the local variables bound now."},
     {"PROCLAIM", PK_CL, prim_proclaim, 1, 1, 0, "(declaration-specifier)", "Makes DECLARATION-SPECIFIER (such as (SPECIAL x) or (OPTIMIZE ...)) hold globally."},
     {"IDENTITY", PK_CL, prim_identity, 1, 1, 0, "(object)", "Returns OBJECT unchanged."},
     {"DEFUN", PK_CL, mac_defun, 2, 2, FN_MACRO_EXPANDER, "(name lambda-list &body body)", "Defines NAME as a global function taking LAMBDA-LIST, whose BODY runs inside a block NAME; a leading string in BODY is its documentation. Returns NAME."},

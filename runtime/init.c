@@ -204,6 +204,7 @@ Lisp *lisp_new(const Config *cfg) {
     L->last_error = NIL;
     L->definition_log = NIL;
     L->session_warnings = NIL;
+    L->form_file = NIL;
     L->system_packages = NIL;
     L->last_backtrace = NIL;
     Lisp *prev = gc_current;

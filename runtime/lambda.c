@@ -51,6 +51,7 @@ static AVar *bind_var(ACtx *c, Obj var, Obj decls, Obj ll) {
         return NULL;
     }
     AVar *v = avar_new(c, var);
+    v->is_var = true;
     if (warnings_active(c)) warnings_bind_var(c, v, decls);
     ctx_push_bind(c, B_VAR, var, v);
     return v;
@@ -259,6 +260,7 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     lam->name = name;
     lam->source = cons(L, S(LAMBDA), cons(L, llform, body));
     lam->block_name = block_name == NO_VALUE ? NIL : block_name;
+    lam->system = !L->boot_phase || c->eager;
     if (!L->boot_phase && !c->eager && c->env == NULL && c->lambda && c->lambda->parent == NULL) {
         /* booting, and nothing lexical is visible: analyse on the first call (lambda_force) */
         Obj decls, doc;

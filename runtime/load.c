@@ -27,6 +27,9 @@ static void put_semicolons(Lisp *L, Obj out) {
  * being read SYS::*LOAD-READING* is true (LOAD turns reader errors into INPUT-ERROR-IN-LOAD). */
 static Obj load_stream(Lisp *L, Obj stream, bool print) {
     size_t sp = L->special_sp;
+    /* the warnings of the file's forms carry their place in the file, not that of the LOAD form */
+    int outer_line = L->form_line, outer_column = L->form_column;
+    Obj outer_file = L->form_file;
     bind_special(L, S(PACKAGE_VAR), SYM(S(PACKAGE_VAR))->value);
     bind_special(L, S(READTABLE_VAR), SYM(S(READTABLE_VAR))->value);
     for (;;) {
@@ -40,6 +43,11 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
         /* where the definitions of this form come from (find-definitions, the cross-reference) */
         Obj file = SYM(S(P_SOURCE_FILE))->value;
         xref_set_location(L, is_string(file) ? list3(L, file, FIX(line), FIX(column)) : NIL);
+        if (is_string(file)) {
+            L->form_line = (int)line;
+            L->form_column = (int)column;
+            L->form_file = file;
+        }
         Obj v = lisp_eval(L, form);
         if (print) {
             Obj vals = values_list(L, v);
@@ -55,6 +63,9 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
         }
     }
     unbind_specials(L, sp);
+    L->form_line = outer_line;
+    L->form_column = outer_column;
+    L->form_file = outer_file;
     xref_set_location(L, NIL);
     return S(T);
 }

@@ -19,6 +19,7 @@ struct AScope {
     bool runtime;          /* a frame exists at run time (decided at finalisation) */
     bool heap;             /* that frame must be heap-allocated */
     int nslots;            /* slots of this runtime frame */
+    Obj *names;            /* a lambda scope: the variable in each slot (finalisation) */
 };
 
 struct ALambda {

@@ -132,7 +132,10 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
         if (b->init) ARG_OR_EXIT(v, L, b->init, env);
         env->slots[b->index] = v;
     }
-    return EVAL(L, ln->body, env);
+    Obj r = EVAL(L, ln->body, env);
+    /* out of scope again: a backtrace's locals no longer show them */
+    for (int i = 0; i < ln->count; i++) env->slots[ln->b[i].index] = OBJ(0);
+    return r;
 }
 
 /* ---- calls ---- */
@@ -176,6 +179,8 @@ static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, L
     Obj buf[lam->nslots + 1];
     Env *frame = (Env *)buf;
     for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+    /* the other slots (LET variables) hold 0 until bound, so that a backtrace never reads garbage */
+    for (int i = na; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
     Symbol *s = SYM(c->fname);
     if (UNLIKELY(s->function != fn)) {
         /* the arguments redefined the function: call whatever it is now */
@@ -370,6 +375,8 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     else {
         frame = (Env *)buf;
         frame->parent = c->env;
+        /* 0 until bound, as in a heap frame: a backtrace's locals skip such slots */
+        for (int i = 0; i < ns; i++) frame->slots[i] = OBJ(0);
     }
     CallRecord rec = {L->calls, fnobj, nargs, args, NULL};
     L->calls = &rec;

@@ -13,6 +13,7 @@
 #include "prim.h"
 #include "array.h"
 #include "printer.h"
+#include "clos.h"
 #include <string.h>
 
 enum { REF_FUNCTION, REF_VARIABLE };
@@ -34,11 +35,12 @@ static bool standard_name(Lisp *L, Obj name) {
 
 static void record_ref(ACtx *c, int kind, Obj name) {
     Lisp *L = c->L;
-    Obj v = make_vector(L, 4, NIL);
+    Obj v = make_vector(L, 5, NIL);
     VEC(v)->data[0] = FIX(kind);
     VEC(v)->data[1] = name;
     VEC(v)->data[2] = FIX(L->form_line);
     VEC(v)->data[3] = FIX(L->form_column);
+    VEC(v)->data[4] = L->form_file;
     L->undefined_refs = cons(L, v, L->undefined_refs);
 }
 
@@ -159,8 +161,15 @@ void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
         max = lam->ll.has_rest || lam->ll.has_key ? -1 : lam->ll.nreq + lam->ll.nopt;
         keys = lam->ll.has_key && !lam->ll.allow_other_keys;
         nfixed = lam->ll.nreq + lam->ll.nopt;
+    } else if (is_type(fn, T_FUNCALLABLE) && (INST(fn)->h.flags & INST_GENERIC)) {
+        /* a generic function: the counts its lambda list allows; not its keywords, since a method
+         * may accept more (SBCL checks the same) */
+        Obj ll = INST(fn)->slots[GF_LAMBDA_LIST];
+        if (!is_list(ll) || !source_shape(L, ll, &min, &max, &keys)) return;
+        keys = false;
+        nfixed = min;
     } else {
-        return;    /* generic functions and funcallable instances: not checked */
+        return;    /* other funcallable instances: not checked */
     }
 check:;
     bool style = !standard_name(L, name);
@@ -238,6 +247,7 @@ void warnings_unused(ACtx *c, AVar *vars) {
 /* ---- positions ---- */
 
 void warnings_form_start(Lisp *L, Obj stream) {
+    L->form_file = NIL;
     if (!is_stream(stream) || STREAM(stream)->h.aux != SK_STRING_IN) return;
     Stream *s = STREAM(stream);
     String *str = STR(s->string);
@@ -304,6 +314,7 @@ DEFPRIM(prim_pct_report_undefined) {
     for (Obj r = L->undefined_refs; is_cons(r); r = CDR(r)) refs = cons(L, CAR(r), refs);
     L->undefined_refs = NIL;
     int line = L->form_line, column = L->form_column;
+    Obj file = L->form_file;
     Obj seen = NIL;
     for (Obj r = refs; is_cons(r); r = CDR(r)) {
         Obj *e = VEC(CAR(r))->data;
@@ -317,6 +328,7 @@ DEFPRIM(prim_pct_report_undefined) {
         if (fn ? function_defined(L, name) : variable_defined(L, name)) continue;
         L->form_line = (int)FIXVAL(e[2]);
         L->form_column = (int)FIXVAL(e[3]);
+        L->form_file = e[4];
         size_t sp = L->special_sp;
         bind_special(L, S(PACKAGE_VAR), L->pkg_keyword);   /* the name printed with its package */
         Obj printed = prin1_to_string(L, name);
@@ -325,6 +337,7 @@ DEFPRIM(prim_pct_report_undefined) {
     }
     L->form_line = line;
     L->form_column = column;
+    L->form_file = file;
     return NIL;
 }
 

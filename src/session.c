@@ -545,11 +545,13 @@ static void take_warnings(Lisp *L, TclResult *r, Budget *b) {
     for (i = 0; i < n; i++) {
         if (b->left == 0) { b->warnings_dropped = n - i; break; }
         TclWarning *w = &r->warnings[r->nwarnings++];
-        Obj e = ws[i];   /* (type message line column) */
+        Obj e = ws[i];   /* (type message line column file): session_warning_add */
         w->type = lisp_to_malloc(CAR(e));
         w->message = lisp_to_malloc_n(CAR(CDR(e)), &w->message_len);
         w->line = (int)FIXVAL(CAR(CDR(CDR(e))));
         w->column = (int)FIXVAL(CAR(CDR(CDR(CDR(e)))));
+        Obj file = CAR(CDR(CDR(CDR(CDR(e)))));
+        if (is_string(file)) w->file = lisp_to_malloc(file);
         budget_take(b, &w->message, &w->message_len, 0);
     }
 }
@@ -847,6 +849,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     /* the call is a compilation unit: what is still undefined now is reported */
     warnings_end_unit(L);
     L->form_line = L->form_column = 0;
+    L->form_file = NIL;
     L->form_stream = NIL;
     /* printing the values is bounded by the budget below, not by stopping */
     L->output_left = SIZE_MAX;
@@ -979,7 +982,7 @@ void tcl_result_free(TclResult *r) {
     free(r->limit_note);
     free(r->out);
     free(r->err);
-    for (int i = 0; i < r->nwarnings; i++) { free(r->warnings[i].type); free(r->warnings[i].message); }
+    for (int i = 0; i < r->nwarnings; i++) { free(r->warnings[i].type); free(r->warnings[i].message); free(r->warnings[i].file); }
     free(r->warnings);
     free(r->error_type);
     free(r->error_message);

@@ -314,8 +314,18 @@
   (dolist (e *traced-functions* nil)
     (if (equal (car e) name) (return e))))
 
+(defun %trace-system-name-p (name)
+  ;; a function of a locked package (COMMON-LISP, tinycl's own), which tinycl's code calls too
+  (let ((sym (if (consp name) (second name) name)))
+    (and (symbolp sym) (symbol-package sym) (package-locked-p (symbol-package sym)))))
+
 (defun %make-trace-wrapper (name original)
+  (let ((system (%trace-system-name-p name)))
   #'(lambda (&rest arguments)
+      ;; tinycl's own Lisp code calls CAR and the like too: of those functions only the user's
+      ;; calls are shown (a user's function is shown whoever calls it)
+      (if (and system (%trace-caller-system-p))
+          (apply original arguments)
       (let ((depth *trace-depth*))
         (%trace-indent depth *trace-output*)
         (format *trace-output* "~D: ~S~%" depth (cons name arguments))
@@ -325,7 +335,7 @@
           (format *trace-output* "~D: ~S returned" depth name)
           (dolist (v values) (format *trace-output* " ~S" v))
           (terpri *trace-output*)
-          (values-list values)))))
+          (values-list values)))))))
 
 (defun %untrace-1 (name)
   (let ((e (%trace-entry name)))
@@ -333,9 +343,9 @@
         (progn
           (if (nth 3 e)
               (if (eq (macro-function name) (nth 1 e))
-                  (setf (macro-function name) (nth 2 e)))
+                  (tinycl::without-package-locks (setf (macro-function name) (nth 2 e))))
               (if (and (fboundp name) (eq (fdefinition name) (nth 1 e)))
-                  (setf (fdefinition name) (nth 2 e))))
+                  (tinycl::without-package-locks (setf (fdefinition name) (nth 2 e)))))
           (setq *traced-functions*
                 (let ((r nil))
                   (dolist (x *traced-functions*) (if (not (eq x e)) (setq r (cons x r))))
@@ -350,7 +360,7 @@
   (cond ((and (symbolp name) (macro-function name))
          (let* ((original (macro-function name))
                 (wrapper (%make-trace-wrapper name original)))
-           (setf (macro-function name) wrapper)
+           (tinycl::without-package-locks (setf (macro-function name) wrapper))
            (setq *traced-functions* (cons (list name wrapper original t) *traced-functions*))
            name))
         ((and (symbolp name) (special-operator-p name))
@@ -359,7 +369,7 @@
         ((fboundp name)
          (let* ((original (fdefinition name))
                 (wrapper (%make-trace-wrapper name original)))
-           (setf (fdefinition name) wrapper)
+           (tinycl::without-package-locks (setf (fdefinition name) wrapper))
            (setq *traced-functions* (cons (list name wrapper original nil) *traced-functions*))
            name))
         (t (warn "~S is undefined, not tracing." name)

@@ -60,9 +60,16 @@ send '(defpackage :repl-pkg (:use :cl))' Enter
 send '(in-package :repl-pkg)' Enter
 check package-prompt 'REPL-PKG>'
 send '(in-package :cl-user)' Enter
+# trace of a COMMON-LISP function: the call typed is shown, the REPL's own printing is not
+send '(trace car)' Enter
+check trace-names '(CAR)'
+send "(car '(7 8))" Enter
+check trace-call '  0: (CAR (7 8))'
+check trace-return '  0: CAR returned 7'
+send '(untrace car)' Enter
 # the debugger: restarts listed, :bt, a restart chosen by number
 send '(defun keep () 42)' Enter
-send '(defun f (x) (car x))' Enter
+send '(defun f (x) (let ((y (list x))) (car x) y))' Enter
 send '(f 5)' Enter
 check debugger-banner 'debugger invoked on a TYPE-ERROR'
 check debugger-restarts '[ABORT] Return to top level.'
@@ -73,6 +80,7 @@ check backtrace-primitive '0: (CAR 5)'
 check backtrace '1: (F 5)'
 send ':bt locals' Enter
 check backtrace-locals '      X = 5'
+check backtrace-let-locals '      Y = (5)'
 send '(+ 40 2)' Enter
 check debugger-eval '42'
 send ':abort' Enter

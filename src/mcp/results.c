@@ -130,6 +130,7 @@ static cJSON *structured_eval(const TclResult *r) {
             cJSON_AddNumberToObject(w, "line", r->warnings[i].line);
             cJSON_AddNumberToObject(w, "column", r->warnings[i].column);
         }
+        if (r->warnings[i].file) cJSON_AddItemToObject(w, "file", mcp_json_string(r->warnings[i].file));
         cJSON_AddItemToArray(ws, w);
     }
     if (r->status == TCL_OK) {
@@ -190,7 +191,9 @@ static void add_captured(Buf *b, const TclResult *r) {
         buf_add(b, ": ");
         buf_addn(b, r->warnings[i].message, r->warnings[i].message_len);
         /* where the form began, unless it is the first thing in the code */
-        if (r->warnings[i].line > 1 || r->warnings[i].column > 1)
+        if (r->warnings[i].file && r->warnings[i].line > 0)
+            buf_printf(b, " (form at line %d, column %d of %s)", r->warnings[i].line, r->warnings[i].column, r->warnings[i].file);
+        else if (r->warnings[i].line > 1 || r->warnings[i].column > 1)
             buf_printf(b, " (form at line %d, column %d)", r->warnings[i].line, r->warnings[i].column);
         buf_add(b, "\n");
     }

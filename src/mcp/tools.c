@@ -259,7 +259,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                      \
     "\"stdout\":{\"type\":\"string\"},\"stderr\":{\"type\":\"string\"},"                                    \
     "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"                      \
-    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"},\"column\":{\"type\":\"integer\"}},\"required\":[\"type\",\"message\"]}}," \
+    "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"},\"column\":{\"type\":\"integer\"},\"file\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}}," \
     "\"error\":" NULLABLE("{\"type\":\"object\",\"properties\":{"                                          \
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},"                                     \
     "\"backtrace\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"                                   \

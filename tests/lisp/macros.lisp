@@ -253,6 +253,44 @@
     (output-lines (get-output-stream-string *trace-output*)))
   ("  0: (TR-MV)" "  0: TR-MV returned 1 2"))
 
+;; a COMMON-LISP function: its package's lock does not stop TRACE (SBCL's neither); the user's
+;; calls are shown, with nested ones, and tinycl's own Lisp code (the printer, the trace output
+;; itself) calls it without output
+(defun tr-first (x) (car x))
+(defun tr-firsts (l) (mapcar (lambda (x) (tr-first x)) l))
+(deftest trace-cl-function
+  (let ((*trace-output* (make-string-output-stream)) (r nil) (names nil))
+    (setq names (trace car))
+    (setq r (list (tr-first '(1 2)) (car '(a)) (format nil "~S" '(x y))))
+    (untrace car)
+    (list names r (output-lines (get-output-stream-string *trace-output*))))
+  ((CAR) (1 A "(X Y)") ("  0: (CAR (1 2))" "  0: CAR returned 1" "  0: (CAR (A))" "  0: CAR returned A")))
+(deftest trace-cl-function-nested
+  (let ((*trace-output* (make-string-output-stream)))
+    (trace car tr-first)
+    (tr-firsts '((p) (q)))
+    (untrace)
+    (output-lines (get-output-stream-string *trace-output*)))
+  ("  0: (TR-FIRST (P))" "    1: (CAR (P))" "    1: CAR returned P" "  0: TR-FIRST returned P"
+   "  0: (TR-FIRST (Q))" "    1: (CAR (Q))" "    1: CAR returned Q" "  0: TR-FIRST returned Q"))
+(deftest untrace-cl-function-restores-it
+  (let ((*trace-output* (make-string-output-stream)) (before #'car))
+    (trace car)
+    (untrace car)
+    (tr-first '(1))
+    (list (eq #'car before) (trace) (get-output-stream-string *trace-output*)))
+  (T NIL ""))
+(deftest trace-user-function-called-by-system-code
+  (let ((*trace-output* (make-string-output-stream)))
+    (trace tr-first)
+    (funcall (complement #'tr-first) '(nil))
+    (untrace tr-first)
+    (output-lines (get-output-stream-string *trace-output*)))
+  ("  0: (TR-FIRST (NIL))" "  0: TR-FIRST returned NIL"))
+(deftest trace-special-operator-refused
+  (handler-bind ((warning #'muffle-warning)) (list (trace if) (trace)))
+  (NIL NIL))
+
 ;;; ------------------------------------------------------------------
 ;;; DOCUMENTATION
 

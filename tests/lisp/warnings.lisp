@@ -20,6 +20,23 @@
   (("STYLE-WARNING" "The function WT-H is called with two arguments, but wants exactly one.")
    ("STYLE-WARNING" "The function WT-H is called with zero arguments, but wants exactly one.")))
 
+(deftest warn-wrong-count-generic-function
+  (analysis-warnings '(defgeneric wt-g (a b &optional c))
+                     '(defun wt-g1 () (wt-g 1))
+                     '(defun wt-g2 () (wt-g 1 2 3 4))
+                     '(defun wt-g3 () (wt-g 1 2) (wt-g 1 2 3)))
+  (("STYLE-WARNING" "The function WT-G is called with one argument, but wants at least two.")
+   ("STYLE-WARNING" "The function WT-G called with four arguments, but wants at most three.")))
+
+;; a generic function made by DEFMETHOD alone has a lambda list too; its keywords are not checked,
+;; since a method may accept more; a standard one warns fully
+(deftest warn-wrong-count-generic-function-implicit-and-keys
+  (analysis-warnings '(defmethod wt-gm ((a integer) &key x) (list a x))
+                     '(defun wt-g4 () (wt-gm 1 :y 2) (wt-gm))
+                     '(defun wt-g5 () (print-object 1)))
+  (("STYLE-WARNING" "The function WT-GM is called with zero arguments, but wants at least one.")
+   ("WARNING" "The function PRINT-OBJECT is called with one argument, but wants exactly two.")))
+
 (deftest warn-at-least-and-at-most
   (analysis-warnings '(defun wt-f12 () (subseq "abc"))
                      '(defun wt-f14 (&optional a b) (list a b))

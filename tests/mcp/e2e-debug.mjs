@@ -61,6 +61,20 @@ await scenario("--tools debug offers only the debug group", async (c) => {
         tools.map((t) => t.name).join(","));
 }, ["mcp", "--tools", "debug"]);
 
+await scenario("backtrace locals: parameters and the LET variables bound at the moment", async (c) => {
+  await evaluate(c, `(defun lv (x) (let ((done (* x 10))) (print done))
+                       (let* ((a (1+ x)) (a2 (list a))) (let ((b (car a))) (list a a2 b))))`);
+  const r = await debug(c, "(lv 5)");
+  check("suspended in car", r.isError && sc(r).suspended === true && sc(r).error.backtrace[0] === "(CAR 6)", text(r));
+  const bt = await call(c, "backtrace", { locals: true });
+  const f = sc(bt).frames[1];
+  check("the frame of lv", f.call === "(LV 5)", JSON.stringify(f));
+  check("x, a and a2; not done (its LET ended) nor b (not bound yet)",
+        JSON.stringify(f.locals) === JSON.stringify(["X = 5", "A = 6", "A2 = (6)"]), JSON.stringify(f.locals));
+  check("text lists them under the frame", text(bt).includes("1: (LV 5)\n    X = 5\n    A = 6\n    A2 = (6)"), text(bt));
+  await call(c, "abort-evaluation", {});
+});
+
 await scenario("use-value restart with values evaluated where the error happened", async (c) => {
   await evaluate(c, `(defun half (x) (restart-case (if (numberp x) (/ x 2) (error "not a number: ~S" x))
                        (use-value (v) :report "Use another value." (/ v 2))))`);

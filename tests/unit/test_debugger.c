@@ -31,6 +31,31 @@ static bool has_restart(const TclResult *r, const char *prefix) {
     return false;
 }
 
+/* the locals of a frame: parameters, then the LET and LET* variables bound at the moment, never
+ * a variable whose LET has ended or has not begun (its slot is not read as garbage) */
+START_TEST(frame_locals_include_let_variables) {
+    TclSession *s = new_session();
+    ok(s, "(defun lv (x) (let ((done (* x 10))) (print done)) "
+          "(let* ((a (1+ x)) (a2 (list a))) (let ((b (car a))) (list a a2 b))))", "LV");
+    TclResult *r = tcl_eval_debug(s, "(lv 5)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_SUSPENDED);
+    tcl_result_free(r);
+    int n;
+    TclFrame *f = tcl_debug_frames(s, &n);
+    ck_assert_int_ge(n, 2);
+    ck_assert_str_eq(f[0].call, "(CAR 6)");
+    ck_assert_str_eq(f[1].call, "(LV 5)");
+    ck_assert_int_eq(f[1].nlocals, 3);
+    ck_assert_str_eq(f[1].locals[0], "X = 5");
+    ck_assert_str_eq(f[1].locals[1], "A = 6");
+    ck_assert_str_eq(f[1].locals[2], "A2 = (6)");
+    tcl_frames_free(f, n);
+    r = tcl_abort_evaluation(s);
+    tcl_result_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(suspends_and_continues_with_use_value) {
     TclSession *s = new_session();
     ok(s, "(defun half (x) (restart-case (if (numberp x) (/ x 2) (error \"not a number: ~S\" x)) "
@@ -246,11 +271,47 @@ START_TEST(warnings_carry_positions) {
 }
 END_TEST
 
+/* warnings found while LOADing a file carry the file and the place of the form in it, and the forms
+ * of the code after the LOAD their own place again */
+START_TEST(warnings_of_a_loaded_file_carry_its_positions) {
+    char path[] = "/tmp/tinycl-warnload-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "(defun lw-a (x) x)\n\n  (defun lw-b ()\n    (lw-a 1 2))\n(defun lw-c () (lw-undefined-fn))\n";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    TclSession *s = new_session();
+    char code[256];
+    snprintf(code, sizeof code, "(+ 1 2)\n(load \"%s\")\n(defun lw-d (y) 1)", path);
+    TclResult *r = tcl_eval(s, code, NULL, -1);
+    ck_assert_int_eq(r->status, TCL_OK);
+    ck_assert_int_eq(r->nwarnings, 3);
+    ck_assert_str_eq(r->warnings[0].message, "The function LW-A is called with two arguments, but wants exactly one.");
+    ck_assert_int_eq(r->warnings[0].line, 3);
+    ck_assert_int_eq(r->warnings[0].column, 3);
+    ck_assert_ptr_nonnull(r->warnings[0].file);
+    ck_assert(strstr(r->warnings[0].file, "tinycl-warnload-") != NULL);
+    ck_assert_str_eq(r->warnings[1].message, "undefined function: COMMON-LISP-USER::LW-UNDEFINED-FN");
+    ck_assert_int_eq(r->warnings[1].line, 5);
+    ck_assert_int_eq(r->warnings[1].column, 1);
+    ck_assert_ptr_nonnull(r->warnings[1].file);
+    ck_assert_str_eq(r->warnings[2].message, "The variable Y is defined but never used.");
+    ck_assert_int_eq(r->warnings[2].line, 3);
+    ck_assert_int_eq(r->warnings[2].column, 1);
+    ck_assert_ptr_null(r->warnings[2].file);
+    tcl_result_free(r);
+    tcl_session_free(s);
+    unlink(path);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("debugger");
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, suspends_and_continues_with_use_value);
+    tcase_add_test(t, frame_locals_include_let_variables);
+    tcase_add_test(t, warnings_of_a_loaded_file_carry_its_positions);
     tcase_add_test(t, restart_by_number_continue_and_abort);
     tcase_add_test(t, a_restart_that_fails_suspends_again);
     tcase_add_test(t, times_out_while_suspended);
