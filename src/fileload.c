@@ -4,6 +4,7 @@
 #include "tinycl.h"
 #include "session.h"
 #include "files.h"
+#include "lispreport.h"
 #include "../runtime/state.h"
 #include "../runtime/package.h"
 #include "../runtime/lstring.h"
@@ -12,39 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrdup(const char *s) {
-    if (!s) return NULL;
-    size_t n = strlen(s);
-    char *d = (char *)malloc(n + 1);
-    memcpy(d, s, n + 1);
-    return d;
-}
-
-static Obj nth(Obj list, int i) {
-    for (; i > 0 && is_cons(list); i--) list = CDR(list);
-    return is_cons(list) ? CAR(list) : NIL;
-}
-static char *cstr(Obj o) { return is_string(o) ? string_to_utf8_malloc(o, NULL) : NULL; }
-static int cint(Obj o) { return is_fixnum(o) ? (int)FIXVAL(o) : -1; }
-static int list_len(Obj l) { int n = 0; for (; is_cons(l); l = CDR(l)) n++; return n; }
-
-static void text_add(char **t, size_t *len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    *t = (char *)realloc(*t, *len + (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(*t + *len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    *len += (size_t)n;
-}
-
 TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *package, double timeout) {
     TclFileLoad *l = (TclFileLoad *)calloc(1, sizeof *l);
-    l->path = xstrdup(path);
+    l->path = report_strdup(path);
     char *lp = files_lisp_string(path);
-    char *lk = package ? files_lisp_string(package) : xstrdup("nil");
+    char *lk = package ? files_lisp_string(package) : report_strdup("nil");
     size_t n = strlen(lp) + strlen(lk) + 64;
     char *code = (char *)malloc(n);
     snprintf(code, n, "(sys::%%load-file-report %s %s)", lp, lk);
@@ -61,53 +34,53 @@ TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *p
     char *text = NULL;
     size_t tlen = 0;
     if (is_cons(rep)) {
-        char *file = cstr(nth(rep, 3));
+        char *file = report_cstr(report_nth(rep, 3));
         if (file) { free(l->path); l->path = file; }
-        l->forms = cint(nth(rep, 0));
-        Obj notes = nth(rep, 1), defs = nth(rep, 2);
-        l->nnotes = list_len(notes);
+        l->forms = report_int(report_nth(rep, 0));
+        Obj notes = report_nth(rep, 1), defs = report_nth(rep, 2);
+        l->nnotes = report_len(notes);
         l->notes = (TclFileNote *)calloc((size_t)l->nnotes + 1, sizeof(TclFileNote));
         int i = 0;
         for (Obj p = notes; is_cons(p); p = CDR(p), i++) {
             Obj e = CAR(p);
             TclFileNote *nt = &l->notes[i];
-            nt->line = cint(nth(e, 0));
-            nt->severity = cstr(nth(e, 1));
-            nt->type = cstr(nth(e, 2));
-            nt->message = cstr(nth(e, 3));
-            nt->form = cstr(nth(e, 4));
+            nt->line = report_int(report_nth(e, 0));
+            nt->severity = report_cstr(report_nth(e, 1));
+            nt->type = report_cstr(report_nth(e, 2));
+            nt->message = report_cstr(report_nth(e, 3));
+            nt->form = report_cstr(report_nth(e, 4));
             if (nt->severity && strcmp(nt->severity, "error") == 0) l->errors++;
             else l->warnings++;
         }
-        l->ndefinitions = list_len(defs);
+        l->ndefinitions = report_len(defs);
         l->definitions = (TclFileDefinition *)calloc((size_t)l->ndefinitions + 1, sizeof(TclFileDefinition));
         i = 0;
         for (Obj p = defs; is_cons(p); p = CDR(p), i++) {
             Obj e = CAR(p);
             TclFileDefinition *d = &l->definitions[i];
-            d->kind = cstr(nth(e, 0));
-            d->name = cstr(nth(e, 1));
-            d->package = cstr(nth(e, 2));
-            d->line = cint(nth(e, 3));
-            d->column = cint(nth(e, 4));
+            d->kind = report_cstr(report_nth(e, 0));
+            d->name = report_cstr(report_nth(e, 1));
+            d->package = report_cstr(report_nth(e, 2));
+            d->line = report_int(report_nth(e, 3));
+            d->column = report_int(report_nth(e, 4));
         }
-        text_add(&text, &tlen, "Loaded %s: %d form%s, %d error%s, %d warning%s\n", l->path, l->forms,
+        report_text_add(&text, &tlen, "Loaded %s: %d form%s, %d error%s, %d warning%s\n", l->path, l->forms,
                  l->forms == 1 ? "" : "s", l->errors, l->errors == 1 ? "" : "s", l->warnings, l->warnings == 1 ? "" : "s");
         for (i = 0; i < l->nnotes; i++) {
             TclFileNote *nt = &l->notes[i];
-            text_add(&text, &tlen, "[%s] line %d: %s: %s\n    in: %s\n", nt->severity, nt->line, nt->type, nt->message,
+            report_text_add(&text, &tlen, "[%s] line %d: %s: %s\n    in: %s\n", nt->severity, nt->line, nt->type, nt->message,
                      nt->form ? nt->form : "");
         }
         if (l->ndefinitions) {
-            text_add(&text, &tlen, "Definitions:\n");
+            report_text_add(&text, &tlen, "Definitions:\n");
             for (i = 0; i < l->ndefinitions; i++) {
                 TclFileDefinition *d = &l->definitions[i];
-                text_add(&text, &tlen, "  %s %s  (%s:%d:%d)\n", d->kind, d->name, l->path, d->line, d->column);
+                report_text_add(&text, &tlen, "  %s %s  (%s:%d:%d)\n", d->kind, d->name, l->path, d->line, d->column);
             }
         }
         if (tlen && text[tlen - 1] == '\n') text[--tlen] = 0;
     }
-    l->text = text ? text : xstrdup("");
+    l->text = text ? text : report_strdup("");
     return l;
 }
 
@@ -129,7 +102,7 @@ char *files_content_unreadable(TclSession *s, const char *content) {
         msg = (char *)malloc(m);
         snprintf(msg, m, "%s: %s", r->error_type ? r->error_type : "ERROR", r->error_message ? r->error_message : "");
     } else {
-        msg = cstr(SYM(var)->value);
+        msg = report_cstr(SYM(var)->value);
     }
     SYM(var)->value = NIL;
     tcl_result_free(r);
