@@ -1006,13 +1006,36 @@ static Node *analyze_definition(ACtx *c, Obj def, Obj form) {
     return n;
 }
 
+/* Whether SYM, as a form here, is a symbol macro (a local one first); its expansion in *OUT. */
+static bool symbol_macro_step(ACtx *c, Obj sym, Obj *out) {
+    Lisp *L = c->L;
+    if (sym == NIL || sym == S(T) || is_keyword(L, sym)) return false;
+    ABind *b = lookup_var(c, sym);
+    if (b) {
+        if (b->kind != B_SYMMACRO) return false;
+        *out = b->value;
+        return true;
+    }
+    Obj e = symbol_macro_expansion(L, sym, NIL);
+    if (e == NO_VALUE) return false;
+    xref_note(L, XREF_REF, sym);
+    *out = e;
+    return true;
+}
+
 Node *analyze(ACtx *c, Obj form) {
     Lisp *L = c->L;
-    /* a full safe point, not just the stack test: a symbol macro expanding to itself
-     * (define-symbol-macro sm sm) recurses here through tail calls that use no stack */
     safe_point(L);
     for (;;) {
-        if (is_symbol(form)) return analyze_symbol(c, form);
+        if (is_symbol(form)) {
+            /* symbol macros expand in this loop, with a safe point each time: one expanding to
+             * itself ((define-symbol-macro sm sm) sm) runs to the time limit without using stack */
+            Obj e;
+            if (!symbol_macro_step(c, form, &e)) return analyze_symbol(c, form);
+            form = e;
+            safe_point(L);
+            continue;
+        }
         if (!is_cons(form)) return const_node(c, form);
         Obj head = CAR(form);
         if (!is_symbol(head)) return analyze_call(c, form);
