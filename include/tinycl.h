@@ -142,6 +142,10 @@ void tcl_protect_descriptor(TclSession *s, int fd);
 
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);
+/* Drop an interrupt (or cancellation) asked for but not yet acted upon. An interrupt asked for
+ * between calls applies to the next evaluation; a front end that asks only for a request that is
+ * running calls this when the request ends (the MCP server does, under the lock it asks under). */
+void tcl_interrupt_clear(TclSession *s);
 
 /* Return the session to a fresh state (see DESIGN.md section 7). */
 void tcl_reset(TclSession *s, bool drop_systems);

@@ -259,6 +259,11 @@ void tcl_interrupt(TclSession *s) {
     s->L->interrupt_pending = 1;
 }
 
+void tcl_interrupt_clear(TclSession *s) {
+    s->L->interrupt_pending = 0;
+    s->L->interrupt_kind = INTERRUPT_NONE;
+}
+
 void tcl_cancel(TclSession *s) {
     s->L->interrupt_kind = INTERRUPT_CANCEL;
     s->L->interrupt_pending = 1;
@@ -774,7 +779,10 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
 
     L->deadline = timeout > 0 ? lisp_monotonic_now() + timeout : 0;
     L->in_cleanup = false;
-    L->interrupt_pending = 0;
+    /* An interrupt or cancellation asked for before the call began is for this call: the MCP
+     * server asks only while the request runs, and one that came after the last call ended was
+     * dropped by tcl_interrupt_clear. A time limit or output limit left over is not. */
+    if (L->interrupt_kind != INTERRUPT_USER && L->interrupt_kind != INTERRUPT_CANCEL) L->interrupt_pending = 0;
     L->poll_countdown = 1;
 
     volatile int nvals = 0;
@@ -942,6 +950,7 @@ done:
     L->output_left = SIZE_MAX;
     L->last_error = NIL;
     L->last_backtrace = NIL;
+    tcl_interrupt_clear(s);   /* the call is over: an interrupt meant for it is moot */
     return r;
 }
 

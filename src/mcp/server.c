@@ -535,6 +535,8 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         cJSON_Delete(running_id);
         cJSON_Delete(running_token);
         running_id = running_token = NULL;
+        /* a cancellation or SIGINT that came after the evaluation ended was for this request */
+        tcl_interrupt_clear(the_session);
         ctx->progress_token = NULL;
         pthread_mutex_unlock(&state_lock);
         if (cancelled) {

@@ -293,6 +293,7 @@ int repl_run(TclSession *s, bool interactive) {
         evaluating = 1;
         TclResult *r = tcl_eval(s, acc, NULL, -1);
         evaluating = 0;
+        tcl_interrupt_clear(s);   /* a Ctrl-C that came as the evaluation ended is not for the next */
         free(acc);
         acc = NULL;
         if (r->status == TCL_EXIT) {

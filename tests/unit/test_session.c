@@ -196,6 +196,30 @@ START_TEST(exit_unavailable_is_a_condition) {
 }
 END_TEST
 
+/* An interrupt asked for between calls (the MCP server asks once a request is running, which may
+ * be just before its evaluation begins) stops the next evaluation at its first safe point instead
+ * of being lost; tcl_interrupt_clear drops one meant for a request that has ended. */
+START_TEST(interrupt_before_the_call_is_kept_until_cleared) {
+    TclSession *s = new_session(0, false);
+    tcl_interrupt(s);
+    TclResult *r = tcl_eval(s, "(loop)", NULL, 5);
+    ck_assert_int_eq(r->status, TCL_INTERRUPTED);
+    ck_assert_double_lt(r->elapsed_ms, 4000);
+    tcl_result_free(r);
+    /* the call is over: nothing is left pending for the next one */
+    r = eval(s, "(+ 1 2)");
+    ck_assert_int_eq(r->status, TCL_OK);
+    tcl_result_free(r);
+    tcl_interrupt(s);
+    tcl_interrupt_clear(s);
+    r = eval(s, "(+ 1 2)");
+    ck_assert_int_eq(r->status, TCL_OK);
+    ck_assert_str_eq(r->values[0], "3");
+    tcl_result_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("session");
     TCase *t = tcase_create("core");
@@ -207,6 +231,7 @@ static Suite *suite(void) {
     tcase_add_test(t, one_budget_for_values_warnings_and_backtrace);
     tcase_add_test(t, where_the_call_stopped);
     tcase_add_test(t, exit_unavailable_is_a_condition);
+    tcase_add_test(t, interrupt_before_the_call_is_kept_until_cleared);
     suite_add_tcase(s, t);
     return s;
 }
