@@ -13,12 +13,11 @@ only_build=0
 targets=${*:-read eval mcp}
 SAN="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer"
 
-make -s BUILD="$FUZZ_BUILD" CC="$CLANG" OPT=-O1 SANFLAGS="$SAN" \
-     "$FUZZ_BUILD/libtinycl.a" "$FUZZ_BUILD/src/mcp/server.o" "$FUZZ_BUILD/src/mcp/tools.o" \
-     "$FUZZ_BUILD/src/mcp/registry.o" || exit 2
+# the MCP harness links every file of src/mcp (the server, its input and channel, the tool groups)
+MCP_OBJ=$(for f in src/mcp/*.c; do printf '%s ' "$FUZZ_BUILD/${f%.c}.o"; done)
+make -s BUILD="$FUZZ_BUILD" CC="$CLANG" OPT=-O1 SANFLAGS="$SAN" "$FUZZ_BUILD/libtinycl.a" $MCP_OBJ || exit 2
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -Isrc/mcp -I/usr/include/cjson -fsanitize=fuzzer,address -fno-omit-frame-pointer"
 LIBS="$FUZZ_BUILD/libtinycl.a -lgc -lgmp -lcjson -lreadline -lpthread -lm"
-MCP_OBJ="$FUZZ_BUILD/src/mcp/server.o $FUZZ_BUILD/src/mcp/tools.o $FUZZ_BUILD/src/mcp/registry.o"
 for t in $targets; do
     extra=""; [ "$t" = mcp ] && extra=$MCP_OBJ
     $CLANG $CFLAGS -o "$FUZZ_BUILD/fuzz_$t" "tests/fuzz/fuzz_$t.c" $extra $LIBS || exit 2
