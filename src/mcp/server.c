@@ -268,6 +268,21 @@ static void reader_handle(cJSON *msg, const char *raw, size_t raw_len) {
     enqueue(msg, raw, raw_len);
 }
 
+/* A message whose bytes are not UTF-8 is answered with -32700 (with its id when MSG, the parse,
+ * has one) and dropped; MSG is freed then. Returns whether it was. */
+static bool refuse_invalid_utf8(const char *text, size_t len, cJSON *msg) {
+    size_t bad = mcp_utf8_invalid_at(text, len);
+    if (bad == (size_t)-1) return false;
+    const cJSON *id = cJSON_IsObject(msg) ? cJSON_GetObjectItemCaseSensitive(msg, "id") : NULL;
+    char m[200];
+    snprintf(m, sizeof m, "Parse error: the message is not valid UTF-8 (byte %zu: 0x%02X)", bad, (unsigned char)text[bad]);
+    cJSON *r = error_response(id && valid_id(id) ? id : NULL, -32700, m);
+    send_json(r);
+    cJSON_Delete(r);
+    cJSON_Delete(msg);
+    return true;
+}
+
 /* One message of input: JSON-RPC text that must be UTF-8 (a line of other bytes is a parse error
  * answered with the request's id when it can be read). */
 static void input_line(void *ctx, const char *text, size_t len) {
@@ -277,17 +292,7 @@ static void input_line(void *ctx, const char *text, size_t len) {
     while (j < len && (text[j] == ' ' || text[j] == '\t')) j++;
     if (j == len) return;
     cJSON *msg = cJSON_ParseWithLength(text, len);
-    size_t bad = mcp_utf8_invalid_at(text, len);
-    if (bad != (size_t)-1) {
-        const cJSON *id = cJSON_IsObject(msg) ? cJSON_GetObjectItemCaseSensitive(msg, "id") : NULL;
-        char m[200];
-        snprintf(m, sizeof m, "Parse error: the message is not valid UTF-8 (byte %zu: 0x%02X)", bad, (unsigned char)text[bad]);
-        cJSON *r = error_response(id && valid_id(id) ? id : NULL, -32700, m);
-        send_json(r);
-        cJSON_Delete(r);
-        cJSON_Delete(msg);
-        return;
-    }
+    if (refuse_invalid_utf8(text, len, msg)) return;
     if (!msg) {
         cJSON *r = error_response(NULL, -32700, "Parse error: the line is not valid JSON");
         send_json(r);
@@ -728,7 +733,9 @@ char *mcp_serve_line(TclSession *session, const char *line, size_t len, double d
     session_ready = true;
     pthread_mutex_unlock(&state_lock);
     cJSON *msg = cJSON_ParseWithLength(line, len);
-    if (!msg) {
+    if (refuse_invalid_utf8(line, len, msg)) {
+        /* answered, as the reader thread answers it */
+    } else if (!msg) {
         cJSON *r = error_response(NULL, -32700, "Parse error: the line is not valid JSON");
         send_json(r);
         cJSON_Delete(r);
