@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tinycl.h"
+#include "session_unit.h"
 
 static TclSession *new_session(size_t max_heap) {
     TclOptions o;
@@ -77,14 +78,4 @@ static Suite *suite(void) {
     return s;
 }
 
-static int run(void *arg) {
-    (void)arg;
-    SRunner *sr = srunner_create(suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed;
-}
-
-int main(void) { return tcl_run_with_big_stack(run, NULL) ? EXIT_FAILURE : EXIT_SUCCESS; }
+SESSION_UNIT_MAIN(suite)
