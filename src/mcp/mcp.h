@@ -86,6 +86,10 @@ typedef enum { MCP_ARGS_EVAL, MCP_ARGS_DEFINITIONS, MCP_ARGS_RESET, MCP_ARGS_SYS
 /* An argument problem: a tool error the model can fix (isError, [ERROR] INVALID-ARGUMENT), not a
  * protocol error, with structuredContent of SHAPE. */
 cJSON *mcp_argument_error(McpContext *ctx, McpArgsShape shape, const char *message);
+/* An error result: the text [ERROR] TYPE and MESSAGE, and STRUCTURED (taken over; NULL: an empty
+ * object) with `error` {type, message} added: the fields a tool's outputSchema requires besides
+ * `error` are the caller's to put in STRUCTURED. */
+cJSON *mcp_error_result(McpContext *ctx, const char *type, const char *message, cJSON *structured);
 /* {type, message}: the error of a structuredContent (MESSAGE written exactly). */
 cJSON *mcp_error_object(const char *type, const char *message);
 /* The result of an evaluation: the text ([stdout], [stderr], [note], [warning], => values or

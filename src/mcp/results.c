@@ -72,6 +72,18 @@ cJSON *mcp_error_object(const char *type, const char *message) {
     return e;
 }
 
+cJSON *mcp_error_result(McpContext *ctx, const char *type, const char *message, cJSON *structured) {
+    if (!message) message = "";
+    size_t n = strlen(type) + strlen(message) + 16;
+    char *text = (char *)malloc(n);
+    snprintf(text, n, "[ERROR] %s\n%s", type, message);
+    if (!structured) structured = cJSON_CreateObject();
+    cJSON_AddItemToObject(structured, "error", mcp_error_object(type, message));
+    cJSON *r = mcp_text_result(text, true, structured, ctx->version);
+    free(text);
+    return r;
+}
+
 cJSON *mcp_argument_error(McpContext *ctx, McpArgsShape shape, const char *message) {
     char text[512];
     snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);

@@ -46,8 +46,6 @@ static char *text_done(Text *t) {
 /* An argument problem of backtrace (PROFILE false) or profile: structuredContent in that tool's
  * shape, with the error, as every result of a tool with an outputSchema has. */
 static cJSON *argument_error_of(McpContext *ctx, bool profile, const char *message) {
-    char text[512];
-    snprintf(text, sizeof text, "[ERROR] INVALID-ARGUMENT\n%s", message);
     cJSON *st = cJSON_CreateObject();
     if (profile) {
         cJSON_AddArrayToObject(st, "profile");
@@ -56,8 +54,7 @@ static cJSON *argument_error_of(McpContext *ctx, bool profile, const char *messa
     } else {
         cJSON_AddArrayToObject(st, "frames");
     }
-    cJSON_AddItemToObject(st, "error", mcp_error_object("INVALID-ARGUMENT", message));
-    return mcp_text_result(text, true, st, ctx->version);
+    return mcp_error_result(ctx, "INVALID-ARGUMENT", message, st);
 }
 
 /* "NAME: report" as the session gives a restart: split at the first ": ". */

@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An argument problem: structuredContent holds the fields every `files` tool's outputSchema
+ * requires (the helpers below serve all four tools), and the error. */
 static cJSON *arg_error(McpContext *ctx, const char *message) {
-    size_t n = strlen(message) + 64;
-    char *text = (char *)malloc(n);
-    snprintf(text, n, "[ERROR] INVALID-ARGUMENT\n%s", message);
-    cJSON *r = mcp_text_result(text, true, NULL, ctx->version);
-    free(text);
-    return r;
+    cJSON *st = cJSON_CreateObject();
+    cJSON_AddBoolToObject(st, "written", 0);
+    cJSON_AddNumberToObject(st, "forms", 0);
+    cJSON_AddArrayToObject(st, "notes");
+    cJSON_AddArrayToObject(st, "definitions");
+    return mcp_error_result(ctx, "INVALID-ARGUMENT", message, st);
 }
 
 /* An optional string argument: NULL when absent; false (with *err set) when of the wrong type. */
@@ -72,18 +74,6 @@ static void add_str(cJSON *o, const char *k, const char *v) {
     else cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *error_result(McpContext *ctx, const char *type, const char *message, cJSON *st) {
-    size_t n = strlen(type) + strlen(message ? message : "") + 16;
-    char *text = (char *)malloc(n);
-    snprintf(text, n, "[ERROR] %s\n%s", type, message ? message : "");
-    if (!st) st = cJSON_CreateObject();
-    cJSON *e = cJSON_AddObjectToObject(st, "error");
-    cJSON_AddStringToObject(e, "type", type);
-    cJSON_AddStringToObject(e, "message", message ? message : "");
-    cJSON *r = mcp_text_result(text, true, st, ctx->version);
-    free(text);
-    return r;
-}
 
 static cJSON *paren_json(const TclParenReport *p) {
     cJSON *o = cJSON_CreateObject();
@@ -118,7 +108,7 @@ static cJSON *tool_check_parens(McpContext *ctx, const cJSON *args) {
     TclParenReport *p = path ? tcl_check_parens_file(ctx->session, path) : tcl_check_parens(code, strlen(code));
     cJSON *r;
     if (p->error_type) {
-        r = error_result(ctx, p->error_type, p->error_message, NULL);
+        r = mcp_error_result(ctx, p->error_type, p->error_message, NULL);
     } else {
         cJSON *st = paren_json(p);
         add_str(st, "path", path);
@@ -146,7 +136,7 @@ static cJSON *tool_read_lisp_file(McpContext *ctx, const cJSON *args) {
     cJSON *r;
     if (f->error_type) {
         r = f->error_type && strcmp(f->error_type, "INVALID-ARGUMENT") == 0 ? arg_error(ctx, f->error_message)
-                                                                            : error_result(ctx, f->error_type, f->error_message, NULL);
+                                                                            : mcp_error_result(ctx, f->error_type, f->error_message, NULL);
     } else {
         cJSON *st = cJSON_CreateObject();
         cJSON_AddStringToObject(st, "path", f->path);

@@ -9,17 +9,11 @@
 /* An error result: the text [ERROR] TYPE and the message, and structuredContent with no items
  * and the same error (every result of a tool with an outputSchema has one). */
 static cJSON *info_error(McpContext *ctx, const char *type, const char *message) {
-    size_t n = strlen(type) + strlen(message) + 16;
-    char *text = (char *)malloc(n);
-    snprintf(text, n, "[ERROR] %s\n%s", type, message);
     cJSON *st = cJSON_CreateObject();
     cJSON_AddArrayToObject(st, "items");
     cJSON_AddNumberToObject(st, "total", 0);
     cJSON_AddBoolToObject(st, "more", 0);
-    cJSON_AddItemToObject(st, "error", mcp_error_object(type, message));
-    cJSON *res = mcp_text_result(text, true, st, ctx->version);
-    free(text);
-    return res;
+    return mcp_error_result(ctx, type, message, st);
 }
 
 static cJSON *arg_error(McpContext *ctx, const char *message) { return info_error(ctx, "INVALID-ARGUMENT", message); }

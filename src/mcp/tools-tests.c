@@ -6,13 +6,12 @@
 
 #define TESTS_DEFAULT_TIMEOUT 600.0
 
-static cJSON *arg_error(McpContext *ctx, const char *message) {
-    size_t n = strlen(message) + 64;
-    char *text = (char *)malloc(n);
-    snprintf(text, n, "[ERROR] INVALID-ARGUMENT\n%s", message);
-    cJSON *r = mcp_text_result(text, true, NULL, ctx->version);
-    free(text);
-    return r;
+/* An argument problem, with the fields run-tests' outputSchema requires and the error. */
+static cJSON *arg_error(McpContext *ctx, const char *system, const char *message) {
+    cJSON *st = cJSON_CreateObject();
+    cJSON_AddStringToObject(st, "system", system ? system : "");
+    cJSON_AddArrayToObject(st, "failures");
+    return mcp_error_result(ctx, "INVALID-ARGUMENT", message, st);
 }
 
 static void add_str(cJSON *o, const char *k, const char *v) {
@@ -34,14 +33,14 @@ static cJSON *tool_run_tests(McpContext *ctx, const cJSON *args) {
     const cJSON *test = cJSON_GetObjectItemCaseSensitive(args, "test");
     const cJSON *fw = cJSON_GetObjectItemCaseSensitive(args, "framework");
     if (!cJSON_IsString(sys) || !sys->valuestring[0])
-        return arg_error(ctx, "Missing required argument \"system\": the system whose tests to run, such as \"split-sequence\".");
+        return arg_error(ctx, NULL, "Missing required argument \"system\": the system whose tests to run, such as \"split-sequence\".");
     if (test && !cJSON_IsNull(test) && (!cJSON_IsString(test) || !test->valuestring[0]))
-        return arg_error(ctx, "Argument \"test\" must be the name of one test, such as \"split-sequence.0.list\".");
+        return arg_error(ctx, sys->valuestring, "Argument \"test\" must be the name of one test, such as \"split-sequence.0.list\".");
     const char *f = NULL;
     if (fw && !cJSON_IsNull(fw)) {
         for (int i = 0; cJSON_IsString(fw) && frameworks[i]; i++)
             if (strcmp(fw->valuestring, frameworks[i]) == 0) f = frameworks[i];
-        if (!f) return arg_error(ctx, "Argument \"framework\" must be one of fiveam, rt, lisp-unit, parachute, prove.");
+        if (!f) return arg_error(ctx, sys->valuestring, "Argument \"framework\" must be one of fiveam, rt, lisp-unit, parachute, prove.");
     }
     /* a suite may take minutes: at least 600 s, more when the server's limit is higher */
     double t = ctx->default_timeout > TESTS_DEFAULT_TIMEOUT ? ctx->default_timeout : TESTS_DEFAULT_TIMEOUT;

@@ -95,16 +95,10 @@ static cJSON *tool_list_definitions(McpContext *ctx, const cJSON *args) {
     TclDefinitions *d = tcl_list_definitions(ctx->session, t, p);
     cJSON *res;
     if (d->error_type) {
-        const char *msg = d->error_message ? d->error_message : "";
-        size_t n = strlen(d->error_type) + strlen(msg) + 16;
-        char *text = (char *)malloc(n);
-        snprintf(text, n, "[ERROR] %s\n%s", d->error_type, msg);
         cJSON *st = cJSON_CreateObject();
         cJSON_AddArrayToObject(st, "definitions");
-        cJSON_AddItemToObject(st, "error", mcp_error_object(d->error_type, msg));
         cJSON_AddStringToObject(st, "package", tcl_current_package(ctx->session));
-        res = mcp_text_result(text, true, st, ctx->version);
-        free(text);
+        res = mcp_error_result(ctx, d->error_type, d->error_message, st);
     } else {
         cJSON *st = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(st, "definitions");
