@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An argument problem: structuredContent holds the fields every `files` tool's outputSchema
- * requires (the helpers below serve all four tools), and the error. */
+/* An argument problem: structuredContent holds the error and the fields the `files` tools'
+ * outputSchemas require that mean the same in each (the helpers below serve all four tools);
+ * load-file adds its `forms` count (read-lisp-file's `forms` is a list). */
 static cJSON *arg_error(McpContext *ctx, const char *message) {
     cJSON *st = cJSON_CreateObject();
     cJSON_AddBoolToObject(st, "written", 0);
-    cJSON_AddNumberToObject(st, "forms", 0);
     cJSON_AddArrayToObject(st, "notes");
     cJSON_AddArrayToObject(st, "definitions");
     return mcp_error_result(ctx, "INVALID-ARGUMENT", message, st);
@@ -230,8 +230,10 @@ static cJSON *tool_load_file(McpContext *ctx, const cJSON *args) {
     cJSON *err = NULL;
     const char *path, *package;
     if (!req_string(ctx, args, "path", "the Lisp source file to load", &path, &err) ||
-        !opt_string(ctx, args, "package", &package, &err))
+        !opt_string(ctx, args, "package", &package, &err)) {
+        cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(err, "structuredContent"), "forms", 0);
         return err;
+    }
     TclFileLoad *l = tcl_load_source_file(ctx->session, path, package && *package ? package : NULL, ctx->default_timeout);
     TclResult *res = l->result;
     cJSON *st = cJSON_CreateObject();
