@@ -1641,7 +1641,10 @@ static int dir_iter(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         a = &own;
     }
     if (!is_list(a->cur)) err_type(L, a->cur, S(LIST));
-    if (max < 0 && list_circular(a->cur)) err_type(L, a->cur, S(LIST));
+    /* a circular list ends at its label inside a logical block under *PRINT-CIRCLE* (the
+     * PPRINT-POP check of next_arg prints ". #n#"); elsewhere it would never end */
+    bool circle_ends = a->lb_stream != NIL && SYM(S(PRINT_CIRCLE))->value != NIL;
+    if (max < 0 && !circle_ends && list_circular(a->cur)) err_type(L, a->cur, S(LIST));
     bool saved_upup = env->upup_allowed;
     Obj saved_outside = env->outside;
     env->upup_allowed = d->colon;
@@ -1652,6 +1655,7 @@ static int dir_iter(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         if (!closed_colon && a->cur == NIL) break;
         if (max >= 0 && count >= max) break;
         Obj before = a->cur;
+        long count_before = a->lb_count;
         if (d->colon) {
             env->a = a;
             Obj sub = next_arg(L, env, d);
@@ -1670,7 +1674,9 @@ static int dir_iter(Lisp *L, FEnv *env, FDir *d, int i, int *next) {
         count++;
         if (closed_colon && a->cur == NIL) break;
         if (STREAM(env->stream)->truncated) break;
-        if (a->cur == before && max < 0 && !d->colon)
+        /* a circular list's tail can be the list again though the body took an argument */
+        bool took = circle_ends && a->lb_count != count_before;
+        if (a->cur == before && max < 0 && !d->colon && !took)
             ferror_at(L, env->c, env->ctx, d->end - 1, "Iteration consumes no arguments and would never end");
         safe_point(L);
     }

@@ -1387,13 +1387,27 @@ static void pp_logical_block_ex(Lisp *L, Obj stream, Obj object, Obj prefix, boo
             if (circ_label(L, &ps, object)) return;
         }
     }
+    size_t sp = L->special_sp;
+    /* A block begun outside any printer call (PPRINT-FILL from user code) starts the
+     * circularity scan itself, as WRITE would, so that shared parts get #n= labels. */
+    if (check_object && is_cons(object) && SYM(S(PRINT_CIRCLE))->value != NIL &&
+        !is_cons(SYM(S(PP_CIRCLE_TABLE))->value)) {
+        Obj table = hash_new(L, HT_EQ, 64);
+        circ_scan(L, table, object);
+        Obj circ = cons(L, table, FIX(0));
+        bind_special(L, S(PP_CIRCLE_TABLE), circ);
+        PState ps;
+        pstate_init(L, &ps, stream, true);
+        ps.circ = circ;
+        circ_label(L, &ps, object); /* a fresh table: the object's first occurrence */
+    }
     Obj ctx = pp_context(L, stream);
     if (ctx != NIL) {
         pp_block_run(L, ctx, object, prefix, per_line, suffix, body, data);
+        unbind_specials(L, sp);
         return;
     }
     ctx = pp_new_context(L, stream);
-    size_t sp = L->special_sp;
     bind_special(L, S(PP_PRETTY_STREAMS), cons(L, ctx, SYM(S(PP_PRETTY_STREAMS))->value));
     pp_block_run(L, ctx, object, prefix, per_line, suffix, body, data);
     unbind_specials(L, sp);
@@ -2285,10 +2299,12 @@ DEFPRIM(prim_pct_pprint_logical_block) {
     UNUSED_ARGS;
     Obj stream = out_designator(L, args[0]);
     Obj prefix = args[2], suffix = args[4];
-    if (prefix != NIL && !is_string(prefix)) err_type(L, prefix, S(STRING));
-    if (suffix != NIL && !is_string(suffix)) err_type(L, suffix, S(STRING));
+    /* the macro passes "" for an option not given, so NIL here was written by the caller: an
+     * error, as for any other non-string (CLHS PPRINT-LOGICAL-BLOCK) */
+    if (!is_string(prefix)) err_type(L, prefix, S(STRING));
+    if (!is_string(suffix)) err_type(L, suffix, S(STRING));
     LispBody b = {check_function(L, args[5])};
-    pp_logical_block(L, stream, args[1], prefix, args[3] != NIL, suffix == NIL ? str_lit(L, "") : suffix, body_lisp, &b);
+    pp_logical_block(L, stream, args[1], prefix, args[3] != NIL, suffix, body_lisp, &b);
     return NIL;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/time.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 
 /* Seconds between 1900-01-01 and 1970-01-01 */
 #define UNIX_TO_UNIVERSAL 2208988800LL
@@ -100,6 +101,13 @@ DEFPRIM(prim_lisp_implementation_type) { UNUSED_ARGS; return string_from_cstr(L,
 DEFPRIM(prim_lisp_implementation_version) { UNUSED_ARGS; return string_from_cstr(L, TINYCL_VERSION); }
 DEFPRIM(prim_machine_type) { UNUSED_ARGS; return string_from_cstr(L, "X86-64"); }
 DEFPRIM(prim_software_type) { UNUSED_ARGS; return string_from_cstr(L, "Linux"); }
+/* The kernel release (uname -r), as SBCL gives; NIL when the system will not say. */
+DEFPRIM(prim_software_version) {
+    UNUSED_ARGS;
+    struct utsname u;
+    if (uname(&u) != 0) return NIL;
+    return string_from_cstr(L, u.release);
+}
 DEFPRIM(prim_machine_instance) {
     UNUSED_ARGS;
     char buf[256];
@@ -126,7 +134,7 @@ static const PrimDef system_prims[] = {
     {"MACHINE-VERSION", PK_CL, prim_machine_type, 0, 0, 0, "()", "A string describing the processor model, or NIL."},
     {"MACHINE-INSTANCE", PK_CL, prim_machine_instance, 0, 0, 0, "()", "The host name of the computer running the program, or NIL."},
     {"SOFTWARE-TYPE", PK_CL, prim_software_type, 0, 0, 0, "()", "The name of the operating system, as a string."},
-    {"SOFTWARE-VERSION", PK_CL, prim_software_type, 0, 0, 0, "()", "The version of the operating system, as a string."},
+    {"SOFTWARE-VERSION", PK_CL, prim_software_version, 0, 0, 0, "()", "The version of the operating system (the kernel release), as a string, or NIL."},
     {0},
 };
 
