@@ -823,186 +823,6 @@ static void dir_p(Lisp *L, FEnv *env, FDir *d) {
 /* ------------------------------------------------------------------ */
 /* Floats: digit generation                                            */
 
-static void mpz_mul_10(mpz_t z) { mpz_mul_ui(z, z, 10); }
-
-char *float_digits(Lisp *L, double v, bool single, bool has_pos, long position, bool relative, long *k_out) {
-    int p = single ? 24 : 53;
-    long min_e = single ? -149 : -1074;
-    mpz_t f, r, s, mp, mm, t, u;
-    mpz_inits(f, r, s, mp, mm, t, u, NULL);
-    long e;
-    if (v == 0) {
-        mpz_set_ui(f, 0);
-        e = -p;
-    } else {
-        int ex;
-        double m = frexp(v, &ex);
-        mpz_set_d(f, ldexp(m, p));
-        e = ex - p;
-    }
-    bool high_ok = mpz_even_p(f), low_ok = high_ok;
-    mpz_t hidden;
-    mpz_init(hidden);
-    mpz_ui_pow_ui(hidden, 2, (unsigned long)(p - 1));
-    bool at_boundary = mpz_cmp(f, hidden) == 0;
-    if (e >= 0) {
-        mpz_ui_pow_ui(t, 2, (unsigned long)e); /* be */
-        if (!at_boundary) {
-            mpz_mul(r, f, t);
-            mpz_mul_2exp(r, r, 1);
-            mpz_set_ui(s, 2);
-            mpz_set(mp, t);
-            mpz_set(mm, t);
-        } else {
-            mpz_set(mm, t);
-            mpz_mul_2exp(mp, t, 1);
-            mpz_mul(r, f, mp);
-            mpz_mul_2exp(r, r, 1);
-            mpz_set_ui(s, 4);
-        }
-    } else if (e == min_e || !at_boundary) {
-        mpz_mul_2exp(r, f, 1);
-        mpz_ui_pow_ui(s, 2, (unsigned long)(1 - e));
-        mpz_set_ui(mp, 1);
-        mpz_set_ui(mm, 1);
-    } else {
-        mpz_mul_2exp(r, f, 2);
-        mpz_ui_pow_ui(s, 2, (unsigned long)(2 - e));
-        mpz_set_ui(mp, 2);
-        mpz_set_ui(mm, 1);
-    }
-    if (has_pos) {
-        if (relative) {
-            long k = 0;
-            mpz_t l;
-            mpz_init_set_ui(l, 1);
-            mpz_add(t, r, mp);
-            for (;;) {
-                mpz_mul(u, s, l);
-                if (mpz_cmp(u, t) >= 0) break;
-                k++;
-                mpz_mul_10(l);
-            }
-            /* r + s*10^(k-position)/2 < s*l, scaled by 2 (and 10^(position-k) when negative) */
-            long ex = k - position;
-            mpz_t lhs, rhs, pw;
-            mpz_inits(lhs, rhs, pw, NULL);
-            if (ex >= 0) {
-                mpz_ui_pow_ui(pw, 10, (unsigned long)ex);
-                mpz_mul(lhs, s, pw);
-                mpz_addmul_ui(lhs, r, 2);
-                mpz_mul(rhs, s, l);
-                mpz_mul_2exp(rhs, rhs, 1);
-            } else {
-                mpz_ui_pow_ui(pw, 10, (unsigned long)(-ex));
-                mpz_mul(lhs, r, pw);
-                mpz_mul_2exp(lhs, lhs, 1);
-                mpz_add(lhs, lhs, s);
-                mpz_mul(rhs, s, l);
-                mpz_mul(rhs, rhs, pw);
-                mpz_mul_2exp(rhs, rhs, 1);
-            }
-            position = mpz_cmp(lhs, rhs) < 0 ? k - position : k - position - 1;
-            mpz_clears(lhs, rhs, pw, l, NULL);
-        }
-        /* x = s * 10^position / 2; scale r, s, m+, m- so that x is an integer */
-        mpz_t x;
-        mpz_init(x);
-        if (position >= 0) {
-            mpz_ui_pow_ui(x, 10, (unsigned long)position);
-            mpz_mul(x, x, s);
-            mpz_mul_2exp(r, r, 1);
-            mpz_mul_2exp(s, s, 1);
-            mpz_mul_2exp(mp, mp, 1);
-            mpz_mul_2exp(mm, mm, 1);
-        } else {
-            mpz_set(x, s);
-            mpz_ui_pow_ui(t, 10, (unsigned long)(-position));
-            mpz_mul_2exp(t, t, 1);
-            mpz_mul(r, r, t);
-            mpz_mul(s, s, t);
-            mpz_mul(mp, mp, t);
-            mpz_mul(mm, mm, t);
-        }
-        if (mpz_cmp(x, mm) > 0) mpz_set(mm, x);
-        if (mpz_cmp(x, mp) > 0) mpz_set(mp, x);
-        low_ok = high_ok = true;
-        mpz_clear(x);
-    }
-    /* scale */
-    long k = 0;
-    mpz_add(t, r, mp);
-    for (;;) {
-        int c = mpz_cmp(t, s);
-        if (!(c > 0 || (high_ok && c == 0))) break;
-        mpz_mul_10(s);
-        k++;
-    }
-    for (;;) {
-        if (mpz_cmp(r, mm) <= 0) break;
-        mpz_add(t, r, mp);
-        mpz_mul_10(t);
-        int c = mpz_cmp(t, s);
-        if (!(c < 0 || (!high_ok && c == 0))) break;
-        k--;
-        mpz_mul_10(r);
-        mpz_mul_10(mp);
-        mpz_mul_10(mm);
-    }
-    /* generate */
-    size_t cap = 32, n = 0;
-    char *digits = (char *)gc_alloc_atomic(L, cap);
-    bool tc1, tc2;
-    unsigned long dgt;
-    for (;;) {
-        mpz_mul_10(r);
-        mpz_fdiv_qr(t, r, r, s);
-        dgt = mpz_get_ui(t);
-        mpz_mul_10(mp);
-        mpz_mul_10(mm);
-        int c1 = mpz_cmp(r, mm);
-        tc1 = c1 < 0 || (low_ok && c1 == 0);
-        mpz_add(u, r, mp);
-        int c2 = mpz_cmp(u, s);
-        tc2 = c2 > 0 || (high_ok && c2 == 0);
-        if (tc1 || tc2) break;
-        if (n + 2 >= cap) {
-            char *nd = (char *)gc_alloc_atomic(L, cap * 2);
-            memcpy(nd, digits, n);
-            digits = nd;
-            cap *= 2;
-        }
-        digits[n++] = (char)('0' + dgt);
-        if ((n & 1023) == 0) safe_point(L);
-    }
-    if (tc1 && !tc2) { /* d */ }
-    else if (!tc1 && tc2) dgt++;
-    else {
-        mpz_mul_2exp(u, r, 1);
-        if (mpz_cmp(u, s) >= 0) dgt++;
-    }
-    if (n + 3 >= cap) {
-        char *nd = (char *)gc_alloc_atomic(L, cap + 4);
-        memcpy(nd, digits, n);
-        digits = nd;
-    }
-    if (dgt >= 10) { /* carry (not expected from the algorithm's invariants) */
-        long i = (long)n - 1;
-        while (i >= 0 && digits[i] == '9') digits[i--] = '0';
-        if (i >= 0) digits[i]++;
-        else {
-            memmove(digits + 1, digits, n);
-            digits[0] = '1';
-            n++;
-            k++;
-        }
-        digits[n++] = '0';
-    } else digits[n++] = (char)('0' + dgt);
-    digits[n] = 0;
-    mpz_clears(f, r, s, mp, mm, t, u, hidden, NULL);
-    *k_out = k;
-    return digits;
-}
 
 char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits, bool has_scale, long scale,
                        long fmin, bool *lpoint, bool *tpoint, long *pointpos) {
@@ -1012,16 +832,16 @@ char *flonum_to_string(Lisp *L, double x, bool single, long width, long fdigits,
     long fm = fmin != NOARG ? fmin : 0;
     if (fdigits != NOARG) {
         long a = -(fdigits + sc), b = -fm;
-        str = float_digits(L, x, single, true, a < b ? a : b, false, &e);
+        str = flonum_digits(L, x, single, true, a < b ? a : b, false, &e);
     } else if (width != NOARG && width > 1) {
         long we, fe;
         long wpos = width - 1 + (has_scale && scale < 0 ? scale : 0);
         if (wpos < 1) wpos = 1;
-        char *ws = float_digits(L, x, single, true, wpos, true, &we);
-        char *fs = float_digits(L, x, single, true, -(fm + sc), false, &fe);
+        char *ws = flonum_digits(L, x, single, true, wpos, true, &we);
+        char *fs = flonum_digits(L, x, single, true, -(fm + sc), false, &fe);
         if (strlen(ws) >= strlen(fs)) { str = ws; e = we; }
         else { str = fs; e = fe; }
-    } else str = float_digits(L, x, single, false, 0, false, &e);
+    } else str = flonum_digits(L, x, single, false, 0, false, &e);
     if (x != 0) e += sc;
     long len = (long)strlen(str);
     StrBuf b;
@@ -2105,7 +1925,7 @@ DEFPRIM(prim_pct_float_digits) {
     bool has_pos = nargs > 1 && args[1] != NIL;
     long pos = has_pos ? (long)check_fixnum(L, args[1]) : 0;
     long k;
-    char *d = float_digits(L, fabs(v), is_single(x), has_pos, pos, nargs > 2 && args[2] != NIL, &k);
+    char *d = flonum_digits(L, fabs(v), is_single(x), has_pos, pos, nargs > 2 && args[2] != NIL, &k);
     return values2(L, FIX(k), string_from_cstr(L, d));
 }
 

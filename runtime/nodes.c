@@ -216,16 +216,10 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
     return call_object(L, fn, na, args, sym);
 }
 
-/* A call bound to a CL primitive at analysis time. */
-Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
-    CallNode *c = (CallNode *)n;
-    int na = c->nargs;
-    Obj args[na ? na : 1];
-    /* the collector scans this frame while the arguments are evaluated: a slot not yet written
-     * still holds whatever the previous call at this depth left there (the big array of the
-     * last iteration of a loop, say) and would keep it alive */
-    memset(args, 0, sizeof args);
-    for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i], env);
+/* Call the primitive a call node was bound to at analysis time, or whatever its symbol names now
+ * if that has changed (a redefinition): the one path of ev_call_prim and the inline evaluators'
+ * slow paths. */
+static inline __attribute__((always_inline)) Obj ev_prim_cached(Lisp *L, CallNode *c, int na, Obj *args) {
     Obj fn = SYM(c->fname)->function;
     if (UNLIKELY(fn != c->cached)) {
         if (SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
@@ -242,21 +236,17 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
-static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
-    Obj fn = SYM(c->fname)->function;
-    if (UNLIKELY(fn != c->cached)) {
-        if (SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
-        return call_object(L, fn, na, args, c->fname);
-    }
-    Primitive *p = PRIM(fn);
-    CallRecord rec = {L->calls, fn, na, args, NULL};
-    L->calls = &rec;
-    PROFILE_ENTER(L, &rec);
-    Obj r = p->fn(L, na, args);
-    if (!(p->h.flags & FN_MV)) L->nvals = 1;
-    PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
-    return r;
+/* A call bound to a CL primitive at analysis time. */
+Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    int na = c->nargs;
+    Obj args[na ? na : 1];
+    /* the collector scans this frame while the arguments are evaluated: a slot not yet written
+     * still holds whatever the previous call at this depth left there (the big array of the
+     * last iteration of a loop, say) and would keep it alive */
+    memset(args, 0, sizeof args);
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i], env);
+    return ev_prim_cached(L, c, na, args);
 }
 
 /* One evaluator per inline primitive, chosen at analysis (no switch at run time). Each takes its
@@ -268,17 +258,15 @@ static Obj call_cached(Lisp *L, CallNode *c, int na, Obj *args) {
         Obj a;                                                          \
         ARG_OR_EXIT(a, L, c->args[0], env);                             \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
-        return call_cached(L, c, 1, &a);                                \
+        return ev_prim_cached(L, c, 1, &a);                                \
     }
 
 DEFINE_INLINE1(ev_inline_car, if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
 DEFINE_INLINE1(ev_inline_cdr, if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
 DEFINE_INLINE1(ev_inline_null, L->nvals = 1; return a == NIL ? S(T) : NIL;)
 DEFINE_INLINE1(ev_inline_consp, L->nvals = 1; return is_cons(a) ? S(T) : NIL;)
-DEFINE_INLINE1(ev_inline_1plus, intptr_t r;
-               if (is_fixnum(a) && !__builtin_add_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); })
-DEFINE_INLINE1(ev_inline_1minus, intptr_t r;
-               if (is_fixnum(a) && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)2, &r)) { L->nvals = 1; return OBJ(r); })
+DEFINE_INLINE1(ev_inline_1plus, Obj r; if (fixnum_add_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
+DEFINE_INLINE1(ev_inline_1minus, Obj r; if (fixnum_sub_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
 DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; })
 
 #undef DEFINE_INLINE1
@@ -292,19 +280,17 @@ DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FI
         ARG_OR_EXIT(args[1], L, c->args[1], env);                       \
         Obj a = args[0], b = args[1];                                   \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
-        return call_cached(L, c, 2, args);                              \
+        return ev_prim_cached(L, c, 2, args);                              \
     }
 #define FIXNUMS (is_fixnum(a) && is_fixnum(b))
-#define COMPARE(op) if (FIXNUMS) { L->nvals = 1; return (intptr_t)WORD(a) op (intptr_t)WORD(b) ? S(T) : NIL; }
+#define COMPARE(test) if (FIXNUMS) { L->nvals = 1; return (test) ? S(T) : NIL; }
 
-DEFINE_INLINE2(ev_inline_add, intptr_t r;
-               if (FIXNUMS && !__builtin_add_overflow((intptr_t)WORD(a) - 1, (intptr_t)WORD(b), &r)) { L->nvals = 1; return OBJ(r); })
-DEFINE_INLINE2(ev_inline_sub, intptr_t r;
-               if (FIXNUMS && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r)) { L->nvals = 1; return OBJ(r); })
-DEFINE_INLINE2(ev_inline_lt, COMPARE(<))
-DEFINE_INLINE2(ev_inline_gt, COMPARE(>))
-DEFINE_INLINE2(ev_inline_le, COMPARE(<=))
-DEFINE_INLINE2(ev_inline_ge, COMPARE(>=))
+DEFINE_INLINE2(ev_inline_add, Obj r; if (fixnum_add_checked(a, b, &r)) { L->nvals = 1; return r; })
+DEFINE_INLINE2(ev_inline_sub, Obj r; if (fixnum_sub_checked(a, b, &r)) { L->nvals = 1; return r; })
+DEFINE_INLINE2(ev_inline_lt, COMPARE(fixnum_less(a, b)))
+DEFINE_INLINE2(ev_inline_gt, COMPARE(fixnum_less(b, a)))
+DEFINE_INLINE2(ev_inline_le, COMPARE(!fixnum_less(b, a)))
+DEFINE_INLINE2(ev_inline_ge, COMPARE(!fixnum_less(a, b)))
 DEFINE_INLINE2(ev_inline_numeq, if (FIXNUMS) { L->nvals = 1; return a == b ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_eq, L->nvals = 1; return a == b ? S(T) : NIL;)
 DEFINE_INLINE2(ev_inline_eql, if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; })

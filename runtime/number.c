@@ -578,16 +578,14 @@ static Obj arith(Lisp *L, ArithOp op, Obj a, Obj b) {
 }
 
 Obj num_add(Lisp *L, Obj a, Obj b) {
-    intptr_t r;
-    if (LIKELY(is_fixnum(a) && is_fixnum(b)) && !__builtin_add_overflow((intptr_t)WORD(a) - 1, (intptr_t)WORD(b), &r))
-        return OBJ(r);
+    Obj r;
+    if (LIKELY(fixnum_add_checked(a, b, &r))) return r;
     return arith(L, OP_ADD, a, b);
 }
 
 Obj num_sub(Lisp *L, Obj a, Obj b) {
-    intptr_t r;
-    if (LIKELY(is_fixnum(a) && is_fixnum(b)) && !__builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r))
-        return OBJ(r);
+    Obj r;
+    if (LIKELY(fixnum_sub_checked(a, b, &r))) return r;
     return arith(L, OP_SUB, a, b);
 }
 
@@ -2114,104 +2112,6 @@ static void print_integer(Lisp *L, Obj n, StrBuf *out, int base) {
     sb_puts(L, out, buf);
 }
 
-/* The shortest digits that identify V (> 0, finite) among floats of its format, and k with
- * V ~ 0.DIGITS * 10^k: Burger and Dybvig's free-format algorithm as SBCL's FLONUM-TO-DIGITS
- * runs it (denormals are treated as if they had full precision). Returns the digit count. */
-static int float_to_digits(Lisp *L, double v, bool single, char **digits_out, int *k_out) {
-    int p = single ? 24 : 53, min_e = single ? -150 : -1075;
-    uint64_t f;
-    int e;
-    if (single) {
-        float x = (float)v;
-        uint32_t bits;
-        memcpy(&bits, &x, 4);
-        int ef = (int)((bits >> 23) & 0xff);
-        f = bits & 0x7fffff;
-        if (ef) { f |= 0x800000; e = ef - 150; } else e = -149;
-    } else {
-        uint64_t bits;
-        memcpy(&bits, &v, 8);
-        int ef = (int)((bits >> 52) & 0x7ff);
-        f = bits & 0xfffffffffffffull;
-        if (ef) { f |= 1ull << 52; e = ef - 1075; } else e = -1074;
-    }
-    while (f < (1ull << (p - 1))) { f <<= 1; e--; }
-    bool high_ok = (f & 1) == 0, low_ok = high_ok;
-    mpz_t r, s, mp, mm, t;
-    mpz_init(r); mpz_init(s); mpz_init(mp); mpz_init(mm); mpz_init(t);
-    bool unequal = f == (1ull << (p - 1)) && e != min_e;
-    if (e >= 0) {
-        mpz_set_ui(mm, 1);
-        mpz_mul_2exp(mm, mm, (mp_bitcnt_t)e);
-        if (!unequal) {
-            mpz_set_ui(r, f); mpz_mul(r, r, mm); mpz_mul_2exp(r, r, 1);
-            mpz_set_ui(s, 2);
-            mpz_set(mp, mm);
-        } else {
-            mpz_mul_2exp(mp, mm, 1);
-            mpz_set_ui(r, f); mpz_mul(r, r, mp); mpz_mul_2exp(r, r, 1);
-            mpz_set_ui(s, 4);
-        }
-    } else {
-        if (!unequal) {
-            mpz_set_ui(r, f); mpz_mul_2exp(r, r, 1);
-            mpz_set_ui(s, 1); mpz_mul_2exp(s, s, (mp_bitcnt_t)(1 - e));
-            mpz_set_ui(mp, 1); mpz_set_ui(mm, 1);
-        } else {
-            mpz_set_ui(mm, 1); mpz_set_ui(mp, 2);
-            mpz_set_ui(r, f); mpz_mul_2exp(r, r, 2);
-            mpz_set_ui(s, 1); mpz_mul_2exp(s, s, (mp_bitcnt_t)(2 - e));
-        }
-    }
-    /* scale: estimate k, then fix it up exactly */
-    int k = (int)ceil(log10(v) - 1e-10);
-    if (k >= 0) { mpz_ui_pow_ui(t, 10, (unsigned long)k); mpz_mul(s, s, t); }
-    else {
-        mpz_ui_pow_ui(t, 10, (unsigned long)-k);
-        mpz_mul(r, r, t); mpz_mul(mp, mp, t); mpz_mul(mm, mm, t);
-    }
-    for (;;) {
-        mpz_add(t, r, mp);
-        int c = mpz_cmp(t, s);
-        if (c > 0 || (high_ok && c == 0)) { mpz_mul_ui(s, s, 10); k++; }
-        else break;
-    }
-    for (;;) {
-        mpz_add(t, r, mp);
-        mpz_mul_ui(t, t, 10);
-        int c = mpz_cmp(t, s);
-        if (c < 0 || (!high_ok && c == 0)) { mpz_mul_ui(r, r, 10); mpz_mul_ui(mp, mp, 10); mpz_mul_ui(mm, mm, 10); k--; }
-        else break;
-    }
-    char *digits = (char *)gc_alloc_atomic(L, 800);
-    int n = 0;
-    mpz_t d;
-    mpz_init(d);
-    for (;;) {
-        mpz_mul_ui(r, r, 10);
-        mpz_tdiv_qr(d, r, r, s);
-        mpz_mul_ui(mp, mp, 10);
-        mpz_mul_ui(mm, mm, 10);
-        int c1 = mpz_cmp(r, mm);
-        bool tc1 = c1 < 0 || (low_ok && c1 == 0);
-        mpz_add(t, r, mp);
-        int c2 = mpz_cmp(t, s);
-        bool tc2 = c2 > 0 || (high_ok && c2 == 0);
-        int dig = (int)mpz_get_ui(d);
-        if (!tc1 && !tc2) { digits[n++] = (char)('0' + dig); continue; }
-        if (tc1 && tc2) {
-            mpz_mul_2exp(t, r, 1);
-            if (mpz_cmp(t, s) >= 0) dig++;
-        } else if (tc2) dig++;
-        digits[n++] = (char)('0' + dig);
-        break;
-    }
-    digits[n] = 0;
-    *digits_out = digits;
-    *k_out = k;
-    return n;
-}
-
 static void print_float_exponent(Lisp *L, StrBuf *out, bool is_default, char marker, int exp) {
     char eb[24];
     if (is_default) {
@@ -2238,9 +2138,9 @@ static void print_float(Lisp *L, double d, bool single, StrBuf *out) {
         print_float_exponent(L, out, is_default, marker, 0);
         return;
     }
-    char *digits;
-    int e;
-    int nd = float_to_digits(L, d, single, &digits, &e);
+    long ek;
+    char *digits = flonum_digits(L, d, single, false, 0, false, &ek);
+    int nd = (int)strlen(digits), e = (int)ek;
     if (-3 < e && e < 8) {
         if (e > 0) {
             for (int i = 0; i < e; i++) sb_putc(L, out, (uint32_t)(i < nd ? digits[i] : '0'));

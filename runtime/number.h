@@ -52,4 +52,11 @@ void number_print(Lisp *L, Obj n, StrBuf *out, int base, bool radix);
 /* Parse a token as a number in BASE; false if the token is not numeric syntax. */
 bool number_parse_token(Lisp *L, Obj stream, const uint32_t *tok, size_t n, int base, Obj *out);
 
+/* flonum.c: decimal digits of the non-negative float V (SINGLE selects single-float precision),
+ * by the Burger-Dybvig algorithm as SBCL extends it: the shortest digits that read back as V
+ * when !HAS_POS (PRINT), else rounded at 10^POSITION (absolute), or to POSITION significant
+ * digits when RELATIVE (FORMAT). Returns the digits (NUL-terminated, in collected memory) and
+ * sets *K so that V ~= 0.DIGITS x 10^K. */
+char *flonum_digits(Lisp *L, double v, bool single, bool has_pos, long position, bool relative, long *k);
+
 #endif

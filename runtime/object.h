@@ -55,6 +55,28 @@ static inline bool fixnum_fits(intptr_t v) { return v >= MOST_NEGATIVE_FIXNUM &&
 #define FIX(v) make_fixnum(v)
 #define FIXVAL(o) fixnum_val(o)
 
+/* Checked fixnum arithmetic for the fast paths (the evaluator's inline calls, +, -): true, with
+ * the result in *OUT, when A and B are fixnums and so is the result; false sends the caller to
+ * the generic path. The tagged words are added as they are ((2x+1) + (2y+1) - 1 = 2(x+y)+1), so
+ * the range check is the processor's overflow flag. */
+static inline bool fixnum_add_checked(Obj a, Obj b, Obj *out) {
+    intptr_t r;
+    if (!(is_fixnum(a) && is_fixnum(b)) || __builtin_add_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r))
+        return false;
+    *out = OBJ(r);
+    return true;
+}
+static inline bool fixnum_sub_checked(Obj a, Obj b, Obj *out) {
+    intptr_t r;
+    if (!(is_fixnum(a) && is_fixnum(b)) || __builtin_sub_overflow((intptr_t)WORD(a), (intptr_t)WORD(b) - 1, &r))
+        return false;
+    *out = OBJ(r);
+    return true;
+}
+/* Whether fixnum A is below fixnum B (both must be fixnums): the tagged words order as the
+ * values do. */
+static inline bool fixnum_less(Obj a, Obj b) { return (intptr_t)WORD(a) < (intptr_t)WORD(b); }
+
 /* ---- characters ---- */
 #define CHAR_CODE_LIMIT 0x110000
 static inline Obj make_char(uint32_t c) { return OBJ(((uintptr_t)c << 3) | TAG_CHAR); }

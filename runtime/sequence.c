@@ -493,19 +493,7 @@ DEFPRIM(prim_copy_seq) {
 }
 
 Obj seq_reverse(Lisp *L, Obj s) {
-    if (is_list(s)) {
-        Obj r = NIL;
-        Hare h;
-        hare_init(&h, s);
-        Obj x = s;
-        while (is_cons(x)) {
-            r = cons(L, CAR(x), r);
-            x = CDR(x);
-            if (is_cons(x)) hare_step(L, &h, x, s);
-        }
-        if (x != NIL) err_type(L, x, S(LIST));
-        return r;
-    }
+    if (is_list(s)) return list_reverse(L, s);
     if (!is_vector(s)) err_type(L, s, S(SEQUENCE));
     size_t n = vector_length(s);
     Obj r = seq_make_like(L, s, n);
@@ -1620,8 +1608,8 @@ static int str_compare(Obj a, Obj b) {
 
 static inline bool sorter_less(Lisp *L, const Sorter *s, Obj a, Obj b) {
     switch (s->fast) {
-    case FAST_FIX_LT: return (intptr_t)WORD(a) < (intptr_t)WORD(b);
-    case FAST_FIX_GT: return (intptr_t)WORD(a) > (intptr_t)WORD(b);
+    case FAST_FIX_LT: return fixnum_less(a, b);
+    case FAST_FIX_GT: return fixnum_less(b, a);
     case FAST_REAL_LT: return num_compare(L, a, b) < 0;
     case FAST_REAL_GT: return num_compare(L, a, b) > 0;
     case FAST_CHAR_LT: return char_code(a) < char_code(b);
