@@ -555,7 +555,8 @@ bool pp_pop_check(Lisp *L, Obj stream, Obj list, long count) {
 }
 
 /* ---- the standard layouts (pretty printing of lists) ----
- * Each layout is the body of a "(" ... ")" logical block over the form. A cursor pops the
+ * Each layout is the body of a "(" ... ")" logical block over the form, written as a short
+ * program of steps (the table LAYOUTS) that one interpreter (lay_run) runs. A cursor pops the
  * elements with the PPRINT-POP checks; "more" is PPRINT-EXIT-IF-LIST-EXHAUSTED's test. */
 
 static Obj str_lit(Lisp *L, const char *s) { return string_from_cstr(L, s); }
@@ -586,343 +587,159 @@ static void cur_sp(Cur *c) { if (!c->dead) stream_write_char(c->L, c->s, ' '); }
 static void cur_nl(Cur *c, int kind) { if (!c->dead) pp_newline(c->L, c->s, kind); }
 static void cur_ind(Cur *c, int kind, long n) { if (!c->dead) pp_indent(c->L, c->s, kind, n); }
 
-static void paren_block(Lisp *L, Obj s, Obj obj, PPBody body, void *data) {
-    pp_logical_block(L, s, obj, str_lit(L, "("), false, str_lit(L, ")"), body, data);
-}
+/* The layouts, by name. */
+enum {
+    LAY_FILL, LAY_LINEAR, LAY_TABULAR, LAY_CALL, LAY_CALL_SPREAD, LAY_CALL_FORM, LAY_BLOCK,
+    LAY_LL_KEY_NAME, LAY_LL_OPT, LAY_LL_KEY, LAY_LAMBDA_LIST, LAY_DEFUN, LAY_DEFMETHOD, LAY_LAMBDA,
+    LAY_DBIND, LAY_PROG2, LAY_PROGV, LAY_IF, LAY_BINDING, LAY_BINDINGS, LAY_LET, LAY_FLET_DEF,
+    LAY_FLET_DEFS, LAY_FLET, LAY_SETQ_PAIRS, LAY_SETQ, LAY_TAGBODY, LAY_PROG, LAY_FTL_FILL,
+    LAY_FTL_MISER, LAY_DOLIST, LAY_DO_VARS, LAY_DO, LAY_CLAUSE_KEYS, LAY_CASE, LAY_TYPECASE,
+    LAY_LOOP, LAY_DEFPACKAGE_OPTION, LAY_DEFPACKAGE, LAY_COUNT
+};
 
-/* Elements separated by a space and a newline of KIND. */
-static void cur_rest(Cur *c, int kind) {
-    for (;;) {
-        if (STREAM(c->s)->truncated) return;
-        if (!cur_out(c)) return;
-        if (!cur_more(c)) return;
-        cur_sp(c);
-        cur_nl(c, kind);
-        if ((c->count & 255) == 0) safe_point(c->L);
-    }
-}
+/* The steps. "Ends" means the block ends there when the step fails; the steps marked
+ * (last) end the layout. */
+enum {
+    LK_END,       /* (last) */
+    LK_OUT,       /* pop and print the next element; ends when there is none */
+    LK_MORE,      /* ends when no element is left */
+    LK_SP,        /* a space */
+    LK_NL,        /* a conditional newline of kind A */
+    LK_IND,       /* indentation A relative to the block's start */
+    LK_IND_CUR,   /* indentation relative to the current column */
+    LK_TAB,       /* a section-relative tab, column increment the layout's argument */
+    LK_SUB,       /* pop the next element and print it as a "(" ")" block of layout A; ends if none */
+    LK_SUB_CONT,  /* the same, going on to the next step when there is none */
+    LK_EACH,      /* (last) while elements remain: a space, a newline of kind A, the element */
+    LK_EACH_SUB,  /* (last) while elements remain: [a space,] a newline of kind B, a block of layout A */
+    LK_REST,      /* (last) the elements, each followed (but the last) by a space and a newline of
+                   * kind A, or by a space alone when A is -1 */
+    LK_GOTO,      /* go on at step A */
+    /* the steps that decide by the form's shape */
+    LK_TAGBODY,   /* (last) tags at indentation 0, forms at 1, linear newlines */
+    LK_LAMBDA_LIST, /* (last) a lambda list: &-keywords start linear sections */
+    LK_QUALIFIER, /* DEFMETHOD: a non-list after the name is a qualifier, printed with a space */
+    LK_FLET_NAME, /* (flet foo) and (flet foo :in bar), function names: printed plainly */
+    LK_SETQ_TAIL, /* (last) SETQ's pairs, in a block of their own */
+    LK_CALL_FORM, /* (last) a macro with &body: the layout's argument counts the special arguments */
+    LK_LOOP,      /* (last) LOOP: each clause keyword starts a new line */
+};
+#define LK_SPACE 0x10 /* in B of LK_EACH_SUB: a space before the newline */
 
-static void body_fill(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_FILL); }
-static void body_linear(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_LINEAR); }
+typedef struct LayStep { unsigned char kind; signed char a, b; } LayStep;
+typedef struct LayCall { int layout; long arg; } LayCall;
 
-typedef struct TabData { long tabsize; } TabData;
-static void body_tabular(Lisp *L, Obj s, Obj list, void *data) {
-    long tabsize = ((TabData *)data)->tabsize;
+#define L_(...) (const LayStep[]){__VA_ARGS__, {LK_END, 0, 0}}
+#define OUT {LK_OUT, 0, 0}
+#define MORE {LK_MORE, 0, 0}
+#define SP {LK_SP, 0, 0}
+#define NL(k) {LK_NL, k, 0}
+#define IND(n) {LK_IND, n, 0}
+#define IND_CUR {LK_IND_CUR, 0, 0}
+#define SUB(l) {LK_SUB, l, 0}
+#define SUB_CONT(l) {LK_SUB_CONT, l, 0}
+#define EACH(k) {LK_EACH, k, 0}
+#define EACH_SUB(l, k) {LK_EACH_SUB, l, k}
+#define RST(k) {LK_REST, k, 0}
+#define BODY IND(1), EACH(PP_LINEAR)
+
+static const LayStep *const layouts[LAY_COUNT] = {
+    [LAY_FILL] = L_(RST(PP_FILL)),
+    [LAY_LINEAR] = L_(RST(PP_LINEAR)),
+    [LAY_TABULAR] = L_(OUT, MORE, SP, {LK_TAB, 0, 0}, NL(PP_FILL), {LK_GOTO, 0, 0}),
+    /* (f a b ...): arguments aligned after the first; SPREAD: every argument on its own line */
+    [LAY_CALL] = L_(OUT, MORE, SP, NL(PP_FILL), IND_CUR, RST(PP_FILL)),
+    [LAY_CALL_SPREAD] = L_(OUT, MORE, SP, NL(PP_FILL), IND_CUR, RST(PP_MANDATORY)),
+    [LAY_CALL_FORM] = L_({LK_CALL_FORM, 0, 0}),
+    /* (block name body...), (when test body...) */
+    [LAY_BLOCK] = L_(OUT, MORE, IND(3), SP, NL(PP_FILL), OUT, BODY),
+    /* lambda lists: parameters separated by fill newlines; (&key ((:key var) ...)) */
+    [LAY_LL_KEY_NAME] = L_(OUT, EACH(PP_FILL)),
+    [LAY_LL_OPT] = L_(MORE, OUT, EACH(PP_LINEAR)),
+    [LAY_LL_KEY] = L_(MORE, SUB(LAY_LL_KEY_NAME), EACH(PP_LINEAR)),
+    [LAY_LAMBDA_LIST] = L_({LK_LAMBDA_LIST, 0, 0}),
+    /* (defun name lambda-list body...), (defmethod name qualifier... lambda-list body...) */
+    [LAY_DEFUN] = L_(OUT, MORE, SP, NL(PP_MISER), IND_CUR, OUT, MORE, SP, NL(PP_FILL), SUB_CONT(LAY_LAMBDA_LIST), BODY),
+    [LAY_DEFMETHOD] = L_(OUT, MORE, SP, NL(PP_MISER), IND_CUR, OUT, MORE, SP, {LK_QUALIFIER, 0, 0}, NL(PP_FILL),
+                         SUB_CONT(LAY_LAMBDA_LIST), BODY),
+    [LAY_LAMBDA] = L_(OUT, MORE, IND(3), SP, NL(PP_FILL), SUB_CONT(LAY_LAMBDA_LIST), BODY),
+    /* (destructuring-bind lambda-list expression body...) */
+    [LAY_DBIND] = L_(OUT, MORE, IND(3), SP, NL(PP_LINEAR), SUB(LAY_LAMBDA_LIST), MORE, SP, NL(PP_LINEAR), OUT, BODY),
+    /* (prog2 a b body...), (multiple-value-bind vars form body...), (progv syms vals body...) */
+    [LAY_PROG2] = L_(OUT, MORE, IND(3), SP, NL(PP_FILL), OUT, MORE, SP, NL(PP_LINEAR), OUT, MORE, BODY),
+    [LAY_PROGV] = L_(OUT, MORE, IND(3), SP, NL(PP_LINEAR), OUT, MORE, SP, NL(PP_LINEAR), OUT, MORE, BODY),
+    /* (if test then else): branches on lines of their own under the test */
+    [LAY_IF] = L_(OUT, MORE, SP, IND_CUR, OUT, MORE, SP, NL(PP_MANDATORY), RST(PP_MANDATORY)),
+    /* (let ((var value) ...) body...); also a CASE clause (keys form...) */
+    [LAY_BINDING] = L_(OUT, EACH(PP_LINEAR)),
+    [LAY_BINDINGS] = L_(SUB(LAY_BINDING), EACH_SUB(LAY_BINDING, LK_SPACE | PP_LINEAR)),
+    [LAY_LET] = L_(OUT, MORE, SP, NL(PP_MISER), SUB(LAY_BINDINGS), IND(1), MORE, NL(PP_MANDATORY), RST(PP_LINEAR)),
+    /* (flet ((name lambda-list body...) ...) body...) */
+    [LAY_FLET_DEF] = L_(OUT, MORE, IND(3), SP, NL(PP_FILL), SUB_CONT(LAY_LAMBDA_LIST), IND(1), NL(PP_MANDATORY),
+                        RST(PP_LINEAR)),
+    [LAY_FLET_DEFS] = L_(SUB(LAY_FLET_DEF), EACH_SUB(LAY_FLET_DEF, LK_SPACE | PP_LINEAR)),
+    [LAY_FLET] = L_({LK_FLET_NAME, 0, 0}, OUT, MORE, SP, NL(PP_MISER), SUB(LAY_FLET_DEFS), IND(1), MORE,
+                    NL(PP_MANDATORY), RST(PP_LINEAR)),
+    /* (setq var value ...): each pair on a line of its own */
+    [LAY_SETQ_PAIRS] = L_(IND(2), OUT, MORE, SP, NL(PP_FILL), IND(0), OUT, MORE, SP, NL(PP_MANDATORY), {LK_GOTO, 0, 0}),
+    [LAY_SETQ] = L_(OUT, MORE, SP, {LK_SETQ_TAIL, 0, 0}),
+    /* (tagbody tag form ...), (prog (vars) tag form ...) */
+    [LAY_TAGBODY] = L_(OUT, {LK_TAGBODY, 0, 0}),
+    [LAY_PROG] = L_(OUT, MORE, SP, NL(PP_MISER), SUB(LAY_FILL), {LK_TAGBODY, 0, 0}),
+    /* the first element followed by a fill (DOLIST's spec) or miser (a DO variable) newline,
+     * the rest on linear newlines under the second */
+    [LAY_FTL_FILL] = L_(OUT, MORE, SP, NL(PP_FILL), IND_CUR, OUT, EACH(PP_LINEAR)),
+    [LAY_FTL_MISER] = L_(OUT, MORE, SP, NL(PP_MISER), IND_CUR, OUT, EACH(PP_LINEAR)),
+    /* (dolist (var list [result]) body...), (do ((var init step) ...) (end result...) body...) */
+    [LAY_DOLIST] = L_(OUT, MORE, IND(3), SP, NL(PP_FILL), SUB(LAY_FTL_FILL), {LK_TAGBODY, 0, 0}),
+    [LAY_DO_VARS] = L_(SUB(LAY_FTL_MISER), EACH_SUB(LAY_FTL_MISER, PP_MANDATORY)),
+    [LAY_DO] = L_(OUT, MORE, SP, IND_CUR, SUB(LAY_DO_VARS), MORE, SP, NL(PP_LINEAR), SUB(LAY_LINEAR), {LK_TAGBODY, 0, 0}),
+    /* (case key ((keys...) form...) ...) and (typecase key (type form...) ...) */
+    [LAY_CLAUSE_KEYS] = L_(SUB(LAY_FILL), EACH(PP_LINEAR)),
+    [LAY_CASE] = L_(OUT, MORE, SP, IND(3), NL(PP_FILL), OUT, IND(1), EACH_SUB(LAY_CLAUSE_KEYS, LK_SPACE | PP_LINEAR)),
+    [LAY_TYPECASE] = L_(OUT, MORE, SP, IND(3), NL(PP_FILL), OUT, IND(1), EACH_SUB(LAY_BINDING, LK_SPACE | PP_LINEAR)),
+    [LAY_LOOP] = L_({LK_LOOP, 0, 0}),
+    /* (defpackage name (option value...) ...) */
+    [LAY_DEFPACKAGE_OPTION] = L_(OUT, MORE, SP, IND_CUR, NL(PP_MISER), RST(PP_LINEAR)),
+    [LAY_DEFPACKAGE] = L_(OUT, MORE, SP, IND(3), NL(PP_FILL), OUT, IND(1), EACH_SUB(LAY_DEFPACKAGE_OPTION, PP_MANDATORY)),
+};
+
+#undef L_
+#undef OUT
+#undef MORE
+#undef SP
+#undef NL
+#undef IND
+#undef IND_CUR
+#undef SUB
+#undef SUB_CONT
+#undef EACH
+#undef EACH_SUB
+#undef RST
+#undef BODY
+
+static void lay_run(Cur *c, int layout, long arg);
+
+/* The PPBody of a layout: DATA is a LayCall. */
+static void body_layout(Lisp *L, Obj s, Obj list, void *data) {
+    const LayCall *call = (const LayCall *)data;
     Cur c = {L, s, list, 0, false};
-    for (;;) {
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-        pp_tab(L, s, PP_TAB_SECTION_RELATIVE, 0, tabsize);
-        cur_nl(&c, PP_FILL);
-    }
+    lay_run(&c, call->layout, call->arg);
 }
 
-/* (f a b ...): arguments aligned after the first, fill newlines. */
-static void body_fun_call(Lisp *L, Obj s, Obj list, void *d) {
-    int sep = d ? PP_MANDATORY : PP_FILL; /* non-NULL: every argument on its own line */
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_FILL);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    cur_rest(&c, sep);
+static void lay_block(Lisp *L, Obj s, Obj obj, Obj prefix, Obj suffix, int layout, long arg) {
+    LayCall call = {layout, arg};
+    pp_logical_block(L, s, obj, prefix, false, suffix, body_layout, &call);
 }
 
-/* A macro with &body: the first NSPECIAL arguments, then the body forms on their own lines. */
-static void body_call_form(Lisp *L, Obj s, Obj list, void *d) {
-    long n = *(long *)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    for (long k = 0; k < n; k++) {
-        if (k > 0) {
-            cur_ind(&c, PP_INDENT_BLOCK, 3);
-            cur_nl(&c, PP_MANDATORY);
-        }
-        if (!cur_out(&c) || !cur_more(&c)) return;
-    }
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    cur_nl(&c, PP_MANDATORY);
-    for (;;) {
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_nl(&c, PP_MANDATORY);
-    }
+/* Pop the next element and print it as a "(" ")" block of LAYOUT; false when there is none. */
+static bool cur_sub(Cur *c, int layout) {
+    Obj x;
+    if (!cur_pop(c, &x)) return false;
+    lay_block(c->L, c->s, x, str_lit(c->L, "("), str_lit(c->L, ")"), layout, 0);
+    return true;
 }
 
-/* Body forms: indentation 1, a space and a linear newline before each. */
-static void cur_body(Cur *c) {
-    cur_ind(c, PP_INDENT_BLOCK, 1);
-    for (;;) {
-        if (!cur_more(c)) return;
-        cur_sp(c);
-        cur_nl(c, PP_LINEAR);
-        if (!cur_out(c)) return;
-    }
-}
-
-/* (block name body...), (when test body...) */
-static void body_block(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, PP_FILL);
-    if (!cur_out(&c)) return;
-    cur_body(&c);
-}
-
-/* A lambda list: &-keywords start linear sections, parameters are separated by fill newlines. */
-static void body_ll_linear(Lisp *L, Obj s, Obj list, void *d) { (void)d; Cur c = {L, s, list, 0, false}; cur_rest(&c, PP_LINEAR); }
-
-static void body_ll_key_name(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c)) return;
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_FILL);
-        if (!cur_out(&c)) return;
-    }
-}
-
-static void body_ll_opt(Lisp *L, Obj s, Obj list, void *d) {
-    bool key = d != NULL;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_more(&c)) return;
-    if (key) {
-        Obj x;
-        if (!cur_pop(&c, &x)) return;
-        paren_block(L, s, x, body_ll_key_name, NULL);
-    } else if (!cur_out(&c)) return;
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        if (!cur_out(&c)) return;
-    }
-}
-
-static void body_lambda_list(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    enum { REQ, OPT, KEY } state = REQ;
-    bool first = true;
-    for (;;) {
-        if (!cur_more(&c)) return;
-        if (!first) cur_sp(&c);
-        Obj arg;
-        if (!cur_pop(&c, &arg)) return;
-        if (arg == S(AND_OPTIONAL) || arg == S(AND_AUX)) { state = OPT; cur_nl(&c, PP_LINEAR); }
-        else if (arg == S(AND_REST) || arg == S(AND_BODY)) { state = REQ; cur_nl(&c, PP_LINEAR); }
-        else if (arg == S(AND_KEY)) { state = KEY; cur_nl(&c, PP_LINEAR); }
-        else cur_nl(&c, PP_FILL);
-        if (state == REQ) paren_block(L, s, arg, body_ll_linear, NULL);
-        else paren_block(L, s, arg, body_ll_opt, state == KEY ? (void *)&c : NULL);
-        first = false;
-    }
-}
-
-static void cur_lambda_list(Cur *c) {
-    Obj ll;
-    if (!cur_pop(c, &ll)) return;
-    paren_block(c->L, c->s, ll, body_lambda_list, NULL);
-}
-
-/* (defun name lambda-list body...) */
-static void body_defun(Lisp *L, Obj s, Obj list, void *d) {
-    bool method = d != NULL && !(is_cons(list) && is_cons(CDR(list)) && is_cons(CDR(CDR(list))) && is_cons(CAR(CDR(CDR(list)))));
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MISER);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    if (method) {
-        /* (defmethod name qualifier... lambda-list body...) with a non-list after the name */
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-    }
-    cur_nl(&c, PP_FILL);
-    cur_lambda_list(&c);
-    cur_body(&c);
-}
-
-/* (lambda lambda-list body...) */
-static void body_lambda(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, PP_FILL);
-    cur_lambda_list(&c);
-    cur_body(&c);
-}
-
-/* (destructuring-bind lambda-list expression body...) */
-static void body_destructuring_bind(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, PP_LINEAR);
-    Obj ll;
-    if (!cur_pop(&c, &ll)) return;
-    paren_block(L, s, ll, body_lambda_list, NULL);
-    if (!cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_LINEAR);
-    if (!cur_out(&c)) return;
-    cur_body(&c);
-}
-
-/* (prog2 a b body...), (multiple-value-bind vars form body...); FILL_FIRST: a fill newline
- * before the first argument (else linear, for progv) */
-static void body_prog2(Lisp *L, Obj s, Obj list, void *d) {
-    bool progv = d != NULL;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, progv ? PP_LINEAR : PP_FILL);
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_LINEAR);
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_body(&c);
-}
-
-/* (if test then else): branches on lines of their own under the test. */
-static void body_if(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MANDATORY);
-    cur_rest(&c, PP_MANDATORY);
-}
-
-/* (let ((var value) ...) body...) */
-static void body_binding(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c)) return;
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        if (!cur_out(&c)) return;
-    }
-}
-
-/* A list of sub-blocks each printed by the PPBody *D, on linear newlines: LET's bindings, FLET's
- * definitions. */
-static void body_blocks(Lisp *L, Obj s, Obj list, void *d) {
-    PPBody each = *(const PPBody *)d;
-    Cur c = {L, s, list, 0, false};
-    for (;;) {
-        Obj b;
-        if (!cur_pop(&c, &b)) return;
-        paren_block(L, s, b, each, NULL);
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-    }
-}
-
-static const PPBody binding_body = body_binding;
-
-static void body_let(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MISER);
-    Obj b;
-    if (!cur_pop(&c, &b)) return;
-    paren_block(L, s, b, body_blocks, (void *)&binding_body);
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    if (!cur_more(&c)) return;
-    cur_nl(&c, PP_MANDATORY);
-    cur_rest(&c, PP_LINEAR);
-}
-
-/* (flet ((name lambda-list body...) ...) body...) */
-static void body_flet_def(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, PP_FILL);
-    cur_lambda_list(&c);
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    cur_nl(&c, PP_MANDATORY);
-    for (;;) {
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-    }
-}
-
-static const PPBody flet_def_body = body_flet_def;
-
-static void body_flet(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    /* (flet foo) and (flet foo :in bar) are function names, printed plainly */
-    if (!(is_cons(list) && is_cons(CDR(list)) && is_cons(CDR(CDR(list))) && CAR(CDR(CDR(list))) != keyword(L, "IN"))) {
-        for (;;) {
-            if (!cur_out(&c) || !cur_more(&c)) return;
-            cur_sp(&c);
-        }
-    }
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MISER);
-    Obj b;
-    if (!cur_pop(&c, &b)) return;
-    paren_block(L, s, b, body_blocks, (void *)&flet_def_body);
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    if (!cur_more(&c)) return;
-    cur_nl(&c, PP_MANDATORY);
-    cur_rest(&c, PP_LINEAR);
-}
-
-/* (setq var value ...): each pair on a line of its own. */
-static void body_setq_pairs(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    for (;;) {
-        cur_ind(&c, PP_INDENT_BLOCK, 2);
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_FILL);
-        cur_ind(&c, PP_INDENT_BLOCK, 0);
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_MANDATORY);
-    }
-}
-
-static void body_setq(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    if (!is_list(c.list)) stream_write_cstr(L, s, ". ");
-    cur_nl(&c, PP_MISER);
-    pp_logical_block(L, s, c.list, str_lit(L, ""), false, str_lit(L, ""), body_setq_pairs, NULL);
-}
-
-/* (tagbody tag form ...): tags at indentation 0, forms at 1, linear newlines. */
 static void cur_tagbody_guts(Cur *c) {
     for (;;) {
         if (!cur_more(c)) return;
@@ -935,129 +752,142 @@ static void cur_tagbody_guts(Cur *c) {
     }
 }
 
-static void body_tagbody(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c)) return;
-    cur_tagbody_guts(&c);
-}
-
-/* (prog (vars) tag form ...) */
-static void body_prog(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_MISER);
-    Obj v;
-    if (!cur_pop(&c, &v)) return;
-    paren_block(L, s, v, body_fill, NULL);
-    cur_tagbody_guts(&c);
-}
-
-/* A list whose first element is followed by a newline of kind *D (fill for DOLIST's spec, miser
- * for a DO variable), the rest on linear newlines, indented to the current column. */
-static void body_first_then_linear(Lisp *L, Obj s, Obj list, void *d) {
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, *(const int *)d);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    if (!cur_out(&c)) return;
+static void cur_lambda_list(Cur *c) {
+    Lisp *L = c->L;
+    enum { REQ, OPT, KEY } state = REQ;
+    bool first = true;
     for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        if (!cur_out(&c)) return;
+        if (!cur_more(c)) return;
+        if (!first) cur_sp(c);
+        Obj arg;
+        if (!cur_pop(c, &arg)) return;
+        if (arg == S(AND_OPTIONAL) || arg == S(AND_AUX)) { state = OPT; cur_nl(c, PP_LINEAR); }
+        else if (arg == S(AND_REST) || arg == S(AND_BODY)) { state = REQ; cur_nl(c, PP_LINEAR); }
+        else if (arg == S(AND_KEY)) { state = KEY; cur_nl(c, PP_LINEAR); }
+        else cur_nl(c, PP_FILL);
+        lay_block(c->L, c->s, arg, str_lit(c->L, "("), str_lit(c->L, ")"),
+                  state == REQ ? LAY_LINEAR : state == KEY ? LAY_LL_KEY : LAY_LL_OPT, 0);
+        first = false;
     }
 }
 
-static const int newline_fill = PP_FILL, newline_miser = PP_MISER;
-
-/* (dolist (var list [result]) body...) */
-static void body_dolist(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_sp(&c);
-    cur_nl(&c, PP_FILL);
-    Obj spec;
-    if (!cur_pop(&c, &spec)) return;
-    paren_block(L, s, spec, body_first_then_linear, (void *)&newline_fill);
-    cur_tagbody_guts(&c);
-}
-
-/* (do ((var init step) ...) (end result...) body...) */
-static void body_do_vars(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
+/* A macro with &body: the first N arguments, then the body forms on their own lines. */
+static void cur_call_form(Cur *c, long n) {
+    if (!cur_out(c) || !cur_more(c)) return;
+    cur_sp(c);
+    for (long k = 0; k < n; k++) {
+        if (k > 0) {
+            cur_ind(c, PP_INDENT_BLOCK, 3);
+            cur_nl(c, PP_MANDATORY);
+        }
+        if (!cur_out(c) || !cur_more(c)) return;
+    }
+    cur_ind(c, PP_INDENT_BLOCK, 1);
+    cur_nl(c, PP_MANDATORY);
     for (;;) {
-        Obj v;
-        if (!cur_pop(&c, &v)) return;
-        paren_block(L, s, v, body_first_then_linear, (void *)&newline_miser);
-        if (!cur_more(&c)) return;
-        cur_nl(&c, PP_MANDATORY);
+        if (!cur_out(c) || !cur_more(c)) return;
+        cur_nl(c, PP_MANDATORY);
     }
 }
 
-static void body_do(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    Obj v;
-    if (!cur_pop(&c, &v)) return;
-    paren_block(L, s, v, body_do_vars, NULL);
-    if (!cur_more(&c)) return;
-    cur_sp(&c);
-    cur_nl(&c, PP_LINEAR);
-    if (!cur_pop(&c, &v)) return;
-    paren_block(L, s, v, body_linear, NULL);
-    cur_tagbody_guts(&c);
-}
+static bool loop_clause_keyword(Obj x);
 
-/* (case key (keys form...) ...) and typecase */
-static void body_case_clause(Lisp *L, Obj s, Obj list, void *d) {
-    bool keys_fill = d != NULL;
-    Cur c = {L, s, list, 0, false};
-    Obj k;
-    if (!cur_pop(&c, &k)) return;
-    if (keys_fill) pp_logical_block(L, s, k, str_lit(L, "("), false, str_lit(L, ")"), body_fill, NULL);
-    else print_write(L, k, s);
+static void cur_loop(Cur *c) {
+    Obj list = c->list;
+    /* (loop (form) ...), the simple loop: one form per line */
+    if (!is_cons(CDR(list)) || is_cons(CAR(CDR(list)))) {
+        lay_run(c, LAY_CALL_SPREAD, 0);
+        return;
+    }
+    if (!cur_out(c) || !cur_more(c)) return;
+    cur_sp(c);
+    cur_ind(c, PP_INDENT_CURRENT, 0);
+    if (!cur_out(c) || !cur_more(c)) return;
+    cur_sp(c);
     for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        if (!cur_out(&c)) return;
+        Obj x;
+        if (!cur_pop(c, &x)) return;
+        if (loop_clause_keyword(x)) cur_nl(c, PP_MANDATORY);
+        print_write(c->L, x, c->s);
+        if (!cur_more(c)) return;
+        cur_sp(c);
     }
 }
 
-static void body_case(Lisp *L, Obj s, Obj list, void *d) {
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_nl(&c, PP_FILL);
-    if (!cur_out(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-        Obj clause;
-        if (!cur_pop(&c, &clause)) return;
-        paren_block(L, s, clause, body_case_clause, d);
+static void lay_run(Cur *c, int layout, long arg) {
+    Lisp *L = c->L;
+    const LayStep *prog = layouts[layout];
+    for (int pc = 0;; pc++) {
+        const LayStep *st = &prog[pc];
+        switch (st->kind) {
+        case LK_END: return;
+        case LK_OUT: if (!cur_out(c)) return; break;
+        case LK_MORE: if (!cur_more(c)) return; break;
+        case LK_SP: cur_sp(c); break;
+        case LK_NL: cur_nl(c, st->a); break;
+        case LK_IND: cur_ind(c, PP_INDENT_BLOCK, st->a); break;
+        case LK_IND_CUR: cur_ind(c, PP_INDENT_CURRENT, 0); break;
+        case LK_TAB: pp_tab(L, c->s, PP_TAB_SECTION_RELATIVE, 0, arg); break;
+        case LK_SUB: if (!cur_sub(c, st->a)) return; break;
+        case LK_SUB_CONT: cur_sub(c, st->a); break;
+        case LK_EACH:
+            for (;;) {
+                if (!cur_more(c)) return;
+                cur_sp(c);
+                cur_nl(c, st->a);
+                if (!cur_out(c)) return;
+            }
+        case LK_EACH_SUB:
+            for (;;) {
+                if (!cur_more(c)) return;
+                if (st->b & LK_SPACE) cur_sp(c);
+                cur_nl(c, st->b & ~LK_SPACE);
+                if (!cur_sub(c, st->a)) return;
+            }
+        case LK_REST:
+            for (;;) {
+                if (STREAM(c->s)->truncated) return;
+                if (!cur_out(c)) return;
+                if (!cur_more(c)) return;
+                cur_sp(c);
+                if (st->a >= 0) cur_nl(c, st->a);
+                if ((c->count & 255) == 0) safe_point(L);
+            }
+        case LK_GOTO: pc = st->a - 1; break;
+        case LK_TAGBODY: cur_tagbody_guts(c); return;
+        case LK_LAMBDA_LIST: cur_lambda_list(c); return;
+        case LK_QUALIFIER:
+            if (!(is_cons(c->list) && is_cons(CAR(c->list)))) {
+                if (!cur_out(c) || !cur_more(c)) return;
+                cur_sp(c);
+            }
+            break;
+        case LK_FLET_NAME: {
+            Obj l = c->list;
+            if (!(is_cons(l) && is_cons(CDR(l)) && is_cons(CDR(CDR(l))) && CAR(CDR(CDR(l))) != keyword(L, "IN"))) {
+                for (;;) {
+                    if (!cur_out(c) || !cur_more(c)) return;
+                    cur_sp(c);
+                }
+            }
+            break;
+        }
+        case LK_SETQ_TAIL:
+            if (!is_list(c->list)) stream_write_cstr(L, c->s, ". ");
+            cur_nl(c, PP_MISER);
+            lay_block(L, c->s, c->list, str_lit(L, ""), str_lit(L, ""), LAY_SETQ_PAIRS, 0);
+            return;
+        case LK_CALL_FORM: cur_call_form(c, arg); return;
+        case LK_LOOP: cur_loop(c); return;
+        }
     }
 }
 
-/* (loop keyword ...): each clause keyword starts a new line. */
-static bool loop_clause_keyword(Lisp *L, Obj x) {
+/* LOOP's clause keywords, which start a new line. */
+static bool loop_clause_keyword(Obj x) {
     static const char *const kws = "AND WITH FOR INITIALLY FINALLY DO DOING COLLECT COLLECTING APPEND APPENDING NCONC "
                                    "NCONCING COUNT COUNTING SUM SUMMING MAXIMIZE MAXIMIZING MINIMIZE MINIMIZING IF WHEN "
                                    "UNLESS END WHILE UNTIL REPEAT ALWAYS NEVER THEREIS";
-    (void)L;
     if (!is_type(x, T_SYMBOL)) return false;
     String *n = STR(SYM(x)->name);
     const char *p = kws;
@@ -1075,90 +905,34 @@ static bool loop_clause_keyword(Lisp *L, Obj x) {
     return false;
 }
 
-static void body_loop(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    /* (loop (form) ...), the simple loop: one form per line */
-    if (!is_cons(CDR(list)) || is_cons(CAR(CDR(list)))) {
-        int spread = 1;
-        body_fun_call(L, s, list, &spread);
-        return;
-    }
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    for (;;) {
-        Obj x;
-        if (!cur_pop(&c, &x)) return;
-        if (loop_clause_keyword(L, x)) cur_nl(&c, PP_MANDATORY);
-        print_write(L, x, s);
-        if (!cur_more(&c)) return;
-        cur_sp(&c);
-    }
-}
-
-/* (defpackage name (option value...) ...) */
-static void body_defpackage_option(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_CURRENT, 0);
-    cur_nl(&c, PP_MISER);
-    for (;;) {
-        if (!cur_out(&c) || !cur_more(&c)) return;
-        cur_sp(&c);
-        cur_nl(&c, PP_LINEAR);
-    }
-}
-
-static void body_defpackage(Lisp *L, Obj s, Obj list, void *d) {
-    (void)d;
-    Cur c = {L, s, list, 0, false};
-    if (!cur_out(&c) || !cur_more(&c)) return;
-    cur_sp(&c);
-    cur_ind(&c, PP_INDENT_BLOCK, 3);
-    cur_nl(&c, PP_FILL);
-    if (!cur_out(&c)) return;
-    cur_ind(&c, PP_INDENT_BLOCK, 1);
-    for (;;) {
-        if (!cur_more(&c)) return;
-        cur_nl(&c, PP_MANDATORY);
-        Obj o;
-        if (!cur_pop(&c, &o)) return;
-        paren_block(L, s, o, body_defpackage_option, NULL);
-    }
-}
-
-typedef struct StyleEntry { const char *names; PPBody body; int arg; } StyleEntry;
+/* The layout of each standard macro and special form (in package CL) by name. */
+typedef struct StyleEntry { const char *names; int layout; } StyleEntry;
 static const StyleEntry code_styles[] = {
-    {"LAMBDA", body_lambda, 0},
-    {"DECLARE DECLAIM", body_fun_call, 1},
+    {"LAMBDA", LAY_LAMBDA},
+    {"DECLARE DECLAIM", LAY_CALL_SPREAD},
     {"BLOCK CATCH RETURN-FROM THROW EVAL-WHEN MULTIPLE-VALUE-CALL MULTIPLE-VALUE-PROG1 UNWIND-PROTECT "
      "DEFCONSTANT DEFPARAMETER DEFSTRUCT DEFVAR MULTIPLE-VALUE-SETQ PROG1 PPRINT-LOGICAL-BLOCK "
      "PRINT-UNREADABLE-OBJECT UNLESS WHEN WITH-COMPILATION-UNIT WITH-SIMPLE-RESTART WITH-HASH-TABLE-ITERATOR "
-     "WITH-PACKAGE-ITERATOR WITH-INPUT-FROM-STRING WITH-OUTPUT-TO-STRING WITH-OPEN-FILE WITH-OPEN-STREAM", body_block, 0},
-    {"FLET LABELS MACROLET", body_flet, 0},
-    {"IF", body_if, 0},
-    {"LET LET* SYMBOL-MACROLET", body_let, 0},
-    {"LOCALLY PROGN STEP TIME WITH-STANDARD-IO-SYNTAX", body_linear, 0},
-    {"PROGV", body_prog2, 1},
-    {"SETQ PSETQ SETF PSETF", body_setq, 0},
-    {"TAGBODY", body_tagbody, 0},
-    {"CASE CCASE ECASE", body_case, 1},
-    {"CTYPECASE ETYPECASE TYPECASE", body_case, 0},
-    {"DEFINE-MODIFY-MACRO DEFINE-SETF-EXPANDER DEFMACRO DEFSETF DEFTYPE DEFUN", body_defun, 0},
-    {"DEFMETHOD", body_defun, 2},
-    {"DEFPACKAGE", body_defpackage, 0},
-    {"DESTRUCTURING-BIND", body_destructuring_bind, 0},
-    {"DO DO*", body_do, 0},
-    {"DO-ALL-SYMBOLS DO-EXTERNAL-SYMBOLS DO-SYMBOLS DOLIST DOTIMES", body_dolist, 0},
-    {"LOOP", body_loop, 0},
-    {"MULTIPLE-VALUE-BIND PROG2", body_prog2, 0},
-    {"PROG PROG*", body_prog, 0},
-    {NULL, NULL, 0},
+     "WITH-PACKAGE-ITERATOR WITH-INPUT-FROM-STRING WITH-OUTPUT-TO-STRING WITH-OPEN-FILE WITH-OPEN-STREAM", LAY_BLOCK},
+    {"FLET LABELS MACROLET", LAY_FLET},
+    {"IF", LAY_IF},
+    {"LET LET* SYMBOL-MACROLET", LAY_LET},
+    {"LOCALLY PROGN STEP TIME WITH-STANDARD-IO-SYNTAX", LAY_LINEAR},
+    {"PROGV", LAY_PROGV},
+    {"SETQ PSETQ SETF PSETF", LAY_SETQ},
+    {"TAGBODY", LAY_TAGBODY},
+    {"CASE CCASE ECASE", LAY_CASE},
+    {"CTYPECASE ETYPECASE TYPECASE", LAY_TYPECASE},
+    {"DEFINE-MODIFY-MACRO DEFINE-SETF-EXPANDER DEFMACRO DEFSETF DEFTYPE DEFUN", LAY_DEFUN},
+    {"DEFMETHOD", LAY_DEFMETHOD},
+    {"DEFPACKAGE", LAY_DEFPACKAGE},
+    {"DESTRUCTURING-BIND", LAY_DBIND},
+    {"DO DO*", LAY_DO},
+    {"DO-ALL-SYMBOLS DO-EXTERNAL-SYMBOLS DO-SYMBOLS DOLIST DOTIMES", LAY_DOLIST},
+    {"LOOP", LAY_LOOP},
+    {"MULTIPLE-VALUE-BIND PROG2", LAY_PROG2},
+    {"PROG PROG*", LAY_PROG},
+    {NULL, 0},
 };
 
 static bool name_in(Obj sym, const char *names) {
@@ -1255,15 +1029,12 @@ void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
     bind_special(L, S(PP_PRINT_DEPTH), FIX(depth));
     bind_special(L, S(PRINT_ESCAPE), boolean(L, ps->escape));
     Obj head = CAR(o);
-    PPBody body = body_fill;
-    void *data = NULL;
-    int arg = 0;
+    LayCall call = {LAY_FILL, 0};
     bool found = false;
     if (is_type(head, T_SYMBOL) && SYM(head)->package == L->pkg_cl) {
         for (const StyleEntry *e = code_styles; e->names; e++)
             if (name_in(head, e->names)) {
-                body = e->body;
-                arg = e->arg;
+                call.layout = e->layout;
                 found = true;
                 break;
             }
@@ -1272,17 +1043,16 @@ void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
     /* (quote a b), (function): not the one-argument forms printed as 'a and #'f */
     if (head == S(QUOTE) || head == S(FUNCTION) || head == S(QUASIQUOTE)) found = true;
     if (found) {
-        if (arg) data = &arg;
         if (head == S(DECLARE) || head == intern_cstr(L, L->pkg_cl, "DECLAIM"))
             bind_special(L, S(PP_QUOTE_SUGAR), NIL);
     } else if (is_type(head, T_SYMBOL) && (SYM(head)->function != UNBOUND || special_operator_p(L, head))) {
-        body = body_fun_call;
+        call.layout = LAY_CALL;
         if ((SYM(head)->h.flags & SYM_MACRO) && (pos = macro_body_position(L, SYM(head)->function)) >= 0) {
-            body = body_call_form;
-            data = &pos;
+            call.layout = LAY_CALL_FORM;
+            call.arg = pos;
         }
     }
-    pp_logical_block_ex(L, stream, o, str_lit(L, "("), false, str_lit(L, ")"), body, data, false);
+    pp_logical_block_ex(L, stream, o, str_lit(L, "("), false, str_lit(L, ")"), body_layout, &call, false);
     unbind_specials(L, sp);
 }
 
@@ -1355,17 +1125,16 @@ DEFPRIM(prim_pct_pprint_pop_check) {
 
 DEFPRIM(prim_pct_pretty_stream_p) { UNUSED_ARGS; return boolean(L, is_stream(args[0]) && pp_stream_p(L, args[0])); }
 
-static void list_printer(Lisp *L, int nargs, Obj *args, PPBody body, void *data) {
+static void list_printer(Lisp *L, int nargs, Obj *args, int layout, long arg) {
     Obj stream = out_designator(L, args[0]);
     bool colon = nargs < 3 || args[2] != NIL;
-    pp_logical_block(L, stream, args[1], str_lit(L, colon ? "(" : ""), false, str_lit(L, colon ? ")" : ""), body, data);
+    lay_block(L, stream, args[1], str_lit(L, colon ? "(" : ""), str_lit(L, colon ? ")" : ""), layout, arg);
 }
 
-DEFPRIM(prim_pprint_fill) { list_printer(L, nargs, args, body_fill, NULL); return NIL; }
-DEFPRIM(prim_pprint_linear) { list_printer(L, nargs, args, body_linear, NULL); return NIL; }
+DEFPRIM(prim_pprint_fill) { list_printer(L, nargs, args, LAY_FILL, 0); return NIL; }
+DEFPRIM(prim_pprint_linear) { list_printer(L, nargs, args, LAY_LINEAR, 0); return NIL; }
 DEFPRIM(prim_pprint_tabular) {
-    TabData t = {nargs > 4 && args[4] != NIL ? (long)check_index(L, args[4]) : 16};
-    list_printer(L, nargs, args, body_tabular, &t);
+    list_printer(L, nargs, args, LAY_TABULAR, nargs > 4 && args[4] != NIL ? (long)check_index(L, args[4]) : 16);
     return NIL;
 }
 
