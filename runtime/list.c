@@ -544,10 +544,9 @@ DEFPRIM(prim_revappend) {
     return r;
 }
 
-DEFPRIM(prim_nreconc) {
-    UNUSED_ARGS;
-    Obj x = check_list(L, args[0]), r = args[1];
+Obj list_nreconc(Lisp *L, Obj x, Obj tail) {
     proper_list_length(L, x);
+    Obj r = tail;
     while (x != NIL) {
         Obj next = CDR(x);
         CDR(x) = r;
@@ -555,6 +554,11 @@ DEFPRIM(prim_nreconc) {
         x = next;
     }
     return r;
+}
+
+DEFPRIM(prim_nreconc) {
+    UNUSED_ARGS;
+    return list_nreconc(L, check_list(L, args[0]), args[1]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -9,6 +9,8 @@ Obj list_from_array(Lisp *L, int n, Obj *v);
 /* Length of a proper list; TYPE-ERROR for dotted or circular lists. */
 size_t list_length_proper(Lisp *L, Obj l);
 Obj list_reverse(Lisp *L, Obj l);
+/* NRECONC: the proper list X reversed destructively onto TAIL. */
+Obj list_nreconc(Lisp *L, Obj x, Obj tail);
 Obj list_copy(Lisp *L, Obj l);
 Obj list_nth(Obj l, size_t n);
 static inline Obj list1(Lisp *L, Obj a) { return cons(L, a, NIL); }

@@ -883,26 +883,30 @@ static void lay_run(Cur *c, int layout, long arg) {
     }
 }
 
-/* LOOP's clause keywords, which start a new line. */
-static bool loop_clause_keyword(Obj x) {
-    static const char *const kws = "AND WITH FOR INITIALLY FINALLY DO DOING COLLECT COLLECTING APPEND APPENDING NCONC "
-                                   "NCONCING COUNT COUNTING SUM SUMMING MAXIMIZE MAXIMIZING MINIMIZE MINIMIZING IF WHEN "
-                                   "UNLESS END WHILE UNTIL REPEAT ALWAYS NEVER THEREIS";
-    if (!is_type(x, T_SYMBOL)) return false;
-    String *n = STR(SYM(x)->name);
-    const char *p = kws;
+/* Whether SYM is a symbol named by one of the space-separated NAMES. */
+static bool name_in(Obj sym, const char *names) {
+    if (!is_type(sym, T_SYMBOL)) return false;
+    String *s = STR(SYM(sym)->name);
+    const char *p = names;
     while (*p) {
         const char *q = p;
         while (*q && *q != ' ') q++;
-        size_t len = (size_t)(q - p);
-        if (len == n->len) {
+        size_t n = (size_t)(q - p);
+        if (n == s->len) {
             bool eq = true;
-            for (size_t i = 0; i < len; i++) if (n->data[i] != (uint32_t)(unsigned char)p[i]) { eq = false; break; }
+            for (size_t i = 0; i < n; i++) if (s->data[i] != (uint32_t)(unsigned char)p[i]) { eq = false; break; }
             if (eq) return true;
         }
         p = *q ? q + 1 : q;
     }
     return false;
+}
+
+/* LOOP's clause keywords, which start a new line. */
+static bool loop_clause_keyword(Obj x) {
+    return name_in(x, "AND WITH FOR INITIALLY FINALLY DO DOING COLLECT COLLECTING APPEND APPENDING NCONC "
+                      "NCONCING COUNT COUNTING SUM SUMMING MAXIMIZE MAXIMIZING MINIMIZE MINIMIZING IF WHEN "
+                      "UNLESS END WHILE UNTIL REPEAT ALWAYS NEVER THEREIS");
 }
 
 /* The layout of each standard macro and special form (in package CL) by name. */
@@ -935,23 +939,6 @@ static const StyleEntry code_styles[] = {
     {NULL, 0},
 };
 
-static bool name_in(Obj sym, const char *names) {
-    if (!is_type(sym, T_SYMBOL)) return false;
-    String *s = STR(SYM(sym)->name);
-    const char *p = names;
-    while (*p) {
-        const char *q = p;
-        while (*q && *q != ' ') q++;
-        size_t n = (size_t)(q - p);
-        if (n == s->len) {
-            bool eq = true;
-            for (size_t i = 0; i < n; i++) if (s->data[i] != (uint32_t)(unsigned char)p[i]) { eq = false; break; }
-            if (eq) return true;
-        }
-        p = *q ? q + 1 : q;
-    }
-    return false;
-}
 
 /* The number of arguments before &body in a macro's lambda list, or -1 when it has no &body. */
 static long macro_body_position(Lisp *L, Obj fn) {

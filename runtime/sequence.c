@@ -522,17 +522,7 @@ static void vector_reverse_in_place(Lisp *L, Obj s, size_t from, size_t to) {
 }
 
 Obj seq_nreverse(Lisp *L, Obj s) {
-    if (is_list(s)) {
-        proper_list_length(L, s);
-        Obj r = NIL, x = s;
-        while (x != NIL) {
-            Obj next = CDR(x);
-            CDR(x) = r;
-            r = x;
-            x = next;
-        }
-        return r;
-    }
+    if (is_list(s)) return list_nreconc(L, s, NIL);
     if (!is_vector(s)) err_type(L, s, S(SEQUENCE));
     vector_reverse_in_place(L, s, 0, vector_length(s));
     return s;
