@@ -1202,10 +1202,11 @@ static void dir_t(Lisp *L, FEnv *env, FDir *d) {
         pp_tab(L, stream, d->at ? PP_TAB_SECTION_RELATIVE : PP_TAB_SECTION, int_param(L, p[0], 1), int_param(L, p[1], 1));
         return;
     }
-    bool pretty = pp_stream_p(L, stream) && SYM(S(PRINT_PRETTY))->value != NIL;
+    /* in a logical block ~T is PPRINT-TAB, which does nothing unless *PRINT-PRETTY* (as SBCL) */
+    bool in_block = pp_stream_p(L, stream);
     if (d->at) {
         long colrel = int_param(L, p[0], 1), colinc = int_param(L, p[1], 1);
-        if (pretty) { pp_tab(L, stream, PP_TAB_LINE_RELATIVE, colrel, colinc); return; }
+        if (in_block) { pp_tab(L, stream, PP_TAB_LINE_RELATIVE, colrel, colinc); return; }
         long cur = (long)stream_column(L, stream);
         long spaces = colrel;
         if (colinc > 0) {
@@ -1217,7 +1218,7 @@ static void dir_t(Lisp *L, FEnv *env, FDir *d) {
         return;
     }
     long colnum = int_param(L, p[0], 1), colinc = int_param(L, p[1], 1);
-    if (pretty) { pp_tab(L, stream, PP_TAB_LINE, colnum, colinc); return; }
+    if (in_block) { pp_tab(L, stream, PP_TAB_LINE, colnum, colinc); return; }
     long cur = (long)stream_column(L, stream);
     if (cur < colnum) out_chars(L, stream, ' ', colnum - cur);
     else if (colinc > 0) out_chars(L, stream, ' ', colinc - (cur - colnum) % colinc);

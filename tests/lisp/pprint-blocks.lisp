@@ -105,3 +105,32 @@
     (and (stringp v) (plusp (length v)) (not (equal v (software-type)))
          (digit-char-p (char v 0)) t))
   t)
+
+;;; ~T inside ~<...~:> is PPRINT-TAB, which does nothing when *PRINT-PRETTY* is false; outside a
+;;; block it moves to the column as ever.
+(deftest pprint-blocks-tab-in-block-not-pretty
+  (let ((*print-pretty* nil))
+    (list (format nil "~@<Some words ~10There~:>")
+          (format nil "~@<Some wor ~3,2@There~:>")
+          (format nil "Some words ~10There")))
+  ("Some words here" "Some wor here" "Some words  here"))
+
+(deftest pprint-blocks-tab-in-block-pretty
+  (let ((*print-pretty* t) (*print-right-margin* 80))
+    (format nil "~@<Some words ~10There~:>"))
+  "Some words  here")
+
+;;; ~@<...~:@> puts a fill newline after each run of blanks in its text, so it wraps at
+;;; *PRINT-RIGHT-MARGIN* when *PRINT-PRETTY* is true (and, as in SBCL, not when it is false).
+(deftest pprint-blocks-fill-wraps-at-margin
+  (let ((*print-right-margin* 30))
+    (list (let ((*print-pretty* t))
+            (format nil "~@<Some words here that should wrap nicely at thirty columns ok~:@>"))
+          (let ((*print-pretty* t))
+            (format nil "ab: ~@<~{~A~^ ~}~:@>" '("one two" "three four five" "six seven" "eight nine ten")))
+          (let ((*print-pretty* nil))
+            (format nil "~@<Some words here that should wrap nicely at thirty columns ok~:@>"))))
+  ("Some words here that should
+wrap nicely at thirty columns
+ok" "ab: one two three four five
+    six seven eight nine ten" "Some words here that should wrap nicely at thirty columns ok"))
