@@ -470,7 +470,7 @@ static void pp_block_run(Lisp *L, Obj ctx, Obj object, Obj prefix, bool per_line
     pp_record(L, ctx, OP_BLOCK_START, per_line && prefix != NIL ? prefix : NIL, suffix);
     VEC(ctx)->data[CTX_DEPTH] = FIX(fixnum_val(VEC(ctx)->data[CTX_DEPTH]) + 1);
     size_t sp = L->special_sp;
-    bind_special(L, S(PP_PRINT_DEPTH), FIX(current_depth(L) + 1));
+    bind_special(L, S(PP_PRINT_DEPTH), FIX(printer_depth(L) + 1));
     body(L, pstream, object, data);
     unbind_specials(L, sp);
     VEC(ctx)->data[CTX_DEPTH] = FIX(fixnum_val(VEC(ctx)->data[CTX_DEPTH]) - 1);
@@ -485,17 +485,17 @@ static void pp_logical_block_ex(Lisp *L, Obj stream, Obj object, Obj prefix, boo
             print_write(L, object, stream);
             return;
         }
-        long level = SYM(S(PRINT_READABLY))->value != NIL ? -1 : limit_var(L, S(PRINT_LEVEL));
-        if (level >= 0 && current_depth(L) >= level) {
+        long level = SYM(S(PRINT_READABLY))->value != NIL ? -1 : printer_limit_var(L, S(PRINT_LEVEL));
+        if (level >= 0 && printer_depth(L) >= level) {
             stream_write_char(L, stream, '#');
             return;
         }
         Obj circ = SYM(S(PP_CIRCLE_TABLE))->value;
         if (is_cons(object) && is_cons(circ) && SYM(S(PRINT_CIRCLE))->value != NIL) {
             PState ps;
-            pstate_init(L, &ps, stream, true);
+            printer_state_init(L, &ps, stream, true);
             ps.circ = circ;
-            if (circ_label(L, &ps, object)) return;
+            if (printer_circ_label(L, &ps, object)) return;
         }
     }
     size_t sp = L->special_sp;
@@ -504,13 +504,13 @@ static void pp_logical_block_ex(Lisp *L, Obj stream, Obj object, Obj prefix, boo
     if (check_object && is_cons(object) && SYM(S(PRINT_CIRCLE))->value != NIL &&
         !is_cons(SYM(S(PP_CIRCLE_TABLE))->value)) {
         Obj table = hash_new(L, HT_EQ, 64);
-        circ_scan(L, table, object);
+        printer_circ_scan(L, table, object);
         Obj circ = cons(L, table, FIX(0));
         bind_special(L, S(PP_CIRCLE_TABLE), circ);
         PState ps;
-        pstate_init(L, &ps, stream, true);
+        printer_state_init(L, &ps, stream, true);
         ps.circ = circ;
-        circ_label(L, &ps, object); /* a fresh table: the object's first occurrence */
+        printer_circ_label(L, &ps, object); /* a fresh table: the object's first occurrence */
     }
     Obj ctx = pp_context(L, stream);
     if (ctx != NIL) {
@@ -530,13 +530,13 @@ void pp_logical_block(Lisp *L, Obj stream, Obj object, Obj prefix, bool per_line
 }
 
 bool pp_pop_check(Lisp *L, Obj stream, Obj list, long count) {
-    if (!is_list(list) || (count > 0 && unquote_form(L, list))) {
+    if (!is_list(list) || (count > 0 && printer_unquote_form(L, list))) {
         stream_write_cstr(L, stream, ". ");
         print_write(L, list, stream);
         return true;
     }
     if (SYM(S(PRINT_READABLY))->value == NIL) {
-        long len = limit_var(L, S(PRINT_LENGTH));
+        long len = printer_limit_var(L, S(PRINT_LENGTH));
         if (len >= 0 && count >= len) {
             stream_write_cstr(L, stream, "...");
             return true;
@@ -970,18 +970,18 @@ static void body_array_axis(Lisp *L, Obj s, Obj list, void *d) {
             pp_newline(L, s, a->rank > 1 ? PP_LINEAR : PP_FILL);
         }
         if (pp_pop_check(L, s, NIL, (long)i) || STREAM(s)->truncated) return;
-        if (a->rank == 1) print_write(L, array_elt(L, a->storage, a->offset + i), s);
+        if (a->rank == 1) print_write(L, printer_array_elt(L, a->storage, a->offset + i), s);
         else {
             ArrData sub = {a->storage, a->offset + i * step, a->dims + 1, a->rank - 1};
-            long level = SYM(S(PRINT_READABLY))->value != NIL ? -1 : limit_var(L, S(PRINT_LEVEL));
-            if (level >= 0 && current_depth(L) >= level) stream_write_char(L, s, '#');
+            long level = SYM(S(PRINT_READABLY))->value != NIL ? -1 : printer_limit_var(L, S(PRINT_LEVEL));
+            if (level >= 0 && printer_depth(L) >= level) stream_write_char(L, s, '#');
             else pp_logical_block_ex(L, s, NIL, str_lit(L, "("), false, str_lit(L, ")"), body_array_axis, &sub, false);
         }
         if ((i & 255) == 255) safe_point(L);
     }
 }
 
-void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth) {
+void pprint_array(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth) {
     if (ps->level >= 0 && depth >= ps->level) { stream_write_char(L, ps->stream, '#'); return; }
     size_t sp = L->special_sp;
     bind_special(L, S(PP_PRINT_DEPTH), FIX(depth));
@@ -992,20 +992,20 @@ void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, size_t 
         char buf[32];
         snprintf(buf, sizeof buf, "#%dA", rank);
         stream_write_cstr(L, ps->stream, buf);
-        if (rank == 0) print_rec(L, ps, array_elt(L, storage, offset), depth);
+        if (rank == 0) printer_rec(L, ps, printer_array_elt(L, storage, offset), depth);
         else pp_logical_block_ex(L, ps->stream, NIL, str_lit(L, "("), false, str_lit(L, ")"), body_array_axis, &a, false);
     }
     unbind_specials(L, sp);
 }
 
-void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth) {
+void pprint_list(Lisp *L, PState *ps, Obj o, long depth) {
     Obj stream = ps->stream;
-    const char *prefix = quote_prefix(L, o);
+    const char *prefix = printer_quote_prefix(L, o);
     /* inside DECLARE, (function f) stays as written (SBCL) */
     if (prefix && (CAR(o) == S(QUOTE) || CAR(o) == S(FUNCTION)) && SYM(S(PP_QUOTE_SUGAR))->value == NIL) prefix = NULL;
     if (prefix) {
         stream_write_cstr(L, ps->stream, prefix);
-        print_rec(L, ps, CAR(CDR(o)), depth);
+        printer_rec(L, ps, CAR(CDR(o)), depth);
         return;
     }
     if (ps->level >= 0 && depth >= ps->level) {

@@ -16,26 +16,26 @@ typedef struct PState {
 } PState;
 
 /* printer.c */
-void print_rec(Lisp *L, PState *ps, Obj o, long depth);
-void pstate_init(Lisp *L, PState *ps, Obj stream, bool escape);
+void printer_rec(Lisp *L, PState *ps, Obj o, long depth);
+void printer_state_init(Lisp *L, PState *ps, Obj stream, bool escape);
 /* The value of a *PRINT-LENGTH*-like variable: -1 when NIL or not a non-negative integer. */
-long limit_var(Lisp *L, Obj sym);
+long printer_limit_var(Lisp *L, Obj sym);
 /* How deep in logical blocks and lists the printer is now (for *PRINT-LEVEL*). */
-long current_depth(Lisp *L);
+long printer_depth(Lisp *L);
 /* Mark in TABLE (EQ) the objects reachable from O that are reached twice (*PRINT-CIRCLE*). */
-void circ_scan(Lisp *L, Obj table, Obj o);
+void printer_circ_scan(Lisp *L, Obj table, Obj o);
 /* Print #n# (true) or, before a shared object's first occurrence, #n= (false). */
-bool circ_label(Lisp *L, PState *ps, Obj o);
+bool printer_circ_label(Lisp *L, PState *ps, Obj o);
 /* The reader-macro prefix ('  #'  `  ,  ,@) that O, a cons, prints as, or NULL. */
-const char *quote_prefix(Lisp *L, Obj o);
+const char *printer_quote_prefix(Lisp *L, Obj o);
 /* Whether O is a (comma ...) form, which ends a dotted list as ". ,x". */
-bool unquote_form(Lisp *L, Obj o);
+bool printer_unquote_form(Lisp *L, Obj o);
 /* Element I of an array's storage vector, whatever its element type. */
-Obj array_elt(Lisp *L, Obj storage, size_t i);
+Obj printer_array_elt(Lisp *L, Obj storage, size_t i);
 
 /* pprint.c */
-void print_list_pretty(Lisp *L, PState *ps, Obj o, long depth);
-void print_array_pretty(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth);
+void pprint_list(Lisp *L, PState *ps, Obj o, long depth);
+void pprint_array(Lisp *L, PState *ps, Obj storage, size_t offset, size_t *dims, int rank, bool vector, long depth);
 void pprint_init(Lisp *L);
 
 #endif

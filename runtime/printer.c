@@ -16,7 +16,7 @@
 #include "array.h"
 
 
-long limit_var(Lisp *L, Obj sym) {
+long printer_limit_var(Lisp *L, Obj sym) {
     (void)L;
     Obj v = SYM(sym)->value;
     if (v == NIL || v == UNBOUND) return -1;
@@ -41,7 +41,7 @@ _Noreturn static void not_readable(Lisp *L, Obj o) {
     err_condition(L, S(PRINT_NOT_READABLE), cons(L, S(K_OBJECT), cons(L, o, NIL)));
 }
 
-long current_depth(Lisp *L) {
+long printer_depth(Lisp *L) {
     Obj v = SYM(S(PP_PRINT_DEPTH))->value;
     return is_fixnum(v) ? (long)fixnum_val(v) : 0;
 }
@@ -285,7 +285,7 @@ static bool circ_candidate(Obj o) {
     return t == T_VECTOR || t == T_ARRAY || t == T_INSTANCE || t == T_STRING || t == T_BITVECTOR || t == T_FUNCALLABLE;
 }
 
-void circ_scan(Lisp *L, Obj table, Obj o) {
+void printer_circ_scan(Lisp *L, Obj table, Obj o) {
     long n = 0;
     while (circ_candidate(o)) {
         stack_check(L);
@@ -297,18 +297,18 @@ void circ_scan(Lisp *L, Obj table, Obj o) {
         }
         hash_put(L, table, o, NIL);
         if (is_cons(o)) {
-            circ_scan(L, table, CAR(o));
+            printer_circ_scan(L, table, CAR(o));
             o = CDR(o);
         } else if (is_type(o, T_VECTOR)) {
-            for (size_t i = 0; i < VEC(o)->len; i++) circ_scan(L, table, VEC(o)->data[i]);
+            for (size_t i = 0; i < VEC(o)->len; i++) printer_circ_scan(L, table, VEC(o)->data[i]);
             return;
         } else if (is_type(o, T_ARRAY) && ARR(o)->storage != NIL && is_type(ARR(o)->storage, T_VECTOR)) {
             Obj st = ARR(o)->storage;
-            for (size_t i = 0; i < VEC(st)->len; i++) circ_scan(L, table, VEC(st)->data[i]);
+            for (size_t i = 0; i < VEC(st)->len; i++) printer_circ_scan(L, table, VEC(st)->data[i]);
             return;
         } else if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {
             /* only structures show their slots (#S); other instances print as #<...> */
-            for (size_t i = 0; i < INST(o)->nslots; i++) circ_scan(L, table, INST(o)->slots[i]);
+            for (size_t i = 0; i < INST(o)->nslots; i++) printer_circ_scan(L, table, INST(o)->slots[i]);
             return;
         } else return;
     }
@@ -322,7 +322,7 @@ static bool circ_shared(Lisp *L, PState *ps, Obj o) {
 }
 
 /* Print #n# (returns true) or #n= before a first occurrence of a shared object. */
-bool circ_label(Lisp *L, PState *ps, Obj o) {
+bool printer_circ_label(Lisp *L, PState *ps, Obj o) {
     if (ps->circ == NIL || !circ_candidate(o)) return false;
     Obj st = hash_get(L, CAR(ps->circ), o, NO_VALUE);
     if (st == NO_VALUE || st == NIL) return false;
@@ -343,7 +343,7 @@ bool circ_label(Lisp *L, PState *ps, Obj o) {
 /* ------------------------------------------------------------------ */
 /* Lists (non-pretty)                                                  */
 
-const char *quote_prefix(Lisp *L, Obj o) {
+const char *printer_quote_prefix(Lisp *L, Obj o) {
     Obj h = CAR(o);
     if (!is_cons(CDR(o)) || CDR(CDR(o)) != NIL) return NULL;
     if (h == S(QUOTE)) return "'";
@@ -356,17 +356,17 @@ const char *quote_prefix(Lisp *L, Obj o) {
 }
 
 /* A tail (UNQUOTE x) reads back from ". ,x": print it that way, as SBCL prints its comma objects. */
-bool unquote_form(Lisp *L, Obj o) {
+bool printer_unquote_form(Lisp *L, Obj o) {
     if (!is_cons(o) || !is_cons(CDR(o)) || CDR(CDR(o)) != NIL) return false;
     Obj h = CAR(o);
     return h == S(UNQUOTE) || h == S(UNQUOTE_SPLICING) || h == S(UNQUOTE_NSPLICING);
 }
 
 static void print_list(Lisp *L, PState *ps, Obj o, long depth) {
-    const char *prefix = quote_prefix(L, o);
+    const char *prefix = printer_quote_prefix(L, o);
     if (prefix) {
         puts_(L, ps, prefix);
-        print_rec(L, ps, CAR(CDR(o)), depth);
+        printer_rec(L, ps, CAR(CDR(o)), depth);
         return;
     }
     if (ps->level >= 0 && depth >= ps->level) {
@@ -381,13 +381,13 @@ static void print_list(Lisp *L, PState *ps, Obj o, long depth) {
             puts_(L, ps, "...");
             break;
         }
-        print_rec(L, ps, CAR(o), depth + 1);
+        printer_rec(L, ps, CAR(o), depth + 1);
         i++;
         Obj d = CDR(o);
         if (d == NIL) break;
-        if (!is_cons(d) || circ_shared(L, ps, d) || unquote_form(L, d)) {
+        if (!is_cons(d) || circ_shared(L, ps, d) || printer_unquote_form(L, d)) {
             puts_(L, ps, " . ");
-            print_rec(L, ps, d, depth + 1);
+            printer_rec(L, ps, d, depth + 1);
             break;
         }
         put(L, ps, ' ');
@@ -400,11 +400,11 @@ static void print_list(Lisp *L, PState *ps, Obj o, long depth) {
 /* ------------------------------------------------------------------ */
 /* Arrays                                                              */
 
-Obj array_elt(Lisp *L, Obj storage, size_t i) {
+Obj printer_array_elt(Lisp *L, Obj storage, size_t i) {
     if (is_type(storage, T_VECTOR)) return VEC(storage)->data[i];
     if (is_string(storage)) return make_char(STR(storage)->data[i]);
     if (is_type(storage, T_BITVECTOR)) return FIX(BITV(storage)->data[i]);
-    if (is_type(storage, T_ARRAY)) return array_elt(L, ARR(storage)->storage, ARR(storage)->offset + i);
+    if (is_type(storage, T_ARRAY)) return printer_array_elt(L, ARR(storage)->storage, ARR(storage)->offset + i);
     return NIL;
 }
 
@@ -417,7 +417,7 @@ static void print_vector_elems(Lisp *L, PState *ps, Obj storage, size_t offset, 
             puts_(L, ps, "...");
             break;
         }
-        print_rec(L, ps, array_elt(L, storage, offset + i), depth + 1);
+        printer_rec(L, ps, printer_array_elt(L, storage, offset + i), depth + 1);
         if ((i & 255) == 255) safe_point(L);
     }
     put(L, ps, ')');
@@ -432,7 +432,7 @@ static void print_array_dims(Lisp *L, PState *ps, Obj storage, size_t offset, si
         if (truncated(ps)) return;
         if (i) put(L, ps, ' ');
         if (ps->length >= 0 && (long)i >= ps->length) { puts_(L, ps, "..."); break; }
-        if (axis == rank - 1) print_rec(L, ps, array_elt(L, storage, offset + i), depth + 1);
+        if (axis == rank - 1) printer_rec(L, ps, printer_array_elt(L, storage, offset + i), depth + 1);
         else print_array_dims(L, ps, storage, offset + i * stride, dims, rank, axis + 1, depth + 1);
     }
     put(L, ps, ')');
@@ -515,7 +515,7 @@ static void print_array_with_dims(Lisp *L, PState *ps, Obj o, long depth) {
     puts_(L, ps, "#A");
     bool saved = ps->pretty;
     ps->pretty = false;
-    print_rec(L, ps, form, depth);
+    printer_rec(L, ps, form, depth);
     ps->pretty = saved;
 }
 
@@ -527,7 +527,7 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         size_t n = (a->h.flags & ARR_FILL_POINTER) ? a->fill : a->total;
         StrBuf b;
         sb_init(L, &b, n + 1);
-        for (size_t i = 0; i < n; i++) sb_putc(L, &b, char_code(array_elt(L, a->storage, a->offset + i)));
+        for (size_t i = 0; i < n; i++) sb_putc(L, &b, char_code(printer_array_elt(L, a->storage, a->offset + i)));
         print_string_data(L, ps, b.data, b.len);
         return;
     }
@@ -536,10 +536,10 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         size_t n = (a->h.flags & ARR_FILL_POINTER) ? a->fill : a->total;
         if (et == ELT_BIT) {
             puts_(L, ps, "#*");
-            for (size_t i = 0; i < n; i++) put(L, ps, fixnum_val(array_elt(L, a->storage, a->offset + i)) ? '1' : '0');
+            for (size_t i = 0; i < n; i++) put(L, ps, fixnum_val(printer_array_elt(L, a->storage, a->offset + i)) ? '1' : '0');
             return;
         }
-        if (ps->pretty) { print_array_pretty(L, ps, a->storage, a->offset, &n, 1, true, depth); return; }
+        if (ps->pretty) { pprint_array(L, ps, a->storage, a->offset, &n, 1, true, depth); return; }
         if (ps->level >= 0 && depth >= ps->level) { put(L, ps, '#'); return; }
         put(L, ps, '#');
         print_vector_elems(L, ps, a->storage, a->offset, n, depth);
@@ -549,12 +549,12 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         print_array_with_dims(L, ps, o, depth);
         return;
     }
-    if (ps->pretty) { print_array_pretty(L, ps, a->storage, a->offset, a->dims, rank, false, depth); return; }
+    if (ps->pretty) { pprint_array(L, ps, a->storage, a->offset, a->dims, rank, false, depth); return; }
     char buf[32];
     snprintf(buf, sizeof buf, "#%dA", rank);
     puts_(L, ps, buf);
     if (rank == 0) {
-        print_rec(L, ps, array_elt(L, a->storage, a->offset), depth);
+        printer_rec(L, ps, printer_array_elt(L, a->storage, a->offset), depth);
         return;
     }
     /* an empty axis prints as () at its level: (2 0 3) is #3A(() ()) */
@@ -577,11 +577,11 @@ static void print_function(Lisp *L, PState *ps, Obj o) {
         puts_(L, ps, "(LAMBDA ");
         struct Lambda *lam = CLOSURE(o)->lambda;
         if (lam->ll.source == NIL) puts_(L, ps, "()");
-        else print_rec(L, ps, lam->ll.source, 0);
+        else printer_rec(L, ps, lam->ll.source, 0);
         put(L, ps, ')');
         put_address(L, ps, o);
     } else {
-        print_rec(L, ps, name, 0);
+        printer_rec(L, ps, name, 0);
     }
     ps->escape = saved;
     put(L, ps, '>');
@@ -608,7 +608,7 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
         puts_(L, ps, "#.(MAKE-HASH-TABLE");
         if (HT(o)->test_fn != S(EQL) && HT(o)->test_fn != NIL) {
             puts_(L, ps, " :TEST '");
-            print_rec(L, ps, HT(o)->test_fn, depth);
+            printer_rec(L, ps, HT(o)->test_fn, depth);
         }
         put(L, ps, ')');
         return;
@@ -619,7 +619,7 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
         for (int i = 3; i >= 0; i--) form = cons(L, make_uint64(L, RSTATE(o)->s[i]), form);
         form = cons(L, intern_cstr(L, L->pkg_system, "%RANDOM-STATE-FROM-WORDS"), form);
         puts_(L, ps, "#.");
-        print_rec(L, ps, form, depth);
+        printer_rec(L, ps, form, depth);
         return;
     }
     if (ps->readably && t != T_PATHNAME) not_readable(L, o);
@@ -634,7 +634,7 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
         break;
     case T_HASHTABLE: {
         puts_(L, ps, "#<HASH-TABLE :TEST ");
-        print_rec(L, ps, HT(o)->test_fn, depth);
+        printer_rec(L, ps, HT(o)->test_fn, depth);
         char buf[64];
         snprintf(buf, sizeof buf, " :COUNT %zu", HT(o)->count);
         puts_(L, ps, buf);
@@ -664,14 +664,14 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
             }
             put(L, ps, '"');
             break;
-        case SK_SYNONYM: puts_(L, ps, " :SYMBOL "); print_rec(L, ps, st->a, depth); break;
+        case SK_SYNONYM: puts_(L, ps, " :SYMBOL "); printer_rec(L, ps, st->a, depth); break;
         case SK_TWO_WAY: case SK_ECHO:
             puts_(L, ps, " :INPUT-STREAM ");
-            print_rec(L, ps, st->a, depth);
+            printer_rec(L, ps, st->a, depth);
             puts_(L, ps, " :OUTPUT-STREAM ");
-            print_rec(L, ps, st->b, depth);
+            printer_rec(L, ps, st->b, depth);
             break;
-        case SK_CONCATENATED: puts_(L, ps, " :STREAMS "); print_rec(L, ps, st->a, depth); break;
+        case SK_CONCATENATED: puts_(L, ps, " :STREAMS "); printer_rec(L, ps, st->a, depth); break;
         default: break;
         }
         put_address(L, ps, o);
@@ -683,7 +683,7 @@ static void print_other(Lisp *L, PState *ps, Obj o, long depth) {
     case T_ENVIRONMENT: puts_(L, ps, "#<SB-KERNEL:LEXENV"); put_address(L, ps, o); put(L, ps, '>'); break;
     case T_WEAK_POINTER:
         puts_(L, ps, "#<weak pointer: ");
-        print_rec(L, ps, ((WeakPointer *)o)->value, depth);
+        printer_rec(L, ps, ((WeakPointer *)o)->value, depth);
         put(L, ps, '>');
         break;
     default: {
@@ -730,14 +730,14 @@ static Obj pprint_dispatch_function(Lisp *L, Obj o) {
     return is_function(r) || (is_symbol(r) && r != NIL) ? r : NIL;
 }
 
-void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
+void printer_rec(Lisp *L, PState *ps, Obj o, long depth) {
     stack_check(L);
     if (truncated(ps)) return;
     if (is_fixnum(o)) { print_number(L, ps, o); return; }
     if (ps->pretty && !is_char(o) && o != NIL) {
         Obj fn = pprint_dispatch_function(L, o);
         if (fn != NIL) {
-            if (circ_label(L, ps, o)) return;
+            if (printer_circ_label(L, ps, o)) return;
             size_t sp = L->special_sp;
             bind_special(L, S(PP_PRINT_DEPTH), FIX(depth));
             funcall2(L, fn, ps->stream, o);
@@ -746,8 +746,8 @@ void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
         }
     }
     if (is_cons(o)) {
-        if (circ_label(L, ps, o)) return;
-        if (ps->pretty) print_list_pretty(L, ps, o, depth);
+        if (printer_circ_label(L, ps, o)) return;
+        if (ps->pretty) pprint_list(L, ps, o, depth);
         else print_list(L, ps, o, depth);
         return;
     }
@@ -762,33 +762,33 @@ void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
     }
     switch (heap_type(o)) {
     case T_SYMBOL:
-        if (SYM(o)->package == NIL && ps->escape && circ_label(L, ps, o)) return;
+        if (SYM(o)->package == NIL && ps->escape && printer_circ_label(L, ps, o)) return;
         print_symbol(L, ps, o);
         return;
     case T_BIGNUM: case T_RATIO: case T_DOUBLE: case T_COMPLEX: print_number(L, ps, o); return;
     case T_STRING:
-        if (ps->escape && circ_label(L, ps, o)) return;
+        if (ps->escape && printer_circ_label(L, ps, o)) return;
         print_string(L, ps, o);
         return;
     case T_VECTOR:
         if (!ps->array && !ps->readably) { print_terse_array(L, ps, o); return; }
-        if (circ_label(L, ps, o)) return;
-        if (ps->pretty) { size_t n = VEC(o)->len; print_array_pretty(L, ps, o, 0, &n, 1, true, depth); return; }
+        if (printer_circ_label(L, ps, o)) return;
+        if (ps->pretty) { size_t n = VEC(o)->len; pprint_array(L, ps, o, 0, &n, 1, true, depth); return; }
         if (ps->level >= 0 && depth >= ps->level) { put(L, ps, '#'); return; }
         put(L, ps, '#');
         print_vector_elems(L, ps, o, 0, VEC(o)->len, depth);
         return;
     case T_BITVECTOR:
-        if (circ_label(L, ps, o)) return;
+        if (printer_circ_label(L, ps, o)) return;
         print_bits(L, ps, o);
         return;
     case T_ARRAY:
-        if (circ_label(L, ps, o)) return;
+        if (printer_circ_label(L, ps, o)) return;
         print_array(L, ps, o, depth);
         return;
     case T_PRIMITIVE: case T_CLOSURE: print_function(L, ps, o); return;
     case T_INSTANCE: case T_FUNCALLABLE:
-        if (circ_label(L, ps, o)) return;
+        if (printer_circ_label(L, ps, o)) return;
         print_instance(L, ps, o, depth);
         return;
     case T_PATHNAME: {
@@ -803,7 +803,7 @@ void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
             puts_(L, ps, "#<PATHNAME (with no namestring)");
             for (int i = 0; i < 6; i++) {
                 puts_(L, ps, labels[i]);
-                print_rec(L, ps, parts[i], depth + 1);
+                printer_rec(L, ps, parts[i], depth + 1);
             }
             put(L, ps, '>');
             ps->escape = saved;
@@ -823,7 +823,7 @@ void print_rec(Lisp *L, PState *ps, Obj o, long depth) {
     }
 }
 
-void pstate_init(Lisp *L, PState *ps, Obj stream, bool escape) {
+void printer_state_init(Lisp *L, PState *ps, Obj stream, bool escape) {
     ps->stream = stream;
     ps->escape = escape;
     ps->readably = SYM(S(PRINT_READABLY))->value != NIL;
@@ -836,8 +836,8 @@ void pstate_init(Lisp *L, PState *ps, Obj stream, bool escape) {
     ps->base = is_fixnum(b) && fixnum_val(b) >= 2 && fixnum_val(b) <= 36 ? (int)fixnum_val(b) : 10;
     ps->radix = SYM(S(PRINT_RADIX))->value != NIL;
     ps->pcase = SYM(S(PRINT_CASE))->value;
-    ps->length = ps->readably ? -1 : limit_var(L, S(PRINT_LENGTH));
-    ps->level = ps->readably ? -1 : limit_var(L, S(PRINT_LEVEL));
+    ps->length = ps->readably ? -1 : printer_limit_var(L, S(PRINT_LENGTH));
+    ps->level = ps->readably ? -1 : printer_limit_var(L, S(PRINT_LEVEL));
     ps->circ = NIL;
 }
 
@@ -852,18 +852,18 @@ void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
         if (SYM(S(PRINT_READABLY))->value != NIL) bind_special(L, S(PRINT_READABLY), NIL);
     }
     PState ps;
-    pstate_init(L, &ps, stream, escape);
+    printer_state_init(L, &ps, stream, escape);
     if (ps.circle) {
         Obj cur = SYM(S(PP_CIRCLE_TABLE))->value;
         if (is_cons(cur)) ps.circ = cur;
         else if (is_cons(o) || is_heap(o)) {
             Obj table = hash_new(L, HT_EQ, 64);
-            circ_scan(L, table, o);
+            printer_circ_scan(L, table, o);
             ps.circ = cons(L, table, FIX(0));
             bind_special(L, S(PP_CIRCLE_TABLE), ps.circ);
         }
     }
-    print_rec(L, &ps, o, current_depth(L));
+    printer_rec(L, &ps, o, printer_depth(L));
     unbind_specials(L, sp);
 }
 
