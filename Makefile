@@ -13,7 +13,9 @@ LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/ses
               src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
               src/session_guard.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
-STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
+# MANIFEST's lisp-abi.lisp is not a source: tools/gen-abi.c writes it from runtime/lisp-abi.def
+STDLIB      = $(patsubst stdlib-lisp/lisp-abi.lisp,$(BUILD)/lisp-abi.lisp,\
+                $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|'))
 
 LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
@@ -35,6 +37,13 @@ $(BUILD)/%.o: %.c $(HEADERS)
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(BUILD)
 	$(CC) -O1 -o $@ $<
+
+$(BUILD)/gen-abi: tools/gen-abi.c runtime/lisp-abi.def
+	@mkdir -p $(BUILD)
+	$(CC) -O1 -Wall -Wextra -o $@ $<
+
+$(BUILD)/lisp-abi.lisp: $(BUILD)/gen-abi
+	$(BUILD)/gen-abi $@
 
 $(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST runtime/cl-symbols.def $(STDLIB)
 	$(BUILD)/embed $@ runtime/cl-symbols.def $(STDLIB)
