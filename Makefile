@@ -22,7 +22,13 @@ APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
 .PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build
-all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
+all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a $(BUILD)/boot-checked
+
+# Boot once: lisp_new checks the upcalls of runtime/lisp-abi.def, so a stdlib that breaks the
+# C-Lisp contract fails the build here rather than a user later.
+$(BUILD)/boot-checked: $(BUILD)/tinycl
+	$(BUILD)/tinycl -e '(values)' >/dev/null
+	@touch $@
 
 deps:
 	@tools/deps.sh build

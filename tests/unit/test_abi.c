@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "unit.h"
 #include "clos.h"
+#include "abi.h"
 
 static size_t nslots_of(Lisp *L, const char *code) {
     Obj o = unit_eval(L, code);
@@ -75,6 +76,26 @@ START_TEST(test_no_literal_slot_index_in_stdlib) {
 }
 END_TEST
 
+/* The boot's upcall check passes on the stdlib as built, and fails when one upcall is missing or
+ * accepts other arguments than C passes. */
+START_TEST(test_upcall_check) {
+    Lisp *L = unit_lisp();
+    char why[256];
+    ck_assert_msg(abi_check_upcalls(L, why, sizeof why), "%s", why);
+    unit_eval(L, "(fmakunbound 'sys::%gf-miss)");
+    ck_assert(!abi_check_upcalls(L, why, sizeof why));
+    ck_assert_str_eq(why, "SYSTEM::%GF-MISS, which C calls, is not defined as a function");
+    unit_eval(L, "(defun sys::%gf-miss (gf args) (list gf args))");
+    ck_assert_msg(abi_check_upcalls(L, why, sizeof why), "%s", why);
+    unit_eval(L, "(defun sys::%update-obsolete-instance (instance class) (list instance class))");
+    ck_assert(!abi_check_upcalls(L, why, sizeof why));
+    ck_assert_str_eq(why, "SYSTEM::%UPDATE-OBSOLETE-INSTANCE is called from C with 1 argument but accepts 2 to 2");
+    unit_eval(L, "(defmacro sys::%update-obsolete-instance (instance) instance)");
+    ck_assert(!abi_check_upcalls(L, why, sizeof why));
+    ck_assert_str_eq(why, "SYSTEM::%UPDATE-OBSOLETE-INSTANCE, which C calls, is not defined as a function");
+}
+END_TEST
+
 static Suite *abi_suite(void) {
     Suite *s = suite_create("abi");
     TCase *tc = tcase_create("core");
@@ -83,6 +104,7 @@ static Suite *abi_suite(void) {
     tcase_add_test(tc, test_layout_slot_names_match_their_classes);
     tcase_add_test(tc, test_lisp_accessors_read_what_c_reads);
     tcase_add_test(tc, test_no_literal_slot_index_in_stdlib);
+    tcase_add_test(tc, test_upcall_check);
     suite_add_tcase(s, tc);
     return s;
 }
