@@ -203,7 +203,6 @@ Lisp *lisp_new(const Config *cfg) {
     L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
-    L->definition_log = NIL;
     L->session_warnings = NIL;
     L->form_file = NIL;
     L->system_packages = NIL;
