@@ -503,12 +503,13 @@ static void pp_logical_block_ex(Lisp *L, Obj stream, Obj object, Obj prefix, boo
      * circularity scan itself, as WRITE would, so that shared parts get #n= labels. */
     if (check_object && is_cons(object) && SYM(S(PRINT_CIRCLE))->value != NIL &&
         !is_cons(SYM(S(PP_CIRCLE_TABLE))->value)) {
-        Obj table = hash_new(L, HT_EQ, 64);
-        printer_circ_scan(L, table, object);
-        Obj circ = cons(L, table, FIX(0));
-        bind_special(L, S(PP_CIRCLE_TABLE), circ);
         PState ps;
         printer_state_init(L, &ps, stream, true);
+        ps.pretty = true; /* the block's elements come through PPRINT-POP */
+        Obj table = hash_new(L, HT_EQ, 64);
+        printer_circ_scan(L, &ps, table, object, printer_depth(L));
+        Obj circ = cons(L, table, FIX(0));
+        bind_special(L, S(PP_CIRCLE_TABLE), circ);
         ps.circ = circ;
         printer_circ_label(L, &ps, object); /* a fresh table: the object's first occurrence */
     }

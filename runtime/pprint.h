@@ -22,8 +22,9 @@ void printer_state_init(Lisp *L, PState *ps, Obj stream, bool escape);
 long printer_limit_var(Lisp *L, Obj sym);
 /* How deep in logical blocks and lists the printer is now (for *PRINT-LEVEL*). */
 long printer_depth(Lisp *L);
-/* Mark in TABLE (EQ) the objects reachable from O that are reached twice (*PRINT-CIRCLE*). */
-void printer_circ_scan(Lisp *L, Obj table, Obj o);
+/* Mark in TABLE (EQ) the objects the printer (with PS's limits) reaches twice in O, printed at
+ * list depth DEPTH (*PRINT-CIRCLE*). */
+void printer_circ_scan(Lisp *L, PState *ps, Obj table, Obj o, long depth);
 /* Print #n# (true) or, before a shared object's first occurrence, #n= (false). */
 bool printer_circ_label(Lisp *L, PState *ps, Obj o);
 /* The reader-macro prefix ('  #'  `  ,  ,@) that O, a cons, prints as, or NULL. */

@@ -286,32 +286,65 @@ static bool circ_candidate(Obj o) {
     return t == T_VECTOR || t == T_ARRAY || t == T_INSTANCE || t == T_STRING || t == T_BITVECTOR || t == T_FUNCALLABLE;
 }
 
-void printer_circ_scan(Lisp *L, Obj table, Obj o) {
-    long n = 0;
-    while (circ_candidate(o)) {
+/* Record that the printer reaches O: true the first time, false (O now shared) after. */
+static bool circ_visit(Lisp *L, Obj table, Obj o) {
+    Obj seen = hash_get(L, table, o, NO_VALUE);
+    if (seen != NO_VALUE) {
+        hash_put(L, table, o, S(T)); /* shared: gets a label */
+        return false;
+    }
+    hash_put(L, table, o, NIL);
+    return true;
+}
+
+/* Walk O, at list depth DEPTH, as the printer will, marking in TABLE what it reaches twice. Only
+ * what is printed counts (as SBCL finds sharing by printing once without output): no element
+ * past *PRINT-LENGTH*, nothing inside a list or array deeper than *PRINT-LEVEL*. A list's tail
+ * is checked for sharing before the length limit by the plain printer and after it by
+ * PPRINT-POP (the pretty printer). */
+void printer_circ_scan(Lisp *L, PState *ps, Obj table, Obj o, long depth) {
+    for (;;) {
         stack_check(L);
-        if ((++n & 1023) == 0) safe_point(L);
-        Obj seen = hash_get(L, table, o, NO_VALUE);
-        if (seen != NO_VALUE) {
-            hash_put(L, table, o, S(T)); /* shared: gets a label */
-            return;
-        }
-        hash_put(L, table, o, NIL);
+        if (!circ_candidate(o) || !circ_visit(L, table, o)) return;
+        bool deeper = ps->level < 0 || depth < ps->level;
         if (is_cons(o)) {
-            printer_circ_scan(L, table, CAR(o));
-            o = CDR(o);
-        } else if (is_type(o, T_VECTOR)) {
-            for (size_t i = 0; i < VEC(o)->len; i++) printer_circ_scan(L, table, VEC(o)->data[i]);
-            return;
-        } else if (is_type(o, T_ARRAY) && ARR(o)->storage != NIL && is_type(ARR(o)->storage, T_VECTOR)) {
-            Obj st = ARR(o)->storage;
-            for (size_t i = 0; i < VEC(st)->len; i++) printer_circ_scan(L, table, VEC(st)->data[i]);
-            return;
-        } else if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {
+            if (printer_quote_prefix(L, o)) { /* 'x and friends print x where the form is */
+                o = CAR(CDR(o));
+                continue;
+            }
+            if (!deeper) return;
+            long i = 0;
+            for (Obj x = o;;) {
+                if (ps->length >= 0 && i >= ps->length) return;
+                printer_circ_scan(L, ps, table, CAR(x), depth + 1);
+                x = CDR(x);
+                i++;
+                if (!is_cons(x)) {
+                    if (x != NIL) printer_circ_scan(L, ps, table, x, depth + 1);
+                    return;
+                }
+                if (ps->pretty && ps->length >= 0 && i >= ps->length) return;
+                if (!circ_visit(L, table, x)) return;
+                if ((i & 1023) == 0) safe_point(L);
+            }
+        }
+        if (!deeper) return;
+        Obj items = NIL;
+        size_t n = 0;
+        if (is_type(o, T_VECTOR)) items = o;
+        else if (is_type(o, T_ARRAY) && ARR(o)->storage != NIL && is_type(ARR(o)->storage, T_VECTOR))
+            items = ARR(o)->storage;
+        else if (is_type(o, T_INSTANCE) && (INST(o)->h.flags & INST_STRUCTURE)) {
             /* only structures show their slots (#S); other instances print as #<...> */
-            for (size_t i = 0; i < INST(o)->nslots; i++) printer_circ_scan(L, table, INST(o)->slots[i]);
+            for (size_t k = 0; k < INST(o)->nslots; k++) printer_circ_scan(L, ps, table, INST(o)->slots[k], depth + 1);
             return;
         } else return;
+        n = VEC(items)->len;
+        /* a vector's elements stop at *PRINT-LENGTH*; a multi-dimensional array's rows do too, which
+         * this does not follow (it walks every element) */
+        if (items == o && ps->length >= 0 && (size_t)ps->length < n) n = (size_t)ps->length;
+        for (size_t k = 0; k < n; k++) printer_circ_scan(L, ps, table, VEC(items)->data[k], depth + 1);
+        return;
     }
 }
 
@@ -859,7 +892,7 @@ void print_obj(Lisp *L, Obj o, Obj stream, bool escape) {
         if (is_cons(cur)) ps.circ = cur;
         else if (is_cons(o) || is_heap(o)) {
             Obj table = hash_new(L, HT_EQ, 64);
-            printer_circ_scan(L, table, o);
+            printer_circ_scan(L, &ps, table, o, printer_depth(L));
             ps.circ = cons(L, table, FIX(0));
             bind_special(L, S(PP_CIRCLE_TABLE), ps.circ);
         }

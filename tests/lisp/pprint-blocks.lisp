@@ -134,3 +134,40 @@
 wrap nicely at thirty columns
 ok" "ab: one two three four five
     six seven eight nine ten" "Some words here that should wrap nicely at thirty columns ok"))
+
+;;; Only what is printed counts for sharing: nothing past *PRINT-LENGTH* or below *PRINT-LEVEL*
+;;; earns a label. The plain printer checks a shared tail before the length limit ("2 . #1#"),
+;;; PPRINT-POP after it ("2 ...").
+(defun pprint-blocks-shared-tail ()
+  (let ((tail (list 1))) (list* tail 2 tail)))
+
+(deftest pprint-blocks-circle-length-plain
+  (let ((*print-circle* t) (*print-pretty* nil))
+    (mapcar (lambda (n) (let ((*print-length* n)) (prin1-to-string (pprint-blocks-shared-tail))))
+            '(nil 0 1 2 3)))
+  ("(#1=(1) 2 . #1#)" "(...)" "((1) ...)" "(#1=(1) 2 . #1#)" "(#1=(1) 2 . #1#)"))
+
+(deftest pprint-blocks-circle-length-pretty
+  (let ((*print-circle* t) (*print-pretty* t) (*print-right-margin* 80))
+    (mapcar (lambda (n) (let ((*print-length* n)) (prin1-to-string (pprint-blocks-shared-tail))))
+            '(nil 0 1 2 3)))
+  ("(#1=(1) 2 . #1#)" "(...)" "((1) ...)" "((1) 2 ...)" "(#1=(1) 2 . #1#)"))
+
+(deftest pprint-blocks-circle-length-block
+  (let ((*print-circle* t) (*print-pretty* t) (*print-right-margin* 80))
+    (mapcar (lambda (n)
+              (let ((*print-length* n))
+                (with-output-to-string (s)
+                  (pprint-logical-block (s (pprint-blocks-shared-tail) :prefix "<" :suffix ">")
+                    (pprint-exit-if-list-exhausted)
+                    (loop (write (pprint-pop) :stream s)
+                          (pprint-exit-if-list-exhausted)
+                          (write-char #\Space s))))))
+            '(1 2 3)))
+  ("<(1) ...>" "<(1) 2 ...>" "<#1=(1) 2 . #1#>"))
+
+(deftest pprint-blocks-circle-level
+  (let ((*print-circle* t) (*print-pretty* nil))
+    (let* ((v (list 5)) (z (list (list v) v)))
+      (mapcar (lambda (n) (let ((*print-level* n)) (prin1-to-string z))) '(1 2 3))))
+  ("(# #)" "((#1=#) #1#)" "((#1=(5)) #1#)"))
