@@ -4,7 +4,8 @@ BUILD   ?= build
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
-LDLIBS  = -lgc -lgmp -lcjson -lreadline -lpthread -lm
+MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+LDLIBS  = -lgc -lgmp -lcjson -lreadline $(MHD_LIBS) -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 
