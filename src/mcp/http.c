@@ -286,7 +286,7 @@ static cJSON *call_response(Call *k) {
     if (cancelled) return NULL;
     cJSON *result = k->call.result;
     k->call.result = NULL;
-    if (!result) result = mcp_error_result(&k->call.ctx, "UNKNOWN-SESSION", "The session ended during the call.", NULL);
+    if (!result) result = mcp_session_call_error(&k->call.ctx, "UNKNOWN-SESSION", "The session ended during the call.");
     if (k->modern) mcp_mark_complete(result);
     return rpc_result(k->id, result);
 }
@@ -378,7 +378,7 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
     if (mcp_tool_call_prepare(&k->call, ctx, t, args, own)) {
         k->run.target = k->call.target;
         if (k->call.target && !mcp_session_acquire(k->call.target)) {
-            k->call.result = mcp_error_result(ctx, "UNKNOWN-SESSION", "The session has ended.", NULL);
+            k->call.result = mcp_session_call_error(ctx, "UNKNOWN-SESSION", "The session has ended.");
         } else {
             k->started = true;
             running_add(&k->run);

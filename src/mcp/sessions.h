@@ -76,6 +76,8 @@ bool mcp_tool_call_prepare(McpToolCall *c, McpContext *ctx, const Tool *t, const
 /* The job that runs the handler (on the target's thread; TS NULL: ctx->session). */
 void mcp_tool_call_job(TclSession *ts, void *arg);
 void mcp_tool_call_finish(McpToolCall *c);
+/* The tool error of a call that could not reach its session (text alone, isError). */
+cJSON *mcp_session_call_error(McpContext *ctx, const char *type, const char *message);
 /* create-session and end-session need no session. */
 bool mcp_tool_is_stateless(const Tool *t);
 /* Call tool T: on the session named by ARGS' `session` when given, else on FALLBACK when not NULL,

@@ -60,6 +60,16 @@ const Tool mcp_tools_sessions[] = {
 };
 const int mcp_tools_sessions_count = (int)(sizeof mcp_tools_sessions / sizeof mcp_tools_sessions[0]);
 
+/* A call that could not reach its session: isError with the text alone, since the tool's
+ * outputSchema describes what the tool returns, not this. */
+cJSON *mcp_session_call_error(McpContext *ctx, const char *type, const char *message) {
+    char *text = NULL;
+    if (asprintf(&text, "[ERROR] %s\n%s", type, message) < 0) text = NULL;
+    cJSON *r = mcp_text_result(text ? text : message, true, NULL, ctx->version);
+    free(text);
+    return r;
+}
+
 bool mcp_tool_is_stateless(const Tool *t) {
     return t >= mcp_tools_sessions && t < mcp_tools_sessions + mcp_tools_sessions_count;
 }
@@ -77,24 +87,24 @@ bool mcp_tool_call_prepare(McpToolCall *c, McpContext *ctx, const Tool *t, const
     const cJSON *h = cJSON_GetObjectItemCaseSensitive(args, "session");
     if (h && !cJSON_IsNull(h)) {
         if (!cJSON_IsString(h)) {
-            c->result = mcp_error_result(ctx, "INVALID-ARGUMENT", "Argument \"session\" must be a session handle (a string).", NULL);
+            c->result = mcp_session_call_error(ctx, "INVALID-ARGUMENT", "Argument \"session\" must be a session handle (a string).");
             return false;
         }
         c->target = mcp_pool_find(h->valuestring);
         if (!c->target) {
-            c->result = mcp_error_result(ctx, "UNKNOWN-SESSION", "No such session: it was ended or expired "
-                                         "(create-session makes a new one).", NULL);
+            c->result = mcp_session_call_error(ctx, "UNKNOWN-SESSION", "No such session: it was ended or expired "
+                                         "(create-session makes a new one).");
             return false;
         }
     } else if (fallback) {
         c->target = mcp_pool_find(fallback->handle);
         if (!c->target) {
-            c->result = mcp_error_result(ctx, "UNKNOWN-SESSION", "This connection's session has ended.", NULL);
+            c->result = mcp_session_call_error(ctx, "UNKNOWN-SESSION", "This connection's session has ended.");
             return false;
         }
     } else if (!ctx->session) {
-        c->result = mcp_error_result(ctx, "NO-SESSION", "This call needs a session: call create-session and pass the "
-                                     "handle it returns as the `session` argument.", NULL);
+        c->result = mcp_session_call_error(ctx, "NO-SESSION", "This call needs a session: call create-session and pass the "
+                                     "handle it returns as the `session` argument.");
         return false;
     }
     c->args = cJSON_Duplicate(args, 1);
@@ -120,7 +130,7 @@ cJSON *mcp_call_tool(McpContext *ctx, const Tool *t, const cJSON *args, McpSessi
     if (mcp_tool_call_prepare(&c, ctx, t, args, fallback)) {
         if (!c.target) mcp_tool_call_job(NULL, &c);
         else if (!mcp_session_run(c.target, mcp_tool_call_job, &c) || !c.result)
-            c.result = mcp_error_result(ctx, "UNKNOWN-SESSION", "The session ended during the call.", NULL);
+            c.result = mcp_session_call_error(ctx, "UNKNOWN-SESSION", "The session ended during the call.");
     }
     mcp_tool_call_finish(&c);
     return c.result;
