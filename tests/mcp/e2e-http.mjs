@@ -4,6 +4,7 @@
 // the stateless requests of the 2026-07-28 revision. Usage: node e2e-http.mjs TINYCL
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawn } from "node:child_process";
 import http from "node:http";
 import { writeFileSync, mkdtempSync } from "node:fs";
@@ -207,6 +208,31 @@ try {
     const r = await evaluate(c.client, "(+ 1 2)");
     check("the right token works", text(r).includes("=> 3"), text(r));
     await c.client.close();
+  });
+  await step("stdio: handles beside the default session", async () => {
+    const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--tools", "all"], stderr: "pipe" });
+    const c = new Client({ name: "tinycl-e2e-stdio-handles", version: "1.0.0" });
+    await c.connect(transport);
+    try {
+      await evaluate(c, "(defvar *where* :default)");
+      const made = await c.callTool({ name: "create-session", arguments: {} });
+      const h = made.structuredContent.session;
+      const r1 = await evaluate(c, "(boundp '*where*)", { session: h });
+      check("stdio: a new session is empty", text(r1).includes("=> NIL"), text(r1));
+      await evaluate(c, "(defvar *where* :handle)", { session: h });
+      const r2 = await evaluate(c, "*where*"), r3 = await evaluate(c, "*where*", { session: h });
+      check("stdio: the default session and the handle's are apart", text(r2).includes("=> :DEFAULT") && text(r3).includes("=> :HANDLE"), text(r2) + " / " + text(r3));
+      const ctl = new AbortController();
+      const looping = evaluate(c, "(loop)", { session: h }, { signal: ctl.signal }).then(() => "done", () => "rejected");
+      await new Promise((r) => setTimeout(r, 300));
+      ctl.abort("stop");
+      await looping;
+      const t0 = performance.now();
+      const r4 = await evaluate(c, "*where*", { session: h });
+      check("stdio: cancelling a call in a handle's session stops it", text(r4).includes("=> :HANDLE") && performance.now() - t0 < 3000, text(r4));
+    } finally {
+      await c.close();
+    }
   });
 } catch (e) {
   check("e2e-http ran", false, String((e && e.stack) || e));
