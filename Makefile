@@ -20,7 +20,7 @@ LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
-.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build
+.PHONY: all run test check bench asan ubsan tsan clean deps deps-check ansi-test fuzz fuzz-build
 all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
 
 deps:
@@ -84,6 +84,15 @@ asan:
 
 ubsan:
 	$(MAKE) BUILD=build-ubsan OPT=-O1 SANFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
+
+# ThreadSanitizer on the many-sessions-on-many-threads test only (tests/unit/test_session_threads.c):
+# see docs/deploy.md for what it can and cannot say with the Boehm collector underneath.
+tsan:
+	$(MAKE) BUILD=build-tsan OPT=-O1 SANFLAGS="-fsanitize=thread" build-tsan/libtinycl.a
+	@mkdir -p build-tsan/tests
+	$(CC) -std=c11 -O1 -g -fsanitize=thread -D_GNU_SOURCE -Iinclude -Itests/unit -o build-tsan/tests/test_session_threads \
+	    tests/unit/test_session_threads.c build-tsan/libtinycl.a $(LDLIBS) $$(pkg-config --libs check)
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/tests/test_session_threads
 
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz

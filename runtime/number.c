@@ -1925,7 +1925,7 @@ static Obj new_random_state(Lisp *L, uint64_t seed) {
 }
 
 static uint64_t fresh_seed(void) {
-    static uint64_t counter;
+    static _Atomic uint64_t counter;   /* sessions on many threads seed at once */
     uint64_t seed = 0;
     int fd = open("/dev/urandom", O_RDONLY);
     if (fd >= 0) {
