@@ -104,6 +104,10 @@ try {
     check("the time limit ends A's loop", tl.isError && /TIMEOUT|time/i.test(text(tl)), text(tl));
     const b2 = await evaluate(b.client, "*who*");
     check("B untouched by A's timeout", text(b2).includes("=> :B"), text(b2));
+    const deep = await evaluate(a.client, "(defun down (n) (1+ (down n))) (down 1)");
+    check("A's runaway recursion ends in A", deep.isError && /STACK|CONTROL/i.test(text(deep)), text(deep).slice(0, 200));
+    const b3 = await evaluate(b.client, "*who*"), a3 = await evaluate(a.client, "(only-in-a)");
+    check("both sessions carry on after it", text(b3).includes("=> :B") && text(a3).includes("=> :A"), text(b3) + " / " + text(a3));
 
     // handles: made by one connection, used from another, until ended
     const made = await a.client.callTool({ name: "create-session", arguments: {} });
@@ -239,5 +243,6 @@ try {
 } finally {
   for (const p of servers) p.kill("SIGTERM");
 }
+console.log(`e2e-http: ${passed} passed, ${failed} failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
