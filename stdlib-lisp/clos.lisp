@@ -1408,6 +1408,10 @@
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
   (%check-definition-lock name)
+  (sys::%check-type-name-free name)
+  (if (%memq name superclasses)
+      (error 'simple-error :format-control "The class ~S cannot be its own superclass."
+                           :format-arguments (list name)))
   (let* ((kind (cond ((or (null metaclass) (eq metaclass 'standard-class)) :standard)
                      ((eq metaclass 'funcallable-standard-class) :funcallable)
                      (t (error 'simple-error :format-control "The metaclass ~S is not supported."

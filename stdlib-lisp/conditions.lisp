@@ -432,6 +432,7 @@
              (setq default-initargs (%parse-default-initargs (cdr o))))
             ((eq (car o) :documentation) (setq doc (cadr o)))))
     `(progn
+       (sys::%check-type-name-free ',name)
        (%ensure-condition-class
         ',name ',(or parent-types (if (eq name 'condition) nil '(condition)))
         (list ,@(%mapcar1 #'car parsed))

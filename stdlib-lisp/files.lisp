@@ -171,6 +171,10 @@
             (*load-pathname* pathname)
             (*load-truename* (if pathname (probe-file pathname) nil))
             (*load-depth* (1+ *load-depth*)))
+       (when verbose
+         (fresh-line *standard-output*)
+         (%load-semicolons *standard-output*)
+         (format *standard-output* " loading stream ~S~%" filespec))
        (%load-from-stream filespec print)))
     ((or (stringp filespec) (pathnamep filespec))
      (%check-access filespec :input "LOAD")

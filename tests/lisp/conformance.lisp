@@ -1,0 +1,105 @@
+;;;; conformance.lisp: single-cause fixes found through the ANSI test suite (issue 16), each
+;;;; checked here with our own forms; expected values from SBCL and the HyperSpec.
+
+;;; INCF/DECF evaluate the delta before reading the place (CLHS 5.1.3)
+(deftest incf-delta-before-read
+  (let ((x 10)) (incf x (setf x 1)) x)
+  2)
+
+(deftest decf-delta-before-read
+  (let ((v (vector 5 6))) (decf (aref v 1) (progn (setf (aref v 1) 100) 1)) (aref v 1))
+  99)
+
+(deftest incf-place-subforms-once
+  (let ((i 0) (v (vector 0 0))) (incf (aref v (incf i)) 5) (list i v))
+  (1 #(0 5)))
+
+;;; an escaped empty name after a package marker
+(deftest read-empty-symbol-after-marker
+  (let ((s (read-from-string "cl-user::||")))
+    (list (symbol-name s) (eq (symbol-package s) (find-package "CL-USER"))))
+  ("" t))
+
+(deftest read-terminating-colon-still-an-error
+  (signals-error (read-from-string "cl-user::") reader-error)
+  t)
+
+;;; COERCE needs one element type to make a vector of
+(deftest coerce-to-ambiguous-vector-type
+  (signals-error (coerce '(1 2) '(or (vector character) (vector t))) type-error)
+  t)
+
+(deftest coerce-to-vector-t-still-works
+  (coerce '(1 2) '(and (vector t) (satisfies vectorp)))
+  #(1 2))
+
+;;; DOLIST: a SPECIAL declaration of the body covers the result form too
+(deftest dolist-special-covers-result
+  (let ((y :outer))
+    (declare (special y))
+    (let ((y :lexical))
+      (declare (ignorable y))
+      (dolist (e '(1 2) y) (declare (special y)) e)))
+  :outer)
+
+;;; DEFSTRUCT :TYPE checks
+(deftest defstruct-unnamed-typed-predicate
+  (signals-error (eval '(defstruct (conf-s1 (:type list) (:predicate conf-s1-p)) a)) simple-error)
+  t)
+
+(deftest defstruct-named-type-cannot-hold-name
+  (signals-error (eval '(defstruct (conf-s2 (:type (vector fixnum)) :named) a)) simple-error)
+  t)
+
+(deftest defstruct-named-vector-t-works
+  (progn (eval '(defstruct (conf-s3 (:type (vector t)) :named) a))
+         (funcall 'make-conf-s3 :a 1))
+  #(conf-s3 1))
+
+;;; DELETE-PACKAGE of a missing package is a correctable error
+(deftest delete-package-missing-continue
+  (handler-bind ((package-error #'(lambda (c) (invoke-restart (find-restart 'continue c)))))
+    (delete-package "CONF-NO-SUCH-PACKAGE"))
+  nil)
+
+;;; LOAD :VERBOSE of a stream prints a comment line
+(deftest load-stream-verbose-comment
+  (let ((out (with-output-to-string (*standard-output*)
+               (with-input-from-string (s "(+ 1 2)") (load s :verbose t)))))
+    (and (plusp (length out)) (char= (char out 0) #\;)))
+  t)
+
+;;; Declaration names and type names exclude each other (CLHS TYPE, DECLARATION)
+(deftest unknown-declaration-warns
+  (block done
+    (handler-bind ((warning #'(lambda (c) (declare (ignore c)) (return-from done :warned))))
+      (eval '(let () (declare (conf-no-such-declaration 1)) nil))))
+  :warned)
+
+(deftest proclaimed-declaration-does-not-warn
+  (progn (proclaim '(declaration conf-my-decl))
+         (block done
+           (handler-bind ((warning #'(lambda (c) (declare (ignore c)) (return-from done :warned))))
+             (eval '(let ((x 1)) (declare (conf-my-decl x) (fixnum x)) x)))))
+  1)
+
+(deftest declaration-name-cannot-become-type
+  (progn (proclaim '(declaration conf-decl-2))
+         (list (signals-error (eval '(deftype conf-decl-2 () 'integer)) error)
+               (signals-error (eval '(defstruct conf-decl-2 a)) error)
+               (signals-error (eval '(defclass conf-decl-2 () ())) error)
+               (signals-error (eval '(define-condition conf-decl-2 (error) ())) error)))
+  (t t t t))
+
+(deftest type-name-cannot-become-declaration
+  (progn (eval '(deftype conf-type-1 () 'integer))
+         (eval '(defstruct conf-type-2 a))
+         (list (signals-error (proclaim '(declaration conf-type-1)) error)
+               (signals-error (proclaim '(declaration conf-type-2)) error)
+               (signals-error (proclaim '(declaration integer)) error)))
+  (t t t))
+
+;;; a class cannot be its own direct superclass
+(deftest defclass-own-superclass
+  (signals-error (eval '(defclass conf-c1 (conf-c1) ())) error)
+  t)
