@@ -103,3 +103,41 @@
 (deftest defclass-own-superclass
   (signals-error (eval '(defclass conf-c1 (conf-c1) ())) error)
   t)
+
+;;; SUBTYPEP: signed zeros. A range bound of zero holds both zeros, (member 0.0) only +0.0.
+(deftest subtypep-float-range-zero-not-member
+  (list (multiple-value-list (subtypep '(single-float 0.0) '(or (single-float (0.0)) (member 0.0))))
+        (multiple-value-list (subtypep '(double-float 0d0) '(or (double-float (0d0)) (member -0d0))))
+        (multiple-value-list (subtypep '(single-float 0.0) '(or (single-float (0.0)) (member 0.0 -0.0))))
+        (multiple-value-list (subtypep '(single-float -0.0 *) '(single-float 0.0 *)))
+        (multiple-value-list (subtypep '(single-float 0.0 0.0) '(member 0.0))))
+  ((nil t) (nil t) (t t) (t t) (nil t)))
+
+;;; SUBTYPEP: unknown rather than a wrong "certainly not" for classes and function types
+(defclass conf-ta () ())
+(defclass conf-tb () ())
+(defclass conf-tab (conf-ta conf-tb) ())
+(defstruct conf-sa x)
+(defstruct (conf-sb (:include conf-sa)))
+(defstruct (conf-sc (:include conf-sa)))
+
+(deftest subtypep-standard-classes-unknown
+  (list (multiple-value-list (subtypep '(and conf-ta conf-tb) 'conf-tab))
+        (multiple-value-list (subtypep 'conf-ta '(not conf-tb)))
+        (multiple-value-list (subtypep 'function '(not conf-ta)))
+        (multiple-value-list (subtypep 'conf-tab 'conf-ta))
+        (multiple-value-list (subtypep 'conf-ta 'conf-tb)))
+  ((nil nil) (nil nil) (nil nil) (t t) (nil t)))
+
+(deftest subtypep-disjoint-class-families
+  (list (multiple-value-list (subtypep 'conf-sb '(not conf-sc)))
+        (multiple-value-list (subtypep 'function '(not conf-sa)))
+        (multiple-value-list (subtypep 'conf-ta '(not conf-sa)))
+        (multiple-value-list (subtypep 'function '(not stream)))
+        (multiple-value-list (subtypep 'stream '(not condition))))
+  ((t t) (t t) (t t) (t t) (t t)))
+
+(deftest subtypep-function-types-unknown
+  (list (multiple-value-list (subtypep '(function (t) integer) '(function (t) real)))
+        (multiple-value-list (subtypep '(function (t) integer) 'function)))
+  ((nil nil) (t t)))
