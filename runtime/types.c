@@ -2031,7 +2031,7 @@ static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
     } else if (certainly_subtype(L, spec, S(BASE_STRING))) ue = UE_BASE_CHAR;
     else if (certainly_subtype(L, spec, S(STRING))) ue = UE_CHARACTER;
     else if (certainly_subtype(L, spec, S(BIT_VECTOR))) ue = UE_BIT;
-    else if (!certainly_subtype(L, spec, L2(L, S(VECTOR), S(T))))
+    else if (is_cons(spec) && !certainly_subtype(L, spec, L2(L, S(VECTOR), S(T))))
         /* (or (vector character) (vector t)): no one element type to make the vector with */
         err_coerce(L, x, spec);
     size_t n = sequence_length(L, x);

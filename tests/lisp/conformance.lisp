@@ -141,3 +141,7 @@
   (list (multiple-value-list (subtypep '(function (t) integer) '(function (t) real)))
         (multiple-value-list (subtypep '(function (t) integer) 'function)))
   ((nil nil) (t t)))
+
+(deftest coerce-to-vector-class
+  (coerce '(1 0) (find-class 'vector))
+  #(1 0))
