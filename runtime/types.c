@@ -11,6 +11,7 @@
 #include "eval.h"
 #include "lstring.h"
 #include "docs.h"
+#include "logical.h"
 #include <math.h>
 
 /* ------------------------------------------------------------------ */
@@ -601,7 +602,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_READTABLE: return is_type(x, T_READTABLE);
     case BT_RANDOM_STATE: return is_type(x, T_RANDOM_STATE);
     case BT_PATHNAME: return is_type(x, T_PATHNAME);
-    case BT_LOGICAL_PATHNAME: return false;
+    case BT_LOGICAL_PATHNAME: return logical_pathname_p(x);
     case BT_STREAM: return is_type(x, T_STREAM) || gray_instance_p(L, x);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
     case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT) || stream_kind_is(x, SK_STRING_FILL);
@@ -829,7 +830,7 @@ Obj type_of(Lisp *L, Obj o) {
     case T_STREAM: return stream_type_of(L, o);
     case T_READTABLE: return S(READTABLE);
     case T_RANDOM_STATE: return S(RANDOM_STATE);
-    case T_PATHNAME: return S(PATHNAME);
+    case T_PATHNAME: return logical_pathname_p(o) ? S(LOGICAL_PATHNAME) : S(PATHNAME);
     case T_INSTANCE: case T_FUNCALLABLE: {
         Obj hook = SYM(S(P_INSTANCE_TYPE_OF))->function;
         if (is_function(hook)) {
@@ -1663,7 +1664,7 @@ static CT *ct_of_object(Ctx *c, Obj x, int depth) {
     case T_PACKAGE: t->misc = M_PACKAGE; break;
     case T_READTABLE: t->misc = M_READTABLE; break;
     case T_RANDOM_STATE: t->misc = M_RANDOM; break;
-    case T_PATHNAME: t->misc = M_PATHNAME; break;
+    case T_PATHNAME: t->misc = logical_pathname_p(x) ? M_LPATHNAME : M_PATHNAME; break;
     case T_STREAM: t->misc = stream_bit(x); break;
     case T_PRIMITIVE: case T_CLOSURE: t->misc = M_FN; break;
     case T_FUNCALLABLE: t->misc = M_FN_GENERIC; break;

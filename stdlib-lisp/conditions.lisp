@@ -1006,6 +1006,8 @@
 (setf (gethash 'program-error *simple-variants*) 'simple-program-error)
 (setf (gethash 'control-error *simple-variants*) 'simple-control-error)
 (setf (gethash 'reader-error *simple-variants*) 'simple-reader-error)
+(define-condition simple-parse-error (simple-condition parse-error) ())
+(setf (gethash 'parse-error *simple-variants*) 'simple-parse-error)
 
 ;;; ------------------------------------------------------------------
 ;;; ASSERT (CHECK-TYPE lives with the type system)
