@@ -145,3 +145,54 @@
 (deftest coerce-to-vector-class
   (coerce '(1 0) (find-class 'vector))
   #(1 0))
+
+;;; CLOS: the standard generic functions are generic functions
+(deftest standard-functions-are-generic
+  (mapcar #'(lambda (f) (typep (symbol-function f) 'standard-generic-function))
+          '(add-method remove-method find-method compute-applicable-methods method-qualifiers
+            function-keywords))
+  (t t t t t t))
+
+(defgeneric conf-gf-qual (x))
+(defmethod conf-gf-qual :before ((x integer)) nil)
+(defmethod conf-gf-qual ((x integer)) x)
+
+(deftest standard-generic-functions-still-work
+  (list (mapcar #'method-qualifiers (compute-applicable-methods #'conf-gf-qual '(1)))
+        (method-qualifiers (find-method #'conf-gf-qual '(:before) '(integer)))
+        (find-method #'conf-gf-qual '(:after) '(integer) nil)
+        (signals-error (find-method #'conf-gf-qual '(:after) '(integer)) error))
+  ((nil (:before)) (:before) nil t))
+
+;;; CALL-NEXT-METHOD with arguments that change the applicable methods is an error
+(defgeneric conf-cnm (x))
+(defmethod conf-cnm ((x (eql 0))) (call-next-method 1))
+(defmethod conf-cnm ((x integer)) (if (> x 10) (call-next-method (- x 1)) (list :int x)))
+(defmethod conf-cnm ((x t)) (list :t x))
+
+(deftest call-next-method-args-must-keep-methods
+  (list (signals-error (conf-cnm 0) error)
+        (conf-cnm 20)
+        (conf-cnm 5))
+  (t (:t 19) (:int 5)))
+
+;;; SHARED-INITIALIZE checks its initargs
+(defclass conf-si () ((a :initarg :a)))
+
+(deftest shared-initialize-initarg-checks
+  (list (signals-error (shared-initialize (allocate-instance (find-class 'conf-si)) nil :a) program-error)
+        (signals-error (shared-initialize (allocate-instance (find-class 'conf-si)) nil '(a b) nil) program-error)
+        (slot-value (shared-initialize (allocate-instance (find-class 'conf-si)) nil :a 3) 'a))
+  (t t 3))
+
+;;; CHANGE-CLASS: a slot shared by the old class keeps its value as a local slot of the new one
+(defclass conf-shared () ((a :allocation :class) (b :allocation :class)))
+(defclass conf-local () ((a) (b)))
+
+(deftest change-class-keeps-shared-slot-values
+  (let ((o (make-instance 'conf-shared)))
+    (setf (slot-value o 'a) 'foo)
+    (slot-makunbound o 'b)
+    (change-class o 'conf-local)
+    (list (slot-value o 'a) (slot-boundp o 'b) (slot-value (make-instance 'conf-shared) 'a)))
+  (foo nil foo))
