@@ -46,6 +46,9 @@ static bool word_char(uint32_t c) {
 }
 
 _Noreturn static void syntax_error(Lisp *L, Obj str, size_t at, const char *what) {
+    size_t n = STR(str)->len;
+    if (n > 200)   /* a huge namestring is not repeated in the message */
+        err_fmt(L, S(PARSE_ERROR), "logical namestring of %d characters: %s at position %d", (int)n, what, (int)at);
     err_fmt(L, S(PARSE_ERROR), "logical namestring %S: %s at position %d", str, what, (int)at);
 }
 
