@@ -1915,13 +1915,26 @@ static void ctx_init(Ctx *c, Lisp *L) {
     aset_add(L, &u->arrs, &cap, aterm_full());
 }
 
+/* The same type specifier: conses compared by structure, everything else by EQL, so that
+ * (eql "abc") and (eql "abc") naming two different strings are not taken to be one type. */
+static bool same_spec(Lisp *L, Obj a, Obj b, int depth) {
+    if (depth > 1000) return false;
+    bool objects = is_cons(a) && (CAR(a) == S(EQL) || CAR(a) == S(MEMBER));   /* compared by EQL */
+    while (is_cons(a) && is_cons(b)) {
+        if (objects ? !lisp_eql(CAR(a), CAR(b)) : !same_spec(L, CAR(a), CAR(b), depth + 1)) return false;
+        a = CDR(a);
+        b = CDR(b);
+    }
+    return lisp_eql(a, b);
+}
+
 bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain) {
     *certain = true;
     Ctx c;
     ctx_init(&c, L);
     FT *a = conv(&c, t1);       /* converting both also checks their syntax */
     FT *b = conv(&c, t2);
-    if (t1 == t2 || t2 == S(T) || t1 == NIL || lisp_equal(L, t1, t2)) return true;
+    if (t1 == t2 || t2 == S(T) || t1 == NIL || same_spec(L, t1, t2, 0)) return true;
     int e = TRI_UNKNOWN;
     if (!c.overflow) {
         FT *d = ft_inter(&c, a, ft_compl(&c, b));

@@ -196,3 +196,12 @@
     (change-class o 'conf-local)
     (list (slot-value o 'a) (slot-boundp o 'b) (slot-value (make-instance 'conf-shared) 'a)))
   (foo nil foo))
+
+;;; SUBTYPEP: EQL and MEMBER types of two different (if EQUAL) objects are different types
+(deftest subtypep-eql-distinct-objects
+  (let ((s1 (copy-seq "abc")) (s2 (copy-seq "abc")) (l1 (list 1)))
+    (list (multiple-value-list (subtypep `(eql ,s1) `(eql ,s2)))
+          (multiple-value-list (subtypep `(member ,(list 1)) `(member ,(list 1))))
+          (multiple-value-list (subtypep `(eql ,s1) `(eql ,s1)))
+          (multiple-value-list (subtypep `(member ,l1) `(member ,l1)))))
+  ((nil t) (nil t) (t t) (t t)))
