@@ -31,6 +31,9 @@
     ;; tinycl does not treat (VECTOR NIL) as a string; doit.lsp disables this note for
     ;; Allegro, CMUCL and LispWorks too.
     (rt:disable-note :nil-vectors-are-strings)
+    ;; OPEN :IF-EXISTS :NEW-VERSION on an existing file signals in tinycl as in SBCL, for which
+    ;; the suite's notes.lsp disables this note (so its four tests are in neither total).
+    (rt:disable-note :open-if-exists-new-version-no-error)
     (setf *entries-left* (remove-if #'rt::has-disabled-note (cdr rt::*entries*)))
     (format t "~&;; RUNNING ~D tests~%" (length *entries-left*)))
   (when *current*
