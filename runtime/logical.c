@@ -4,6 +4,7 @@
  * (LOGICAL-PATHNAME-TRANSLATIONS, TRANSLATE-LOGICAL-PATHNAME) are Lisp, in files.lisp. */
 #include "prim.h"
 #include "logical.h"
+#include "abi.h"
 #include "lstring.h"
 #include "list.h"
 #include "hash.h"
@@ -222,8 +223,8 @@ Obj logical_downcase_pathname(Lisp *L, Obj p) {
 
 Obj logical_to_physical(Lisp *L, Obj p) {
     if (!logical_pathname_p(p)) return p;
-    Obj fn = SYM(intern_cstr(L, L->pkg_cl, "TRANSLATE-LOGICAL-PATHNAME"))->function;
-    return is_function(fn) ? funcall1(L, fn, p) : p;
+    Obj fn = abi_upcall(L, S(TRANSLATE_LOGICAL_PATHNAME));   /* NIL only while the stdlib loads */
+    return fn == NIL ? p : funcall1(L, fn, p);
 }
 
 /* ---- primitives ---- */
