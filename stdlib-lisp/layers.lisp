@@ -133,4 +133,119 @@
   "Ensures consistent *FEATURES* across multiple CLs (tinycl's built-in layer: nothing to add)."
   "t")
 
+;;; closer-mop 1.0.0: its package definition imports the MOP from a package chosen by
+;;; implementation feature (with none for an unlisted Lisp, DEFPACKAGE is given a package named
+;;; CLASSP to import from) and each implementation has a file of fixes. On tinycl the MOP is
+;;; TINYCL-MOP (mop.lisp); this layer is closer-mop's package with its exports, over it, and
+;;; its own few functions. tinycl's DEFGENERIC, DEFMETHOD and STANDARD-GENERIC-FUNCTION are
+;;; closer-mop's, as on SBCL and ABCL where it only wraps them.
+(%register-builtin-system "closer-mop" "1.0.0"
+  "Closer to MOP is a compatibility layer that rectifies many of the absent or incorrect CLOS MOP features across a broad range of Common Lisp implementations (tinycl's built-in layer over TINYCL-MOP)."
+  "
+(defpackage #:closer-mop
+  (:use #:common-lisp #:tinycl-mop)
+  (:nicknames #:c2mop)
+  (:export
+   #:built-in-class #:class #:direct-slot-definition #:effective-slot-definition
+   #:eql-specializer #:forward-referenced-class #:funcallable-standard-class
+   #:funcallable-standard-object #:generic-function #:metaobject #:method #:method-combination
+   #:slot-definition #:specializer #:standard-accessor-method #:standard-class
+   #:standard-generic-function #:standard-direct-slot-definition
+   #:standard-effective-slot-definition #:standard-method #:standard-object
+   #:standard-reader-method #:standard-slot-definition #:standard-writer-method
+   #:defclass #:defgeneric #:define-method-combination #:defmethod
+   #:classp #:ensure-finalized #:ensure-method #:fix-slot-initargs #:required-args #:subclassp
+   #:accessor-method-slot-definition #:add-dependent #:add-direct-method #:add-direct-subclass
+   #:class-default-initargs #:class-direct-default-initargs #:class-direct-slots
+   #:class-direct-subclasses #:class-direct-superclasses #:class-finalized-p
+   #:class-precedence-list #:class-prototype #:class-slots
+   #:compute-applicable-methods-using-classes #:compute-class-precedence-list
+   #:compute-default-initargs #:compute-discriminating-function #:compute-effective-method
+   #:compute-effective-method-function #:compute-effective-slot-definition #:compute-slots
+   #:direct-slot-definition-class #:effective-slot-definition-class #:ensure-class
+   #:ensure-class-using-class #:ensure-generic-function #:ensure-generic-function-using-class
+   #:eql-specializer-object #:extract-lambda-list #:extract-specializer-names
+   #:finalize-inheritance #:find-method-combination #:funcallable-standard-instance-access
+   #:generic-function-argument-precedence-order #:generic-function-declarations
+   #:generic-function-lambda-list #:generic-function-method-class
+   #:generic-function-method-combination #:generic-function-methods #:generic-function-name
+   #:intern-eql-specializer #:make-method-lambda #:map-dependents #:method-function
+   #:method-generic-function #:method-lambda-list #:method-specializers #:reader-method-class
+   #:remove-dependent #:remove-direct-method #:remove-direct-subclass
+   #:set-funcallable-instance-function #:slot-boundp-using-class #:slot-definition-allocation
+   #:slot-definition-initargs #:slot-definition-initform #:slot-definition-initfunction
+   #:slot-definition-location #:slot-definition-name #:slot-definition-readers
+   #:slot-definition-writers #:slot-definition-type #:slot-makunbound-using-class
+   #:slot-value-using-class #:specializer-direct-generic-functions #:specializer-direct-methods
+   #:standard-instance-access #:subtypep #:typep #:update-dependent #:validate-superclass
+   #:writer-method-class
+   #:warn-on-defmethod-without-generic-function))
+
+(in-package #:closer-mop)
+
+(defun required-args (lambda-list &optional (collector #'identity))
+  (let ((r nil))
+    (dolist (x lambda-list (nreverse r))
+      (if (member x lambda-list-keywords) (return (nreverse r)))
+      (push (funcall collector x) r))))
+
+(defun ensure-finalized (class &optional (errorp t))
+  (cond ((typep class 'class)
+         (unless (class-finalized-p class) (finalize-inheritance class)))
+        (errorp (error \"~S is not a class.\" class)))
+  class)
+
+(defun subclassp (class superclass)
+  (let ((class (if (symbolp class) (find-class class) class))
+        (superclass (if (symbolp superclass) (find-class superclass) superclass)))
+    (labels ((walk (c seen)
+               (cond ((eq c superclass) t)
+                     ((member c seen) nil)
+                     (t (let ((seen (cons c seen)))
+                          (some #'(lambda (s) (walk s seen)) (class-direct-superclasses c)))))))
+      (if (walk class nil) t nil))))
+
+(defun fix-slot-initargs (initargs) initargs)
+
+(defgeneric compute-effective-method-function (gf effective-method options))
+
+(defmethod compute-effective-method-function ((gf generic-function) effective-method options)
+  (when options
+    (cerror \"Ignore these options.\"
+            \"This version of compute-effective-method-function does not support method combination options: ~S\"
+            options))
+  (sys::%effective-method-function gf effective-method))
+
+(defun %specializer-form (s)
+  (cond ((symbolp s) s)
+        ((typep s 'eql-specializer) `(eql ',(eql-specializer-object s)))
+        ((and (class-name s) (eq (find-class (class-name s) nil) s)) (class-name s))
+        (t (error \"The specializer ~S has no name a method definition can use.\" s))))
+
+(defun ensure-method (gf lambda-expression
+                      &key (method-class (generic-function-method-class gf)) (qualifiers ())
+                           (lambda-list (cadr lambda-expression))
+                           (specializers (required-args lambda-list (constantly (find-class 't)))))
+  (declare (ignore method-class))
+  (let* ((required (required-args lambda-list))
+         (rest (nthcdr (length required) lambda-list)))
+    (eval `(defmethod ,(generic-function-name gf) ,@qualifiers
+               (,@(mapcar #'(lambda (arg s) (list arg (%specializer-form s))) required specializers)
+                ,@rest)
+             ,@(cddr lambda-expression)))))
+
+(define-symbol-macro warn-on-defmethod-without-generic-function nil)
+
+(let ((symbols nil))
+  (do-external-symbols (s '#:common-lisp) (push s symbols))
+  (do-external-symbols (s '#:closer-mop) (pushnew s symbols))
+  (make-package '#:closer-common-lisp :nicknames '(#:c2cl) :use nil)
+  (import symbols '#:closer-common-lisp)
+  (export symbols '#:closer-common-lisp))
+
+(defpackage #:closer-common-lisp-user
+  (:nicknames #:c2cl-user)
+  (:use #:closer-common-lisp))
+")
+
 (in-package "COMMON-LISP-USER")

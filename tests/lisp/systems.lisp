@@ -494,3 +494,28 @@
     (let ((v (make-string 4 :initial-element #\-)))
       (list (read-sequence v (make-instance (find-symbol "SY-TGS-IN"))) v)))
   (2 "ab--"))
+
+(deftest sy-builtin-closer-mop
+  ;; closer-mop's package definition names a MOP package per implementation; the built-in
+  ;; layer is its package over TINYCL-MOP, with C2CL (CL plus the MOP) beside it
+  (progn
+    (asdf:load-system "closer-mop")
+    (eval (read-from-string
+           "(progn (defclass sy-c2-a () ((x :initarg :x)))
+                   (defclass sy-c2-b (sy-c2-a) ((y)))
+                   (defgeneric sy-c2-f (o))
+                   (c2mop:ensure-method #'sy-c2-f '(lambda (o) (list :b (call-next-method)))
+                                        :specializers (list (find-class 'sy-c2-b)))
+                   (c2mop:ensure-method #'sy-c2-f '(lambda (o) :a)
+                                        :specializers (list (find-class 'sy-c2-a))))"))
+    (let ((s (asdf:find-system "closer-mop")))
+      (list (asdf:system-source-file s) (asdf:component-version s)
+            (funcall (read-from-string "c2mop:subclassp") 'sy-c2-b 'sy-c2-a)
+            (mapcar (read-from-string "c2mop:slot-definition-name")
+                    (funcall (read-from-string "c2mop:class-slots")
+                             (funcall (read-from-string "c2mop:ensure-finalized") (find-class 'sy-c2-b))))
+            (funcall (read-from-string "sy-c2-f") (make-instance (read-from-string "sy-c2-b")))
+            (eq (find-symbol "CLASS-SLOTS" "C2CL") (find-symbol "CLASS-SLOTS" "SB-MOP"))
+            (eq (find-symbol "DEFCLASS" "C2CL") 'defclass)
+            (funcall (read-from-string "c2mop:required-args") '(a b &optional c)))))
+  (nil "1.0.0" t (x y) (:b :a) t t (a b)))
