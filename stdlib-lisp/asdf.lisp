@@ -1454,7 +1454,12 @@
     (ignore-errors (sys::%session-progress (apply #'format nil control args)))))
 
 (defun %load-source-component (c)
-  (load (component-pathname c)))
+  ;; loading a source file stands for compiling it and loading the result, so the file is
+  ;; also the one being compiled (code reads *COMPILE-FILE-TRUENAME* with #. to find its files)
+  (let* ((file (component-pathname c))
+         (*compile-file-pathname* file)
+         (*compile-file-truename* (or (probe-file file) file)))
+    (load file)))
 
 (defun %perform-load (operation c)
   (let ((file (component-pathname c)))

@@ -125,6 +125,12 @@
 (defclass trivial-gray-stream-mixin () ())
 ")
 
+;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
+;;; ships ASDF, so that (:depends-on ("uiop")) and (asdf:find-system "uiop") find them; loading
+;;; them does nothing more.
+(%register-builtin-system "uiop" "3.3.1" "Portability library for Common Lisp programs (built into tinycl)." "t")
+(%register-builtin-system "asdf" "3.3.1" "Another System Definition Facility (tinycl's own loader, built in)." "t")
+
 ;;; trivial-features: its .asd stops on a Lisp it does not list, and its per-implementation
 ;;; files only push the features naming the byte order, word size, processor and system.
 ;;; tinycl's *FEATURES* has them from the start (set in C for the machine it runs on), so the
