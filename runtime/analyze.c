@@ -978,7 +978,10 @@ static Node *analyze_call(ACtx *c, Obj form) {
     }
     int i = 0;
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
-    if (n->fname != NIL && warnings_active(c)) warnings_check_call(c, n->fname, CDR(form), nargs);
+    if (warnings_active(c)) {
+        if (is_cons(head)) warnings_check_lambda_call(c, head, CDR(form), nargs);
+        else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
+    }
     bind_primitive(c, n);
     return &n->n;
 }

@@ -54,6 +54,16 @@
    ("WARNING" ":TES is not a known argument keyword.")
    ("STYLE-WARNING" "The function WT-KK is called with odd number of keyword arguments.")))
 
+(deftest warn-lambda-expression-calls
+  ;; a lambda expression called in place: its counts and keywords, full warnings as in SBCL
+  ;; (esrap's compiler macro relies on this to reject a bad keyword combination)
+  (analysis-warnings '(defun wt-lx1 () ((lambda (x &key a) (list x a)) 1 :b 2))
+                     '(defun wt-lx2 () ((lambda (x) x) 1 2))
+                     '(defun wt-lx3 () ((lambda (x &key a) (list x a)) 1 :a 2 :allow-other-keys t :c 3))
+                     '(defun wt-lx4 () ((lambda (&rest r &key &allow-other-keys) r) :z 1)))
+  (("WARNING" ":B is not a known argument keyword.")
+   ("WARNING" "The function (LAMBDA (X) X) is called with two arguments, but wants exactly one.")))
+
 (deftest warn-unused-variables
   (analysis-warnings '(defun wt-f6 (x) 1)
                      '(defun wt-f9 () (let ((y 1)) 2))
