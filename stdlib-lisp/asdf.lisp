@@ -823,6 +823,10 @@
                  (loop for (k) on options by #'cddr always (keywordp k)))
       (error "Malformed options in the definition of system ~S: ~S (expected keyword/value pairs)~A"
              name options (if (and asd (not *asd-being-loaded*)) (format nil " (defined in ~A)" (namestring asd)) "")))
+    (when (assoc name *builtin-systems* :test #'string=)
+      ;; a built-in system stays the one used, when the .asd that also defines it on disk is
+      ;; read for another of its systems (cl-fad.asd for "cl-fad/test")
+      (return-from %define-system (find-system name)))
     (let ((dd (getf options :defsystem-depends-on)))
       (dolist (d (ensure-list dd)) (%load-defsystem-dependency d name asd)))
     (let ((system (make-instance (%system-class (getf options :class) name) :name name)))
@@ -1216,16 +1220,17 @@
 ;;; Built-in systems (stdlib-lisp/layers.lisp): systems tinycl provides itself, found before any
 ;;; .asd on disk, as ASDF finds UIOP. Each is made the first time its name is looked up, so that
 ;;; the boot pays only for an entry in a list.
-(defvar *builtin-systems* nil "((name version description loader-function) ...)")
+(defvar *builtin-systems* nil "((name version description loader-function depends-on) ...)")
 
 (defun %ensure-builtin-system (name)
   (let ((entry (and (not (gethash name *registered-systems*))
                     (assoc name *builtin-systems* :test #'string=))))
     (when entry
-      (destructuring-bind (name version description loader) entry
+      (destructuring-bind (name version description loader &optional depends-on) entry
         (let ((system (make-instance 'system :name name)))
           (setf (component-version system) version
-                (component-description system) description)
+                (component-description system) description
+                (system-depends-on system) depends-on)
           ;; loading it runs the loader; the load is recorded as any other
           (eval `(defmethod perform ((o load-op) (c (eql ',system))) (funcall ',loader)))
           (register-system system))))))

@@ -17,9 +17,16 @@
           ((eq form in) t)
         (eval form)))))
 
-(defun %register-builtin-system (name version description text)
-  ;; the system object is made when the name is first looked up (asdf.lisp)
-  (push (list name version description #'(lambda () (%load-layer-text text))) *builtin-systems*))
+(defun %register-builtin-system (name version description text &optional depends-on)
+  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load first
+  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on) *builtin-systems*))
+
+(defun %library-source-directory (name)
+  ;; the directory of the .asd on disk that defines NAME (for a layer that loads part of it)
+  (let ((asd (%locate-asd name)))
+    (unless asd
+      (error "The sources of ~S are not installed (no ~A.asd found), and tinycl's layer loads them." name name))
+    (pathname-directory-pathname asd)))
 
 ;;; trivial-gray-streams 2.0: on SBCL it imports SB-GRAY's symbols and bridges SB-GRAY's
 ;;; sequence and file-position functions to its own portable ones; this is that branch for
@@ -124,6 +131,105 @@
 
 (defclass trivial-gray-stream-mixin () ())
 ")
+
+;;; cl-fad 0.7.6: fad.lisp has a branch per implementation for LIST-DIRECTORY, FILE-EXISTS-P
+;;; and DELETE-DIRECTORY-AND-FILES (an unlisted Lisp gets "not implemented" errors), and
+;;; temporary-files.lisp calls its own GETENV while it loads, which stops on an unlisted Lisp.
+;;; The layer loads packages.lisp, fad.lisp and path.lisp from the sources on disk, then gives
+;;; those three functions tinycl's branch (SBCL's: DIRECTORY, PROBE-FILE, DELETE-DIRECTORY),
+;;; and provides the temporary-file part (OPEN-TEMPORARY and its macros, with the library's
+;;; names and behaviour) itself.
+(%register-builtin-system "cl-fad" "0.7.6"
+  "Portable pathname library (tinycl's built-in layer: the sources on disk with tinycl's branches)."
+  "
+(let ((dir (asdf::%library-source-directory \"cl-fad\")))
+  ;; the variables of the branches for other Lisps are unused here: not worth a warning
+  (handler-bind ((warning #'muffle-warning))
+    (dolist (file '(\"packages\" \"fad\" \"path\"))
+      (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir)))))
+
+(in-package :cl-fad)
+
+(defun list-directory (dirname &key (follow-symlinks t))
+  \"The files and subdirectories (in directory form) of the directory DIRNAME.\"
+  (when (wild-pathname-p dirname)
+    (error \"Can only list concrete directory names.\"))
+  (directory (directory-wildcard dirname) :resolve-symlinks follow-symlinks))
+
+(defun file-exists-p (pathspec)
+  \"The truename of the file or directory PATHSPEC (a directory in directory form), or NIL.\"
+  (probe-file pathspec))
+
+(defun delete-directory-and-files (dirname &key (if-does-not-exist :error))
+  \"Deletes the directory DIRNAME with everything in it.\"
+  (if (directory-exists-p dirname)
+      (tinycl:delete-directory dirname :recursive t)
+      (ecase if-does-not-exist
+        (:error (error \"~S is not a directory\" dirname))
+        (:ignore nil)))
+  (values))
+
+;;; temporary files
+(defun getenv (name) (tinycl:posix-getenv name))
+
+(defun get-default-temporary-directory ()
+  (let ((dir (getenv \"TMPDIR\")))
+    (if (plusp (length dir)) (pathname-as-directory dir) #p\"/tmp/\")))
+
+(defparameter *default-template*
+  (concatenate 'string (namestring (get-default-temporary-directory)) \"temp-%\")
+  \"Where OPEN-TEMPORARY makes files: % stands for a random string.\")
+(defparameter *max-tries* 10000)
+(defvar *name-random-state* (make-random-state t))
+
+(define-condition invalid-temporary-pathname-template (error)
+  ((string :initarg :string))
+  (:report (lambda (c stream)
+             (format stream \"invalid temporary file name template ~S: it needs a % to stand for a random string\"
+                     (slot-value c 'string)))))
+
+(define-condition cannot-create-temporary-file (error)
+  ((template :initarg :template) (max-tries :initarg :max-tries))
+  (:report (lambda (c stream)
+             (format stream \"cannot create a temporary file from the template ~A after ~D attempt~:P\"
+                     (slot-value c 'template) (slot-value c 'max-tries)))))
+
+(defun generate-random-string ()
+  (format nil \"~:@(~36,8,'0R~)\" (random (expt 36 8) *name-random-state*)))
+
+(defun generate-random-pathname (template random-string-generator)
+  (let ((at (or (position #\\% template)
+                (error 'invalid-temporary-pathname-template :string template))))
+    (merge-pathnames (concatenate 'string (subseq template 0 at) (funcall random-string-generator)
+                                  (subseq template (1+ at))))))
+
+(defun open-temporary (&rest open-arguments
+                       &key (template *default-template*)
+                            (generate-random-string 'generate-random-string)
+                            (max-tries *max-tries*) (direction :output)
+                       &allow-other-keys)
+  \"A new file named from TEMPLATE (its % replaced by a random string), opened with OPEN-ARGUMENTS.\"
+  (let ((args (alexandria:remove-from-plist open-arguments :template :generate-random-string :max-tries
+                                            :direction)))
+    (dotimes (i max-tries (error 'cannot-create-temporary-file :template template :max-tries max-tries))
+      (let ((s (apply #'open (translate-logical-pathname (generate-random-pathname template generate-random-string))
+                      :direction direction :if-exists nil args)))
+        (when s (return s))))))
+
+(defmacro with-output-to-temporary-file ((stream &rest args) &body body)
+  \"Runs BODY with STREAM on a new temporary file; returns the file's pathname.\"
+  `(with-open-stream (,stream (open-temporary ,@args))
+     ,@body
+     (pathname ,stream)))
+
+(defmacro with-open-temporary-file ((stream &rest args &key keep &allow-other-keys) &body body)
+  \"Runs BODY with STREAM on a new temporary file, deleted afterwards unless KEEP.\"
+  `(with-open-stream (,stream (open-temporary ,@(alexandria:remove-from-plist args :keep)))
+     (unwind-protect (progn ,@body)
+       (unless ,keep
+         (close ,stream)
+         (delete-file (pathname ,stream))))))
+" '("bordeaux-threads" "alexandria"))
 
 ;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
 ;;; ships ASDF, so that (:depends-on ("uiop")) and (asdf:find-system "uiop") find them; loading

@@ -285,6 +285,21 @@
           (tinycl:system-loaded-p "sy-inline")))
   (:one nil t))
 
+(deftest sy-depends-on-uiop-and-truenames
+  ;; (:depends-on ("uiop")) loads; while a component loads, *LOAD-TRUENAME*, *LOAD-PATHNAME* and
+  ;; *COMPILE-FILE-TRUENAME* name its file (code reads them with #. to find files beside it)
+  (let ((dir (merge-pathnames "truenames/" *sy-dir*)))
+    (sy-write (merge-pathnames "sy-truenames.asd" dir)
+              "(defsystem \"sy-truenames\" :depends-on (\"uiop\") :components ((:file \"tn\")))")
+    (sy-write (merge-pathnames "tn.lisp" dir)
+              "(defparameter cl-user::*sy-tn* (list (pathname-name *load-truename*) (pathname-name *load-pathname*) (pathname-name #.*compile-file-truename*) (pathname-name *compile-file-pathname*)))")
+    (push dir asdf:*central-registry*)
+    (asdf:load-system "sy-truenames")
+    (list (symbol-value (find-symbol "*SY-TN*" "CL-USER"))
+          (tinycl:system-dependencies "sy-truenames")
+          *compile-file-truename*))
+  (("tn" "tn" "tn" "tn") ("uiop") nil))
+
 (deftest sy-changed-file-reloads
   (let ((dir (merge-pathnames "changing/" *sy-dir*)))
     (sy-write (merge-pathnames "sy-changing.asd" dir)
@@ -361,6 +376,24 @@
         (namestring (uiop:ensure-directory-pathname "/x/y"))
         (uiop:directory-pathname-p "/x/") (uiop:symbol-call :fix-util :double 4))
   ("a/b/c.lisp" "a/b/c.lisp" "a/b/" "/x/y/" t 8))
+
+(deftest sy-uiop-more
+  ;; the UIOP functions the Debian libraries call beyond what .asd files use (uiop.lisp)
+  (list (uiop:escape-command '("ls" "a b" "x$y" "plain-1.txt"))
+        (list (uiop:timestamp< nil 1) (uiop:timestamp< 1 t) (uiop:timestamp< t 1) (uiop:timestamp< 2 1)
+              (uiop:latest-timestamp 1 nil 3) (uiop:earliest-timestamp 4 2 t))
+        (let (path)
+          (list (uiop:with-temporary-file (:stream s :pathname p)
+                  (setq path p) (print '(1 2) s) (finish-output s) (uiop:read-file-form p))
+                (probe-file path)))
+        (uiop:with-temporary-file (:pathname p :keep nil) (pathname-type p))
+        (multiple-value-list (uiop:split-name-type "a.tar.gz"))
+        (uiop:nest (list 1) (list 2) 3)
+        (with-output-to-string (s) (uiop:format! s "~A" 1) (uiop:safe-format! s "~A" 2))
+        (uiop:encoding-external-format :utf-8)
+        (stringp (uiop:implementation-identifier))
+        (listp uiop:*command-line-arguments*))
+  ("ls \"a b\" \"x\\$y\" plain-1.txt" (t t nil nil 3 2) ((1 2) nil) "tmp" ("a.tar" "gz") (1 (2 3)) "12" :utf-8 t t))
 
 (deftest sy-uiop-define-package
   (progn (eval '(uiop:define-package :sy-defpkg (:use :cl) (:mix :fix-util) (:reexport :fix-util)))
@@ -519,3 +552,30 @@
             (eq (find-symbol "DEFCLASS" "C2CL") 'defclass)
             (funcall (read-from-string "c2mop:required-args") '(a b &optional c)))))
   (nil "1.0.0" t (x y) (:b :a) t t (a b)))
+
+(deftest sy-builtin-cl-fad
+  ;; the sources on disk (packages, fad, path) with tinycl's branches and its temporary files
+  (if (not (probe-file "/usr/share/common-lisp/source/cl-fad/fad.lisp"))
+      '(nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t) ; not installed
+      (progn
+        (asdf:load-system "cl-fad")
+        (ensure-directories-exist "/tmp/sy-fad/sub/")
+        (with-open-file (s "/tmp/sy-fad/a.txt" :direction :output :if-exists :supersede) (write-string "a" s))
+        (let ((fn (lambda (name &rest args) (apply (find-symbol name "CL-FAD") args))))
+          (prog1
+              (list (asdf:system-source-file (asdf:find-system "cl-fad"))
+                    (asdf:component-version (asdf:find-system "cl-fad"))
+                    (funcall fn "LIST-DIRECTORY" "/tmp/sy-fad/")
+                    (funcall fn "DIRECTORY-EXISTS-P" "/tmp/sy-fad/sub")
+                    (eval (read-from-string "(cl-fad:with-open-temporary-file (s :direction :io) (print 5 s) (file-position s 0) (read s))"))
+                    (progn (funcall fn "DELETE-DIRECTORY-AND-FILES" "/tmp/sy-fad/")
+                           (null (probe-file "/tmp/sy-fad/"))))))))
+  (nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t))
+
+(deftest sy-builtin-uiop-and-asdf
+  ;; part of the image: found by name, loadable as a dependency, loading does nothing more
+  (list (asdf:component-version (asdf:find-system "uiop" nil))
+        (asdf:component-version (asdf:find-system "asdf" nil))
+        (progn (asdf:load-system "uiop") (tinycl:system-loaded-p "uiop"))
+        (asdf:system-source-file (asdf:find-system "uiop")))
+  ("3.3.1" "3.3.1" t nil))
