@@ -834,6 +834,9 @@
             (slot-value system 'source-directory) dir
             (slot-value system 'asd-date) (and asd (ignore-errors (file-write-date asd))))
       (%apply-options system options)
+      ;; as in ASDF, a system's RELATIVE-PATHNAME slot holds its absolute directory once defined
+      ;; (cxml reads it with SLOT-VALUE to find a file of its own)
+      (setf (slot-value system 'relative-pathname) (component-pathname system))
       (register-system system)
       system)))
 

@@ -377,6 +377,12 @@
         (uiop:directory-pathname-p "/x/") (uiop:symbol-call :fix-util :double 4))
   ("a/b/c.lisp" "a/b/c.lisp" "a/b/" "/x/y/" t 8))
 
+(deftest sy-system-relative-pathname-slot
+  ;; as in ASDF, the slot holds the system's absolute directory (cxml reads it)
+  (let ((s (asdf:find-system "fix-util")))
+    (equal (slot-value s 'asdf::relative-pathname) (asdf:system-source-directory s)))
+  t)
+
 (deftest sy-uiop-more
   ;; the UIOP functions the Debian libraries call beyond what .asd files use (uiop.lisp)
   (list (uiop:escape-command '("ls" "a b" "x$y" "plain-1.txt"))
