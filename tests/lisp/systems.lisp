@@ -422,11 +422,19 @@
     ;; the built-in layer (no .asd read) under a library from disk that uses Gray streams
     ("trivial-gray-streams" "TRIVIAL-GRAY-STREAMS" "(list (asdf:system-source-file (asdf:find-system \"trivial-gray-streams\")) (asdf:component-version (asdf:find-system \"trivial-gray-streams\")) (subtypep 'trivial-gray-streams:fundamental-binary-input-stream 'tinycl-gray:fundamental-input-stream))" (nil "2.0" t))
     ("babel" "BABEL" "(let ((s (coerce (list #\\a (code-char 233)) 'string))) (list (coerce (babel:string-to-octets s :encoding :utf-16le) 'list) (string= s (babel:octets-to-string (babel:string-to-octets s :encoding :utf-8) :encoding :utf-8))))" ((97 0 233 0) t))
-    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))))
+    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))
+    ;; issue 15: Gray streams, (unsigned-byte 8) arrays, UIOP, the built-in cl-fad, truenames
+    ("md5" "MD5" "(coerce (md5:md5sum-string \"abc\") 'list)" (144 1 80 152 60 210 79 176 214 150 63 125 40 225 127 114))
+    ("yason" "YASON" "(list (gethash \"a\" (yason:parse \"{\\\"a\\\": [1, \\\"x\\\"]}\")) (with-output-to-string (s) (yason:encode (list 1 \"b\") s)))" ((1 "x") "[1,\"b\"]"))
+    ("quri" "QURI" "(let ((u (quri:uri \"http://ex.com:8080/p?x=1\"))) (list (quri:uri-host u) (quri:uri-port u) (quri:uri-query-params u)))" ("ex.com" 8080 (("x" . "1"))))
+    ("nibbles" "NIBBLES" "(let ((v (make-array 4 :element-type '(unsigned-byte 8) :initial-element 0))) (setf (nibbles:ub32ref/be v 0) #x01020304) (list (coerce v 'list) (nibbles:ub16ref/le v 2)))" ((1 2 3 4) 1027))
+    ("local-time" "LOCAL-TIME" "(local-time:format-timestring nil (local-time:encode-timestamp 0 0 0 12 1 2 2020 :timezone local-time:+utc-zone+) :timezone local-time:+utc-zone+)" "2020-02-01T12:00:00.000000Z")
+    ("cxml" "CXML" "(dom:get-attribute (dom:document-element (cxml:parse \"<a x='1'><b/></a>\" (cxml-dom:make-dom-builder))) \"x\")" "1")))
 
 (defparameter *sy-debian-expected*
   ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
-  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"))
+  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"
+    "md5" "yason" "quri" "nibbles" "local-time" "cxml"))
 
 (defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
 
