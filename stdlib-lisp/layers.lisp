@@ -231,6 +231,48 @@
          (delete-file (pathname ,stream))))))
 " '("bordeaux-threads" "alexandria"))
 
+;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS
+;;; from a package named per implementation (SB-MOP and SB-SYS on SBCL), so on an unlisted Lisp
+;;; it asks to import from packages named CLASS-DIRECT-SUBCLASSES and WITHOUT-INTERRUPTS. The
+;;; layer reads that defpackage from disk and gives those two clauses tinycl's packages (the MOP
+;;; from TINYCL-MOP; WITHOUT-INTERRUPTS, which a single-threaded Lisp expands to PROGN, from
+;;; the layer's own package), then loads the library's files from disk in its .asd's order.
+(%register-builtin-system "metatilities-base" "0.6.6"
+  "These are metabang.com's Common Lisp basic utilities (tinycl's built-in layer: the sources on disk, the package's imports from tinycl's packages)."
+  "
+(defpackage #:tinycl-metatilities-layer
+  (:use #:common-lisp)
+  (:export #:without-interrupts))
+
+(defmacro tinycl-metatilities-layer:without-interrupts (&body forms)
+  \"Runs FORMS: tinycl runs one thread at a time.\"
+  `(progn ,@forms))
+
+(let* ((dir (merge-pathnames \"dev/\" (asdf::%library-source-directory \"metatilities-base\")))
+       (package-file (merge-pathnames \"package.lisp\" dir)))
+  (flet ((fix-clause (clause)
+           ;; an :IMPORT-FROM naming no package: the names are the package's first symbol and the rest
+           (if (and (consp clause) (eq (car clause) :import-from) (cdr clause)
+                    (not (find-package (cadr clause))))
+               (let ((names (cdr clause)))
+                 (cons :import-from
+                       (cons (if (every #'(lambda (n) (find-symbol (string n) \"TINYCL-MOP\")) names)
+                                 \"TINYCL-MOP\"
+                                 \"TINYCL-METATILITIES-LAYER\")
+                             names)))
+               clause)))
+    (with-open-file (in package-file)
+      (let ((*package* (find-package \"COMMON-LISP-USER\")))
+        (do ((form (read in nil in) (read in nil in)))
+            ((eq form in))
+          (eval (if (and (consp form) (eq (car form) 'defpackage))
+                    (cons 'defpackage (cons (cadr form) (mapcar #'fix-clause (cddr form))))
+                    form))))))
+  (dolist (file '(\"api\" \"l0-utils\" \"l0-strings\" \"l0-macros\" \"l0-arrays\" \"l0-clos\" \"l0-files\"
+                  \"l0-time\" \"set-equal\" \"generic-lisp\" \"generic-interface\" \"defclass-star\" \"copy-file\"))
+    (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir))))
+")
+
 ;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
 ;;; ships ASDF, so that (:depends-on ("uiop")) and (asdf:find-system "uiop") find them; loading
 ;;; them does nothing more.

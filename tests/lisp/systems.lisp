@@ -593,3 +593,17 @@
         (progn (asdf:load-system "uiop") (tinycl:system-loaded-p "uiop"))
         (asdf:system-source-file (asdf:find-system "uiop")))
   ("3.3.1" "3.3.1" t nil))
+
+(deftest sy-builtin-metatilities-base
+  ;; its package from disk with the MOP imported from TINYCL-MOP, its files from disk
+  (if (not (probe-file "/usr/share/common-lisp/source/metatilities-base/dev/package.lisp"))
+      '(nil "0.6.6" t t (2) (3))        ; not installed
+      (progn
+        (asdf:load-system "metatilities-base")
+        (list (asdf:system-source-file (asdf:find-system "metatilities-base"))
+              (asdf:component-version (asdf:find-system "metatilities-base"))
+              (eq (find-symbol "CLASS-PRECEDENCE-LIST" "METATILITIES") (find-symbol "CLASS-PRECEDENCE-LIST" "SB-MOP"))
+              (eval (read-from-string "(metatilities:samep 1 1)"))
+              (list (eval (read-from-string "(metatilities:without-interrupts 1 2)")))
+              (eval (read-from-string "(metatilities:ensure-list 3)")))))
+  (nil "0.6.6" t t (2) (3)))
