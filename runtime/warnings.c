@@ -219,7 +219,7 @@ void warnings_check_lambda_call(ACtx *c, Obj lambda_form, Obj args, int nargs) {
     int min, max;
     bool keys;
     /* the lambda list was checked when the lambda expression was analysed */
-    if (!is_list(ll) || !source_shape(L, ll, &min, &max, &keys)) return;
+    if (!is_list(ll) || !warnings_lambda_list_shape(L, ll, &min, &max, &keys)) return;
     /* full warnings, as SBCL gives for a lambda expression called in place */
     check_arguments(L, lambda_form, false, min, max, keys, min, args, nargs, NO_VALUE, ll);
 }

@@ -107,7 +107,7 @@
 
 (defun %method-combination-object (spec)
   (or (gethash spec *method-combinations*)
-      (let ((mc (sys::%allocate-instance (find-class 'method-combination) 4)))
+      (let ((mc (sys::%allocate-instance (find-class 'method-combination) (sys::%flag.standard))))
         (setf (slot-value mc 'sys::type-name) (car spec)
               (slot-value mc 'sys::options) (cdr spec))
         (setf (gethash spec *method-combinations*) mc))))
