@@ -58,7 +58,7 @@
    "SLOT-DEFINITION-WRITERS" "SLOT-DEFINITION-TYPE" "SLOT-MAKUNBOUND-USING-CLASS"
    "SLOT-VALUE-USING-CLASS" "SPECIALIZER-DIRECT-GENERIC-FUNCTIONS" "SPECIALIZER-DIRECT-METHODS"
    "STANDARD-INSTANCE-ACCESS" "UPDATE-DEPENDENT" "VALIDATE-SUPERCLASS" "WRITER-METHOD-CLASS"
-   ;; SBCL's SB-MOP has these too (in SB-PCL); closer-mop exports them
+   ;; in SBCL this one is SB-PCL:CLASSP (closer-mop imports it from there)
    "CLASSP"))
 
 (in-package "TINYCL-MOP")
@@ -79,6 +79,18 @@
 
 (defun %check-method (m)
   (if (sys::%method-p m) m (error 'type-error :datum m :expected-type 'method)))
+
+(defun %check-specializer (s)
+  (if (or (sys::%class-p s) (sys::%eql-specializer-p s))
+      s
+      (error 'type-error :datum s :expected-type 'specializer)))
+
+(defun %check-plain-instance (instance)
+  ;; the slots of classes, generic functions, methods and slot definitions are read by the
+  ;; runtime itself: writing them by position could break it, so that is refused
+  (if (typep instance 'metaobject)
+      (error "~S is a metaobject; its slots are not written by position." instance)
+      instance))
 
 (defun %required-names (lambda-list)
   (let ((r nil))
@@ -170,6 +182,7 @@
 (defun compute-applicable-methods-using-classes (generic-function classes)
   "The methods of GENERIC-FUNCTION applicable to arguments of CLASSES, most specific first, and T; or NIL and NIL when an EQL specializer makes the classes alone insufficient."
   (let ((gf (%check-gf generic-function)) (applicable nil))
+    (dolist (c classes) (%check-class c))
     (dolist (m (generic-function-methods gf))
       (let ((ok t))
         (loop for s in (method-specializers m)
@@ -283,6 +296,7 @@
 
 (defun add-direct-subclass (superclass subclass)
   "Records SUBCLASS as a direct subclass of SUPERCLASS."
+  (%check-class subclass)
   (pushnew subclass (slot-value (%check-class superclass) 'sys::direct-subclasses))
   superclass)
 
@@ -294,17 +308,22 @@
 
 (defun add-direct-method (specializer method)
   "Records METHOD as specialised on SPECIALIZER."
-  (pushnew method (slot-value specializer 'sys::direct-methods))
+  (%check-method method)
+  (pushnew method (slot-value (%check-specializer specializer) 'sys::direct-methods))
   specializer)
 
 (defun remove-direct-method (specializer method)
   "Forgets METHOD as specialised on SPECIALIZER."
-  (setf (slot-value specializer 'sys::direct-methods)
+  (setf (slot-value (%check-specializer specializer) 'sys::direct-methods)
         (remove method (slot-value specializer 'sys::direct-methods)))
   specializer)
 
 (defun %canonical-slot (spec)
   ;; a canonicalised slot specification (a plist, as AMOP's ENSURE-CLASS takes) or a symbol
+  (unless (or (and spec (symbolp spec))
+              (and (consp spec) (ignore-errors (evenp (list-length spec))) (getf spec :name)
+                   (symbolp (getf spec :name))))
+    (error "~S is not a canonicalized slot specification (a symbol, or a plist with :NAME)." spec))
   (if (symbolp spec)
       (sys::%make-slot-definition spec nil nil nil nil nil :instance t nil)
       (destructuring-bind (&key name initargs initform initfunction readers writers
@@ -324,6 +343,11 @@
                                           documentation metaclass &allow-other-keys)
   "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments; returns the class."
   (declare (ignore args))
+  (unless (and name (symbolp name))
+    (error "~S is not a legal class name." name))
+  (dolist (s direct-superclasses)
+    (unless (or (sys::%class-p s) (and s (symbolp s)))
+      (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
   (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
         (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
     (sys::%ensure-class name supers (mapcar #'%canonical-slot direct-slots)
@@ -347,14 +371,14 @@
   (sys::%instance-ref instance location))
 
 (defun (setf standard-instance-access) (new-value instance location)
-  (sys::%instance-set instance location new-value))
+  (sys::%instance-set (%check-plain-instance instance) location new-value))
 
 (defun funcallable-standard-instance-access (instance location)
   "The value in slot LOCATION of the funcallable INSTANCE."
   (sys::%instance-ref instance location))
 
 (defun (setf funcallable-standard-instance-access) (new-value instance location)
-  (sys::%instance-set instance location new-value))
+  (sys::%instance-set (%check-plain-instance instance) location new-value))
 
 (defun slot-value-using-class (class object slot)
   "The value of the slot SLOT (a slot definition) of OBJECT, an instance of CLASS."

@@ -155,3 +155,14 @@
   (list (signals-error (sb-mop:class-slots 42) error)
         (signals-error (sb-mop:generic-function-methods 42) error))
   (t t))
+
+(deftest mop-bad-arguments
+  ;; wrong arguments get a clear error and change nothing
+  (list (signals-error (sb-mop:ensure-class nil) error)
+        (signals-error (sb-mop:ensure-class 'mop-bad :direct-superclasses '(42)) error)
+        (signals-error (sb-mop:ensure-class 'mop-bad :direct-slots '((:name))) error)
+        (signals-error (sb-mop:add-direct-subclass (find-class 'mop-a) 42) type-error)
+        (signals-error (sb-mop:compute-applicable-methods-using-classes #'mop-f '(1 2)) type-error)
+        (find-class 'mop-bad nil)
+        (every #'(lambda (c) (typep c 'class)) (sb-mop:class-direct-subclasses (find-class 'mop-a))))
+  (t t t t t nil t))
