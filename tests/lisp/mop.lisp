@@ -161,7 +161,7 @@
   (list (signals-error (sb-mop:ensure-class nil) error)
         (signals-error (sb-mop:ensure-class 'mop-bad :direct-superclasses '(42)) error)
         (signals-error (sb-mop:ensure-class 'mop-bad :direct-slots '((:name))) error)
-        (signals-error (sb-mop:add-direct-subclass (find-class 'mop-a) 42) type-error)
+        (signals-error (sb-mop:add-direct-subclass (find-class 'mop-a) 42) error)
         (signals-error (sb-mop:compute-applicable-methods-using-classes #'mop-f '(1 2)) type-error)
         (find-class 'mop-bad nil)
         (every #'(lambda (c) (typep c 'class)) (sb-mop:class-direct-subclasses (find-class 'mop-a))))
