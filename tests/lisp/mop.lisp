@@ -162,7 +162,7 @@
         (signals-error (sb-mop:ensure-class 'mop-bad :direct-superclasses '(42)) error)
         (signals-error (sb-mop:ensure-class 'mop-bad :direct-slots '((:name))) error)
         (signals-error (sb-mop:add-direct-subclass (find-class 'mop-a) 42) error)
-        (signals-error (sb-mop:compute-applicable-methods-using-classes #'mop-f '(1 2)) type-error)
+        (signals-error (sb-mop:compute-applicable-methods-using-classes #'mop-f '(1 2)) error)
         (find-class 'mop-bad nil)
         (every #'(lambda (c) (typep c 'class)) (sb-mop:class-direct-subclasses (find-class 'mop-a))))
   (t t t t t nil t))
