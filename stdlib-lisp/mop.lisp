@@ -2,11 +2,12 @@
 ;;;; names SBCL, ABCL and Allegro give theirs), with the names AMOP and SBCL's SB-MOP export:
 ;;;; the metaobject classes, the class, slot-definition, generic-function, method and
 ;;;; specializer readers, and the functions of the protocol, over tinycl's own metaobjects
-;;;; (clos.lisp). The protocol is introspective: the readers answer for every class, generic
-;;;; function and method, ENSURE-CLASS and ENSURE-GENERIC-FUNCTION define, ADD-METHOD and
-;;;; SET-FUNCALLABLE-INSTANCE-FUNCTION change; but the standard classes and generic functions do
-;;;; not call the protocol's generic functions (COMPUTE-SLOTS, SLOT-VALUE-USING-CLASS, ...) on
-;;;; themselves, so a method defined on one of those is called only by whoever calls it.
+;;;; (clos.lisp). The readers answer for every class, generic function and method; ENSURE-CLASS
+;;;; and ENSURE-GENERIC-FUNCTION define; a metaclass of the program's (a subclass of
+;;;; STANDARD-CLASS, with slots and class options of its own) is accepted when
+;;;; VALIDATE-SUPERCLASS agrees. But the standard classes and generic functions do not call the
+;;;; protocol's generic functions (COMPUTE-SLOTS, SLOT-VALUE-USING-CLASS, ...) on themselves, so a
+;;;; method defined on one of those is called only by whoever calls it.
 
 (defpackage "TINYCL-MOP"
   (:use "COMMON-LISP")
@@ -342,7 +343,6 @@
 (defun ensure-class (name &rest args &key direct-superclasses direct-slots direct-default-initargs
                                           documentation metaclass &allow-other-keys)
   "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments; returns the class."
-  (declare (ignore args))
   (unless (and name (symbolp name))
     (error "~S is not a legal class name." name))
   (dolist (s direct-superclasses)
@@ -351,7 +351,12 @@
   (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
         (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
     (sys::%ensure-class name supers (mapcar #'%canonical-slot direct-slots)
-                        (%canonical-default-initargs direct-default-initargs) documentation meta)))
+                        (%canonical-default-initargs direct-default-initargs) documentation meta
+                        ;; the other arguments are initargs of the metaclass
+                        (loop for (k v) on args by #'cddr
+                              unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
+                                                 :documentation :metaclass :name :environment))
+                                append (list k v)))))
 
 (defun ensure-class-using-class (class name &rest args &key &allow-other-keys)
   "ENSURE-CLASS for NAME, whose current class is CLASS (or NIL)."

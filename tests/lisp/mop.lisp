@@ -166,3 +166,31 @@
         (find-class 'mop-bad nil)
         (every #'(lambda (c) (typep c 'class)) (sb-mop:class-direct-subclasses (find-class 'mop-a))))
   (t t t t t nil t))
+
+;;; a metaclass of the program's: accepted once VALIDATE-SUPERCLASS agrees, with its own slots
+;;; filled from its initforms and from class options
+(defclass mop-meta (standard-class) ((note :initarg :note :initform :none :accessor mop-meta-note)))
+
+;; before any VALIDATE-SUPERCLASS method: STANDARD-OBJECT is refused as a superclass (tried
+;; while the file loads, since the tests run after the method below is defined)
+(defparameter *mop-m0-refused* (signals-error (eval '(defclass mop-m0 () () (:metaclass mop-meta))) error))
+(deftest mop-metaclass-needs-validate-superclass
+  (list *mop-m0-refused* (find-class 'mop-m0 nil))
+  (t nil))
+
+(defmethod sb-mop:validate-superclass ((c mop-meta) (s standard-class)) t)
+(defclass mop-m1 () ((x :initarg :x :accessor mop-m1-x)) (:metaclass mop-meta))
+(defclass mop-m2 (mop-m1) ((y :initform 2 :reader mop-m2-y)) (:metaclass mop-meta) (:note 1 2))
+
+(deftest mop-metaclass-instances
+  (list (class-name (class-of (find-class 'mop-m1))) (mop-meta-note (find-class 'mop-m1))
+        (mop-meta-note (find-class 'mop-m2)) (mop-m1-x (make-instance 'mop-m1 :x 4))
+        (mop-m2-y (make-instance 'mop-m2)) (typep (find-class 'mop-m2) 'standard-class)
+        (mapcar #'sb-mop:slot-definition-name (sb-mop:class-slots (find-class 'mop-m2)))
+        (signals-error (eval '(defclass mop-m3 () () (:metaclass mop-meta) (:bogus 1))) error)
+        (signals-error (eval '(defclass mop-m4 () () (:bogus 1))) error))
+  (mop-meta :none (1 2) 4 2 t (x y) t t))
+
+(deftest mop-metaclass-ensure-class-initargs
+  (mop-meta-note (sb-mop:ensure-class 'mop-m5 :metaclass 'mop-meta :note :given))
+  :given)
