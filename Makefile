@@ -11,7 +11,7 @@ export SANFLAGS
 RUNTIME_SRC = $(wildcard runtime/*.c)
 LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/session-introspect.c \
               src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
-              src/session_guard.c
+              src/session_guard.c src/session-image.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
 
@@ -46,8 +46,22 @@ $(BUILD)/libtinycl.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tinycl: $(APP_OBJ) $(BUILD)/libtinycl.a
+# The executable boots once from the stdlib sources at build time (stage 0), writes that state as
+# a boot image, and carries it after its own contents (runtime/bootimage.c); `tinycl
+# --boot-from-source` still boots from the sources.
+$(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
 	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+
+$(BUILD)/tinycl.image: $(BUILD)/tinycl-stage0
+	$(BUILD)/tinycl-stage0 --write-boot-image $@
+
+$(BUILD)/attach-image: tools/attach-image.c
+	@mkdir -p $(BUILD)
+	$(CC) -O1 -o $@ $<
+
+$(BUILD)/tinycl: $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image $(BUILD)/attach-image
+	$(BUILD)/attach-image $@ $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image
+	chmod +x $@
 
 run: all
 	$(BUILD)/tinycl

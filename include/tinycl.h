@@ -114,6 +114,12 @@ typedef struct TclResult {
 
 /* Create a session (boots a fresh interpreter); NULL on failure. */
 TclSession *tcl_session_new(const TclOptions *opt);
+/* Sessions made after this call boot from the stdlib sources instead of the boot image the tinycl
+ * executable carries (without an image, as in a program linking libtinycl.a, they always do). */
+void tcl_boot_from_source(bool on);
+/* Boot from the sources and write that state as a boot image to PATH (the build does this once).
+ * 0, or -1 after a message on stderr. */
+int tcl_write_boot_image(const char *path);
 void tcl_session_free(TclSession *s);
 
 /* Evaluate the forms of CODE one at a time. PACKAGE (may be NULL) overrides the starting

@@ -66,6 +66,19 @@ static bool over_cap(size_t request) {
     return bytes_in_use() + request > cap;
 }
 
+/* A block inside a region an image was loaded into (image.c) is not a block of the collector's own:
+ * it can be neither freed nor reallocated in place. Its size is unknown; what follows it in the
+ * region is readable, so a copy takes up to the new size, bounded by the region's end. */
+static bool image_block(void *p, void **base, size_t *avail, bool *atomic) {
+    void *b = p ? GC_base(p) : NULL;
+    if (!b || b == p) return false;
+    size_t size = 0;
+    *atomic = GC_get_kind_and_size(b, &size) == GC_I_PTRFREE;
+    *base = b;
+    *avail = (size_t)((char *)b + size - (char *)p);
+    return true;
+}
+
 /* GMP chains its temporary blocks (TMP_BALLOC, of any size) through a header inside each block,
  * so its memory must be scanned: with atomic memory a collection during a long operation frees
  * blocks that only the chain refers to (seen as crashes in mpn_mul_fft). */
@@ -80,6 +93,12 @@ static void *gmp_alloc(size_t n) {
     return p;
 }
 static void *gmp_realloc(void *p, size_t old, size_t n) {
+    void *base; size_t avail; bool atomic;
+    if (image_block(p, &base, &avail, &atomic)) {
+        void *q = gmp_alloc(n);
+        memcpy(q, p, old < n ? old : n);
+        return q;
+    }
     if (n > old && n - old >= CHECKED_REQUEST && gc_current && over_cap(n - old)) gc_heap_exhausted(gc_current, n);
     void *q = GC_REALLOC(p, n);
     if (!q) {
@@ -199,6 +218,12 @@ void *gc_alloc_atomic(Lisp *L, size_t n) {
 }
 
 void *gc_realloc(Lisp *L, void *old, size_t n) {
+    void *base; size_t avail; bool loaded_atomic;
+    if (image_block(old, &base, &avail, &loaded_atomic)) {
+        void *p = loaded_atomic ? gc_alloc_atomic(L, n) : gc_alloc(L, n);
+        memcpy(p, old, avail < n ? avail : n);
+        return p;
+    }
     if (n >= CHECKED_REQUEST && old) {
         /* a fresh object allocated as above, the old contents copied */
         size_t old_size = 0;

@@ -1,5 +1,6 @@
 /* hash.c: hash tables (CLHS chapter 18), EQL/EQUAL/EQUALP, and SXHASH. */
 #include "hash.h"
+#include <stdlib.h>
 #include "prim.h"
 #include "number.h"
 #include "lstring.h"
@@ -315,6 +316,34 @@ void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
     t->entries[j].value = value;
     t->entries[j].hash = h;
     t->count++;
+}
+
+/* A table read back from an image (image.c): its hashes were of the writer's addresses. Rebuilt in
+ * place, so that loading allocates nothing per table. */
+void hash_rehash_loaded(Lisp *L, Obj table) {
+    HashTable *t = HT(table);
+    size_t n = 0;
+    HashEntry *live = (HashEntry *)malloc((t->count + 1) * sizeof *live);
+    if (!live) abort();
+    for (size_t i = 0; i < t->cap; i++) {
+        HashEntry *e = &t->entries[i];
+        if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
+        if (n < t->count + 1) live[n++] = *e;
+        e->key = NO_VALUE;
+        e->value = NIL;
+    }
+    size_t mask = t->cap - 1;
+    t->count = t->used = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = table_hash(L, t, live[i].key);
+        size_t j = h & mask;
+        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
+        t->entries[j] = (HashEntry){live[i].key, live[i].value, h};
+        t->count++;
+        t->used++;
+    }
+    free(live);
+    t->iter_mod++;
 }
 
 bool hash_remove(Lisp *L, Obj table, Obj key) {

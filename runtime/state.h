@@ -144,6 +144,8 @@ struct Lisp {
     Obj xref_pending;        /* ((kind . name) ...) noted for it so far, newest first */
     Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
     Obj source_location;     /* of the top-level form being evaluated, or NIL */
+
+    void *image_heap[2];     /* the regions the boot image was loaded into (bootimage.c), kept alive */
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

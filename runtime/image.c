@@ -1,0 +1,468 @@
+/* image.c: the serialiser behind the boot image: write the blocks a root set reaches, read them back. */
+#include "image.h"
+#include "hash.h"
+#define GC_THREADS
+#include <gc/gc.h>
+#include <gc/gc_mark.h>
+#include <gc/gc_inline.h>
+#include <link.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Layout (native byte order, the writer's machine is the reader's):
+ *   header
+ *   extern sizes   nexterns words: the size of each external region, checked by the reader
+ *   roots          nroots encoded words, then their relocation bitmap
+ *   scanned        scanned_bytes of blocks, then their relocation bitmap
+ *   atomic         atomic_bytes of pointer-free blocks, raw (padded to a word)
+ *   tables         ntables words: offsets in the scanned region of the hash tables
+ * An encoded word whose bit is set in the bitmap is a relocation: REL_KIND in bits 60..63, the
+ * external region's index in bits 44..59, the offset in bits 0..43. The checksum covers
+ * everything after the header.
+ */
+
+#define IMAGE_MAGIC "TINYCLIM"
+#define REL_SCANNED 1u
+#define REL_ATOMIC 2u
+#define REL_EXE 3u
+#define REL_EXTERN 4u
+#define REL_OFFSET_BITS 44
+#define REL_OFFSET_MASK (((uint64_t)1 << REL_OFFSET_BITS) - 1)
+#define REL_INDEX_MASK 0xFFFFu
+#define REGION_GUARD 16     /* no block starts a region: an interior pointer means "loaded" (gc.c) */
+
+typedef struct ImageHeader {
+    char magic[8];
+    uint32_t version, header_size;
+    uint8_t build_id[32];
+    uint64_t build_id_len;
+    uint64_t nroots, nexterns, scanned_bytes, atomic_bytes, ntables;
+    uint64_t payload_bytes, checksum;
+} ImageHeader;
+
+ImageStats image_last_stats;
+
+extern char __executable_start[], _end[];
+
+/* ---- build id ---- */
+
+typedef struct BuildId { unsigned char id[32]; size_t len; } BuildId;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *vctx) {
+    (void)size;
+    BuildId *b = (BuildId *)vctx;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const char *name = p + sizeof *n;
+            const unsigned char *desc = (const unsigned char *)name + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                b->len = n->n_descsz < sizeof b->id ? n->n_descsz : sizeof b->id;
+                memcpy(b->id, desc, b->len);
+                return 1;
+            }
+            p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;   /* the first object is the executable: look no further */
+}
+
+size_t image_build_id(unsigned char out[32]) {
+    static BuildId cached;
+    static bool known;
+    if (!known) {
+        dl_iterate_phdr(find_build_id, &cached);
+        known = true;
+    }
+    memcpy(out, cached.id, sizeof cached.id);
+    return cached.len;
+}
+
+/* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
+ * on every start ---- */
+
+static uint64_t checksum(const unsigned char *p, size_t n) {
+    uint64_t a = 0x6a09e667f3bcc909ull, b = n;
+    size_t words = n / 8;
+    for (size_t i = 0; i < words; i++) {
+        uint64_t w;
+        memcpy(&w, p + i * 8, 8);
+        a += w;
+        b += a;
+    }
+    for (size_t i = words * 8; i < n; i++) {
+        a += p[i];
+        b += a;
+    }
+    return a ^ (b * 0x9E3779B97F4A7C15ull);
+}
+
+/* ---- the writer ---- */
+
+typedef struct Range { uintptr_t lo, hi; } Range;
+
+/* A map from block base to where it goes: open addressing on the address. */
+typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } BlockMap;
+
+typedef struct Writer {
+    BlockMap map;
+    uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
+    unsigned char *scanned; size_t scanned_len, scanned_cap;
+    uint64_t *scanned_bits;                             /* grown with scanned */
+    unsigned char *atomic; size_t atomic_len, atomic_cap;
+    uint64_t *tables; size_t ntables, tables_cap;
+    const ImageRegion *externs; size_t nexterns;
+    Range *maps; size_t nmaps;
+    Range stack;                                        /* the writing thread's stack */
+    char *err;
+    bool failed;
+} Writer;
+
+static void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n);
+    if (!q) { fputs("tinycl: out of memory writing an image\n", stderr); abort(); }
+    return q;
+}
+
+static size_t map_slot(BlockMap *m, uintptr_t key) {
+    size_t mask = m->cap - 1, i = (size_t)((key >> 4) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+static void map_grow(BlockMap *m) {
+    BlockMap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 1 << 16;
+    m->keys = (uintptr_t *)calloc(m->cap, sizeof *m->keys);
+    m->vals = (uint64_t *)calloc(m->cap, sizeof *m->vals);
+    if (!m->keys || !m->vals) { fputs("tinycl: out of memory writing an image\n", stderr); abort(); }
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i]) {
+            size_t j = map_slot(m, old.keys[i]);
+            m->keys[j] = old.keys[i];
+            m->vals[j] = old.vals[i];
+        }
+    free(old.keys);
+    free(old.vals);
+}
+
+/* Mappings of this process (other than the collector's heap and the executable, handled before):
+ * a word pointing into one cannot be written. */
+static void read_maps(Writer *w) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
+        if (strstr(line, "[stack]")) { w->stack = (Range){lo, hi}; continue; }
+        w->maps = (Range *)xrealloc(w->maps, (w->nmaps + 1) * sizeof *w->maps);
+        w->maps[w->nmaps++] = (Range){lo, hi};
+    }
+    fclose(f);
+}
+
+static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
+    if (w->failed) return;
+    w->failed = true;
+    size_t size = 0;
+    if (where) GC_get_kind_and_size((void *)where, &size);
+    size_t at = 0;
+    for (const uintptr_t *p = (const uintptr_t *)where; where && at < size / 8 && p[at] != word; at++) {}
+    snprintf(w->err, IMAGE_ERRLEN, "%s: the word %#lx at byte %zu of a block of %zu bytes (first word %#lx)",
+             what, (unsigned long)word, at * 8, size, where ? (unsigned long)*(const uintptr_t *)where : 0ul);
+}
+
+/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
+static uint64_t place_block(Writer *w, uintptr_t base) {
+    if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
+    size_t i = map_slot(&w->map, base);
+    if (w->map.keys[i]) return w->map.vals[i];
+    size_t size = 0;
+    int kind = GC_get_kind_and_size((void *)base, &size);
+    uint64_t rel;
+    if (kind == GC_I_PTRFREE) {
+        if (w->atomic_len + size > w->atomic_cap) {
+            w->atomic_cap = (w->atomic_cap + size) * 2;
+            w->atomic = (unsigned char *)xrealloc(w->atomic, w->atomic_cap);
+        }
+        memcpy(w->atomic + w->atomic_len, (void *)base, size);
+        rel = ((uint64_t)REL_ATOMIC << 60) | w->atomic_len;
+        w->atomic_len += size;
+    } else {
+        rel = ((uint64_t)REL_SCANNED << 60) | w->scanned_len;
+        w->scanned_len += size;      /* filled when the queue reaches it, in this order */
+        if (w->qlen == w->qcap) {
+            w->qcap = w->qcap ? w->qcap * 2 : 4096;
+            w->queue = (uintptr_t *)xrealloc(w->queue, w->qcap * sizeof *w->queue);
+        }
+        w->queue[w->qlen++] = base;
+    }
+    w->map.keys[i] = base;
+    w->map.vals[i] = rel;
+    w->map.count++;
+    return rel;
+}
+
+/* Encode one word: sets *REL when it is a relocation. */
+static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) {
+    *rel = false;
+    if (v < 4096) return v;
+    for (size_t i = 0; i < w->nexterns; i++) {
+        uintptr_t lo = (uintptr_t)w->externs[i].base;
+        if (v >= lo && v <= lo + w->externs[i].size) {
+            *rel = true;
+            return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)i << REL_OFFSET_BITS) | (v - lo);
+        }
+    }
+    if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) {
+        *rel = true;
+        return ((uint64_t)REL_EXE << 60) | (v - (uintptr_t)__executable_start);
+    }
+    void *base = GC_base((void *)v);
+    if (base) {
+        *rel = true;
+        return place_block(w, (uintptr_t)base) + (v - (uintptr_t)base);
+    }
+    /* the stack of a call that has returned (a block's exit point saved by a closure made during the
+     * boot): nothing can use it any more, and nothing of it survives the writer's process */
+    if (v >= w->stack.lo && v < w->stack.hi) return 0;
+    for (size_t i = 0; i < w->nmaps; i++)
+        if (v >= w->maps[i].lo && v < w->maps[i].hi && !(v & 1)) {
+            fail(w, "a pointer to memory an image cannot hold (not collected, not in the executable)", v, where);
+            break;
+        }
+    return v;
+}
+
+static void set_bit(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
+
+/* A block that is a hash table: its header says so and its fields agree. */
+static bool looks_like_hash_table(const HashTable *t, size_t size) {
+    if (size < sizeof *t || t->h.type != T_HASHTABLE || t->h.aux > HT_EQUALP) return false;
+    if (!t->entries || !t->cap || (t->cap & (t->cap - 1)) || t->count > t->cap || t->used > t->cap) return false;
+    size_t esize = 0;
+    void *eb = GC_base(t->entries);
+    return eb == (void *)t->entries && GC_get_kind_and_size(eb, &esize) != GC_I_PTRFREE &&
+           esize >= t->cap * sizeof(HashEntry);
+}
+
+static void encode_scanned(Writer *w, uintptr_t base) {
+    size_t size = 0;
+    GC_get_kind_and_size((void *)base, &size);
+    uint64_t at = w->map.vals[map_slot(&w->map, base)] & REL_OFFSET_MASK;
+    size_t need = (size_t)at + size;
+    if (need > w->scanned_cap) {
+        size_t cap = w->scanned_cap ? w->scanned_cap * 2 : (size_t)1 << 20;
+        while (cap < need) cap *= 2;
+        w->scanned = (unsigned char *)xrealloc(w->scanned, cap);
+        w->scanned_bits = (uint64_t *)xrealloc(w->scanned_bits, cap / 64 / 8 * 8 + 8);
+        memset((unsigned char *)w->scanned_bits + w->scanned_cap / 64 / 8 * 8, 0,
+               cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
+        w->scanned_cap = cap;
+    }
+    if (looks_like_hash_table((const HashTable *)base, size)) {
+        if (w->ntables == w->tables_cap) {
+            w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
+            w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
+        }
+        w->tables[w->ntables++] = at;
+    }
+    const uintptr_t *src = (const uintptr_t *)base;
+    uint64_t *dst = (uint64_t *)(w->scanned + at);
+    for (size_t i = 0; i < size / 8; i++) {
+        bool rel;
+        dst[i] = encode_word(w, src[i], &rel, base);
+        if (rel) set_bit(w->scanned_bits, at / 8 + i);
+    }
+}
+
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err) {
+    (void)L;
+    Writer w;
+    memset(&w, 0, sizeof w);
+    w.externs = externs;
+    w.nexterns = nexterns;
+    w.err = err;
+    w.scanned_len = REGION_GUARD;
+    w.atomic_len = REGION_GUARD;
+    w.atomic_cap = (size_t)1 << 20;
+    w.atomic = (unsigned char *)calloc(1, w.atomic_cap);
+    if (nexterns > REL_INDEX_MASK) { snprintf(err, IMAGE_ERRLEN, "too many external regions"); free(w.atomic); return NULL; }
+    read_maps(&w);
+    GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
+    size_t nbits_roots = (nroots + 63) / 64;
+    uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
+    for (size_t i = 0; i < nroots; i++) {
+        bool rel;
+        root_words[i] = encode_word(&w, roots[i], &rel, 0);
+        if (rel) set_bit(root_bits, i);
+    }
+    while (w.qhead < w.qlen && !w.failed) encode_scanned(&w, w.queue[w.qhead++]);
+    GC_enable();
+    unsigned char *out = NULL;
+    if (!w.failed) {
+        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
+        size_t atomic_padded = (w.atomic_len + 7) & ~(size_t)7;
+        size_t payload = nexterns * 8 + nroots * 8 + nbits_roots * 8 + w.scanned_len + scanned_bits_words * 8 +
+                         atomic_padded + w.ntables * 8;
+        out = (unsigned char *)calloc(1, sizeof(ImageHeader) + payload);
+        if (!out) {
+            snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", payload);
+        } else {
+            ImageHeader *h = (ImageHeader *)out;
+            memcpy(h->magic, IMAGE_MAGIC, 8);
+            h->version = IMAGE_FORMAT_VERSION;
+            h->header_size = sizeof *h;
+            h->build_id_len = image_build_id(h->build_id);
+            h->nroots = nroots;
+            h->nexterns = nexterns;
+            h->scanned_bytes = w.scanned_len;
+            h->atomic_bytes = w.atomic_len;
+            h->ntables = w.ntables;
+            h->payload_bytes = payload;
+            unsigned char *p = out + sizeof *h;
+            for (size_t i = 0; i < nexterns; i++) { uint64_t s = externs[i].size; memcpy(p, &s, 8); p += 8; }
+            memcpy(p, root_words, nroots * 8); p += nroots * 8;
+            memcpy(p, root_bits, nbits_roots * 8); p += nbits_roots * 8;
+            if (w.scanned_len > REGION_GUARD) memcpy(p + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_len - REGION_GUARD);
+            p += w.scanned_len;
+            if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
+            p += scanned_bits_words * 8;
+            memcpy(p, w.atomic, w.atomic_len); p += atomic_padded;
+            if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
+            h->checksum = checksum(out + sizeof *h, payload);
+            *len = sizeof *h + payload;
+        }
+    }
+    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
+    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
+    return out;
+}
+
+/* ---- the reader ---- */
+
+static bool refuse(char *err, const char *msg) {
+    snprintf(err, IMAGE_ERRLEN, "%s", msg);
+    return false;
+}
+
+typedef struct Bases { uintptr_t scanned, atomic, exe; const ImageRegion *externs; size_t nexterns;
+                       size_t scanned_bytes, atomic_bytes; } Bases;
+
+/* Relocate the words of AREA marked in BITS; false when one points outside what it names. */
+static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, size_t *count) {
+    size_t exe_size = (size_t)(_end - __executable_start);
+    for (size_t wi = 0; wi < (nwords + 63) / 64; wi++) {
+        uint64_t m = bits[wi];
+        while (m) {
+            size_t i = wi * 64 + (size_t)__builtin_ctzll(m);
+            m &= m - 1;
+            if (i >= nwords) return false;
+            uint64_t v = area[i], off = v & REL_OFFSET_MASK;
+            switch ((unsigned)(v >> 60)) {
+            case REL_SCANNED: if (off >= b->scanned_bytes) return false; area[i] = b->scanned + off; break;
+            case REL_ATOMIC: if (off >= b->atomic_bytes) return false; area[i] = b->atomic + off; break;
+            case REL_EXE: if (off >= exe_size) return false; area[i] = b->exe + off; break;
+            case REL_EXTERN: {
+                size_t x = (size_t)((v >> REL_OFFSET_BITS) & REL_INDEX_MASK);
+                if (x >= b->nexterns || off > b->externs[x].size) return false;
+                area[i] = (uintptr_t)b->externs[x].base + off;
+                break;
+            }
+            default: return false;
+            }
+            (*count)++;
+        }
+    }
+    return true;
+}
+
+bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                const ImageRegion *externs, size_t nexterns, void *keep[2], char *err) {
+    ImageHeader h;
+    if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
+    memcpy(&h, buf, sizeof h);
+    if (memcmp(h.magic, IMAGE_MAGIC, 8) != 0) return refuse(err, "not a tinycl image (bad magic number)");
+    if (h.version != IMAGE_FORMAT_VERSION || h.header_size != sizeof h) {
+        snprintf(err, IMAGE_ERRLEN, "the image has format version %u, this tinycl reads version %u",
+                 h.version, IMAGE_FORMAT_VERSION);
+        return false;
+    }
+    unsigned char id[32];
+    size_t idlen = image_build_id(id);
+    if (h.build_id_len != idlen || memcmp(h.build_id, id, idlen) != 0)
+        return refuse(err, "the image was written by another build of tinycl (build ids differ)");
+    if (h.payload_bytes != len - sizeof h) return refuse(err, "the image is truncated or has trailing bytes");
+    if (h.nroots != nroots || h.nexterns != nexterns)
+        return refuse(err, "the image does not fit this caller (different roots or external regions)");
+    size_t nbits_roots = (nroots + 63) / 64;
+    if (h.scanned_bytes < REGION_GUARD || h.atomic_bytes < REGION_GUARD || (h.scanned_bytes & 7) ||
+        h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
+        return refuse(err, "the image is corrupted (impossible sizes)");
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t need = nexterns * 8 + nroots * 8 + nbits_roots * 8 + h.scanned_bytes + scanned_bits_words * 8 +
+                  ((h.atomic_bytes + 7) & ~(uint64_t)7) + h.ntables * 8;
+    if (need != h.payload_bytes) return refuse(err, "the image is corrupted (sizes do not add up)");
+    const unsigned char *p = buf + sizeof h;
+    if (checksum(p, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
+    for (size_t i = 0; i < nexterns; i++) {
+        uint64_t s;
+        memcpy(&s, p + i * 8, 8);
+        if (s != externs[i].size) return refuse(err, "the image was written for external regions of other sizes");
+    }
+    p += nexterns * 8;
+    const unsigned char *rootp = p; p += nroots * 8;
+    const unsigned char *rootbits = p; p += nbits_roots * 8;
+    const unsigned char *scanp = p; p += h.scanned_bytes;
+    const unsigned char *scanbits = p; p += scanned_bits_words * 8;
+    const unsigned char *atomp = p; p += (h.atomic_bytes + 7) & ~(uint64_t)7;
+    const unsigned char *tablep = p;
+
+    /* everything checked that can be without allocating: now build it aside */
+    void *scanned = GC_MALLOC(h.scanned_bytes);
+    void *atomic = scanned ? GC_MALLOC_ATOMIC(h.atomic_bytes) : NULL;
+    if (!scanned || !atomic) return refuse(err, "not enough memory to load the image");
+    memcpy(scanned, scanp, h.scanned_bytes);
+    memcpy(atomic, atomp, h.atomic_bytes);
+    uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
+             *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
+    if (!rwords || !rbits || !sbits) {
+        free(rwords); free(rbits); free(sbits);
+        return refuse(err, "not enough memory to load the image");
+    }
+    memcpy(rwords, rootp, nroots * 8);
+    memcpy(rbits, rootbits, nbits_roots * 8);
+    memcpy(sbits, scanbits, scanned_bits_words * 8);
+    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, externs, nexterns,
+               h.scanned_bytes, h.atomic_bytes};
+    size_t nrel = 0;
+    bool ok = relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, &nrel) &&
+              relocate(rwords, nroots, rbits, &b, &nrel);
+    for (size_t i = 0; ok && i < h.ntables; i++) {
+        uint64_t off;
+        memcpy(&off, tablep + i * 8, 8);
+        if (off < REGION_GUARD || off + sizeof(HashTable) > h.scanned_bytes || (off & 7)) ok = false;
+    }
+    if (!ok) {
+        free(rwords); free(rbits); free(sbits);
+        return refuse(err, "the image is corrupted (a relocation points outside the image)");
+    }
+    for (size_t i = 0; i < h.ntables; i++) {
+        uint64_t off;
+        memcpy(&off, tablep + i * 8, 8);
+        hash_rehash_loaded(L, (Obj)((char *)scanned + off));
+    }
+    memcpy(roots_out, rwords, nroots * 8);
+    free(rwords); free(rbits); free(sbits);
+    if (keep) { keep[0] = scanned; keep[1] = atomic; }
+    image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, h.ntables, nrel};
+    return true;
+}

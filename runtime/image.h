@@ -1,0 +1,50 @@
+/* image.h: serialise an object graph of collected memory to bytes and rebuild it in one linear pass. */
+#ifndef TINYCL_IMAGE_H
+#define TINYCL_IMAGE_H
+
+#include "state.h"
+
+/*
+ * The writer copies every block of collected memory reachable from a set of root words, finding
+ * pointers the way the collector does (any word that points into a block of its heap), so that
+ * Lisp objects and the evaluator's C structures (node trees, lambda lists) are handled alike,
+ * sharing and cycles included. A word that points elsewhere is kept as an offset into what it
+ * points to:
+ *   - an external region the caller names (the interpreter structure, say): the reader gets the
+ *     caller's region of the same index, so the graph can point into a fresh interpreter;
+ *   - this executable (C functions such as primitives and node evaluators, constant strings,
+ *     static tables): an offset from its start, valid only in the same build, which is why the
+ *     header carries the build id;
+ * and the writer refuses a word that points into any other mapping (a malloc'd buffer, a shared
+ * library, the stack): that memory would not exist in the reader.
+ *
+ * The reader checks the header (format version, build id, sizes, checksum) before it allocates
+ * anything, places the blocks in two collected regions (one scanned, one pointer-free),
+ * relocates the marked words, and rehashes the hash tables (their hashes are of addresses).
+ * Nothing the caller can see changes unless every check passed.
+ */
+
+typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
+
+#define IMAGE_FORMAT_VERSION 1u
+#define IMAGE_ERRLEN 256
+
+/* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
+ * (its length in *LEN) or NULL with ERR (IMAGE_ERRLEN bytes) saying why. */
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err);
+
+/* Rebuild the graph of BUF: on success ROOTS_OUT gets the NROOTS root words and true is returned;
+ * on failure nothing is changed and ERR says why. The regions the objects live in are kept alive
+ * by the pointers into them; KEEP (may be NULL) gets their bases for the caller to hold too. */
+bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                const ImageRegion *externs, size_t nexterns, void *keep[2], char *err);
+
+/* The executable's build id, as the header records it (len 0 when the linker wrote none). */
+size_t image_build_id(unsigned char out[32]);
+
+/* Statistics of the last image_read in this process (for the start-up measurements). */
+typedef struct ImageStats { size_t scanned_bytes, atomic_bytes, tables, relocations; } ImageStats;
+extern ImageStats image_last_stats;
+
+#endif
