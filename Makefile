@@ -53,15 +53,17 @@ $(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
 	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
 
 $(BUILD)/tinycl.image: $(BUILD)/tinycl-stage0
-	$(BUILD)/tinycl-stage0 --write-boot-image $@
+	$(BUILD)/tinycl-stage0 --write-boot-image $@.tmp
+	mv -f $@.tmp $@
 
 $(BUILD)/attach-image: tools/attach-image.c
 	@mkdir -p $(BUILD)
 	$(CC) -O1 -o $@ $<
 
 $(BUILD)/tinycl: $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image $(BUILD)/attach-image
-	$(BUILD)/attach-image $@ $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image
-	chmod +x $@
+	$(BUILD)/attach-image $@.tmp $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image
+	chmod +x $@.tmp
+	mv -f $@.tmp $@
 
 run: all
 	$(BUILD)/tinycl

@@ -48,7 +48,14 @@ _Static_assert(sizeof(Lisp) % sizeof(uintptr_t) == 0, "the Lisp structure is wri
 
 static bool from_source;
 void bootimage_set_source_boot(bool on) { from_source = on; }
-bool bootimage_source_boot(void) { return from_source; }
+/* TINYCL_BOOT=source boots every interpreter from the sources (the tests compare both boots);
+ * TINYCL_BOOT=image makes a missing or refused image an error instead of a fallback. */
+static bool boot_env_is(const char *what) {
+    const char *e = getenv("TINYCL_BOOT");
+    return e && strcmp(e, what) == 0;
+}
+bool bootimage_source_boot(void) { return from_source || boot_env_is("source"); }
+bool bootimage_required(void) { return boot_env_is("image"); }
 
 int bootimage_write(Lisp *L, const char *path, char *err) {
     Lisp *copy = (Lisp *)malloc(sizeof *copy);

@@ -14,5 +14,7 @@ bool bootimage_load(Lisp *L, char *err);
 /* Boot every later interpreter from the stdlib sources instead (tinycl --boot-from-source). */
 void bootimage_set_source_boot(bool on);
 bool bootimage_source_boot(void);
+/* Whether a missing or refused image must fail the boot (TINYCL_BOOT=image). */
+bool bootimage_required(void);
 
 #endif

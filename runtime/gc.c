@@ -116,8 +116,17 @@ static void *oom_fn(size_t n) { (void)n; return NULL; }
 static void quiet_warn(char *msg, GC_word arg) { (void)msg; (void)arg; }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* Start-up loads the boot image (a few MB) in one go: a heap of this size from the start means
+ * no collection before the first evaluation. */
+#define INITIAL_HEAP ((size_t)16 << 20)
+
 static void do_init(void) {
+    /* one marker: a helper thread costs more to start than it saves on heaps of this size (the
+     * collector's own GC_MARKERS variable still decides when set) */
+    if (!getenv("GC_MARKERS")) GC_set_markers_count(1);
+    GC_set_dont_precollect(1);       /* nothing to collect yet */
     GC_INIT();
+    if (GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
     GC_allow_register_threads();
     GC_set_oom_fn(oom_fn);
     GC_set_warn_proc(quiet_warn);

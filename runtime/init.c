@@ -243,9 +243,14 @@ Lisp *lisp_new(const Config *cfg) {
     Lisp *prev = gc_current;
     gc_current = L;
     bool booted = false;
-    if (!bootimage_source_boot() && !image_refused && bootimage_available()) {
+    if (!bootimage_source_boot() && !image_refused && (bootimage_available() || bootimage_required())) {
         char err[IMAGE_ERRLEN];
         booted = bootimage_load(L, err);
+        if (!booted && bootimage_required()) {
+            fprintf(stderr, "tinycl: boot image refused: %s\n", err);
+            gc_current = prev;
+            return NULL;
+        }
         if (!booted) {
             image_refused = true;
             fprintf(stderr, "tinycl: boot image refused (%s); booting from the sources\n", err);
