@@ -134,8 +134,8 @@ bool bootimage_load(Lisp *L, char *err) {
     Lisp *loaded = (Lisp *)malloc(sizeof *loaded);
     if (!loaded) { snprintf(err, IMAGE_ERRLEN, "out of memory"); return false; }
     ImageRegion ext[1] = {{L, sizeof *L}};
-    void *keep[2];
-    if (!image_read(L, image_bytes, image_len, (uintptr_t *)loaded, NROOTS, ext, 1, keep, err)) {
+    ImageHeap heap;
+    if (!image_read(L, image_bytes, image_len, (uintptr_t *)loaded, NROOTS, ext, 1, &heap, err)) {
         free(loaded);
         return false;
     }
@@ -143,8 +143,7 @@ bool bootimage_load(Lisp *L, char *err) {
         memcpy((char *)loaded + instance_fields[i].off, (char *)L + instance_fields[i].off, instance_fields[i].size);
     memcpy(L, loaded, sizeof *L);
     free(loaded);
-    L->image_heap[0] = keep[0];
-    L->image_heap[1] = keep[1];
+    L->image_heap = heap;
     /* the mapped pages were read once: give them back (they stay in the page cache for the next) */
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = ((uintptr_t)image_bytes + page - 1) & ~(page - 1), hi = ((uintptr_t)image_bytes + image_len) & ~(page - 1);
@@ -153,6 +152,7 @@ bool bootimage_load(Lisp *L, char *err) {
     FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
     if (FRAME_SETJMP(&top)) {
         frame_pop(L, &top);
+        image_release(&L->image_heap);
         snprintf(err, IMAGE_ERRLEN, "error while restarting the loaded image: %s",
                  error_describe_bootstrap(L, L->last_error));
         return false;

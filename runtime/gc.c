@@ -2,6 +2,7 @@
 #include "gc.h"
 #include "error.h"
 #include "control.h"
+#include "image.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -66,16 +67,13 @@ static bool over_cap(size_t request) {
     return bytes_in_use() + request > cap;
 }
 
-/* A block inside a region an image was loaded into (image.c) is not a block of the collector's own:
- * it can be neither freed nor reallocated in place. Its size is unknown; what follows it in the
- * region is readable, so a copy takes up to the new size, bounded by the region's end. */
-static bool image_block(void *p, void **base, size_t *avail, bool *atomic) {
-    void *b = p ? GC_base(p) : NULL;
-    if (!b || b == p) return false;
-    size_t size = 0;
-    *atomic = GC_get_kind_and_size(b, &size) == GC_I_PTRFREE;
-    *base = b;
-    *avail = (size_t)((char *)b + size - (char *)p);
+/* A block of the boot image (image.c) is not a block of the collector's: it can be neither freed
+ * nor reallocated in place. Its size is unknown; what follows it in the image is readable, so a
+ * copy takes up to the new size, bounded by the image's end. */
+static bool image_block(Lisp *L, void *p, size_t *avail, bool *atomic) {
+    if (!L || !image_heap_contains(&L->image_heap, p)) return false;
+    *atomic = (char *)p >= L->image_heap.base + L->image_heap.scanned;
+    *avail = (size_t)(L->image_heap.base + L->image_heap.size - (char *)p);
     return true;
 }
 
@@ -93,8 +91,8 @@ static void *gmp_alloc(size_t n) {
     return p;
 }
 static void *gmp_realloc(void *p, size_t old, size_t n) {
-    void *base; size_t avail; bool atomic;
-    if (image_block(p, &base, &avail, &atomic)) {
+    size_t avail; bool atomic;
+    if (image_block(gc_current, p, &avail, &atomic)) {
         void *q = gmp_alloc(n);
         memcpy(q, p, old < n ? old : n);
         return q;
@@ -227,8 +225,8 @@ void *gc_alloc_atomic(Lisp *L, size_t n) {
 }
 
 void *gc_realloc(Lisp *L, void *old, size_t n) {
-    void *base; size_t avail; bool loaded_atomic;
-    if (image_block(old, &base, &avail, &loaded_atomic)) {
+    size_t avail; bool loaded_atomic;
+    if (image_block(L, old, &avail, &loaded_atomic)) {
         void *p = loaded_atomic ? gc_alloc_atomic(L, n) : gc_alloc(L, n);
         memcpy(p, old, avail < n ? avail : n);
         return p;

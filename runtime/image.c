@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -88,19 +89,20 @@ size_t image_build_id(unsigned char out[32]) {
  * on every start ---- */
 
 static uint64_t checksum(const unsigned char *p, size_t n) {
-    uint64_t a = 0x6a09e667f3bcc909ull, b = n;
-    size_t words = n / 8;
-    for (size_t i = 0; i < words; i++) {
-        uint64_t w;
-        memcpy(&w, p + i * 8, 8);
-        a += w;
-        b += a;
+    /* four independent lanes, so that the sums do not wait on each other */
+    uint64_t a[4] = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+    uint64_t b[4] = {n, 0, 0, 0};
+    size_t blocks = n / 32;
+    for (size_t i = 0; i < blocks; i++) {
+        uint64_t w[4];
+        memcpy(w, p + i * 32, 32);
+        for (int k = 0; k < 4; k++) { a[k] += w[k]; b[k] += a[k]; }
     }
-    for (size_t i = words * 8; i < n; i++) {
-        a += p[i];
-        b += a;
-    }
-    return a ^ (b * 0x9E3779B97F4A7C15ull);
+    uint64_t x = 0, y = 0;
+    for (size_t i = blocks * 32; i < n; i++) { x += p[i]; y += x; }
+    uint64_t h = x ^ (y << 1);
+    for (int k = 0; k < 4; k++) h = (h ^ a[k] ^ (b[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    return h;
 }
 
 /* ---- the writer ---- */
@@ -386,7 +388,7 @@ static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const 
 }
 
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
-                const ImageRegion *externs, size_t nexterns, void *keep[2], char *err) {
+                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err) {
     ImageHeader h;
     if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
     memcpy(&h, buf, sizeof h);
@@ -427,15 +429,19 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
     const unsigned char *tablep = p;
 
     /* everything checked that can be without allocating: now build it aside */
-    void *scanned = GC_MALLOC(h.scanned_bytes);
-    void *atomic = scanned ? GC_MALLOC_ATOMIC(h.atomic_bytes) : NULL;
-    if (!scanned || !atomic) return refuse(err, "not enough memory to load the image");
+    size_t page = 4096, scanned_room = (h.scanned_bytes + page - 1) & ~(page - 1);
+    size_t total = scanned_room + ((h.atomic_bytes + page - 1) & ~(page - 1));
+    char *mem = (char *)mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
+    void *scanned = mem, *atomic = mem + scanned_room;
+    ImageHeap made = {mem, total, h.scanned_bytes};
     memcpy(scanned, scanp, h.scanned_bytes);
     memcpy(atomic, atomp, h.atomic_bytes);
     uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
              *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
     if (!rwords || !rbits || !sbits) {
         free(rwords); free(rbits); free(sbits);
+        munmap(mem, total);
         return refuse(err, "not enough memory to load the image");
     }
     memcpy(rwords, rootp, nroots * 8);
@@ -453,8 +459,11 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
     }
     if (!ok) {
         free(rwords); free(rbits); free(sbits);
+        munmap(mem, total);
         return refuse(err, "the image is corrupted (a relocation points outside the image)");
     }
+    /* from here the objects are live: the collector must see what they point to */
+    GC_add_roots(mem, mem + h.scanned_bytes);
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -462,7 +471,14 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
     }
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
-    if (keep) { keep[0] = scanned; keep[1] = atomic; }
+    if (heap) *heap = made;
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, h.ntables, nrel};
     return true;
+}
+
+void image_release(ImageHeap *heap) {
+    if (!heap->base) return;
+    GC_remove_roots(heap->base, heap->base + heap->scanned);
+    munmap(heap->base, heap->size);
+    heap->base = NULL;
 }

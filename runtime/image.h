@@ -19,7 +19,7 @@
  * library, the stack): that memory would not exist in the reader.
  *
  * The reader checks the header (format version, build id, sizes, checksum) before it allocates
- * anything, places the blocks in two collected regions (one scanned, one pointer-free),
+ * anything, places the blocks in one mapping (a scanned part, a pointer-free part),
  * relocates the marked words, and rehashes the hash tables (their hashes are of addresses).
  * Nothing the caller can see changes unless every check passed.
  */
@@ -34,11 +34,20 @@ typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err);
 
-/* Rebuild the graph of BUF: on success ROOTS_OUT gets the NROOTS root words and true is returned;
- * on failure nothing is changed and ERR says why. The regions the objects live in are kept alive
- * by the pointers into them; KEEP (may be NULL) gets their bases for the caller to hold too. */
+/* The memory a loaded graph lives in: one mapping outside the collector's heap, prefaulted in one
+ * system call (no collection, no page faults object by object), whose first SCANNED bytes the
+ * collector scans as roots; the rest holds the pointer-free blocks. Its objects are never freed
+ * one by one: the whole graph goes with image_release (the interpreter's end, lisp_free). */
+typedef struct ImageHeap ImageHeap;   /* declared in state.h, which holds one */
+
+/* Rebuild the graph of BUF: on success ROOTS_OUT gets the NROOTS root words, *HEAP the memory it
+ * lives in, and true is returned; on failure nothing is changed and ERR says why. */
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
-                const ImageRegion *externs, size_t nexterns, void *keep[2], char *err);
+                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err);
+void image_release(ImageHeap *heap);
+static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
+    return h->base && (const char *)p >= h->base && (const char *)p < h->base + h->size;
+}
 
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);

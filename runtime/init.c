@@ -268,5 +268,6 @@ Lisp *lisp_new(const Config *cfg) {
 void lisp_free(Lisp *L) {
     if (gc_current == L) gc_current = NULL;
     free(L->prof_stack);
+    image_release(&L->image_heap);     /* the boot image's objects die with the interpreter */
     GC_FREE(L);
 }

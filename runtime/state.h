@@ -145,7 +145,7 @@ struct Lisp {
     Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
     Obj source_location;     /* of the top-level form being evaluated, or NIL */
 
-    void *image_heap[2];     /* the regions the boot image was loaded into (bootimage.c), kept alive */
+    struct ImageHeap { char *base; size_t size, scanned; } image_heap;  /* where the boot image was loaded (image.h) */
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

@@ -3,7 +3,31 @@
 #include "bootimage.h"
 #include "image.h"
 #include "gc.h"
+#include "eval.h"
+#include "package.h"
 #include <stdio.h>
+
+/* Every session runs the registries' snapshot hooks when it starts and their restorers at each
+ * reset; the stdlib's functions are analysed on their first call, so calling these once here puts
+ * them in the image analysed, and no session pays for it. The state they leave is the state before. */
+static void warm_up(Lisp *L) {
+    Obj snapshot = intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT");
+    Obj reset = intern_cstr(L, L->pkg_system, "%SESSION-RESET");
+    Obj restorers = intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*");
+    if (!is_function(SYM(snapshot)->function) || !is_function(SYM(reset)->function)) return;
+    Obj before = SYM(restorers)->value;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        SYM(restorers)->value = before;
+        return;
+    }
+    funcall0(L, SYM(snapshot)->function);
+    funcall0(L, SYM(reset)->function);
+    frame_pop(L, &fr);
+    SYM(restorers)->value = before;
+}
 
 void tcl_boot_from_source(bool on) { bootimage_set_source_boot(on); }
 
@@ -13,6 +37,7 @@ int tcl_write_boot_image(const char *path) {
     if (!L) return -1;
     char err[IMAGE_ERRLEN];
     gc_current = L;
+    warm_up(L);
     if (bootimage_write(L, path, err) != 0) {
         fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
         return -1;

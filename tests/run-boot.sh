@@ -18,7 +18,7 @@ trap 'rm -rf "$dir"' EXIT
 TINYCL_BOOT=image "$T" -e '(load "tests/boot/describe.lisp")' >"$dir/image.txt" 2>&1
 TINYCL_BOOT=source "$T" -e '(load "tests/boot/describe.lisp")' >"$dir/source.txt" 2>&1
 lines=$(wc -l <"$dir/image.txt")
-if [ "$lines" -gt 10000 ] && cmp -s "$dir/image.txt" "$dir/source.txt"; then
+if [ "$lines" -gt 3000 ] && cmp -s "$dir/image.txt" "$dir/source.txt"; then
     pass
 else
     fail "the two boots differ ($lines lines described):"; diff "$dir/source.txt" "$dir/image.txt" | head -20

@@ -11,7 +11,7 @@
               (length (package-shadowing-symbols p)))
       (do-symbols (s p) (when (eq (symbol-package s) p) (push s syms)))
       (dolist (s (sort (remove-duplicates syms) #'string< :key #'symbol-name))
-        (format t "~S ~S~@[ value:~S~]~@[ function:~S~]~@[ macro~]~@[ special-op~] plist:~S~%"
+        (format t "~S ~S~@[ value:~S~]~@[ function:~S~]~:[~; macro~]~:[~; special-op~] plist:~S~%"
                 s (nth-value 1 (find-symbol (symbol-name s) p))
                 (and (boundp s) (type-of (symbol-value s)))
                 (and (fboundp s) (not (macro-function s)) (not (special-operator-p s))
