@@ -7,6 +7,7 @@
 #include "docs.h"
 #include "bootimage.h"
 #include "image.h"
+#include "abi.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -197,7 +198,6 @@ static void lisp_setup(Lisp *L, const Config *cfg) {
     L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
-    L->definition_log = NIL;
     L->session_warnings = NIL;
     L->form_file = NIL;
     L->system_packages = NIL;
@@ -222,6 +222,11 @@ static bool boot_from_source(Lisp *L) {
     for (int i = 0; i < stdlib_count; i++)
         load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
     frame_pop(L, &top);
+    char why[256];
+    if (!abi_check_upcalls(L, why, sizeof why)) {
+        fprintf(stderr, "tinycl: the standard library breaks the C-Lisp contract (runtime/lisp-abi.def): %s\n", why);
+        return false;
+    }
     ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
     L->boot_phase = 1;
     return true;
