@@ -117,8 +117,8 @@ TclSession *tcl_session_new(const TclOptions *opt);
 /* Sessions made after this call boot from the stdlib sources instead of the boot image the tinycl
  * executable carries (without an image, as in a program linking libtinycl.a, they always do). */
 void tcl_boot_from_source(bool on);
-/* Boot from the sources and write that state as a boot image to PATH (the build does this once).
- * 0, or -1 after a message on stderr. */
+/* Boot from the sources and write that state as a boot image to PATH (the build does this once;
+ * tools/attach-image.c appends it to the executable). 0, or -1 after a message on stderr. */
 int tcl_write_boot_image(const char *path);
 void tcl_session_free(TclSession *s);
 

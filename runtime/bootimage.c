@@ -83,6 +83,7 @@ typedef struct Trailer { char magic[8]; uint64_t offset, length; } Trailer;
 
 static const unsigned char *image_bytes;
 static size_t image_len;
+static bool image_mapped;       /* image_bytes are pages of the executable's file, not the caller's memory */
 static const char *find_error;
 static pthread_once_t find_once = PTHREAD_ONCE_INIT;
 
@@ -109,11 +110,20 @@ static void find_image(void) {
     if (m == MAP_FAILED) { find_error = "cannot map the executable"; return; }
     image_bytes = (const unsigned char *)m + t.offset;
     image_len = (size_t)t.length;
+    image_mapped = true;
 }
 
 bool bootimage_available(void) {
     pthread_once(&find_once, find_image);
     return image_bytes != NULL;
+}
+
+void bootimage_use(const unsigned char *bytes, size_t len) {
+    pthread_once(&find_once, find_image);
+    image_bytes = bytes;
+    image_len = len;
+    image_mapped = false;
+    if (!bytes) find_error = "no boot image";
 }
 
 /* Made again at every start: what depends on the process, not on the stdlib. */
@@ -145,9 +155,11 @@ bool bootimage_load(Lisp *L, char *err) {
     free(loaded);
     L->image_heap = heap;
     /* the mapped pages were read once: give them back (they stay in the page cache for the next) */
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = ((uintptr_t)image_bytes + page - 1) & ~(page - 1), hi = ((uintptr_t)image_bytes + image_len) & ~(page - 1);
-    if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    if (image_mapped) {
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t lo = ((uintptr_t)image_bytes + page - 1) & ~(page - 1), hi = ((uintptr_t)image_bytes + image_len) & ~(page - 1);
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
     Frame top;
     FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
     if (FRAME_SETJMP(&top)) {

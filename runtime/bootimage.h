@@ -8,6 +8,9 @@
 int bootimage_write(Lisp *L, const char *path, char *err);
 /* Whether this executable carries an image. */
 bool bootimage_available(void);
+/* Load later interpreters from BYTES (LEN bytes, kept by the caller) instead: a program that
+ * wrote its own image (the unit tests). */
+void bootimage_use(const unsigned char *bytes, size_t len);
 /* Load the image into L, a fresh interpreter whose boot has not run. False with ERR set when the
  * image is missing or refused (L must then be set up again). */
 bool bootimage_load(Lisp *L, char *err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <pthread.h>
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -119,6 +120,7 @@ typedef struct Writer {
     uint64_t *scanned_bits;                             /* grown with scanned */
     unsigned char *atomic; size_t atomic_len, atomic_cap;
     uint64_t *tables; size_t ntables, tables_cap;
+    size_t nrel;
     const ImageRegion *externs; size_t nexterns;
     Range *maps; size_t nmaps;
     Range stack;                                        /* the writing thread's stack */
@@ -163,11 +165,22 @@ static void read_maps(Writer *w) {
     while (fgets(line, sizeof line, f)) {
         unsigned long lo, hi;
         if (sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
-        if (strstr(line, "[stack]")) { w->stack = (Range){lo, hi}; continue; }
         w->maps = (Range *)xrealloc(w->maps, (w->nmaps + 1) * sizeof *w->maps);
         w->maps[w->nmaps++] = (Range){lo, hi};
     }
     fclose(f);
+}
+
+/* The writing thread's stack (the main thread's, or one a program made with a big stack). */
+static void thread_stack(Writer *w) {
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_destroy(&attr);
+    }
+    w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 
 static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
@@ -281,7 +294,7 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     for (size_t i = 0; i < size / 8; i++) {
         bool rel;
         dst[i] = encode_word(w, src[i], &rel, base);
-        if (rel) set_bit(w->scanned_bits, at / 8 + i);
+        if (rel) { set_bit(w->scanned_bits, at / 8 + i); w->nrel++; }
     }
 }
 
@@ -299,6 +312,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
     w.atomic = (unsigned char *)calloc(1, w.atomic_cap);
     if (nexterns > REL_INDEX_MASK) { snprintf(err, IMAGE_ERRLEN, "too many external regions"); free(w.atomic); return NULL; }
     read_maps(&w);
+    thread_stack(&w);
     GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
     size_t nbits_roots = (nroots + 63) / 64;
     uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
@@ -341,6 +355,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             memcpy(p, w.atomic, w.atomic_len); p += atomic_padded;
             if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
             h->checksum = checksum(out + sizeof *h, payload);
+            image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
             *len = sizeof *h + payload;
         }
     }
@@ -472,7 +487,7 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
     if (heap) *heap = made;
-    image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, h.ntables, nrel};
+    image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
 }
 

@@ -52,8 +52,9 @@ static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);
 
-/* Statistics of the last image_read in this process (for the start-up measurements). */
-typedef struct ImageStats { size_t scanned_bytes, atomic_bytes, tables, relocations; } ImageStats;
+/* What the last image_write or image_read in this process handled: the bytes of the two parts
+ * (what the reader allocates, in one mapping), blocks written, relocated words, hash tables. */
+typedef struct ImageStats { size_t scanned_bytes, atomic_bytes, blocks, relocations, tables; } ImageStats;
 extern ImageStats image_last_stats;
 
 #endif

@@ -34,13 +34,19 @@ void tcl_boot_from_source(bool on) { bootimage_set_source_boot(on); }
 int tcl_write_boot_image(const char *path) {
     bootimage_set_source_boot(true);
     Lisp *L = lisp_new(NULL);
+    bootimage_set_source_boot(false);
     if (!L) return -1;
     char err[IMAGE_ERRLEN];
     gc_current = L;
     warm_up(L);
     if (bootimage_write(L, path, err) != 0) {
         fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
+        lisp_free(L);
         return -1;
     }
+    ImageStats st = image_last_stats;
+    fprintf(stderr, "boot image %s: %zu KiB with pointers + %zu KiB without, %zu blocks, %zu relocations, %zu hash tables\n",
+            path, st.scanned_bytes >> 10, st.atomic_bytes >> 10, st.blocks, st.relocations, st.tables);
+    lisp_free(L);
     return 0;
 }

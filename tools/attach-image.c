@@ -1,5 +1,6 @@
 /* attach-image.c: the build's last step: OUT = the stage-0 executable, the boot image, a trailer.
- * The trailer (runtime/bootimage.c reads it) is "TCLIMAGE", the image's offset, its length. */
+ * The trailer (runtime/bootimage.c reads it) is "TCLIMAGE", the image's offset, its length. An
+ * empty IMAGE (the build could not write one) gives the executable alone, which boots from source. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@ int main(int argc, char **argv) {
     if (!out) { perror(argv[1]); return 1; }
     uint64_t offset = (uint64_t)copy(out, argv[2]);
     uint64_t length = (uint64_t)copy(out, argv[3]);
+    if (length == 0) return fclose(out) == 0 ? 0 : 1;   /* no image: the executable alone */
     char trailer[24];
     memcpy(trailer, "TCLIMAGE", 8);
     memcpy(trailer + 8, &offset, 8);
