@@ -89,15 +89,18 @@ size_t image_build_id(unsigned char out[32]) {
 /* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
  * on every start ---- */
 
+typedef uint64_t Lanes __attribute__((vector_size(32)));
+
 static uint64_t checksum(const unsigned char *p, size_t n) {
-    /* four independent lanes, so that the sums do not wait on each other */
-    uint64_t a[4] = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
-    uint64_t b[4] = {n, 0, 0, 0};
+    /* four independent lanes in a vector, so that the sums do not wait on each other */
+    Lanes a = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+    Lanes b = {n, 0, 0, 0};
     size_t blocks = n / 32;
     for (size_t i = 0; i < blocks; i++) {
-        uint64_t w[4];
-        memcpy(w, p + i * 32, 32);
-        for (int k = 0; k < 4; k++) { a[k] += w[k]; b[k] += a[k]; }
+        Lanes w;
+        memcpy(&w, p + i * 32, 32);
+        a += w;
+        b += a;
     }
     uint64_t x = 0, y = 0;
     for (size_t i = blocks * 32; i < n; i++) { x += p[i]; y += x; }
@@ -374,30 +377,41 @@ static bool refuse(char *err, const char *msg) {
 typedef struct Bases { uintptr_t scanned, atomic, exe; const ImageRegion *externs; size_t nexterns;
                        size_t scanned_bytes, atomic_bytes; } Bases;
 
-/* Relocate the words of AREA marked in BITS; false when one points outside what it names. */
+/* One relocated word other than a pointer into the scanned part; false when it points outside. */
+static bool relocate_other(uint64_t *word, const Bases *b) {
+    uint64_t v = *word, off = v & REL_OFFSET_MASK;
+    switch ((unsigned)(v >> 60)) {
+    case REL_SCANNED: if (off >= b->scanned_bytes) return false; *word = b->scanned + off; return true;
+    case REL_ATOMIC: if (off >= b->atomic_bytes) return false; *word = b->atomic + off; return true;
+    case REL_EXE: if (off >= (size_t)(_end - __executable_start)) return false; *word = b->exe + off; return true;
+    case REL_EXTERN: {
+        size_t x = (size_t)((v >> REL_OFFSET_BITS) & REL_INDEX_MASK);
+        if (x >= b->nexterns || off > b->externs[x].size) return false;
+        *word = (uintptr_t)b->externs[x].base + off;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* Relocate the words of AREA marked in BITS; false when one points outside what it names. Most
+ * are pointers into the scanned part: that case is the loop's own. */
 static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, size_t *count) {
-    size_t exe_size = (size_t)(_end - __executable_start);
-    for (size_t wi = 0; wi < (nwords + 63) / 64; wi++) {
+    size_t nbits = (nwords + 63) / 64;
+    if (nwords % 64 && (bits[nbits - 1] >> (nwords % 64))) return false;   /* marks past the end */
+    uint64_t scanned = b->scanned, limit = b->scanned_bytes;
+    for (size_t wi = 0; wi < nbits; wi++) {
         uint64_t m = bits[wi];
-        while (m) {
-            size_t i = wi * 64 + (size_t)__builtin_ctzll(m);
+        if (!m) continue;
+        *count += (size_t)__builtin_popcountll(m);
+        uint64_t *at = area + wi * 64;
+        do {
+            uint64_t *word = at + __builtin_ctzll(m);
             m &= m - 1;
-            if (i >= nwords) return false;
-            uint64_t v = area[i], off = v & REL_OFFSET_MASK;
-            switch ((unsigned)(v >> 60)) {
-            case REL_SCANNED: if (off >= b->scanned_bytes) return false; area[i] = b->scanned + off; break;
-            case REL_ATOMIC: if (off >= b->atomic_bytes) return false; area[i] = b->atomic + off; break;
-            case REL_EXE: if (off >= exe_size) return false; area[i] = b->exe + off; break;
-            case REL_EXTERN: {
-                size_t x = (size_t)((v >> REL_OFFSET_BITS) & REL_INDEX_MASK);
-                if (x >= b->nexterns || off > b->externs[x].size) return false;
-                area[i] = (uintptr_t)b->externs[x].base + off;
-                break;
-            }
-            default: return false;
-            }
-            (*count)++;
-        }
+            uint64_t v = *word;
+            if (LIKELY((v >> 60) == REL_SCANNED && (v & REL_OFFSET_MASK) < limit)) *word = scanned + (v & REL_OFFSET_MASK);
+            else if (!relocate_other(word, b)) return false;
+        } while (m);
     }
     return true;
 }
