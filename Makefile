@@ -80,8 +80,11 @@ $(BUILD)/libtinycl.a: $(LIB_OBJ)
 # The executable boots once from the stdlib sources at build time (stage 0), writes that state as
 # a boot image, and carries it after its own contents (runtime/bootimage.c); `tinycl
 # --boot-from-source` still boots from the sources.
+# Linked at a fixed address, so that the function pointers in the image need no relocation when it
+# is mapped at the address it was written for.
+EXE_LDFLAGS ?= -no-pie
 $(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
-	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+	$(CC) $(SANFLAGS) $(EXE_LDFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
 
 # A build where the image cannot be written (a sanitizer's memory the writer refuses, say) still
 # gets a working executable that boots from the sources; tests/run-boot.sh then fails.

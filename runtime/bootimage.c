@@ -84,6 +84,8 @@ typedef struct Trailer { char magic[8]; uint64_t offset, length; } Trailer;
 static const unsigned char *image_bytes;
 static size_t image_len;
 static bool image_mapped;       /* image_bytes are pages of the executable's file, not the caller's memory */
+static int image_fd = -1;       /* that file, kept open to map the image's parts from */
+static uint64_t image_offset;   /* where the image starts in it */
 static const char *find_error;
 static pthread_once_t find_once = PTHREAD_ONCE_INIT;
 
@@ -106,11 +108,12 @@ static void find_image(void) {
     }
     /* map the whole tail: offsets need not be page-aligned */
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) { find_error = "cannot map the executable"; return; }
+    if (m == MAP_FAILED) { close(fd); find_error = "cannot map the executable"; return; }
     image_bytes = (const unsigned char *)m + t.offset;
     image_len = (size_t)t.length;
     image_mapped = true;
+    image_fd = fd;
+    image_offset = t.offset;
 }
 
 bool bootimage_available(void) {
@@ -123,6 +126,7 @@ void bootimage_use(const unsigned char *bytes, size_t len) {
     image_bytes = bytes;
     image_len = len;
     image_mapped = false;
+    image_fd = -1;
     if (!bytes) find_error = "no boot image";
 }
 
@@ -145,7 +149,8 @@ bool bootimage_load(Lisp *L, char *err) {
     if (!loaded) { snprintf(err, IMAGE_ERRLEN, "out of memory"); return false; }
     ImageRegion ext[1] = {{L, sizeof *L}};
     ImageHeap heap;
-    if (!image_read(L, image_bytes, image_len, (uintptr_t *)loaded, NROOTS, ext, 1, &heap, err)) {
+    if (!image_read_file(L, image_bytes, image_len, image_mapped ? image_fd : -1, image_offset,
+                         (uintptr_t *)loaded, NROOTS, ext, 1, &heap, err)) {
         free(loaded);
         return false;
     }

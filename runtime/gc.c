@@ -72,8 +72,9 @@ static bool over_cap(size_t request) {
  * copy takes up to the new size, bounded by the image's end. */
 static bool image_block(Lisp *L, void *p, size_t *avail, bool *atomic) {
     if (!L || !image_heap_contains(&L->image_heap, p)) return false;
-    *atomic = (char *)p >= L->image_heap.base + L->image_heap.scanned;
-    *avail = (size_t)(L->image_heap.base + L->image_heap.size - (char *)p);
+    const ImageHeap *h = &L->image_heap;
+    *atomic = (char *)p >= h->atomic && (char *)p < h->atomic + h->atomic_room;
+    *avail = *atomic ? (size_t)(h->atomic + h->atomic_room - (char *)p) : (size_t)(h->scanned + h->scanned_room - (char *)p);
     return true;
 }
 

@@ -266,62 +266,12 @@ Obj hash_new(Lisp *L, HashTest test, size_t size) {
     return (Obj)t;
 }
 
-static long find_slot(Lisp *L, HashTable *t, Obj key, uint64_t h) {
-    size_t mask = t->cap - 1;
-    for (size_t i = h & mask, n = 0; n < t->cap; i = (i + 1) & mask, n++) {
-        HashEntry *e = &t->entries[i];
-        if (e->key == NO_VALUE) return -1;
-        if (e->key != TOMBSTONE && e->hash == h && table_test(L, t, e->key, key)) return (long)i;
-    }
-    return -1;
-}
+/* A table read back from an image (image.c) hashed its keys at the writer's addresses: it is
+ * marked stale and rehashed in place on its first lookup, so that loading touches no table. */
+enum { HT_STALE = 1 };
 
-Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt) {
-    HashTable *t = HT(table);
-    long i = find_slot(L, t, key, table_hash(L, t, key));
-    return i < 0 ? dflt : t->entries[i].value;
-}
-
-static void rehash(Lisp *L, HashTable *t, size_t cap) {
-    HashEntry *old = t->entries;
-    size_t oldcap = t->cap;
-    alloc_entries(L, t, cap);
-    for (size_t i = 0; i < oldcap; i++) {
-        if (old[i].key == NO_VALUE || old[i].key == TOMBSTONE) continue;
-        size_t mask = t->cap - 1;
-        size_t j = old[i].hash & mask;
-        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
-        t->entries[j] = old[i];
-        t->count++;
-        t->used++;
-    }
-    if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;   /* the entries it holds before growing */
-    t->iter_mod++;
-}
-
-void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
-    HashTable *t = HT(table);
-    uint64_t h = table_hash(L, t, key);
-    long i = find_slot(L, t, key, h);
-    if (i >= 0) {
-        t->entries[i].value = value;
-        return;
-    }
-    if ((t->used + 1) * 4 > t->cap * 3) rehash(L, t, t->count * 2 + 2 > t->cap / 2 ? t->cap * 2 : t->cap);
-    size_t mask = t->cap - 1;
-    size_t j = h & mask;
-    while (t->entries[j].key != NO_VALUE && t->entries[j].key != TOMBSTONE) j = (j + 1) & mask;
-    if (t->entries[j].key == NO_VALUE) t->used++;
-    t->entries[j].key = key;
-    t->entries[j].value = value;
-    t->entries[j].hash = h;
-    t->count++;
-}
-
-/* A table read back from an image (image.c): its hashes were of the writer's addresses. Rebuilt in
- * place, so that loading allocates nothing per table. */
-void hash_rehash_loaded(Lisp *L, Obj table) {
-    HashTable *t = HT(table);
+static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
+    t->h.flags &= (uint8_t)~HT_STALE;
     size_t n = 0;
     HashEntry *live = (HashEntry *)malloc((t->count + 1) * sizeof *live);
     if (!live) abort();
@@ -346,8 +296,72 @@ void hash_rehash_loaded(Lisp *L, Obj table) {
     t->iter_mod++;
 }
 
+static inline void fresh(Lisp *L, HashTable *t) {
+    if (UNLIKELY(t->h.flags & HT_STALE)) refresh(L, t);
+}
+
+void hash_rehash_loaded(Lisp *L, Obj table) {
+    (void)L;
+    HT(table)->h.flags |= HT_STALE;
+}
+
+static long find_slot(Lisp *L, HashTable *t, Obj key, uint64_t h) {
+    size_t mask = t->cap - 1;
+    for (size_t i = h & mask, n = 0; n < t->cap; i = (i + 1) & mask, n++) {
+        HashEntry *e = &t->entries[i];
+        if (e->key == NO_VALUE) return -1;
+        if (e->key != TOMBSTONE && e->hash == h && table_test(L, t, e->key, key)) return (long)i;
+    }
+    return -1;
+}
+
+Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt) {
+    HashTable *t = HT(table);
+    fresh(L, t);
+    long i = find_slot(L, t, key, table_hash(L, t, key));
+    return i < 0 ? dflt : t->entries[i].value;
+}
+
+static void rehash(Lisp *L, HashTable *t, size_t cap) {
+    HashEntry *old = t->entries;
+    size_t oldcap = t->cap;
+    alloc_entries(L, t, cap);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (old[i].key == NO_VALUE || old[i].key == TOMBSTONE) continue;
+        size_t mask = t->cap - 1;
+        size_t j = old[i].hash & mask;
+        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
+        t->entries[j] = old[i];
+        t->count++;
+        t->used++;
+    }
+    if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;   /* the entries it holds before growing */
+    t->iter_mod++;
+}
+
+void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
+    HashTable *t = HT(table);
+    fresh(L, t);
+    uint64_t h = table_hash(L, t, key);
+    long i = find_slot(L, t, key, h);
+    if (i >= 0) {
+        t->entries[i].value = value;
+        return;
+    }
+    if ((t->used + 1) * 4 > t->cap * 3) rehash(L, t, t->count * 2 + 2 > t->cap / 2 ? t->cap * 2 : t->cap);
+    size_t mask = t->cap - 1;
+    size_t j = h & mask;
+    while (t->entries[j].key != NO_VALUE && t->entries[j].key != TOMBSTONE) j = (j + 1) & mask;
+    if (t->entries[j].key == NO_VALUE) t->used++;
+    t->entries[j].key = key;
+    t->entries[j].value = value;
+    t->entries[j].hash = h;
+    t->count++;
+}
+
 bool hash_remove(Lisp *L, Obj table, Obj key) {
     HashTable *t = HT(table);
+    fresh(L, t);
     long i = find_slot(L, t, key, table_hash(L, t, key));
     if (i < 0) return false;
     t->entries[i].key = TOMBSTONE;

@@ -18,7 +18,7 @@ uint64_t hash_eql(Obj o);
 uint64_t hash_equal(Lisp *L, Obj o);   /* sxhash */
 uint64_t hash_equalp(Lisp *L, Obj o);
 
-/* Recompute the hashes of a table read back from an image (image.c). */
+/* A table read back from an image (image.c): its hashes are recomputed on its first lookup. */
 void hash_rehash_loaded(Lisp *L, Obj table);
 
 #endif

@@ -17,13 +17,16 @@
  * Layout (native byte order, the writer's machine is the reader's):
  *   header
  *   extern sizes   nexterns words: the size of each external region, checked by the reader
- *   roots          nroots encoded words, then their relocation bitmap
- *   scanned        scanned_bytes of blocks, then their relocation bitmap
- *   atomic         atomic_bytes of pointer-free blocks, raw (padded to a word)
+ *   roots          nroots words, then their relocation bitmap
+ *   (zeros up to a page boundary)
+ *   scanned        scanned_bytes of blocks, padded to a page
+ *   atomic         atomic_bytes of pointer-free blocks, padded to a page
+ *   scanned bitmap the relocation bitmap of the scanned part
  *   tables         ntables words: offsets in the scanned region of the hash tables
- * An encoded word whose bit is set in the bitmap is a relocation: REL_KIND in bits 60..63, the
- * external region's index in bits 44..59, the offset in bits 0..43. The checksum covers
- * everything after the header.
+ * A word whose bit is set in a bitmap is a pointer, stored as the address it has when the image is
+ * mapped at FIXED_BASE (below), or for an external region as REL_EXTERN in bits 60..63, the
+ * region's index in bits 44..59 and the offset in bits 0..43. The checksum covers everything
+ * after the header.
  */
 
 #define IMAGE_MAGIC "TINYCLIM"
@@ -34,7 +37,17 @@
 #define REL_OFFSET_BITS 44
 #define REL_OFFSET_MASK (((uint64_t)1 << REL_OFFSET_BITS) - 1)
 #define REL_INDEX_MASK 0xFFFFu
-#define REGION_GUARD 16     /* no block starts a region: an interior pointer means "loaded" (gc.c) */
+#define REGION_GUARD 16     /* no block starts a region */
+/* The address the image is written for: a pointer into the scanned part is stored as
+ * FIXED_BASE + offset, one into the pointer-free part as FIXED_BASE + ATOMIC_AT + offset, one into
+ * the executable as the writer's address. Mapped from the file at that address, as it is when
+ * the address is free and the executable is where the writer's was, an image needs no
+ * relocation at all; elsewhere every marked word is relocated from these values. */
+#define FIXED_BASE ((uint64_t)0x200000000000ull)
+#define ATOMIC_AT ((uint64_t)1 << 32)
+#define PART_LIMIT ((uint64_t)1 << 32)
+#define PAGE ((size_t)4096)
+#define ROUND_PAGE(n) (((n) + PAGE - 1) & ~(PAGE - 1))
 
 typedef struct ImageHeader {
     char magic[8];
@@ -42,6 +55,8 @@ typedef struct ImageHeader {
     uint8_t build_id[32];
     uint64_t build_id_len;
     uint64_t nroots, nexterns, scanned_bytes, atomic_bytes, ntables;
+    uint64_t writer_exe, exe_words, extern_words;  /* the writer's executable; words pointing there, and to external regions */
+    uint64_t scanned_at, atomic_at;                /* offsets of the two parts from the image's start (page-aligned) */
     uint64_t payload_bytes, checksum;
 } ImageHeader;
 
@@ -123,7 +138,7 @@ typedef struct Writer {
     uint64_t *scanned_bits;                             /* grown with scanned */
     unsigned char *atomic; size_t atomic_len, atomic_cap;
     uint64_t *tables; size_t ntables, tables_cap;
-    size_t nrel;
+    size_t nrel, exe_words, extern_words;
     const ImageRegion *externs; size_t nexterns;
     Range *maps; size_t nmaps;
     Range stack;                                        /* the writing thread's stack */
@@ -211,10 +226,10 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
             w->atomic = (unsigned char *)xrealloc(w->atomic, w->atomic_cap);
         }
         memcpy(w->atomic + w->atomic_len, (void *)base, size);
-        rel = ((uint64_t)REL_ATOMIC << 60) | w->atomic_len;
+        rel = FIXED_BASE + ATOMIC_AT + w->atomic_len;
         w->atomic_len += size;
     } else {
-        rel = ((uint64_t)REL_SCANNED << 60) | w->scanned_len;
+        rel = FIXED_BASE + w->scanned_len;
         w->scanned_len += size;      /* filled when the queue reaches it, in this order */
         if (w->qlen == w->qcap) {
             w->qcap = w->qcap ? w->qcap * 2 : 4096;
@@ -236,12 +251,14 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
         uintptr_t lo = (uintptr_t)w->externs[i].base;
         if (v >= lo && v <= lo + w->externs[i].size) {
             *rel = true;
+            w->extern_words++;
             return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)i << REL_OFFSET_BITS) | (v - lo);
         }
     }
     if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) {
         *rel = true;
-        return ((uint64_t)REL_EXE << 60) | (v - (uintptr_t)__executable_start);
+        w->exe_words++;
+        return v;
     }
     void *base = GC_base((void *)v);
     if (base) {
@@ -274,7 +291,7 @@ static bool looks_like_hash_table(const HashTable *t, size_t size) {
 static void encode_scanned(Writer *w, uintptr_t base) {
     size_t size = 0;
     GC_get_kind_and_size((void *)base, &size);
-    uint64_t at = w->map.vals[map_slot(&w->map, base)] & REL_OFFSET_MASK;
+    uint64_t at = w->map.vals[map_slot(&w->map, base)] - FIXED_BASE;
     size_t need = (size_t)at + size;
     if (need > w->scanned_cap) {
         size_t cap = w->scanned_cap ? w->scanned_cap * 2 : (size_t)1 << 20;
@@ -327,14 +344,18 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
     while (w.qhead < w.qlen && !w.failed) encode_scanned(&w, w.queue[w.qhead++]);
     GC_enable();
     unsigned char *out = NULL;
+    if (!w.failed && (w.scanned_len >= PART_LIMIT || w.atomic_len >= PART_LIMIT)) {
+        w.failed = true;
+        snprintf(err, IMAGE_ERRLEN, "the graph is too large for an image (4 GB per part)");
+    }
     if (!w.failed) {
         size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
-        size_t atomic_padded = (w.atomic_len + 7) & ~(size_t)7;
-        size_t payload = nexterns * 8 + nroots * 8 + nbits_roots * 8 + w.scanned_len + scanned_bits_words * 8 +
-                         atomic_padded + w.ntables * 8;
-        out = (unsigned char *)calloc(1, sizeof(ImageHeader) + payload);
+        size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
+        size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
+        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8;
+        out = (unsigned char *)calloc(1, total);
         if (!out) {
-            snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", payload);
+            snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", total);
         } else {
             ImageHeader *h = (ImageHeader *)out;
             memcpy(h->magic, IMAGE_MAGIC, 8);
@@ -346,20 +367,26 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             h->scanned_bytes = w.scanned_len;
             h->atomic_bytes = w.atomic_len;
             h->ntables = w.ntables;
-            h->payload_bytes = payload;
+            h->writer_exe = (uintptr_t)__executable_start;
+            h->exe_words = w.exe_words;
+            h->extern_words = w.extern_words;
+            h->scanned_at = scanned_at;
+            h->atomic_at = atomic_at;
+            h->payload_bytes = total - sizeof *h;
             unsigned char *p = out + sizeof *h;
-            for (size_t i = 0; i < nexterns; i++) { uint64_t s = externs[i].size; memcpy(p, &s, 8); p += 8; }
+            for (size_t i = 0; i < nexterns; i++) { uint64_t sz = externs[i].size; memcpy(p, &sz, 8); p += 8; }
             memcpy(p, root_words, nroots * 8); p += nroots * 8;
-            memcpy(p, root_bits, nbits_roots * 8); p += nbits_roots * 8;
-            if (w.scanned_len > REGION_GUARD) memcpy(p + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_len - REGION_GUARD);
-            p += w.scanned_len;
+            memcpy(p, root_bits, nbits_roots * 8);
+            if (w.scanned_len > REGION_GUARD)
+                memcpy(out + scanned_at + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_len - REGION_GUARD);
+            memcpy(out + atomic_at, w.atomic, w.atomic_len);
+            p = out + atomic_at + ROUND_PAGE(w.atomic_len);
             if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
             p += scanned_bits_words * 8;
-            memcpy(p, w.atomic, w.atomic_len); p += atomic_padded;
             if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
-            h->checksum = checksum(out + sizeof *h, payload);
+            h->checksum = checksum(out + sizeof *h, h->payload_bytes);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
-            *len = sizeof *h + payload;
+            *len = total;
         }
     }
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
@@ -374,32 +401,37 @@ static bool refuse(char *err, const char *msg) {
     return false;
 }
 
-typedef struct Bases { uintptr_t scanned, atomic, exe; const ImageRegion *externs; size_t nexterns;
-                       size_t scanned_bytes, atomic_bytes; } Bases;
+typedef struct Bases {
+    uintptr_t scanned, atomic, exe, writer_exe;
+    const ImageRegion *externs; size_t nexterns;
+    size_t scanned_bytes, atomic_bytes;
+} Bases;
 
-/* One relocated word other than a pointer into the scanned part; false when it points outside. */
-static bool relocate_other(uint64_t *word, const Bases *b) {
-    uint64_t v = *word, off = v & REL_OFFSET_MASK;
-    switch ((unsigned)(v >> 60)) {
-    case REL_SCANNED: if (off >= b->scanned_bytes) return false; *word = b->scanned + off; return true;
-    case REL_ATOMIC: if (off >= b->atomic_bytes) return false; *word = b->atomic + off; return true;
-    case REL_EXE: if (off >= (size_t)(_end - __executable_start)) return false; *word = b->exe + off; return true;
-    case REL_EXTERN: {
+/* The word as it is where the parts and the executable really are; false when it points outside. */
+static bool relocate_word(uint64_t *word, const Bases *b) {
+    uint64_t v = *word;
+    if ((v >> 60) == REL_EXTERN) {
         size_t x = (size_t)((v >> REL_OFFSET_BITS) & REL_INDEX_MASK);
+        uint64_t off = v & REL_OFFSET_MASK;
         if (x >= b->nexterns || off > b->externs[x].size) return false;
         *word = (uintptr_t)b->externs[x].base + off;
         return true;
     }
-    default: return false;
-    }
+    uint64_t d = v - (FIXED_BASE + ATOMIC_AT);
+    if (d < b->atomic_bytes) { *word = b->atomic + d; return true; }
+    d = v - b->writer_exe;
+    if (d < (uint64_t)(_end - __executable_start)) { *word = b->exe + d; return true; }
+    return false;
 }
 
-/* Relocate the words of AREA marked in BITS; false when one points outside what it names. Most
- * are pointers into the scanned part: that case is the loop's own. */
-static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, size_t *count) {
+/* Relocate the words of AREA marked in BITS (ALL: every one; otherwise only those not already
+ * right when the parts are at FIXED_BASE: into the executable when it moved, into external
+ * regions). Most point into the scanned part: that case is the loop's own. */
+static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, bool all, size_t *count) {
     size_t nbits = (nwords + 63) / 64;
     if (nwords % 64 && (bits[nbits - 1] >> (nwords % 64))) return false;   /* marks past the end */
     uint64_t scanned = b->scanned, limit = b->scanned_bytes;
+    bool exe_moved = b->exe != b->writer_exe;
     for (size_t wi = 0; wi < nbits; wi++) {
         uint64_t m = bits[wi];
         if (!m) continue;
@@ -408,16 +440,46 @@ static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const 
         do {
             uint64_t *word = at + __builtin_ctzll(m);
             m &= m - 1;
-            uint64_t v = *word;
-            if (LIKELY((v >> 60) == REL_SCANNED && (v & REL_OFFSET_MASK) < limit)) *word = scanned + (v & REL_OFFSET_MASK);
-            else if (!relocate_other(word, b)) return false;
+            uint64_t d = *word - FIXED_BASE;
+            if (LIKELY(d < limit)) {
+                if (all) *word = scanned + d;
+            } else if (all || exe_moved || (*word >> 60) == REL_EXTERN) {
+                if (!relocate_word(word, b)) return false;
+            }
         } while (m);
     }
     return true;
 }
 
-bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
-                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err) {
+/* Only one interpreter at a time can have the image mapped at FIXED_BASE. */
+static pthread_mutex_t fixed_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool fixed_busy;
+
+/* Map the two parts from FD at FIXED_BASE (private: written pages become the process's own).
+ * False, with nothing mapped, when the address is taken or the kernel puts them elsewhere. */
+static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h) {
+    pthread_mutex_lock(&fixed_lock);
+    bool ok = !fixed_busy;
+    void *want_s = (void *)(uintptr_t)FIXED_BASE, *want_a = (void *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    size_t ss = ROUND_PAGE(h->scanned_bytes), as = ROUND_PAGE(h->atomic_bytes);
+    void *s = MAP_FAILED, *a = MAP_FAILED;
+    if (ok) s = mmap(want_s, ss, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->scanned_at));
+    if (s != MAP_FAILED && s == want_s)
+        a = mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at));
+    ok = s == want_s && a == want_a;
+    if (!ok) {
+        if (s != MAP_FAILED) munmap(s, ss);
+        if (a != MAP_FAILED) munmap(a, as);
+    } else {
+        fixed_busy = true;
+    }
+    pthread_mutex_unlock(&fixed_lock);
+    return ok;
+}
+
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err) {
     ImageHeader h;
     if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
     memcpy(&h, buf, sizeof h);
@@ -439,64 +501,72 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
         h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
         return refuse(err, "the image is corrupted (impossible sizes)");
     size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
-    size_t need = nexterns * 8 + nroots * 8 + nbits_roots * 8 + h.scanned_bytes + scanned_bits_words * 8 +
-                  ((h.atomic_bytes + 7) & ~(uint64_t)7) + h.ntables * 8;
-    if (need != h.payload_bytes) return refuse(err, "the image is corrupted (sizes do not add up)");
+    size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
+    if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
+        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 != len)
+        return refuse(err, "the image is corrupted (sizes do not add up)");
+    if (checksum(buf + sizeof h, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
     const unsigned char *p = buf + sizeof h;
-    if (checksum(p, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
     for (size_t i = 0; i < nexterns; i++) {
-        uint64_t s;
-        memcpy(&s, p + i * 8, 8);
-        if (s != externs[i].size) return refuse(err, "the image was written for external regions of other sizes");
+        uint64_t sz;
+        memcpy(&sz, p + i * 8, 8);
+        if (sz != externs[i].size) return refuse(err, "the image was written for external regions of other sizes");
     }
     p += nexterns * 8;
     const unsigned char *rootp = p; p += nroots * 8;
-    const unsigned char *rootbits = p; p += nbits_roots * 8;
-    const unsigned char *scanp = p; p += h.scanned_bytes;
-    const unsigned char *scanbits = p; p += scanned_bits_words * 8;
-    const unsigned char *atomp = p; p += (h.atomic_bytes + 7) & ~(uint64_t)7;
-    const unsigned char *tablep = p;
-
-    /* everything checked that can be without allocating: now build it aside */
-    size_t page = 4096, scanned_room = (h.scanned_bytes + page - 1) & ~(page - 1);
-    size_t total = scanned_room + ((h.atomic_bytes + page - 1) & ~(page - 1));
-    char *mem = (char *)mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
-    void *scanned = mem, *atomic = mem + scanned_room;
-    ImageHeap made = {mem, total, h.scanned_bytes};
-    memcpy(scanned, scanp, h.scanned_bytes);
-    memcpy(atomic, atomp, h.atomic_bytes);
-    uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
-             *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
-    if (!rwords || !rbits || !sbits) {
-        free(rwords); free(rbits); free(sbits);
-        munmap(mem, total);
-        return refuse(err, "not enough memory to load the image");
-    }
-    memcpy(rwords, rootp, nroots * 8);
-    memcpy(rbits, rootbits, nbits_roots * 8);
-    memcpy(sbits, scanbits, scanned_bits_words * 8);
-    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, externs, nexterns,
-               h.scanned_bytes, h.atomic_bytes};
-    size_t nrel = 0;
-    bool ok = relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, &nrel) &&
-              relocate(rwords, nroots, rbits, &b, &nrel);
-    for (size_t i = 0; ok && i < h.ntables; i++) {
-        uint64_t off;
-        memcpy(&off, tablep + i * 8, 8);
-        if (off < REGION_GUARD || off + sizeof(HashTable) > h.scanned_bytes || (off & 7)) ok = false;
-    }
-    if (!ok) {
-        free(rwords); free(rbits); free(sbits);
-        munmap(mem, total);
-        return refuse(err, "the image is corrupted (a relocation points outside the image)");
-    }
-    /* from here the objects are live: the collector must see what they point to */
-    GC_add_roots(mem, mem + h.scanned_bytes);
+    const unsigned char *rootbits = p;
+    const unsigned char *scanbits = buf + h.atomic_at + ROUND_PAGE(h.atomic_bytes);
+    const unsigned char *tablep = scanbits + scanned_bits_words * 8;
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
-        hash_rehash_loaded(L, (Obj)((char *)scanned + off));
+        if (off < REGION_GUARD || off + sizeof(HashTable) > h.scanned_bytes || (off & 7))
+            return refuse(err, "the image is corrupted (a hash table outside the image)");
+    }
+
+    /* everything checked that can be without allocating: now build it aside, mapped from the file
+     * at the address it was written for when that is possible, else copied and relocated */
+    size_t ss = ROUND_PAGE(h.scanned_bytes), as = ROUND_PAGE(h.atomic_bytes);
+    bool fixed = fd >= 0 && !(file_offset % PAGE) && map_fixed(fd, file_offset, &h);
+    char *scanned, *atomic;
+    if (fixed) {
+        scanned = (char *)(uintptr_t)FIXED_BASE;
+        atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    } else {
+        char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
+        scanned = mem;
+        atomic = mem + ss;
+        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
+        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+    }
+    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed};
+    uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
+             *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
+    bool ok = rwords && rbits && sbits;
+    if (ok) {
+        memcpy(rwords, rootp, nroots * 8);
+        memcpy(rbits, rootbits, nbits_roots * 8);
+        memcpy(sbits, scanbits, scanned_bits_words * 8);
+    }
+    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
+               h.scanned_bytes, h.atomic_bytes};
+    size_t nrel = 0;
+    bool needed = !fixed || b.exe != b.writer_exe || h.extern_words;
+    ok = ok && (!needed || relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, !fixed, &nrel)) &&
+         relocate(rwords, nroots, rbits, &b, true, &nrel);
+    if (!ok) {
+        free(rwords); free(rbits); free(sbits);
+        image_release(&made);
+        return refuse(err, rwords && rbits && sbits ? "the image is corrupted (a relocation points outside the image)"
+                                                    : "not enough memory to load the image");
+    }
+    /* from here the objects are live: the collector must see what they point to */
+    GC_add_roots(scanned, scanned + h.scanned_bytes);
+    for (size_t i = 0; i < h.ntables; i++) {
+        uint64_t off;
+        memcpy(&off, tablep + i * 8, 8);
+        hash_rehash_loaded(L, (Obj)(scanned + off));
     }
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
@@ -505,9 +575,20 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
     return true;
 }
 
+bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err) {
+    return image_read_file(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, heap, err);
+}
+
 void image_release(ImageHeap *heap) {
-    if (!heap->base) return;
-    GC_remove_roots(heap->base, heap->base + heap->scanned);
-    munmap(heap->base, heap->size);
-    heap->base = NULL;
+    if (!heap->scanned) return;
+    GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
+    munmap(heap->scanned, heap->scanned_room);
+    munmap(heap->atomic, heap->atomic_room);
+    if (heap->fixed) {
+        pthread_mutex_lock(&fixed_lock);
+        fixed_busy = false;
+        pthread_mutex_unlock(&fixed_lock);
+    }
+    heap->scanned = NULL;
 }

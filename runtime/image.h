@@ -34,19 +34,27 @@ typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err);
 
-/* The memory a loaded graph lives in: one mapping outside the collector's heap, prefaulted in one
- * system call (no collection, no page faults object by object), whose first SCANNED bytes the
- * collector scans as roots; the rest holds the pointer-free blocks. Its objects are never freed
- * one by one: the whole graph goes with image_release (the interpreter's end, lisp_free). */
-typedef struct ImageHeap ImageHeap;   /* declared in state.h, which holds one */
+/* The memory a loaded graph lives in (declared in state.h, which holds one): a scanned part, which
+ * the collector scans as roots, and a pointer-free part, outside the collector's heap. Mapped
+ * from the file at the address it was written for, or copied into one prefaulted mapping and
+ * relocated; either way no collection and no page fault per object at start. Its objects are
+ * never freed one by one: the whole graph goes with image_release (lisp_free). */
+typedef struct ImageHeap ImageHeap;
 
 /* Rebuild the graph of BUF: on success ROOTS_OUT gets the NROOTS root words, *HEAP the memory it
  * lives in, and true is returned; on failure nothing is changed and ERR says why. */
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                 const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err);
+/* The same for an image that is also the bytes of FD from FILE_OFFSET (page-aligned): its parts
+ * are mapped from the file when their address is free. */
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err);
 void image_release(ImageHeap *heap);
 static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
-    return h->base && (const char *)p >= h->base && (const char *)p < h->base + h->size;
+    const char *c = (const char *)p;
+    return h->scanned && ((c >= h->scanned && c < h->scanned + h->scanned_room) ||
+                          (c >= h->atomic && c < h->atomic + h->atomic_room));
 }
 
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */

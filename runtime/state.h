@@ -142,7 +142,11 @@ struct Lisp {
     Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
     Obj source_location;     /* of the top-level form being evaluated, or NIL */
 
-    struct ImageHeap { char *base; size_t size, scanned; } image_heap;  /* where the boot image was loaded (image.h) */
+    struct ImageHeap {       /* where the boot image was loaded (image.h) */
+        char *scanned; size_t scanned_bytes, scanned_room;
+        char *atomic; size_t atomic_room;
+        bool fixed;          /* mapped from the executable at the address it was written for */
+    } image_heap;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

@@ -25,8 +25,13 @@ int main(int argc, char **argv) {
     FILE *out = fopen(argv[1], "wb");
     if (!out) { perror(argv[1]); return 1; }
     uint64_t offset = (uint64_t)copy(out, argv[2]);
+    /* the image starts on a page, so that its parts can be mapped from the file */
+    while (offset % 4096) {
+        if (fputc(0, out) == EOF) { perror(argv[1]); return 1; }
+        offset++;
+    }
     uint64_t length = (uint64_t)copy(out, argv[3]);
-    if (length == 0) return fclose(out) == 0 ? 0 : 1;   /* no image: the executable alone */
+    if (length == 0) return fclose(out) == 0 ? 0 : 1;   /* no image: the executable alone (padded) */
     char trailer[24];
     memcpy(trailer, "TCLIMAGE", 8);
     memcpy(trailer + 8, &offset, 8);
