@@ -8,25 +8,26 @@
  * The writer copies every block of collected memory reachable from a set of root words, finding
  * pointers the way the collector does (any word that points into a block of its heap), so that
  * Lisp objects and the evaluator's C structures (node trees, lambda lists) are handled alike,
- * sharing and cycles included. A word that points elsewhere is kept as an offset into what it
+ * sharing and cycles included. A word that points elsewhere is kept as a reference to what it
  * points to:
  *   - an external region the caller names (the interpreter structure, say): the reader gets the
  *     caller's region of the same index, so the graph can point into a fresh interpreter;
  *   - this executable (C functions such as primitives and node evaluators, constant strings,
- *     static tables): an offset from its start, valid only in the same build, which is why the
+ *     static tables): the writer's address, valid only in the same build, which is why the
  *     header carries the build id;
  * and the writer refuses a word that points into any other mapping (a malloc'd buffer, a shared
  * library, the stack): that memory would not exist in the reader.
  *
  * The reader checks the header (format version, build id, sizes, checksum) before it allocates
- * anything, places the blocks in one mapping (a scanned part, a pointer-free part),
- * relocates the marked words, and rehashes the hash tables (their hashes are of addresses).
- * Nothing the caller can see changes unless every check passed.
+ * anything, then maps the two parts (one scanned, one pointer-free) from the file at the address
+ * they were written for, or copies them and relocates the marked words; hash tables are rehashed
+ * on their first lookup (their hashes are of addresses). Nothing the caller can see changes
+ * unless every check passed.
  */
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 1u
+#define IMAGE_FORMAT_VERSION 2u
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
