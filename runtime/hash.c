@@ -161,7 +161,40 @@ static uint64_t mix(uint64_t h) {
     return h;
 }
 
-uint64_t hash_eq(Obj o) { return mix(WORD(o)); }
+/* A symbol hashes by its name (cached), so that tables keyed by symbols do not depend on where the
+ * symbols are in memory: those a boot image holds need no rehashing (hash_address_free). */
+uint64_t hash_eq(Obj o) { return is_type(o, T_SYMBOL) ? SYM(o)->hash : mix(WORD(o)); }
+
+/* Whether KEY hashes the same wherever the objects it is made of are in memory, for TABLE's test:
+ * immediates, symbols, numbers, and for EQUAL and EQUALP strings, bit vectors, pathnames and
+ * conses of such. */
+static bool key_address_free(Obj o, HashTest test, int depth) {
+    if (!is_heap(o) && !is_cons(o)) return true;
+    if (depth > 8) return false;
+    if (is_cons(o)) {
+        if (test < HT_EQUAL) return false;
+        /* sxhash_rec looks at the first 8 elements and the tail */
+        int n = 0;
+        for (; is_cons(o) && n < 8; o = CDR(o), n++)
+            if (!key_address_free(CAR(o), test, depth + 1)) return false;
+        return !is_cons(o) ? key_address_free(o, test, depth + 1) : false;
+    }
+    HeapType t = heap_type(o);
+    if (t == T_SYMBOL) return true;
+    if (t == T_BIGNUM || t == T_RATIO || t == T_DOUBLE || t == T_COMPLEX) return test != HT_EQ;
+    if (test < HT_EQUAL) return false;
+    return t == T_STRING || t == T_BITVECTOR;
+}
+
+bool hash_address_free(Obj table) {
+    HashTable *t = HT(table);
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key;
+        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (!key_address_free(k, (HashTest)t->h.aux, 0)) return false;
+    }
+    return true;
+}
 
 uint64_t hash_eql(Obj o) {
     if (is_heap(o) && is_number(o)) return num_hash(o);

@@ -302,7 +302,7 @@ static void encode_scanned(Writer *w, uintptr_t base) {
                cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
         w->scanned_cap = cap;
     }
-    if (looks_like_hash_table((const HashTable *)base, size)) {
+    if (looks_like_hash_table((const HashTable *)base, size) && !hash_address_free((Obj)base)) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
             w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
@@ -505,7 +505,16 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
         h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 != len)
         return refuse(err, "the image is corrupted (sizes do not add up)");
-    if (checksum(buf + sizeof h, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
+    /* the pages of a file do not change under a private mapping: checked once per process */
+    static const unsigned char *verified;
+    static size_t verified_len;
+    bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
+    if (!known && checksum(buf + sizeof h, h.payload_bytes) != h.checksum)
+        return refuse(err, "the image is corrupted (checksum mismatch)");
+    if (!known && fd >= 0) {
+        verified_len = len;
+        __atomic_store_n(&verified, buf, __ATOMIC_RELEASE);
+    }
     const unsigned char *p = buf + sizeof h;
     for (size_t i = 0; i < nexterns; i++) {
         uint64_t sz;
