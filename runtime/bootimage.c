@@ -39,7 +39,8 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(read_line_hook), INSTANCE_FIELD(read_line_ctx), INSTANCE_FIELD(cfg),
     INSTANCE_FIELD(format_cache), INSTANCE_FIELD(error_depth), INSTANCE_FIELD(prof_stack),
     INSTANCE_FIELD(prof_sp), INSTANCE_FIELD(prof_cap), INSTANCE_FIELD(profiling),
-    INSTANCE_FIELD(image_heap),
+    INSTANCE_FIELD(image_heap), INSTANCE_FIELD(heap_cap), INSTANCE_FIELD(heap_reserve_granted),
+    INSTANCE_FIELD(heap_charge), INSTANCE_FIELD(heap_scale_seen), INSTANCE_FIELD(heap_unflushed),
 };
 #define NFIELDS (sizeof instance_fields / sizeof *instance_fields)
 #define NROOTS (sizeof(Lisp) / sizeof(uintptr_t))

@@ -1,5 +1,6 @@
 /* reader.c: the reader (CLHS chapter 2): readtables, tokens, the standard macro characters, #-dispatch. */
 #include "reader.h"
+#include "abi.h"
 #include "prim.h"
 #include "package.h"
 #include "lstring.h"
@@ -711,8 +712,8 @@ DEFPRIM(rd_sharp_s) {
     Obj o = read_required(L, args[0]);
     if (suppressing(L)) return NIL;
     if (!is_cons(o)) rerr(L, args[0], "#S syntax requires a list: #S%S", o);
-    Obj fn = SYM(S(P_READ_STRUCTURE))->function;
-    if (!is_function(fn)) rerr(L, args[0], "structures are not supported yet: #S%S", o);
+    Obj fn = abi_upcall(L, S(P_READ_STRUCTURE));
+    if (fn == NIL) rerr(L, args[0], "structures are not supported yet: #S%S", o);
     return funcall1(L, fn, o);
 }
 

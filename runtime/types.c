@@ -1,5 +1,6 @@
 /* types.c: types (CLHS chapter 4): TYPE-OF, TYPEP, SUBTYPEP and COERCE on built-in and compound type specifiers. */
 #include "types.h"
+#include "abi.h"
 #include "gray.h"
 #include "prim.h"
 #include "package.h"
@@ -250,10 +251,11 @@ Obj type_expand(Lisp *L, Obj spec) {
 static bool class_name_p(Lisp *L, Obj sym) {
     if (builtin_id(L, sym) == BT_CLASS) return true;
     if (plist_prop(L, sym, S(P_STRUCTURE_DESCRIPTION)) != NIL) return true;
-    Obj hook = SYM(S(P_CLASS_NAME_P))->function;
-    if (is_function(hook) && funcall1(L, hook, sym) != NIL) return true;
-    Obj fc = SYM(S(TY_FIND_CLASS))->function;
-    if (is_function(fc)) {
+    /* the hooks are NIL only while the stdlib loads */
+    Obj hook = abi_upcall(L, S(P_CLASS_NAME_P));
+    if (hook != NIL && funcall1(L, hook, sym) != NIL) return true;
+    Obj fc = abi_upcall(L, S(TY_FIND_CLASS));
+    if (fc != NIL) {
         Obj args[2] = {sym, NIL};
         if (funcall(L, fc, 2, args) != NIL) return true;
     }
@@ -264,8 +266,8 @@ static bool is_instance_obj(Obj x) { return is_type(x, T_INSTANCE) || is_type(x,
 
 /* The answer for an instance and a class name (or class object), via the CLOS hook when defined. */
 static bool instance_typep(Lisp *L, Obj x, Obj cls) {
-    Obj hook = SYM(S(P_INSTANCE_TYPEP))->function;
-    if (is_function(hook)) return funcall2(L, hook, x, cls) != NIL;
+    Obj hook = abi_upcall(L, S(P_INSTANCE_TYPEP));   /* NIL only while the stdlib loads */
+    if (hook != NIL) return funcall2(L, hook, x, cls) != NIL;
     if (!is_instance_obj(x)) return false;
     int f = is_type(x, T_INSTANCE) ? INST(x)->h.flags : 0;
     if (cls == S(STANDARD_OBJECT)) return is_type(x, T_FUNCALLABLE) || (f & INST_STANDARD);
@@ -633,7 +635,7 @@ static bool typep_symbol(Lisp *L, Obj x, Obj sym) {
     }
     Obj exp = plist_prop(L, sym, S(P_TYPE_EXPANDER));
     if (is_function(exp)) return typep_rec(L, x, type_expand(L, sym));
-    if (is_instance_obj(x) && is_function(SYM(S(P_INSTANCE_TYPEP))->function)) return instance_typep(L, x, sym);
+    if (is_instance_obj(x) && abi_upcall(L, S(P_INSTANCE_TYPEP)) != NIL) return instance_typep(L, x, sym);
     if (class_name_p(L, sym)) return false;
     err_unknown_type(L, sym);
 }
@@ -831,8 +833,8 @@ Obj type_of(Lisp *L, Obj o) {
     case T_RANDOM_STATE: return S(RANDOM_STATE);
     case T_PATHNAME: return S(PATHNAME);
     case T_INSTANCE: case T_FUNCALLABLE: {
-        Obj hook = SYM(S(P_INSTANCE_TYPE_OF))->function;
-        if (is_function(hook)) {
+        Obj hook = abi_upcall(L, S(P_INSTANCE_TYPE_OF));   /* NIL only while the stdlib loads */
+        if (hook != NIL) {
             Obj r = funcall1(L, hook, o);
             L->nvals = 1;
             return r;
@@ -1406,8 +1408,8 @@ static FT *ft_compl(Ctx *c, FT *a) {
 /* class relations: 1 = c1 is a subclass of c2, 0 = not, 2 = unknown */
 static int class_rel(Lisp *L, Obj c1, Obj c2) {
     if (c1 == c2) return 1;
-    Obj hook = SYM(S(P_CLASS_SUBTYPEP))->function;
-    if (is_function(hook)) {
+    Obj hook = abi_upcall(L, S(P_CLASS_SUBTYPEP));   /* NIL only while the stdlib loads */
+    if (hook != NIL) {
         Obj r = funcall2(L, hook, c1, c2);
         if (r == S(T)) return 1;
         if (r == NIL) return 0;
@@ -1800,8 +1802,8 @@ static FT *conv(Ctx *c, Obj spec) {
     if (is_instance_obj(spec)) {
         /* a class object with a proper name is the type that name designates (CLOS) */
         Lisp *L = c->L;
-        Obj hook = SYM(S(P_CLASS_PROPER_NAME))->function;
-        if (is_function(hook)) {
+        Obj hook = abi_upcall(L, S(P_CLASS_PROPER_NAME));   /* NIL only while the stdlib loads */
+        if (hook != NIL) {
             Obj name = funcall1(c->L, hook, spec);
             if (name != NIL && is_symbol(name)) return conv_symbol(c, name);
         }

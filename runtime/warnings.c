@@ -6,6 +6,7 @@
  * MUFFLE-WARNING work on them. Each costs nothing unless there is something to report, beyond a
  * look at the called symbol's function. */
 #include "warnings.h"
+#include "abi.h"
 #include "node.h"
 #include "stream.h"
 #include "package.h"
@@ -20,8 +21,8 @@ enum { REF_FUNCTION, REF_VARIABLE };
 
 /* Signal a warning (STYLE: a STYLE-WARNING) with FMT (a format control) and ARGS (a list). */
 static void signal_warning(Lisp *L, bool style, const char *fmt, Obj args) {
-    Obj fn = SYM(S(P_ANALYSIS_WARN))->function;
-    if (!is_function(fn)) return;
+    Obj fn = abi_upcall(L, S(P_ANALYSIS_WARN));
+    if (fn == NIL) return;                           /* the stdlib is loading */
     funcall3(L, fn, style ? S(T) : NIL, string_from_cstr(L, fmt), args);
 }
 
@@ -292,8 +293,8 @@ void warnings_form_start(Lisp *L, Obj stream) {
 
 void warnings_end_unit(Lisp *L) {
     if (L->undefined_refs == NIL) return;
-    Obj fn = SYM(S(P_END_COMPILATION_UNIT))->function;
-    if (!is_function(fn)) { L->undefined_refs = NIL; return; }
+    Obj fn = abi_upcall(L, S(P_END_COMPILATION_UNIT));
+    if (fn == NIL) { L->undefined_refs = NIL; return; }   /* the stdlib is loading */
     Frame fr;
     FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
     if (FRAME_SETJMP(&fr)) {
