@@ -173,6 +173,7 @@ Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc) {
         }
         body = CDR(body);
     }
+    warnings_declarations(L, *decls);
     return body;
 }
 

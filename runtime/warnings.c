@@ -15,6 +15,7 @@
 #include "array.h"
 #include "printer.h"
 #include "clos.h"
+#include "types.h"
 #include <string.h>
 
 enum { REF_FUNCTION, REF_VARIABLE };
@@ -223,6 +224,23 @@ static bool declared(Lisp *L, Obj decls, Obj sym) {
             if (CAR(v) == sym) return true;
     }
     return false;
+}
+
+static bool standard_declaration(Lisp *L, Obj id) {
+    return id == S(SPECIAL) || id == S(TYPE) || id == S(FTYPE) || id == S(IGNORE) || id == S(IGNORABLE) ||
+           id == S(INLINE) || id == S(NOTINLINE) || id == S(OPTIMIZE) || id == S(DYNAMIC_EXTENT) ||
+           id == S(VALUES);   /* (declare (values ...)): old code has it, SBCL accepts it */
+}
+
+void warnings_declarations(Lisp *L, Obj decls) {
+    if (!L->boot_phase) return;
+    for (Obj d = decls; is_cons(d); d = CDR(d)) {
+        Obj spec = CAR(d);
+        if (!is_cons(spec) || !is_type(CAR(spec), T_SYMBOL)) continue;
+        Obj id = CAR(spec);
+        if (standard_declaration(L, id) || type_declaration_name_p(L, id) || type_name_p(L, id)) continue;
+        signal_warning(L, false, "unrecognized declaration ~S", list1(L, spec));
+    }
 }
 
 void warnings_bind_var(ACtx *c, AVar *v, Obj decls) {
