@@ -133,7 +133,6 @@ void bootimage_use(const unsigned char *bytes, size_t len) {
 
 /* Made again at every start: what depends on the process, not on the stdlib. */
 static void bootimage_restart(Lisp *L) {
-    eval_init(L);                 /* the analyser's table of special operators is process memory */
     stream_standard_init(L);
     pathname_default_init(L);
     /* generic function caches are keyed by addresses: a new epoch empties them all */
