@@ -266,6 +266,9 @@ void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const ch
  * waits: past it, the next call ends it, and tcl_invoke_restart / tcl_abort_evaluation report the
  * timeout once. tcl_reset and tcl_session_free end a suspended evaluation first. */
 TclResult *tcl_eval_debug(TclSession *s, const char *code, const char *package, double timeout);
+/* The same for the LEN bytes of CODE (which may hold NUL characters), as tcl_eval_n. */
+TclResult *tcl_eval_debug_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                            size_t output_limit);
 /* Continue the suspended evaluation with a restart: RESTART is its name (USE-VALUE, PKG:NAME, any
  * case; the innermost of that name) or its number. VALUES (NVALUES strings) are Lisp forms,
  * evaluated where the error happened, whose values are the restart's arguments. Returns the

@@ -61,8 +61,7 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
     size_t len;
     char *text = mcp_string_argument(ctx, code, "code", &len);   /* exact: it may hold NUL characters */
-    /* a debug evaluation reads CODE as a C string: up to its first NUL character */
-    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug(ctx->session, text, pkg, t)
+    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug_n(ctx->session, text, len, pkg, t, out_limit)
                                        : tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
     free(text);
     cJSON *res = mcp_eval_result(ctx, r);
