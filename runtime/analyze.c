@@ -1266,7 +1266,45 @@ void lambda_force(Lisp *L, Lambda *lam) {
     xref_end(L, xref_saved);
     unbind_specials(L, sp);
     full->source = lam->source;
+    /* what the analysis started from stays, for xref_analyse_stdlib's second look */
+    full->lazy_macro = lam->lazy_macro;
+    full->lazy_block = lam->lazy_block;
+    full->lazy_package = lam->lazy_package;
     *lam = *full;   /* one struct copy: the closures that share LAM see the analysed function */
+}
+
+bool analyze_for_xref(Lisp *L, Lambda *lam, Obj key, Obj location) {
+    if (!lam->system || !is_type(lam->lazy_package, T_PACKAGE) || !is_cons(lam->source) || !is_cons(CDR(lam->source)))
+        return false;
+    size_t sp = L->special_sp;
+    bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
+    bind_special(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    Obj outer_location = L->source_location;
+    L->source_location = location;
+    ACtx c;
+    ctx_init(&c, L, NIL);
+    c.eager = true;
+    Obj xref_saved = xref_begin(L, key);
+    Frame guard;
+    FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
+    if (FRAME_SETJMP(&guard)) {
+        Frame *target = L->unwind_target;
+        int code = L->unwind_code;
+        frame_pop(L, &guard);
+        L->xref_caller = CAR(xref_saved);   /* drop the half-made record */
+        L->xref_pending = CDR(xref_saved);
+        L->source_location = outer_location;
+        unbind_specials(L, sp);
+        unwind_continue(L, target, code);
+    }
+    Obj src = lam->source;
+    analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
+    finalize(&c);
+    frame_pop(L, &guard);
+    xref_end(L, xref_saved);
+    L->source_location = outer_location;
+    unbind_specials(L, sp);
+    return true;
 }
 
 Obj analyze_function(Lisp *L, Obj form, Obj env) {

@@ -8,6 +8,7 @@
 #include "package.h"
 #include "stream.h"
 #include "node.h"
+#include "eval.h"
 
 /* The defining macros whose forms name a definition, as SBCL's find-definitions knows them. */
 static const char *const definer_names[] = {
@@ -175,7 +176,17 @@ DEFPRIM(prim_pct_set_source_location) {
     return args[0];
 }
 
+/* (sys:%xref-analyse key function location): record the cross-reference of a stdlib FUNCTION
+ * (analysed lazily, with nothing recorded) under KEY with LOCATION; T if it was one */
+DEFPRIM(prim_pct_xref_analyse) {
+    UNUSED_ARGS;
+    if (!is_type(args[1], T_CLOSURE) || !CLOSURE(args[1])->lambda) return NIL;
+    return analyze_for_xref(L, CLOSURE(args[1])->lambda, args[0], args[2]) ? S(T) : NIL;
+}
+
 static const PrimDef xref_prims[] = {
+    {"%XREF-ANALYSE", PK_SYS, prim_pct_xref_analyse, 3, 3, 0, "(key function location)",
+     "Record the cross-reference of the stdlib FUNCTION under KEY, analysing it once more."},
     {"%XREF-TABLE", PK_SYS, prim_pct_xref_table, 0, 0, 0, "()",
      "The cross-reference: definition key -> (location . ((kind . name) ...))."},
     {"%SOURCE-LOCATION", PK_SYS, prim_pct_source_location, 0, 0, 0, "()",

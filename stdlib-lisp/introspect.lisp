@@ -189,12 +189,32 @@
   (and (symbolp sym) (eq (symbol-package sym) (find-package "SYSTEM"))
        (> (length (symbol-name sym)) 0) (char= (char (symbol-name sym) 0) #\%)))
 
+(defun %stdlib-location-p (loc)
+  (and (consp loc) (stringp (car loc)) (> (length (car loc)) 12) (string= "stdlib-lisp/" (car loc) :end2 12)))
+
+(defun %xref-complete-stdlib ()
+  ;; The stdlib's functions and macros are analysed lazily at their first call, recording
+  ;; nothing (the boot stays fast): the first cross-reference question analyses each of them
+  ;; once more to record what it calls, references, sets, binds and macroexpands.
+  (let ((todo nil))
+    (maphash #'(lambda (key v)
+                 (when (and (member (car key) '(defun defmacro)) (%stdlib-location-p (car v))
+                            (every #'(lambda (e) (%internal-name-p (cdr e))) (cdr v)))
+                   (let ((fn (if (eq (car key) 'defmacro)
+                                 (and (symbolp (cadr key)) (macro-function (cadr key)))
+                                 (and (fboundp (cadr key)) (fdefinition (cadr key))))))
+                     (when fn (push (list key fn (car v)) todo)))))
+             (%xref-table))
+    (dolist (e todo)
+      (ignore-errors (%xref-analyse (first e) (second e) (third e))))))
+
 (defun %tool-xref (relation name package)
   (let* ((sym (%tool-symbol name package))
          (callees (equal relation "calls-who"))
          (kind (if callees 0 (cdr (assoc relation *xref-relations* :test #'equal))))
          (items nil))
     (unless kind (error 'simple-error :format-control "Unknown cross-reference relation ~S." :format-arguments (list relation)))
+    (%xref-complete-stdlib)
     (maphash #'(lambda (key v)
                  (when (%definition-live-p key)
                    (if callees
