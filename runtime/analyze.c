@@ -1103,6 +1103,12 @@ static void finalize(ACtx *c) {
         v->rscope = rs;
         v->slot = rs->nslots++;
     }
+    /* a LET with a frame of its own gets a hidden slot in its lambda's frame (LetTrack) */
+    for (LetNode *ln = c->lets; ln; ln = ln->next_let) {
+        if (ln->n.ev != ev_let || !ln->scope->runtime || ln->scope->nslots == 0) continue;
+        ALambda *al = ln->scope->owner;
+        if (!al->track_slot) al->track_slot = 1 + al->scope->nslots++;
+    }
     /* the names of a lambda frame's variables, for the locals of a backtrace */
     for (AVar *v = rev; v; v = v->next_all) {
         AScope *rs = v->rscope;
@@ -1153,6 +1159,10 @@ static void finalize(ACtx *c) {
         int fsize = sc->runtime ? sc->nslots : 0;
         if (ln->n.ev == ev_let) {
             ln->frame_size = fsize;
+            if (fsize) {
+                ln->track_index = sc->owner->track_slot - 1;
+                ln->track_depth = depth_between(sc, sc->owner->scope);
+            }
             bool simple = fsize == 0 && !ln->has_special;
             for (int i = 0; i < ln->count; i++) {
                 Binding *b = &ln->b[i];
@@ -1187,6 +1197,7 @@ static void finalize(ACtx *c) {
             Lambda *lam = p->lambda;
             lam->nslots = p->al->scope->nslots;
             lam->slot_names = p->al->scope->names;
+            lam->track_slot = p->al->track_slot;
             lam->needs_env = p->al->needs_env;
             lam->heap_frame = p->al->scope->heap;
             bool in_order = lam->simple && !lam->heap_frame && lam->nslots >= lam->ll.nparams;

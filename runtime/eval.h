@@ -56,6 +56,7 @@ typedef struct Lambda {
     Obj name;                /* function name for backtraces (symbol or (setf x)) */
     LambdaList ll;
     int nslots;
+    int track_slot;          /* 1 + the frame's slot holding the LetTrack chain, 0 = none */
     Obj *slot_names;         /* NSLOTS names, the lexical variable living in each slot of the frame or
                               * NIL (a local function, an exit point, a variable in a closure's frame);
                               * NULL when none: what a backtrace's locals show */
