@@ -316,6 +316,8 @@ void tcl_profile_free(TclProfile *p);
 typedef struct TclParenReport {
     bool ok;                  /* balanced: every form ends */
     int forms;                /* top-level forms (before the problem when not ok) */
+    int skipped;              /* tcl_check_parens_in, _file: forms the reader skips under the session's
+                               * *features* (#+/#- false), not counted in FORMS */
     char *problem;            /* NULL when ok; "unclosed", "unmatched-closer", "unterminated-string",
                                * "unterminated-comment", "unterminated-symbol", "incomplete-form" */
     int line, column;         /* 1-based position of the problem (the opener of an unclosed form) */
@@ -326,6 +328,9 @@ typedef struct TclParenReport {
     char *error_type, *error_message;   /* the file could not be read */
 } TclParenReport;
 TclParenReport *tcl_check_parens(const char *code, size_t len);
+/* The same, counting forms as the session's reader would: a form its *features* make #+/#- skip is
+ * no form (counted in SKIPPED instead). */
+TclParenReport *tcl_check_parens_in(TclSession *s, const char *code, size_t len);
 /* The same for a file; also records what was read (for tcl_edit_lisp_form's staleness check). */
 TclParenReport *tcl_check_parens_file(TclSession *s, const char *path);
 void tcl_paren_report_free(TclParenReport *r);
@@ -338,6 +343,8 @@ typedef struct TclLispForm {
     char *qualifiers;         /* defmethod qualifiers or NULL */
     char *specializers;       /* defmethod: "(CIRCLE T)", or NULL */
     char *condition;          /* "#+sbcl" when read conditionally, or NULL */
+    bool skipped;             /* CONDITION is false under the session's *features*: the reader skips
+                               * it, so it is no form (listed, not counted) */
     char *package;            /* the in-package in force */
     int start_line, start_column, end_line, end_column;   /* 1-based, inclusive */
     bool expanded;            /* TEXT is the whole form (else its first line) */
@@ -348,7 +355,9 @@ typedef struct TclLispFile {
     char *text;               /* the report for people and models */
     int lines;
     char *line_ending;        /* "LF", "CRLF", "CR" or "mixed" */
-    int total_forms, offset, next_offset;   /* next_offset -1: no more */
+    int total_forms, offset, next_offset;   /* next_offset -1: no more; OFFSET and next_offset count
+                                             * the entries listed, skipped forms included */
+    int skipped_forms;        /* forms the reader skips under the session's *features* (not in total_forms) */
     TclLispForm *forms;
     int count;
     TclParenReport *problem;  /* NULL when the whole file reads; else where it stops */

@@ -7,6 +7,20 @@
 
 (defvar *files-report* nil "The report of the last file or test tool call, read by the session.")
 
+(defun %conditions-skipped (conditions)
+  ;; CONDITIONS: the reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x"). For
+  ;; each, whether the reader skips the form under *FEATURES*: the reader itself decides, reading
+  ;; the conditionals before a T (the feature expressions in the keyword package; no #. evaluated;
+  ;; one that does not read is taken as kept).
+  (setq *files-report*
+        (mapcar #'(lambda (c)
+                    (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")))
+                      (eq (handler-case (read-from-string (concatenate 'string c " t") nil '%skipped)
+                            (error () t))
+                          '%skipped)))
+                conditions))
+  (values))
+
 (defun %check-readable (string)
   ;; *FILES-REPORT* := NIL when STRING reads as Lisp, else the reader's complaint. Nothing is
   ;; interned or evaluated; no values, so the REPL's * and / are left alone.

@@ -79,6 +79,7 @@ static cJSON *paren_json(const TclParenReport *p) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "balanced", p->ok);
     cJSON_AddNumberToObject(o, "forms", p->forms);
+    cJSON_AddNumberToObject(o, "skipped", p->skipped);
     add_str(o, "problem", p->problem);
     if (p->problem) {
         cJSON_AddNumberToObject(o, "line", p->line);
@@ -105,7 +106,7 @@ static cJSON *tool_check_parens(McpContext *ctx, const cJSON *args) {
     if (!opt_string(ctx, args, "code", &code, &err) || !opt_string(ctx, args, "path", &path, &err)) return err;
     if ((code == NULL) == (path == NULL))
         return arg_error(ctx, "Give exactly one of \"code\" (Lisp source text) or \"path\" (a file to check).");
-    TclParenReport *p = path ? tcl_check_parens_file(ctx->session, path) : tcl_check_parens(code, strlen(code));
+    TclParenReport *p = path ? tcl_check_parens_file(ctx->session, path) : tcl_check_parens_in(ctx->session, code, strlen(code));
     cJSON *r;
     if (p->error_type) {
         r = mcp_error_result(ctx, p->error_type, p->error_message, NULL);
@@ -143,6 +144,7 @@ static cJSON *tool_read_lisp_file(McpContext *ctx, const cJSON *args) {
         cJSON_AddNumberToObject(st, "lines", f->lines);
         cJSON_AddStringToObject(st, "line_ending", f->line_ending);
         cJSON_AddNumberToObject(st, "total_forms", f->total_forms);
+        cJSON_AddNumberToObject(st, "skipped_forms", f->skipped_forms);
         cJSON_AddNumberToObject(st, "offset", f->offset);
         if (f->next_offset >= 0) cJSON_AddNumberToObject(st, "next_offset", f->next_offset);
         else cJSON_AddNullToObject(st, "next_offset");
@@ -156,6 +158,7 @@ static cJSON *tool_read_lisp_file(McpContext *ctx, const cJSON *args) {
             add_str(o, "qualifiers", x->qualifiers);
             add_str(o, "specializers", x->specializers);
             add_str(o, "condition", x->condition);
+            cJSON_AddBoolToObject(o, "skipped", x->skipped);
             cJSON_AddStringToObject(o, "package", x->package);
             cJSON_AddNumberToObject(o, "start_line", x->start_line);
             cJSON_AddNumberToObject(o, "start_column", x->start_column);
@@ -294,7 +297,7 @@ static cJSON *tool_load_file(McpContext *ctx, const cJSON *args) {
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}]}"
 
 #define PAREN_PROPERTIES                                                                                \
-    "\"balanced\":{\"type\":\"boolean\"},\"forms\":{\"type\":\"integer\"},"                             \
+    "\"balanced\":{\"type\":\"boolean\"},\"forms\":{\"type\":\"integer\"},\"skipped\":{\"type\":\"integer\"}," \
     "\"problem\":{\"type\":[\"string\",\"null\"]},\"line\":{\"type\":[\"integer\",\"null\"]},"          \
     "\"column\":{\"type\":[\"integer\",\"null\"]},\"form\":{\"type\":[\"string\",\"null\"]},"           \
     "\"likely_fix\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"              \
@@ -330,10 +333,10 @@ const Tool mcp_tools_files[] = {
      "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"Forms per page (default 500)\"}},"
      "\"required\":[\"path\"],\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"lines\":{\"type\":\"integer\"},"
-     "\"line_ending\":{\"type\":\"string\"},\"total_forms\":{\"type\":\"integer\"},\"offset\":{\"type\":\"integer\"},"
+     "\"line_ending\":{\"type\":\"string\"},\"total_forms\":{\"type\":\"integer\"},\"skipped_forms\":{\"type\":\"integer\"},\"offset\":{\"type\":\"integer\"},"
      "\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"forms\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
      "\"index\":{\"type\":\"integer\"},\"kind\":{\"type\":\"string\"},\"name\":" NULLABLE_STRING ","
-     "\"qualifiers\":" NULLABLE_STRING ",\"specializers\":" NULLABLE_STRING ",\"condition\":" NULLABLE_STRING ","
+     "\"qualifiers\":" NULLABLE_STRING ",\"specializers\":" NULLABLE_STRING ",\"condition\":" NULLABLE_STRING ",\"skipped\":{\"type\":\"boolean\"},"
      "\"package\":{\"type\":\"string\"},\"start_line\":{\"type\":\"integer\"},\"start_column\":{\"type\":\"integer\"},"
      "\"end_line\":{\"type\":\"integer\"},\"end_column\":{\"type\":\"integer\"},\"expanded\":{\"type\":\"boolean\"},"
      "\"text\":{\"type\":\"string\"}},\"required\":[\"index\",\"kind\",\"start_line\",\"end_line\",\"text\"]}},"
