@@ -1,5 +1,6 @@
 /* load.c: loading source: the embedded stdlib at boot and the reading/evaluating loop of LOAD
  * (LOAD itself, with its pathname handling, is in stdlib-lisp/files.lisp). */
+#include "formstart.h"
 #include "prim.h"
 #include "modules.h"
 #include "eval.h"
@@ -36,7 +37,7 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
         size_t rsp = L->special_sp;
         bind_special(L, S(P_LOAD_READING), S(T));
         long line, column;
-        xref_form_start(L, stream, &line, &column);
+        form_locate(L, stream, &line, &column);
         Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
         unbind_specials(L, rsp);
         if (form == EOF_VALUE) break;

@@ -134,9 +134,6 @@ struct Lisp {
     Obj undefined_refs;      /* #(kind name line column file) of the compilation unit, newest first */
     int form_line, form_column; /* where the top-level form being evaluated began (0: unknown) */
     Obj form_file;           /* the file LOAD read that form from (a string), NIL: the session's code */
-    Obj form_stream;         /* the text those were counted in, and how far */
-    size_t form_scan_pos;
-    int form_scan_line, form_scan_col;
 
     /* cross-reference and source locations (xref.c) */
     Obj xref_table;          /* equal hash table: definition key -> (location . entries) */

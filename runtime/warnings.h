@@ -24,9 +24,6 @@ void warnings_bind_var(struct ACtx *c, struct AVar *v, Obj decls);
 /* Called by finalisation once references are resolved: report the variables never used. */
 void warnings_unused(struct ACtx *c, struct AVar *vars);
 
-/* The position of the next top-level form read from STREAM (a string input stream), for the
- * warnings its analysis gives. */
-void warnings_form_start(Lisp *L, Obj stream);
 /* Report the undefined functions and variables of the compilation unit that are still undefined
  * (the session calls this at the end of each evaluation). */
 void warnings_end_unit(Lisp *L);

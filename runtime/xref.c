@@ -102,20 +102,6 @@ void xref_set_location(Lisp *L, Obj location) {
     L->xref_pending = NIL;
 }
 
-void xref_form_start(Lisp *L, Obj stream, long *line, long *column) {
-    for (;;) {
-        int c = stream_peek_char(L, stream);
-        if (c == ';') {
-            while (c >= 0 && c != '\n') c = stream_read_char_fast(L, stream);
-        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-            stream_read_char_fast(L, stream);
-        } else break;
-    }
-    Stream *s = STREAM(stream);
-    *line = (long)s->line;
-    *column = (long)s->col + 1;
-}
-
 static Lambda *lambda_of(ACtx *c, ALambda *al) {
     for (Pending *p = c->pending; p; p = p->next)
         if (p->al == al && p->lambda) return p->lambda;

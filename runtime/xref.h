@@ -42,8 +42,5 @@ void xref_set_location(Lisp *L, Obj location);
 struct ACtx; struct AScope; struct AVar;
 void xref_closure_ref(struct ACtx *c, struct AScope *site, struct AVar *v);
 
-/* Skip whitespace and ; comments on STREAM, then give the (1-based) line and column of the next
- * character: where the next top-level form starts. */
-void xref_form_start(Lisp *L, Obj stream, long *line, long *column);
 
 #endif
