@@ -307,10 +307,10 @@ static cJSON *tool_load_file(McpContext *ctx, const cJSON *args) {
 
 const Tool mcp_tools_files[] = {
     {"check-parens", "Check parentheses",
-     "Check Lisp source for balance without evaluating anything, reading it as the Lisp reader does (strings, "
-     "|symbols|, #\\( characters, ; and nested #| |# comments, #+/#-). Reports the first problem with its line and "
-     "column (an unclosed form with its first line, an unmatched closer, an unterminated string or comment) and a "
-     "likely fix judged from the indentation; balanced code gives the number of top-level forms. Give `code` or `path`.",
+     "Check Lisp source (`code` or `path`) for balance as the reader reads it (strings, |symbols|, #\\(, comments, "
+     "#+/#- under the session's *features*), evaluating nothing. Gives the first problem with its line and column "
+     "(unclosed form, unmatched closer, unterminated string or comment) and a likely fix judged from the "
+     "indentation, or the number of top-level forms.",
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source text to check\"},"
      "\"path\":{\"type\":\"string\",\"description\":\"A Lisp source file to check\"}},\"additionalProperties\":false}",
@@ -318,12 +318,11 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"error\"]}",
      true, false, true, false, tool_check_parens},
     {"read-lisp-file", "Read Lisp file",
-     "The top-level forms of a Lisp source file with their kind (defun, defmethod with its specializers, defclass, "
-     "defpackage, in-package, ...), name, package context and line range. `collapsed` (default true) shows each form's "
-     "first line only, except forms whose name matches `name_pattern` or whose text matches `content_pattern` (extended "
-     "regular expressions, case-insensitive), shown whole; collapsed false shows the whole file, comments included, "
-     "exactly. Pages of `limit` forms from `offset`. A file that does not read as Lisp is listed up to the problem, "
-     "which is reported with its position.",
+     "List a Lisp file's top-level forms: kind (defun, defmethod with specializers, ...), name, package and line "
+     "range; forms #+/#- skips are marked skipped. `collapsed` (default true) shows first lines only, except forms "
+     "whose name matches `name_pattern` or whose text matches `content_pattern` (case-insensitive regexps); false "
+     "shows the whole file exactly. Paged by `offset` and `limit`. A file that does not read is listed up to the "
+     "problem.",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to read\"},"
      "\"collapsed\":{\"type\":\"boolean\",\"description\":\"Show only the first line of forms not matched by the patterns (default true)\"},"
@@ -344,17 +343,16 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"error\"]}",
      true, false, true, false, tool_read_lisp_file},
     {"edit-lisp-form", "Edit Lisp form",
-     "Replace, insert before, insert after or delete one top-level form of a Lisp file, found by `form_type` (defun, "
-     "defmethod, defclass, ...) and `form_name` (methods: \"name (specializer ...)\", with qualifiers as in \"name :around "
-     "(circle)\"; \"pkg::name\" for a form in that in-package context). Missing or ambiguous names are answered with the "
-     "candidates. `content` must read as Lisp (balanced, readable) or nothing is written; the rest of the file stays byte "
-     "for byte (comments, blank lines, CRLF line endings); the write is atomic; the result is a unified diff. `dry_run` "
-     "writes nothing. Refused when the file changed on disk since it was last read through these tools.",
+     "Replace, insert before or after, or delete a top-level form of a Lisp file, found by `form_type` and "
+     "`form_name` (methods with specializers: \"area :around (circle)\"; \"pkg::name\" in that in-package context); "
+     "missing or ambiguous names get the candidates. `content` must read as Lisp, else nothing is written; the rest "
+     "of the file stays byte for byte; atomic write; gives a unified diff. `dry_run` writes nothing. Refused if the "
+     "file changed since last read.",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to edit\"},"
      "\"form_type\":{\"type\":\"string\",\"description\":\"The form's operator: defun, defmacro, defmethod, defclass, defvar, ...\"},"
      "\"form_name\":{\"type\":\"string\",\"description\":\"The form's name; for a method add its specializers: \\\"area (circle)\\\"\"},"
-     "\"operation\":{\"type\":\"string\",\"enum\":[\"replace\",\"insert_before\",\"insert_after\",\"delete\"]},"
+     "\"operation\":{\"type\":\"string\",\"description\":\"What to do with the form\",\"enum\":[\"replace\",\"insert_before\",\"insert_after\",\"delete\"]},"
      "\"content\":{\"type\":\"string\",\"description\":\"The new form(s) for replace and the inserts\"},"
      "\"dry_run\":{\"type\":\"boolean\",\"description\":\"Show the diff without writing (default false)\"}},"
      "\"required\":[\"path\",\"form_type\",\"form_name\",\"operation\"],\"additionalProperties\":false}",
@@ -365,9 +363,9 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"written\",\"error\"]}",
      false, true, false, false, tool_edit_lisp_form},
     {"load-file", "Load file",
-     "Load a Lisp source file into the session form by form: each form's errors and warnings come back with their "
-     "line numbers (an error ends its form only; the load goes on), and the definitions the file made with their "
-     "source locations. `package` is the package to start in (the session's package is left as it was).",
+     "Load a Lisp file into the session form by form: each form's errors and warnings with their lines (an error "
+     "ends only its form), and the definitions made, with their source locations. `package`: the package to start in "
+     "(the session's is left as it was).",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to load\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start in (default: the session's current package)\"}},"
