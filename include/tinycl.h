@@ -212,7 +212,7 @@ typedef struct TclItem {
     char *name;               /* the symbol, the caller, or the part's label, printed */
     char *detail;             /* lambda list and documentation, value, printed part, ... ("" when none) */
     char *file;               /* source file of the definition, or NULL */
-    long line, column;        /* 1-based, in FILE; 0 when unknown */
+    long line, column;        /* 1-based, in FILE (or, for a cross-reference site, in the SOURCE call's code); 0 when unknown */
     long call;                /* the evaluation (tcl_eval call number) that made it; 0 when not typed in */
     char *source;             /* the text of the form that call evaluated, or NULL */
 } TclItem;

@@ -1023,7 +1023,21 @@ static bool symbol_macro_step(ACtx *c, Obj sym, Obj *out) {
     return true;
 }
 
+static Node *analyze_form(ACtx *c, Obj form);
+
 Node *analyze(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    /* a definition recorded from forms the reader placed: its notes get their sites */
+    if (UNLIKELY(L->form_positions != NIL) && L->xref_caller != NIL && is_cons(form)) {
+        Obj outer = xref_site_enter(L, form);
+        Node *n = analyze_form(c, form);
+        xref_site_leave(L, outer);
+        return n;
+    }
+    return analyze_form(c, form);
+}
+
+static Node *analyze_form(ACtx *c, Obj form) {
     Lisp *L = c->L;
     safe_point(L);
     for (;;) {
@@ -1302,8 +1316,7 @@ bool analyze_for_xref(Lisp *L, Lambda *lam, Obj key, Obj location) {
         Frame *target = L->unwind_target;
         int code = L->unwind_code;
         frame_pop(L, &guard);
-        L->xref_caller = CAR(xref_saved);   /* drop the half-made record */
-        L->xref_pending = CDR(xref_saved);
+        xref_restore(L, xref_saved);   /* drop the half-made record */
         L->source_location = outer_location;
         unbind_specials(L, sp);
         unwind_continue(L, target, code);

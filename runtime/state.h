@@ -141,6 +141,11 @@ struct Lisp {
     Obj xref_pending;        /* ((kind . name) ...) noted for it so far, newest first */
     Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
     Obj source_location;     /* of the top-level form being evaluated, or NIL */
+    Obj xref_sites;          /* equal hash table: definition key -> ((kind name line . column) ...) */
+    Obj xref_pending_sites;  /* the sites noted for the definition being analysed, newest first */
+    Obj xref_site;           /* (line . column) of the innermost form being analysed the reader placed */
+    Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
+                              * or the session reads and evaluates a form (not at boot); else NIL */
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

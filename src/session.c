@@ -801,6 +801,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
         size_t start = 0;
         if (code) {
             long line, column;
+            xref_positions_begin(L);   /* the lists read get their places, for the cross-reference's sites */
             form_locate(L, stream, &line, &column);
             form_start = read_position(stream);
             form_line = line;
@@ -834,6 +835,7 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     }
     /* the time limit stays on while the values print (a PRINT-OBJECT method may loop) */
     xref_set_location(L, NIL);
+    L->form_positions = NIL;
     /* the call is a compilation unit: what is still undefined now is reported */
     warnings_end_unit(L);
     L->form_line = L->form_column = 0;

@@ -14,7 +14,8 @@
 ;;; The cross-reference table survives a reset as the session's other registries do: user
 ;;; entries go, entries made by loading systems stay (asdf.lisp keeps what a load adds).
 (setq *session-snapshot-hooks*
-      (cons #'(lambda () (%registry-restorer (%xref-table))) *session-snapshot-hooks*))
+      (cons #'(lambda () (%registry-restorer (%xref-table)))
+            (cons #'(lambda () (%registry-restorer (%xref-sites))) *session-snapshot-hooks*)))
 
 (defun %tool-report (text subject items &optional (total (length items)))
   (setq *tool-report* (list text subject items total))
@@ -119,7 +120,8 @@
   (cond ((null loc) "no source location recorded")
         ((eq (car loc) :eval)
          (let* ((src (caddr loc)) (line (subseq src 0 (or (position #\Newline src) (length src)))))
-           (format nil "evaluate-lisp call ~D: ~A~:[~;...~]" (cadr loc)
+           (format nil "evaluate-lisp call ~D~@[ at line ~D~]~@[, column ~D~]: ~A~:[~;...~]" (cadr loc)
+                   (cadddr loc) (car (cddddr loc))
                    (if (> (length line) 60) (subseq line 0 60) line)
                    (or (> (length line) 60) (< (length line) (length src))))))
         (t (format nil "~A:~D:~D" (car loc) (cadr loc) (caddr loc)))))
@@ -208,6 +210,18 @@
     (dolist (e todo)
       (ignore-errors (%xref-analyse (first e) (second e) (third e))))))
 
+(defun %site-locations (key kind name loc)
+  ;; the places in KEY's definition where it does KIND with NAME: LOC with each site's line and
+  ;; column (in the file, or in the code of the evaluate-lisp call); (LOC) when none was recorded
+  (let ((out nil))
+    (dolist (s (gethash key (%xref-sites)))
+      (when (and (eql (car s) kind) (equal (cadr s) name))
+        (push (if (and (consp loc) (eq (car loc) :eval))
+                  (list :eval (cadr loc) (caddr loc) (caddr s) (cdddr s))
+                  (list (car loc) (caddr s) (cdddr s)))
+              out)))
+    (if (and out (consp loc)) (nreverse out) (list loc))))
+
 (defun %tool-xref (relation name package)
   (let* ((sym (%tool-symbol name package))
          (callees (equal relation "calls-who"))
@@ -221,13 +235,15 @@
                        (when (or (eq (cadr key) sym) (and (consp (cadr key)) (eq (cadr (cadr key)) sym)))
                          (dolist (e (cdr v))
                            (when (and (eql (car e) 0) (not (%internal-name-p (cdr e))))
-                             (push (list "calls" (%bounded (cdr e)) (%definition-label key) (car v)) items))))
+                             (dolist (loc (%site-locations key 0 (cdr e) (car v)))
+                               (push (list "calls" (%bounded (cdr e)) (%definition-label key) loc) items)))))
                        (dolist (e (cdr v))
                          (when (and (eql (car e) kind) (equal (cdr e) sym))
-                           (push (list relation (%definition-label key) (%definition-kind key) (car v)) items)
+                           (dolist (loc (%site-locations key kind sym (car v)))
+                             (push (list relation (%definition-label key) (%definition-kind key) loc) items))
                            (return))))))
              (%xref-table))
-    (setq items (sort items #'string< :key #'cadr))
+    (setq items (stable-sort (nreverse items) #'string< :key #'cadr))
     (multiple-value-bind (shown total) (%cap-items items)
       (%tool-report
        (if shown

@@ -64,6 +64,10 @@ static cJSON *location_json(const TclItem *it) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "call", (double)it->call);
         cJSON_AddStringToObject(o, "source", it->source ? it->source : "");
+        if (it->line > 0) {   /* a site: its place in the call's code */
+            cJSON_AddNumberToObject(o, "line", (double)it->line);
+            cJSON_AddNumberToObject(o, "column", (double)it->column);
+        }
         return o;
     }
     return cJSON_CreateNull();
