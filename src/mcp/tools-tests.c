@@ -118,7 +118,7 @@ static cJSON *tool_run_tests(McpContext *ctx, const cJSON *args) {
 const Tool mcp_tools_tests[] = {
     {"run-tests", "Run tests",
      "Run a system's test suite (asdf:test-system; FiveAM, RT, lisp-unit, Parachute and Prove detected): counts of "
-     "passed, failed, errored and skipped checks (FiveAM and RT), and each failure's test, form, expected and actual "
+     "passed, failed, errored and skipped checks (FiveAM, RT, lisp-unit), and each failure's test, form, expected and actual "
      "values and reason. `test` runs one test. The test system is (re)loaded first when its files changed. Sends "
      "progress.",
      "{\"type\":\"object\",\"properties\":{"

@@ -430,6 +430,72 @@ if (haveSuites) {
   });
 }
 
+// ---- run-tests with lisp-unit's documented results ----
+// (a stand-in written here with the interface lisp-unit documents: *SIGNAL-RESULTS*, the condition
+// TEST-RUN-COMPLETE and its RESULTS, whose DATABASE maps test names to results with PASS, FAIL (failure
+// results with FORM, EXPECTED, ACTUAL) and EXERR; the real lisp-unit gives the same counts)
+
+await (async () => {
+  const lu = join(dir, "lu");
+  mkdirSync(join(lu, "lisp-unit"), { recursive: true });
+  mkdirSync(join(lu, "ludemo"), { recursive: true });
+  writeFileSync(join(lu, "lisp-unit", "lisp-unit.asd"), `(defsystem "lisp-unit" :components ((:file "lisp-unit")))\n`);
+  writeFileSync(join(lu, "lisp-unit", "lisp-unit.lisp"), `(defpackage :lisp-unit (:use :cl)
+  (:export #:*signal-results* #:test-run-complete #:results #:database #:pass #:fail #:exerr #:form #:expected
+           #:actual #:define-test #:assert-equal #:run-tests))
+(in-package :lisp-unit)
+(defvar *signal-results* nil)
+(defvar *tests* nil)
+(defvar *pass* 0)
+(defvar *fail* nil)
+(define-condition test-run-complete () ((results :initarg :results :reader results)))
+(defclass db () ((database :initform (make-hash-table) :reader database)))
+(defclass result () ((pass :initarg :pass :reader pass) (fail :initarg :fail :reader fail) (exerr :initarg :exerr :reader exerr)))
+(defclass failure () ((form :initarg :form :reader form) (expected :initarg :expected :reader expected) (actual :initarg :actual :reader actual)))
+(defmacro define-test (name &body body) \`(push (cons ',name (lambda () ,@body)) *tests*))
+(defmacro assert-equal (e form)
+  \`(let ((a ,form) (x ,e))
+     (if (equal a x) (incf *pass*) (push (make-instance 'failure :form ',form :expected (list x) :actual (list a)) *fail*))))
+(defun run-tests (&rest args)
+  (declare (ignore args))
+  (let ((db (make-instance 'db)))
+    (dolist (tc (reverse *tests*))
+      (let ((*pass* 0) (*fail* nil) (err nil))
+        (handler-case (funcall (cdr tc)) (error (c) (setq err c)))
+        (setf (gethash (car tc) (database db)) (make-instance 'result :pass *pass* :fail *fail* :exerr err))))
+    (when *signal-results* (signal 'test-run-complete :results db))
+    db))
+`);
+  writeFileSync(join(lu, "ludemo", "ludemo.asd"), `(defsystem "ludemo" :components ((:file "ludemo")) :in-order-to ((test-op (test-op "ludemo/tests"))))
+(defsystem "ludemo/tests" :depends-on ("ludemo" "lisp-unit") :components ((:file "tests"))
+  :perform (test-op (o c) (uiop:symbol-call :lisp-unit :run-tests :all :ludemo-tests)))
+`);
+  writeFileSync(join(lu, "ludemo", "ludemo.lisp"), "(defpackage :ludemo (:use :cl) (:export #:double))\n(in-package :ludemo)\n(defun double (x) (* 2 x))\n");
+  writeFileSync(join(lu, "ludemo", "tests.lisp"), `(defpackage :ludemo-tests (:use :cl :ludemo :lisp-unit))
+(in-package :ludemo-tests)
+(define-test double-ok (assert-equal 4 (double 2)) (assert-equal 0 (double 0)))
+(define-test double-bad (assert-equal 5 (double 2)) (assert-equal 2 (double 1)))
+(define-test double-err (assert-equal 1 (double 1)) (assert-equal 1 (car (double 1))))
+`);
+  let client;
+  try {
+    client = await connect(["mcp"], { CL_SOURCE_REGISTRY: `${lu}//` });
+    const r = await call(client, "run-tests", { system: "ludemo" });
+    check("lisp-unit: counts of assertions from its results", ok(r) && sc(r).framework === "lisp-unit" && sc(r).passed === 3 && sc(r).failed === 2 && sc(r).errored === 1 && sc(r).total === 6, text(r));
+    const f = (sc(r).failures || []).find((x) => x.test === "LUDEMO-TESTS::DOUBLE-BAD") || {};
+    check("lisp-unit: a failed assertion's form, expected and actual values", f.kind === "failed" && f.form === "(DOUBLE 2)" && f.expected === "5" && f.actual === "4", JSON.stringify(sc(r).failures));
+    const e = (sc(r).failures || []).find((x) => x.kind === "errored") || {};
+    check("lisp-unit: the error that ended a test", e.test === "LUDEMO-TESTS::DOUBLE-ERR" && e.actual.startsWith("TYPE-ERROR"), JSON.stringify(e));
+    const one = await call(client, "run-tests", { system: "ludemo", test: "double-ok" });
+    check("lisp-unit: one test alone is refused clearly", one.isError && text(one).includes("Running one test needs FiveAM or RT"), text(one));
+  } catch (e) {
+    failed++;
+    console.log(`FAIL lisp-unit scenario threw: ${e && e.stack || e}`);
+  } finally {
+    if (client) await client.close();
+  }
+})();
+
 // ---- run-tests reloads a test system whose files changed ----
 
 if (existsSync("/usr/share/common-lisp/source/rt")) {
