@@ -5,6 +5,7 @@
 #include "eval.h"
 #include "modules.h"
 #include "docs.h"
+#include "abi.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -197,12 +198,11 @@ Lisp *lisp_new(const Config *cfg) {
     memset(L, 0, sizeof *L);
     if (cfg) L->cfg = *cfg;
     else config_defaults(&L->cfg);
-    gc_set_max_heap(L->cfg.max_heap);
+    gc_set_max_heap(L, L->cfg.max_heap);
     lisp_set_stack_limits(L);
     L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
-    L->definition_log = NIL;
     L->session_warnings = NIL;
     L->form_file = NIL;
     L->system_packages = NIL;
@@ -226,6 +226,12 @@ Lisp *lisp_new(const Config *cfg) {
     for (int i = 0; i < stdlib_count; i++)
         load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
     frame_pop(L, &top);
+    char why[256];
+    if (!abi_check_upcalls(L, why, sizeof why)) {
+        fprintf(stderr, "tinycl: the standard library breaks the C-Lisp contract (runtime/lisp-abi.def): %s\n", why);
+        gc_current = prev;
+        return NULL;
+    }
     ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
     L->boot_phase = 1;
     gc_current = prev ? prev : L;
@@ -233,6 +239,7 @@ Lisp *lisp_new(const Config *cfg) {
 }
 
 void lisp_free(Lisp *L) {
+    gc_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;
     free(L->prof_stack);
     GC_FREE(L);
