@@ -13,6 +13,7 @@ export SANFLAGS
 # core: objects, interpreter state, memory, unwinding, errors, symbols and packages, the boot
 CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c runtime/error.c \
                runtime/symbol.c runtime/package.c runtime/lstring.c runtime/init.c runtime/abi.c \
+               runtime/image.c runtime/bootimage.c \
                runtime/snapshot.c runtime/access.c runtime/iowait.c
 # evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
 EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/evalprim.c runtime/load.c \
@@ -23,7 +24,7 @@ RUNTIME_SRC  = $(CORE_SRC) $(EVAL_SRC) $(MODULE_SRC)
 # session: the engine behind include/tinycl.h
 SESSION_SRC  = src/session.c src/debugger.c src/profiler.c src/session-introspect.c \
                src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
-               src/session_guard.c
+               src/session_guard.c src/session-image.c
 # front ends: the REPL, the MCP server and the command line, through include/tinycl.h only
 FRONTEND_SRC = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 LIB_SRC      = $(RUNTIME_SRC) $(SESSION_SRC)
@@ -39,10 +40,11 @@ HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 .PHONY: all run test check bench asan ubsan tsan clean deps deps-check ansi-test fuzz fuzz-build layers
 all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a $(BUILD)/boot-checked
 
-# Boot once: lisp_new checks the upcalls of runtime/lisp-abi.def, so a stdlib that breaks the
-# C-Lisp contract fails the build here rather than a user later.
+# Boot once from the sources: that boot checks the upcalls of runtime/lisp-abi.def, so a stdlib
+# that breaks the C-Lisp contract fails the build here rather than a user later (writing the boot
+# image boots from the sources too).
 $(BUILD)/boot-checked: $(BUILD)/tinycl
-	$(BUILD)/tinycl -e '(values)' >/dev/null
+	$(BUILD)/tinycl --boot-from-source -e '(values)' >/dev/null
 	@touch $@
 
 deps:
@@ -76,8 +78,30 @@ $(BUILD)/libtinycl.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tinycl: $(APP_OBJ) $(BUILD)/libtinycl.a
-	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+# The executable boots once from the stdlib sources at build time (stage 0), writes that state as
+# a boot image, and carries it after its own contents (runtime/bootimage.c); `tinycl
+# --boot-from-source` still boots from the sources.
+# Linked at a fixed address, so that the function pointers in the image need no relocation when it
+# is mapped at the address it was written for.
+EXE_LDFLAGS ?= -no-pie
+$(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
+	$(CC) $(SANFLAGS) $(EXE_LDFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+
+# A build where the image cannot be written (a sanitizer's memory the writer refuses, say) still
+# gets a working executable that boots from the sources; tests/run-boot.sh then fails.
+$(BUILD)/tinycl.image: $(BUILD)/tinycl-stage0
+	$(BUILD)/tinycl-stage0 --write-boot-image $@.tmp || \
+	    { echo "warning: no boot image: $(BUILD)/tinycl will boot from the sources"; : > $@.tmp; }
+	mv -f $@.tmp $@
+
+$(BUILD)/attach-image: tools/attach-image.c
+	@mkdir -p $(BUILD)
+	$(CC) -O1 -o $@ $<
+
+$(BUILD)/tinycl: $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image $(BUILD)/attach-image
+	$(BUILD)/attach-image $@.tmp $(BUILD)/tinycl-stage0 $(BUILD)/tinycl.image
+	chmod +x $@.tmp
+	mv -f $@.tmp $@
 
 # `make layers`: which file belongs to which layer
 layers:

@@ -114,6 +114,12 @@ typedef struct TclResult {
 
 /* Create a session (boots a fresh interpreter); NULL on failure. */
 TclSession *tcl_session_new(const TclOptions *opt);
+/* Sessions made after this call boot from the stdlib sources instead of the boot image the tinycl
+ * executable carries (without an image, as in a program linking libtinycl.a, they always do). */
+void tcl_boot_from_source(bool on);
+/* Boot from the sources and write that state as a boot image to PATH (the build does this once;
+ * tools/attach-image.c appends it to the executable). 0, or -1 after a message on stderr. */
+int tcl_write_boot_image(const char *path);
 void tcl_session_free(TclSession *s);
 
 /* Evaluate the forms of CODE one at a time. PACKAGE (may be NULL) overrides the starting
@@ -212,7 +218,7 @@ typedef struct TclItem {
     char *name;               /* the symbol, the caller, or the part's label, printed */
     char *detail;             /* lambda list and documentation, value, printed part, ... ("" when none) */
     char *file;               /* source file of the definition, or NULL */
-    long line, column;        /* 1-based, in FILE; 0 when unknown */
+    long line, column;        /* 1-based, in FILE (or, for a cross-reference site, in the SOURCE call's code); 0 when unknown */
     long call;                /* the evaluation (tcl_eval call number) that made it; 0 when not typed in */
     char *source;             /* the text of the form that call evaluated, or NULL */
 } TclItem;
@@ -266,6 +272,9 @@ void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const ch
  * waits: past it, the next call ends it, and tcl_invoke_restart / tcl_abort_evaluation report the
  * timeout once. tcl_reset and tcl_session_free end a suspended evaluation first. */
 TclResult *tcl_eval_debug(TclSession *s, const char *code, const char *package, double timeout);
+/* The same for the LEN bytes of CODE (which may hold NUL characters), as tcl_eval_n. */
+TclResult *tcl_eval_debug_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                            size_t output_limit);
 /* Continue the suspended evaluation with a restart: RESTART is its name (USE-VALUE, PKG:NAME, any
  * case; the innermost of that name) or its number. VALUES (NVALUES strings) are Lisp forms,
  * evaluated where the error happened, whose values are the restart's arguments. Returns the
@@ -313,6 +322,8 @@ void tcl_profile_free(TclProfile *p);
 typedef struct TclParenReport {
     bool ok;                  /* balanced: every form ends */
     int forms;                /* top-level forms (before the problem when not ok) */
+    int skipped;              /* tcl_check_parens_in, _file: forms the reader skips under the session's
+                               * *features* (#+/#- false), not counted in FORMS */
     char *problem;            /* NULL when ok; "unclosed", "unmatched-closer", "unterminated-string",
                                * "unterminated-comment", "unterminated-symbol", "incomplete-form" */
     int line, column;         /* 1-based position of the problem (the opener of an unclosed form) */
@@ -323,6 +334,9 @@ typedef struct TclParenReport {
     char *error_type, *error_message;   /* the file could not be read */
 } TclParenReport;
 TclParenReport *tcl_check_parens(const char *code, size_t len);
+/* The same, counting forms as the session's reader would: a form its *features* make #+/#- skip is
+ * no form (counted in SKIPPED instead). */
+TclParenReport *tcl_check_parens_in(TclSession *s, const char *code, size_t len);
 /* The same for a file; also records what was read (for tcl_edit_lisp_form's staleness check). */
 TclParenReport *tcl_check_parens_file(TclSession *s, const char *path);
 void tcl_paren_report_free(TclParenReport *r);
@@ -335,6 +349,8 @@ typedef struct TclLispForm {
     char *qualifiers;         /* defmethod qualifiers or NULL */
     char *specializers;       /* defmethod: "(CIRCLE T)", or NULL */
     char *condition;          /* "#+sbcl" when read conditionally, or NULL */
+    bool skipped;             /* CONDITION is false under the session's *features*: the reader skips
+                               * it, so it is no form (listed, not counted) */
     char *package;            /* the in-package in force */
     int start_line, start_column, end_line, end_column;   /* 1-based, inclusive */
     bool expanded;            /* TEXT is the whole form (else its first line) */
@@ -345,7 +361,9 @@ typedef struct TclLispFile {
     char *text;               /* the report for people and models */
     int lines;
     char *line_ending;        /* "LF", "CRLF", "CR" or "mixed" */
-    int total_forms, offset, next_offset;   /* next_offset -1: no more */
+    int total_forms, offset, next_offset;   /* next_offset -1: no more; OFFSET and next_offset count
+                                             * the entries listed, skipped forms included */
+    int skipped_forms;        /* forms the reader skips under the session's *features* (not in total_forms) */
     TclLispForm *forms;
     int count;
     TclParenReport *problem;  /* NULL when the whole file reads; else where it stops */

@@ -1037,6 +1037,8 @@ static bool symbol_macro_step(ACtx *c, Obj sym, Obj *out) {
     return true;
 }
 
+static Node *analyze_form(ACtx *c, Obj form);
+
 /* A call of the global function HEAD with a compiler macro (DEFINE-COMPILER-MACRO): its
  * expansion, as SBCL's compiler uses it, or FORM itself when the macro declines (returns the
  * form), fails (SYS::%COMPILER-MACRO-EXPAND warns and keeps the form), or HEAD is declared
@@ -1064,6 +1066,18 @@ expand:;
 }
 
 Node *analyze(ACtx *c, Obj form) {
+    Lisp *L = c->L;
+    /* a definition recorded from forms the reader placed: its notes get their sites */
+    if (UNLIKELY(L->form_positions != NIL) && L->xref_caller != NIL && is_cons(form)) {
+        Obj outer = xref_site_enter(L, form);
+        Node *n = analyze_form(c, form);
+        xref_site_leave(L, outer);
+        return n;
+    }
+    return analyze_form(c, form);
+}
+
+static Node *analyze_form(ACtx *c, Obj form) {
     Lisp *L = c->L;
     safe_point(L);
     for (;;) {
@@ -1145,6 +1159,12 @@ static void finalize(ACtx *c) {
         v->rscope = rs;
         v->slot = rs->nslots++;
     }
+    /* a LET with a frame of its own gets a hidden slot in its lambda's frame (LetTrack) */
+    for (LetNode *ln = c->lets; ln; ln = ln->next_let) {
+        if (ln->n.ev != ev_let || !ln->scope->runtime || ln->scope->nslots == 0) continue;
+        ALambda *al = ln->scope->owner;
+        if (!al->track_slot) al->track_slot = 1 + al->scope->nslots++;
+    }
     /* the names of a lambda frame's variables, for the locals of a backtrace */
     for (AVar *v = rev; v; v = v->next_all) {
         AScope *rs = v->rscope;
@@ -1195,6 +1215,10 @@ static void finalize(ACtx *c) {
         int fsize = sc->runtime ? sc->nslots : 0;
         if (ln->n.ev == ev_let) {
             ln->frame_size = fsize;
+            if (fsize) {
+                ln->track_index = sc->owner->track_slot - 1;
+                ln->track_depth = depth_between(sc, sc->owner->scope);
+            }
             bool simple = fsize == 0 && !ln->has_special;
             for (int i = 0; i < ln->count; i++) {
                 Binding *b = &ln->b[i];
@@ -1229,6 +1253,7 @@ static void finalize(ACtx *c) {
             Lambda *lam = p->lambda;
             lam->nslots = p->al->scope->nslots;
             lam->slot_names = p->al->scope->names;
+            lam->track_slot = p->al->track_slot;
             lam->needs_env = p->al->needs_env;
             lam->heap_frame = p->al->scope->heap;
             bool in_order = lam->simple && !lam->heap_frame && lam->nslots >= lam->ll.nparams;
@@ -1308,7 +1333,44 @@ void lambda_force(Lisp *L, Lambda *lam) {
     xref_end(L, xref_saved);
     unbind_specials(L, sp);
     full->source = lam->source;
+    /* what the analysis started from stays, for xref_analyse_stdlib's second look */
+    full->lazy_macro = lam->lazy_macro;
+    full->lazy_block = lam->lazy_block;
+    full->lazy_package = lam->lazy_package;
     *lam = *full;   /* one struct copy: the closures that share LAM see the analysed function */
+}
+
+bool analyze_for_xref(Lisp *L, Lambda *lam, Obj key, Obj location) {
+    if (!lam->system || !is_type(lam->lazy_package, T_PACKAGE) || !is_cons(lam->source) || !is_cons(CDR(lam->source)))
+        return false;
+    size_t sp = L->special_sp;
+    bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
+    bind_special(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    Obj outer_location = L->source_location;
+    L->source_location = location;
+    ACtx c;
+    ctx_init(&c, L, NIL);
+    c.eager = true;
+    Obj xref_saved = xref_begin(L, key);
+    Frame guard;
+    FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
+    if (FRAME_SETJMP(&guard)) {
+        Frame *target = L->unwind_target;
+        int code = L->unwind_code;
+        frame_pop(L, &guard);
+        xref_restore(L, xref_saved);   /* drop the half-made record */
+        L->source_location = outer_location;
+        unbind_specials(L, sp);
+        unwind_continue(L, target, code);
+    }
+    Obj src = lam->source;
+    analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
+    finalize(&c);
+    frame_pop(L, &guard);
+    xref_end(L, xref_saved);
+    L->source_location = outer_location;
+    unbind_specials(L, sp);
+    return true;
 }
 
 Obj analyze_function(Lisp *L, Obj form, Obj env) {

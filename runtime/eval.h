@@ -56,6 +56,7 @@ typedef struct Lambda {
     Obj name;                /* function name for backtraces (symbol or (setf x)) */
     LambdaList ll;
     int nslots;
+    int track_slot;          /* 1 + the frame's slot holding the LetTrack chain, 0 = none */
     Obj *slot_names;         /* NSLOTS names, the lexical variable living in each slot of the frame or
                               * NIL (a local function, an exit point, a variable in a closure's frame);
                               * NULL when none: what a backtrace's locals show */
@@ -84,6 +85,10 @@ typedef struct Lambda {
 enum { LAZY_NONE = 0, LAZY_PENDING = 1, LAZY_FORCING = 2 };
 /* Analyse a lazy Lambda now (no-op for an analysed one). */
 void lambda_force(Lisp *L, Lambda *lam);
+/* Analyse the stdlib function LAM (lazy or not) once more, only to record its cross-reference
+ * under KEY with LOCATION (stdlib code is analysed lazily, with no recording, so that the boot
+ * stays fast); false when LAM is not a stdlib function analysed lazily. */
+bool analyze_for_xref(Lisp *L, Lambda *lam, Obj key, Obj location);
 static inline Lambda *lambda_ready(Lisp *L, Lambda *lam) {
     if (__builtin_expect(lam->lazy != LAZY_NONE, 0)) lambda_force(L, lam);
     return lam;

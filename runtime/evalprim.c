@@ -1,6 +1,7 @@
 /* evalprim.c: the evaluator as Lisp sees it: eval, funcall, apply, values, macros, defun/defmacro, backquote. */
 #include "prim.h"
 #include "eval.h"
+#include "node.h"
 #include "package.h"
 #include "lstring.h"
 #include "hash.h"
@@ -287,8 +288,8 @@ static bool backtrace_boundary(Lisp *L, Obj fnname) {
 /* The lexical variables of an interpreted call's frame that are bound now (parameters, then LET
  * and LET* variables and the like in the order they appear) with their current values, as
  * ((var . value) ...). A slot holds 0 until its variable is bound and again once a LET's body
- * is left; variables a closure captured in an inner scope live in a frame of their own and are
- * not shown. */
+ * is left; then the variables of the LETs that have frames of their own (a closure captured one
+ * of their variables) and are entered, outermost first, found through the frame's LetTrack chain. */
 static Obj call_record_locals(Lisp *L, CallRecord *r) {
     if (!r->env || !is_type(r->fn, T_CLOSURE)) return NIL;
     Lambda *lam = CLOSURE(r->fn)->lambda;
@@ -301,6 +302,24 @@ static Obj call_record_locals(Lisp *L, CallRecord *r) {
         Obj cell = cons(L, cons(L, var, v), NIL);
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
+    }
+    if (lam->track_slot && lam->track_slot <= lam->nslots && e->slots[lam->track_slot - 1] != OBJ(0)) {
+        LetTrack *chain[64];   /* innermost first; shown outermost first */
+        int n = 0;
+        for (LetTrack *t = (LetTrack *)e->slots[lam->track_slot - 1]; t && n < 64; t = t->prev) chain[n++] = t;
+        while (n-- > 0) {
+            LetNode *ln = chain[n]->let;
+            for (int i = 0; i < ln->count; i++) {
+                Binding *b = &ln->b[i];
+                if (b->special || b->depth != 0 || !is_type(b->sym, T_SYMBOL) || SYM(b->sym)->package == NIL)
+                    continue;   /* (nor a macro's gensym) */
+                Obj v = chain[n]->env->slots[b->index];
+                if (v == OBJ(0) || v == UNWIND_MARK) continue;
+                Obj cell = cons(L, cons(L, b->sym, v), NIL);
+                if (tail == NIL) head = cell; else CDR(tail) = cell;
+                tail = cell;
+            }
+        }
     }
     return head;
 }

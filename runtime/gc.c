@@ -2,6 +2,7 @@
 #include "gc.h"
 #include "error.h"
 #include "control.h"
+#include "image.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -115,6 +116,17 @@ static bool over_cap(Lisp *L, size_t request) {
     return counted(L) + request > cap;
 }
 
+/* A block of the boot image (image.c) is not a block of the collector's: it can be neither freed
+ * nor reallocated in place. Its size is unknown; what follows it in the image is readable, so a
+ * copy takes up to the new size, bounded by the image's end. */
+static bool image_block(Lisp *L, void *p, size_t *avail, bool *atomic) {
+    if (!L || !image_heap_contains(&L->image_heap, p)) return false;
+    const ImageHeap *h = &L->image_heap;
+    *atomic = (char *)p >= h->atomic && (char *)p < h->atomic + h->atomic_room;
+    *avail = *atomic ? (size_t)(h->atomic + h->atomic_room - (char *)p) : (size_t)(h->scanned + h->scanned_room - (char *)p);
+    return true;
+}
+
 /* GMP chains its temporary blocks (TMP_BALLOC, of any size) through a header inside each block,
  * so its memory must be scanned: with atomic memory a collection during a long operation frees
  * blocks that only the chain refers to (seen as crashes in mpn_mul_fft). */
@@ -130,6 +142,12 @@ static void *gmp_alloc(size_t n) {
     return p;
 }
 static void *gmp_realloc(void *p, size_t old, size_t n) {
+    size_t avail; bool atomic;
+    if (image_block(gc_current, p, &avail, &atomic)) {
+        void *q = gmp_alloc(n);
+        memcpy(q, p, old < n ? old : n);
+        return q;
+    }
     if (gc_current && n > old) gc_current->heap_unflushed += n - old;
     if (n > old && n - old >= CHECKED_REQUEST && gc_current && over_cap(gc_current, n - old)) gc_heap_exhausted(gc_current, n);
     void *q = GC_REALLOC(p, n);
@@ -148,8 +166,17 @@ static void *oom_fn(size_t n) { (void)n; return NULL; }
 static void quiet_warn(char *msg, GC_word arg) { (void)msg; (void)arg; }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* Start-up loads the boot image (a few MB) in one go: a heap of this size from the start means
+ * no collection before the first evaluation. */
+#define INITIAL_HEAP ((size_t)16 << 20)
+
 static void do_init(void) {
+    /* one marker: a helper thread costs more to start than it saves on heaps of this size (the
+     * collector's own GC_MARKERS variable still decides when set) */
+    if (!getenv("GC_MARKERS")) GC_set_markers_count(1);
+    GC_set_dont_precollect(1);       /* nothing to collect yet */
     GC_INIT();
+    if (GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
     GC_allow_register_threads();
     GC_set_oom_fn(oom_fn);
     GC_set_warn_proc(quiet_warn);
@@ -270,6 +297,12 @@ void *gc_alloc_atomic(Lisp *L, size_t n) {
 }
 
 void *gc_realloc(Lisp *L, void *old, size_t n) {
+    size_t avail; bool loaded_atomic;
+    if (image_block(L, old, &avail, &loaded_atomic)) {
+        void *p = loaded_atomic ? gc_alloc_atomic(L, n) : gc_alloc(L, n);
+        memcpy(p, old, avail < n ? avail : n);
+        return p;
+    }
     L->heap_unflushed += n;
     if (n >= CHECKED_REQUEST && old) {
         /* a fresh object allocated as above, the old contents copied */

@@ -1,5 +1,6 @@
 /* hash.c: hash tables (CLHS chapter 18), EQL/EQUAL/EQUALP, and SXHASH. */
 #include "hash.h"
+#include <stdlib.h>
 #include "prim.h"
 #include "number.h"
 #include "lstring.h"
@@ -160,7 +161,40 @@ static uint64_t mix(uint64_t h) {
     return h;
 }
 
-uint64_t hash_eq(Obj o) { return mix(WORD(o)); }
+/* A symbol hashes by its name (cached), so that tables keyed by symbols do not depend on where the
+ * symbols are in memory: those a boot image holds need no rehashing (hash_address_free). */
+uint64_t hash_eq(Obj o) { return is_type(o, T_SYMBOL) ? SYM(o)->hash : mix(WORD(o)); }
+
+/* Whether KEY hashes the same wherever the objects it is made of are in memory, for TABLE's test:
+ * immediates, symbols, numbers, and for EQUAL and EQUALP strings, bit vectors, pathnames and
+ * conses of such. */
+static bool key_address_free(Obj o, HashTest test, int depth) {
+    if (!is_heap(o) && !is_cons(o)) return true;
+    if (depth > 8) return false;
+    if (is_cons(o)) {
+        if (test < HT_EQUAL) return false;
+        /* sxhash_rec looks at the first 8 elements and the tail */
+        int n = 0;
+        for (; is_cons(o) && n < 8; o = CDR(o), n++)
+            if (!key_address_free(CAR(o), test, depth + 1)) return false;
+        return !is_cons(o) ? key_address_free(o, test, depth + 1) : false;
+    }
+    HeapType t = heap_type(o);
+    if (t == T_SYMBOL) return true;
+    if (t == T_BIGNUM || t == T_RATIO || t == T_DOUBLE || t == T_COMPLEX) return test != HT_EQ;
+    if (test < HT_EQUAL) return false;
+    return t == T_STRING || t == T_BITVECTOR;
+}
+
+bool hash_address_free(Obj table) {
+    HashTable *t = HT(table);
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key;
+        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (!key_address_free(k, (HashTest)t->h.aux, 0)) return false;
+    }
+    return true;
+}
 
 uint64_t hash_eql(Obj o) {
     if (is_heap(o) && is_number(o)) return num_hash(o);
@@ -265,6 +299,45 @@ Obj hash_new(Lisp *L, HashTest test, size_t size) {
     return (Obj)t;
 }
 
+/* A table read back from an image (image.c) hashed its keys at the writer's addresses: it is
+ * marked stale and rehashed in place on its first lookup, so that loading touches no table. */
+enum { HT_STALE = 1 };
+
+static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
+    t->h.flags &= (uint8_t)~HT_STALE;
+    size_t n = 0;
+    HashEntry *live = (HashEntry *)malloc((t->count + 1) * sizeof *live);
+    if (!live) abort();
+    for (size_t i = 0; i < t->cap; i++) {
+        HashEntry *e = &t->entries[i];
+        if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
+        if (n < t->count + 1) live[n++] = *e;
+        e->key = NO_VALUE;
+        e->value = NIL;
+    }
+    size_t mask = t->cap - 1;
+    t->count = t->used = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = table_hash(L, t, live[i].key);
+        size_t j = h & mask;
+        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
+        t->entries[j] = (HashEntry){live[i].key, live[i].value, h};
+        t->count++;
+        t->used++;
+    }
+    free(live);
+    t->iter_mod++;
+}
+
+static inline void fresh(Lisp *L, HashTable *t) {
+    if (UNLIKELY(t->h.flags & HT_STALE)) refresh(L, t);
+}
+
+void hash_rehash_loaded(Lisp *L, Obj table) {
+    (void)L;
+    HT(table)->h.flags |= HT_STALE;
+}
+
 static long find_slot(Lisp *L, HashTable *t, Obj key, uint64_t h) {
     size_t mask = t->cap - 1;
     for (size_t i = h & mask, n = 0; n < t->cap; i = (i + 1) & mask, n++) {
@@ -277,6 +350,7 @@ static long find_slot(Lisp *L, HashTable *t, Obj key, uint64_t h) {
 
 Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt) {
     HashTable *t = HT(table);
+    fresh(L, t);
     long i = find_slot(L, t, key, table_hash(L, t, key));
     return i < 0 ? dflt : t->entries[i].value;
 }
@@ -300,6 +374,7 @@ static void rehash(Lisp *L, HashTable *t, size_t cap) {
 
 void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
     HashTable *t = HT(table);
+    fresh(L, t);
     uint64_t h = table_hash(L, t, key);
     long i = find_slot(L, t, key, h);
     if (i >= 0) {
@@ -319,6 +394,7 @@ void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
 
 bool hash_remove(Lisp *L, Obj table, Obj key) {
     HashTable *t = HT(table);
+    fresh(L, t);
     long i = find_slot(L, t, key, table_hash(L, t, key));
     if (i < 0) return false;
     t->entries[i].key = TOMBSTONE;

@@ -18,4 +18,8 @@ uint64_t hash_eql(Obj o);
 uint64_t hash_equal(Lisp *L, Obj o);   /* sxhash */
 uint64_t hash_equalp(Lisp *L, Obj o);
 
+/* A table read back from an image (image.c): its hashes are recomputed on its first lookup. */
+bool hash_address_free(Obj table);   /* whether none of its hashes depends on an address */
+void hash_rehash_loaded(Lisp *L, Obj table);
+
 #endif

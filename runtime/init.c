@@ -5,6 +5,8 @@
 #include "eval.h"
 #include "modules.h"
 #include "docs.h"
+#include "bootimage.h"
+#include "image.h"
 #include "abi.h"
 #define GC_THREADS
 #include <gc/gc.h>
@@ -186,15 +188,8 @@ typedef struct StdlibFile { const char *name; const char *text; size_t len; } St
 extern const StdlibFile stdlib_files[];
 extern const int stdlib_count;
 
-Lisp *lisp_new(const Config *cfg) {
-    gc_process_init();
-    if (!GC_thread_is_registered()) {
-        struct GC_stack_base sb;
-        GC_get_stack_base(&sb);
-        GC_register_my_thread(&sb);
-    }
-    Lisp *L = (Lisp *)GC_MALLOC_UNCOLLECTABLE(sizeof(Lisp));
-    if (!L) return NULL;
+/* The fields every new interpreter starts with, before its boot. */
+static void lisp_setup(Lisp *L, const Config *cfg) {
     memset(L, 0, sizeof *L);
     if (cfg) L->cfg = *cfg;
     else config_defaults(&L->cfg);
@@ -207,8 +202,10 @@ Lisp *lisp_new(const Config *cfg) {
     L->form_file = NIL;
     L->system_packages = NIL;
     L->last_backtrace = NIL;
-    Lisp *prev = gc_current;
-    gc_current = L;
+}
+
+/* The boot from the stdlib sources: what the build runs once to write the boot image. */
+static bool boot_from_source(Lisp *L) {
     boot_packages(L);
     boot_symbols(L);
     boot_variables(L);
@@ -220,8 +217,7 @@ Lisp *lisp_new(const Config *cfg) {
         frame_pop(L, &top);
         fprintf(stderr, "tinycl: error while loading the standard library: %s\n",
                 error_describe_bootstrap(L, L->last_error));
-        gc_current = prev;
-        return NULL;
+        return false;
     }
     for (int i = 0; i < stdlib_count; i++)
         load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
@@ -229,11 +225,47 @@ Lisp *lisp_new(const Config *cfg) {
     char why[256];
     if (!abi_check_upcalls(L, why, sizeof why)) {
         fprintf(stderr, "tinycl: the standard library breaks the C-Lisp contract (runtime/lisp-abi.def): %s\n", why);
-        gc_current = prev;
-        return NULL;
+        return false;
     }
     ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
     L->boot_phase = 1;
+    return true;
+}
+
+/* A refused image is said once per process; every interpreter then boots from source. */
+static bool image_refused;
+
+Lisp *lisp_new(const Config *cfg) {
+    gc_process_init();
+    if (!GC_thread_is_registered()) {
+        struct GC_stack_base sb;
+        GC_get_stack_base(&sb);
+        GC_register_my_thread(&sb);
+    }
+    Lisp *L = (Lisp *)GC_MALLOC_UNCOLLECTABLE(sizeof(Lisp));
+    if (!L) return NULL;
+    lisp_setup(L, cfg);
+    Lisp *prev = gc_current;
+    gc_current = L;
+    bool booted = false;
+    if (!bootimage_source_boot() && !image_refused && (bootimage_available() || bootimage_required())) {
+        char err[IMAGE_ERRLEN];
+        booted = bootimage_load(L, err);
+        if (!booted && bootimage_required()) {
+            fprintf(stderr, "tinycl: boot image refused: %s\n", err);
+            gc_current = prev;
+            return NULL;
+        }
+        if (!booted) {
+            image_refused = true;
+            fprintf(stderr, "tinycl: boot image refused (%s); booting from the sources\n", err);
+            lisp_setup(L, cfg);
+        }
+    }
+    if (!booted && !boot_from_source(L)) {
+        gc_current = prev;
+        return NULL;
+    }
     gc_current = prev ? prev : L;
     return L;
 }
@@ -242,5 +274,6 @@ void lisp_free(Lisp *L) {
     gc_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;
     free(L->prof_stack);
+    image_release(&L->image_heap);     /* the boot image's objects die with the interpreter */
     GC_FREE(L);
 }

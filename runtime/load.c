@@ -1,5 +1,6 @@
 /* load.c: loading source: the embedded stdlib at boot and the reading/evaluating loop of LOAD
  * (LOAD itself, with its pathname handling, is in stdlib-lisp/files.lisp). */
+#include "formstart.h"
 #include "prim.h"
 #include "modules.h"
 #include "eval.h"
@@ -35,11 +36,12 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
     for (;;) {
         size_t rsp = L->special_sp;
         bind_special(L, S(P_LOAD_READING), S(T));
+        Obj outer_positions = xref_positions_begin(L);
         long line, column;
-        xref_form_start(L, stream, &line, &column);
+        form_locate(L, stream, &line, &column);
         Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);
         unbind_specials(L, rsp);
-        if (form == EOF_VALUE) break;
+        if (form == EOF_VALUE) { xref_positions_end(L, outer_positions); break; }
         /* where the definitions of this form come from (find-definitions, the cross-reference) */
         Obj file = SYM(S(P_SOURCE_FILE))->value;
         xref_set_location(L, is_string(file) ? list3(L, file, FIX(line), FIX(column)) : NIL);
@@ -49,6 +51,7 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
             L->form_file = file;
         }
         Obj v = lisp_eval(L, form);
+        xref_positions_end(L, outer_positions);
         if (print) {
             Obj vals = values_list(L, v);
             Obj out = stream_out(L, NIL);

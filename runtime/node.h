@@ -27,6 +27,8 @@ struct ALambda {
     AScope *scope;         /* the lambda scope */
     Lambda *lambda;        /* filled in at the end */
     bool needs_env;        /* refers to variables of enclosing lambdas */
+    int track_slot;        /* 1 + the hidden slot of its frame where the LETs that have frames of
+                            * their own keep their chain (LetTrack), 0 = none (finalisation) */
 };
 
 /* A lexical variable, local function, or exit point (block/tagbody) that may be captured. */
@@ -116,9 +118,19 @@ typedef struct LetNode {
     bool has_special;
     AScope *scope;             /* the sub scope */
     int frame_size;            /* >0: push a heap frame of this size */
+    int track_depth, track_index;  /* frame_size > 0: the lambda frame's hidden slot, from the body env */
     Node *body;
     struct LetNode *next_let;
 } LetNode;
+
+/* A LET whose frame is its own (a closure captured one of its variables), entered and not yet
+ * left: the lambda frame's hidden slot holds the innermost, so that a backtrace can show these
+ * variables among the call's locals. */
+typedef struct LetTrack {
+    struct LetTrack *prev;
+    struct Env *env;
+    LetNode *let;
+} LetTrack;
 
 typedef struct CallNode {
     Node n;

@@ -87,10 +87,28 @@ static Env *new_frame(Lisp *L, Env *parent, int size) {
     return e;
 }
 
+static Obj let_body(Lisp *L, LetNode *ln, Env *env, Env *body_env);
+
 Obj ev_let(Lisp *L, Node *n, Env *env) {
     LetNode *ln = (LetNode *)n;
+    if (!ln->frame_size) return let_body(L, ln, env, env);
+    /* a frame of its own: chain it in the lambda frame's hidden slot while it is entered, for the
+     * locals a backtrace shows (a non-local exit leaves the entry behind: it shows a LET left) */
+    Env *body_env = new_frame(L, env, ln->frame_size);
+    Obj *track = &env_up(body_env, ln->track_depth)->slots[ln->track_index];
+    Obj outer = *track;
+    LetTrack *t = (LetTrack *)gc_alloc(L, sizeof(LetTrack));
+    t->prev = outer == OBJ(0) ? NULL : (LetTrack *)outer;
+    t->env = body_env;
+    t->let = ln;
+    *track = (Obj)t;
+    Obj r = let_body(L, ln, env, body_env);
+    *track = outer;
+    return r;
+}
+
+static Obj let_body(Lisp *L, LetNode *ln, Env *env, Env *body_env) {
     size_t sp = L->special_sp;
-    Env *body_env = ln->frame_size ? new_frame(L, env, ln->frame_size) : env;
     if (ln->sequential) {
         for (int i = 0; i < ln->count; i++) {
             Binding *b = &ln->b[i];

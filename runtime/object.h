@@ -155,6 +155,7 @@ enum {
     SYM_MACRO = 4,        /* function cell holds a macro expander */
     SYM_SPECIAL_OP = 8,   /* one of the special operators */
     SYM_GLOBAL_LEX = 16,  /* symbol-macro defined with define-symbol-macro */
+    SYM_SNAPSHOT_MARK = 128, /* transient: already recorded by the snapshot being taken (snapshot.c) */
 };
 typedef struct Symbol {
     Header h;

@@ -1356,6 +1356,12 @@ const DocRow pathname_variable_docs[] = {
 
 void pathname_init(Lisp *L) {
     prims_register(L, pathname_prims);
+    pathname_default_init(L);
+}
+
+/* *DEFAULT-PATHNAME-DEFAULTS*: the current directory (of the process that starts, not of the build
+ * that wrote the boot image). */
+void pathname_default_init(Lisp *L) {
     char buf[PATH_MAX];
     Obj d;
     if (getcwd(buf, sizeof buf)) d = pathname_from_native(L, buf, true);

@@ -43,4 +43,6 @@ Obj pathname_probe(Lisp *L, Obj p);
 /* Signal a FILE-ERROR subtype TYPE (NIL: SYSTEM::SIMPLE-FILE-ERROR) for PATHNAME with a message. */
 _Noreturn void file_error(Lisp *L, Obj type, Obj pathname, const char *fmt, ...);
 
+void pathname_default_init(Lisp *L);
+
 #endif

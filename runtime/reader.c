@@ -401,6 +401,8 @@ DEFPRIM(rd_left_paren) {
     UNUSED_ARGS;
     Obj stream = args[0];
     Obj head = NIL, tail = NIL;
+    /* where the ( is, for the cross-reference's sites (LOAD and the session ask) */
+    long line = is_stream(stream) ? (long)STREAM(stream)->line : 0, column = is_stream(stream) ? (long)STREAM(stream)->col : 0;
     for (;;) {
         Obj o = read_inner(L, stream, L->read_preserve_ws);
         if (o == NO_OBJECT) continue;
@@ -432,6 +434,8 @@ DEFPRIM(rd_left_paren) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
+    if (UNLIKELY(L->form_positions != NIL) && head != NIL && line > 0)
+        hash_put(L, L->form_positions, head, cons(L, FIX(line), FIX(column)));
     return head;
 }
 

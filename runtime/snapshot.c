@@ -27,9 +27,8 @@ static void collect_present(Lisp *L, Obj sym, void *vctx) {
 static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     Collect *c = (Collect *)vctx;
     c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
-    if (hash_get(L, c->seen, sym, NIL) != NIL) return;
-    hash_put(L, c->seen, sym, S(T));
     Symbol *s = symbol_data(L, sym);
+    if (s->h.flags & SYM_SNAPSHOT_MARK) return;    /* present in more than one package */
     Obj rec = make_vector(L, 6, NIL);
     VEC(rec)->data[0] = sym;
     VEC(rec)->data[1] = s->value;
@@ -38,6 +37,12 @@ static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     VEC(rec)->data[4] = s->setf_function;
     VEC(rec)->data[5] = cons(L, FIX(s->h.flags), s->package);
     c->records = cons(L, rec, c->records);
+    s->h.flags |= SYM_SNAPSHOT_MARK;
+}
+
+static void clear_mark(Lisp *L, Obj sym, void *vctx) {
+    (void)vctx;
+    symbol_data(L, sym)->h.flags &= (uint8_t)~SYM_SNAPSHOT_MARK;
 }
 
 static Obj package_attributes(Lisp *L, Obj p) {
@@ -50,7 +55,12 @@ static Obj package_record(Lisp *L, Obj p, Obj present) {
 }
 
 Obj snapshot_take(Lisp *L) {
-    Collect c = {L, hash_new(L, HT_EQ, 8192), NIL, NIL, false, NIL};
+    /* a mark bit in each symbol, not a table, tells which are recorded: cleared again below */
+    Collect c = {L, NIL, NIL, NIL, false, NIL};
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {   /* left by a take an error interrupted */
+        symtable_each(&PKG(CAR(l))->internal, clear_mark, L, NULL);
+        symtable_each(&PKG(CAR(l))->external, clear_mark, L, NULL);
+    }
     Obj pkgrecs = NIL;
     for (Obj l = L->packages; l != NIL; l = CDR(l)) {
         Obj p = CAR(l);
@@ -68,6 +78,7 @@ Obj snapshot_take(Lisp *L) {
     VEC(snap)->data[0] = pkgs;
     VEC(snap)->data[1] = pkgrecs;
     VEC(snap)->data[2] = c.records;
+    for (Obj r = c.records; r != NIL; r = CDR(r)) symbol_data(L, VEC(CAR(r))->data[0])->h.flags &= (uint8_t)~SYM_SNAPSHOT_MARK;
     return snap;
 }
 

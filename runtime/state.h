@@ -51,6 +51,9 @@ typedef struct CallRecord {
 
 typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;
 
+/* The boot image holds this structure's fields as the boot left them: a field that belongs to one
+ * interpreter instance rather than to the booted state must be listed in bootimage.c's
+ * instance_fields[]. */
 struct Lisp {
     Obj syms[SY_COUNT];
 
@@ -138,9 +141,6 @@ struct Lisp {
     Obj undefined_refs;      /* #(kind name line column file) of the compilation unit, newest first */
     int form_line, form_column; /* where the top-level form being evaluated began (0: unknown) */
     Obj form_file;           /* the file LOAD read that form from (a string), NIL: the session's code */
-    Obj form_stream;         /* the text those were counted in, and how far */
-    size_t form_scan_pos;
-    int form_scan_line, form_scan_col;
 
     /* cross-reference and source locations (xref.c) */
     Obj xref_table;          /* equal hash table: definition key -> (location . entries) */
@@ -148,6 +148,17 @@ struct Lisp {
     Obj xref_pending;        /* ((kind . name) ...) noted for it so far, newest first */
     Obj xref_definers;       /* the defining macros (DEFUN, DEFMETHOD, ...) */
     Obj source_location;     /* of the top-level form being evaluated, or NIL */
+    Obj xref_sites;          /* equal hash table: definition key -> ((kind name line . column) ...) */
+    Obj xref_pending_sites;  /* the sites noted for the definition being analysed, newest first */
+    Obj xref_site;           /* (line . column) of the innermost form being analysed the reader placed */
+    Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
+                              * or the session reads and evaluates a form (not at boot); else NIL */
+
+    struct ImageHeap {       /* where the boot image was loaded (image.h) */
+        char *scanned; size_t scanned_bytes, scanned_room;
+        char *atomic; size_t atomic_room;
+        bool fixed;          /* mapped from the executable at the address it was written for */
+    } image_heap;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

@@ -1701,6 +1701,12 @@ const DocRow stream_variable_docs[] = {
 
 void stream_init(Lisp *L) {
     prims_register(L, stream_prims);
+    stream_standard_init(L);
+}
+
+/* The standard streams on descriptors 0, 1 and 2 (made again when a boot image is loaded: whether
+ * they are terminals belongs to the process). */
+void stream_standard_init(Lisp *L) {
     Obj in = make_fd_stream(L, 0, ST_INPUT | ST_CHAR | ST_BINARY | (isatty(0) ? ST_INTERACTIVE : 0), NIL);
     Obj out = make_fd_stream(L, 1, ST_OUTPUT | ST_CHAR | ST_BINARY | (isatty(1) ? ST_INTERACTIVE : 0), NIL);
     Obj err = make_fd_stream(L, 2, ST_OUTPUT | ST_CHAR | ST_BINARY | ST_INTERACTIVE, NIL);

@@ -116,4 +116,6 @@ bool stream_is_output(Lisp *L, Obj s);
 /* SYSTEM::CLOSED-STREAM-ERROR "<stream> is closed". */
 _Noreturn void stream_closed_error(Lisp *L, Obj s);
 
+void stream_standard_init(Lisp *L);
+
 #endif

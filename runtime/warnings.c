@@ -285,49 +285,6 @@ void warnings_unused(ACtx *c, AVar *vars) {
         signal_warning(L, true, "The variable ~S is defined but never used.", list1(L, CAR(u)));
 }
 
-/* ---- positions ---- */
-
-void warnings_form_start(Lisp *L, Obj stream) {
-    L->form_file = NIL;
-    if (!is_stream(stream) || STREAM(stream)->h.aux != SK_STRING_IN) return;
-    Stream *s = STREAM(stream);
-    String *str = STR(s->string);
-    size_t i = s->pos;
-    /* skip what the reader skips before a form: whitespace and comments */
-    for (;;) {
-        while (i < s->end && (str->data[i] == ' ' || str->data[i] == '\t' || str->data[i] == '\n' || str->data[i] == '\r'))
-            i++;
-        if (i < s->end && str->data[i] == ';') {
-            while (i < s->end && str->data[i] != '\n') i++;
-            continue;
-        }
-        if (i + 1 < s->end && str->data[i] == '#' && str->data[i + 1] == '|') {
-            int depth = 1;
-            i += 2;
-            while (i < s->end && depth > 0) {
-                if (i + 1 < s->end && str->data[i] == '|' && str->data[i + 1] == '#') { depth--; i += 2; }
-                else if (i + 1 < s->end && str->data[i] == '#' && str->data[i + 1] == '|') { depth++; i += 2; }
-                else i++;
-            }
-            continue;
-        }
-        break;
-    }
-    /* line and column, counted on from the last form of the same text */
-    if (L->form_stream != stream || i < L->form_scan_pos) {
-        L->form_stream = stream;
-        L->form_scan_pos = s->start;
-        L->form_scan_line = 1;
-        L->form_scan_col = 1;
-    }
-    for (size_t k = L->form_scan_pos; k < i; k++) {
-        if (str->data[k] == '\n') { L->form_scan_line++; L->form_scan_col = 1; }
-        else L->form_scan_col++;
-    }
-    L->form_scan_pos = i;
-    L->form_line = L->form_scan_line;
-    L->form_column = L->form_scan_col;
-}
 
 /* ---- the end of a compilation unit ---- */
 

@@ -33,9 +33,6 @@ void warnings_unused(struct ACtx *c, struct AVar *vars);
  * &key without &allow-other-keys. False when it is not worth guessing (&whole, &optional with &key). */
 bool warnings_lambda_list_shape(Lisp *L, Obj ll, int *min, int *max, bool *keys);
 
-/* The position of the next top-level form read from STREAM (a string input stream), for the
- * warnings its analysis gives. */
-void warnings_form_start(Lisp *L, Obj stream);
 /* Report the undefined functions and variables of the compilation unit that are still undefined
  * (the session calls this at the end of each evaluation). */
 void warnings_end_unit(Lisp *L);

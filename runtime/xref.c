@@ -8,6 +8,7 @@
 #include "package.h"
 #include "stream.h"
 #include "node.h"
+#include "eval.h"
 
 /* The defining macros whose forms name a definition, as SBCL's find-definitions knows them. */
 static const char *const definer_names[] = {
@@ -17,11 +18,35 @@ static const char *const definer_names[] = {
     NULL,
 };
 
+/* The site of the note, when the reader placed the form being analysed: (kind name line . column). */
+static void note_site(Lisp *L, Obj k, Obj name) {
+    Obj pos = L->xref_site;
+    for (Obj p = L->xref_pending_sites; is_cons(p); p = CDR(p)) {
+        Obj e = CAR(p);
+        if (CAR(e) == k && CAR(CDR(e)) == name && CAR(CDR(CDR(e))) == CAR(pos) && CDR(CDR(CDR(e))) == CDR(pos)) return;
+    }
+    L->xref_pending_sites = cons(L, cons(L, k, cons(L, name, pos)), L->xref_pending_sites);
+}
+
 void xref_note_slow(Lisp *L, int kind, Obj name) {
     Obj k = FIX(kind);
+    if (is_cons(L->xref_site)) note_site(L, k, name);
     for (Obj p = L->xref_pending; is_cons(p); p = CDR(p))
         if (CAR(CAR(p)) == k && CDR(CAR(p)) == name) return;
     L->xref_pending = cons(L, cons(L, k, name), L->xref_pending);
+}
+
+Obj xref_positions_begin(Lisp *L) {
+    Obj outer = L->form_positions;
+    L->form_positions = L->boot_phase ? hash_new(L, HT_EQ, 64) : NIL;
+    return outer;
+}
+
+Obj xref_site_enter(Lisp *L, Obj form) {
+    Obj outer = L->xref_site;
+    Obj pos = hash_get(L, L->form_positions, form, NIL);
+    if (pos != NIL) L->xref_site = pos;
+    return outer;
 }
 
 static bool is_definer(Lisp *L, Obj head) {
@@ -74,9 +99,10 @@ Obj xref_macro_use(Lisp *L, Obj head, Obj form) {
 }
 
 Obj xref_begin(Lisp *L, Obj key) {
-    Obj saved = cons(L, L->xref_caller, L->xref_pending);
+    Obj saved = cons(L, L->xref_caller, cons(L, L->xref_pending, L->xref_pending_sites));
     L->xref_caller = key;
     L->xref_pending = NIL;
+    L->xref_pending_sites = NIL;
     return saved;
 }
 
@@ -85,9 +111,18 @@ void xref_end(Lisp *L, Obj saved) {
         Obj entries = NIL;
         for (Obj p = L->xref_pending; is_cons(p); p = CDR(p)) entries = cons(L, CAR(p), entries);
         hash_put(L, L->xref_table, L->xref_caller, cons(L, L->source_location, entries));
+        Obj sites = NIL;
+        for (Obj p = L->xref_pending_sites; is_cons(p); p = CDR(p)) sites = cons(L, CAR(p), sites);
+        if (sites != NIL || hash_get(L, L->xref_sites, L->xref_caller, NIL) != NIL)
+            hash_put(L, L->xref_sites, L->xref_caller, sites);
     }
+    xref_restore(L, saved);
+}
+
+void xref_restore(Lisp *L, Obj saved) {
     L->xref_caller = CAR(saved);
-    L->xref_pending = CDR(saved);
+    L->xref_pending = CAR(CDR(saved));
+    L->xref_pending_sites = CDR(CDR(saved));
 }
 
 void xref_function_defined(Lisp *L, Obj name) {
@@ -99,20 +134,8 @@ void xref_set_location(Lisp *L, Obj location) {
     L->source_location = location;
     L->xref_caller = NIL;
     L->xref_pending = NIL;
-}
-
-void xref_form_start(Lisp *L, Obj stream, long *line, long *column) {
-    for (;;) {
-        int c = stream_peek_char(L, stream);
-        if (c == ';') {
-            while (c >= 0 && c != '\n') c = stream_read_char_fast(L, stream);
-        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-            stream_read_char_fast(L, stream);
-        } else break;
-    }
-    Stream *s = STREAM(stream);
-    *line = (long)s->line;
-    *column = (long)s->col + 1;
+    L->xref_pending_sites = NIL;
+    L->xref_site = NIL;
 }
 
 static Lambda *lambda_of(ACtx *c, ALambda *al) {
@@ -165,6 +188,9 @@ DEFPRIM(prim_pct_closure_variables) {
 /* (sys:%xref-table): definition key -> (location . ((kind . name) ...)) */
 DEFPRIM(prim_pct_xref_table) { UNUSED_ARGS; return L->xref_table; }
 
+/* (sys:%xref-sites): definition key -> ((kind name line . column) ...) */
+DEFPRIM(prim_pct_xref_sites) { UNUSED_ARGS; return L->xref_sites; }
+
 /* (sys:%source-location): the location xref_set_location last gave */
 DEFPRIM(prim_pct_source_location) { UNUSED_ARGS; return L->source_location; }
 
@@ -175,9 +201,21 @@ DEFPRIM(prim_pct_set_source_location) {
     return args[0];
 }
 
+/* (sys:%xref-analyse key function location): record the cross-reference of a stdlib FUNCTION
+ * (analysed lazily, with nothing recorded) under KEY with LOCATION; T if it was one */
+DEFPRIM(prim_pct_xref_analyse) {
+    UNUSED_ARGS;
+    if (!is_type(args[1], T_CLOSURE) || !CLOSURE(args[1])->lambda) return NIL;
+    return analyze_for_xref(L, CLOSURE(args[1])->lambda, args[0], args[2]) ? S(T) : NIL;
+}
+
 static const PrimDef xref_prims[] = {
+    {"%XREF-ANALYSE", PK_SYS, prim_pct_xref_analyse, 3, 3, 0, "(key function location)",
+     "Record the cross-reference of the stdlib FUNCTION under KEY, analysing it once more."},
     {"%XREF-TABLE", PK_SYS, prim_pct_xref_table, 0, 0, 0, "()",
      "The cross-reference: definition key -> (location . ((kind . name) ...))."},
+    {"%XREF-SITES", PK_SYS, prim_pct_xref_sites, 0, 0, 0, "()",
+     "Each definition's call and reference sites: key -> ((kind name line . column) ...)."},
     {"%SOURCE-LOCATION", PK_SYS, prim_pct_source_location, 0, 0, 0, "()",
      "The source location of the top-level form being evaluated, or NIL."},
     {"%CLOSURE-VARIABLES", PK_SYS, prim_pct_closure_variables, 1, 1, 0, "(function)",
@@ -189,6 +227,10 @@ static const PrimDef xref_prims[] = {
 
 void xref_init(Lisp *L) {
     L->xref_table = hash_new(L, HT_EQUAL, 256);
+    L->xref_sites = hash_new(L, HT_EQUAL, 64);
+    L->xref_pending_sites = NIL;
+    L->xref_site = NIL;
+    L->form_positions = NIL;
     L->xref_caller = NIL;
     L->xref_pending = NIL;
     L->source_location = NIL;

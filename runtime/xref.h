@@ -26,6 +26,19 @@ Obj xref_begin(Lisp *L, Obj key);
 /* Store what was recorded since the matching xref_begin under its key, with the current
  * source location, and restore the enclosing definition's recording. */
 void xref_end(Lisp *L, Obj saved);
+/* Restore the enclosing definition's recording, storing nothing (an analysis that failed). */
+void xref_restore(Lisp *L, Obj saved);
+
+/* While a definition is recorded and the reader placed the forms being read (L->form_positions),
+ * analyze() brackets each list FORM with these: the notes made inside it get its line and column
+ * as their site. Returns what xref_site_leave needs. */
+Obj xref_site_enter(Lisp *L, Obj form);
+static inline void xref_site_leave(Lisp *L, Obj outer) { L->xref_site = outer; }
+
+/* Start placing the lists read (L->form_positions) for the next top-level form; returns the
+ * enclosing placing (a LOAD inside an evaluation), for xref_positions_end. Not at boot. */
+Obj xref_positions_begin(Lisp *L);
+static inline void xref_positions_end(Lisp *L, Obj outer) { L->form_positions = outer; }
 
 /* A global function named NAME is being installed (fdefinition_set): remember where, under the
  * key (FUNCTION name), for functions no defining macro names (structure accessors, class
@@ -42,8 +55,5 @@ void xref_set_location(Lisp *L, Obj location);
 struct ACtx; struct AScope; struct AVar;
 void xref_closure_ref(struct ACtx *c, struct AScope *site, struct AVar *v);
 
-/* Skip whitespace and ; comments on STREAM, then give the (1-based) line and column of the next
- * character: where the next top-level form starts. */
-void xref_form_start(Lisp *L, Obj stream, long *line, long *column);
 
 #endif

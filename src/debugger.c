@@ -25,6 +25,7 @@ struct DebugRun {
     pthread_cond_t cond;
     RunState state;
     char *code, *package;
+    size_t code_len, output_limit;
     double timeout;
     TclResult *result;        /* DONE: the evaluation's result; SUSPENDED: the suspension's report */
     TclFrame *frames;         /* SUSPENDED: the frames, for tcl_debug_frames */
@@ -133,7 +134,7 @@ static void *run_main(void *arg) {
     Obj fn = SYM(intern_cstr(L, L->pkg_system, "%AGENT-DEBUGGER"))->function;
     Obj saved = SYM(var)->value;
     SYM(var)->value = is_function(fn) ? fn : NIL;
-    TclResult *r = tcl_eval(s, d->code, d->package, d->timeout);
+    TclResult *r = tcl_eval_n(s, d->code, d->code_len, d->package, d->timeout, d->output_limit);
     SYM(var)->value = saved;
     pthread_mutex_lock(&d->lock);
     d->result = r;
@@ -169,13 +170,21 @@ static const char *busy_message =
     "abort-evaluation first.";
 
 TclResult *tcl_eval_debug(TclSession *s, const char *code, const char *package, double timeout) {
+    return tcl_eval_debug_n(s, code, strlen(code), package, timeout, 0);
+}
+
+TclResult *tcl_eval_debug_n(TclSession *s, const char *code, size_t len, const char *package, double timeout,
+                            size_t output_limit) {
     debugger_expire(s);
     if (s->debug) return error_result(s, "EVALUATION-SUSPENDED", busy_message);
     tcl_result_free(s->debug_expired);
     s->debug_expired = NULL;
     struct DebugRun *d = (struct DebugRun *)calloc(1, sizeof *d);
     d->s = s;
-    d->code = dup_str(code);
+    d->code = (char *)malloc(len + 1);   /* exact: CODE may hold NUL characters */
+    if (d->code) { memcpy(d->code, code, len); d->code[len] = 0; }
+    d->code_len = d->code ? len : 0;
+    d->output_limit = output_limit;
     d->package = package ? dup_str(package) : NULL;
     d->timeout = timeout;
     d->state = RUN_RUNNING;

@@ -5,6 +5,7 @@
 #include "session.h"
 #include "files.h"
 #include "lispreport.h"
+#include "lispsrc.h"
 #include "../runtime/state.h"
 #include "../runtime/package.h"
 #include "../runtime/lstring.h"
@@ -12,6 +13,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int files_mark_skipped(TclSession *s, LsrcFile *lf) {
+    size_t cap = 64, len = 0;
+    char *code = (char *)malloc(cap);
+    len = (size_t)snprintf(code, cap, "(sys::%%conditions-skipped '(");
+    int any = 0;
+    for (int i = 0; i < lf->count; i++) {
+        if (!lf->forms[i].condition) continue;
+        char *lit = files_lisp_string(lf->forms[i].condition);
+        size_t l = strlen(lit);
+        if (len + l + 8 > cap) { cap = (len + l + 8) * 2; code = (char *)realloc(code, cap); }
+        memcpy(code + len, lit, l);
+        len += l;
+        code[len++] = ' ';
+        free(lit);
+        any++;
+    }
+    if (!any) { free(code); return 0; }
+    memcpy(code + len, "))", 3);
+    Lisp *L = s->L;
+    Obj var = intern_cstr(L, L->pkg_system, "*FILES-REPORT*");
+    SYM(var)->value = NIL;
+    tcl_result_free(tcl_eval(s, code, NULL, 10));
+    free(code);
+    L = s->L;
+    Obj rep = SYM(var)->value;
+    SYM(var)->value = NIL;
+    int skipped = 0;
+    for (int i = 0; i < lf->count && is_cons(rep); i++) {
+        if (!lf->forms[i].condition) continue;
+        if (CAR(rep) != NIL) { lf->forms[i].skipped = true; skipped++; }
+        rep = CDR(rep);
+    }
+    return skipped;
+}
 
 TclFileLoad *tcl_load_source_file(TclSession *s, const char *path, const char *package, double timeout) {
     TclFileLoad *l = (TclFileLoad *)calloc(1, sizeof *l);

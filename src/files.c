@@ -276,8 +276,24 @@ TclParenReport *tcl_check_parens_file(TclSession *s, const char *path) {
         return r;
     }
     stamp_record(s, path, data, len);
-    TclParenReport *r = tcl_check_parens(data, len);
+    TclParenReport *r = tcl_check_parens_in(s, data, len);
     free(data);
+    return r;
+}
+
+TclParenReport *tcl_check_parens_in(TclSession *s, const char *code, size_t len) {
+    TclParenReport *r = tcl_check_parens(code, len);
+    if (!r->ok || r->forms == 0) return r;
+    LsrcFile lf;
+    lsrc_index(code, len, &lf);
+    int skipped = files_mark_skipped(s, &lf);
+    lsrc_file_free(&lf);
+    if (skipped == 0) return r;
+    r->skipped = skipped;
+    r->forms -= skipped;
+    free(r->message);
+    r->message = xprintf("Balanced: %d top-level form%s (and %d skipped by #+/#- under the session's *features*).",
+                         r->forms, r->forms == 1 ? "" : "s", skipped);
     return r;
 }
 
@@ -341,6 +357,7 @@ static char *first_line_capped(const char *s, size_t n) {
 }
 
 static void form_label(Buf *b, const LsrcForm *f) {
+    if (f->skipped) buf_add(b, "skipped: ");
     if (f->condition) buf_printf(b, "%s ", f->condition);
     buf_add(b, f->kind ? f->kind : "?");
     if (f->name) buf_printf(b, " %s", f->name);
@@ -374,9 +391,10 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
     lsrc_lines_init(&ls, t, n);
     LsrcFile lf;
     lsrc_index(t, n, &lf);
+    out->skipped_forms = files_mark_skipped(s, &lf);
     out->lines = ls.count - (n > 0 && ls.start[ls.count - 1] >= n ? 1 : 0);
     out->line_ending = xstrdup(line_ending_of(t, n));
-    out->total_forms = lf.count;
+    out->total_forms = lf.count - out->skipped_forms;
     if (offset < 0) offset = 0;
     if (offset > lf.count) offset = lf.count;
     int end = limit > 0 && offset + limit < lf.count ? offset + limit : lf.count;
@@ -385,9 +403,13 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
     out->forms = (TclLispForm *)calloc((size_t)(end - offset) + 1, sizeof(TclLispForm));
 
     Buf b = {0};
-    buf_printf(&b, "%s: %d lines, %d top-level form%s, %s line endings\n", path, out->lines, lf.count,
-               lf.count == 1 ? "" : "s", out->line_ending);
-    if (offset > 0 || end < lf.count) buf_printf(&b, "Forms %d-%d of %d\n", offset + 1, end, lf.count);
+    buf_printf(&b, "%s: %d lines, %d top-level form%s", path, out->lines, out->total_forms,
+               out->total_forms == 1 ? "" : "s");
+    if (out->skipped_forms)
+        buf_printf(&b, " (and %d skipped by #+/#- under the session's *features*)", out->skipped_forms);
+    buf_printf(&b, ", %s line endings\n", out->line_ending);
+    if (offset > 0 || end < lf.count)
+        buf_printf(&b, "Forms %d-%d of %d\n", offset + 1, end, lf.count);
     for (int i = offset; i < end; i++) {
         LsrcForm *f = &lf.forms[i];
         TclLispForm *o = &out->forms[out->count++];
@@ -397,6 +419,7 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
         o->qualifiers = xstrdup(f->qualifiers);
         o->specializers = xstrdup(f->specializers);
         o->condition = xstrdup(f->condition);
+        o->skipped = f->skipped;
         o->package = xstrdup(f->package);
         o->start_line = lsrc_line_of(&ls, f->start);
         o->start_column = lsrc_column_of(&ls, t, f->start);
@@ -591,6 +614,7 @@ static char *specializers_key(const char *spec) {
 }
 
 static bool form_matches(const LsrcForm *f, const char *type, const NameSpec *ns) {
+    if (f->skipped) return false;   /* the reader does not see it */
     if (!f->kind || !f->name || strcasecmp(f->kind, type) != 0) return false;
     char *fpkg;
     char *fname = symbol_key(f->name, &fpkg);
@@ -785,6 +809,7 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
     lsrc_lines_init(&ls, t, n);
     LsrcFile lf;
     lsrc_index(t, n, &lf);
+    files_mark_skipped(s, &lf);
     NameSpec ns;
     namespec_parse(form_name, &ns);
     int found = -1, matches = 0;
@@ -793,10 +818,19 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
     if (matches != 1) {
         /* the candidates: the matches when ambiguous, else the forms of that type (else every named form) */
         int any_type = 0;
-        for (int i = 0; i < lf.count; i++) if (lf.forms[i].kind && strcasecmp(lf.forms[i].kind, form_type) == 0) any_type++;
+        int hidden = -1;   /* a form of that name the session's *features* make the reader skip */
+        for (int i = 0; i < lf.count; i++) {
+            if (lf.forms[i].skipped && matches == 0 && hidden < 0) {
+                lf.forms[i].skipped = false;
+                if (form_matches(&lf.forms[i], form_type, &ns)) hidden = i;
+                lf.forms[i].skipped = true;
+            }
+            if (!lf.forms[i].skipped && lf.forms[i].kind && strcasecmp(lf.forms[i].kind, form_type) == 0) any_type++;
+        }
         r->candidates = (char **)calloc((size_t)lf.count + 1, sizeof(char *));
         for (int i = 0; i < lf.count; i++) {
             LsrcForm *f = &lf.forms[i];
+            if (f->skipped) continue;
             bool show = matches > 1 ? form_matches(f, form_type, &ns)
                         : any_type ? (f->kind && strcasecmp(f->kind, form_type) == 0) : f->name != NULL;
             if (show && r->ncandidates < 100) r->candidates[r->ncandidates++] = candidate_text(f, lsrc_line_of(&ls, f->start));
@@ -804,6 +838,10 @@ TclEditResult *tcl_edit_lisp_form(TclSession *s, const char *path, const char *f
         char *m = matches > 1
                       ? xprintf("%d forms match %s %s in %s; name one of them (methods: \"name (specializer ...)\", "
                                 "with qualifiers if any; \"package::name\" for a package).", matches, form_type, form_name, path)
+                      : hidden >= 0
+                      ? xprintf("No %s named %s in %s: the one at line %d is skipped by its reader conditional %s under "
+                                "the session's *features*.", form_type, form_name, path,
+                                lsrc_line_of(&ls, lf.forms[hidden].start), lf.forms[hidden].condition)
                       : xprintf("No %s named %s in %s%s.", form_type, form_name, path,
                                 lf.problem ? " (the file stops reading as Lisp before its end; see check-parens)" : "");
         namespec_free(&ns);

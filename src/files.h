@@ -20,6 +20,11 @@ bool session_file_write_atomic(TclSession *s, const char *path, const char *data
  * else the reader's complaint (malloc'd). */
 char *files_content_unreadable(TclSession *s, const char *content);
 
+/* Mark the forms of LF whose reader conditionals (#+/#-) are false under the session's *features*
+ * (LsrcForm.skipped), as the reader would read them; returns how many. */
+struct LsrcFile;
+int files_mark_skipped(TclSession *s, struct LsrcFile *lf);
+
 /* A Lisp string literal for TEXT ("..." with \\ and \" escaped); malloc'd. */
 char *files_lisp_string(const char *text);
 

@@ -23,6 +23,8 @@ typedef struct LsrcForm {
     char *specializers;         /* defmethod: "(CIRCLE T)" as written; NULL otherwise */
     char *condition;            /* "#+sbcl" when read conditionally, else NULL */
     char *package;              /* the in-package in force (upper case), "COMMON-LISP-USER" at the start */
+    bool skipped;               /* CONDITION is false under the session's *features*: the reader skips
+                                 * it, so it is no form (files_mark_skipped) */
 } LsrcForm;
 
 typedef struct LsrcFile {

@@ -16,6 +16,7 @@ static void usage(FILE *f) {
           "\n"
           "Options:\n"
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
+          "  --boot-from-source   boot from the stdlib sources, not the boot image built in\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
           "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, introspection, debug, files, tests, sessions (--http: on)\n"
@@ -230,6 +231,11 @@ int main(int argc, char **argv) {
             continue;
         }
         if (strcmp(a, "--sandbox") == 0) { o->sandbox = true; continue; }
+        if (strcmp(a, "--boot-from-source") == 0) { tcl_boot_from_source(true); continue; }
+        if (strcmp(a, "--write-boot-image") == 0) {
+            if (i + 1 >= argc) { fprintf(stderr, "tinycl: --write-boot-image needs a file name\n"); return 2; }
+            return tcl_write_boot_image(argv[i + 1]) == 0 ? 0 : 1;
+        }
         if (strcmp(a, "--unrestricted") == 0) { o->unrestricted = true; continue; }
         if (strcmp(a, "--max-heap") == 0) {
             if (i + 1 >= argc || !parse_size(argv[i + 1], &o->session.max_heap, (size_t)16 << 20)) {

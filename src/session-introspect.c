@@ -35,6 +35,8 @@ static void fill_location(Lisp *L, TclItem *it, Obj loc) {
     } else if (head == intern_cstr(L, L->pkg_keyword, "EVAL")) {
         it->call = fixnum_or_zero(nth_or_nil(loc, 1));
         it->source = dup_string(nth_or_nil(loc, 2));
+        it->line = fixnum_or_zero(nth_or_nil(loc, 3));   /* a site in the call's code, or 0 */
+        it->column = fixnum_or_zero(nth_or_nil(loc, 4));
     }
 }
 

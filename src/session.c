@@ -16,6 +16,7 @@
 #include "../runtime/prim.h"
 #include "../runtime/hash.h"
 #include "../runtime/xref.h"
+#include "../runtime/formstart.h"
 #include "../runtime/list.h"
 #include "../runtime/access.h"
 #include "../runtime/warnings.h"
@@ -601,30 +602,6 @@ static void interrupted_result(Lisp *L, TclResult *r, double timeout) {
 
 /* ---- positions in the source text of a call ---- */
 
-/* Where the next form starts at or after POS: past whitespace and comments (; and #| |#). */
-static size_t skip_blank(const uint32_t *d, size_t n, size_t pos) {
-    while (pos < n) {
-        uint32_t c = d[pos];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') { pos++; continue; }
-        if (c == ';') {
-            while (pos < n && d[pos] != '\n') pos++;
-            continue;
-        }
-        if (c == '#' && pos + 1 < n && d[pos + 1] == '|') {
-            size_t depth = 1;
-            pos += 2;
-            while (pos < n && depth > 0) {
-                if (d[pos] == '|' && pos + 1 < n && d[pos + 1] == '#') { depth--; pos += 2; }
-                else if (d[pos] == '#' && pos + 1 < n && d[pos + 1] == '|') { depth++; pos += 2; }
-                else pos++;
-            }
-            continue;
-        }
-        break;
-    }
-    return pos;
-}
-
 /* (:eval CALL "text") for the form at START..END of TEXT, the text cut to a bounded length. */
 static Obj source_location(Lisp *L, long call, Obj text, size_t start, size_t end) {
     enum { MAX_SOURCE = 2000 };
@@ -637,32 +614,27 @@ static Obj source_location(Lisp *L, long call, Obj text, size_t start, size_t en
     return list3(L, intern_cstr(L, L->pkg_keyword, "EVAL"), FIX(call), src);
 }
 
-static void line_column(const uint32_t *d, size_t pos, int *line, int *column) {
-    int l = 1, c = 1;
-    for (size_t i = 0; i < pos; i++) {
-        if (d[i] == '\n') { l++; c = 1; }
-        else c++;
-    }
-    *line = l;
-    *column = c;
-}
-
 /* How far the reader has read in STREAM (a string input stream). */
 static size_t read_position(Obj stream) {
     Stream *st = STREAM(stream);
     return st->unread >= 0 && st->pos > 0 ? st->pos - 1 : st->pos;
 }
 
-/* Record in R which form stopped the call: its index, start, first line, and whether text follows. */
-static void note_form(Lisp *L, TclResult *r, Obj text, size_t start, size_t stop, TclStage stage) {
+/* Record in R which form stopped the call: its index, start (character START, at LINE and COLUMN),
+ * first line, where the reader stopped (STREAM's position) and whether text follows. */
+static void note_form(Lisp *L, TclResult *r, Obj text, Obj stream, size_t start, long line, long column,
+                      TclStage stage) {
     const uint32_t *d = STR(text)->data;
     size_t n = STR(text)->len;
+    size_t stop = read_position(stream);
     r->stage = stage;
     r->form_index = r->forms + 1;
     if (start > n) start = n;
     if (stop > n) stop = n;
-    line_column(d, start, &r->form_line, &r->form_column);
-    line_column(d, stop, &r->stop_line, &r->stop_column);
+    r->form_line = (int)line;
+    r->form_column = (int)column;
+    r->stop_line = (int)STREAM(stream)->line;
+    r->stop_column = (int)STREAM(stream)->col + 1;
     size_t end = start;
     while (end < n && d[end] != '\n' && end - start < FORM_TEXT_CHARS && (stage != TCL_STAGE_EVAL || end < stop)) end++;
     while (end > start && (d[end - 1] == ' ' || d[end - 1] == '\t' || d[end - 1] == '\r')) end--;
@@ -673,7 +645,7 @@ static void note_form(Lisp *L, TclResult *r, Obj text, size_t start, size_t stop
         if (t) { memcpy(t + len, "...", 4); r->form_text = t; len += 3; }
     }
     r->form_text_len = len;
-    r->more_forms = stage == TCL_STAGE_EVAL && skip_blank(d, n, stop) < n;
+    r->more_forms = stage == TCL_STAGE_EVAL && form_skip_blank(d, n, stop) < n;
 }
 
 /* Evaluate the forms read from CODE (LEN bytes), or (CODE NULL) the one form FORM, as a session call. */
@@ -764,7 +736,9 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     Obj *volatile vals = NULL;
     for (;;) {
         volatile bool reading = true;
-        volatile size_t form_start = code ? skip_blank(STR(text)->data, STR(text)->len, read_position(stream)) : 0;
+        /* where the next form starts: before the blanks and comments until they are skipped */
+        volatile size_t form_start = code ? read_position(stream) : 0;
+        volatile long form_line = code ? (long)STREAM(stream)->line : 0, form_column = code ? (long)STREAM(stream)->col + 1 : 0;
         Frame top;
         FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
         int code_ = FRAME_SETJMP(&top);
@@ -795,15 +769,22 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
             }
             if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
             if (code && r->status != TCL_EXIT)
-                note_form(L, r, text, form_start, read_position(stream), reading ? TCL_STAGE_READ : TCL_STAGE_EVAL);
+                note_form(L, r, text, stream, form_start, form_line, form_column, reading ? TCL_STAGE_READ : TCL_STAGE_EVAL);
             break;
         }
         Obj form;
         size_t start = 0;
-        long line = 0, column = 0;
         if (code) {
-            warnings_form_start(L, stream);
-            xref_form_start(L, stream, &line, &column);
+            long line, column;
+            xref_positions_begin(L);   /* the lists read get their places, for the cross-reference's sites */
+            form_locate(L, stream, &line, &column);
+            form_start = read_position(stream);
+            form_line = line;
+            form_column = column;
+            /* the position the warnings of this form's analysis give */
+            L->form_line = (int)line;
+            L->form_column = (int)column;
+            L->form_file = NIL;
             start = STREAM(stream)->pos;
             form = session_guard_read(L, stream, EOF_VALUE);
         } else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
@@ -829,11 +810,11 @@ static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Ob
     }
     /* the time limit stays on while the values print (a PRINT-OBJECT method may loop) */
     xref_set_location(L, NIL);
+    L->form_positions = NIL;
     /* the call is a compilation unit: what is still undefined now is reported */
     warnings_end_unit(L);
     L->form_line = L->form_column = 0;
     L->form_file = NIL;
-    L->form_stream = NIL;
     /* printing the values is bounded by the budget below, not by stopping */
     L->output_left = SIZE_MAX;
     if (L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) { L->interrupt_pending = 0; L->interrupt_kind = INTERRUPT_NONE; }

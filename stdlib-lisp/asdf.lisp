@@ -1775,9 +1775,17 @@
 (in-package "QUICKLISP-CLIENT")
 
 (defvar *quickload-verbose* nil)
-(defvar *local-project-directories*
+(defun %default-local-project-directories ()
   (let ((home (user-homedir-pathname)))
     (if home (list (merge-pathnames (make-pathname :directory '(:relative "quicklisp" "local-projects")) home)) nil)))
+
+(defvar *local-project-directories* (%default-local-project-directories))
+
+;; The home directory is the running user's, not that of the build that wrote the boot image.
+(defvar sys::*image-restart-functions* nil
+  "Functions called with no arguments after the boot image is loaded, to recompute what depends on the machine.")
+(push (lambda () (setf *local-project-directories* (%default-local-project-directories)))
+      sys::*image-restart-functions*)
 
 (define-condition system-not-found (error)
   ((name :initarg :name :reader system-not-found-name))

@@ -7,6 +7,20 @@
 
 (defvar *files-report* nil "The report of the last file or test tool call, read by the session.")
 
+(defun %conditions-skipped (conditions)
+  ;; CONDITIONS: the reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x"). For
+  ;; each, whether the reader skips the form under *FEATURES*: the reader itself decides, reading
+  ;; the conditionals before a T (the feature expressions in the keyword package; no #. evaluated;
+  ;; one that does not read is taken as kept).
+  (setq *files-report*
+        (mapcar #'(lambda (c)
+                    (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")))
+                      (eq (handler-case (read-from-string (concatenate 'string c " t") nil '%skipped)
+                            (error () t))
+                          '%skipped)))
+                conditions))
+  (values))
+
 (defun %check-readable (string)
   ;; *FILES-REPORT* := NIL when STRING reads as Lisp, else the reader's complaint. Nothing is
   ;; interned or evaluated; no values, so the REPL's * and / are left alone.
@@ -286,6 +300,35 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                      t))
           *test-collected*)))
 
+(defun %lisp-unit-note (db)
+  ;; lisp-unit's documented results (its TEST-RUN-COMPLETE condition's RESULTS, a test-results-db):
+  ;; DATABASE maps each test name to a test-result whose PASS counts the assertions that passed,
+  ;; FAIL lists a failure-result (FORM, EXPECTED and ACTUAL values) per failed assertion, and EXERR
+  ;; is the error that ended the test, if any. A check is an assertion, as lisp-unit counts them.
+  (let ((names nil))
+    (maphash #'(lambda (name result) (declare (ignore result)) (push name names)) (%tf "DATABASE" "LISP-UNIT" db))
+    (dolist (name (sort names #'string< :key #'%test-printed))
+      (let ((r (gethash name (%tf "DATABASE" "LISP-UNIT" db)))
+            (label (%test-printed name)))
+        (dotimes (i (%tf "PASS" "LISP-UNIT" r))
+          (push (list label :passed nil nil nil nil nil) *test-collected*))
+        (dolist (f (reverse (%tf "FAIL" "LISP-UNIT" r)))
+          (let ((*package* (%name-package name)))
+            (push (list label :failed
+                        (%test-printed (%tf "FORM" "LISP-UNIT" f))
+                        (format nil "~{~A~^ ~}" (mapcar #'%test-printed (%tf "EXPECTED" "LISP-UNIT" f)))
+                        (format nil "~{~A~^ ~}" (mapcar #'%test-printed (%tf "ACTUAL" "LISP-UNIT" f)))
+                        "the assertion failed" nil)
+                  *test-collected*)))
+        (let ((c (%tf "EXERR" "LISP-UNIT" r)))
+          (when c
+            (push (list label :errored nil nil
+                        (if (typep c 'condition)
+                            (format nil "~A: ~A" (%condition-display-type c) (handler-case (princ-to-string c) (error () "?")))
+                            (%test-printed c))
+                        "the test signalled an error" nil)
+                  *test-collected*)))))))
+
 (defmacro %with-wrapped-function ((symbol wrapper) &body body)
   ;; run BODY with SYMBOL's function replaced by (funcall WRAPPER original ...args)
   (let ((orig (gensym)) (s (gensym)))
@@ -322,12 +365,13 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
     (dolist (s tsystems) (asdf:load-system s))
     (let* ((reloaded (notevery #'(lambda (s b) (and b (eq b (gethash s asdf::*image-systems*)))) tsystems before))
            (fw (or framework (%test-framework-of tsystems)))
-           (known (member fw '("fiveam" "rt") :test #'equal)))
+           (known (member fw '("fiveam" "rt" "lisp-unit") :test #'equal)))
       (when (and framework (not (member framework '("fiveam" "rt" "lisp-unit" "parachute" "prove") :test #'string=)))
         (error "Unknown test framework ~S: use fiveam, rt, lisp-unit, parachute or prove." framework))
       (when (and fw (string= fw "fiveam") (not (find-package "FIVEAM"))) (setq known nil))
       (when (and fw (string= fw "rt") (not (find-package "REGRESSION-TEST"))) (setq known nil))
-      (when (and test (not known))
+      (when (and fw (string= fw "lisp-unit") (not (find-package "LISP-UNIT"))) (setq known nil))
+      (when (and test (or (not known) (string= fw "lisp-unit")))
         (error "Running one test needs FiveAM or RT; ~A's test framework is ~A." system (or fw "not recognised")))
       (let ((wrap-fiveam #'(lambda (orig &rest args)
                              (let ((r (apply orig args)))
@@ -358,6 +402,14 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                  (%with-wrapped-function ((find-symbol "RUN" "FIVEAM") wrap-fiveam) (run)))
                 ((and known (string= fw "rt"))
                  (%with-wrapped-function ((find-symbol "DO-ENTRY" "REGRESSION-TEST") wrap-rt) (run)))
+                ((and known (string= fw "lisp-unit"))
+                 ;; lisp-unit signals TEST-RUN-COMPLETE with the results when *SIGNAL-RESULTS* is true
+                 (progv (list (find-symbol "*SIGNAL-RESULTS*" "LISP-UNIT")) (list t)
+                   (let ((done (find-symbol "TEST-RUN-COMPLETE" "LISP-UNIT")))
+                     (handler-bind ((condition #'(lambda (c)
+                                                   (when (typep c done)
+                                                     (%lisp-unit-note (%tf "RESULTS" "LISP-UNIT" c))))))
+                       (run)))))
                 (t (run))))
         ;; RT suites may run twice (alexandria: interpreted, then compiled): one result per test, a
         ;; failure in any run counting

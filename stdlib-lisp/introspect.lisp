@@ -14,7 +14,8 @@
 ;;; The cross-reference table survives a reset as the session's other registries do: user
 ;;; entries go, entries made by loading systems stay (asdf.lisp keeps what a load adds).
 (setq *session-snapshot-hooks*
-      (cons #'(lambda () (%registry-restorer (%xref-table))) *session-snapshot-hooks*))
+      (cons #'(lambda () (%registry-restorer (%xref-table)))
+            (cons #'(lambda () (%registry-restorer (%xref-sites))) *session-snapshot-hooks*)))
 
 (defun %tool-report (text subject items &optional (total (length items)))
   (setq *tool-report* (list text subject items total))
@@ -119,7 +120,8 @@
   (cond ((null loc) "no source location recorded")
         ((eq (car loc) :eval)
          (let* ((src (caddr loc)) (line (subseq src 0 (or (position #\Newline src) (length src)))))
-           (format nil "evaluate-lisp call ~D: ~A~:[~;...~]" (cadr loc)
+           (format nil "evaluate-lisp call ~D~@[ at line ~D~]~@[, column ~D~]: ~A~:[~;...~]" (cadr loc)
+                   (cadddr loc) (car (cddddr loc))
                    (if (> (length line) 60) (subseq line 0 60) line)
                    (or (> (length line) 60) (< (length line) (length src))))))
         (t (format nil "~A:~D:~D" (car loc) (cadr loc) (caddr loc)))))
@@ -189,25 +191,59 @@
   (and (symbolp sym) (eq (symbol-package sym) (find-package "SYSTEM"))
        (> (length (symbol-name sym)) 0) (char= (char (symbol-name sym) 0) #\%)))
 
+(defun %stdlib-location-p (loc)
+  (and (consp loc) (stringp (car loc)) (> (length (car loc)) 12) (string= "stdlib-lisp/" (car loc) :end2 12)))
+
+(defun %xref-complete-stdlib ()
+  ;; The stdlib's functions and macros are analysed lazily at their first call, recording
+  ;; nothing (the boot stays fast): the first cross-reference question analyses each of them
+  ;; once more to record what it calls, references, sets, binds and macroexpands.
+  (let ((todo nil))
+    (maphash #'(lambda (key v)
+                 (when (and (member (car key) '(defun defmacro)) (%stdlib-location-p (car v))
+                            (every #'(lambda (e) (%internal-name-p (cdr e))) (cdr v)))
+                   (let ((fn (if (eq (car key) 'defmacro)
+                                 (and (symbolp (cadr key)) (macro-function (cadr key)))
+                                 (and (fboundp (cadr key)) (fdefinition (cadr key))))))
+                     (when fn (push (list key fn (car v)) todo)))))
+             (%xref-table))
+    (dolist (e todo)
+      (ignore-errors (%xref-analyse (first e) (second e) (third e))))))
+
+(defun %site-locations (key kind name loc)
+  ;; the places in KEY's definition where it does KIND with NAME: LOC with each site's line and
+  ;; column (in the file, or in the code of the evaluate-lisp call); (LOC) when none was recorded
+  (let ((out nil))
+    (dolist (s (gethash key (%xref-sites)))
+      (when (and (eql (car s) kind) (equal (cadr s) name))
+        (push (if (and (consp loc) (eq (car loc) :eval))
+                  (list :eval (cadr loc) (caddr loc) (caddr s) (cdddr s))
+                  (list (car loc) (caddr s) (cdddr s)))
+              out)))
+    (if (and out (consp loc)) (nreverse out) (list loc))))
+
 (defun %tool-xref (relation name package)
   (let* ((sym (%tool-symbol name package))
          (callees (equal relation "calls-who"))
          (kind (if callees 0 (cdr (assoc relation *xref-relations* :test #'equal))))
          (items nil))
     (unless kind (error 'simple-error :format-control "Unknown cross-reference relation ~S." :format-arguments (list relation)))
+    (%xref-complete-stdlib)
     (maphash #'(lambda (key v)
                  (when (%definition-live-p key)
                    (if callees
                        (when (or (eq (cadr key) sym) (and (consp (cadr key)) (eq (cadr (cadr key)) sym)))
                          (dolist (e (cdr v))
                            (when (and (eql (car e) 0) (not (%internal-name-p (cdr e))))
-                             (push (list "calls" (%bounded (cdr e)) (%definition-label key) (car v)) items))))
+                             (dolist (loc (%site-locations key 0 (cdr e) (car v)))
+                               (push (list "calls" (%bounded (cdr e)) (%definition-label key) loc) items)))))
                        (dolist (e (cdr v))
                          (when (and (eql (car e) kind) (equal (cdr e) sym))
-                           (push (list relation (%definition-label key) (%definition-kind key) (car v)) items)
+                           (dolist (loc (%site-locations key kind sym (car v)))
+                             (push (list relation (%definition-label key) (%definition-kind key) loc) items))
                            (return))))))
              (%xref-table))
-    (setq items (sort items #'string< :key #'cadr))
+    (setq items (stable-sort (nreverse items) #'string< :key #'cadr))
     (multiple-value-bind (shown total) (%cap-items items)
       (%tool-report
        (if shown

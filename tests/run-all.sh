@@ -3,7 +3,7 @@
 BUILD=${BUILD:-build}
 export BUILD
 total_p=0; total_f=0
-for suite in tests/run-unit.sh tests/run-lisp.sh tests/run-hostile.sh tests/run-repl.sh tests/run-mcp.sh tests/run-sandbox.sh tests/run-property.sh; do
+for suite in tests/run-unit.sh tests/run-lisp.sh tests/run-hostile.sh tests/run-repl.sh tests/run-mcp.sh tests/run-sandbox.sh tests/run-property.sh tests/run-boot.sh; do
     [ -x "$suite" ] || continue
     echo "== $suite"
     out=$("$suite" 2>&1)

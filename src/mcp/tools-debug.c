@@ -264,30 +264,30 @@ static cJSON *tool_profile(McpContext *ctx, const cJSON *args) {
 
 const Tool mcp_tools_debug[] = {
     {"invoke-restart", "Invoke restart",
-     "Continue the evaluation suspended by evaluate-lisp {debug: true} with one of its restarts (by name, "
-     "e.g. USE-VALUE, or number). `values`: Lisp forms evaluated where the error happened, giving the "
-     "restart's arguments. Returns the evaluation's result, or its next suspension.",
+     "Continue the evaluation suspended by evaluate-lisp `debug: true` with one of its restarts (name or number); "
+     "`values` are Lisp forms, evaluated where the error happened, giving the restart's arguments. Returns the "
+     "result or the next suspension.",
      "{\"type\":\"object\",\"properties\":{"
      "\"restart\":{\"type\":[\"string\",\"integer\"],\"description\":\"Restart name (USE-VALUE, CONTINUE, ABORT, ...) or number\"},"
      "\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Lisp forms giving the restart's arguments\"}},"
      "\"required\":[\"restart\"],\"additionalProperties\":false}",
      mcp_eval_output_schema, false, true, false, false, tool_invoke_restart},
     {"abort-evaluation", "Abort evaluation",
-     "End the evaluation suspended by evaluate-lisp {debug: true}, through its top-level ABORT restart.",
+     "End the evaluation suspended by evaluate-lisp `debug: true` through its top-level ABORT restart.",
      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
      mcp_eval_output_schema, false, true, false, false, tool_abort_evaluation},
     {"backtrace", "Backtrace",
-     "The frames of the suspended evaluation, innermost first, each call with its arguments; with `locals`, "
-     "the parameters of interpreted frames and their values.",
-     "{\"type\":\"object\",\"properties\":{\"locals\":{\"type\":\"boolean\",\"description\":\"Show each frame's "
-     "parameters (default false)\"}},\"additionalProperties\":false}",
+     "Show the suspended evaluation's frames, innermost first, each call with its arguments; with `locals`, each "
+     "interpreted frame's local variables and their values.",
+     "{\"type\":\"object\",\"properties\":{\"locals\":{\"type\":\"boolean\",\"description\":\"Show each interpreted "
+     "frame's local variables (default false)\"}},\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"frames\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
      "\"index\":{\"type\":\"integer\"},\"call\":{\"type\":\"string\"},\"locals\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
      "\"required\":[\"index\",\"call\"]}}},\"required\":[\"frames\"]}",
      true, false, true, false, tool_backtrace},
     {"profile", "Profile",
-     "Evaluate `code` as evaluate-lisp does and report per function called: calls, inclusive and exclusive "
-     "time, bytes allocated; costliest first.",
+     "Evaluate `code` as evaluate-lisp does and report per function: calls, inclusive and exclusive time, bytes "
+     "allocated; costliest first.",
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source to run\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start in (the session's is left unchanged)\"},"

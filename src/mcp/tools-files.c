@@ -79,6 +79,7 @@ static cJSON *paren_json(const TclParenReport *p) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "balanced", p->ok);
     cJSON_AddNumberToObject(o, "forms", p->forms);
+    cJSON_AddNumberToObject(o, "skipped", p->skipped);
     add_str(o, "problem", p->problem);
     if (p->problem) {
         cJSON_AddNumberToObject(o, "line", p->line);
@@ -105,7 +106,7 @@ static cJSON *tool_check_parens(McpContext *ctx, const cJSON *args) {
     if (!opt_string(ctx, args, "code", &code, &err) || !opt_string(ctx, args, "path", &path, &err)) return err;
     if ((code == NULL) == (path == NULL))
         return arg_error(ctx, "Give exactly one of \"code\" (Lisp source text) or \"path\" (a file to check).");
-    TclParenReport *p = path ? tcl_check_parens_file(ctx->session, path) : tcl_check_parens(code, strlen(code));
+    TclParenReport *p = path ? tcl_check_parens_file(ctx->session, path) : tcl_check_parens_in(ctx->session, code, strlen(code));
     cJSON *r;
     if (p->error_type) {
         r = mcp_error_result(ctx, p->error_type, p->error_message, NULL);
@@ -143,6 +144,7 @@ static cJSON *tool_read_lisp_file(McpContext *ctx, const cJSON *args) {
         cJSON_AddNumberToObject(st, "lines", f->lines);
         cJSON_AddStringToObject(st, "line_ending", f->line_ending);
         cJSON_AddNumberToObject(st, "total_forms", f->total_forms);
+        cJSON_AddNumberToObject(st, "skipped_forms", f->skipped_forms);
         cJSON_AddNumberToObject(st, "offset", f->offset);
         if (f->next_offset >= 0) cJSON_AddNumberToObject(st, "next_offset", f->next_offset);
         else cJSON_AddNullToObject(st, "next_offset");
@@ -156,6 +158,7 @@ static cJSON *tool_read_lisp_file(McpContext *ctx, const cJSON *args) {
             add_str(o, "qualifiers", x->qualifiers);
             add_str(o, "specializers", x->specializers);
             add_str(o, "condition", x->condition);
+            cJSON_AddBoolToObject(o, "skipped", x->skipped);
             cJSON_AddStringToObject(o, "package", x->package);
             cJSON_AddNumberToObject(o, "start_line", x->start_line);
             cJSON_AddNumberToObject(o, "start_column", x->start_column);
@@ -294,7 +297,7 @@ static cJSON *tool_load_file(McpContext *ctx, const cJSON *args) {
     "\"type\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}]}"
 
 #define PAREN_PROPERTIES                                                                                \
-    "\"balanced\":{\"type\":\"boolean\"},\"forms\":{\"type\":\"integer\"},"                             \
+    "\"balanced\":{\"type\":\"boolean\"},\"forms\":{\"type\":\"integer\"},\"skipped\":{\"type\":\"integer\"}," \
     "\"problem\":{\"type\":[\"string\",\"null\"]},\"line\":{\"type\":[\"integer\",\"null\"]},"          \
     "\"column\":{\"type\":[\"integer\",\"null\"]},\"form\":{\"type\":[\"string\",\"null\"]},"           \
     "\"likely_fix\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"object\",\"properties\":{"              \
@@ -304,10 +307,10 @@ static cJSON *tool_load_file(McpContext *ctx, const cJSON *args) {
 
 const Tool mcp_tools_files[] = {
     {"check-parens", "Check parentheses",
-     "Check Lisp source for balance without evaluating anything, reading it as the Lisp reader does (strings, "
-     "|symbols|, #\\( characters, ; and nested #| |# comments, #+/#-). Reports the first problem with its line and "
-     "column (an unclosed form with its first line, an unmatched closer, an unterminated string or comment) and a "
-     "likely fix judged from the indentation; balanced code gives the number of top-level forms. Give `code` or `path`.",
+     "Check Lisp source (`code` or `path`) for balance as the reader reads it (strings, |symbols|, #\\(, comments, "
+     "#+/#- under the session's *features*), evaluating nothing. Gives the first problem with its line and column "
+     "(unclosed form, unmatched closer, unterminated string or comment) and a likely fix judged from the "
+     "indentation, or the number of top-level forms.",
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source text to check\"},"
      "\"path\":{\"type\":\"string\",\"description\":\"A Lisp source file to check\"}},\"additionalProperties\":false}",
@@ -315,12 +318,11 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"error\"]}",
      true, false, true, false, tool_check_parens},
     {"read-lisp-file", "Read Lisp file",
-     "The top-level forms of a Lisp source file with their kind (defun, defmethod with its specializers, defclass, "
-     "defpackage, in-package, ...), name, package context and line range. `collapsed` (default true) shows each form's "
-     "first line only, except forms whose name matches `name_pattern` or whose text matches `content_pattern` (extended "
-     "regular expressions, case-insensitive), shown whole; collapsed false shows the whole file, comments included, "
-     "exactly. Pages of `limit` forms from `offset`. A file that does not read as Lisp is listed up to the problem, "
-     "which is reported with its position.",
+     "List a Lisp file's top-level forms: kind (defun, defmethod with specializers, ...), name, package and line "
+     "range; forms #+/#- skips are marked skipped. `collapsed` (default true) shows first lines only, except forms "
+     "whose name matches `name_pattern` or whose text matches `content_pattern` (case-insensitive regexps); false "
+     "shows the whole file exactly. Paged by `offset` and `limit`. A file that does not read is listed up to the "
+     "problem.",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to read\"},"
      "\"collapsed\":{\"type\":\"boolean\",\"description\":\"Show only the first line of forms not matched by the patterns (default true)\"},"
@@ -330,10 +332,10 @@ const Tool mcp_tools_files[] = {
      "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"description\":\"Forms per page (default 500)\"}},"
      "\"required\":[\"path\"],\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"lines\":{\"type\":\"integer\"},"
-     "\"line_ending\":{\"type\":\"string\"},\"total_forms\":{\"type\":\"integer\"},\"offset\":{\"type\":\"integer\"},"
+     "\"line_ending\":{\"type\":\"string\"},\"total_forms\":{\"type\":\"integer\"},\"skipped_forms\":{\"type\":\"integer\"},\"offset\":{\"type\":\"integer\"},"
      "\"next_offset\":{\"type\":[\"integer\",\"null\"]},\"forms\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
      "\"index\":{\"type\":\"integer\"},\"kind\":{\"type\":\"string\"},\"name\":" NULLABLE_STRING ","
-     "\"qualifiers\":" NULLABLE_STRING ",\"specializers\":" NULLABLE_STRING ",\"condition\":" NULLABLE_STRING ","
+     "\"qualifiers\":" NULLABLE_STRING ",\"specializers\":" NULLABLE_STRING ",\"condition\":" NULLABLE_STRING ",\"skipped\":{\"type\":\"boolean\"},"
      "\"package\":{\"type\":\"string\"},\"start_line\":{\"type\":\"integer\"},\"start_column\":{\"type\":\"integer\"},"
      "\"end_line\":{\"type\":\"integer\"},\"end_column\":{\"type\":\"integer\"},\"expanded\":{\"type\":\"boolean\"},"
      "\"text\":{\"type\":\"string\"}},\"required\":[\"index\",\"kind\",\"start_line\",\"end_line\",\"text\"]}},"
@@ -341,17 +343,16 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"error\"]}",
      true, false, true, false, tool_read_lisp_file},
     {"edit-lisp-form", "Edit Lisp form",
-     "Replace, insert before, insert after or delete one top-level form of a Lisp file, found by `form_type` (defun, "
-     "defmethod, defclass, ...) and `form_name` (methods: \"name (specializer ...)\", with qualifiers as in \"name :around "
-     "(circle)\"; \"pkg::name\" for a form in that in-package context). Missing or ambiguous names are answered with the "
-     "candidates. `content` must read as Lisp (balanced, readable) or nothing is written; the rest of the file stays byte "
-     "for byte (comments, blank lines, CRLF line endings); the write is atomic; the result is a unified diff. `dry_run` "
-     "writes nothing. Refused when the file changed on disk since it was last read through these tools.",
+     "Replace, insert before or after, or delete a top-level form of a Lisp file, found by `form_type` and "
+     "`form_name` (methods with specializers: \"area :around (circle)\"; \"pkg::name\" in that in-package context); "
+     "missing or ambiguous names get the candidates. `content` must read as Lisp, else nothing is written; the rest "
+     "of the file stays byte for byte; atomic write; gives a unified diff. `dry_run` writes nothing. Refused if the "
+     "file changed since last read.",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to edit\"},"
      "\"form_type\":{\"type\":\"string\",\"description\":\"The form's operator: defun, defmacro, defmethod, defclass, defvar, ...\"},"
      "\"form_name\":{\"type\":\"string\",\"description\":\"The form's name; for a method add its specializers: \\\"area (circle)\\\"\"},"
-     "\"operation\":{\"type\":\"string\",\"enum\":[\"replace\",\"insert_before\",\"insert_after\",\"delete\"]},"
+     "\"operation\":{\"type\":\"string\",\"description\":\"What to do with the form\",\"enum\":[\"replace\",\"insert_before\",\"insert_after\",\"delete\"]},"
      "\"content\":{\"type\":\"string\",\"description\":\"The new form(s) for replace and the inserts\"},"
      "\"dry_run\":{\"type\":\"boolean\",\"description\":\"Show the diff without writing (default false)\"}},"
      "\"required\":[\"path\",\"form_type\",\"form_name\",\"operation\"],\"additionalProperties\":false}",
@@ -362,9 +363,9 @@ const Tool mcp_tools_files[] = {
      "\"required\":[\"written\",\"error\"]}",
      false, true, false, false, tool_edit_lisp_form},
     {"load-file", "Load file",
-     "Load a Lisp source file into the session form by form: each form's errors and warnings come back with their "
-     "line numbers (an error ends its form only; the load goes on), and the definitions the file made with their "
-     "source locations. `package` is the package to start in (the session's package is left as it was).",
+     "Load a Lisp file into the session form by form: each form's errors and warnings with their lines (an error "
+     "ends only its form), and the definitions made, with their source locations. `package`: the package to start in "
+     "(the session's is left as it was).",
      "{\"type\":\"object\",\"properties\":{"
      "\"path\":{\"type\":\"string\",\"description\":\"The file to load\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start in (default: the session's current package)\"}},"

@@ -64,6 +64,10 @@ static cJSON *location_json(const TclItem *it) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "call", (double)it->call);
         cJSON_AddStringToObject(o, "source", it->source ? it->source : "");
+        if (it->line > 0) {   /* a site: its place in the call's code */
+            cJSON_AddNumberToObject(o, "line", (double)it->line);
+            cJSON_AddNumberToObject(o, "column", (double)it->column);
+        }
         return o;
     }
     return cJSON_CreateNull();
@@ -214,17 +218,17 @@ static cJSON *tool_calls_who(McpContext *c, const cJSON *a) { return xref_tool(c
     "\"message\":{\"type\":\"string\"}},\"required\":[\"type\",\"message\"]}]}},"                                    \
     "\"required\":[\"items\",\"total\",\"more\",\"error\"]}"
 #define XREF_TOOL(name, title, what, handler)                                                                     \
-    {name, title, what " Each entry names the definition (function, method, variable...) and its source location.", \
+    {name, title, what " Each entry: the definition and its source location.",                  \
      SYMBOL_INPUT, INFO_OUTPUT, true, false, true, false, handler}
 
 const Tool mcp_tools_introspection[] = {
     {"describe-symbol", "Describe symbol",
-     "Everything a symbol names: function or generic function (lambda list, documentation, methods), macro, "
-     "special operator, variable or constant (value), class, structure or condition (superclasses, slots), "
-     "type, package; and where each was defined.",
+     "Describe everything a symbol names (function or generic function with lambda list, documentation and methods; "
+     "macro; special operator; variable or constant with value; class, structure or condition with superclasses and "
+     "slots; type; package) and where each was defined.",
      SYMBOL_INPUT, INFO_OUTPUT, true, false, true, false, tool_describe_symbol},
     {"apropos", "Apropos",
-     "Symbols whose names contain `query`, exact and prefix matches first, with what each names (at most 200).",
+     "Find symbols whose names contain `query` (exact and prefix matches first, at most 200), with what each names.",
      "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"Part of a symbol name\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Only this package's own symbols (default all packages)\"},"
      "\"external_only\":{\"type\":\"boolean\",\"description\":\"Only external symbols (default false)\"},"
@@ -233,38 +237,36 @@ const Tool mcp_tools_introspection[] = {
      "\"description\":\"Only symbols naming one of these\"}},\"required\":[\"query\"],\"additionalProperties\":false}",
      INFO_OUTPUT, true, false, true, false, tool_apropos},
     {"macroexpand", "Macroexpand",
-     "Expand the macro form in `code` once (MACROEXPAND-1), or with `full` every macro in it as a code walker "
-     "would (special forms, lambda lists, quoted data, MACROLET, SYMBOL-MACROLET and FLET respected); "
-     "pretty-printed. Nothing is evaluated.",
+     "Expand the macro form in `code` once (MACROEXPAND-1), or with `full` every macro in it as a code walker would; "
+     "pretty-printed, nothing evaluated.",
      "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"One Lisp form\"},"
      PACKAGE_PROP ",\"full\":{\"type\":\"boolean\",\"description\":\"Expand every macro in the form (default false)\"}},"
      "\"required\":[\"code\"],\"additionalProperties\":false}",
      INFO_OUTPUT, true, false, true, false, tool_macroexpand},
     {"find-definitions", "Find definitions",
-     "Every definition of a name (function, generic function, method, macro, variable, class, structure, "
-     "condition, setf function, compiler macro, type) with where it came from: file, line and column for "
-     "loaded files, or the evaluate-lisp call and its source text for definitions typed in.",
+     "Find every definition of a name (function, method, macro, variable, class, structure, condition, setf "
+     "function, compiler macro, type) with its source: file, line and column, or the evaluate-lisp call and text "
+     "that made it.",
      SYMBOL_INPUT, INFO_OUTPUT, true, false, true, false, tool_find_definitions},
-    XREF_TOOL("who-calls", "Who calls", "The definitions that call a function (or take it with #').", tool_who_calls),
-    XREF_TOOL("who-references", "Who references", "The definitions that read a global or special variable.",
+    XREF_TOOL("who-calls", "Who calls", "List the definitions that call a function (or take it with #').", tool_who_calls),
+    XREF_TOOL("who-references", "Who references", "List the definitions that read a global or special variable.",
               tool_who_references),
-    XREF_TOOL("who-sets", "Who sets", "The definitions that assign a global or special variable.", tool_who_sets),
-    XREF_TOOL("who-binds", "Who binds", "The definitions that bind a special variable.", tool_who_binds),
-    XREF_TOOL("who-macroexpands", "Who macroexpands", "The definitions whose code uses a macro.", tool_who_macroexpands),
-    XREF_TOOL("calls-who", "Calls who", "The functions a function's definitions call.", tool_calls_who),
+    XREF_TOOL("who-sets", "Who sets", "List the definitions that assign a global or special variable.", tool_who_sets),
+    XREF_TOOL("who-binds", "Who binds", "List the definitions that bind a special variable.", tool_who_binds),
+    XREF_TOOL("who-macroexpands", "Who macroexpands", "List the definitions that use a macro.", tool_who_macroexpands),
+    XREF_TOOL("calls-who", "Calls who", "List the functions a function's definitions call.", tool_calls_who),
     {"inspect", "Inspect",
-     "Evaluate `code` and take the value apart into numbered parts (list elements, vector elements, hash-table "
-     "entries, slots, a symbol's cells, a function's name and lambda list), each printed within bounds. `path` "
-     "(part numbers) drills down; without `code` it drills into the last inspected value, evaluating nothing.",
+     "Evaluate `code` and take its value apart into numbered parts (elements, hash-table entries, slots, a symbol's "
+     "cells, a function's name and lambda list), each printed within bounds. `path` drills down; without `code` it "
+     "drills into the last inspected value, evaluating nothing.",
      "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"A form whose value to inspect\"},"
      PACKAGE_PROP ",\"path\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0},"
      "\"description\":\"Part numbers to drill down through, e.g. [2, 0]\"}},\"additionalProperties\":false}",
      INFO_OUTPUT, false, false, false, false, tool_inspect},
     {"documentation", "Documentation",
-     "A symbol's documentation strings: of all types, or of `doc_type` (function, variable, type, structure, "
-     "setf, compiler-macro, method-combination).",
+     "Get a symbol's documentation strings, of every type or of `doc_type`.",
      "{\"type\":\"object\",\"properties\":{\"symbol\":{\"type\":\"string\",\"description\":\"A symbol name\"},"
-     PACKAGE_PROP ",\"doc_type\":{\"type\":\"string\",\"enum\":[\"function\",\"variable\",\"type\",\"structure\","
+     PACKAGE_PROP ",\"doc_type\":{\"type\":\"string\",\"description\":\"One type (default: all)\",\"enum\":[\"function\",\"variable\",\"type\",\"structure\","
      "\"setf\",\"compiler-macro\",\"method-combination\"]}},\"required\":[\"symbol\"],\"additionalProperties\":false}",
      INFO_OUTPUT, true, false, true, false, tool_documentation},
 };

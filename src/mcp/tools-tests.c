@@ -117,10 +117,10 @@ static cJSON *tool_run_tests(McpContext *ctx, const cJSON *args) {
 
 const Tool mcp_tools_tests[] = {
     {"run-tests", "Run tests",
-     "Run a system's test suite (asdf:test-system; FiveAM, RT, lisp-unit, Parachute and Prove are detected from the test "
-     "system's dependencies) and return the counts of passed, failed, errored and skipped checks (FiveAM) or tests (RT), "
-     "and for each failure the test's name, the form, the expected and actual values and the reason. `test` runs one "
-     "test. The test system is loaded first, and reloaded when its files changed. Long runs send progress.",
+     "Run a system's test suite (asdf:test-system; FiveAM, RT, lisp-unit, Parachute and Prove detected): counts of "
+     "passed, failed, errored and skipped checks (FiveAM, RT, lisp-unit), and each failure's test, form, expected and actual "
+     "values and reason. `test` runs one test. The test system is (re)loaded first when its files changed. Sends "
+     "progress.",
      "{\"type\":\"object\",\"properties\":{"
      "\"system\":{\"type\":\"string\",\"description\":\"The system whose tests to run, e.g. \\\"split-sequence\\\"\"},"
      "\"test\":{\"type\":\"string\",\"description\":\"Run only this test (FiveAM and RT), e.g. \\\"split-sequence.0.list\\\"\"},"

@@ -61,8 +61,7 @@ static cJSON *tool_evaluate(McpContext *ctx, const cJSON *args) {
     const char *pkg = cJSON_IsString(package) && package->valuestring[0] ? package->valuestring : NULL;
     size_t len;
     char *text = mcp_string_argument(ctx, code, "code", &len);   /* exact: it may hold NUL characters */
-    /* a debug evaluation reads CODE as a C string: up to its first NUL character */
-    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug(ctx->session, text, pkg, t)
+    TclResult *r = cJSON_IsTrue(debug) ? tcl_eval_debug_n(ctx->session, text, len, pkg, t, out_limit)
                                        : tcl_eval_n(ctx->session, text, len, pkg, t, out_limit);
     free(text);
     cJSON *res = mcp_eval_result(ctx, r);
@@ -306,9 +305,9 @@ const char mcp_eval_output_schema[] = EVAL_OUTPUT_SCHEMA;
 
 const Tool mcp_tools_eval[] = {
     {"evaluate-lisp", "Evaluate Lisp",
-     "Evaluate Common Lisp source in the persistent session. The forms of `code` are read and evaluated one "
-     "at a time; definitions, variables and the current package persist between calls. Returns captured "
-     "output, warnings and the printed values of the last form (=> VALUE), or the error with a backtrace.",
+     "Evaluate Lisp forms in the persistent session, one at a time (definitions, variables and the current package "
+     "persist between calls). Returns output, warnings and the last form's values as `=> VALUE`, or the error with a "
+     "backtrace. `debug: true` suspends at an unhandled error (see invoke-restart).",
      "{\"type\":\"object\",\"properties\":{"
      "\"code\":{\"type\":\"string\",\"description\":\"Lisp source: one or more forms\"},"
      "\"package\":{\"type\":\"string\",\"description\":\"Package to start this call in (the session's package is left unchanged)\"},"
@@ -320,10 +319,8 @@ const Tool mcp_tools_eval[] = {
      "\"required\":[\"code\"]}",
      EVAL_OUTPUT_SCHEMA, false, true, false, false, tool_evaluate},
     {"list-definitions", "List definitions",
-     "List what the session has defined: functions (with lambda lists), variables (with values), macros, "
-     "classes, structures, generic functions, methods, user packages and loaded systems, read from the "
-     "interpreter's own tables (definitions made by macros or loaded files count). With `package`, list "
-     "that package's definitions instead.",
+     "List the session's definitions (functions with lambda lists, variables with values, macros, classes, "
+     "structures, generic functions, methods, user packages, loaded systems), or with `package` that package's.",
      "{\"type\":\"object\",\"properties\":{"
      "\"type\":{\"type\":\"string\",\"enum\":[\"all\",\"functions\",\"variables\",\"macros\",\"classes\",\"structures\","
      "\"generic-functions\",\"methods\",\"packages\",\"systems\"],\"description\":\"Which kind of definition (default all)\"},"
@@ -335,9 +332,8 @@ const Tool mcp_tools_eval[] = {
      SIMPLE_ERROR_SCHEMA "},\"required\":[\"definitions\",\"error\"]}",
      true, false, true, false, tool_list_definitions},
     {"reset-session", "Reset session",
-     "Return the session to a fresh state: every user definition, variable, class, method, structure and "
-     "user-created package is removed and the current package is CL-USER. Loaded systems stay usable "
-     "unless `systems` is true, which also drops them (exactly a new process). Idempotent; cannot fail.",
+     "Return the session to a fresh state: user definitions and packages removed, package CL-USER. Loaded systems "
+     "stay usable unless `systems` is true (then exactly a new process). Cannot fail.",
      "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"boolean\","
      "\"description\":\"Also drop loaded systems (default false)\"}},\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"reset\":{\"type\":\"boolean\"},\"systems_dropped\":{\"type\":\"boolean\"},"
@@ -348,26 +344,24 @@ const int mcp_tools_eval_count = (int)(sizeof mcp_tools_eval / sizeof mcp_tools_
 
 const Tool mcp_tools_systems[] = {
     {"load-system", "Load system",
-     "Load an ASDF system and its dependencies from local source (ASDF:*CENTRAL-REGISTRY*, CL_SOURCE_REGISTRY, "
-     "the current directory, ~/common-lisp/, ~/quicklisp/local-projects/, /usr/share/common-lisp/). Reports the "
-     "version, load time and the dependencies it loaded; a system already loaded and unchanged is not reloaded "
-     "unless `force` is true. A failed load records nothing for the failed system.",
+     "Load an ASDF system and its dependencies from local source (ASDF:*CENTRAL-REGISTRY*, CL_SOURCE_REGISTRY, the "
+     "current directory, ~/common-lisp/, ~/quicklisp/local-projects/, /usr/share/common-lisp/). Reports version, "
+     "load time and the dependencies loaded; an unchanged loaded system is not reloaded unless `force`.",
      "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
      "\"force\":{\"type\":\"boolean\",\"description\":\"Reload the system even when it is loaded and unchanged (default false)\"},"
      "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit in seconds (default 300)\"}},"
      "\"required\":[\"system\"],\"additionalProperties\":false}",
      LOAD_OUTPUT_SCHEMA, false, false, true, false, tool_load_system},
     {"quickload", "Quickload system",
-     "Load a system as (ql:quickload NAME) does, through the same loader as load-system. tinycl has no network: "
-     "systems come from local source directories; a system found nowhere is QUICKLISP-CLIENT:SYSTEM-NOT-FOUND.",
+     "Load a system as (ql:quickload NAME) does, with load-system's loader. No network: local sources only; a system "
+     "found nowhere is QUICKLISP-CLIENT:SYSTEM-NOT-FOUND.",
      "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
      "\"timeout_seconds\":{\"type\":\"number\",\"description\":\"Time limit in seconds (default 300)\"}},"
      "\"required\":[\"system\"],\"additionalProperties\":false}",
      LOAD_OUTPUT_SCHEMA, false, false, true, false, tool_quickload},
     {"describe-system", "Describe system",
-     "Describe a system that can be found, loaded or not: name, version, description, author, license, "
-     "dependencies, source file, components, and its status: loaded (when, how long it took), loaded in the image "
-     "before the last reset, or not loaded.",
+     "Describe a system that can be found, loaded or not: version, description, author, license, dependencies, "
+     "source file, components, and whether and when it was loaded.",
      "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY "},\"required\":[\"system\"],\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"version\":{\"type\":[\"string\",\"null\"]},"
      "\"description\":{\"type\":[\"string\",\"null\"]},\"author\":{\"type\":[\"string\",\"null\"]},"
@@ -377,8 +371,8 @@ const Tool mcp_tools_systems[] = {
      "\"required\":[\"stdout\",\"stderr\",\"error\"]}",
      true, false, true, false, tool_describe_system},
     {"list-local-systems", "List local systems",
-     "List the systems that can be found in the local source directories, with their versions, marked "
-     "[loaded] when loaded in this session. Paginated: pass the returned next_offset as `offset` for more.",
+     "List the systems found in the local source directories, with versions, marked [loaded] when loaded. Paged: "
+     "pass next_offset as `offset`.",
      "{\"type\":\"object\",\"properties\":{"
      "\"filter\":{\"type\":\"string\",\"description\":\"Only systems whose name contains this\"},"
      "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Where the page starts (default 0)\"},"
@@ -391,15 +385,14 @@ const Tool mcp_tools_systems[] = {
      "\"truncated_scan\":{\"type\":\"boolean\"}," SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
      true, false, true, false, tool_list_local_systems},
     {"list-loaded-systems", "List loaded systems",
-     "List the systems loaded in this session since the last reset, in load order, with versions, load times "
-     "(ISO 8601) and source files.",
+     "List the systems loaded since the last reset, in load order, with versions, load times and source files.",
      "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"systems\":{\"type\":\"array\",\"items\":" RECORD_SCHEMA "},"
      SYSTEM_ERROR_SCHEMA "},\"required\":[\"stdout\",\"stderr\",\"error\"]}",
      true, false, true, false, tool_list_loaded_systems},
     {"system-dependencies", "System dependencies",
-     "The systems a system depends on, directly or with `transitive` everything it needs (in load order), each "
-     "with its version and whether it is loaded.",
+     "List a system's dependencies (with `transitive`, everything it needs, in load order), each with its version "
+     "and whether it is loaded.",
      "{\"type\":\"object\",\"properties\":{" SYSTEM_NAME_PROPERTY ","
      "\"transitive\":{\"type\":\"boolean\",\"description\":\"Include indirect dependencies (default false)\"}},"
      "\"required\":[\"system\"],\"additionalProperties\":false}",

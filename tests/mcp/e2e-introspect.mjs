@@ -222,6 +222,21 @@ await scenario("cross-reference and find-definitions in the session", async (c) 
   check("after reset the user's entries are gone", !names(r).includes("CALLER2"), text(r));
   r = await call(c, "who-calls", { symbol: "list" });
   check("after reset the user's entries are gone (LIST)", !names(r).includes("USER"), text(r));
+  // each call site has its own entry, placed in the code of the call (or in the file, below)
+  await evaluate(c, "(defun site-callee (x) x)\n(defun site-caller ()\n  (site-callee 1)\n   (list (site-callee 2)))");
+  r = await call(c, "who-calls", { symbol: "site-callee" });
+  const sites = items(r).filter((i) => i.name === "SITE-CALLER").map((i) => `${i.location.line}:${i.location.column}`);
+  check("who-calls gives every call site's line and column", sites.join(",") === "3:3,4:10" && text(r).includes("at line 4, column 10"), JSON.stringify(items(r)));
+  r = await call(c, "calls-who", { symbol: "site-caller" });
+  check("calls-who gives the sites too", items(r).filter((i) => i.name === "SITE-CALLEE").length === 2, JSON.stringify(items(r)));
+  // the stdlib's own definitions (analysed lazily, at their first call) answer too
+  r = await call(c, "who-calls", { symbol: "sys::%tool-symbol" });
+  const tx = items(r).find((i) => i.name === "SYSTEM::%TOOL-XREF");
+  check("who-calls finds callers inside the stdlib, with their file", tx && tx.location && tx.location.file === "stdlib-lisp/introspect.lisp" && tx.location.line > 1, JSON.stringify(items(r)).slice(0, 800));
+  r = await call(c, "calls-who", { symbol: "sys::%tool-xref" });
+  check("calls-who of a stdlib function", names(r).includes("STABLE-SORT") && names(r).includes("MAPHASH"), names(r).join(","));
+  r = await call(c, "who-references", { symbol: "sys::*xref-relations*" });
+  check("who-references inside the stdlib", names(r).includes("SYSTEM::%TOOL-XREF"), text(r));
   r = await call(c, "who-calls", { symbol: "no-such-fn-xyz" });
   check("xref of an unknown symbol is an error", r.isError && text(r).includes("No symbol named"), text(r));
   r = await call(c, "who-calls", { symbol: "car", package: "NOPE" });

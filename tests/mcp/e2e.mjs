@@ -241,7 +241,14 @@ await scenario("tool-schemas", async (c) => {
     check(`tool ${t.name} has a description`, typeof t.description === "string" && t.description.length > 20);
     check(`tool ${t.name} input schema is an object schema`, t.inputSchema && t.inputSchema.type === "object");
     check(`tool ${t.name} has annotations`, t.annotations && typeof t.annotations.readOnlyHint === "boolean");
+    // an agent reads every description: short, one voice (a verb first), every argument explained
+    check(`tool ${t.name}'s description is compact`, t.description.length <= 470, t.description.length);
+    check(`tool ${t.name}'s description starts with a verb`, /^(Evaluate|List|Return|Load|Describe|Find|Expand|Get|Continue|End|Show|Check|Replace|Run)\b/.test(t.description), t.description);
+    for (const [k, p] of Object.entries(t.inputSchema.properties || {}))
+      check(`tool ${t.name} argument ${k} has a description`, typeof p.description === "string" && p.description.length > 0);
   }
+  const total = tools.reduce((n, t) => n + t.description.length, 0);
+  check("the descriptions of all the tools together stay compact", total <= 6200, total);
   const ev = tools.find((t) => t.name === "evaluate-lisp");
   check("evaluate-lisp requires code", ev && ev.inputSchema.required && ev.inputSchema.required.includes("code"));
   // the SDK validates structuredContent against outputSchema: a call that succeeds proves it conforms

@@ -57,6 +57,33 @@ START_TEST(frame_locals_include_let_variables) {
 }
 END_TEST
 
+/* a LET variable a closure captured lives in a frame of its own and is shown too, nested ones
+ * outermost first; one whose LET was left is not */
+START_TEST(frame_locals_include_captured_let_variables) {
+    TclSession *s = new_session();
+    ok(s, "(defun cv (a) (let ((gone 1)) (lambda () gone)) "
+          "(let ((x (* a 2)) (y 5)) (let* ((g (lambda () x)) (z (list (funcall g)))) "
+          "(let ((w 'w)) (setq g (lambda () w))) (list z (car y)))))", "CV");
+    TclResult *r = tcl_eval_debug(s, "(cv 4)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_SUSPENDED);
+    tcl_result_free(r);
+    int n;
+    TclFrame *f = tcl_debug_frames(s, &n);
+    ck_assert_int_ge(n, 2);
+    ck_assert_str_eq(f[1].call, "(CV 4)");
+    ck_assert_int_eq(f[1].nlocals, 5);
+    ck_assert_str_eq(f[1].locals[0], "A = 4");
+    ck_assert_str_eq(f[1].locals[1], "Y = 5");
+    ck_assert(strncmp(f[1].locals[2], "G = #<CLOSURE (LAMBDA ())", 25) == 0);
+    ck_assert_str_eq(f[1].locals[3], "Z = (8)");
+    ck_assert_str_eq(f[1].locals[4], "X = 8");   /* captured: its LET's own frame, after the call's */
+    tcl_frames_free(f, n);
+    r = tcl_abort_evaluation(s);
+    tcl_result_free(r);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(suspends_and_continues_with_use_value) {
     TclSession *s = new_session();
     ok(s, "(defun half (x) (restart-case (if (numberp x) (/ x 2) (error \"not a number: ~S\" x)) "
@@ -312,6 +339,7 @@ static Suite *suite(void) {
     tcase_set_timeout(t, 120);
     tcase_add_test(t, suspends_and_continues_with_use_value);
     tcase_add_test(t, frame_locals_include_let_variables);
+    tcase_add_test(t, frame_locals_include_captured_let_variables);
     tcase_add_test(t, warnings_of_a_loaded_file_carry_its_positions);
     tcase_add_test(t, restart_by_number_continue_and_abort);
     tcase_add_test(t, a_restart_that_fails_suspends_again);

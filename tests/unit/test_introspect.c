@@ -41,10 +41,15 @@ START_TEST(typed_in_definitions_record_call_and_source) {
     ck_assert_str_eq(d->items[0].source, "(defun sq (x) (* x x))");
     ck_assert_ptr_null(d->items[0].file);
     tcl_info_free(d);
+    /* one entry per call site, placed in the code of the call */
     TclInfo *w = tcl_xref(s, "calls", "sq", NULL);
-    ck_assert_int_eq(w->count, 1);
+    ck_assert_int_eq(w->count, 2);
     ck_assert_str_eq(w->items[0].name, "QUAD");
     ck_assert_str_eq(w->items[0].source, "(defun quad (y) (sq (sq y)))");
+    ck_assert_int_eq(w->items[0].line, 2);
+    ck_assert_int_eq(w->items[0].column, 17);
+    ck_assert_int_eq(w->items[1].line, 2);
+    ck_assert_int_eq(w->items[1].column, 21);
     tcl_info_free(w);
     tcl_session_free(s);
 }
@@ -77,7 +82,7 @@ START_TEST(loaded_files_record_line_and_column) {
     for (int i = 0; i < 3; i++) {
         TclInfo *x = tcl_xref(s, rels[i], "*level*", NULL);
         ck_assert_msg(x->count == 1 && strcmp(x->items[0].name, "DEEPER") == 0, "%s", rels[i]);
-        ck_assert_int_eq(x->items[0].line, 4);
+        ck_assert_int_eq(x->items[0].line, 5);   /* the site: the LET, the SETQ, the 1+ on line 5 */
         tcl_info_free(x);
     }
     unlink(path);

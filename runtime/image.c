@@ -1,0 +1,603 @@
+/* image.c: the serialiser behind the boot image: write the blocks a root set reaches, read them back. */
+#include "image.h"
+#include "hash.h"
+#define GC_THREADS
+#include <gc/gc.h>
+#include <gc/gc_mark.h>
+#include <gc/gc_inline.h>
+#include <link.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <pthread.h>
+
+/*
+ * Layout (native byte order, the writer's machine is the reader's):
+ *   header
+ *   extern sizes   nexterns words: the size of each external region, checked by the reader
+ *   roots          nroots words, then their relocation bitmap
+ *   (zeros up to a page boundary)
+ *   scanned        scanned_bytes of blocks, padded to a page
+ *   atomic         atomic_bytes of pointer-free blocks, padded to a page
+ *   scanned bitmap the relocation bitmap of the scanned part
+ *   tables         ntables words: offsets in the scanned region of the hash tables
+ * A word whose bit is set in a bitmap is a pointer, stored as the address it has when the image is
+ * mapped at FIXED_BASE (below), or for an external region as REL_EXTERN in bits 60..63, the
+ * region's index in bits 44..59 and the offset in bits 0..43. The checksum covers everything
+ * after the header.
+ */
+
+#define IMAGE_MAGIC "TINYCLIM"
+#define REL_SCANNED 1u
+#define REL_ATOMIC 2u
+#define REL_EXE 3u
+#define REL_EXTERN 4u
+#define REL_OFFSET_BITS 44
+#define REL_OFFSET_MASK (((uint64_t)1 << REL_OFFSET_BITS) - 1)
+#define REL_INDEX_MASK 0xFFFFu
+#define REGION_GUARD 16     /* no block starts a region */
+/* The address the image is written for: a pointer into the scanned part is stored as
+ * FIXED_BASE + offset, one into the pointer-free part as FIXED_BASE + ATOMIC_AT + offset, one into
+ * the executable as the writer's address. Mapped from the file at that address, as it is when
+ * the address is free and the executable is where the writer's was, an image needs no
+ * relocation at all; elsewhere every marked word is relocated from these values. */
+#define FIXED_BASE ((uint64_t)0x200000000000ull)
+#define ATOMIC_AT ((uint64_t)1 << 32)
+#define PART_LIMIT ((uint64_t)1 << 32)
+#define PAGE ((size_t)4096)
+#define ROUND_PAGE(n) (((n) + PAGE - 1) & ~(PAGE - 1))
+
+typedef struct ImageHeader {
+    char magic[8];
+    uint32_t version, header_size;
+    uint8_t build_id[32];
+    uint64_t build_id_len;
+    uint64_t nroots, nexterns, scanned_bytes, atomic_bytes, ntables;
+    uint64_t writer_exe, exe_words, extern_words;  /* the writer's executable; words pointing there, and to external regions */
+    uint64_t scanned_at, atomic_at;                /* offsets of the two parts from the image's start (page-aligned) */
+    uint64_t payload_bytes, checksum;
+} ImageHeader;
+
+ImageStats image_last_stats;
+
+extern char __executable_start[], _end[];
+
+/* ---- build id ---- */
+
+typedef struct BuildId { unsigned char id[32]; size_t len; } BuildId;
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *vctx) {
+    (void)size;
+    BuildId *b = (BuildId *)vctx;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const char *name = p + sizeof *n;
+            const unsigned char *desc = (const unsigned char *)name + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                b->len = n->n_descsz < sizeof b->id ? n->n_descsz : sizeof b->id;
+                memcpy(b->id, desc, b->len);
+                return 1;
+            }
+            p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;   /* the first object is the executable: look no further */
+}
+
+size_t image_build_id(unsigned char out[32]) {
+    static BuildId cached;
+    static bool known;
+    if (!known) {
+        dl_iterate_phdr(find_build_id, &cached);
+        known = true;
+    }
+    memcpy(out, cached.id, sizeof cached.id);
+    return cached.len;
+}
+
+/* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
+ * on every start ---- */
+
+typedef uint64_t Lanes __attribute__((vector_size(32)));
+
+static uint64_t checksum(const unsigned char *p, size_t n) {
+    /* four independent lanes in a vector, so that the sums do not wait on each other */
+    Lanes a = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+    Lanes b = {n, 0, 0, 0};
+    size_t blocks = n / 32;
+    for (size_t i = 0; i < blocks; i++) {
+        Lanes w;
+        memcpy(&w, p + i * 32, 32);
+        a += w;
+        b += a;
+    }
+    uint64_t x = 0, y = 0;
+    for (size_t i = blocks * 32; i < n; i++) { x += p[i]; y += x; }
+    uint64_t h = x ^ (y << 1);
+    for (int k = 0; k < 4; k++) h = (h ^ a[k] ^ (b[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    return h;
+}
+
+/* ---- the writer ---- */
+
+typedef struct Range { uintptr_t lo, hi; } Range;
+
+/* A map from block base to where it goes: open addressing on the address. */
+typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } BlockMap;
+
+typedef struct Writer {
+    BlockMap map;
+    uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
+    unsigned char *scanned; size_t scanned_len, scanned_cap;
+    uint64_t *scanned_bits;                             /* grown with scanned */
+    unsigned char *atomic; size_t atomic_len, atomic_cap;
+    uint64_t *tables; size_t ntables, tables_cap;
+    size_t nrel, exe_words, extern_words;
+    const ImageRegion *externs; size_t nexterns;
+    Range *maps; size_t nmaps;
+    Range stack;                                        /* the writing thread's stack */
+    char *err;
+    bool failed;
+} Writer;
+
+static void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n);
+    if (!q) { fputs("tinycl: out of memory writing an image\n", stderr); abort(); }
+    return q;
+}
+
+static size_t map_slot(BlockMap *m, uintptr_t key) {
+    size_t mask = m->cap - 1, i = (size_t)((key >> 4) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+static void map_grow(BlockMap *m) {
+    BlockMap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 1 << 16;
+    m->keys = (uintptr_t *)calloc(m->cap, sizeof *m->keys);
+    m->vals = (uint64_t *)calloc(m->cap, sizeof *m->vals);
+    if (!m->keys || !m->vals) { fputs("tinycl: out of memory writing an image\n", stderr); abort(); }
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i]) {
+            size_t j = map_slot(m, old.keys[i]);
+            m->keys[j] = old.keys[i];
+            m->vals[j] = old.vals[i];
+        }
+    free(old.keys);
+    free(old.vals);
+}
+
+/* Mappings of this process (other than the collector's heap and the executable, handled before):
+ * a word pointing into one cannot be written. */
+static void read_maps(Writer *w) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
+        w->maps = (Range *)xrealloc(w->maps, (w->nmaps + 1) * sizeof *w->maps);
+        w->maps[w->nmaps++] = (Range){lo, hi};
+    }
+    fclose(f);
+}
+
+/* The writing thread's stack (the main thread's, or one a program made with a big stack). */
+static void thread_stack(Writer *w) {
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_destroy(&attr);
+    }
+    w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
+}
+
+static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
+    if (w->failed) return;
+    w->failed = true;
+    size_t size = 0;
+    if (where) GC_get_kind_and_size((void *)where, &size);
+    size_t at = 0;
+    for (const uintptr_t *p = (const uintptr_t *)where; where && at < size / 8 && p[at] != word; at++) {}
+    snprintf(w->err, IMAGE_ERRLEN, "%s: the word %#lx at byte %zu of a block of %zu bytes (first word %#lx)",
+             what, (unsigned long)word, at * 8, size, where ? (unsigned long)*(const uintptr_t *)where : 0ul);
+}
+
+/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
+static uint64_t place_block(Writer *w, uintptr_t base) {
+    if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
+    size_t i = map_slot(&w->map, base);
+    if (w->map.keys[i]) return w->map.vals[i];
+    size_t size = 0;
+    int kind = GC_get_kind_and_size((void *)base, &size);
+    uint64_t rel;
+    if (kind == GC_I_PTRFREE) {
+        if (w->atomic_len + size > w->atomic_cap) {
+            w->atomic_cap = (w->atomic_cap + size) * 2;
+            w->atomic = (unsigned char *)xrealloc(w->atomic, w->atomic_cap);
+        }
+        memcpy(w->atomic + w->atomic_len, (void *)base, size);
+        rel = FIXED_BASE + ATOMIC_AT + w->atomic_len;
+        w->atomic_len += size;
+    } else {
+        rel = FIXED_BASE + w->scanned_len;
+        w->scanned_len += size;      /* filled when the queue reaches it, in this order */
+        if (w->qlen == w->qcap) {
+            w->qcap = w->qcap ? w->qcap * 2 : 4096;
+            w->queue = (uintptr_t *)xrealloc(w->queue, w->qcap * sizeof *w->queue);
+        }
+        w->queue[w->qlen++] = base;
+    }
+    w->map.keys[i] = base;
+    w->map.vals[i] = rel;
+    w->map.count++;
+    return rel;
+}
+
+/* Encode one word: sets *REL when it is a relocation. */
+static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) {
+    *rel = false;
+    if (v < 4096) return v;
+    for (size_t i = 0; i < w->nexterns; i++) {
+        uintptr_t lo = (uintptr_t)w->externs[i].base;
+        if (v >= lo && v <= lo + w->externs[i].size) {
+            *rel = true;
+            w->extern_words++;
+            return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)i << REL_OFFSET_BITS) | (v - lo);
+        }
+    }
+    if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) {
+        *rel = true;
+        w->exe_words++;
+        return v;
+    }
+    void *base = GC_base((void *)v);
+    if (base) {
+        *rel = true;
+        return place_block(w, (uintptr_t)base) + (v - (uintptr_t)base);
+    }
+    /* the stack of a call that has returned (a block's exit point saved by a closure made during the
+     * boot): nothing can use it any more, and nothing of it survives the writer's process */
+    if (v >= w->stack.lo && v < w->stack.hi) return 0;
+    for (size_t i = 0; i < w->nmaps; i++)
+        if (v >= w->maps[i].lo && v < w->maps[i].hi && !(v & 1)) {
+            fail(w, "a pointer to memory an image cannot hold (not collected, not in the executable)", v, where);
+            break;
+        }
+    return v;
+}
+
+static void set_bit(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
+
+/* A block that is a hash table: its header says so and its fields agree. */
+static bool looks_like_hash_table(const HashTable *t, size_t size) {
+    if (size < sizeof *t || t->h.type != T_HASHTABLE || t->h.aux > HT_EQUALP) return false;
+    if (!t->entries || !t->cap || (t->cap & (t->cap - 1)) || t->count > t->cap || t->used > t->cap) return false;
+    size_t esize = 0;
+    void *eb = GC_base(t->entries);
+    return eb == (void *)t->entries && GC_get_kind_and_size(eb, &esize) != GC_I_PTRFREE &&
+           esize >= t->cap * sizeof(HashEntry);
+}
+
+static void encode_scanned(Writer *w, uintptr_t base) {
+    size_t size = 0;
+    GC_get_kind_and_size((void *)base, &size);
+    uint64_t at = w->map.vals[map_slot(&w->map, base)] - FIXED_BASE;
+    size_t need = (size_t)at + size;
+    if (need > w->scanned_cap) {
+        size_t cap = w->scanned_cap ? w->scanned_cap * 2 : (size_t)1 << 20;
+        while (cap < need) cap *= 2;
+        w->scanned = (unsigned char *)xrealloc(w->scanned, cap);
+        w->scanned_bits = (uint64_t *)xrealloc(w->scanned_bits, cap / 64 / 8 * 8 + 8);
+        memset((unsigned char *)w->scanned_bits + w->scanned_cap / 64 / 8 * 8, 0,
+               cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
+        w->scanned_cap = cap;
+    }
+    if (looks_like_hash_table((const HashTable *)base, size) && !hash_address_free((Obj)base)) {
+        if (w->ntables == w->tables_cap) {
+            w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
+            w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
+        }
+        w->tables[w->ntables++] = at;
+    }
+    const uintptr_t *src = (const uintptr_t *)base;
+    uint64_t *dst = (uint64_t *)(w->scanned + at);
+    for (size_t i = 0; i < size / 8; i++) {
+        bool rel;
+        dst[i] = encode_word(w, src[i], &rel, base);
+        if (rel) { set_bit(w->scanned_bits, at / 8 + i); w->nrel++; }
+    }
+}
+
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err) {
+    (void)L;
+    Writer w;
+    memset(&w, 0, sizeof w);
+    w.externs = externs;
+    w.nexterns = nexterns;
+    w.err = err;
+    w.scanned_len = REGION_GUARD;
+    w.atomic_len = REGION_GUARD;
+    w.atomic_cap = (size_t)1 << 20;
+    w.atomic = (unsigned char *)calloc(1, w.atomic_cap);
+    if (nexterns > REL_INDEX_MASK) { snprintf(err, IMAGE_ERRLEN, "too many external regions"); free(w.atomic); return NULL; }
+    read_maps(&w);
+    thread_stack(&w);
+    GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
+    size_t nbits_roots = (nroots + 63) / 64;
+    uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
+    for (size_t i = 0; i < nroots; i++) {
+        bool rel;
+        root_words[i] = encode_word(&w, roots[i], &rel, 0);
+        if (rel) set_bit(root_bits, i);
+    }
+    while (w.qhead < w.qlen && !w.failed) encode_scanned(&w, w.queue[w.qhead++]);
+    GC_enable();
+    unsigned char *out = NULL;
+    if (!w.failed && (w.scanned_len >= PART_LIMIT || w.atomic_len >= PART_LIMIT)) {
+        w.failed = true;
+        snprintf(err, IMAGE_ERRLEN, "the graph is too large for an image (4 GB per part)");
+    }
+    if (!w.failed) {
+        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
+        size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
+        size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
+        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8;
+        out = (unsigned char *)calloc(1, total);
+        if (!out) {
+            snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", total);
+        } else {
+            ImageHeader *h = (ImageHeader *)out;
+            memcpy(h->magic, IMAGE_MAGIC, 8);
+            h->version = IMAGE_FORMAT_VERSION;
+            h->header_size = sizeof *h;
+            h->build_id_len = image_build_id(h->build_id);
+            h->nroots = nroots;
+            h->nexterns = nexterns;
+            h->scanned_bytes = w.scanned_len;
+            h->atomic_bytes = w.atomic_len;
+            h->ntables = w.ntables;
+            h->writer_exe = (uintptr_t)__executable_start;
+            h->exe_words = w.exe_words;
+            h->extern_words = w.extern_words;
+            h->scanned_at = scanned_at;
+            h->atomic_at = atomic_at;
+            h->payload_bytes = total - sizeof *h;
+            unsigned char *p = out + sizeof *h;
+            for (size_t i = 0; i < nexterns; i++) { uint64_t sz = externs[i].size; memcpy(p, &sz, 8); p += 8; }
+            memcpy(p, root_words, nroots * 8); p += nroots * 8;
+            memcpy(p, root_bits, nbits_roots * 8);
+            if (w.scanned_len > REGION_GUARD)
+                memcpy(out + scanned_at + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_len - REGION_GUARD);
+            memcpy(out + atomic_at, w.atomic, w.atomic_len);
+            p = out + atomic_at + ROUND_PAGE(w.atomic_len);
+            if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
+            p += scanned_bits_words * 8;
+            if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
+            h->checksum = checksum(out + sizeof *h, h->payload_bytes);
+            image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
+            *len = total;
+        }
+    }
+    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
+    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
+    return out;
+}
+
+/* ---- the reader ---- */
+
+static bool refuse(char *err, const char *msg) {
+    snprintf(err, IMAGE_ERRLEN, "%s", msg);
+    return false;
+}
+
+typedef struct Bases {
+    uintptr_t scanned, atomic, exe, writer_exe;
+    const ImageRegion *externs; size_t nexterns;
+    size_t scanned_bytes, atomic_bytes;
+} Bases;
+
+/* The word as it is where the parts and the executable really are; false when it points outside. */
+static bool relocate_word(uint64_t *word, const Bases *b) {
+    uint64_t v = *word;
+    if ((v >> 60) == REL_EXTERN) {
+        size_t x = (size_t)((v >> REL_OFFSET_BITS) & REL_INDEX_MASK);
+        uint64_t off = v & REL_OFFSET_MASK;
+        if (x >= b->nexterns || off > b->externs[x].size) return false;
+        *word = (uintptr_t)b->externs[x].base + off;
+        return true;
+    }
+    uint64_t d = v - (FIXED_BASE + ATOMIC_AT);
+    if (d < b->atomic_bytes) { *word = b->atomic + d; return true; }
+    d = v - b->writer_exe;
+    if (d < (uint64_t)(_end - __executable_start)) { *word = b->exe + d; return true; }
+    return false;
+}
+
+/* Relocate the words of AREA marked in BITS (ALL: every one; otherwise only those not already
+ * right when the parts are at FIXED_BASE: into the executable when it moved, into external
+ * regions). Most point into the scanned part: that case is the loop's own. */
+static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, bool all, size_t *count) {
+    size_t nbits = (nwords + 63) / 64;
+    if (nwords % 64 && (bits[nbits - 1] >> (nwords % 64))) return false;   /* marks past the end */
+    uint64_t scanned = b->scanned, limit = b->scanned_bytes;
+    bool exe_moved = b->exe != b->writer_exe;
+    for (size_t wi = 0; wi < nbits; wi++) {
+        uint64_t m = bits[wi];
+        if (!m) continue;
+        *count += (size_t)__builtin_popcountll(m);
+        uint64_t *at = area + wi * 64;
+        do {
+            uint64_t *word = at + __builtin_ctzll(m);
+            m &= m - 1;
+            uint64_t d = *word - FIXED_BASE;
+            if (LIKELY(d < limit)) {
+                if (all) *word = scanned + d;
+            } else if (all || exe_moved || (*word >> 60) == REL_EXTERN) {
+                if (!relocate_word(word, b)) return false;
+            }
+        } while (m);
+    }
+    return true;
+}
+
+/* Only one interpreter at a time can have the image mapped at FIXED_BASE. */
+static pthread_mutex_t fixed_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool fixed_busy;
+
+/* Map the two parts from FD at FIXED_BASE (private: written pages become the process's own).
+ * False, with nothing mapped, when the address is taken or the kernel puts them elsewhere. */
+static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h) {
+    pthread_mutex_lock(&fixed_lock);
+    bool ok = !fixed_busy;
+    void *want_s = (void *)(uintptr_t)FIXED_BASE, *want_a = (void *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    size_t ss = ROUND_PAGE(h->scanned_bytes), as = ROUND_PAGE(h->atomic_bytes);
+    void *s = MAP_FAILED, *a = MAP_FAILED;
+    if (ok) s = mmap(want_s, ss, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->scanned_at));
+    if (s != MAP_FAILED && s == want_s)
+        a = mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at));
+    ok = s == want_s && a == want_a;
+    if (!ok) {
+        if (s != MAP_FAILED) munmap(s, ss);
+        if (a != MAP_FAILED) munmap(a, as);
+    } else {
+        fixed_busy = true;
+    }
+    pthread_mutex_unlock(&fixed_lock);
+    return ok;
+}
+
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err) {
+    ImageHeader h;
+    if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
+    memcpy(&h, buf, sizeof h);
+    if (memcmp(h.magic, IMAGE_MAGIC, 8) != 0) return refuse(err, "not a tinycl image (bad magic number)");
+    if (h.version != IMAGE_FORMAT_VERSION || h.header_size != sizeof h) {
+        snprintf(err, IMAGE_ERRLEN, "the image has format version %u, this tinycl reads version %u",
+                 h.version, IMAGE_FORMAT_VERSION);
+        return false;
+    }
+    unsigned char id[32];
+    size_t idlen = image_build_id(id);
+    if (h.build_id_len != idlen || memcmp(h.build_id, id, idlen) != 0)
+        return refuse(err, "the image was written by another build of tinycl (build ids differ)");
+    if (h.payload_bytes != len - sizeof h) return refuse(err, "the image is truncated or has trailing bytes");
+    if (h.nroots != nroots || h.nexterns != nexterns)
+        return refuse(err, "the image does not fit this caller (different roots or external regions)");
+    size_t nbits_roots = (nroots + 63) / 64;
+    if (h.scanned_bytes < REGION_GUARD || h.atomic_bytes < REGION_GUARD || (h.scanned_bytes & 7) ||
+        h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
+        return refuse(err, "the image is corrupted (impossible sizes)");
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
+    if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
+        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 != len)
+        return refuse(err, "the image is corrupted (sizes do not add up)");
+    /* the pages of a file do not change under a private mapping: checked once per process */
+    static const unsigned char *verified;
+    static size_t verified_len;
+    bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
+    if (!known && checksum(buf + sizeof h, h.payload_bytes) != h.checksum)
+        return refuse(err, "the image is corrupted (checksum mismatch)");
+    if (!known && fd >= 0) {
+        verified_len = len;
+        __atomic_store_n(&verified, buf, __ATOMIC_RELEASE);
+    }
+    const unsigned char *p = buf + sizeof h;
+    for (size_t i = 0; i < nexterns; i++) {
+        uint64_t sz;
+        memcpy(&sz, p + i * 8, 8);
+        if (sz != externs[i].size) return refuse(err, "the image was written for external regions of other sizes");
+    }
+    p += nexterns * 8;
+    const unsigned char *rootp = p; p += nroots * 8;
+    const unsigned char *rootbits = p;
+    const unsigned char *scanbits = buf + h.atomic_at + ROUND_PAGE(h.atomic_bytes);
+    const unsigned char *tablep = scanbits + scanned_bits_words * 8;
+    for (size_t i = 0; i < h.ntables; i++) {
+        uint64_t off;
+        memcpy(&off, tablep + i * 8, 8);
+        if (off < REGION_GUARD || off + sizeof(HashTable) > h.scanned_bytes || (off & 7))
+            return refuse(err, "the image is corrupted (a hash table outside the image)");
+    }
+
+    /* everything checked that can be without allocating: now build it aside, mapped from the file
+     * at the address it was written for when that is possible, else copied and relocated */
+    size_t ss = ROUND_PAGE(h.scanned_bytes), as = ROUND_PAGE(h.atomic_bytes);
+    bool fixed = fd >= 0 && !(file_offset % PAGE) && map_fixed(fd, file_offset, &h);
+    char *scanned, *atomic;
+    if (fixed) {
+        scanned = (char *)(uintptr_t)FIXED_BASE;
+        atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    } else {
+        char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
+        scanned = mem;
+        atomic = mem + ss;
+        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
+        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+    }
+    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed};
+    uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
+             *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
+    bool ok = rwords && rbits && sbits;
+    if (ok) {
+        memcpy(rwords, rootp, nroots * 8);
+        memcpy(rbits, rootbits, nbits_roots * 8);
+        memcpy(sbits, scanbits, scanned_bits_words * 8);
+    }
+    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
+               h.scanned_bytes, h.atomic_bytes};
+    size_t nrel = 0;
+    bool needed = !fixed || b.exe != b.writer_exe || h.extern_words;
+    ok = ok && (!needed || relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, !fixed, &nrel)) &&
+         relocate(rwords, nroots, rbits, &b, true, &nrel);
+    if (!ok) {
+        free(rwords); free(rbits); free(sbits);
+        image_release(&made);
+        return refuse(err, rwords && rbits && sbits ? "the image is corrupted (a relocation points outside the image)"
+                                                    : "not enough memory to load the image");
+    }
+    /* from here the objects are live: the collector must see what they point to */
+    GC_add_roots(scanned, scanned + h.scanned_bytes);
+    for (size_t i = 0; i < h.ntables; i++) {
+        uint64_t off;
+        memcpy(&off, tablep + i * 8, 8);
+        hash_rehash_loaded(L, (Obj)(scanned + off));
+    }
+    memcpy(roots_out, rwords, nroots * 8);
+    free(rwords); free(rbits); free(sbits);
+    if (heap) *heap = made;
+    image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
+    return true;
+}
+
+bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err) {
+    return image_read_file(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, heap, err);
+}
+
+void image_release(ImageHeap *heap) {
+    if (!heap->scanned) return;
+    GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
+    munmap(heap->scanned, heap->scanned_room);
+    munmap(heap->atomic, heap->atomic_room);
+    if (heap->fixed) {
+        pthread_mutex_lock(&fixed_lock);
+        fixed_busy = false;
+        pthread_mutex_unlock(&fixed_lock);
+    }
+    heap->scanned = NULL;
+}

@@ -1,0 +1,69 @@
+/* image.h: serialise an object graph of collected memory to bytes and rebuild it in one linear pass. */
+#ifndef TINYCL_IMAGE_H
+#define TINYCL_IMAGE_H
+
+#include "state.h"
+
+/*
+ * The writer copies every block of collected memory reachable from a set of root words, finding
+ * pointers the way the collector does (any word that points into a block of its heap), so that
+ * Lisp objects and the evaluator's C structures (node trees, lambda lists) are handled alike,
+ * sharing and cycles included. A word that points elsewhere is kept as a reference to what it
+ * points to:
+ *   - an external region the caller names (the interpreter structure, say): the reader gets the
+ *     caller's region of the same index, so the graph can point into a fresh interpreter;
+ *   - this executable (C functions such as primitives and node evaluators, constant strings,
+ *     static tables): the writer's address, valid only in the same build, which is why the
+ *     header carries the build id;
+ * and the writer refuses a word that points into any other mapping (a malloc'd buffer, a shared
+ * library, the stack): that memory would not exist in the reader.
+ *
+ * The reader checks the header (format version, build id, sizes, checksum) before it allocates
+ * anything, then maps the two parts (one scanned, one pointer-free) from the file at the address
+ * they were written for, or copies them and relocates the marked words; hash tables are rehashed
+ * on their first lookup (their hashes are of addresses). Nothing the caller can see changes
+ * unless every check passed.
+ */
+
+typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
+
+#define IMAGE_FORMAT_VERSION 2u
+#define IMAGE_ERRLEN 256
+
+/* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
+ * (its length in *LEN) or NULL with ERR (IMAGE_ERRLEN bytes) saying why. */
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err);
+
+/* The memory a loaded graph lives in (declared in state.h, which holds one): a scanned part, which
+ * the collector scans as roots, and a pointer-free part, outside the collector's heap. Mapped
+ * from the file at the address it was written for, or copied into one prefaulted mapping and
+ * relocated; either way no collection and no page fault per object at start. Its objects are
+ * never freed one by one: the whole graph goes with image_release (lisp_free). */
+typedef struct ImageHeap ImageHeap;
+
+/* Rebuild the graph of BUF: on success ROOTS_OUT gets the NROOTS root words, *HEAP the memory it
+ * lives in, and true is returned; on failure nothing is changed and ERR says why. */
+bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err);
+/* The same for an image that is also the bytes of FD from FILE_OFFSET (page-aligned): its parts
+ * are mapped from the file when their address is free. */
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err);
+void image_release(ImageHeap *heap);
+static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
+    const char *c = (const char *)p;
+    return h->scanned && ((c >= h->scanned && c < h->scanned + h->scanned_room) ||
+                          (c >= h->atomic && c < h->atomic + h->atomic_room));
+}
+
+/* The executable's build id, as the header records it (len 0 when the linker wrote none). */
+size_t image_build_id(unsigned char out[32]);
+
+/* What the last image_write or image_read in this process handled: the bytes of the two parts
+ * (what the reader allocates, in one mapping), blocks written, relocated words, hash tables. */
+typedef struct ImageStats { size_t scanned_bytes, atomic_bytes, blocks, relocations, tables; } ImageStats;
+extern ImageStats image_last_stats;
+
+#endif

@@ -1,0 +1,52 @@
+/* session-image.c: the embedding API's side of the boot image (runtime/bootimage.c). */
+#include "tinycl.h"
+#include "bootimage.h"
+#include "image.h"
+#include "gc.h"
+#include "eval.h"
+#include "package.h"
+#include <stdio.h>
+
+/* Every session runs the registries' snapshot hooks when it starts and their restorers at each
+ * reset; the stdlib's functions are analysed on their first call, so calling these once here puts
+ * them in the image analysed, and no session pays for it. The state they leave is the state before. */
+static void warm_up(Lisp *L) {
+    Obj snapshot = intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT");
+    Obj reset = intern_cstr(L, L->pkg_system, "%SESSION-RESET");
+    Obj restorers = intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*");
+    if (!is_function(SYM(snapshot)->function) || !is_function(SYM(reset)->function)) return;
+    Obj before = SYM(restorers)->value;
+    Frame fr;
+    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
+    if (FRAME_SETJMP(&fr)) {
+        frame_pop(L, &fr);
+        SYM(restorers)->value = before;
+        return;
+    }
+    funcall0(L, SYM(snapshot)->function);
+    funcall0(L, SYM(reset)->function);
+    frame_pop(L, &fr);
+    SYM(restorers)->value = before;
+}
+
+void tcl_boot_from_source(bool on) { bootimage_set_source_boot(on); }
+
+int tcl_write_boot_image(const char *path) {
+    bootimage_set_source_boot(true);
+    Lisp *L = lisp_new(NULL);
+    bootimage_set_source_boot(false);
+    if (!L) return -1;
+    char err[IMAGE_ERRLEN];
+    gc_current = L;
+    warm_up(L);
+    if (bootimage_write(L, path, err) != 0) {
+        fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
+        lisp_free(L);
+        return -1;
+    }
+    ImageStats st = image_last_stats;
+    fprintf(stderr, "boot image %s: %zu KiB with pointers + %zu KiB without, %zu blocks, %zu relocations, %zu hash tables\n",
+            path, st.scanned_bytes >> 10, st.atomic_bytes >> 10, st.blocks, st.relocations, st.tables);
+    lisp_free(L);
+    return 0;
+}

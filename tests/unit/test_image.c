@@ -1,0 +1,239 @@
+/* test_image.c: the serialiser of runtime/image.c: every object type written and read back, sharing
+ * and cycles, hash tables rehashed, C functions relocated, and damaged or foreign images refused. */
+#include "unit.h"
+#include "image.h"
+#include "hash.h"
+#include "eval.h"
+#include <gc/gc.h>
+
+static Lisp *the_lisp;
+
+static Lisp *lisp(void) {
+    if (!the_lisp) the_lisp = unit_lisp();
+    gc_current = the_lisp;
+    return the_lisp;
+}
+
+/* The graph of ROOT written with the interpreter structure as external region 0, and read back. */
+static unsigned char *write_one(Lisp *L, Obj root, size_t *len) {
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {WORD(root)};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    unsigned char *img = image_write(L, roots, 1, ext, 1, len, err);
+    ck_assert_msg(img != NULL, "image_write: %s", err);
+    return img;
+}
+
+static Obj read_one(Lisp *L, const unsigned char *img, size_t len) {
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    ck_assert_msg(image_read(L, img, len, roots, 1, ext, 1, NULL, err), "image_read: %s", err);
+    return OBJ(roots[0]);
+}
+
+static Obj round_trip(Lisp *L, Obj root) {
+    size_t len = 0;
+    unsigned char *img = write_one(L, root, &len);
+    Obj copy = read_one(L, img, len);
+    free(img);
+    return copy;
+}
+
+static bool equalp_obj(Lisp *L, Obj a, Obj b) {
+    return funcall2(L, intern_cstr(L, L->pkg_cl, "EQUALP"), a, b) != NIL;
+}
+
+/* Every kind of object comes back EQUALP to the original, as a copy. */
+START_TEST(every_type_round_trips) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L,
+        "(list 42 most-positive-fixnum -5 #\\x #\\λ 1.5 2.5d0 (expt 3 100) (- (expt 2 70)) -7/3 #c(1.5d0 -2d0) #c(1 2)"
+        " \"héllo\" (vector 1 \"a\" 2.0) #*10110 (make-array '(2 3) :initial-element 7)"
+        " (make-array 4 :fill-pointer 2 :adjustable t :initial-element 9)"
+        " (make-array 3 :element-type 'character :fill-pointer 1 :initial-element #\\q)"
+        " (make-array '(2 2) :element-type 'bit :initial-element 1)"
+        " #p\"b.lisp\" (make-hash-table) nil)");
+    Obj copy = round_trip(L, orig);
+    ck_assert(copy != orig);
+    int n = 0;
+    for (Obj a = orig, b = copy; a != NIL; a = CDR(a), b = CDR(b), n++) {
+        ck_assert_msg(is_cons(b), "element %d: the copy's list is shorter", n);
+        ck_assert_msg(equalp_obj(L, CAR(a), CAR(b)), "element %d differs: %s vs %s", n,
+                      prin1_cstr(L, CAR(a)), prin1_cstr(L, CAR(b)));
+        if (is_heap(CAR(a))) ck_assert_msg(CAR(a) != CAR(b), "element %d was not copied", n);
+    }
+    /* arithmetic on the copied numbers (bignum limbs live in the pointer-free region) */
+    ck_assert_str_eq(prin1_cstr(L, funcall2(L, intern_cstr(L, L->pkg_cl, "+"), CAR(CDR(CDR(CDR(CDR(CDR(CDR(CDR(copy)))))))), FIX(1))),
+                     "515377520732011331036461129765621272702107522002");
+}
+END_TEST
+
+/* Symbols, packages and random states: copies that work as the originals do. */
+START_TEST(symbols_packages_random_states) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, "(list 'image-test-sym :kw (find-package \"CL-USER\") (make-random-state nil))");
+    Obj copy = round_trip(L, orig);
+    Obj sym = CAR(copy);
+    ck_assert(is_type(sym, T_SYMBOL) && sym != CAR(orig));
+    ck_assert_str_eq(string_to_utf8(L, SYM(sym)->name, NULL), "IMAGE-TEST-SYM");
+    ck_assert(is_type(CAR(CDR(CDR(copy))), T_PACKAGE));
+    Obj random = intern_cstr(L, L->pkg_cl, "RANDOM");
+    Obj r1 = funcall2(L, random, FIX(1000000000), CAR(CDR(CDR(CDR(orig)))));
+    Obj r2 = funcall2(L, random, FIX(1000000000), CAR(CDR(CDR(CDR(copy)))));
+    ck_assert(r1 == r2);
+}
+END_TEST
+
+/* Shared structure stays shared, circular structure stays circular. */
+START_TEST(sharing_and_cycles) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, "(let* ((x (list 1 2)) (c (list 1 2 3)) (v (vector 0 x)))"
+                            " (setf (cdr (cddr c)) c) (setf (svref v 0) v) (list x x c v))");
+    Obj copy = round_trip(L, orig);
+    Obj x1 = CAR(copy), x2 = CAR(CDR(copy)), c = CAR(CDR(CDR(copy))), v = CAR(CDR(CDR(CDR(copy))));
+    ck_assert(x1 == x2 && x1 != CAR(orig));
+    ck_assert(CDR(CDR(CDR(c))) == c);
+    ck_assert(VEC(v)->data[0] == v);
+    ck_assert(VEC(v)->data[1] == x1);
+}
+END_TEST
+
+/* Tables hashed on addresses find their keys at the new addresses. */
+START_TEST(hash_tables_rehashed) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, "(let ((eq (make-hash-table :test 'eq)) (eql (make-hash-table))"
+                            "      (equal (make-hash-table :test 'equal)) (k (list 1)) (v (vector 2)))"
+                            "  (setf (gethash k eq) 1 (gethash v eq) 2 (gethash 'image-key eq) 3)"
+                            "  (setf (gethash (expt 2 80) eql) 4 (gethash 1.5d0 eql) 5 (gethash k eql) 6)"
+                            "  (setf (gethash \"str\" equal) 7 (gethash '(a (b)) equal) 8)"
+                            "  (dotimes (i 200) (setf (gethash (list i) eq) i))"
+                            "  (list eq eql equal k v 'image-key))");
+    Obj copy = round_trip(L, orig);
+    Obj eq = CAR(copy), eql = CAR(CDR(copy)), equal = CAR(CDR(CDR(copy)));
+    Obj k = CAR(CDR(CDR(CDR(copy)))), v = CAR(CDR(CDR(CDR(CDR(copy))))), sym = CAR(CDR(CDR(CDR(CDR(CDR(copy))))));
+    ck_assert(hash_get(L, eq, k, NIL) == FIX(1));
+    ck_assert(hash_get(L, eq, v, NIL) == FIX(2));
+    ck_assert(hash_get(L, eq, sym, NIL) == FIX(3));
+    ck_assert(HT(eq)->count == 203);
+    ck_assert(hash_get(L, eql, unit_eval(L, "(expt 2 80)"), NIL) == FIX(4));
+    ck_assert(hash_get(L, eql, unit_eval(L, "1.5d0"), NIL) == FIX(5));
+    ck_assert(hash_get(L, eql, k, NIL) == FIX(6));
+    ck_assert(hash_get(L, equal, string_from_cstr(L, "str"), NIL) == FIX(7));
+    ck_assert(hash_get(L, equal, unit_eval(L, "'(a (b))"), NIL) == NIL);   /* other symbols A, B: the copies' */
+    /* the copy of the original table no longer finds the original key, only its own copy */
+    ck_assert(hash_get(L, eq, CAR(CDR(CDR(CDR(orig)))), NIL) == NIL);
+}
+END_TEST
+
+/* Functions: primitives (C functions in the executable), closures with their node trees and
+ * captured variables, structures and standard objects. */
+START_TEST(functions_and_instances) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, "(defstruct image-pt x y)"
+                            "(defclass image-obj () ((a :initarg :a)))"
+                            "(list #'car (let ((n 10)) (lambda (x) (incf n x)))"
+                            "      (compile nil '(lambda (l) (loop for x in l sum (* x x))))"
+                            "      (make-image-pt :x 1 :y 2) (make-instance 'image-obj :a 42))");
+    Obj copy = round_trip(L, orig);
+    ck_assert(CAR(copy) != CAR(orig));
+    ck_assert(funcall1(L, CAR(copy), unit_eval(L, "'(7 8)")) == FIX(7));
+    Obj counter = CAR(CDR(copy));
+    ck_assert(funcall1(L, counter, FIX(5)) == FIX(15));
+    ck_assert(funcall1(L, counter, FIX(5)) == FIX(20));
+    /* the copy has its own captured variable */
+    ck_assert(funcall1(L, CAR(CDR(orig)), FIX(1)) == FIX(11));
+    ck_assert(funcall1(L, CAR(CDR(CDR(copy))), unit_eval(L, "'(1 2 3)")) == FIX(14));
+    Obj pt = CAR(CDR(CDR(CDR(copy))));
+    ck_assert(is_type(pt, T_INSTANCE) && INST(pt)->nslots >= 2);
+    ck_assert(INST(pt)->slots[0] == FIX(1) && INST(pt)->slots[1] == FIX(2));
+    Obj obj = CAR(CDR(CDR(CDR(CDR(copy)))));
+    ck_assert(is_type(obj, T_INSTANCE) && INST(obj)->slots[0] == FIX(42));
+}
+END_TEST
+
+/* A damaged image is refused before anything is built, and the caller's roots are untouched. */
+START_TEST(corrupted_image_refused) {
+    Lisp *L = lisp();
+    size_t len = 0;
+    unsigned char *img = write_one(L, unit_eval(L, "(list 1 \"two\" (vector 3))"), &len);
+    char err[IMAGE_ERRLEN];
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    uintptr_t roots[1] = {0xDEAD};
+    img[len / 2] ^= 0x40;
+    ck_assert(!image_read(L, img, len, roots, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "checksum") != NULL, "%s", err);
+    ck_assert(roots[0] == 0xDEAD);
+    img[len / 2] ^= 0x40;
+    ck_assert(!image_read(L, img, len - 8, roots, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "truncated") != NULL, "%s", err);
+    ck_assert(!image_read(L, img, 10, roots, 1, ext, 1, NULL, err));
+    ck_assert(!image_read(L, (const unsigned char *)"not an image at all, just some text here, long enough for a header ...............", 90,
+                          roots, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "not a tinycl image") != NULL, "%s", err);
+    ck_assert(roots[0] == 0xDEAD);
+    /* undamaged, it still loads */
+    ck_assert(image_read(L, img, len, roots, 1, ext, 1, NULL, err));
+    ck_assert_str_eq(prin1_cstr(L, OBJ(roots[0])), "(1 \"two\" #(3))");
+    free(img);
+}
+END_TEST
+
+/* An image of another format version or another build is refused with a message that says so. */
+START_TEST(foreign_image_refused) {
+    Lisp *L = lisp();
+    size_t len = 0;
+    unsigned char *img = write_one(L, unit_eval(L, "(list 1 2)"), &len);
+    char err[IMAGE_ERRLEN];
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    uintptr_t roots[1] = {0xDEAD};
+    uint32_t version = IMAGE_FORMAT_VERSION + 1;
+    memcpy(img + 8, &version, 4);
+    ck_assert(!image_read(L, img, len, roots, 1, ext, 1, NULL, err));
+    char expected[64];
+    snprintf(expected, sizeof expected, "format version %u", IMAGE_FORMAT_VERSION + 1);
+    ck_assert_msg(strstr(err, expected) != NULL, "%s", err);
+    version = IMAGE_FORMAT_VERSION;
+    memcpy(img + 8, &version, 4);
+    img[16] ^= 1;     /* the build id */
+    ck_assert(!image_read(L, img, len, roots, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "another build") != NULL, "%s", err);
+    img[16] ^= 1;
+    /* external regions of another size (another layout of the interpreter structure) */
+    ImageRegion other[1] = {{L, sizeof *L + 8}};
+    ck_assert(!image_read(L, img, len, roots, 1, other, 1, NULL, err));
+    ck_assert(roots[0] == 0xDEAD);
+    free(img);
+}
+END_TEST
+
+/* The writer refuses what it cannot carry: a pointer to memory outside the collector's heap. */
+START_TEST(foreign_pointer_not_written) {
+    Lisp *L = lisp();
+    void *outside = malloc(64);
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {(uintptr_t)outside};
+    size_t len;
+    ck_assert(image_write(L, roots, 1, NULL, 0, &len, err) == NULL);
+    ck_assert_msg(strstr(err, "cannot hold") != NULL, "%s", err);
+    free(outside);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("image");
+    TCase *t = tcase_create("image");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, every_type_round_trips);
+    tcase_add_test(t, symbols_packages_random_states);
+    tcase_add_test(t, sharing_and_cycles);
+    tcase_add_test(t, hash_tables_rehashed);
+    tcase_add_test(t, functions_and_instances);
+    tcase_add_test(t, corrupted_image_refused);
+    tcase_add_test(t, foreign_image_refused);
+    tcase_add_test(t, foreign_pointer_not_written);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+UNIT_MAIN(suite)

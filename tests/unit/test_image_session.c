@@ -1,0 +1,138 @@
+/* test_image_session.c: sessions of the embedding API started from a boot image this program wrote
+ * itself (tcl_write_boot_image), as build/tinycl starts from the one it carries: they evaluate,
+ * print, dispatch generic functions, capture output and reset like sessions booted from source,
+ * stay independent of each other, and a damaged image is refused. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tinycl.h"
+#include "bootimage.h"
+#include "session_unit.h"
+
+static unsigned char *image;
+static size_t image_len;
+
+static void load_image(void) {
+    if (image) return;
+    char path[] = "/tmp/tinycl-image-test-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(tcl_write_boot_image(path), 0);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    image_len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    image = malloc(image_len);
+    ck_assert_uint_eq(fread(image, 1, image_len, f), image_len);
+    fclose(f);
+    unlink(path);
+    bootimage_use(image, image_len);
+    setenv("TINYCL_BOOT", "image", 1);     /* a refused image fails tcl_session_new */
+}
+
+static TclSession *new_session(void) {
+    load_image();
+    TclOptions o;
+    memset(&o, 0, sizeof o);
+    o.capture_output = true;
+    TclSession *s = tcl_session_new(&o);
+    ck_assert_msg(s != NULL, "tcl_session_new from the image failed");
+    return s;
+}
+
+/* The printed primary value of CODE (malloc'd), or "ERROR: type". */
+static char *value(TclSession *s, const char *code) {
+    TclResult *r = tcl_eval(s, code, NULL, -1);
+    char buf[1024];
+    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
+    else snprintf(buf, sizeof buf, "ERROR: %s", r->error_type ? r->error_type : "?");
+    tcl_result_free(r);
+    return strdup(buf);
+}
+
+#define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
+
+START_TEST(image_session_evaluates) {
+    TclSession *s = new_session();
+    ck_value(s, "(+ 1 2)", "3");
+    ck_value(s, "(loop for i below 5 collect (* i i))", "(0 1 4 9 16)");
+    ck_value(s, "(format nil \"~{~a~^, ~}\" '(1 2 3))", "\"1, 2, 3\"");
+    ck_value(s, "(handler-case (error \"boom\") (error (e) (princ-to-string e)))", "\"boom\"");
+    ck_value(s, "(defclass shape () ()) (defclass circle (shape) ((r :initarg :r :reader r)))"
+                "(defgeneric area (s)) (defmethod area ((c circle)) (* 3 (r c) (r c)))"
+                "(area (make-instance 'circle :r 2))", "12");
+    ck_value(s, "(defstruct pt x y) (pt-y (make-pt :x 1 :y 2))", "2");
+    ck_value(s, "(gethash 'b (let ((h (make-hash-table))) (setf (gethash 'a h) 1 (gethash 'b h) 2) h))", "2");
+    ck_value(s, "(typep (find-class 'standard-object) 'class)", "T");
+    ck_value(s, "(subtypep 'fixnum 'integer)", "T");
+    ck_value(s, "(string= (namestring *default-pathname-defaults*) (namestring (truename \".\")))", "T");
+    TclResult *r = tcl_eval(s, "(progn (princ \"hi\") (terpri) 7)", NULL, -1);
+    ck_assert_int_eq(r->status, TCL_OK);
+    ck_assert_str_eq(r->out, "hi\n");
+    tcl_result_free(r);
+    ck_value(s, "(car 5)", "ERROR: TYPE-ERROR");
+    tcl_session_free(s);
+}
+END_TEST
+
+START_TEST(image_session_resets) {
+    TclSession *s = new_session();
+    ck_value(s, "(defun image-f () 42) (defvar *image-v* 1) (defpackage :image-p (:use :cl)) (image-f)", "42");
+    tcl_reset(s, false);
+    ck_value(s, "(fboundp 'image-f)", "NIL");
+    ck_value(s, "(find-package :image-p)", "NIL");
+    ck_value(s, "(+ 1 2)", "3");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* Two sessions from the same image share nothing. */
+START_TEST(image_sessions_independent) {
+    TclSession *a = new_session(), *b = new_session();
+    ck_value(a, "(defun shared-p () :a) (shared-p)", ":A");
+    ck_value(b, "(fboundp 'shared-p)", "NIL");
+    ck_value(b, "(setf (symbol-function 'car) nil)", "ERROR: PACKAGE-ERROR");
+    ck_value(a, "(car '(1 2))", "1");
+    tcl_session_free(a);
+    ck_value(b, "(packagep (find-package :cl-user))", "T");
+    tcl_session_free(b);
+    for (int i = 0; i < 20; i++) {      /* sessions made and freed one after another */
+        TclSession *s = new_session();
+        ck_value(s, "(* 6 7)", "42");
+        tcl_session_free(s);
+    }
+}
+END_TEST
+
+/* Last: a refused image is sticky for the process. */
+START_TEST(damaged_image_refused) {
+    load_image();
+    unsigned char *bad = malloc(image_len);
+    memcpy(bad, image, image_len);
+    bad[image_len / 2] ^= 0x10;
+    bootimage_use(bad, image_len);
+    TclOptions o;
+    memset(&o, 0, sizeof o);
+    o.capture_output = true;
+    ck_assert_ptr_null(tcl_session_new(&o));
+    free(bad);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("image-session");
+    TCase *t = tcase_create("image-session");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, image_session_evaluates);
+    tcase_add_test(t, image_session_resets);
+    tcase_add_test(t, image_sessions_independent);
+    tcase_add_test(t, damaged_image_refused);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+SESSION_UNIT_MAIN(suite)
