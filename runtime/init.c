@@ -185,6 +185,12 @@ typedef struct StdlibFile { const char *name; const char *text; size_t len; } St
 extern const StdlibFile stdlib_files[];
 extern const int stdlib_count;
 
+static void load_stdlib(Lisp *L, void *ud) {
+    (void)ud;
+    for (int i = 0; i < stdlib_count; i++)
+        load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
+}
+
 Lisp *lisp_new(const Config *cfg) {
     gc_process_init();
     if (!GC_thread_is_registered()) {
@@ -214,18 +220,12 @@ Lisp *lisp_new(const Config *cfg) {
     boot_variables(L);
     eval_init(L);
     for (size_t i = 0; i < sizeof module_inits / sizeof *module_inits; i++) module_inits[i](L);
-    Frame top;
-    FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&top)) {
-        frame_pop(L, &top);
+    if (lisp_pcall(L, FR_TOPLEVEL, load_stdlib, NULL)) {
         fprintf(stderr, "tinycl: error while loading the standard library: %s\n",
                 error_describe_bootstrap(L, L->last_error));
         gc_current = prev;
         return NULL;
     }
-    for (int i = 0; i < stdlib_count; i++)
-        load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
-    frame_pop(L, &top);
     ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
     L->boot_phase = 1;
     gc_current = prev ? prev : L;
