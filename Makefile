@@ -9,7 +9,7 @@ SANFLAGS =
 export SANFLAGS
 
 RUNTIME_SRC = $(wildcard runtime/*.c)
-LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/session-introspect.c \
+LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/session-introspect.c src/session-systems.c \
               src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
               src/session_guard.c
 APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)

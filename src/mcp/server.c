@@ -2,7 +2,6 @@
 #include "mcp.h"
 #include "input.h"
 #include "../cli.h"
-#include "../session.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
