@@ -7,11 +7,6 @@
 #include "state.h"
 #include "gc.h"
 
-/* The jump primitive under every non-local exit: the one place to change the kind of setjmp
- * (today sigsetjmp without the signal mask, so a jump makes no system call). */
-#define FRAME_SETJMP(fr) sigsetjmp((fr)->jb, 0)
-#define FRAME_LONGJMP(fr, code) siglongjmp((fr)->jb, (code))
-
 /* Push a frame; then call FRAME_SETJMP in the same function (setjmp must not return
  * through a caller). Locals modified after FRAME_SETJMP and read after a jump must be volatile.
  * Only the exit points of the evaluator (nodes.c) and the protected regions below do this. */

@@ -28,6 +28,13 @@ typedef enum {
     FR_HANDLER,        /* a C-level catch-all used by primitives that must clean up */
 } FrameKind;
 
+/* The jump under every non-local exit, chosen here alone: sigsetjmp without the signal mask, so
+ * neither side makes a system call. FRAME_SETJMP is called only by the protected regions of
+ * control.h and the evaluator's exit points; FRAME_LONGJMP only by unwind_to. */
+typedef sigjmp_buf FrameJmpBuf;
+#define FRAME_SETJMP(fr) sigsetjmp((fr)->jb, 0)
+#define FRAME_LONGJMP(fr, code) siglongjmp((fr)->jb, (code))
+
 typedef struct Frame {
     struct Frame *prev;
     FrameKind kind;
@@ -36,7 +43,7 @@ typedef struct Frame {
     struct CallRecord *calls;/* call record chain at entry */
     int error_depth;         /* nesting of C-signalled errors at entry */
     int jump_code;           /* the JUMP_* code of the exit that landed here (LISP_JUMP_CODE) */
-    sigjmp_buf jb;
+    FrameJmpBuf jb;
 } Frame;
 
 /* Values given to siglongjmp. */
