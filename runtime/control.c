@@ -25,12 +25,10 @@ _Noreturn void unwind_to(Lisp *L, Frame *target, int code) {
             L->unwind_target = target;
             L->unwind_code = code;
             land(L, f);
-            f->jump_code = JUMP_UNWIND;
             FRAME_LONGJMP(f, JUMP_UNWIND);
         }
     }
     land(L, target);
-    target->jump_code = code;
     FRAME_LONGJMP(target, code);
 }
 
@@ -41,7 +39,7 @@ int lisp_pcall(Lisp *L, FrameKind kind, void (*fn)(Lisp *L, void *ud), void *ud)
     int code = 0;
     LISP_TRY(L, &fr, kind, NIL) {
         fn(L, ud);
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
         code = LISP_JUMP_CODE;
     } LISP_END_TRY;
     return code;

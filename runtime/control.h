@@ -41,7 +41,7 @@ _Noreturn void unwind_continue(Lisp *L, Frame *target, int code);
  *     Frame fr;
  *     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
  *         ... body ...
- *     } LISP_CATCH(L) {
+ *     } LISP_CATCH(L, &fr) {
  *         ... handler: LISP_JUMP_CODE says why ...
  *     } LISP_END_TRY;
  *
@@ -51,15 +51,15 @@ _Noreturn void unwind_continue(Lisp *L, Frame *target, int code);
  * block, so `break` and `continue` in the handler act on the enclosing loop. */
 #define LISP_TRY(L, fr, kind_, tag_)                     \
     {                                                    \
-        Frame *const lisp_try_frame_ = (fr);             \
-        FRAME_PUSH(L, lisp_try_frame_, kind_, tag_);     \
-        if (FRAME_SETJMP(lisp_try_frame_) == 0) {
-#define LISP_CATCH(L)                                    \
-            frame_pop(L, lisp_try_frame_);               \
-            unbind_specials(L, lisp_try_frame_->special_sp); \
+        FRAME_PUSH(L, fr, kind_, tag_);                  \
+        const int lisp_try_code_ = FRAME_SETJMP(fr);     \
+        if (lisp_try_code_ == 0) {
+#define LISP_CATCH(L, fr)                                \
+            frame_pop(L, fr);                            \
+            unbind_specials(L, (fr)->special_sp);        \
         } else {                                         \
-            frame_pop(L, lisp_try_frame_);
-#define LISP_JUMP_CODE (lisp_try_frame_->jump_code)
+            frame_pop(L, fr);
+#define LISP_JUMP_CODE lisp_try_code_
 #define LISP_END_TRY } }
 
 /* Cleanup that runs however the body is left, as UNWIND-PROTECT:
@@ -71,8 +71,8 @@ _Noreturn void unwind_continue(Lisp *L, Frame *target, int code);
  *         ... cleanup: runs after the body ends, and when an exit passes through ...
  *     } LISP_UNWIND_PROTECT_END;
  *
- * After the cleanup an exit that passed through goes on to its target. The body must fall
- * through as in LISP_TRY; the cleanup may leave (a RETURN-FROM in a cleanup form replaces the
+ * The cleanup runs with the frame popped and the body's special bindings undone. After it an
+ * exit that passed through goes on to its target. The body must fall through as in LISP_TRY; the cleanup may leave (a RETURN-FROM in a cleanup form replaces the
  * exit). LISP_UNWINDING is true in the cleanup when an exit passes through. */
 #define LISP_UNWIND_PROTECT_BEGIN(L, fr)                 \
     {                                                    \
@@ -83,6 +83,7 @@ _Noreturn void unwind_continue(Lisp *L, Frame *target, int code);
         if (FRAME_SETJMP(lisp_up_frame_) == 0) {
 #define LISP_UNWIND_PROTECT_EXIT                         \
             frame_pop(L, lisp_up_frame_);                \
+            unbind_specials(L, lisp_up_frame_->special_sp); \
         } else {                                         \
             lisp_up_target_ = L->unwind_target;          \
             lisp_up_code_ = L->unwind_code;              \

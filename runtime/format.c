@@ -1738,7 +1738,7 @@ static void lb_body(Lisp *L, Obj stream, Obj list, void *data) {
     LISP_TRY(L, &fr, FR_CATCH, a.lb_tag) {   /* ~^ inside the block throws to LB_TAG */
         int st = interp(L, &inner, lb->from, lb->to);
         if (st == FMT_UPUP) lb->status = FMT_UPUP;
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
     } LISP_END_TRY;
 }
 

@@ -473,7 +473,7 @@ Obj ev_block_nl(Lisp *L, Node *n, Env *env) {
         env_up(env, b->depth)->slots[b->index] = (Obj)tag;
         r = EVAL(L, b->body, env);
         if (UNLIKELY(r == UNWIND_MARK) && L->exit_target == n) r = take_exit_values(L);
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
         r = landed_values(L);   /* a RETURN-FROM from a closure */
     } LISP_END_TRY;
     tag->live = false;
@@ -583,8 +583,8 @@ Obj ev_catch(Lisp *L, Node *n, Env *env) {
     Obj r;
     LISP_TRY(L, &fr, FR_CATCH, tag) {
         r = EVAL(L, c->body, env);
-    } LISP_CATCH(L) {
-        r = landed_values(L);
+    } LISP_CATCH(L, &fr) {
+        return landed_values(L);   /* a THROW to TAG */
     } LISP_END_TRY;
     return r;
 }

@@ -42,7 +42,6 @@ typedef struct Frame {
     size_t special_sp;       /* special binding stack depth at entry */
     struct CallRecord *calls;/* call record chain at entry */
     int error_depth;         /* nesting of C-signalled errors at entry */
-    int jump_code;           /* the JUMP_* code of the exit that landed here (LISP_JUMP_CODE) */
     FrameJmpBuf jb;
 } Frame;
 

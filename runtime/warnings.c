@@ -297,7 +297,7 @@ void warnings_end_unit(Lisp *L) {
     Frame fr;
     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
         funcall0(L, fn);
-    } LISP_CATCH(L) {   /* a handler's error: the rest goes unreported */
+    } LISP_CATCH(L, &fr) {   /* a handler's error: the rest goes unreported */
         L->undefined_refs = NIL;
         L->last_error = NIL;
     } LISP_END_TRY;
