@@ -353,7 +353,7 @@ static char *report_text(Lisp *L, Obj err, size_t *len) {
             Obj out = make_capped_output_stream(L, L->cfg.print_max_chars);
             print_obj(L, err, out, false);
             text = lisp_to_malloc_n(get_output_stream_string(L, out), len);
-        } LISP_CATCH(L) {
+        } LISP_CATCH(L, &fr) {
             call_recover(L);
         } LISP_END_TRY;
     }
@@ -405,7 +405,7 @@ static void describe_error(TclSession *s, TclResult *r) {
                 r->nbacktrace++;
             }
         }
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
         call_recover(L);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
     } LISP_END_TRY;
@@ -1043,7 +1043,7 @@ bool tcl_input_complete(TclSession *s, const char *code) {
             Obj f = reader_read(L, stream, false, EOF_VALUE, false, false);
             if (f == EOF_VALUE) break;
         }
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
         /* any reader error other than end of file means "complete, but wrong": let eval report it */
         complete = !condition_is(L, L->last_error, S(END_OF_FILE));
         L->last_error = NIL;

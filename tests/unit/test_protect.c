@@ -127,7 +127,7 @@ START_TEST(a_throw_passes_through_protected_calls_to_its_catch) {
     LISP_TRY(L, &fr, FR_CATCH, tag) {
         lisp_pcall(L, FR_TOPLEVEL, run_protected, &p);
         ck_abort_msg("the throw did not reach its catch");
-    } LISP_CATCH(L) {
+    } LISP_CATCH(L, &fr) {
         landed = LISP_JUMP_CODE;
     } LISP_END_TRY;
     ck_assert_int_eq(landed, JUMP_RETURN);
