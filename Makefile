@@ -8,19 +8,41 @@ LDLIBS  = -lgc -lgmp -lcjson -lreadline -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 
-RUNTIME_SRC = $(wildcard runtime/*.c)
-LIB_SRC     = $(RUNTIME_SRC) src/session.c src/debugger.c src/profiler.c src/session-introspect.c src/session-systems.c \
-              src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
-              src/session_guard.c
-APP_SRC     = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
-STDLIB      = $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|')
+# The layers, each using only those above it (docs/internals.md, "Layers"):
+# core: objects, interpreter state, memory, unwinding, errors, symbols and packages, the boot
+CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c runtime/error.c \
+               runtime/symbol.c runtime/package.c runtime/lstring.c runtime/init.c runtime/abi.c \
+               runtime/snapshot.c runtime/access.c runtime/iowait.c
+# evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
+EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/evalprim.c runtime/load.c \
+               runtime/warnings.c runtime/xref.c runtime/profile.c
+# library modules: the rest of runtime/, one CL concept each (a new runtime/*.c lands here)
+MODULE_SRC   = $(filter-out $(CORE_SRC) $(EVAL_SRC),$(wildcard runtime/*.c))
+RUNTIME_SRC  = $(CORE_SRC) $(EVAL_SRC) $(MODULE_SRC)
+# session: the engine behind include/tinycl.h
+SESSION_SRC  = src/session.c src/debugger.c src/profiler.c src/session-introspect.c src/session-systems.c \
+               src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
+               src/session_guard.c
+# front ends: the REPL, the MCP server and the command line, through include/tinycl.h only
+FRONTEND_SRC = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
+LIB_SRC      = $(RUNTIME_SRC) $(SESSION_SRC)
+APP_SRC      = $(FRONTEND_SRC)
+# MANIFEST's lisp-abi.lisp is not a source: tools/gen-abi.c writes it from runtime/lisp-abi.def
+STDLIB      = $(patsubst stdlib-lisp/lisp-abi.lisp,$(BUILD)/lisp-abi.lisp,\
+                $(shell sed -e 's/[[:space:]]*;.*//' -e '/^$$/d' stdlib-lisp/MANIFEST | sed 's|^|stdlib-lisp/|'))
 
 LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
-.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build
-all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a
+.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build layers
+all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a $(BUILD)/boot-checked
+
+# Boot once: lisp_new checks the upcalls of runtime/lisp-abi.def, so a stdlib that breaks the
+# C-Lisp contract fails the build here rather than a user later.
+$(BUILD)/boot-checked: $(BUILD)/tinycl
+	$(BUILD)/tinycl -e '(values)' >/dev/null
+	@touch $@
 
 deps:
 	@tools/deps.sh build
@@ -36,6 +58,13 @@ $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(BUILD)
 	$(CC) -O1 -o $@ $<
 
+$(BUILD)/gen-abi: tools/gen-abi.c runtime/lisp-abi.def
+	@mkdir -p $(BUILD)
+	$(CC) -O1 -Wall -Wextra -o $@ $<
+
+$(BUILD)/lisp-abi.lisp: $(BUILD)/gen-abi
+	$(BUILD)/gen-abi $@
+
 $(BUILD)/stdlib_data.c: $(BUILD)/embed stdlib-lisp/MANIFEST runtime/cl-symbols.def $(STDLIB)
 	$(BUILD)/embed $@ runtime/cl-symbols.def $(STDLIB)
 
@@ -48,6 +77,12 @@ $(BUILD)/libtinycl.a: $(LIB_OBJ)
 
 $(BUILD)/tinycl: $(APP_OBJ) $(BUILD)/libtinycl.a
 	$(CC) $(SANFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(LDLIBS)
+
+# `make layers`: which file belongs to which layer
+layers:
+	@for l in "core:$(CORE_SRC)" "evaluator:$(EVAL_SRC)" "modules:$(MODULE_SRC)" "stdlib:$(STDLIB)" \
+	          "session:$(SESSION_SRC)" "front-ends:$(FRONTEND_SRC)"; do \
+	    echo "$${l%%:*}"; echo "$${l#*:}" | fmt -w 100 | sed 's/^/    /'; done
 
 run: all
 	$(BUILD)/tinycl

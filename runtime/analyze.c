@@ -281,7 +281,8 @@ Obj macroexpand(Lisp *L, Obj form, Obj env, bool *expanded) {
 /* ---- analysis of forms ---- */
 
 typedef Node *(*SpecialFn)(ACtx *c, Obj form);
-static SpecialFn special_table[32];
+/* the analyser of the special operator whose symbol's aux is I + 1 (special_ops[], below) */
+static SpecialFn special_op_fn(int i);
 
 static Node *analyze_symbol(ACtx *c, Obj sym) {
     Lisp *L = c->L;
@@ -1046,7 +1047,7 @@ Node *analyze(ACtx *c, Obj form) {
             continue;
         }
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_SPECIAL_OP) && SYM(head)->h.aux)
-            return special_table[SYM(head)->h.aux - 1](c, form);
+            return special_op_fn(SYM(head)->h.aux - 1)(c, form);
         if (is_type(head, T_SYMBOL) && (SYM(head)->h.flags & SYM_MACRO) && SYM(head)->function != UNBOUND) {
             Obj def = xref_macro_use(L, head, form);
             form = expand_in_analysis(c, SYM(head)->function, form);
@@ -1315,13 +1316,39 @@ Obj lisp_eval(Lisp *L, Obj form) {
 
 /* ---- registration of special operators ---- */
 
-static void defspecial(Lisp *L, Obj sym, SpecialFn fn, int *idx) {
-    (void)L;
-    special_table[*idx] = fn;
-    SYM(sym)->h.flags |= SYM_SPECIAL_OP;
-    SYM(sym)->h.aux = (uint16_t)(*idx + 1);
-    (*idx)++;
-}
+/* Constant data shared by every interpreter (as Janet's janetc_specials[]): eval_init only marks
+ * each symbol with its row. A row names its symbol by its symbols.def id, or by its name in
+ * SYSTEM when it is tinycl's own (sym < 0). */
+static const struct SpecialOp { int sym; const char *sys_name; SpecialFn fn; } special_ops[] = {
+    {SY_QUOTE, NULL, an_quote},
+    {SY_FUNCTION, NULL, an_function},
+    {SY_PROGN, NULL, an_progn},
+    {SY_IF, NULL, an_if},
+    {SY_LET, NULL, an_let},
+    {SY_LETSTAR, NULL, an_let},
+    {SY_SETQ, NULL, an_setq},
+    {SY_BLOCK, NULL, an_block},
+    {SY_RETURN_FROM, NULL, an_return_from},
+    {SY_TAGBODY, NULL, an_tagbody},
+    {SY_GO, NULL, an_go},
+    {SY_CATCH, NULL, an_catch},
+    {SY_THROW, NULL, an_throw},
+    {SY_UNWIND_PROTECT, NULL, an_unwind_protect},
+    {SY_FLET, NULL, an_flet},
+    {SY_LABELS, NULL, an_flet},
+    {SY_MACROLET, NULL, an_macrolet},
+    {SY_SYMBOL_MACROLET, NULL, an_symbol_macrolet},
+    {SY_MULTIPLE_VALUE_CALL, NULL, an_mvcall},
+    {SY_MULTIPLE_VALUE_PROG1, NULL, an_mvprog1},
+    {SY_EVAL_WHEN, NULL, an_eval_when},
+    {SY_LOAD_TIME_VALUE, NULL, an_load_time_value},
+    {SY_LOCALLY, NULL, an_locally},
+    {SY_THE, NULL, an_the},
+    {SY_PROGV, NULL, an_progv},
+    {-1, "%DESTRUCTURING-BIND", an_dbind},   /* tinycl's own: the analysed core of DESTRUCTURING-BIND */
+};
+
+static SpecialFn special_op_fn(int i) { return special_ops[i].fn; }
 
 /* documentation of the special operators eval_init registers (docs.h) */
 const DocRow analyze_special_operator_docs[] = {
@@ -1354,32 +1381,10 @@ const DocRow analyze_special_operator_docs[] = {
 };
 
 void eval_init(Lisp *L) {
-    int i = 0;
-    defspecial(L, S(QUOTE), an_quote, &i);
-    defspecial(L, S(FUNCTION), an_function, &i);
-    defspecial(L, S(PROGN), an_progn, &i);
-    defspecial(L, S(IF), an_if, &i);
-    defspecial(L, S(LET), an_let, &i);
-    defspecial(L, S(LETSTAR), an_let, &i);
-    defspecial(L, S(SETQ), an_setq, &i);
-    defspecial(L, S(BLOCK), an_block, &i);
-    defspecial(L, S(RETURN_FROM), an_return_from, &i);
-    defspecial(L, S(TAGBODY), an_tagbody, &i);
-    defspecial(L, S(GO), an_go, &i);
-    defspecial(L, S(CATCH), an_catch, &i);
-    defspecial(L, S(THROW), an_throw, &i);
-    defspecial(L, S(UNWIND_PROTECT), an_unwind_protect, &i);
-    defspecial(L, S(FLET), an_flet, &i);
-    defspecial(L, S(LABELS), an_flet, &i);
-    defspecial(L, S(MACROLET), an_macrolet, &i);
-    defspecial(L, S(SYMBOL_MACROLET), an_symbol_macrolet, &i);
-    defspecial(L, S(MULTIPLE_VALUE_CALL), an_mvcall, &i);
-    defspecial(L, S(MULTIPLE_VALUE_PROG1), an_mvprog1, &i);
-    defspecial(L, S(EVAL_WHEN), an_eval_when, &i);
-    defspecial(L, S(LOAD_TIME_VALUE), an_load_time_value, &i);
-    defspecial(L, S(LOCALLY), an_locally, &i);
-    defspecial(L, S(THE), an_the, &i);
-    defspecial(L, S(PROGV), an_progv, &i);
-    /* tinycl's own: the analysed core of DESTRUCTURING-BIND */
-    defspecial(L, intern_cstr(L, L->pkg_system, "%DESTRUCTURING-BIND"), an_dbind, &i);
+    for (size_t i = 0; i < sizeof special_ops / sizeof *special_ops; i++) {
+        const struct SpecialOp *op = &special_ops[i];
+        Obj sym = op->sym >= 0 ? L->syms[op->sym] : intern_cstr(L, L->pkg_system, op->sys_name);
+        SYM(sym)->h.flags |= SYM_SPECIAL_OP;
+        SYM(sym)->h.aux = (uint16_t)(i + 1);
+    }
 }

@@ -5,6 +5,7 @@
 #include "eval.h"
 #include "modules.h"
 #include "docs.h"
+#include "abi.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -208,7 +209,6 @@ Lisp *lisp_new(const Config *cfg) {
     L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
-    L->definition_log = NIL;
     L->session_warnings = NIL;
     L->form_file = NIL;
     L->system_packages = NIL;
@@ -223,6 +223,12 @@ Lisp *lisp_new(const Config *cfg) {
     if (lisp_pcall(L, FR_TOPLEVEL, load_stdlib, NULL)) {
         fprintf(stderr, "tinycl: error while loading the standard library: %s\n",
                 error_describe_bootstrap(L, L->last_error));
+        gc_current = prev;
+        return NULL;
+    }
+    char why[256];
+    if (!abi_check_upcalls(L, why, sizeof why)) {
+        fprintf(stderr, "tinycl: the standard library breaks the C-Lisp contract (runtime/lisp-abi.def): %s\n", why);
         gc_current = prev;
         return NULL;
     }

@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "array.h"
 #include "docs.h"
+#include <stdatomic.h>
 #include <math.h>
 #include <fenv.h>
 #include <float.h>
@@ -1925,7 +1926,7 @@ static Obj new_random_state(Lisp *L, uint64_t seed) {
 }
 
 static uint64_t fresh_seed(void) {
-    static uint64_t counter;
+    static _Atomic uint64_t counter;     /* shared by every interpreter: atomic, since threads share it */
     uint64_t seed = 0;
     int fd = open("/dev/urandom", O_RDONLY);
     if (fd >= 0) {
@@ -1934,7 +1935,7 @@ static uint64_t fresh_seed(void) {
     }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return seed ^ ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^ (++counter << 40) ^ (uint64_t)getpid();
+    return seed ^ ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^ ((atomic_fetch_add(&counter, 1) + 1) << 40) ^ (uint64_t)getpid();
 }
 
 _Noreturn static void random_limit_error(Lisp *L, Obj limit) {

@@ -242,7 +242,11 @@ typedef struct Closure {
  * CLOS layer defines; the C core treats it as opaque. */
 /* INST_CLASS: a class metaobject (CLOS); INST_GENERIC: a generic function that runtime/clos.c
  * dispatches (the evaluator calls clos_dispatch instead of `fn`). */
-enum { INST_STRUCTURE = 1, INST_CONDITION = 2, INST_STANDARD = 4, INST_CLASS = 8, INST_GENERIC = 16 };
+/* INST_* header flags and the EMF_* cache tags: declared in lisp-abi.def, shared with Lisp */
+enum {
+#define ABI_CONST(group, cname, lisp, value) cname = value,
+#include "lisp-abi.def"
+};
 typedef struct Instance {
     Header h;
     Obj layout;

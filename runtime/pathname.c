@@ -1033,16 +1033,17 @@ DEFPRIM(prim_parse_namestring) {
     return values2(L, p, o[0] == NO_VALUE ? FIX(0) : o[0]);
 }
 
-static const Obj *field_keys(Lisp *L) {
-    static Obj k[7];
+/* The field keywords of WILD-PATHNAME-P, into the caller's K (keywords are per interpreter, and two
+ * interpreters may run on two threads: no static buffer). */
+static void field_keys(Lisp *L, Obj k[7]) {
     k[0] = NIL; k[1] = S(K_HOST); k[2] = S(K_DEVICE); k[3] = S(K_DIRECTORY); k[4] = S(K_NAME); k[5] = S(K_TYPE); k[6] = S(K_VERSION);
-    return k;
 }
 
 DEFPRIM(prim_wild_pathname_p) {
     Obj p = pathname_designated(L, args[0]);
     Obj f = opt_arg(nargs, args, 1, NIL);
-    const Obj *k = field_keys(L);
+    Obj k[7];
+    field_keys(L, k);
     int which = -1;
     for (int i = 0; i < 7; i++) if (f == k[i]) which = i;
     if (which < 0) {

@@ -11,6 +11,7 @@
 #include "reader.h"
 #include "eval.h"
 #include "hash.h"
+#include "clos.h"
 #include "format.h"
 #include "pathname.h"
 #include "array.h"
@@ -736,7 +737,7 @@ static void print_instance(Lisp *L, PState *ps, Obj o, long depth) {
 
 static Obj pprint_dispatch_function(Lisp *L, Obj o) {
     Obj table = SYM(S(PRINT_PPRINT_DISPATCH))->value;
-    if (!is_type(table, T_INSTANCE) || INST(table)->nslots < 1 || INST(table)->slots[0] == NIL) return NIL;
+    if (!is_type(table, T_INSTANCE) || INST(table)->nslots < PPD_NSLOTS || INST(table)->slots[PPD_ENTRIES] == NIL) return NIL;
     Obj fn = SYM(S(PP_DISPATCH_LOOKUP))->function;
     if (!is_function(fn)) return NIL;
     Obj r = funcall2(L, fn, o, table);

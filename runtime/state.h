@@ -25,7 +25,6 @@ typedef enum {
     FR_TAGBODY,        /* a tagbody reachable by go from a closure */
     FR_CATCH,
     FR_UNWIND_PROTECT,
-    FR_HANDLER,        /* a C-level catch-all used by primitives that must clean up */
 } FrameKind;
 
 /* The jump under every non-local exit, chosen here alone: sigsetjmp without the signal mask, so
@@ -107,8 +106,6 @@ struct Lisp {
     uint64_t gensym_counter;
     uint64_t package_serial;
     uint64_t node_count;
-    Obj definition_log;      /* reserved for the session's provenance tables */
-    Obj features;
     void *session;           /* back pointer owned by src/session.c */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a

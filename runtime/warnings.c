@@ -75,7 +75,7 @@ static bool primitive_accepts_key(Lisp *L, const char *ll, Obj key) {
 
 /* The shape of a lambda list as written (a stdlib function not analysed yet has only that):
  * required count, maximum (-1: any), whether it has &key (without &allow-other-keys). */
-static bool source_shape(Lisp *L, Obj ll, int *min, int *max, bool *keys) {
+bool warnings_lambda_list_shape(Lisp *L, Obj ll, int *min, int *max, bool *keys) {
     int req = 0, opt = 0;
     bool rest = false, key = false, aok = false;
     int state = 0;   /* 0 required, 1 optional, 2 rest, 3 key, 4 aux */
@@ -152,7 +152,7 @@ void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
         if (lam->ll.is_macro) return;
         if (lam->lazy) {
             /* a stdlib function not analysed yet: read its lambda list as written */
-            if (!source_shape(L, lam->ll.source, &min, &max, &keys)) return;
+            if (!warnings_lambda_list_shape(L, lam->ll.source, &min, &max, &keys)) return;
             nfixed = min;
             lazy_source = lam->ll.source;
             goto check;
@@ -165,7 +165,7 @@ void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
         /* a generic function: the counts its lambda list allows; not its keywords, since a method
          * may accept more (SBCL checks the same) */
         Obj ll = INST(fn)->slots[GF_LAMBDA_LIST];
-        if (!is_list(ll) || !source_shape(L, ll, &min, &max, &keys)) return;
+        if (!is_list(ll) || !warnings_lambda_list_shape(L, ll, &min, &max, &keys)) return;
         keys = false;
         nfixed = min;
     } else {

@@ -24,6 +24,10 @@ void warnings_bind_var(struct ACtx *c, struct AVar *v, Obj decls);
 /* Called by finalisation once references are resolved: report the variables never used. */
 void warnings_unused(struct ACtx *c, struct AVar *vars);
 
+/* The shape of lambda list LL as written: required count, maximum (-1: any), whether it has
+ * &key without &allow-other-keys. False when it is not worth guessing (&whole, &optional with &key). */
+bool warnings_lambda_list_shape(Lisp *L, Obj ll, int *min, int *max, bool *keys);
+
 /* The position of the next top-level form read from STREAM (a string input stream), for the
  * warnings its analysis gives. */
 void warnings_form_start(Lisp *L, Obj stream);

@@ -95,15 +95,15 @@
     default-initargs documentation kind direct-subclasses version obsolete-layouts finalized-p
     prototype direct-methods initargs-cache plist instance-size))
 
-(defun %class-version (c) (%instance-ref c 10))
-(defun %class-finalized-p (c) (%instance-ref c 12))
+(defun %class-version (c) (%class.version c))
+(defun %class-finalized-p (c) (%class.finalized c))
 
 (defun %define-system-class (name supers kind &optional slot-names)
   (let ((c (gethash name *class-table*)))
     (if (null c) (setq c (%make-class-object name kind)))
-    (%instance-set c 8 kind)
+    (%set-class.kind c kind)
     (if slot-names
-        (%instance-set c 3 (%mapcar1 #'(lambda (s) (%make-slot-definition s nil nil nil nil nil :instance t nil))
+        (%set-class.direct-slots c (%mapcar1 #'(lambda (s) (%make-slot-definition s nil nil nil nil nil :instance t nil))
                                      slot-names)))
     (%set-direct-superclasses c (%mapcar1 #'(lambda (s) (gethash s *class-table*)) supers))
     (setf (gethash name *class-table*) c)
@@ -314,10 +314,8 @@
   (if (%class-p x) x (find-class x errorp)))
 
 ;;; ------------------------------------------------------------------
-;;; Generic function objects. Slots (runtime/clos.h): 0 name, 1 lambda-list, 2 methods,
-;;; 3 method combination (name . options), 4 documentation, 5 argument precedence order
-;;; (positions), 6 declarations, 7 method class, 8 cache, 9 dispatch positions, 10 eql tables,
-;;; 11 info (nreq nopt restp keys allow-other-keys-p), 12 nreq, 13 plist, 14 initial methods.
+;;; Generic function objects. Their slots (%gf.name, %gf.methods, %gf.cache, ...) are declared,
+;;; with what each holds, in runtime/lisp-abi.def.
 
 (defun %generic-function-p (x)
   (and (%instance-p x) (%class-p (%instance-layout x))
@@ -362,17 +360,18 @@
   "Every generic function made, newest first (for the session's reset).")
 
 (defun %make-generic-function (name lambda-list)
-  (let ((gf (%allocate-funcallable-instance *standard-generic-function-class* #'identity 20)))
+  (let ((gf (%allocate-funcallable-instance *standard-generic-function-class* #'identity
+                                                (+ (%flag.generic) (%flag.standard)))))
     (setq *generic-functions* (cons gf *generic-functions*))
-    (%instance-set gf 0 name)
-    (%instance-set gf 2 nil)
-    (%instance-set gf 3 '(standard))
-    (%instance-set gf 4 nil)
-    (%instance-set gf 6 nil)
-    (%instance-set gf 7 *standard-method-class*)
-    (%instance-set gf 8 nil)
-    (%instance-set gf 13 nil)
-    (%instance-set gf 14 nil)
+    (%set-gf.name gf name)
+    (%set-gf.methods gf nil)
+    (%set-gf.method-combination gf '(standard))
+    (%set-gf.documentation gf nil)
+    (%set-gf.declarations gf nil)
+    (%set-gf.method-class gf *standard-method-class*)
+    (%set-gf.cache gf nil)
+    (%set-gf.plist gf nil)
+    (%set-gf.initial-methods gf nil)
     (%set-gf-lambda-list gf lambda-list)
     (%set-funcallable-instance-function
      gf #'(lambda (&rest args) (%run-emf (%gf-miss gf args) args)))
@@ -380,24 +379,24 @@
 
 (defun %set-gf-lambda-list (gf lambda-list)
   (let ((info (%parse-lambda-list-info lambda-list)))
-    (%instance-set gf 1 lambda-list)
-    (%instance-set gf 11 info)
-    (%instance-set gf 12 (car info))
+    (%set-gf.lambda-list gf lambda-list)
+    (%set-gf.info gf info)
+    (%set-gf.nreq gf (car info))
     (let ((apo nil) (i 0))
       (dotimes (k (car info)) (setq apo (cons i apo)) (setq i (1+ i)))
-      (%instance-set gf 5 (nreverse-boot apo)))
+      (%set-gf.apo gf (nreverse-boot apo)))
     (%update-gf-dispatch gf)))
 
-(defun generic-function-name (gf) (%instance-ref gf 0))
-(defun generic-function-lambda-list (gf) (%instance-ref gf 1))
-(defun generic-function-methods (gf) (%instance-ref gf 2))
-(defun %gf-nreq (gf) (%instance-ref gf 12))
+(defun generic-function-name (gf) (%gf.name gf))
+(defun generic-function-lambda-list (gf) (%gf.lambda-list gf))
+(defun generic-function-methods (gf) (%gf.methods gf))
+(defun %gf-nreq (gf) (%gf.nreq gf))
 
 (defun %required-positions-with-specializers (gf)
   (let ((positions nil) (nreq (%gf-nreq gf)))
     (dotimes (i nreq)
-      (if (dolist (m (%instance-ref gf 2) nil)
-            (if (not (eq (nth i (%instance-ref m 2)) *t-class*)) (return t)))
+      (if (dolist (m (%gf.methods gf) nil)
+            (if (not (eq (nth i (%method.specializers m)) *t-class*)) (return t)))
           (setq positions (cons i positions))))
     (nreverse-boot positions)))
 
@@ -406,19 +405,19 @@
   (let ((positions (%required-positions-with-specializers gf))
         (nreq (%gf-nreq gf))
         (tables nil))
-    (dolist (m (%instance-ref gf 2))
+    (dolist (m (%gf.methods gf))
       (let ((i 0))
-        (dolist (s (%instance-ref m 2))
+        (dolist (s (%method.specializers m))
           (if (%eql-specializer-p s)
               (progn
                 (if (null tables) (setq tables (%make-list-boot nreq)))
                 (let ((cell (nthcdr i tables)))
                   (if (null (car cell)) (rplaca cell (make-hash-table :test 'eql)))
-                  (setf (gethash (%instance-ref s 0) (car cell)) s))))
+                  (setf (gethash (%eqls.object s) (car cell)) s))))
           (setq i (1+ i)))))
-    (%instance-set gf 9 (apply #'%clos-vector positions))
-    (%instance-set gf 10 (if tables (apply #'%clos-vector tables) nil))
-    (%instance-set gf 8 nil)
+    (%set-gf.dispatch gf (apply #'%clos-vector positions))
+    (%set-gf.eql-tables gf (if tables (apply #'%clos-vector tables) nil))
+    (%set-gf.cache gf nil)
     gf))
 
 (defun %make-list-boot (n)
@@ -434,30 +433,30 @@
 
 (defun intern-eql-specializer (object)
   (or (gethash object *eql-specializers*)
-      (let ((s (%allocate-instance *eql-specializer-class* 4)))
-        (%instance-set s 0 object)
-        (%instance-set s 1 nil)
+      (let ((s (%allocate-instance *eql-specializer-class* (%flag.standard))))
+        (%set-eqls.object s object)
+        (%set-eqls.direct-methods s nil)
         (setf (gethash object *eql-specializers*) s))))
 
-(defun eql-specializer-object (s) (%instance-ref s 0))
+(defun eql-specializer-object (s) (%eqls.object s))
 
 ;;; ------------------------------------------------------------------
-;;; Methods. Slots: 0 generic function, 1 qualifiers, 2 specializers, 3 lambda list,
-;;; 4 function (taking the chain of methods and the argument list first), 5 fast function
-;;; (when the body never calls the next method), 6 documentation, 7 slot name (accessor
-;;; methods), 8 plist (:info (nreq nopt restp keys aok)).
+;;; Methods. Their slots (%method.gf, %method.qualifiers, %method.specializers, ...) are declared in
+;;; runtime/lisp-abi.def: function takes the chain of methods and the argument list first;
+;;; fast-function is there when the body never calls the next method; slot-name marks accessor
+;;; methods; plist holds :info (nreq nopt restp keys aok).
 
 (defun %make-method (class qualifiers specializers lambda-list function fast-function doc)
-  (let ((m (%allocate-instance class 4)))
-    (%instance-set m 0 nil)
-    (%instance-set m 1 qualifiers)
-    (%instance-set m 2 specializers)
-    (%instance-set m 3 lambda-list)
-    (%instance-set m 4 function)
-    (%instance-set m 5 fast-function)
-    (%instance-set m 6 doc)
-    (%instance-set m 7 nil)
-    (%instance-set m 8 (list :info (%parse-lambda-list-info lambda-list)))
+  (let ((m (%allocate-instance class (%flag.standard))))
+    (%set-method.gf m nil)
+    (%set-method.qualifiers m qualifiers)
+    (%set-method.specializers m specializers)
+    (%set-method.lambda-list m lambda-list)
+    (%set-method.function m function)
+    (%set-method.fast-function m fast-function)
+    (%set-method.documentation m doc)
+    (%set-method.slot-name m nil)
+    (%set-method.plist m (list :info (%parse-lambda-list-info lambda-list)))
     m))
 
 (defun %method-p (x)
@@ -466,23 +465,23 @@
 
 (defun method-qualifiers (m)
   "The list of qualifiers (such as :BEFORE or :AROUND) of method M."
-  (%instance-ref m 1))
-(defun method-specializers (m) (%instance-ref m 2))
-(defun method-lambda-list (m) (%instance-ref m 3))
-(defun method-generic-function (m) (%instance-ref m 0))
-(defun %method-info (m) (%plist-get (%instance-ref m 8) :info nil))
+  (%method.qualifiers m))
+(defun method-specializers (m) (%method.specializers m))
+(defun method-lambda-list (m) (%method.lambda-list m))
+(defun method-generic-function (m) (%method.gf m))
+(defun %method-info (m) (%plist-get (%method.plist m) :info nil))
 
 (defun %specializer-name (s)
-  (cond ((%eql-specializer-p s) (list 'eql (%instance-ref s 0)))
+  (cond ((%eql-specializer-p s) (list 'eql (%eqls.object s)))
         ((%class-p s) (%class-name s))
         (t s)))
 
 (defun %invoke-method (m args)
   ;; call one method alone (no next methods)
-  (let ((fast (%instance-ref m 5)))
+  (let ((fast (%method.fast-function m)))
     (if fast
         (apply fast args)
-        (apply (%instance-ref m 4) (list m) args args))))
+        (apply (%method.function m) (list m) args args))))
 
 ;;; ------------------------------------------------------------------
 ;;; Congruence (CLHS 7.6.4)
@@ -493,7 +492,7 @@
          :format-arguments (list method gf reason)))
 
 (defun %check-congruence (gf method)
-  (let ((g (%instance-ref gf 11)) (m (%method-info method)))
+  (let ((g (%gf.info gf)) (m (%method-info method)))
     (cond ((< (car m) (car g)) (%congruence-error gf method "the method has fewer required arguments than the generic function"))
           ((> (car m) (car g)) (%congruence-error gf method "the method has more required arguments than the generic function"))
           ((< (cadr m) (cadr g)) (%congruence-error gf method "the method has fewer optional arguments than the generic function"))
@@ -521,50 +520,50 @@
   (and (= (%list-length a) (%list-length b)) (%cl-every2 #'eq a b)))
 
 (defun %find-method-1 (gf qualifiers specializers)
-  (dolist (m (%instance-ref gf 2) nil)
-    (if (and (equal (%instance-ref m 1) qualifiers)
-             (%same-specializers-p (%instance-ref m 2) specializers))
+  (dolist (m (%gf.methods gf) nil)
+    (if (and (equal (%method.qualifiers m) qualifiers)
+             (%same-specializers-p (%method.specializers m) specializers))
         (return m))))
 
 (defun %note-direct-method (specializers method add)
   (dolist (s specializers)
     (if (or (%class-p s) (%eql-specializer-p s))
-        (let ((index (if (%class-p s) 14 1)))
-          (%instance-set s index (if add
-                                     (cons method (%remove-eq method (%instance-ref s index)))
-                                     (%remove-eq method (%instance-ref s index))))))))
+        (let* ((class-p (%class-p s))
+               (old (if class-p (%class.direct-methods s) (%eqls.direct-methods s)))
+               (new (if add (cons method (%remove-eq method old)) (%remove-eq method old))))
+          (if class-p (%set-class.direct-methods s new) (%set-eqls.direct-methods s new))))))
 
 (defvar *initargs-epoch* 0)
 
 (defun %methods-changed (gf)
   (%update-gf-dispatch gf)
-  (if (%memq (%instance-ref gf 0) '(make-instance allocate-instance initialize-instance
+  (if (%memq (%gf.name gf) '(make-instance allocate-instance initialize-instance
                                      shared-initialize reinitialize-instance))
       (setq *initargs-epoch* (1+ *initargs-epoch*))))
 
 (defun %add-method (gf method)
-  (if (and (%instance-ref method 0) (not (eq (%instance-ref method 0) gf)))
+  (if (and (%method.gf method) (not (eq (%method.gf method) gf)))
       (error 'simple-error :format-control "The method ~S is already part of the generic function ~S."
-                           :format-arguments (list method (%instance-ref method 0))))
+                           :format-arguments (list method (%method.gf method))))
   (%check-congruence gf method)
-  (let ((old (%find-method-1 gf (%instance-ref method 1) (%instance-ref method 2))))
+  (let ((old (%find-method-1 gf (%method.qualifiers method) (%method.specializers method))))
     (if old
         (progn
-          (%instance-set gf 2 (%remove-eq old (%instance-ref gf 2)))
-          (%note-direct-method (%instance-ref old 2) old nil)
-          (%instance-set old 0 nil))))
-  (%instance-set method 0 gf)
-  (%instance-set gf 2 (cons method (%instance-ref gf 2)))
-  (%note-direct-method (%instance-ref method 2) method t)
+          (%set-gf.methods gf (%remove-eq old (%gf.methods gf)))
+          (%note-direct-method (%method.specializers old) old nil)
+          (%set-method.gf old nil))))
+  (%set-method.gf method gf)
+  (%set-gf.methods gf (cons method (%gf.methods gf)))
+  (%note-direct-method (%method.specializers method) method t)
   (%methods-changed gf)
   gf)
 
 (defun %remove-method (gf method)
-  (if (%memq method (%instance-ref gf 2))
+  (if (%memq method (%gf.methods gf))
       (progn
-        (%instance-set gf 2 (%remove-eq method (%instance-ref gf 2)))
-        (%note-direct-method (%instance-ref method 2) method nil)
-        (%instance-set method 0 nil)
+        (%set-gf.methods gf (%remove-eq method (%gf.methods gf)))
+        (%note-direct-method (%method.specializers method) method nil)
+        (%set-method.gf method nil)
         (%methods-changed gf)))
   gf)
 
@@ -626,26 +625,26 @@
                (%set-fdefinition name gf))
         (if lambda-list-p
             (let ((info (%parse-lambda-list-info lambda-list)))
-              (dolist (m (%instance-ref gf 2))
+              (dolist (m (%gf.methods gf))
                 (if (not (%lambda-lists-congruent-p info (%method-info m)))
                     (error 'simple-error
                            :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
-                           :format-arguments (list lambda-list gf (%instance-ref gf 1)))))
+                           :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
               (%set-gf-lambda-list gf lambda-list))))
-    (%instance-set gf 4 documentation)
+    (%set-gf.documentation gf documentation)
     (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
-    (if mc-p (%instance-set gf 3 (%canonical-method-combination method-combination)))
-    (if method-class-p (%instance-set gf 7 (%coerce-to-class method-class)))
-    (if declare (%instance-set gf 6 declare))
+    (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
+    (if method-class-p (%set-gf.method-class gf (%coerce-to-class method-class)))
+    (if declare (%set-gf.declarations gf declare))
     (if argument-precedence-order
-        (let ((required (%required-names (%instance-ref gf 1))))
+        (let ((required (%required-names (%gf.lambda-list gf))))
           (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
                         (dolist (v required t)
                           (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
               (error 'simple-program-error
                      :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
                      :format-arguments (list argument-precedence-order required name)))
-          (%instance-set gf 5 (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
+          (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
     (%methods-changed gf)
     gf))
 
@@ -708,7 +707,7 @@
   (let ((gf (if (fboundp name) (%untraced-fdefinition name) nil)))
     (if (and gf (%generic-function-p gf))
         ;; methods from an earlier DEFGENERIC's :method options go
-        (dolist (m (%instance-ref gf 14)) (%remove-method gf m))))
+        (dolist (m (%gf.initial-methods gf)) (%remove-method gf m))))
   (apply #'ensure-generic-function name :lambda-list lambda-list :documentation doc
          (append (if mc (list :method-combination mc) (list :method-combination '(standard)))
                  (if apo (list :argument-precedence-order apo))
@@ -716,7 +715,7 @@
                  (if method-class (list :method-class method-class)))))
 
 (defun %set-initial-methods (gf methods)
-  (%instance-set gf 14 methods))
+  (%set-gf.initial-methods gf methods))
 
 (defun %parse-defmethod (args)
   ;; -> (qualifiers lambda-list body)
@@ -860,7 +859,7 @@
 
 (defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
   (let* ((gf (%ensure-gf name (%gf-lambda-list-from-method lambda-list)))
-         (m (%make-method (%instance-ref gf 7) qualifiers
+         (m (%make-method (%gf.method-class gf) qualifiers
                           (%mapcar1 #'%resolve-specializer specializers)
                           lambda-list function fast-function doc)))
     (%add-method gf m)
@@ -872,11 +871,11 @@
 
 (defun %specializer-applies-p (s arg arg-class)
   (if (%eql-specializer-p s)
-      (eql (%instance-ref s 0) arg)
+      (eql (%eqls.object s) arg)
       (or (eq s *t-class*) (if (%memq s (%class-cpl arg-class)) t nil))))
 
 (defun %method-applicable-p (m args classes)
-  (let ((specs (%instance-ref m 2)))
+  (let ((specs (%method.specializers m)))
     (tagbody
      top
        (if (null specs) (return-from %method-applicable-p t))
@@ -888,7 +887,7 @@
 (defun %more-specific-p (m1 m2 apo classes)
   ;; whether M1 precedes M2 for arguments of CLASSES
   (dolist (i apo nil)
-    (let ((s1 (nth i (%instance-ref m1 2))) (s2 (nth i (%instance-ref m2 2))))
+    (let ((s1 (nth i (%method.specializers m1))) (s2 (nth i (%method.specializers m2))))
       (if (not (eq s1 s2))
           (return-from %more-specific-p
             (cond ((%eql-specializer-p s1) t)
@@ -900,9 +899,9 @@
   (let* ((nreq (%gf-nreq gf))
          (required (let ((r nil) (a args)) (dotimes (i nreq) (setq r (cons (car a) r)) (setq a (cdr a))) (nreverse-boot r)))
          (classes (%mapcar1 #'class-of required))
-         (apo (%instance-ref gf 5))
+         (apo (%gf.apo gf))
          (applicable nil))
-    (dolist (m (%instance-ref gf 2))
+    (dolist (m (%gf.methods gf))
       (if (%method-applicable-p m required classes) (setq applicable (cons m applicable))))
     ;; a stable sort of the methods in the function's order (newest first), as SBCL
     (%cl-sort (nreverse-boot applicable) #'(lambda (a b) (%more-specific-p a b apo classes)))))
@@ -918,7 +917,7 @@
 ;;; method, or #(3 befores primaries afters gf) for the inner part of the standard combination.
 
 (defun %emf-keys (gf methods)
-  (let* ((info (%instance-ref gf 11)) (anykey (not (eq (nth 3 info) :none)))
+  (let* ((info (%gf.info gf)) (anykey (not (eq (nth 3 info) :none)))
          (keys (if anykey (nth 3 info) nil)))
     (if (nth 4 info)
         t
@@ -941,14 +940,14 @@
   (let* ((object (if (eq kind :reader) (car args) (cadr args)))
          (class (class-of object)))
     (if (and (eq (%class-kind class) :standard) (%class-finalized-p class))
-        (let ((loc (%slot-location class (%instance-ref m 7))))
+        (let ((loc (%slot-location class (%method.slot-name m))))
           (if loc
-              (%clos-vector (if (eq kind :reader) 0 1) class loc (%instance-ref m 5))
+              (%clos-vector (if (eq kind :reader) (%emf.reader) (%emf.writer)) class loc (%method.fast-function m))
               nil))
         nil)))
 
 (defun %make-emf (gf methods args)
-  (let ((comb (car (%instance-ref gf 3))))
+  (let ((comb (car (%gf.method-combination gf))))
     (if (eq comb 'standard)
         (%standard-emf gf methods args)
         (let ((type (gethash comb *method-combination-types*)))
@@ -956,13 +955,13 @@
                  (error 'simple-error :format-control "The method combination ~S of ~S is not defined."
                                       :format-arguments (list comb gf)))
                 ((eq (car type) :long)
-                 (%long-emf gf methods (cadr type) (cdr (%instance-ref gf 3))))
-                (t (%short-emf gf methods comb (cdr (%instance-ref gf 3)) type)))))))
+                 (%long-emf gf methods (cadr type) (cdr (%gf.method-combination gf))))
+                (t (%short-emf gf methods comb (cdr (%gf.method-combination gf)) type)))))))
 
 (defun %standard-emf (gf methods args)
   (let ((arounds nil) (befores nil) (primaries nil) (afters nil))
     (dolist (m methods)
-      (let ((q (%instance-ref m 1)))
+      (let ((q (%method.qualifiers m)))
         (cond ((null q) (setq primaries (cons m primaries)))
               ((cdr q) (%invalid-qualifiers-error gf m))
               ((eq (car q) :around) (setq arounds (cons m arounds)))
@@ -972,25 +971,25 @@
     ;; methods come most specific first: afters stay least specific first
     (setq arounds (nreverse-boot arounds) befores (nreverse-boot befores) primaries (nreverse-boot primaries))
     (let ((keys (%emf-keys gf methods))
-          (start (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11)))))
+          (start (+ (car (%gf.info gf)) (cadr (%gf.info gf)))))
       (cond ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
-                  (%instance-ref (car primaries) 7)
+                  (%method.slot-name (car primaries))
                   (%slot-accessor-emf gf (car primaries) args
                                       (if (eq (%instance-layout (car primaries)) *standard-reader-method-class*)
                                           :reader :writer))))
             ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
-                  (%instance-ref (car primaries) 5))
-             (%instance-ref (car primaries) 5))
+                  (%method.fast-function (car primaries)))
+             (%method.fast-function (car primaries)))
             ((and (null arounds) (null befores) (null afters))
-             (%clos-vector 2 primaries keys start))
+             (%clos-vector (%emf.chain) primaries keys start))
             (t
-             (let ((inner (%clos-vector 3 (%mapcar1 #'list befores) primaries (%mapcar1 #'list afters) gf)))
-               (%clos-vector 2 (append arounds (list inner)) keys start)))))))
+             (let ((inner (%clos-vector (%emf.inner) (%mapcar1 #'list befores) primaries (%mapcar1 #'list afters) gf)))
+               (%clos-vector (%emf.chain) (append arounds (list inner)) keys start)))))))
 
 (defun %short-emf (gf methods comb options type)
   (let ((arounds nil) (primaries nil))
     (dolist (m methods)
-      (let ((q (%instance-ref m 1)))
+      (let ((q (%method.qualifiers m)))
         (cond ((equal q '(:around)) (setq arounds (cons m arounds)))
               ((and (consp q) (eq (car q) comb) (null (cdr q))) (setq primaries (cons m primaries)))
               (t (error 'simple-error
@@ -1004,7 +1003,7 @@
     (setq arounds (nreverse-boot arounds))
     (setq primaries (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))
     (if (null primaries)
-        (%clos-vector 2 (list (%clos-vector 3 nil nil nil gf)) t 0)
+        (%clos-vector (%emf.chain) (list (%clos-vector (%emf.inner) nil nil nil gf)) t 0)
         (let* ((ms primaries)
                (operator (cadr type))
                (combined
@@ -1016,8 +1015,8 @@
                                            `(call-method ,(car ms))
                                            `(,operator ,@(%mapcar1 #'(lambda (m) `(call-method ,m)) ms)))))
                                nil)))
-          (%clos-vector 2 (append arounds (list combined)) (%emf-keys gf methods)
-                        (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11))))))))
+          (%clos-vector (%emf.chain) (append arounds (list combined)) (%emf-keys gf methods)
+                        (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))))
 
 (defun %apply-short-combination (comb methods args)
   (cond ((eq comb 'progn) (let ((r nil)) (dolist (m methods r) (setq r (%invoke-method m args)))))
@@ -1048,10 +1047,10 @@
                  ,*emf-args*))
 
 (defun %call-method (m next args)
-  (let ((fast (%instance-ref m 5)))
+  (let ((fast (%method.fast-function m)))
     (if fast
         (apply fast args)
-        (apply (%instance-ref m 4) (cons m next) args args))))
+        (apply (%method.function m) (cons m next) args args))))
 
 (defun %effective-method-function (gf form &optional arguments-binder)
   (declare (ignore gf))
@@ -1069,8 +1068,8 @@
          (form (car result))
          (fn (%effective-method-function gf form (cadr result)))
          (combined (%make-method *standard-method-class* nil nil nil nil fn nil)))
-    (%clos-vector 2 (list combined) (%emf-keys gf methods)
-                  (+ (car (%instance-ref gf 11)) (cadr (%instance-ref gf 11))))))
+    (%clos-vector (%emf.chain) (list combined) (%emf-keys gf methods)
+                  (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))
 
 ;;; DEFINE-METHOD-COMBINATION (CLHS 7.7.x)
 
@@ -1104,7 +1103,7 @@
   ;; GROUPS: ((patterns order required description) ...) -> a list of method lists
   (let ((buckets (%make-list-boot (%list-length groups))))
     (dolist (m methods)
-      (let ((q (%instance-ref m 1)) (i 0) (found nil))
+      (let ((q (%method.qualifiers m)) (i 0) (found nil))
         (dolist (g groups)
           (if (%method-group-matches-p (car g) q)
               (progn (setq found t)
@@ -1251,7 +1250,7 @@
             emf)))))
 
 (defun %no-next-method (chain-method args)
-  (apply #'no-next-method (%instance-ref chain-method 0) chain-method args))
+  (apply #'no-next-method (%method.gf chain-method) chain-method args))
 
 (defun %no-primary-method (gf args)
   (error 'no-primary-method-error :generic-function gf :arguments args))
@@ -1282,9 +1281,9 @@
 
 (defgeneric class-name (class)
   (:documentation "The name of CLASS, a symbol."))
-(defmethod class-name ((class class)) (%instance-ref class 0))
+(defmethod class-name ((class class)) (%class.name class))
 (defgeneric (setf class-name) (new-value class))
-(defmethod (setf class-name) (new-value (class class)) (%instance-set class 0 new-value))
+(defmethod (setf class-name) (new-value (class class)) (%set-class.name class new-value))
 
 (defun class-precedence-list (class) (%class-cpl class))
 (defun class-direct-superclasses (class) (%class-direct-superclasses class))
@@ -1294,16 +1293,16 @@
 (defun class-default-initargs (class) (%class-default-initargs class))
 (defun class-direct-default-initargs (class) (%class-direct-default-initargs class))
 (defun class-finalized-p (class) (%class-finalized-p class))
-(defun specializer-direct-methods (s) (%instance-ref s (if (%class-p s) 14 1)))
-(defun slot-definition-name (s) (%instance-ref s 0))
-(defun slot-definition-initargs (s) (%instance-ref s 1))
-(defun slot-definition-initform (s) (%instance-ref s 2))
-(defun slot-definition-initfunction (s) (%instance-ref s 3))
-(defun slot-definition-readers (s) (%instance-ref s 4))
-(defun slot-definition-writers (s) (%instance-ref s 5))
-(defun slot-definition-allocation (s) (%instance-ref s 6))
-(defun slot-definition-type (s) (%instance-ref s 7))
-(defun slot-definition-location (s) (%instance-ref s 9))
+(defun specializer-direct-methods (s) (if (%class-p s) (%class.direct-methods s) (%eqls.direct-methods s)))
+(defun slot-definition-name (s) (%slotd.name s))
+(defun slot-definition-initargs (s) (%slotd.initargs s))
+(defun slot-definition-initform (s) (%slotd.initform s))
+(defun slot-definition-initfunction (s) (%slotd.initfunction s))
+(defun slot-definition-readers (s) (%slotd.readers s))
+(defun slot-definition-writers (s) (%slotd.writers s))
+(defun slot-definition-allocation (s) (%slotd.allocation s))
+(defun slot-definition-type (s) (%slotd.type s))
+(defun slot-definition-location (s) (%slotd.location s))
 
 ;;; ------------------------------------------------------------------
 ;;; DEFCLASS
@@ -1402,8 +1401,8 @@
 
 (defun %accessor-methods-of (class)
   (let ((r nil))
-    (dolist (m (%instance-ref class 14))
-      (if (and (%instance-ref m 7) (%instance-ref m 0)) (setq r (cons m r))))
+    (dolist (m (%class.direct-methods class))
+      (if (and (%method.slot-name m) (%method.gf m)) (setq r (cons m r))))
     r))
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
@@ -1432,20 +1431,20 @@
                                     (gethash 'funcallable-standard-object *class-table*))))
                 (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                      :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
-      (%instance-set class 8 kind)
+      (%set-class.kind class kind)
       (%set-instance-layout class (%metaclass-for-kind kind))
       ;; the accessor methods of the old definition go
-      (dolist (m (%accessor-methods-of class)) (%remove-method (%instance-ref m 0) m))
+      (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
       ;; class slots keep their values when the slot stays shared
       (dolist (d direct-slots)
         (if (eq (%slot-definition-allocation d) :class)
             (dolist (old (%class-direct-slots class))
               (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
-                       (consp (%instance-ref old 9)))
-                  (%instance-set d 9 (%instance-ref old 9))))))
-      (%instance-set class 3 direct-slots)
-      (%instance-set class 5 default-initargs)
-      (%instance-set class 7 doc)
+                       (consp (%slotd.location old)))
+                  (%set-slotd.location d (%slotd.location old))))))
+      (%set-class.direct-slots class direct-slots)
+      (%set-class.direct-default-initargs class default-initargs)
+      (%set-class.documentation class doc)
       (%set-direct-superclasses class supers)
       (setf (gethash name *class-table*) class)
       (%finalize-class class)
@@ -1453,8 +1452,8 @@
       (%set-documentation name 'type doc)
       (%bump-epoch)
       (dolist (d direct-slots)
-        (dolist (r (%instance-ref d 4)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-        (dolist (w (%instance-ref d 5)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+        (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+        (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
       class)))
 
 (defun %inherits-from-p (class super)
@@ -1491,7 +1490,7 @@
                               #'(lambda (object) (slot-value object slot-name))
                               #'(lambda (new-value object) (setf (slot-value object slot-name) new-value)))
                           nil)))
-    (%instance-set m 7 slot-name)
+    (%set-method.slot-name m slot-name)
     (%add-method gf m)
     m))
 
@@ -1540,10 +1539,10 @@
      end)))
 
 (defun %class-prototype (class)
-  (or (%instance-ref class 13)
-      (%instance-set class 13 (if (eq (%class-kind class) :funcallable)
-                                  (%allocate-funcallable-instance class #'identity 4)
-                                  (%allocate-instance class 4)))))
+  (or (%class.prototype class)
+      (%set-class.prototype class (if (eq (%class-kind class) :funcallable)
+                                  (%allocate-funcallable-instance class #'identity (%flag.standard))
+                                  (%allocate-instance class (%flag.standard))))))
 
 (defun class-prototype (class) (%class-prototype (%ensure-finalized class)))
 
@@ -1557,7 +1556,7 @@
 
 (defun %valid-initargs (class)
   ;; cached per class: slot initargs and the keywords of the initialization methods
-  (let ((cache (%instance-ref class 15)) (stamp (cons *clos-epoch* *initargs-epoch*)))
+  (let ((cache (%class.initargs-cache class)) (stamp (cons *clos-epoch* *initargs-epoch*)))
     (if (and cache (equal (car cache) stamp))
         (cddr cache)
         (let* ((proto (%class-prototype class))
@@ -1570,7 +1569,7 @@
           (dolist (k more)
             (if (eq k t) (setq keys t))
             (if (not (eq keys t)) (setq keys (%cl-union-eq keys k))))
-          (%instance-set class 15 (list* stamp :unknown keys))
+          (%set-class.initargs-cache class (list* stamp :unknown keys))
           keys))))
 
 (defun %check-initargs (class initargs &optional extra-gfs)
@@ -1600,7 +1599,7 @@
   (:documentation "A new instance of CLASS with every slot unbound, not yet initialized."))
 (push (defmethod allocate-instance ((class standard-class) &rest initargs)
         (declare (ignore initargs))
-        (%allocate-instance class 4))
+        (%allocate-instance class (%flag.standard)))
       *standard-initialization-methods*)
 (defmethod allocate-instance ((class structure-class) &rest initargs)
   (declare (ignore initargs))
@@ -1623,7 +1622,7 @@
 (defun %standard-initialization-p (class)
   ;; whether only the standard methods initialize instances of CLASS (cached with the initargs)
   (%valid-initargs class)
-  (let ((cache (%instance-ref class 15)))
+  (let ((cache (%class.initargs-cache class)))
     (if (eq (cadr cache) :unknown)
         (let ((fast (%only-standard-initialization-p class)))
           (rplaca (cdr cache) fast)
@@ -1716,7 +1715,7 @@
 (defun %update-obsolete-instance (instance)
   (let* ((class (%instance-layout instance))
          (version (%instance-version instance))
-         (old-names (cdr (%cl-assq version (%instance-ref class 11))))
+         (old-names (cdr (%cl-assq version (%class.obsolete-layouts class))))
          (fresh (%allocate-instance class (%instance-flags instance)))
          (new-names (%instance-slot-names class))
          (old-values nil))
@@ -1851,8 +1850,8 @@
     (values (if (eq (nth 3 info) :none) nil (nth 3 info)) (nth 4 info))))
 
 (defun method-function (method)
-  (or (%instance-ref method 5)
-      (let ((f (%instance-ref method 4)))
+  (or (%method.fast-function method)
+      (let ((f (%method.function method)))
         #'(lambda (args next-methods)
             (declare (ignore next-methods))
             (apply f (list method) args args)))))
@@ -1926,31 +1925,31 @@
 (defmethod print-object ((gf generic-function) stream)
   (%print-unreadable gf stream t nil
                      #'(lambda ()
-                         (%prin1-qualified (%instance-ref gf 0) stream)
+                         (%prin1-qualified (%gf.name gf) stream)
                          (write-string " (" stream)
-                         (prin1 (%list-length (%instance-ref gf 2)) stream)
+                         (prin1 (%list-length (%gf.methods gf)) stream)
                          (write-string ")" stream)))
   gf)
 
 (defmethod print-object ((m standard-method) stream)
   (%print-unreadable m stream t t
                      #'(lambda ()
-                         (let ((gf (%instance-ref m 0)))
+                         (let ((gf (%method.gf m)))
                            (if gf
-                               (progn (%prin1-qualified (%instance-ref gf 0) stream)
+                               (progn (%prin1-qualified (%gf.name gf) stream)
                                       (write-string " " stream)))
-                           (dolist (q (%instance-ref m 1))
+                           (dolist (q (%method.qualifiers m))
                              (prin1 q stream)
                              (write-string " " stream))
-                           (prin1 (%mapcar1 #'%specializer-name (%instance-ref m 2)) stream))))
+                           (prin1 (%mapcar1 #'%specializer-name (%method.specializers m)) stream))))
   m)
 
 (defmethod print-object ((s slot-definition) stream)
-  (%print-unreadable s stream t nil #'(lambda () (%prin1-qualified (%instance-ref s 0) stream)))
+  (%print-unreadable s stream t nil #'(lambda () (%prin1-qualified (%slotd.name s) stream)))
   s)
 
 (defmethod print-object ((s eql-specializer) stream)
-  (%print-unreadable s stream t nil #'(lambda () (prin1 (%instance-ref s 0) stream)))
+  (%print-unreadable s stream t nil #'(lambda () (prin1 (%eqls.object s) stream)))
   s)
 
 (defmethod print-object ((object structure-object) stream)
@@ -2081,7 +2080,7 @@
 (defmethod describe-object ((class class) stream)
   (%clos-describe-header class stream "standard-object")
   (terpri stream)
-  (let ((doc (%instance-ref class 7)))
+  (let ((doc (%class.documentation class)))
     (if doc (format stream "Documentation:~%  ~A~%" doc)))
   (if (%class-finalized-p class)
       (format stream "Class precedence-list: ~A~%" (%class-names-string (%class-cpl class))))
@@ -2098,11 +2097,11 @@
           (if (%slot-definition-initargs s)
               (format stream "    Initargs: ~A~%" (%class-names-string-of (%slot-definition-initargs s))))
           (if (%slot-definition-initfunction s)
-              (format stream "    Initform: ~S~%" (%instance-ref s 2)))
-          (if (%instance-ref s 4)
-              (format stream "    Readers: ~A~%" (%class-names-string-of (%instance-ref s 4))))
-          (if (%instance-ref s 5)
-              (format stream "    Writers: ~A~%" (%class-names-string-of (%instance-ref s 5))))))
+              (format stream "    Initform: ~S~%" (%slotd.initform s)))
+          (if (%slotd.readers s)
+              (format stream "    Readers: ~A~%" (%class-names-string-of (%slotd.readers s))))
+          (if (%slotd.writers s)
+              (format stream "    Writers: ~A~%" (%class-names-string-of (%slotd.writers s))))))
       (format stream "No direct slots.~%"))
   (values))
 
@@ -2117,16 +2116,16 @@
 (defmethod describe-object ((gf generic-function) stream)
   (%clos-describe-header gf stream "generic-function")
   (terpri stream)
-  (let ((doc (%instance-ref gf 4)))
+  (let ((doc (%gf.documentation gf)))
     (if doc (format stream "Documentation:~%  ~A~%" doc)))
-  (format stream "Lambda-list: ~S~%" (%instance-ref gf 1))
-  (format stream "Method-combination: ~A~%" (car (%instance-ref gf 3)))
-  (if (%instance-ref gf 2)
+  (format stream "Lambda-list: ~S~%" (%gf.lambda-list gf))
+  (format stream "Method-combination: ~A~%" (car (%gf.method-combination gf)))
+  (if (%gf.methods gf)
       (progn
         (format stream "Methods:~%")
-        (dolist (m (reverse-boot (%instance-ref gf 2)))
-          (format stream "  ~S~%" (append (list (%instance-ref gf 0)) (%instance-ref m 1)
-                                          (list (%mapcar1 #'%specializer-name (%instance-ref m 2)))))))
+        (dolist (m (reverse-boot (%gf.methods gf)))
+          (format stream "  ~S~%" (append (list (%gf.name gf)) (%method.qualifiers m)
+                                          (list (%mapcar1 #'%specializer-name (%method.specializers m)))))))
       (format stream "No methods.~%"))
   (values))
 
@@ -2140,33 +2139,33 @@
         (boot-gfs *generic-functions*))
     (maphash #'(lambda (name c)
                  (declare (ignore name))
-                 (setq classes (cons (list c (%instance-ref c 9) (%instance-ref c 14)) classes)))
+                 (setq classes (cons (list c (%class.direct-subclasses c) (%class.direct-methods c)) classes)))
              *class-table*)
     (dolist (gf *generic-functions*)
-      (setq gfs (cons (list gf (%instance-ref gf 2) (%instance-ref gf 14)) gfs)))
-    (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%instance-ref (cdr e) 1))) eqls))
+      (setq gfs (cons (list gf (%gf.methods gf) (%gf.initial-methods gf)) gfs)))
+    (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%eqls.direct-methods (cdr e)))) eqls))
     #'(lambda ()
         (dolist (c classes)
-          (%instance-set (car c) 9 (cadr c))
-          (%instance-set (car c) 14 (caddr c))
-          (%instance-set (car c) 15 nil))
+          (%set-class.direct-subclasses (car c) (cadr c))
+          (%set-class.direct-methods (car c) (caddr c))
+          (%set-class.initargs-cache (car c) nil))
         (dolist (g gfs)
-          (%instance-set (car g) 2 (cadr g))
-          (%instance-set (car g) 14 (caddr g))
+          (%set-gf.methods (car g) (cadr g))
+          (%set-gf.initial-methods (car g) (caddr g))
           (%update-gf-dispatch (car g)))
         (clrhash *eql-specializers*)
         (dolist (e eqls)
           (setf (gethash (car e) *eql-specializers*) (cadr e))
-          (%instance-set (cadr e) 1 (caddr e)))
+          (%set-eqls.direct-methods (cadr e) (caddr e)))
         (setq *generic-functions* boot-gfs)
         (setq *initargs-epoch* (1+ *initargs-epoch*))
         (%bump-epoch))))
 
 (defun %method-detail (m)
   (let ((s (make-string-output-stream)))
-    (dolist (q (%instance-ref m 1)) (prin1 q s) (write-string " " s))
+    (dolist (q (%method.qualifiers m)) (prin1 q s) (write-string " " s))
     ;; no specializers (a method of no arguments) reads as (), as SBCL prints the method
-    (let ((specs (%mapcar1 #'%specializer-name (%instance-ref m 2))))
+    (let ((specs (%mapcar1 #'%specializer-name (%method.specializers m))))
       (if specs (prin1 specs s) (write-string "()" s)))
     (get-output-stream-string s)))
 
@@ -2178,14 +2177,14 @@
     (if c
         (setq entries (cons (list (if (eq (%class-kind c) :structure) :structure :class) "") entries)))
     (if (and (fboundp sym) (%generic-function-p (fdefinition sym)))
-        (dolist (m (reverse-boot (%instance-ref (fdefinition sym) 2)))
+        (dolist (m (reverse-boot (%gf.methods (fdefinition sym))))
           (setq entries (cons (list :method (%method-detail m)) entries))))
     (if (and (fboundp (list 'setf sym)) (%generic-function-p (fdefinition (list 'setf sym))))
-        (dolist (m (reverse-boot (%instance-ref (fdefinition (list 'setf sym)) 2)))
+        (dolist (m (reverse-boot (%gf.methods (fdefinition (list 'setf sym)))))
           (setq entries (cons (list :method (%method-detail m) (list 'setf sym)) entries))))
     (if c
-        (dolist (m (reverse-boot (%instance-ref c 14)))
-          (let* ((gf (%instance-ref m 0)) (name (and gf (%instance-ref gf 0)))
+        (dolist (m (reverse-boot (%class.direct-methods c)))
+          (let* ((gf (%method.gf m)) (name (and gf (%gf.name gf)))
                  (base (if (consp name) (cadr name) name)))
             (if (and gf (symbolp base) (not (eq base sym))
                      (or (null (symbol-package base)) (%boot-symbol-p base)))
@@ -2249,8 +2248,8 @@
 
 (defun %class-documentation (class)
   ;; the classes of CL's built-in types keep theirs in a C table (runtime/docs.c)
-  (or (%instance-ref class 7)
-      (let ((name (%instance-ref class 0)))
+  (or (%class.documentation class)
+      (let ((name (%class.name class)))
         (if (and name (symbolp name) (eq (find-class name nil) class))
             (sys::%builtin-documentation name 'type)))))
 
@@ -2261,22 +2260,22 @@
 (defgeneric (setf documentation) (new-value x doc-type))
 (defmethod documentation ((x t) doc-type) (%documentation-1 x doc-type))
 (defmethod (setf documentation) (new-value (x t) doc-type) (%set-documentation-1 new-value x doc-type))
-(defmethod documentation ((x standard-method) (doc-type (eql t))) (%instance-ref x 6))
+(defmethod documentation ((x standard-method) (doc-type (eql t))) (%method.documentation x))
 (defmethod (setf documentation) (new-value (x standard-method) (doc-type (eql t)))
-  (%instance-set x 6 new-value)
+  (%set-method.documentation x new-value)
   new-value)
 (defmethod documentation ((x class) (doc-type (eql t))) (%class-documentation x))
 (defmethod documentation ((x class) (doc-type (eql 'type))) (%class-documentation x))
 (defmethod documentation ((x generic-function) (doc-type (eql t)))
   ;; CL's own generic functions keep their docstrings in a C table (runtime/docs.c)
   (or (%documentation-1 x t)
-      (let ((name (%instance-ref x 0)))
+      (let ((name (%gf.name x)))
         (if (and name (symbolp name)) (sys::%builtin-documentation name 'function)))))
 (defmethod (setf documentation) (new-value (x class) (doc-type (eql t)))
-  (%instance-set x 7 new-value)
+  (%set-class.documentation x new-value)
   new-value)
 (defmethod (setf documentation) (new-value (x class) (doc-type (eql 'type)))
-  (%instance-set x 7 new-value)
+  (%set-class.documentation x new-value)
   new-value)
 
 ;;; From here on, DEFINE-CONDITION's :reader, :writer and :accessor define methods on generic

@@ -33,16 +33,10 @@
 
 ;;; ------------------------------------------------------------------
 ;;; Classes. Every class (the condition classes made here, and the standard, structure and
-;;; built-in classes clos.lisp makes) is an instance flagged as a class metaobject, with these
-;;; slots (the same numbers are in runtime/clos.h):
-;;;   0 name, 1 direct superclasses, 2 class precedence list, 3 direct slots, 4 effective slots,
-;;;   5 direct default initargs, 6 default initargs, 7 documentation, 8 kind (:condition,
-;;;   :standard, :structure, :built-in, :funcallable or :forward), 9 direct subclasses,
-;;;   10 version, 11 obsolete layouts, 12 finalized-p, 13 prototype, 14 direct methods,
-;;;   15 initargs cache, 16 plist (:report ...), 17 number of instance slots.
-;;; A slot definition is an instance with slots 0 name, 1 initargs, 2 initform,
-;;; 3 initfunction, 4 readers, 5 writers, 6 allocation, 7 type, 8 documentation,
-;;; 9 location (an index, or a cons whose cdr holds a class slot's value), 10 read-only.
+;;; built-in classes clos.lisp makes) is an instance flagged as a class metaobject. Its slots, and
+;;; those of slot definitions, generic functions, methods, EQL specializers and restarts, are
+;;; declared in runtime/lisp-abi.def; the build turns it into the accessor macros used here,
+;;; (%class.name c), (%set-class.name c value), (%slotd.location s), ... (build/lisp-abi.lisp).
 ;;; A default initarg is a list (key form function).
 ;;; The metaclasses (CONDITION-CLASS, STANDARD-CLASS, ...) come with clos.lisp, which then
 ;;; gives the objects made here their classes.
@@ -52,32 +46,32 @@
 (defvar *condition-classes* *class-table*) ; the older name of the same table
 
 (defun %class-p (x) (%class-object-p x))
-(defun %class-name (c) (%instance-ref c 0))
-(defun %class-direct-superclasses (c) (%instance-ref c 1))
-(defun %class-cpl (c) (%instance-ref c 2))
-(defun %class-direct-slots (c) (%instance-ref c 3))
-(defun %class-effective-slots (c) (%instance-ref c 4))
-(defun %class-direct-default-initargs (c) (%instance-ref c 5))
-(defun %class-default-initargs (c) (%instance-ref c 6))
-(defun %class-kind (c) (%instance-ref c 8))
-(defun %class-direct-subclasses (c) (%instance-ref c 9))
-(defun %class-plist (c) (%instance-ref c 16))
-(defun %class-report (c) (%plist-get (%instance-ref c 16) :report nil))
+(defun %class-name (c) (%class.name c))
+(defun %class-direct-superclasses (c) (%class.direct-supers c))
+(defun %class-cpl (c) (%class.cpl c))
+(defun %class-direct-slots (c) (%class.direct-slots c))
+(defun %class-effective-slots (c) (%class.slots c))
+(defun %class-direct-default-initargs (c) (%class.direct-default-initargs c))
+(defun %class-default-initargs (c) (%class.default-initargs c))
+(defun %class-kind (c) (%class.kind c))
+(defun %class-direct-subclasses (c) (%class.direct-subclasses c))
+(defun %class-plist (c) (%class.plist c))
+(defun %class-report (c) (%plist-get (%class.plist c) :report nil))
 
 (defun %make-class-object (name kind)
-  (let ((c (%make-instance nil 18 8)))
-    (%instance-set c 0 name)
+  (let ((c (%make-instance nil (%class.nslots) (%flag.class))))
+    (%set-class.name c name)
     (let ((i 1))
       (tagbody
        top
-         (if (> i 17) (go end))
+         (if (>= i (%class.nslots)) (go end))
          (%instance-set c i nil)
          (setq i (1+ i))
          (go top)
        end))
-    (%instance-set c 8 kind)
-    (%instance-set c 10 0)
-    (%instance-set c 17 0)
+    (%set-class.kind c kind)
+    (%set-class.version c 0)
+    (%set-class.instance-size c 0)
     c))
 
 (defvar *direct-slot-definition-class* nil)    ; the classes clos.lisp gives slot definitions
@@ -85,25 +79,25 @@
 (defvar *condition-metaclass* nil)
 
 (defun %make-slot-definition (name initargs initform initfunction readers writers allocation type doc)
-  (let ((s (%make-instance *direct-slot-definition-class* 11)))
-    (%instance-set s 0 name)
-    (%instance-set s 1 initargs)
-    (%instance-set s 2 initform)
-    (%instance-set s 3 initfunction)
-    (%instance-set s 4 readers)
-    (%instance-set s 5 writers)
-    (%instance-set s 6 allocation)
-    (%instance-set s 7 type)
-    (%instance-set s 8 doc)
-    (%instance-set s 9 nil)
-    (%instance-set s 10 nil)
+  (let ((s (%make-instance *direct-slot-definition-class* (%slotd.nslots))))
+    (%set-slotd.name s name)
+    (%set-slotd.initargs s initargs)
+    (%set-slotd.initform s initform)
+    (%set-slotd.initfunction s initfunction)
+    (%set-slotd.readers s readers)
+    (%set-slotd.writers s writers)
+    (%set-slotd.allocation s allocation)
+    (%set-slotd.type s type)
+    (%set-slotd.documentation s doc)
+    (%set-slotd.location s nil)
+    (%set-slotd.read-only s nil)
     s))
 
-(defun %slot-definition-name (s) (%instance-ref s 0))
-(defun %slot-definition-initargs (s) (%instance-ref s 1))
-(defun %slot-definition-initfunction (s) (%instance-ref s 3))
-(defun %slot-definition-allocation (s) (%instance-ref s 6))
-(defun %slot-definition-location (s) (%instance-ref s 9))
+(defun %slot-definition-name (s) (%slotd.name s))
+(defun %slot-definition-initargs (s) (%slotd.initargs s))
+(defun %slot-definition-initfunction (s) (%slotd.initfunction s))
+(defun %slot-definition-allocation (s) (%slotd.allocation s))
+(defun %slot-definition-location (s) (%slotd.location s))
 
 (defun %find-class-named (name)
   (gethash name *class-table*))
@@ -208,21 +202,21 @@
                 (if (not (%memq a initargs)) (setq initargs (cons a initargs))))
               (if (and (null initfunction) (%slot-definition-initfunction d))
                   (progn (setq initfunction (%slot-definition-initfunction d))
-                         (setq initform (%instance-ref d 2))))
-              (if (and (null type) (%instance-ref d 7)) (setq type (%instance-ref d 7)))
-              (if (and (null doc) (%instance-ref d 8)) (setq doc (%instance-ref d 8)))
-              (if (%instance-ref d 10) (setq read-only t)))
+                         (setq initform (%slotd.initform d))))
+              (if (and (null type) (%slotd.type d)) (setq type (%slotd.type d)))
+              (if (and (null doc) (%slotd.documentation d)) (setq doc (%slotd.documentation d)))
+              (if (%slotd.read-only d) (setq read-only t)))
             (let ((e (%make-slot-definition name (nreverse-boot initargs) initform initfunction nil nil
                                             allocation (or type t) doc)))
               (%set-instance-layout e *effective-slot-definition-class*)
-              (%instance-set e 10 read-only)
+              (%set-slotd.read-only e read-only)
               (if (eq allocation :class)
                   (progn
                     ;; the cell lives in the defining class's direct slot definition
-                    (if (not (consp (%instance-ref first 9)))
-                        (%instance-set first 9 (cons name +slot-unbound+)))
-                    (%instance-set e 9 (%instance-ref first 9)))
-                  (progn (%instance-set e 9 index)
+                    (if (not (consp (%slotd.location first)))
+                        (%set-slotd.location first (cons name +slot-unbound+)))
+                    (%set-slotd.location e (%slotd.location first)))
+                  (progn (%set-slotd.location e index)
                          (setq index (1+ index))))
               (setq result (cons e result))))))
       (values (nreverse-boot result) index))))
@@ -258,18 +252,18 @@
 ;;; A class whose instance slots change gets a new version: its existing instances are
 ;;; brought up to date when next touched.
 (defun %finalize-class (class)
-  (let ((old-names (if (%instance-ref class 12) (%instance-slot-names class) :none)))
+  (let ((old-names (if (%class.finalized class) (%instance-slot-names class) :none)))
     (if (dolist (s (%class-direct-superclasses class) nil)
-          (if (or (eq (%class-kind s) :forward) (not (%instance-ref s 12))) (return t)))
-        (%instance-set class 12 nil)
+          (if (or (eq (%class-kind s) :forward) (not (%class.finalized s))) (return t)))
+        (%set-class.finalized class nil)
         (progn
-          (%instance-set class 2 (%compute-cpl class))
+          (%set-class.cpl class (%compute-cpl class))
           (multiple-value-bind (slots size) (%compute-slots class)
-            (%instance-set class 4 slots)
-            (%instance-set class 17 size))
-          (%instance-set class 6 (%compute-default-initargs class))
-          (%instance-set class 15 nil)
-          (%instance-set class 12 t)
+            (%set-class.slots class slots)
+            (%set-class.instance-size class size))
+          (%set-class.default-initargs class (%compute-default-initargs class))
+          (%set-class.initargs-cache class nil)
+          (%set-class.finalized class t)
           (if (and (not (eq old-names :none))
                    (not (%equal-names old-names (%instance-slot-names class))))
               (%make-instances-obsolete class old-names)))))
@@ -278,17 +272,17 @@
   class)
 
 (defun %make-instances-obsolete (class old-names)
-  (let ((v (%instance-ref class 10)))
-    (%instance-set class 11 (cons (cons v old-names) (%instance-ref class 11)))
-    (%instance-set class 10 (1+ v))))
+  (let ((v (%class.version class)))
+    (%set-class.obsolete-layouts class (cons (cons v old-names) (%class.obsolete-layouts class)))
+    (%set-class.version class (1+ v))))
 
 (defun %set-direct-superclasses (class supers)
   (dolist (old (%class-direct-superclasses class))
-    (%instance-set old 9 (%remove-eq class (%instance-ref old 9))))
-  (%instance-set class 1 supers)
+    (%set-class.direct-subclasses old (%remove-eq class (%class.direct-subclasses old))))
+  (%set-class.direct-supers class supers)
   (dolist (s supers)
-    (if (not (%memq class (%instance-ref s 9)))
-        (%instance-set s 9 (append (%instance-ref s 9) (list class))))))
+    (if (not (%memq class (%class.direct-subclasses s)))
+        (%set-class.direct-subclasses s (append (%class.direct-subclasses s) (list class))))))
 
 (defun %ensure-condition-class (name supers slot-defs default-initargs report doc)
   (if (fboundp '%check-definition-lock) (%check-definition-lock name))
@@ -297,10 +291,10 @@
     (if (or (null c) (not (eq (%class-kind c) :condition)))
         (progn (setq c (%make-class-object name :condition))
                (%set-instance-layout c *condition-metaclass*)))
-    (%instance-set c 3 slot-defs)
-    (%instance-set c 5 default-initargs)
-    (%instance-set c 7 doc)
-    (%instance-set c 16 (if report (list :report report) nil))
+    (%set-class.direct-slots c slot-defs)
+    (%set-class.direct-default-initargs c default-initargs)
+    (%set-class.documentation c doc)
+    (%set-class.plist c (if report (list :report report) nil))
     (%set-direct-superclasses c (%mapcar1 #'%find-condition-class supers))
     (setf (gethash name *class-table*) c)
     (%finalize-class c)
@@ -362,7 +356,7 @@
     (if (or (null class) (not (eq (%class-kind class) :condition)))
         (error 'simple-type-error :datum type :expected-type '(satisfies condition-type-p)
                                   :format-control "~S is not a condition type." :format-arguments (list type)))
-    (let ((c (%allocate-instance class 2)))
+    (let ((c (%allocate-instance class (%flag.condition))))
       (%initialize-slots-from-initargs c class (%add-default-initargs class initargs))
       c)))
 
@@ -631,35 +625,35 @@
      (error (condition) (values nil condition))))
 
 ;;; ------------------------------------------------------------------
-;;; Restarts. A restart is an instance of the structure class RESTART; slots:
-;;; 0 name, 1 function, 2 report-function, 3 interactive-function, 4 test-function, 5 conditions
+;;; Restarts. A restart is an instance of the structure class RESTART; its slots (name, function,
+;;; report-function, interactive-function, test-function, conditions) are in runtime/lisp-abi.def.
 
 (defvar *restart-clusters* nil)
 
 (defvar *restart-class*
   (let ((c (%make-class-object 'restart :structure))
         (i 0))
-    (%instance-set c 3 (%mapcar1 #'(lambda (name)
+    (%set-class.direct-slots c (%mapcar1 #'(lambda (name)
                                      (let ((s (%make-slot-definition name nil nil nil nil nil :instance t nil)))
-                                       (%instance-set s 9 i)
+                                       (%set-slotd.location s i)
                                        (setq i (1+ i))
                                        s))
-                                 '(name function report-function interactive-function test-function conditions)))
-    (%instance-set c 4 (%instance-ref c 3))
-    (%instance-set c 2 (list c))
-    (%instance-set c 12 t)
-    (%instance-set c 17 6)
+                                 (%restart.slot-names)))
+    (%set-class.slots c (%class.direct-slots c))
+    (%set-class.cpl c (list c))
+    (%set-class.finalized c t)
+    (%set-class.instance-size c (%restart.nslots))
     (setf (gethash 'restart *class-table*) c)
     c))
 
 (defun %make-restart (name function &key report-function interactive-function test-function)
-  (let ((r (%allocate-instance *restart-class* 1)))
-    (%instance-set r 0 name)
-    (%instance-set r 1 function)
-    (%instance-set r 2 report-function)
-    (%instance-set r 3 interactive-function)
-    (%instance-set r 4 test-function)
-    (%instance-set r 5 nil)
+  (let ((r (%allocate-instance *restart-class* (%flag.structure))))
+    (%set-restart.name r name)
+    (%set-restart.function r function)
+    (%set-restart.report-function r report-function)
+    (%set-restart.interactive-function r interactive-function)
+    (%set-restart.test-function r test-function)
+    (%set-restart.conditions r nil)
     r))
 
 (defun %restartp (x)
@@ -667,7 +661,7 @@
 
 (defun restart-name (restart)
   "The name of RESTART, a symbol or NIL."
-  (%instance-ref restart 0))
+  (%restart.name restart))
 
 (defun %print-restart (r stream)
   (if *print-escape*
@@ -675,7 +669,7 @@
              (prin1 (restart-name r) stream)
              (%write-address r stream)
              (write-string ">" stream))
-      (let ((report (%instance-ref r 2)))
+      (let ((report (%restart.report-function r)))
         (cond ((stringp report) (write-string report stream))
               (report (funcall report stream))
               (t (prin1 (restart-name r) stream))))))
@@ -685,7 +679,7 @@
   (let ((result nil))
     (dolist (cluster *restart-clusters*)
       (dolist (r cluster)
-        (let ((test (%instance-ref r 4)) (assoc (%instance-ref r 5)))
+        (let ((test (%restart.test-function r)) (assoc (%restart.conditions r)))
           (if (and (or (null test) (funcall test condition))
                    (or (null condition) (null assoc) (%memq condition assoc)))
               (setq result (cons r result))))))
@@ -708,13 +702,13 @@
 (defun invoke-restart (restart &rest arguments)
   "Transfers control to RESTART (a restart or its name), calling its function with ARGUMENTS."
   (let ((r (%find-restart-or-lose restart nil)))
-    (apply (%instance-ref r 1) arguments)))
+    (apply (%restart.function r) arguments)))
 
 (defun invoke-restart-interactively (restart)
   "Invokes RESTART with arguments obtained from its interactive function (none when it has none)."
   (let* ((r (%find-restart-or-lose restart nil))
-         (interactive (%instance-ref r 3)))
-    (apply (%instance-ref r 1) (if interactive (funcall interactive) nil))))
+         (interactive (%restart.interactive-function r)))
+    (apply (%restart.function r) (if interactive (funcall interactive) nil))))
 
 (defmacro restart-bind (bindings &body forms)
   "Evaluates FORMS with restarts established: each of BINDINGS, (name function options...), runs FUNCTION when invoked, without unwinding first."
@@ -729,9 +723,9 @@
   "Evaluates FORMS with the restarts listed by RESTARTS-FORM associated with the condition from CONDITION-FORM."
   (let ((c (gensym)) (rs (gensym)))
     `(let ((,c ,condition-form) (,rs ,restarts-form))
-       (dolist (r ,rs) (%instance-set r 5 (cons ,c (%instance-ref r 5))))
+       (dolist (r ,rs) (%set-restart.conditions r (cons ,c (%restart.conditions r))))
        (unwind-protect (progn ,@forms)
-         (dolist (r ,rs) (%instance-set r 5 (%remove-eq ,c (%instance-ref r 5))))))))
+         (dolist (r ,rs) (%set-restart.conditions r (%remove-eq ,c (%restart.conditions r))))))))
 
 (defun %parse-restart-clause (clause)
   ;; (name lambda-list [:report r] [:interactive i] [:test t] . body)

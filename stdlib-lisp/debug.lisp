@@ -79,7 +79,7 @@
               (setq note (format nil "There is no restart ~S here; choose one of those listed, by name or number."
                                  (cadr command)))
               (multiple-value-bind (values problem) (%restart-values (cddr command))
-                (let ((needed (%required-argument-count (%instance-ref r 1))))
+                (let ((needed (%required-argument-count (%restart.function r))))
                   (cond (problem (setq note problem))
                         ((and needed (< (length values) needed))
                          (setq note (format nil "The restart ~S needs ~D value~:P (give them as Lisp forms in values)."

@@ -367,23 +367,23 @@
       (dolist (s (%sd-slots d))
         (if (>= i parent-slots) (setq own (cons s own)))
         (setq i (1+ i)))
-      (%instance-set class 3
+      (%set-class.direct-slots class
                      (%mapcar1 #'(lambda (s)
                                    (let ((sd (%make-slot-definition (car s) (list (%keywordize (car s)))
                                                                     (cadr s) nil (list (nth 4 s)) nil
                                                                     :instance (caddr s) nil)))
-                                     (%instance-set sd 10 (nth 3 s))
+                                     (%set-slotd.read-only sd (nth 3 s))
                                      sd))
                                (nreverse-boot own))))
-    (%instance-set class 7 (nth 10 d))
-    (%instance-set class 16 (list :structure d))
+    (%set-class.documentation class (nth 10 d))
+    (%set-class.plist class (list :structure d))
     (%set-direct-superclasses class (list parent))
     (setf (gethash name *class-table*) class)
     (%finalize-class class)
     (%bump-epoch)
     class))
 
-(defun %class-instance-size (c) (%instance-ref c 17))
+(defun %class-instance-size (c) (%class.instance-size c))
 
 (defun %expand-defstruct (name-and-options slot-specs)
   (let* ((d (%parse-defstruct name-and-options slot-specs))
@@ -428,7 +428,7 @@
 
 (defun copy-structure (structure)
   "A shallow copy of the structure instance STRUCTURE: a new instance with the same slot values."
-  (if (not (and (%instance-p structure) (= (%instance-flags structure) 1)))
+  (if (not (and (%instance-p structure) (= (%instance-flags structure) (%flag.structure))))
       (error 'type-error :datum structure :expected-type 'structure-object))
   (%copy-instance structure))
 

@@ -74,8 +74,8 @@
 (defvar *pprint-dispatch-layout* (make-symbol "PPRINT-DISPATCH-TABLE"))
 
 (defun %make-pprint-dispatch-table (entries)
-  (let ((table (%make-instance *pprint-dispatch-layout* 1)))
-    (%instance-set table 0 entries)
+  (let ((table (%make-instance *pprint-dispatch-layout* (%ppd.nslots))))
+    (%set-ppd.entries table entries)
     table))
 
 (defun %pprint-dispatch-table-p (x)
@@ -83,7 +83,7 @@
 
 (defun %pprint-entries (table)
   (cond ((null table) nil)
-        ((%pprint-dispatch-table-p table) (%instance-ref table 0))
+        ((%pprint-dispatch-table-p table) (%ppd.entries table))
         (t (error 'type-error :datum table :expected-type '(or null (satisfies %pprint-dispatch-table-p))))))
 
 (defun %pprint-type-matches (object type)
@@ -137,7 +137,7 @@
   (unless (%pprint-dispatch-table-p table)
     (error 'type-error :datum table :expected-type '(satisfies %pprint-dispatch-table-p)))
   (let ((kept nil))
-    (dolist (e (%instance-ref table 0))
+    (dolist (e (%ppd.entries table))
       (unless (equal (car e) type-specifier) (setq kept (cons e kept))))
     (setq kept (nreverse-boot kept))
     (when function
@@ -150,7 +150,7 @@
                       (setq after (cdr after))
                       (go top))))
         (setq kept (append (nreverse-boot before) (cons (list type-specifier priority function) after)))))
-    (%instance-set table 0 kept))
+    (%set-ppd.entries table kept))
   nil)
 
 (setq *print-pprint-dispatch* (%make-pprint-dispatch-table nil))
