@@ -4,7 +4,8 @@ BUILD   ?= build
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
-LDLIBS  = -lgc -lgmp -lcjson -lreadline -lpthread -lm
+MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+LDLIBS  = -lgc -lgmp -lcjson -lreadline $(MHD_LIBS) -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 
@@ -35,7 +36,7 @@ LIB_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/stdlib_data.o
 APP_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(APP_SRC))
 HEADERS = $(wildcard runtime/*.h runtime/*.def include/*.h src/*.h src/*/*.h)
 
-.PHONY: all run test check bench asan ubsan clean deps deps-check ansi-test fuzz fuzz-build layers
+.PHONY: all run test check bench asan ubsan tsan clean deps deps-check ansi-test fuzz fuzz-build layers
 all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a $(BUILD)/boot-checked
 
 # Boot once: lisp_new checks the upcalls of runtime/lisp-abi.def, so a stdlib that breaks the
@@ -118,6 +119,17 @@ asan:
 
 ubsan:
 	$(MAKE) BUILD=build-ubsan OPT=-O1 SANFLAGS="-fsanitize=undefined -fno-sanitize-recover=undefined" test
+
+# ThreadSanitizer on the many-sessions-on-many-threads test (tests/unit/test_session_threads.c).
+# TSan defers signals, and the collector stops threads with signals ("Signals delivery fails
+# constantly"), so it runs with collection off (GC_DONT_GC) and without the heap-limit case;
+# docs/deploy.md says what it found.
+tsan:
+	$(MAKE) BUILD=build-tsan OPT=-O1 SANFLAGS="-fsanitize=thread" build-tsan/libtinycl.a
+	@mkdir -p build-tsan/tests
+	$(CC) -std=c11 -O1 -g -fsanitize=thread -D_GNU_SOURCE -Iinclude -Itests/unit -o build-tsan/tests/test_session_threads \
+	    tests/unit/test_session_threads.c build-tsan/libtinycl.a $(LDLIBS) $$(pkg-config --libs check)
+	GC_DONT_GC=1 CK_RUN_CASE=threads TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/tests/test_session_threads
 
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz

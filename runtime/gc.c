@@ -16,21 +16,69 @@ _Thread_local Lisp *gc_current;
  * collector's heap size: that also counts free blocks, and a free block can be useless for a
  * large object (the collector avoids blocks that false pointers point into), so capping the heap
  * size made one large allocation the last of the process. The collector's own limit is only a
- * backstop against runaway fragmentation, well above the cap. */
-static size_t max_heap;              /* the cap asked for; 0 = none */
-static bool reserve_granted;         /* the cap is raised while a heap error is handled */
+ * backstop against runaway fragmentation, well above the caps.
+ *
+ * The cap belongs to each interpreter. The collector is process-wide and cannot say whose objects
+ * survive, so while only one capped interpreter lives the cap counts the process's bytes in use
+ * (exact); with several, each is charged the bytes it allocated (counted on its own allocation
+ * path), and whenever one reaches its cap the process collects and every charge is scaled down by
+ * the same factor, so that together they add up to the bytes that survived: each interpreter's
+ * share of the live heap in proportion to what it allocated. An interpreter that allocates only
+ * garbage keeps a small charge; one that holds its data keeps it charged. docs/deploy.md says more. */
 #define HEAP_RESERVE ((size_t)64 << 20)
 #define BACKSTOP_FACTOR 4
 #define CHECKED_REQUEST ((size_t)64 << 10)  /* requests checked against the cap before allocating */
 #define LARGE_OBJECT ((size_t)1 << 20)      /* allocated ignoring off-page pointers (below) */
 
-static size_t current_cap(void) { return max_heap + (reserve_granted ? HEAP_RESERVE : 0); }
+static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static int capped_live;              /* interpreters with a cap */
+static size_t caps_total;            /* their caps and reserves, for the backstop */
+static double charge_total;          /* the sum of their charges */
+static double charge_scale = 1.0;    /* the product of every scaling so far */
+
+static size_t current_cap(Lisp *L) { return L->heap_cap + (L->heap_reserve_granted ? HEAP_RESERVE : 0); }
 
 /* Bytes in blocks the collector has handed out (excludes free and unmapped blocks). */
 static size_t bytes_in_use(void) {
     GC_word heap = 0, free_bytes = 0;
     GC_get_heap_usage_safe(&heap, &free_bytes, NULL, NULL, NULL);
     return heap > free_bytes ? (size_t)(heap - free_bytes) : 0;
+}
+
+static bool heap_shared(void) {
+    pthread_mutex_lock(&cap_lock);
+    bool shared = capped_live > 1;
+    pthread_mutex_unlock(&cap_lock);
+    return shared;
+}
+
+/* Bring L's charge to the current scale and add what it allocated since. */
+static void settle(Lisp *L) {
+    pthread_mutex_lock(&cap_lock);
+    if (L->heap_scale_seen > 0 && L->heap_scale_seen != charge_scale) L->heap_charge *= charge_scale / L->heap_scale_seen;
+    L->heap_scale_seen = charge_scale;
+    L->heap_charge += (double)L->heap_unflushed;
+    charge_total += (double)L->heap_unflushed;
+    L->heap_unflushed = 0;
+    pthread_mutex_unlock(&cap_lock);
+}
+
+/* After a full collection: scale every charge so that they add up to the bytes in use. */
+static void rescale(void) {
+    double in_use = (double)bytes_in_use();
+    pthread_mutex_lock(&cap_lock);
+    if (charge_total > in_use && charge_total > 0) {
+        charge_scale *= in_use / charge_total;
+        charge_total = in_use;
+    }
+    pthread_mutex_unlock(&cap_lock);
+}
+
+/* The bytes L counts against its cap: the process's alone, or its charge among several. */
+static size_t counted(Lisp *L) {
+    if (!heap_shared()) return bytes_in_use();
+    settle(L);
+    return (size_t)L->heap_charge;
 }
 
 /* Zero the stack below the caller. The collector scans whole frames, and words a deeper call left
@@ -52,25 +100,27 @@ void gc_clear_stack(Lisp *L) {
     clear_below(room < ((size_t)256 << 10) ? room : ((size_t)256 << 10));
 }
 
-/* Would REQUEST more bytes go over the cap? Garbage counts as in use until collected, so
+/* Would REQUEST more bytes go over L's cap? Garbage counts as in use until collected, so
  * only a full collection decides. */
-static bool over_cap(size_t request) {
-    size_t cap = current_cap();
-    if (!max_heap) return false;
+static bool over_cap(Lisp *L, size_t request) {
+    if (!L || !L->heap_cap) return false;
+    size_t cap = current_cap(L);
     if (request > cap) return true;
-    if (bytes_in_use() + request <= cap) return false;
+    if (counted(L) + request <= cap) return false;
     /* the collector's own frames go below here: clear what earlier calls left there first, or a
      * dead pointer to the last big array may be read as a live one */
-    gc_clear_stack(gc_current);
+    gc_clear_stack(L);
     GC_gcollect();
-    return bytes_in_use() + request > cap;
+    rescale();
+    return counted(L) + request > cap;
 }
 
 /* GMP chains its temporary blocks (TMP_BALLOC, of any size) through a header inside each block,
  * so its memory must be scanned: with atomic memory a collection during a long operation frees
  * blocks that only the chain refers to (seen as crashes in mpn_mul_fft). */
 static void *gmp_alloc(size_t n) {
-    if (n >= CHECKED_REQUEST && gc_current && over_cap(n)) gc_heap_exhausted(gc_current, n);
+    if (gc_current) gc_current->heap_unflushed += n;
+    if (n >= CHECKED_REQUEST && gc_current && over_cap(gc_current, n)) gc_heap_exhausted(gc_current, n);
     void *p = GC_MALLOC(n);
     if (!p) {
         if (gc_current) gc_heap_exhausted(gc_current, n);
@@ -80,7 +130,8 @@ static void *gmp_alloc(size_t n) {
     return p;
 }
 static void *gmp_realloc(void *p, size_t old, size_t n) {
-    if (n > old && n - old >= CHECKED_REQUEST && gc_current && over_cap(n - old)) gc_heap_exhausted(gc_current, n);
+    if (gc_current && n > old) gc_current->heap_unflushed += n - old;
+    if (n > old && n - old >= CHECKED_REQUEST && gc_current && over_cap(gc_current, n - old)) gc_heap_exhausted(gc_current, n);
     void *q = GC_REALLOC(p, n);
     if (!q) {
         if (gc_current) gc_heap_exhausted(gc_current, n);
@@ -106,41 +157,59 @@ static void do_init(void) {
 }
 void gc_process_init(void) { pthread_once(&once, do_init); }
 
-static void set_backstop(void) {
-    GC_set_max_heap_size(max_heap ? BACKSTOP_FACTOR * (max_heap + HEAP_RESERVE) : 0);
+static void set_backstop_locked(void) {
+    GC_set_max_heap_size(caps_total ? BACKSTOP_FACTOR * caps_total : 0);
 }
 
-void gc_set_max_heap(size_t bytes) {
-    max_heap = bytes;
-    reserve_granted = false;
-    set_backstop();
+void gc_set_max_heap(Lisp *L, size_t bytes) {
+    pthread_mutex_lock(&cap_lock);
+    if (L->heap_cap) { capped_live--; caps_total -= L->heap_cap + HEAP_RESERVE; }
+    L->heap_cap = bytes;
+    L->heap_reserve_granted = false;
+    L->heap_scale_seen = charge_scale;
+    if (bytes) { capped_live++; caps_total += bytes + HEAP_RESERVE; }
+    set_backstop_locked();
+    pthread_mutex_unlock(&cap_lock);
 }
-size_t gc_max_heap(void) { return max_heap; }
+
+void gc_forget_interpreter(Lisp *L) {
+    settle(L);
+    pthread_mutex_lock(&cap_lock);
+    charge_total -= L->heap_charge;
+    if (charge_total < 0) charge_total = 0;
+    L->heap_charge = 0;
+    pthread_mutex_unlock(&cap_lock);
+    gc_set_max_heap(L, 0);
+}
+
+size_t gc_max_heap(Lisp *L) { return L->heap_cap; }
 size_t gc_heap_size(void) { return GC_get_heap_size(); }
 size_t gc_bytes_in_use(void) { return bytes_in_use(); }
 size_t gc_total_bytes(void) { return GC_get_total_bytes(); }
 void gc_collect(void) { GC_gcollect(); }
 
 void gc_restore_cap(Lisp *L) {
-    (void)L;
-    if (reserve_granted) {
-        reserve_granted = false;
+    if (L->heap_reserve_granted) {
+        L->heap_reserve_granted = false;
         GC_gcollect();
+        rescale();
     }
 }
 
-/* What is left to allocate under the raised cap (bytes in use count), after a collection. */
-static size_t heap_room(void) {
+/* What is left to allocate under L's raised cap, after a collection. */
+static size_t heap_room(Lisp *L) {
     GC_gcollect();
-    size_t cap = max_heap + HEAP_RESERVE, used = bytes_in_use();
+    rescale();
+    size_t cap = L->heap_cap + HEAP_RESERVE, used = counted(L);
     return cap > used ? cap - used : 0;
 }
 
 _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
-    size_t in_use = bytes_in_use();
-    if (max_heap && !reserve_granted) {
-        reserve_granted = true;
-    } else if (max_heap && heap_room() < ((size_t)1 << 20)) {
+    size_t in_use = L->heap_cap ? counted(L) : bytes_in_use();
+    size_t max_heap = L->heap_cap;
+    if (max_heap && !L->heap_reserve_granted) {
+        L->heap_reserve_granted = true;
+    } else if (max_heap && heap_room(L) < ((size_t)1 << 20)) {
         /* the reserve lent to handlers is used up too (a handler that keeps allocating): no
          * handler may run and not even the report can be allocated, so, as at the stack's hard
          * limit, go straight to the top level with the bare condition type. (The reserve stays
@@ -158,12 +227,12 @@ _Noreturn void gc_heap_exhausted(Lisp *L, size_t request) {
 }
 
 void gc_check_request(Lisp *L, size_t bytes) {
-    size_t limit = max_heap ? current_cap() : ((size_t)1 << 44);
-    if (bytes > limit || (bytes >= CHECKED_REQUEST && over_cap(bytes))) gc_heap_exhausted(L, bytes);
+    size_t limit = L->heap_cap ? current_cap(L) : ((size_t)1 << 44);
+    if (bytes > limit || (bytes >= CHECKED_REQUEST && over_cap(L, bytes))) gc_heap_exhausted(L, bytes);
 }
 
 void gc_poll_heap(Lisp *L) {
-    if (max_heap && over_cap(0)) gc_heap_exhausted(L, 0);
+    if (L->heap_cap && over_cap(L, 0)) gc_heap_exhausted(L, 0);
 }
 
 /* Large objects are allocated "ignoring off-page pointers": only their first page must be free of
@@ -171,7 +240,7 @@ void gc_poll_heap(Lisp *L) {
  * reference to such an object points to its start: a vector's header, a string's data). The
  * collector returns NULL only at its backstop; a full collection may still find room. */
 static void *alloc_slow(Lisp *L, size_t n, bool atomic) {
-    if (n >= CHECKED_REQUEST && over_cap(n)) gc_heap_exhausted(L, n);
+    if (n >= CHECKED_REQUEST && over_cap(L, n)) gc_heap_exhausted(L, n);
     for (int attempt = 0; attempt < 2; attempt++) {
         void *p = n >= LARGE_OBJECT ? (atomic ? GC_malloc_atomic_ignore_off_page(n) : GC_malloc_ignore_off_page(n))
                                     : (atomic ? GC_malloc_atomic(n) : GC_malloc(n));
@@ -182,6 +251,7 @@ static void *alloc_slow(Lisp *L, size_t n, bool atomic) {
 }
 
 void *gc_alloc(Lisp *L, size_t n) {
+    L->heap_unflushed += n;
     if (LIKELY(n < CHECKED_REQUEST)) {
         void *p = GC_MALLOC(n);
         if (LIKELY(p != NULL)) return p;
@@ -191,6 +261,7 @@ void *gc_alloc(Lisp *L, size_t n) {
 
 void *gc_alloc_atomic(Lisp *L, size_t n) {
     if (!n) n = 1;
+    L->heap_unflushed += n;
     if (LIKELY(n < CHECKED_REQUEST)) {
         void *p = GC_MALLOC_ATOMIC(n);
         if (LIKELY(p != NULL)) return p;
@@ -199,6 +270,7 @@ void *gc_alloc_atomic(Lisp *L, size_t n) {
 }
 
 void *gc_realloc(Lisp *L, void *old, size_t n) {
+    L->heap_unflushed += n;
     if (n >= CHECKED_REQUEST && old) {
         /* a fresh object allocated as above, the old contents copied */
         size_t old_size = 0;

@@ -19,14 +19,15 @@ Obj heap_alloc(Lisp *L, HeapType t, size_t size);  /* zeroed headered object */
 void gc_check_request(Lisp *L, size_t bytes);
 
 /* The heap limit: a cap on the bytes in use (free blocks count as free). */
-void gc_set_max_heap(size_t bytes);
+void gc_set_max_heap(Lisp *L, size_t bytes);   /* L's cap; 0: none */
+void gc_forget_interpreter(Lisp *L);           /* L is freed: its cap and charge go */
 size_t gc_heap_size(void);       /* the collector's heap, free blocks included */
 size_t gc_bytes_in_use(void);    /* what the cap counts */
 /* At a safe point: signal STORAGE-CONDITION when the bytes in use stay over the cap after a
  * full collection. */
 void gc_poll_heap(Lisp *L);
 size_t gc_total_bytes(void);
-size_t gc_max_heap(void);
+size_t gc_max_heap(Lisp *L);
 void gc_collect(void);
 /* After unwinding to the top level: give back the emergency reserve. */
 void gc_restore_cap(Lisp *L);

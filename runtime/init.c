@@ -204,7 +204,7 @@ Lisp *lisp_new(const Config *cfg) {
     memset(L, 0, sizeof *L);
     if (cfg) L->cfg = *cfg;
     else config_defaults(&L->cfg);
-    gc_set_max_heap(L->cfg.max_heap);
+    gc_set_max_heap(L, L->cfg.max_heap);
     lisp_set_stack_limits(L);
     L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
@@ -239,6 +239,7 @@ Lisp *lisp_new(const Config *cfg) {
 }
 
 void lisp_free(Lisp *L) {
+    gc_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;
     free(L->prof_stack);
     GC_FREE(L);

@@ -107,6 +107,13 @@ struct Lisp {
     uint64_t package_serial;
     uint64_t node_count;
     void *session;           /* back pointer owned by src/session.c */
+    /* this interpreter's heap cap (gc.c): with several interpreters in the process, each is charged
+     * the bytes it allocated, scaled down at each collection to the share of what survived */
+    size_t heap_cap;         /* bytes; 0: none */
+    bool heap_reserve_granted;   /* the cap is raised while a heap error is handled */
+    double heap_charge;      /* this interpreter's estimated share of the bytes in use */
+    double heap_scale_seen;  /* the process scale its charge was last brought to */
+    size_t heap_unflushed;   /* allocated since the charge was last settled */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
      * malloc'd line without its newline, or NULL at end of input */

@@ -20,6 +20,12 @@ typedef struct CliOptions {
     bool mcp;
     const char *tools;         /* mcp --tools GROUP,...: the tool groups offered (NULL: all) */
     size_t max_message;        /* mcp --max-message SIZE: the longest message read, in bytes (0: 64 MiB) */
+    /* Streamable HTTP and the session pool (src/mcp/http.c parses these) */
+    const char *http;          /* mcp --http [HOST:]PORT (NULL: stdio) */
+    const char *token_file;    /* --token-file FILE: the bearer token HTTP requests must carry */
+    const char *allow_origin;  /* --allow-origin ORIGIN: a browser origin accepted besides loopback ones */
+    int max_sessions;          /* --max-sessions N (0: 16) */
+    double idle_timeout;       /* --idle-timeout SECONDS: idle sessions end (0: 1800; <0: never) */
     bool quiet;
     /* access (docs/security.md): --allow-read/--allow-write DIR, --allow-env NAME (each in the
      * order given), --sandbox, --unrestricted */
@@ -36,5 +42,9 @@ void cli_print_values(const TclResult *r);
 
 int repl_run(TclSession *s, bool interactive);
 int mcp_run(const CliOptions *opt);
+int mcp_http_run(const CliOptions *opt);
+/* Parse an option of the HTTP transport or the session pool at ARGV[0] (ARGC left): the number of
+ * arguments used, 0 when it is none of them, -1 after printing an error. */
+int mcp_http_option(CliOptions *o, int argc, char **argv);
 
 #endif

@@ -18,11 +18,17 @@ static void usage(FILE *f) {
           "  -e, --eval FORMS     evaluate FORMS; print the values of the last one (repeatable)\n"
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
-          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, introspection, debug, files, tests\n"
+          "  --tools GROUP,...    mcp: offer only these tool groups (default all): eval, systems, introspection, debug, files, tests, sessions (--http: on)\n"
           "  --max-output-chars N mcp: characters one result may carry: output, values, warnings and\n"
           "                       backtrace together (default 100000; 100 to 10000000)\n"
           "  --max-message SIZE   mcp: the longest message read, e.g. 1M (default 64M); longer ones\n"
           "                       are answered with an error and skipped\n"
+          "  --http [HOST:]PORT   mcp: serve Streamable HTTP at /mcp on HOST (default 127.0.0.1)\n"
+          "                       instead of stdio; each client session has its own interpreter\n"
+          "  --token-file FILE    mcp --http: requests must carry \"Authorization: Bearer TOKEN\"\n"
+          "  --allow-origin URL   mcp --http: accept this browser Origin besides loopback ones\n"
+          "  --max-sessions N     mcp: sessions held at once (default 16)\n"
+          "  --idle-timeout SECS  mcp: a session idle this long ends (default 1800; 0: never)\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n"
@@ -232,6 +238,11 @@ int main(int argc, char **argv) {
             }
             i++;
             continue;
+        }
+        if (o->mcp) {
+            int used = mcp_http_option(o, argc - i, argv + i);   /* --http, --max-sessions, ... */
+            if (used < 0) return 2;
+            if (used > 0) { i += used - 1; continue; }
         }
         if (strcmp(a, "--tools") == 0) {
             if (!o->mcp || i + 1 >= argc) { fprintf(stderr, "tinycl: --tools is an option of `tinycl mcp` and needs GROUP,...\n"); return 2; }

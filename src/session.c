@@ -101,32 +101,9 @@ static void take_snapshot(TclSession *s) {
 
 /* ---- progress from Lisp: (sys:%session-progress message) calls the session's handler ---- */
 
-#define MAX_LIVE_SESSIONS 256
-static TclSession *live_sessions[MAX_LIVE_SESSIONS];
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void live_add(TclSession *s) {
-    pthread_mutex_lock(&live_lock);
-    for (int i = 0; i < MAX_LIVE_SESSIONS; i++)
-        if (!live_sessions[i]) { live_sessions[i] = s; break; }
-    pthread_mutex_unlock(&live_lock);
-}
-
-static void live_remove(TclSession *s) {
-    pthread_mutex_lock(&live_lock);
-    for (int i = 0; i < MAX_LIVE_SESSIONS; i++)
-        if (live_sessions[i] == s) live_sessions[i] = NULL;
-    pthread_mutex_unlock(&live_lock);
-}
-
-static TclSession *session_of(Lisp *L) {
-    TclSession *found = NULL;
-    pthread_mutex_lock(&live_lock);
-    for (int i = 0; i < MAX_LIVE_SESSIONS && !found; i++)
-        if (live_sessions[i] && live_sessions[i]->L == L) found = live_sessions[i];
-    pthread_mutex_unlock(&live_lock);
-    return found;
-}
+/* The session an interpreter belongs to: its back pointer (debugger_attach sets it; a reset that
+ * swaps interpreters moves it). No process-wide registry: sessions on many threads find their own. */
+static TclSession *session_of(Lisp *L) { return (TclSession *)L->session; }
 
 /* (sys:%session-progress message) -> T when a progress handler took the message */
 static Obj prim_pct_session_progress(Lisp *L, int nargs, Obj *args) {
@@ -208,14 +185,12 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     debugger_attach(s);
     session_guard_save_streams(s->L);
     take_snapshot(s);
-    live_add(s);
     return s;
 }
 
 void tcl_session_free(TclSession *s) {
     if (!s) return;
     debugger_abandon(s);
-    live_remove(s);
     lisp_free(s->L);
     access_free(s->access);
     files_state_free(s->files);
@@ -1101,7 +1076,6 @@ void tcl_reset(TclSession *s, bool drop_systems) {
         /* exactly a new process: a fresh interpreter */
         TclSession *fresh = tcl_session_new(&s->opt);
         if (fresh) {
-            live_remove(fresh);
             lisp_free(s->L);
             s->L = fresh->L;
             /* the session's policy (protected descriptors included) carries over */

@@ -19,6 +19,13 @@ add() { # add the "N passed, N failed" of the last line of $1
     if [ -z "$p" ]; then p=0; f=1; fi
     passed=$((passed + p)); failed=$((failed + f))
 }
+# the harness itself: a server that exits at once is reported as failures, not a crash (EPIPE)
+selftest=$(node tests/mcp/transcript.mjs /bin/false tests/mcp/transcripts/lifecycle.txt 2>&1)
+if printf '%s\n' "$selftest" | tail -1 | grep -q '^[0-9]* passed, [1-9][0-9]* failed$' && printf '%s\n' "$selftest" | grep -q 'exited with status 1'; then
+    passed=$((passed + 1))
+else
+    echo "FAIL transcript.mjs reports a server that exits early:"; printf '%s\n' "$selftest" | tail -5; failed=$((failed + 1))
+fi
 out=$(node tests/mcp/transcript.mjs "$T" tests/mcp/transcripts/*.txt 2>&1)
 printf '%s\n' "$out" | sed '$d'
 add "$out"

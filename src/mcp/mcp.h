@@ -7,7 +7,9 @@
 #include <stdbool.h>
 
 /* Protocol revisions, oldest first; the server answers the client's when supported, else the newest. */
-typedef enum { V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25 } McpVersion;
+typedef enum { V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25, V2026_07_28 } McpVersion;
+/* The newest revision initialize negotiates; 2026-07-28 has no initialize (requests carry _meta). */
+#define MCP_NEWEST_LEGACY V2025_11_25
 
 typedef struct McpContext {
     TclSession *session;
@@ -16,6 +18,9 @@ typedef struct McpContext {
     double default_timeout;
     const char *raw;             /* the text of the message being served (NULL when unknown), for exact strings */
     size_t raw_len;
+    /* a transport other than stdio takes mcp_progress messages here (NULL: stdio's) */
+    void (*progress_hook)(struct McpContext *ctx, const char *message);
+    void *hook_data;
 } McpContext;
 
 /* A tool: its description as data, and the handler that fills a tools/call result.
@@ -39,12 +44,15 @@ typedef struct ToolGroup {
     const char *summary;         /* one line, for --help */
     const Tool *tools;
     const int *count;
+    bool on_request;             /* offered only when named (or with --http, for the sessions group) */
 } ToolGroup;
 
 extern const Tool mcp_tools_eval[], mcp_tools_systems[], mcp_tools_debug[], mcp_tools_introspection[], mcp_tools_files[],
     mcp_tools_tests[];
 extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_count, mcp_tools_introspection_count,
     mcp_tools_files_count, mcp_tools_tests_count;
+extern const Tool mcp_tools_sessions[];
+extern const int mcp_tools_sessions_count;
 
 /* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
  * evaluate-lisp's outputSchema (which the debug tools' results share). */
@@ -67,6 +75,8 @@ extern const int mcp_tool_group_count;
 /* Offer only the groups named in LIST (comma-separated names, or "all"). On an unknown name,
  * writes a message to ERR and returns false (the selection is unchanged). */
 bool mcp_select_tool_groups(const char *list, char *err, size_t errlen);
+/* Offer the on_request groups too (the sessions group), unless --tools chose the groups (--http). */
+void mcp_offer_on_request_groups(void);
 /* The tools offered, in table order, into the array ARR (tools/list). */
 void mcp_list_tools(cJSON *arr, McpVersion v);
 /* An offered tool by name, or NULL. */
@@ -131,6 +141,25 @@ bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *
  * does (DEFAULT_TIMEOUT: seconds for calls that give none), without the reader thread; returns the messages written in reply (one per line,
  * malloc'd, "" when none). For the fuzzing harness (tests/fuzz), which has no stdio server. */
 char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout);
+
+/* ---- lifecycle (lifecycle.c) ---- */
+extern const char *const mcp_version_names[];
+/* A legacy revision by name (*KNOWN false: the newest legacy one). */
+McpVersion mcp_version_from(const char *s, bool *known);
+/* The initialize result for revision V; INSTRUCTIONS NULL: mcp_instructions. */
+cJSON *mcp_initialize_result(McpVersion v, const char *instructions);
+/* The server/discover result. */
+cJSON *mcp_discover_result(const char *instructions);
+/* Which era a request belongs to, by its params._meta protocol version: none (legacy: the
+ * initialize handshake's), 2026-07-28 (served statelessly), or another (*REQUESTED: its name). */
+typedef enum { MCP_ERA_LEGACY, MCP_ERA_MODERN, MCP_ERA_UNSUPPORTED } McpEra;
+McpEra mcp_request_era(const cJSON *params, const char **requested);
+#define MCP_UNSUPPORTED_VERSION (-32022)
+#define MCP_HEADER_MISMATCH (-32020)
+/* The error object {code -32022, message, data{supported, requested}}. */
+cJSON *mcp_unsupported_version_error(const char *requested);
+/* Add resultType "complete" (2026-07-28 results). */
+void mcp_mark_complete(cJSON *result);
 
 /* The instructions text sent in the initialize result. */
 extern const char *mcp_instructions;

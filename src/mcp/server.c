@@ -1,6 +1,7 @@
 /* server.c: `tinycl mcp`: JSON-RPC 2.0 over stdio, one message per line; lifecycle, batching, cancellation, progress. */
 #include "mcp.h"
 #include "input.h"
+#include "sessions.h"
 #include "../cli.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,7 @@ static bool server_done;             /* the evaluating thread has left its loop 
 static int wake_fds[2] = {-1, -1};   /* signal handler -> reader thread */
 static size_t max_message = MCP_DEFAULT_MAX_MESSAGE;
 
-static const char *const version_names[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+#define version_names mcp_version_names
 
 /* ---- logging: notifications/message at or above the level the client set (logging/setLevel) ---- */
 
@@ -172,6 +173,7 @@ static void cancel_request(const cJSON *id) {
     if (running_id && ids_equal(running_id, id)) {
         running_cancelled = true;
         tcl_cancel(the_session);
+        mcp_pool_cancel_busy();   /* the call may run in a session named by its `session` argument */
     } else {
         Item *prev = NULL;
         for (Item *it = queue_head; it; prev = it, it = it->next) {
@@ -239,7 +241,7 @@ static void reader_handle(cJSON *msg, const char *raw, size_t raw_len) {
     bool direct = !session_ready && !queue_head && !needs_session(msg);
     pthread_mutex_unlock(&state_lock);
     if (direct) {
-        McpContext none = {NULL, V2025_11_25, NULL, 0, NULL, 0};
+        McpContext none = {NULL, V2025_11_25, NULL, 0, NULL, 0, NULL, NULL};
         handle_item(&none, msg);
         cJSON_Delete(msg);
         return;
@@ -434,34 +436,15 @@ static void *reader_main(void *arg) {
 
 /* ---- request handling on the evaluating thread ---- */
 
-static McpVersion version_from(const char *s, bool *known) {
-    for (int v = V2024_11_05; v <= V2025_11_25; v++)
-        if (strcmp(s, version_names[v]) == 0) { *known = true; return (McpVersion)v; }
-    *known = false;
-    return V2025_11_25;
-}
-
 static cJSON *handle_initialize(const cJSON *params) {
     const cJSON *pv = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
     bool known = false;
-    McpVersion v = cJSON_IsString(pv) ? version_from(pv->valuestring, &known) : V2025_11_25;
+    McpVersion v = cJSON_IsString(pv) ? mcp_version_from(pv->valuestring, &known) : V2025_11_25;
     pthread_mutex_lock(&state_lock);
     negotiated = known ? v : V2025_11_25;
     initialized = true;
     pthread_mutex_unlock(&state_lock);
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "protocolVersion", version_names[negotiated]);
-    cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
-    cJSON_AddObjectToObject(caps, "tools");
-    cJSON_AddObjectToObject(caps, "logging");
-    cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
-    cJSON_AddStringToObject(info, "name", "tinycl");
-    cJSON_AddStringToObject(info, "version", TINYCL_VERSION_STRING);
-    if (negotiated >= V2025_06_18) cJSON_AddStringToObject(info, "title", "tinycl Common Lisp");
-    if (negotiated >= V2025_11_25)
-        cJSON_AddStringToObject(info, "description", "A small Common Lisp with a persistent evaluation session.");
-    cJSON_AddStringToObject(r, "instructions", instructions ? instructions : mcp_instructions);
-    return r;
+    return mcp_initialize_result(negotiated, instructions);
 }
 
 /* Returns the response to send, or NULL for none. */
@@ -490,6 +473,16 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         }
         return NULL;
     }
+    /* 2026-07-28: a request whose _meta names the revision is served statelessly, without initialize */
+    const char *requested;
+    McpEra era = mcp_request_era(params, &requested);
+    if (era == MCP_ERA_UNSUPPORTED) {
+        cJSON *r = make_response(good_id);
+        cJSON_AddItemToObject(r, "error", mcp_unsupported_version_error(requested));
+        return r;
+    }
+    bool modern = era == MCP_ERA_MODERN;
+    if (modern && strcmp(m, "server/discover") == 0) return result_response(good_id, mcp_discover_result(instructions));
     if (strcmp(m, "initialize") == 0) {
         if (params && !cJSON_IsObject(params)) return error_response(good_id, -32602, "Invalid params for initialize");
         return result_response(good_id, handle_initialize(params));
@@ -500,7 +493,12 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         if (cursor && !cJSON_IsNull(cursor)) return error_response(good_id, -32602, "Invalid params: unknown cursor");
         cJSON *r = cJSON_CreateObject();
         cJSON *arr = cJSON_AddArrayToObject(r, "tools");
-        mcp_list_tools(arr, negotiated);
+        mcp_list_tools(arr, modern ? V2026_07_28 : negotiated);
+        if (modern) {
+            mcp_mark_complete(r);
+            cJSON_AddNumberToObject(r, "ttlMs", 0);
+            cJSON_AddStringToObject(r, "cacheScope", "private");
+        }
         return result_response(good_id, r);
     }
     if (strcmp(m, "tools/call") == 0) {
@@ -529,9 +527,11 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         progress_value = 0;
         progress_message[0] = 0;
         pthread_mutex_unlock(&state_lock);
-        ctx->version = negotiated;
+        ctx->version = modern ? V2026_07_28 : negotiated;
         ctx->progress_token = running_token;
-        cJSON *result = t->handler(ctx, args);
+        /* on the session named by a `session` argument, else on the_session */
+        cJSON *result = mcp_call_tool(ctx, t, args, NULL);
+        if (modern) mcp_mark_complete(result);
         cJSON_Delete(empty);
         pthread_mutex_lock(&state_lock);
         bool cancelled = running_cancelled;
@@ -628,7 +628,17 @@ static bool install_signal_handlers(void) {
     return true;
 }
 
+/* Each session created on stdio keeps the protocol's descriptors out of Lisp's reach too. */
+static void stdio_session_setup(TclSession *s) {
+    tcl_protect_descriptor(s, proto_in);
+    tcl_protect_descriptor(s, fileno(proto_out));
+    tcl_protect_descriptor(s, wake_fds[0]);
+    tcl_protect_descriptor(s, wake_fds[1]);
+    tcl_set_log_handler(s, session_log, NULL);
+}
+
 int mcp_run(const CliOptions *opt) {
+    if (opt->http) return mcp_http_run(opt);
     if (opt->tools) {
         char err[512];
         if (!mcp_select_tool_groups(opt->tools, err, sizeof err)) {
@@ -679,7 +689,9 @@ int mcp_run(const CliOptions *opt) {
     the_session = session;
     session_ready = true;
     pthread_mutex_unlock(&state_lock);
-    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout, NULL, 0};
+    /* sessions made by create-session (with --tools naming the sessions group) */
+    mcp_pool_init(&so, opt->max_sessions, opt->idle_timeout, stdio_session_setup);
+    McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout, NULL, 0, NULL, NULL};
     for (;;) {
         pthread_mutex_lock(&state_lock);
         while (!queue_head && !input_closed && !shutting_down) pthread_cond_wait(&state_cond, &state_lock);
@@ -704,6 +716,7 @@ int mcp_run(const CliOptions *opt) {
     pthread_mutex_unlock(&state_lock);
     on_signal(0);   /* wake the reader thread, which sees server_done */
     pthread_join(reader, NULL);
+    mcp_pool_shutdown();
     tcl_session_free(the_session);
     pthread_mutex_lock(&out_lock);
     if (!output_failed) fflush(proto_out);
@@ -712,7 +725,10 @@ int mcp_run(const CliOptions *opt) {
 }
 
 void mcp_progress(McpContext *ctx, const char *message) {
-    (void)ctx;
+    if (ctx && ctx->progress_hook) {
+        ctx->progress_hook(ctx, message);
+        return;
+    }
     /* the message goes with the next notification (at most one a second, none in the first) */
     pthread_mutex_lock(&state_lock);
     snprintf(progress_message, sizeof progress_message, "%s", message ? message : "");
@@ -739,7 +755,7 @@ char *mcp_serve_line(TclSession *session, const char *line, size_t len, double d
         send_json(r);
         cJSON_Delete(r);
     } else {
-        McpContext ctx = {session, V2025_11_25, NULL, default_timeout, line, len};
+        McpContext ctx = {session, V2025_11_25, NULL, default_timeout, line, len, NULL, NULL};
         handle_item(&ctx, msg);
         cJSON_Delete(msg);
     }

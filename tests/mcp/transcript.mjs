@@ -48,11 +48,36 @@ class Server {
     });
     this.stderr = "";
     this.proc.stderr.on("data", (d) => (this.stderr += d.toString()));
-    this.exited = new Promise((res) => this.proc.on("exit", (code) => res(code)));
+    // a server that exits early closes its stdin: writing then fails (EPIPE), which is a test
+    // failure to report, not a crash of this script
+    this.writeError = null;
+    this.exitCode = undefined;
+    this.proc.stdin.on("error", (e) => { this.writeError = this.writeError || e; });
+    this.proc.on("error", (e) => { this.writeError = this.writeError || e; });
+    this.exited = new Promise((res) => this.proc.on("exit", (code) => {
+      this.exitCode = code;
+      const ws = this.waiters;
+      this.waiters = [];
+      for (const w of ws) w();
+      res(code);
+    }));
   }
-  send(text) { this.proc.stdin.write(text + "\n"); }
+  send(text) {
+    if (this.exitCode !== undefined || this.proc.stdin.destroyed) {
+      this.writeError = this.writeError || new Error("the server has exited");
+      return;
+    }
+    this.proc.stdin.write(text + "\n", () => {});
+  }
+  // why no response came, when the server has gone
+  gone() {
+    if (this.exitCode === undefined && !this.writeError) return "";
+    const err = this.stderr.trim().split("\n").slice(-3).join(" | ");
+    return ` (the server ${this.exitCode !== undefined ? `exited with status ${this.exitCode}` : "stopped reading"}${err ? `; stderr: ${err}` : ""})`;
+  }
   async next(ms) {
     if (this.lines.length) return this.lines.shift();
+    if (this.exitCode !== undefined) return null;
     const got = await Promise.race([
       new Promise((res) => this.waiters.push(res)).then(() => true),
       new Promise((res) => setTimeout(() => res(false), ms)),
@@ -82,14 +107,15 @@ async function runFile(bin, file) {
         continue;
       }
       const got = await server.next(15000);
-      if (got === null) { results.push([label, false, `no response to ${lastSent.slice(0, 120)}`]); continue; }
+      if (got === null) { results.push([label, false, `no response to ${lastSent.slice(0, 120)}${server.gone()}`]); continue; }
       let actual;
       try { actual = JSON.parse(got); } catch { results.push([label, false, `response is not JSON: ${got}`]); continue; }
       const expected = JSON.parse(want);
       results.push([label, matches(expected, actual), `expected ${want}\n     got ${got}`]);
     }
   }
-  server.proc.stdin.end();
+  if (server.writeError) results.push([`${basename(file)}:input`, false, `could not send every message: ${server.writeError.code || server.writeError.message}${server.gone()}`]);
+  if (!server.proc.stdin.destroyed) server.proc.stdin.end();
   const code = await Promise.race([server.exited, new Promise((r) => setTimeout(() => r("timeout"), 10000))]);
   results.push([`${basename(file)}:exit`, code === 0, `exit status ${code} (wanted 0 on end of input)`]);
   if (code === "timeout") server.proc.kill("SIGKILL");
