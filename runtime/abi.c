@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include "abi.h"
 #include "clos.h"
+#include "error.h"
 #include "eval.h"
 #include "package.h"
 #include "prim.h"
@@ -61,4 +62,9 @@ bool abi_check_upcalls(Lisp *L, char *msg, size_t n) {
         }
     }
     return true;
+}
+
+Obj abi_upcall_missing(Lisp *L, Obj sym) {
+    if (!L->boot_phase) return NIL;
+    err_program(L, "%S, a function tinycl's C code calls, is not defined as a function (see runtime/lisp-abi.def)", sym);
 }

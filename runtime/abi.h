@@ -10,4 +10,15 @@
  * boots tinycl) instead of degrading some behaviour unnoticed. */
 bool abi_check_upcalls(Lisp *L, char *msg, size_t n);
 
+/* The function of upcall SYM (a symbol lisp-abi.def lists), for C to call. While the stdlib
+ * loads it may not be defined yet: then NIL, and the caller takes its bootstrap path. After the
+ * boot the check above guarantees it, so a missing one (a user's FMAKUNBOUND) is an error, not a
+ * silent change of behaviour. */
+Obj abi_upcall_missing(Lisp *L, Obj sym);
+static inline Obj abi_upcall(Lisp *L, Obj sym) {
+    Symbol *s = SYM(sym);
+    if (LIKELY(is_function(s->function) && !(s->h.flags & SYM_MACRO))) return s->function;
+    return abi_upcall_missing(L, sym);
+}
+
 #endif

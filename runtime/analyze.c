@@ -1,5 +1,6 @@
 /* analyze.c: turns a form into a node tree once: macroexpansion, lexical resolution, special operators. */
 #include "warnings.h"
+#include "abi.h"
 #include "node.h"
 #include "gc.h"
 #include "error.h"
@@ -172,6 +173,7 @@ Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc) {
         }
         body = CDR(body);
     }
+    warnings_declarations(L, *decls);
     return body;
 }
 
@@ -990,8 +992,8 @@ static Node *analyze_call(ACtx *c, Obj form) {
 static Obj expand_in_analysis(ACtx *c, Obj expander, Obj form) {
     Lisp *L = c->L;
     Obj env = env_object(c);
-    Obj guard = SYM(S(P_EXPAND_OR_ERROR))->function;
-    if (L->boot_phase && !c->eager && is_function(guard)) {   /* not for stdlib code analysed lazily */
+    if (L->boot_phase && !c->eager) {   /* not for stdlib code analysed lazily */
+        Obj guard = abi_upcall(L, S(P_EXPAND_OR_ERROR));
         Obj r = funcall3(L, guard, expander, form, env);
         L->nvals = 1;
         return r;

@@ -10,6 +10,7 @@
 #include "clos.h"
 #include "lstring.h"
 #include "package.h"
+#include "logical.h"
 
 /* ------------------------------------------------------------------ */
 /* Built-in classes: clos.lisp fills *BUILT-IN-CLASS-TABLE* by name     */
@@ -30,7 +31,7 @@
     X(CONCATENATED_STREAM, "CONCATENATED-STREAM") X(ECHO_STREAM, "ECHO-STREAM")   \
     X(SYNONYM_STREAM, "SYNONYM-STREAM") X(TWO_WAY_STREAM, "TWO-WAY-STREAM")       \
     X(READTABLE, "READTABLE") X(RANDOM_STATE, "RANDOM-STATE")                     \
-    X(PATHNAME, "PATHNAME")
+    X(PATHNAME, "PATHNAME") X(LOGICAL_PATHNAME, "LOGICAL-PATHNAME")
 
 enum {
 #define X(e, n) BC_##e,
@@ -110,7 +111,7 @@ Obj clos_class_of(Lisp *L, Obj o) {
         case T_STREAM: i = stream_class_index(o); break;
         case T_READTABLE: i = BC_READTABLE; break;
         case T_RANDOM_STATE: i = BC_RANDOM_STATE; break;
-        case T_PATHNAME: i = BC_PATHNAME; break;
+        case T_PATHNAME: i = logical_pathname_p(o) ? BC_LOGICAL_PATHNAME : BC_PATHNAME; break;
         default: i = BC_T; break;
         }
     }

@@ -112,6 +112,10 @@ _Noreturn static void bootstrap_error(Lisp *L, Obj err) {
     unwind_to(L, top, JUMP_ERROR);
 }
 
+/* The condition system's upcalls (lisp-abi.def) are not fetched with abi_upcall, which signals
+ * when one is missing: the error path must not depend on itself. Their C fallback is the
+ * bootstrap path, taken while the stdlib loads, for errors nested 8 deep, and (the boot check
+ * guaranteeing them otherwise) if a user removes one. */
 _Noreturn void err_condition(Lisp *L, Obj type, Obj initargs) {
     Obj hook = SYM(S(P_SIGNAL_ERROR))->function;
     if (is_function(hook) && L->error_depth < 8) {

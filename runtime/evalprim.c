@@ -8,6 +8,7 @@
 #include "printer.h"
 #include "stream.h"
 #include "docs.h"
+#include "types.h"
 #include <stdlib.h>
 
 static Obj list2(Lisp *L, Obj a, Obj b) { return cons(L, a, cons(L, b, NIL)); }
@@ -424,6 +425,8 @@ DEFPRIM(prim_proclaim) {
             if (s != NIL) SYM(s)->h.flags |= SYM_SPECIAL;
         }
     }
+    if (CAR(spec) == S(DECLARATION))
+        for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) type_proclaim_declaration(L, check_symbol(L, CAR(l)));
     return NIL;
 }
 

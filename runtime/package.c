@@ -821,7 +821,11 @@ DEFPRIM(prim_delete_package) {
         check_package_designator(L, d);
         Obj name = name_string(L, d);
         pkg = package_find(L, name);
-        if (pkg == NIL) pkg_error(L, name, "There is no package named %S.", name);
+        if (pkg == NIL) {
+            /* correctable, as in SBCL: continuing deletes nothing */
+            pkg_cerror(L, "Ignore.", name, "There is no package named %S.", name);
+            return NIL;
+        }
     }
     pkg_lock_check(L, pkg, true, msg_format(L, "deleting package %S", pkg));
     Package *p = PKG(pkg);

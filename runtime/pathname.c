@@ -3,6 +3,7 @@
  * rename-file, file-write-date, file-author, user-homedir-pathname. */
 #include "prim.h"
 #include "pathname.h"
+#include "logical.h"
 #include "package.h"
 #include "lstring.h"
 #include "list.h"
@@ -97,6 +98,8 @@ static bool escaped_at(const uint32_t *s, size_t start, size_t i) {
 }
 
 Obj pathname_parse(Lisp *L, Obj str, size_t start, size_t end) {
+    Obj logical;
+    if (logical_parse_prefixed(L, str, start, end, &logical)) return logical;
     const uint32_t *s = STR(str)->data;
     Obj dir = NIL;
     bool absolute = false;
@@ -297,6 +300,7 @@ static void put_file(Lisp *L, StrBuf *b, Obj p, Obj pn) {
 }
 
 Obj pathname_namestring(Lisp *L, Obj p) {
+    if (logical_pathname_p(p)) return logical_namestring(L, p, LN_ALL);
     StrBuf b;
     sb_init(L, &b, 64);
     put_directory(L, &b, PATHNAME(p)->directory);
@@ -315,6 +319,7 @@ bool pathname_has_namestring(Lisp *L, Obj p) {
 }
 
 static Obj file_namestring(Lisp *L, Obj p) {
+    if (logical_pathname_p(p)) return logical_namestring(L, p, LN_FILE);
     StrBuf b;
     sb_init(L, &b, 32);
     put_file(L, &b, p, p);
@@ -322,6 +327,7 @@ static Obj file_namestring(Lisp *L, Obj p) {
 }
 
 static Obj directory_namestring(Lisp *L, Obj p) {
+    if (logical_pathname_p(p)) return logical_namestring(L, p, LN_DIRECTORY);
     StrBuf b;
     sb_init(L, &b, 64);
     put_directory(L, &b, PATHNAME(p)->directory);
@@ -345,8 +351,9 @@ static Obj merge_directories(Lisp *L, Obj dir, Obj ddir) {
 
 Obj pathname_merge(Lisp *L, Obj p, Obj d, Obj default_version) {
     Pathname *x = PATHNAME(p), *y = PATHNAME(d);
-    Obj host = x->host != NIL ? x->host : y->host;
-    Obj device = x->device != NIL ? x->device : y->device;
+    /* NIL is the physical host, so a physical pathname does not take a logical default's host */
+    Obj host = x->host;
+    Obj device = x->device != NIL ? x->device : host != y->host ? NIL : y->device;
     Obj dir = merge_directories(L, x->directory, y->directory);
     Obj name = x->name != NIL ? x->name : y->name;
     Obj type = x->type != NIL ? x->type : y->type;
@@ -622,6 +629,7 @@ static char *native_of(Lisp *L, Obj p, bool as_file) {
 }
 
 char *pathname_native(Lisp *L, Obj p) {
+    p = logical_to_physical(L, p);
     return native_of(L, pathname_merge(L, p, default_defaults(L), S(K_NEWEST)), true);
 }
 
@@ -806,6 +814,7 @@ DEFPRIM(prim_directory) {
     Obj keys[1] = {S(K_RESOLVE_SYMLINKS)}, out[1];
     parse_keys(L, nargs, args, 1, 1, keys, out);
     Obj w = pathname_merged(L, args[0]);
+    if (logical_pathname_p(w)) w = pathname_merge(L, logical_to_physical(L, w), default_defaults(L), S(K_NEWEST));
     DirCtx ctx = {NIL, out[0] == NO_VALUE || out[0] != NIL};
     Obj dir = PATHNAME(w)->directory;
     /* CLHS 19.2.2.4.3: :UP or :BACK right after :ABSOLUTE or :WILD-INFERIORS is a FILE-ERROR */
@@ -921,6 +930,8 @@ static Obj check_directory(Lisp *L, Obj d, bool common) {
 
 static Obj check_host(Lisp *L, Obj h) {
     if (h == NIL || h == S(K_UNSPECIFIC)) return NIL;
+    Obj logical = logical_host_find(L, h);
+    if (logical != NIL) return logical;
     if (is_any_string(h)) err_fmt(L, S(SIMPLE_TYPE_ERROR), "logical host not yet defined: %S", h);
     err_type(L, h, cons(L, S(OR), list2(L, S(STRING), S(NULL))));
 }
@@ -950,6 +961,9 @@ DEFPRIM(prim_make_pathname) {
     Obj name = o[3] != NO_VALUE ? diddle_case(L, check_name_component(L, o[3]), common) : dp ? dp->name : NIL;
     Obj type = o[4] != NO_VALUE ? diddle_case(L, check_name_component(L, o[4]), common) : dp ? dp->type : NIL;
     Obj version = o[5] != NO_VALUE ? check_version(L, o[5]) : dp ? dp->version : NIL;
+    if (is_string(host))   /* a logical pathname: upper-case words and no device */
+        return pathname_make(L, host, S(K_UNSPECIFIC), logical_upcase_component(L, dir), logical_upcase_component(L, name),
+                             logical_upcase_component(L, type), version);
     return pathname_make(L, host, device, dir, name, type, version);
 }
 
@@ -973,7 +987,11 @@ DEFPRIM(prim_pathname_version) { return PATHNAME(accessor_pathname(L, nargs, arg
 DEFPRIM(prim_namestring) { UNUSED_ARGS; return pathname_namestring(L, pathname_designated(L, args[0])); }
 DEFPRIM(prim_file_namestring) { UNUSED_ARGS; return file_namestring(L, pathname_designated(L, args[0])); }
 DEFPRIM(prim_directory_namestring) { UNUSED_ARGS; return directory_namestring(L, pathname_designated(L, args[0])); }
-DEFPRIM(prim_host_namestring) { UNUSED_ARGS; pathname_designated(L, args[0]); return string_new(L, 0); }
+DEFPRIM(prim_host_namestring) {
+    UNUSED_ARGS;
+    Obj p = pathname_designated(L, args[0]);
+    return logical_pathname_p(p) ? logical_namestring(L, p, LN_HOST) : string_new(L, 0);
+}
 
 /* (sys:%namestring-or-nil pathname): the namestring, or NIL when it has none (for the printer) */
 DEFPRIM(prim_pct_namestring_or_nil) {
@@ -1002,13 +1020,21 @@ DEFPRIM(prim_enough_namestring) {
     }
     bool type_needed = component_present(L, x->type) && !lisp_equal(L, x->type, y->type);
     bool name_needed = type_needed || (component_present(L, x->name) && !lisp_equal(L, x->name, y->name));
-    Obj r = pathname_make(L, NIL, NIL, dir, name_needed ? x->name : NIL, type_needed ? x->type : NIL, NIL);
+    Obj r = pathname_make(L, x->host, x->host == NIL ? NIL : x->device, dir, name_needed ? x->name : NIL,
+                          type_needed ? x->type : NIL, NIL);
     return pathname_namestring(L, r);
 }
 
 DEFPRIM(prim_merge_pathnames) {
-    Obj p = pathname_designated(L, args[0]);
     Obj d = nargs > 1 ? pathname_designated(L, args[1]) : default_defaults(L);
+    Obj p = args[0], logical;
+    if (is_any_string(p) && logical_pathname_p(d)) {
+        /* as SBCL: a namestring merged with logical defaults is parsed on their host */
+        p = string_designator(L, p);
+        if (!logical_parse_prefixed(L, p, 0, STR(p)->len, &logical))
+            logical = logical_parse(L, PATHNAME(d)->host, p, 0, STR(p)->len);
+        p = logical;
+    } else p = pathname_designated(L, p);
     Obj v = nargs > 2 ? args[2] : S(K_NEWEST);
     return pathname_merge(L, p, d, v);
 }
@@ -1020,12 +1046,15 @@ DEFPRIM(prim_parse_namestring) {
     if (nargs > 2 && args[2] != NIL) pathname_designated(L, args[2]);
     Obj keys[3] = {S(K_START), S(K_END), S(K_JUNK_ALLOWED)}, o[3];
     parse_keys(L, nargs, args, nargs < 3 ? nargs : 3, 3, keys, o);
-    check_host(L, host);
+    host = check_host(L, host);
     if (is_any_string(thing)) {
         thing = string_designator(L, thing);
         size_t len = STR(thing)->len;
         size_t end = (o[1] == NO_VALUE || o[1] == NIL) ? len : check_bound(L, o[1], len);
         size_t start = o[0] == NO_VALUE ? 0 : check_bound(L, o[0], end);
+        Obj logical;
+        if (is_string(host) && !logical_parse_prefixed(L, thing, start, end, &logical))
+            return values2(L, logical_parse(L, host, thing, start, end), FIX((intptr_t)(end - start)));
         /* SBCL returns the number of characters parsed (END - START) rather than END */
         return values2(L, pathname_parse(L, thing, start, end), FIX((intptr_t)(end - start)));
     }
@@ -1075,12 +1104,19 @@ DEFPRIM(prim_translate_pathname) {
     Obj from = pathname_designated(L, args[1]);
     Obj to = pathname_designated(L, args[2]);
     if (nargs > 3 && (nargs - 3) % 2) err_program(L, "odd number of &KEY arguments");
+    if (logical_pathname_p(src) && !logical_pathname_p(to)) {
+        /* as SBCL: what the wildcards carry from a logical pathname to a Unix one is lower case */
+        src = logical_downcase_pathname(L, src);
+        from = logical_downcase_pathname(L, from);
+    }
     Pathname *s = PATHNAME(src), *f = PATHNAME(from), *t = PATHNAME(to);
     Obj dir = translate_directory(L, s->directory, f->directory, t->directory);
     Obj name = translate_component(L, s->name, f->name, t->name);
     Obj type = translate_component(L, s->type, f->type, t->type);
     Obj version = t->version == NIL || t->version == S(K_WILD) ? s->version : t->version;
-    return pathname_make(L, t->host != NIL ? t->host : s->host, t->device != NIL ? t->device : s->device, dir, name, type, version);
+    /* the result is on TO's host: NIL (physical) when translating a logical pathname to a file */
+    Obj device = t->device != NIL || t->host != s->host ? t->device : s->device;
+    return pathname_make(L, t->host, device, dir, name, type, version);
 }
 
 /* Check that the policy lets OPERATION read (or WRITE) the file D designates. */
@@ -1320,4 +1356,5 @@ void pathname_init(Lisp *L) {
     else d = pathname_make(L, NIL, NIL, NIL, NIL, NIL, NIL);
     SYM(S(DEFAULT_PATHNAME_DEFAULTS))->h.flags |= SYM_SPECIAL;
     SYM(S(DEFAULT_PATHNAME_DEFAULTS))->value = d;
+    logical_init(L);
 }

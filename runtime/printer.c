@@ -2,6 +2,7 @@
  * objects, circularity, and the pretty printer (CLHS 22.2): logical blocks, conditional newlines,
  * indentation and the standard layouts of code. Output matches SBCL's. */
 #include "printer.h"
+#include "abi.h"
 #include "prim.h"
 #include "package.h"
 #include "lstring.h"
@@ -724,8 +725,8 @@ static void call_hook(Lisp *L, PState *ps, Obj fn, Obj o, long depth) {
 static void print_instance(Lisp *L, PState *ps, Obj o, long depth) {
     Obj hook = SYM(S(P_PRINT_OBJECT_HOOK))->value;
     if (hook != UNBOUND && is_function(hook)) { call_hook(L, ps, hook, o, depth); return; }
-    Obj pi = SYM(S(P_PRINT_INSTANCE))->function;
-    if (is_function(pi)) { call_hook(L, ps, pi, o, depth); return; }
+    Obj pi = abi_upcall(L, S(P_PRINT_INSTANCE));     /* NIL only while the stdlib loads */
+    if (pi != NIL) { call_hook(L, ps, pi, o, depth); return; }
     if (ps->readably) not_readable(L, o);
     puts_(L, ps, "#<INSTANCE");
     put_address(L, ps, o);
@@ -738,8 +739,8 @@ static void print_instance(Lisp *L, PState *ps, Obj o, long depth) {
 static Obj pprint_dispatch_function(Lisp *L, Obj o) {
     Obj table = SYM(S(PRINT_PPRINT_DISPATCH))->value;
     if (!is_type(table, T_INSTANCE) || INST(table)->nslots < PPD_NSLOTS || INST(table)->slots[PPD_ENTRIES] == NIL) return NIL;
-    Obj fn = SYM(S(PP_DISPATCH_LOOKUP))->function;
-    if (!is_function(fn)) return NIL;
+    Obj fn = abi_upcall(L, S(PP_DISPATCH_LOOKUP));
+    if (fn == NIL) return NIL;                        /* the stdlib is loading */
     Obj r = funcall2(L, fn, o, table);
     return is_function(r) || (is_symbol(r) && r != NIL) ? r : NIL;
 }

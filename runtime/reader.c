@@ -1,5 +1,6 @@
 /* reader.c: the reader (CLHS chapter 2): readtables, tokens, the standard macro characters, #-dispatch. */
 #include "reader.h"
+#include "abi.h"
 #include "prim.h"
 #include "package.h"
 #include "lstring.h"
@@ -108,6 +109,7 @@ typedef struct Token {
     uint8_t *escaped;
     size_t ecap;
     bool any_escape;
+    long escape_start;         /* length of chars when the last escape began, or -1 */
     uint32_t inline_chars[TOKEN_INLINE];
     uint8_t inline_escaped[TOKEN_INLINE];
 } Token;
@@ -119,6 +121,7 @@ static void tok_init(Token *t) {
     t->escaped = t->inline_escaped;
     t->ecap = TOKEN_INLINE;
     t->any_escape = false;
+    t->escape_start = -1;
 }
 
 static void tok_add(Lisp *L, Token *t, uint32_t c, bool esc) {
@@ -138,7 +141,7 @@ static void tok_add(Lisp *L, Token *t, uint32_t c, bool esc) {
     t->chars.data[len] = c;
     t->escaped[len] = esc;
     t->chars.len = len + 1;
-    if (esc) t->any_escape = true;
+    if (esc) { t->any_escape = true; t->escape_start = (long)len; }
 }
 
 /* Accumulate a token whose first character C (of syntax SYN) has been read. */
@@ -151,6 +154,7 @@ static void read_token(Lisp *L, Obj stream, Obj rt, uint32_t c, Syntax syn, Toke
             break;
         case SYN_MULTI_ESCAPE:
             t->any_escape = true;   /* even "||" makes the token a symbol (CLHS 2.3.3) */
+            t->escape_start = (long)t->chars.len;
             for (;;) {
                 uint32_t d = read_char_required(L, stream);
                 Syntax s2 = reader_syntax(L, rt, d);
@@ -264,7 +268,8 @@ static Obj token_to_object(Lisp *L, Obj stream, Obj rt, Token *t) {
         if (ncolons == 2) rerr(L, stream, "too many colons in %S", string_from_u32(L, d, n));
         return package_intern(L, L->pkg_keyword, name, nlen, &st);
     }
-    if ((size_t)(ncolons == 2 ? c2 : c1) == n - 1 && nlen == 0)
+    /* "pkg::" has no symbol name, but "pkg::||" names the symbol whose name is empty */
+    if ((size_t)(ncolons == 2 ? c2 : c1) == n - 1 && nlen == 0 && t->escape_start <= (ncolons == 2 ? c2 : c1))
         rerr(L, stream, "illegal terminating colon in %S", string_from_u32(L, d, n));
     Obj pkg = find_pkg_for_reader(L, stream, d, (size_t)c1);
     if (ncolons == 2) return package_intern(L, pkg, name, nlen, &st);
@@ -711,8 +716,8 @@ DEFPRIM(rd_sharp_s) {
     Obj o = read_required(L, args[0]);
     if (suppressing(L)) return NIL;
     if (!is_cons(o)) rerr(L, args[0], "#S syntax requires a list: #S%S", o);
-    Obj fn = SYM(S(P_READ_STRUCTURE))->function;
-    if (!is_function(fn)) rerr(L, args[0], "structures are not supported yet: #S%S", o);
+    Obj fn = abi_upcall(L, S(P_READ_STRUCTURE));
+    if (fn == NIL) rerr(L, args[0], "structures are not supported yet: #S%S", o);
     return funcall1(L, fn, o);
 }
 

@@ -1,5 +1,6 @@
 /* sequence.c: the sequence functions (CLHS chapter 17) on lists and vectors. */
 #include "sequence.h"
+#include "abi.h"
 #include "list.h"
 #include "lstring.h"
 #include "number.h"
@@ -1106,8 +1107,8 @@ static intptr_t size_spec(Lisp *L, Obj s) {
  * a class with a proper name stands for that type name. */
 static Obj class_proper_name(Lisp *L, Obj spec) {
     if (!is_type(spec, T_INSTANCE)) return NIL;
-    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%CLASS-PROPER-NAME"))->function;
-    if (!is_function(hook)) return NIL;
+    Obj hook = abi_upcall(L, S(P_CLASS_PROPER_NAME));
+    if (hook == NIL) return NIL;                     /* the stdlib is loading */
     Obj name = funcall1(L, hook, spec);
     return is_symbol(name) ? name : NIL;
 }

@@ -1,5 +1,6 @@
 /* types.c: types (CLHS chapter 4): TYPE-OF, TYPEP, SUBTYPEP and COERCE on built-in and compound type specifiers. */
 #include "types.h"
+#include "abi.h"
 #include "gray.h"
 #include "prim.h"
 #include "package.h"
@@ -11,6 +12,7 @@
 #include "eval.h"
 #include "lstring.h"
 #include "docs.h"
+#include "logical.h"
 #include <math.h>
 
 /* ------------------------------------------------------------------ */
@@ -250,10 +252,11 @@ Obj type_expand(Lisp *L, Obj spec) {
 static bool class_name_p(Lisp *L, Obj sym) {
     if (builtin_id(L, sym) == BT_CLASS) return true;
     if (plist_prop(L, sym, S(P_STRUCTURE_DESCRIPTION)) != NIL) return true;
-    Obj hook = SYM(S(P_CLASS_NAME_P))->function;
-    if (is_function(hook) && funcall1(L, hook, sym) != NIL) return true;
-    Obj fc = SYM(S(TY_FIND_CLASS))->function;
-    if (is_function(fc)) {
+    /* the hooks are NIL only while the stdlib loads */
+    Obj hook = abi_upcall(L, S(P_CLASS_NAME_P));
+    if (hook != NIL && funcall1(L, hook, sym) != NIL) return true;
+    Obj fc = abi_upcall(L, S(TY_FIND_CLASS));
+    if (fc != NIL) {
         Obj args[2] = {sym, NIL};
         if (funcall(L, fc, 2, args) != NIL) return true;
     }
@@ -264,8 +267,8 @@ static bool is_instance_obj(Obj x) { return is_type(x, T_INSTANCE) || is_type(x,
 
 /* The answer for an instance and a class name (or class object), via the CLOS hook when defined. */
 static bool instance_typep(Lisp *L, Obj x, Obj cls) {
-    Obj hook = SYM(S(P_INSTANCE_TYPEP))->function;
-    if (is_function(hook)) return funcall2(L, hook, x, cls) != NIL;
+    Obj hook = abi_upcall(L, S(P_INSTANCE_TYPEP));   /* NIL only while the stdlib loads */
+    if (hook != NIL) return funcall2(L, hook, x, cls) != NIL;
     if (!is_instance_obj(x)) return false;
     int f = is_type(x, T_INSTANCE) ? INST(x)->h.flags : 0;
     if (cls == S(STANDARD_OBJECT)) return is_type(x, T_FUNCALLABLE) || (f & INST_STANDARD);
@@ -601,7 +604,7 @@ static bool typep_atomic(Lisp *L, Obj x, BType bt) {
     case BT_READTABLE: return is_type(x, T_READTABLE);
     case BT_RANDOM_STATE: return is_type(x, T_RANDOM_STATE);
     case BT_PATHNAME: return is_type(x, T_PATHNAME);
-    case BT_LOGICAL_PATHNAME: return false;
+    case BT_LOGICAL_PATHNAME: return logical_pathname_p(x);
     case BT_STREAM: return is_type(x, T_STREAM) || gray_instance_p(L, x);
     case BT_FILE_STREAM: return stream_kind_is(x, SK_FD);
     case BT_STRING_STREAM: return stream_kind_is(x, SK_STRING_IN) || stream_kind_is(x, SK_STRING_OUT) || stream_kind_is(x, SK_STRING_FILL);
@@ -633,7 +636,7 @@ static bool typep_symbol(Lisp *L, Obj x, Obj sym) {
     }
     Obj exp = plist_prop(L, sym, S(P_TYPE_EXPANDER));
     if (is_function(exp)) return typep_rec(L, x, type_expand(L, sym));
-    if (is_instance_obj(x) && is_function(SYM(S(P_INSTANCE_TYPEP))->function)) return instance_typep(L, x, sym);
+    if (is_instance_obj(x) && abi_upcall(L, S(P_INSTANCE_TYPEP)) != NIL) return instance_typep(L, x, sym);
     if (class_name_p(L, sym)) return false;
     err_unknown_type(L, sym);
 }
@@ -829,10 +832,10 @@ Obj type_of(Lisp *L, Obj o) {
     case T_STREAM: return stream_type_of(L, o);
     case T_READTABLE: return S(READTABLE);
     case T_RANDOM_STATE: return S(RANDOM_STATE);
-    case T_PATHNAME: return S(PATHNAME);
+    case T_PATHNAME: return logical_pathname_p(o) ? S(LOGICAL_PATHNAME) : S(PATHNAME);
     case T_INSTANCE: case T_FUNCALLABLE: {
-        Obj hook = SYM(S(P_INSTANCE_TYPE_OF))->function;
-        if (is_function(hook)) {
+        Obj hook = abi_upcall(L, S(P_INSTANCE_TYPE_OF));   /* NIL only while the stdlib loads */
+        if (hook != NIL) {
             Obj r = funcall1(L, hook, o);
             L->nvals = 1;
             return r;
@@ -905,7 +908,9 @@ struct FT {
 };
 
 enum { AK_SAT, AK_CLASS, AK_EQL, AK_OPEN };   /* AK_OPEN: opaque, but its regions are assumed inhabited */
-typedef struct { int kind; Obj key; CT *carrier; } Atom;
+/* fn_open: a user's standard class, whose instances may be functions (a funcallable class may
+ * inherit it): a region where only functions hold it is of unknown emptiness, not inhabited */
+typedef struct { int kind; Obj key; CT *carrier; bool fn_open; } Atom;
 #define MAXA 6
 #define WORK_LIMIT 200000
 
@@ -962,24 +967,41 @@ static Obj to_exact(Lisp *L, Obj x) {
 
 /* ---- interval sets ---- */
 
+/* Float sets order -0.0 just below +0.0, so that (member 0.0) leaves -0.0 out: a range bound of
+ * zero (CLHS 12.1.4.2: the range (single-float 0.0) holds both zeros) becomes -0.0 or +0.0
+ * by which side it closes (float_zero_bound), a member keeps its own sign. */
+static int zero_sign(Obj x) {
+    if (is_single(x)) { float f = single_val(x); return f == 0 ? (signbit(f) ? -1 : 1) : 0; }
+    if (is_double(x)) { double d = DBL(x); return d == 0 ? (signbit(d) ? -1 : 1) : 0; }
+    return 0;
+}
+
+static int bound_cmp(Lisp *L, Obj a, Obj b) {
+    int c = num_compare(L, a, b);
+    return c ? c : (zero_sign(a) > zero_sign(b)) - (zero_sign(a) < zero_sign(b));
+}
+
+/* -0.0 and +0.0: adjacent, with no float between them */
+static bool zeros_adjacent(Obj lo, Obj hi) { return zero_sign(lo) < 0 && zero_sign(hi) > 0; }
+
 static int lo_cmp(Lisp *L, const Ivl *a, const Ivl *b) {
     if (a->lo == NO_VALUE) return b->lo == NO_VALUE ? 0 : -1;
     if (b->lo == NO_VALUE) return 1;
-    int c = num_compare(L, a->lo, b->lo);
+    int c = bound_cmp(L, a->lo, b->lo);
     return c ? c : (int)a->lox - (int)b->lox;
 }
 
 static int hi_cmp(Lisp *L, const Ivl *a, const Ivl *b) {
     if (a->hi == NO_VALUE) return b->hi == NO_VALUE ? 0 : 1;
     if (b->hi == NO_VALUE) return -1;
-    int c = num_compare(L, a->hi, b->hi);
+    int c = bound_cmp(L, a->hi, b->hi);
     return c ? c : (int)b->hix - (int)a->hix;
 }
 
 static bool ivl_nonempty(Lisp *L, const Ivl *i, int kind) {
     if (i->lo == NO_VALUE || i->hi == NO_VALUE) return true;
-    int c = num_compare(L, i->lo, i->hi);
-    if (c != 0) return c < 0;
+    int c = bound_cmp(L, i->lo, i->hi);
+    if (c != 0) return c < 0 && !(i->lox && i->hix && zeros_adjacent(i->lo, i->hi));
     if (i->lox || i->hix) return false;
     return kind == IK_RATIO ? !is_integer(i->lo) : true;
 }
@@ -987,8 +1009,14 @@ static bool ivl_nonempty(Lisp *L, const Ivl *i, int kind) {
 static bool ivl_touch(Lisp *L, const Ivl *a, const Ivl *b, int kind) {
     if (a->hi == NO_VALUE || b->lo == NO_VALUE) return true;
     if (kind == IK_INT) return num_compare(L, b->lo, num_add(L, a->hi, FIX(1))) <= 0;
-    int c = num_compare(L, b->lo, a->hi);
+    int c = bound_cmp(L, b->lo, a->hi);
+    if (c > 0 && zeros_adjacent(a->hi, b->lo)) return !a->hix && !b->lox;
     return c < 0 || (c == 0 && !(a->hix && b->lox));
+}
+
+static Obj float_zero_bound(Lisp *L, Obj x, bool negative) {
+    if (x == NO_VALUE || num_compare(L, x, FIX(0)) != 0) return x;
+    return make_double(L, negative ? -0.0 : 0.0);
 }
 
 static ISet iset_norm(Lisp *L, const Ivl *v, int n, int kind) {
@@ -1021,6 +1049,10 @@ static ISet iset_range(Lisp *L, int kind, Obj lo, bool lox, Obj hi, bool hix) {
     if (kind != IK_FLOAT) {
         if (lo != NO_VALUE) i.lo = to_exact(L, lo);
         if (hi != NO_VALUE) i.hi = to_exact(L, hi);
+    }
+    if (kind == IK_FLOAT) {
+        i.lo = float_zero_bound(L, lo, !lox);
+        i.hi = float_zero_bound(L, hi, hix);
     }
     if (kind == IK_INT) {
         if (i.lo != NO_VALUE) i.lo = lox ? num_add(L, real_floor_or_ceil(L, i.lo, false), FIX(1)) : real_floor_or_ceil(L, i.lo, true);
@@ -1070,7 +1102,11 @@ static ISet iset_compl(Lisp *L, ISet a, int kind) {
     return iset_norm(L, v, m, kind);
 }
 
-static ISet iset_point(Lisp *L, Obj x, int kind) { return iset_range(L, kind, x, false, x, false); }
+static ISet iset_point(Lisp *L, Obj x, int kind) {
+    if (kind != IK_FLOAT) return iset_range(L, kind, x, false, x, false);
+    Ivl i = {x, x, false, false};   /* a float keeps the sign of its zero */
+    return iset_norm(L, &i, 1, kind);
+}
 
 static ISet chars_range(Lisp *L, uint32_t lo, uint32_t hi) {
     return iset_range(L, IK_INT, FIX(lo), false, FIX(hi), false);
@@ -1406,8 +1442,8 @@ static FT *ft_compl(Ctx *c, FT *a) {
 /* class relations: 1 = c1 is a subclass of c2, 0 = not, 2 = unknown */
 static int class_rel(Lisp *L, Obj c1, Obj c2) {
     if (c1 == c2) return 1;
-    Obj hook = SYM(S(P_CLASS_SUBTYPEP))->function;
-    if (is_function(hook)) {
+    Obj hook = abi_upcall(L, S(P_CLASS_SUBTYPEP));   /* NIL only while the stdlib loads */
+    if (hook != NIL) {
         Obj r = funcall2(L, hook, c1, c2);
         if (r == S(T)) return 1;
         if (r == NIL) return 0;
@@ -1419,6 +1455,17 @@ static int class_rel(Lisp *L, Obj c1, Obj c2) {
     for (Obj x = a1; is_cons(x); x = CDR(x))
         if (CAR(x) == c2) return 1;
     return 0;
+}
+
+enum { CK_UNKNOWN, CK_STRUCTURE, CK_CONDITION, CK_STANDARD };
+
+/* Which of the three disjoint families of classes the class named NAME belongs to. */
+static int class_kind(Lisp *L, Obj name) {
+    if (plist_prop(L, name, S(P_STRUCTURE_DESCRIPTION)) != NIL || class_rel(L, name, S(STRUCTURE_OBJECT)) == 1)
+        return CK_STRUCTURE;
+    if (class_rel(L, name, S(CONDITION)) == 1) return CK_CONDITION;
+    if (class_rel(L, name, S(STANDARD_OBJECT)) == 1) return CK_STANDARD;
+    return CK_UNKNOWN;
 }
 
 static int sigma_feasible(Ctx *c, unsigned s, uint32_t deps) {
@@ -1435,6 +1482,28 @@ static int sigma_feasible(Ctx *c, unsigned s, uint32_t deps) {
         return TRI_NONEMPTY;
     }
     bool unknown = false;
+    /* two different opaque function types: whether one holds without the other is unknown */
+    bool open_in = false, open_out = false;
+    for (int i = 0; i < c->k; i++)
+        if ((deps >> i & 1) && c->atoms[i].kind == AK_OPEN) {
+            if (s >> i & 1) open_in = true; else open_out = true;
+        }
+    if (open_in && open_out) unknown = true;
+    /* two classes, neither a subclass of the other: classes of different kinds (structure,
+     * condition, standard object) or two structure classes share no instance; two standard
+     * (or condition) classes may have a common subclass, now or later */
+    for (int i = 0; i < c->k; i++) {
+        if (!(deps >> i & 1) || c->atoms[i].kind != AK_CLASS || !(s >> i & 1)) continue;
+        for (int j = i + 1; j < c->k; j++) {
+            if (!(deps >> j & 1) || c->atoms[j].kind != AK_CLASS || !(s >> j & 1)) continue;
+            if (c->rel[i][j] < 0) c->rel[i][j] = (int8_t)class_rel(c->L, c->atoms[i].key, c->atoms[j].key);
+            if (c->rel[j][i] < 0) c->rel[j][i] = (int8_t)class_rel(c->L, c->atoms[j].key, c->atoms[i].key);
+            if (c->rel[i][j] != 0 || c->rel[j][i] != 0) continue;
+            int ki = class_kind(c->L, c->atoms[i].key), kj = class_kind(c->L, c->atoms[j].key);
+            if (ki != CK_UNKNOWN && kj != CK_UNKNOWN && (ki != kj || ki == CK_STRUCTURE)) return TRI_EMPTY;
+            unknown = true;
+        }
+    }
     for (int i = 0; i < c->k; i++) {
         if (!(deps >> i & 1) || c->atoms[i].kind != AK_CLASS || !(s >> i & 1)) continue;
         for (int j = 0; j < c->k; j++) {
@@ -1446,6 +1515,8 @@ static int sigma_feasible(Ctx *c, unsigned s, uint32_t deps) {
     }
     return unknown ? TRI_UNKNOWN : TRI_NONEMPTY;
 }
+
+static CT *ct_misc(Ctx *c, uint32_t bits);
 
 static int ft_emptiness(Ctx *c, FT *f) {
     if (f->deps == 0) return ct_emptiness(c, f->s[0]);
@@ -1462,6 +1533,10 @@ static int ft_emptiness(Ctx *c, FT *f) {
             if ((f->deps >> i & 1) && (s >> i & 1)) e = ct_inter(c, e, c->atoms[i].carrier);
         int em = ct_emptiness(c, e);
         if (em == TRI_EMPTY) continue;
+        for (int i = 0; i < c->k && em == TRI_NONEMPTY; i++)
+            if ((f->deps >> i & 1) && (s >> i & 1) && c->atoms[i].fn_open &&
+                ct_emptiness(c, ct_inter(c, e, ct_misc(c, M_ALL & ~(M_FN | M_FN_GENERIC | M_FN_INTERP)))) == TRI_EMPTY)
+                em = TRI_UNKNOWN;
         if (em == TRI_NONEMPTY && feas == TRI_NONEMPTY && !sat) return TRI_NONEMPTY;
         res = TRI_UNKNOWN;
     }
@@ -1591,7 +1666,7 @@ static CT *ct_of_object(Ctx *c, Obj x, int depth) {
     case T_PACKAGE: t->misc = M_PACKAGE; break;
     case T_READTABLE: t->misc = M_READTABLE; break;
     case T_RANDOM_STATE: t->misc = M_RANDOM; break;
-    case T_PATHNAME: t->misc = M_PATHNAME; break;
+    case T_PATHNAME: t->misc = logical_pathname_p(x) ? M_LPATHNAME : M_PATHNAME; break;
     case T_STREAM: t->misc = stream_bit(x); break;
     case T_PRIMITIVE: case T_CLOSURE: t->misc = M_FN; break;
     case T_FUNCALLABLE: t->misc = M_FN_GENERIC; break;
@@ -1659,7 +1734,7 @@ static FT *ft_atom(Ctx *c, int kind, Obj key, CT *carrier) {
     }
     if (i == c->k) {
         if (c->k == MAXA) { c->overflow = true; return c->ft_univ; }
-        c->atoms[i] = (Atom){kind, key, carrier};
+        c->atoms[i] = (Atom){kind, key, carrier, false};
         c->k++;
     }
     FT *f = ft_alloc(c, c->k);
@@ -1673,8 +1748,16 @@ static FT *class_atom(Ctx *c, Obj name) {
     uint32_t bits = M_INSTANCE;
     if (name == S(GENERIC_FUNCTION) || name == S(STANDARD_GENERIC_FUNCTION)) bits = M_FN_GENERIC;
     else if (name == S(RESTART)) bits = M_INSTANCE | M_OTHER;
-    else if (name == S(STANDARD_OBJECT) || builtin_id(c->L, name) != BT_CLASS) bits = M_INSTANCE | M_FN_GENERIC;
-    return ft_atom(c, AK_CLASS, name, ct_misc(c, bits));
+    else if (name == gray_stream_class_name(L)) bits = M_INSTANCE;   /* SBCL: no stream is a function */
+    else if (name == S(STANDARD_OBJECT)) bits = M_INSTANCE | M_FN_GENERIC;
+    else if (builtin_id(c->L, name) != BT_CLASS)
+        /* a user's standard class may have funcallable subclasses; structures and conditions not */
+        bits = class_kind(L, name) == CK_STANDARD ? M_INSTANCE | M_FN_GENERIC : M_INSTANCE;
+    FT *f = ft_atom(c, AK_CLASS, name, ct_misc(c, bits));
+    for (int i = 0; i < c->k; i++)
+        if (c->atoms[i].kind == AK_CLASS && c->atoms[i].key == name)
+            c->atoms[i].fn_open = bits == (M_INSTANCE | M_FN_GENERIC) && name != S(STANDARD_OBJECT);
+    return f;
 }
 
 static FT *conv(Ctx *c, Obj spec);
@@ -1800,8 +1883,8 @@ static FT *conv(Ctx *c, Obj spec) {
     if (is_instance_obj(spec)) {
         /* a class object with a proper name is the type that name designates (CLOS) */
         Lisp *L = c->L;
-        Obj hook = SYM(S(P_CLASS_PROPER_NAME))->function;
-        if (is_function(hook)) {
+        Obj hook = abi_upcall(L, S(P_CLASS_PROPER_NAME));   /* NIL only while the stdlib loads */
+        if (hook != NIL) {
             Obj name = funcall1(c->L, hook, spec);
             if (name != NIL && is_symbol(name)) return conv_symbol(c, name);
         }
@@ -1834,13 +1917,26 @@ static void ctx_init(Ctx *c, Lisp *L) {
     aset_add(L, &u->arrs, &cap, aterm_full());
 }
 
+/* The same type specifier: conses compared by structure, everything else by EQL, so that
+ * (eql "abc") and (eql "abc") naming two different strings are not taken to be one type. */
+static bool same_spec(Lisp *L, Obj a, Obj b, int depth) {
+    if (depth > 1000) return false;
+    bool objects = is_cons(a) && (CAR(a) == S(EQL) || CAR(a) == S(MEMBER));   /* compared by EQL */
+    while (is_cons(a) && is_cons(b)) {
+        if (objects ? !lisp_eql(CAR(a), CAR(b)) : !same_spec(L, CAR(a), CAR(b), depth + 1)) return false;
+        a = CDR(a);
+        b = CDR(b);
+    }
+    return lisp_eql(a, b);
+}
+
 bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain) {
     *certain = true;
     Ctx c;
     ctx_init(&c, L);
     FT *a = conv(&c, t1);       /* converting both also checks their syntax */
     FT *b = conv(&c, t2);
-    if (t1 == t2 || t2 == S(T) || t1 == NIL || lisp_equal(L, t1, t2)) return true;
+    if (t1 == t2 || t2 == S(T) || t1 == NIL || same_spec(L, t1, t2, 0)) return true;
     int e = TRI_UNKNOWN;
     if (!c.overflow) {
         FT *d = ft_inter(&c, a, ft_compl(&c, b));
@@ -1951,6 +2047,9 @@ static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
     } else if (certainly_subtype(L, spec, S(BASE_STRING))) ue = UE_BASE_CHAR;
     else if (certainly_subtype(L, spec, S(STRING))) ue = UE_CHARACTER;
     else if (certainly_subtype(L, spec, S(BIT_VECTOR))) ue = UE_BIT;
+    else if (is_cons(spec) && !certainly_subtype(L, spec, L2(L, S(VECTOR), S(T))))
+        /* (or (vector character) (vector t)): no one element type to make the vector with */
+        err_coerce(L, x, spec);
     size_t n = sequence_length(L, x);
     if (size >= 0 && (size_t)size != n)
         err_simple_type(L, FIX((intptr_t)n), L2(L, S(EQL), FIX(size)),
@@ -1983,6 +2082,28 @@ Obj type_coerce(Lisp *L, Obj x, Obj type) {
 }
 
 /* ------------------------------------------------------------------ */
+/* type names and declaration names (CLHS TYPE, DECLARATION)          */
+
+bool type_name_p(Lisp *L, Obj sym) {
+    if (!is_symbol(sym)) return false;
+    if (builtin_id(L, sym) != BT_NONE) return true;
+    if (is_function(plist_prop(L, sym, S(P_TYPE_EXPANDER)))) return true;
+    return class_name_p(L, sym);
+}
+
+bool type_declaration_name_p(Lisp *L, Obj sym) {
+    return is_symbol(sym) && plist_prop(L, sym, S(P_DECLARATION_NAME)) != NIL;
+}
+
+void type_proclaim_declaration(Lisp *L, Obj sym) {
+    if (type_name_p(L, sym))
+        err_simple(L, "%S names a type, so it cannot also be a declaration name.", sym);
+    if (type_declaration_name_p(L, sym)) return;
+    Symbol *s = symbol_data(L, sym);
+    s->plist = cons(L, S(P_DECLARATION_NAME), cons(L, S(T), s->plist));
+}
+
+/* ------------------------------------------------------------------ */
 /* primitives                                                          */
 
 DEFPRIM(prim_type_of) { UNUSED_ARGS; return type_of(L, args[0]); }
@@ -2004,6 +2125,15 @@ DEFPRIM(prim_upgraded_complex_part_type) {
     return args[0];
 }
 
+/* (sys:%check-type-name-free name): signal when NAME was proclaimed a declaration name, before
+ * DEFTYPE, DEFSTRUCT, DEFCLASS or DEFINE-CONDITION make it a type name */
+DEFPRIM(prim_pct_check_type_name_free) {
+    UNUSED_ARGS;
+    if (type_declaration_name_p(L, args[0]))
+        err_simple(L, "%S is a declaration name, so it cannot also name a type.", args[0]);
+    return NIL;
+}
+
 /* (sys:%typexpand spec): SPEC with DEFTYPE definitions at its head expanded */
 DEFPRIM(prim_pct_typexpand) { UNUSED_ARGS; return type_expand(L, args[0]); }
 
@@ -2022,6 +2152,7 @@ static const PrimDef types_prims[] = {
     {"SUBTYPEP", PK_CL, prim_subtypep, 2, 3, FN_MV, "(type-1 type-2 &optional environment)", "Two values: whether TYPE-1 is a subtype of TYPE-2, and whether that answer is certain."},
     {"COERCE", PK_CL, prim_coerce, 2, 2, 0, "(object result-type)", "OBJECT converted to RESULT-TYPE: a sequence into another sequence type, a number into a float or complex type, a designator into a character or a function; OBJECT itself when it already has that type."},
     {"UPGRADED-COMPLEX-PART-TYPE", PK_CL, prim_upgraded_complex_part_type, 1, 2, 0, "(typespec &optional environment)", "The type the parts of a complex number actually get when TYPESPEC is requested for them."},
+    {"%CHECK-TYPE-NAME-FREE", PK_SYS, prim_pct_check_type_name_free, 1, 1, 0, "(name)", NULL},
     {"%TYPEXPAND", PK_SYS, prim_pct_typexpand, 1, 1, 0, "(type-specifier)", NULL},
     {"%KNOWN-TYPE-P", PK_SYS, prim_pct_known_type_p, 1, 1, 0, "(type-specifier)", NULL},
     {0},

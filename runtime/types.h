@@ -14,6 +14,12 @@ bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain);
 Obj type_expand(Lisp *L, Obj spec);
 /* Signal an error if SPEC (after expansion) names no known type. */
 void type_check_known(Lisp *L, Obj spec);
+/* Does the symbol SYM name a type: built in, a class or structure, or a DEFTYPE? */
+bool type_name_p(Lisp *L, Obj sym);
+/* CLHS TYPE: a symbol names a type or a declaration, not both. (proclaim '(declaration SYM))
+ * records SYM, or signals when it names a type; type_declaration_name_p asks. */
+void type_proclaim_declaration(Lisp *L, Obj sym);
+bool type_declaration_name_p(Lisp *L, Obj sym);
 /* (coerce object result-type) */
 Obj type_coerce(Lisp *L, Obj object, Obj type);
 

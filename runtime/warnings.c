@@ -6,6 +6,7 @@
  * MUFFLE-WARNING work on them. Each costs nothing unless there is something to report, beyond a
  * look at the called symbol's function. */
 #include "warnings.h"
+#include "abi.h"
 #include "node.h"
 #include "stream.h"
 #include "package.h"
@@ -14,14 +15,15 @@
 #include "array.h"
 #include "printer.h"
 #include "clos.h"
+#include "types.h"
 #include <string.h>
 
 enum { REF_FUNCTION, REF_VARIABLE };
 
 /* Signal a warning (STYLE: a STYLE-WARNING) with FMT (a format control) and ARGS (a list). */
 static void signal_warning(Lisp *L, bool style, const char *fmt, Obj args) {
-    Obj fn = SYM(S(P_ANALYSIS_WARN))->function;
-    if (!is_function(fn)) return;
+    Obj fn = abi_upcall(L, S(P_ANALYSIS_WARN));
+    if (fn == NIL) return;                           /* the stdlib is loading */
     funcall3(L, fn, style ? S(T) : NIL, string_from_cstr(L, fmt), args);
 }
 
@@ -224,6 +226,23 @@ static bool declared(Lisp *L, Obj decls, Obj sym) {
     return false;
 }
 
+static bool standard_declaration(Lisp *L, Obj id) {
+    return id == S(SPECIAL) || id == S(TYPE) || id == S(FTYPE) || id == S(IGNORE) || id == S(IGNORABLE) ||
+           id == S(INLINE) || id == S(NOTINLINE) || id == S(OPTIMIZE) || id == S(DYNAMIC_EXTENT) ||
+           id == S(VALUES);   /* (declare (values ...)): old code has it, SBCL accepts it */
+}
+
+void warnings_declarations(Lisp *L, Obj decls) {
+    if (!L->boot_phase) return;
+    for (Obj d = decls; is_cons(d); d = CDR(d)) {
+        Obj spec = CAR(d);
+        if (!is_cons(spec) || !is_type(CAR(spec), T_SYMBOL)) continue;
+        Obj id = CAR(spec);
+        if (standard_declaration(L, id) || type_declaration_name_p(L, id) || type_name_p(L, id)) continue;
+        signal_warning(L, false, "unrecognized declaration ~S", list1(L, spec));
+    }
+}
+
 void warnings_bind_var(ACtx *c, AVar *v, Obj decls) {
     Lisp *L = c->L;
     v->is_var = true;
@@ -292,8 +311,8 @@ void warnings_form_start(Lisp *L, Obj stream) {
 
 void warnings_end_unit(Lisp *L) {
     if (L->undefined_refs == NIL) return;
-    Obj fn = SYM(S(P_END_COMPILATION_UNIT))->function;
-    if (!is_function(fn)) { L->undefined_refs = NIL; return; }
+    Obj fn = abi_upcall(L, S(P_END_COMPILATION_UNIT));
+    if (fn == NIL) { L->undefined_refs = NIL; return; }   /* the stdlib is loading */
     Frame fr;
     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
         funcall0(L, fn);

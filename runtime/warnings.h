@@ -21,6 +21,9 @@ void warnings_function_ref(struct ACtx *c, Obj name);
 void warnings_variable_ref(struct ACtx *c, Obj sym);
 /* V is a lexical variable bound with declarations DECLS (IGNORE and IGNORABLE are honoured). */
 void warnings_bind_var(struct ACtx *c, struct AVar *v, Obj decls);
+/* DECLS, the declaration specifiers of one body: warn of each whose identifier is neither
+ * standard, nor a type name, nor proclaimed with DECLARATION (SBCL's "unrecognized declaration"). */
+void warnings_declarations(Lisp *L, Obj decls);
 /* Called by finalisation once references are resolved: report the variables never used. */
 void warnings_unused(struct ACtx *c, struct AVar *vars);
 

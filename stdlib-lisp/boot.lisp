@@ -173,6 +173,15 @@
     (declare (ignore decls))
     forms))
 
+(defun sys::%special-declarations (body)
+  ;; The SPECIAL declarations among BODY's, which cover DOLIST's result form too (as in SBCL;
+  ;; a type declaration of the variable would not hold for the NIL it is bound to there).
+  (let ((specs nil))
+    (dolist-boot (d (sys::%split-declarations body))
+      (dolist-boot (spec (cdr d))
+        (if (and (consp spec) (eq (car spec) 'special)) (setq specs (cons spec specs)))))
+    (if specs (list (cons 'declare (nreverse-boot specs))) nil)))
+
 (defmacro dolist ((var list &optional result) &body body)
   "Evaluates BODY with VAR bound to each element of LIST in turn, then returns RESULT (evaluated with VAR bound to NIL). An implicit block NIL surrounds it."
   (let ((g (gensym)) (top (gensym)) (end (gensym)))
@@ -189,7 +198,8 @@
             (setq ,g (cdr ,g))
             (go ,top)
           ,end))
-       ,@(if result `((let ((,var nil)) (declare (ignorable ,var)) ,result)) '(nil)))))
+       ,@(if result `((let ((,var nil)) (declare (ignorable ,var)) ,@(sys::%special-declarations body) ,result))
+             '(nil)))))
 
 (defmacro dotimes ((var count &optional result) &body body)
   "Evaluates BODY with VAR bound to each integer from 0 below COUNT, then returns RESULT. An implicit block NIL surrounds it."
@@ -525,13 +535,23 @@
             (,(car stores) ,(funcall updater access-form)))
        ,store-form)))
 
+(defun sys::%update-place-by (place env op delta)
+  ;; CLHS 5.1.3: the place's subforms, then DELTA, and only then the place is read, so
+  ;; (incf x (setf x 1)) adds to the new value of X.
+  (multiple-value-bind (temps vals stores store-form access-form) (get-setf-expansion place env)
+    (let ((d (if (numberp delta) delta (gensym "DELTA"))))
+      `(let* (,@(sys::%zip temps vals)
+              ,@(if (numberp delta) nil (list (list d delta)))
+              (,(car stores) (,op ,access-form ,d)))
+         ,store-form))))
+
 (defmacro incf (place &optional (delta 1) &environment env)
   "Increases the number stored in PLACE by DELTA (default 1) and returns the new value."
-  (sys::%update-place place env #'(lambda (access) `(+ ,access ,delta))))
+  (sys::%update-place-by place env '+ delta))
 
 (defmacro decf (place &optional (delta 1) &environment env)
   "Decreases the number stored in PLACE by DELTA (default 1) and returns the new value."
-  (sys::%update-place place env #'(lambda (access) `(- ,access ,delta))))
+  (sys::%update-place-by place env '- delta))
 
 (defmacro push (item place &environment env)
   "Stores (CONS ITEM old-value) into PLACE and returns the new list."

@@ -801,18 +801,28 @@
                              (%tree-mentions-form-p body '(function next-method-p)))
                          ;; the local functions are used as objects: real closures
                          `(flet ((call-next-method (&rest ,cnm-args)
-                                   (%call-next-method ,chain (if ,cnm-args ,cnm-args ,args)))
+                                   (%call-next-method ,chain (if ,cnm-args (%check-next-method-args ,chain ,args ,cnm-args) ,args)))
                                  (next-method-p () (if (cdr ,chain) t nil)))
                             (declare (ignorable (function call-next-method) (function next-method-p)))
                             (block ,block-name ,@forms))
                          ;; only called: local macros, so that no closure is made per call
                          `(macrolet ((call-next-method (&rest cnm-args)
                                        (if cnm-args
-                                           (list '%call-next-method ',chain (cons 'list cnm-args))
+                                           (list '%call-next-method ',chain
+                                                 (list '%check-next-method-args ',chain ',args (cons 'list cnm-args)))
                                            (list '%call-next-method ',chain ',args)))
                                      (next-method-p () (list 'if (list 'cdr ',chain) t nil)))
                             (block ,block-name ,@forms)))))
                 doc)))))
+
+(defun %check-next-method-args (chain old-args new-args)
+  ;; CLHS CALL-NEXT-METHOD: arguments given to it must select the same applicable methods
+  (let ((gf (and (consp chain) (%method-p (car chain)) (method-generic-function (car chain)))))
+    (if (and gf (not (equal (%applicable-methods gf old-args) (%applicable-methods gf new-args))))
+        (error 'simple-error
+               :format-control "CALL-NEXT-METHOD called with arguments ~S that select other methods of ~S than its original arguments ~S."
+               :format-arguments (list new-args gf old-args)))
+    new-args))
 
 (defun %tree-calls-user-macro-p (tree)
   ;; whether TREE has a form whose operator is a macro from outside COMMON-LISP and SYSTEM (whose
@@ -1407,6 +1417,10 @@
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
   (%check-definition-lock name)
+  (sys::%check-type-name-free name)
+  (if (%memq name superclasses)
+      (error 'simple-error :format-control "The class ~S cannot be its own superclass."
+                           :format-arguments (list name)))
   (let* ((kind (cond ((or (null metaclass) (eq metaclass 'standard-class)) :standard)
                      ((eq metaclass 'funcallable-standard-class) :funcallable)
                      (t (error 'simple-error :format-control "The metaclass ~S is not supported."
@@ -1674,6 +1688,7 @@
 (defgeneric shared-initialize (instance slot-names &rest initargs &key &allow-other-keys)
   (:documentation "Generic function that fills the slots of INSTANCE from INITARGS, then fills the still-unbound slots named in SLOT-NAMES (T for all) from their initforms."))
 (push (defmethod shared-initialize ((instance standard-object) slot-names &rest initargs)
+        (%check-initargs-plist initargs)
         (%ensure-current-instance instance)
         (%shared-initialize instance slot-names initargs))
       *standard-initialization-methods*)
@@ -1780,9 +1795,12 @@
     (%swap-instance-slots instance fresh)
     ;; FRESH is now a copy of the instance as it was (its class and values)
     (dolist (n (%instance-slot-names new-class))
-      (if (%memq n old-names)
-          (let ((loc (%slot-location old-class n)))
-            (%instance-set instance (%slot-location new-class n) (%instance-ref fresh loc)))))
+      (cond ((%memq n old-names)
+             (let ((loc (%slot-location old-class n)))
+               (%instance-set instance (%slot-location new-class n) (%instance-ref fresh loc))))
+            ;; a slot the old class shares (:allocation :class) keeps its value (CLHS 7.2.1)
+            ((and (slot-exists-p fresh n) (slot-boundp fresh n))
+             (%instance-set instance (%slot-location new-class n) (slot-value fresh n)))))
     (%bump-epoch)
     (apply #'update-instance-for-different-class fresh instance initargs)
     instance))
@@ -2277,6 +2295,32 @@
 (defmethod (setf documentation) (new-value (x class) (doc-type (eql 'type)))
   (%set-class.documentation x new-value)
   new-value)
+
+;;; ADD-METHOD, REMOVE-METHOD, FIND-METHOD, COMPUTE-APPLICABLE-METHODS, METHOD-QUALIFIERS and
+;;; FUNCTION-KEYWORDS are standard generic functions (CLHS 7.7). Each gets one method, on T so
+;;; that bad arguments meet the same checks as before, which calls the function defined above.
+(setf (symbol-function '%std-add-method) #'add-method
+      (symbol-function '%std-remove-method) #'remove-method
+      (symbol-function '%std-find-method) #'find-method
+      (symbol-function '%std-compute-applicable-methods) #'compute-applicable-methods
+      (symbol-function '%std-method-qualifiers) #'method-qualifiers
+      (symbol-function '%std-function-keywords) #'function-keywords)
+(dolist (f '(add-method remove-method find-method compute-applicable-methods method-qualifiers function-keywords))
+  (fmakunbound f))
+(defgeneric add-method (generic-function method))
+(defmethod add-method ((generic-function t) (method t)) (%std-add-method generic-function method))
+(defgeneric remove-method (generic-function method))
+(defmethod remove-method ((generic-function t) (method t)) (%std-remove-method generic-function method))
+(defgeneric find-method (generic-function qualifiers specializers &optional errorp))
+(defmethod find-method ((generic-function t) qualifiers specializers &optional (errorp t))
+  (%std-find-method generic-function qualifiers specializers errorp))
+(defgeneric compute-applicable-methods (generic-function arguments))
+(defmethod compute-applicable-methods ((generic-function t) arguments)
+  (%std-compute-applicable-methods generic-function arguments))
+(defgeneric method-qualifiers (method))
+(defmethod method-qualifiers ((method t)) (%std-method-qualifiers method))
+(defgeneric function-keywords (method))
+(defmethod function-keywords ((method t)) (%std-function-keywords method))
 
 ;;; From here on, DEFINE-CONDITION's :reader, :writer and :accessor define methods on generic
 ;;; functions specialised on the condition class, as in SBCL: a library can then use the same

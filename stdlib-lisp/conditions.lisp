@@ -426,6 +426,7 @@
              (setq default-initargs (%parse-default-initargs (cdr o))))
             ((eq (car o) :documentation) (setq doc (cadr o)))))
     `(progn
+       (sys::%check-type-name-free ',name)
        (%ensure-condition-class
         ',name ',(or parent-types (if (eq name 'condition) nil '(condition)))
         (list ,@(%mapcar1 #'car parsed))
@@ -999,6 +1000,8 @@
 (setf (gethash 'program-error *simple-variants*) 'simple-program-error)
 (setf (gethash 'control-error *simple-variants*) 'simple-control-error)
 (setf (gethash 'reader-error *simple-variants*) 'simple-reader-error)
+(define-condition simple-parse-error (simple-condition parse-error) ())
+(setf (gethash 'parse-error *simple-variants*) 'simple-parse-error)
 
 ;;; ------------------------------------------------------------------
 ;;; ASSERT (CHECK-TYPE lives with the type system)

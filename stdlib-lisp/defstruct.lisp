@@ -106,8 +106,14 @@
     (if (and conc-name (symbolp conc-name)) (setq conc-name (symbol-name conc-name)))
     (if (eq copier :default) (setq copier (%symbolicate "COPY-" name)))
     (if (eq predicate :default) (setq predicate (if named (%symbolicate name "-P") nil)))
+    ;; these two are SIMPLE-ERRORs, as in SBCL (CLHS DEFSTRUCT leaves the type to the implementation)
     (if (and predicate (not named))
-        (%struct-error name "A :PREDICATE needs a named structure"))
+        (error 'simple-error :format-control "A :PREDICATE needs a named structure in DEFSTRUCT ~S."
+                             :format-arguments (list name)))
+    (if (and named (consp type) (consp (cdr type))
+             (not (eq (cadr type) '*)) (not (typep name (cadr type))))
+        (error 'simple-error :format-control "DEFSTRUCT ~S is :NAMED, but its :TYPE ~S cannot hold the name."
+                             :format-arguments (list name type)))
     ;; slots: included ones (with overrides) first
     (let ((parent (and include (gethash (car include) *structure-descriptions*)))
           (slots nil) (index 0) (names nil))
@@ -424,7 +430,9 @@
 
 (defmacro defstruct (name-and-options &rest slot-descriptions)
   "Defines a structure type from NAME-AND-OPTIONS and SLOT-DESCRIPTIONS: a constructor (MAKE-name), a predicate (name-P), a copier (COPY-name) and an accessor per slot (name-slot). Returns the name."
-  (%expand-defstruct name-and-options slot-descriptions))
+  `(progn
+     (sys::%check-type-name-free ',(if (consp name-and-options) (car name-and-options) name-and-options))
+     ,(%expand-defstruct name-and-options slot-descriptions)))
 
 (defun copy-structure (structure)
   "A shallow copy of the structure instance STRUCTURE: a new instance with the same slot values."

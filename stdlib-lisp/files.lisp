@@ -171,6 +171,10 @@
             (*load-pathname* pathname)
             (*load-truename* (if pathname (probe-file pathname) nil))
             (*load-depth* (1+ *load-depth*)))
+       (when verbose
+         (fresh-line *standard-output*)
+         (%load-semicolons *standard-output*)
+         (format *standard-output* " loading stream ~S~%" filespec))
        (%load-from-stream filespec print)))
     ((or (stringp filespec) (pathnamep filespec))
      (%check-access filespec :input "LOAD")
@@ -229,38 +233,104 @@
       (values truename nil nil))))
 
 ;;; ------------------------------------------------------------------
-;;; Logical pathnames: tinycl defines no logical hosts (as a fresh SBCL has none but SYS).
+;;; Logical pathnames (CLHS 19.3). The hosts live in SYS::*LOGICAL-HOSTS* (upper-case name ->
+;;; the translations as given); parsing and printing logical namestrings are in
+;;; runtime/logical.c. A fresh tinycl defines no logical host (SBCL defines SYS).
+
+(defun %logical-host-or-lose (host)
+  (or (sys::%logical-host-name host)
+      (error 'simple-type-error :datum host :expected-type '(and string (satisfies logical-pathname-translations))
+                                :format-control "logical host not yet defined: ~S"
+                                :format-arguments (list host))))
 
 (defun logical-pathname-translations (host)
   "The list of translations (from-wildcard to-wildcard) of the logical pathname HOST; SETF-able to define them."
-  (error 'simple-type-error :datum host :expected-type '(satisfies logical-host-p)
-                            :format-control "logical host not yet defined: ~S"
-                            :format-arguments (list host)))
+  (values (gethash (%logical-host-or-lose host) sys::*logical-hosts*)))
 
 (defun (setf logical-pathname-translations) (translations host)
-  (declare (ignore translations))
-  (error 'simple-error :format-control "Logical pathnames are not supported: can't define the host ~S."
-                       :format-arguments (list host)))
+  (unless (stringp host)
+    (error 'type-error :datum host :expected-type 'string))
+  (unless (and (listp translations)
+               (every #'(lambda (x) (and (consp x) (consp (cdr x)))) translations))
+    (error 'type-error :datum translations :expected-type 'list))
+  (let ((name (string-upcase host)))
+    (unless (and (plusp (length name))
+                 (every #'(lambda (c) (or (alphanumericp c) (char= c #\-))) name))
+      (error 'simple-type-error :datum host :expected-type 'string
+                                :format-control "~S is not a valid logical host name."
+                                :format-arguments (list host)))
+    ;; the host exists (so its from-wildcards parse) before they are checked
+    (let ((old (gethash name sys::*logical-hosts* :none)))
+      (setf (gethash name sys::*logical-hosts*) nil)
+      (handler-bind ((error #'(lambda (c) (declare (ignore c))
+                                (if (eq old :none) (remhash name sys::*logical-hosts*)
+                                    (setf (gethash name sys::*logical-hosts*) old)))))
+        (dolist (tr translations)
+          (%translation-from name (first tr))
+          (pathname (second tr)))))
+    (setf (gethash name sys::*logical-hosts*) translations)))
+
+(defun %translation-from (host from)
+  (if (pathnamep from) from (sys::%parse-logical-namestring host from)))
+
+(defvar *logical-translations-directories* nil
+  "Directories LOAD-LOGICAL-PATHNAME-TRANSLATIONS looks in for a file HOST.translations, besides SYS:SITE; (not defined in tinycl).")
 
 (defun load-logical-pathname-translations (host)
   "Loads the translations of the logical pathname HOST if they are not defined yet; returns true when it loaded some."
-  (error 'simple-file-error :pathname host
-                            :format-control "Couldn't load logical pathname translations for host ~S."
-                            :format-arguments (list host)))
+  (unless (stringp host) (error 'type-error :datum host :expected-type 'string))
+  (if (sys::%logical-host-name host)
+      nil
+      (let ((file (dolist (d *logical-translations-directories* nil)
+                    (let ((f (probe-file (merge-pathnames (concatenate 'string (string-downcase host) ".translations") d))))
+                      (if f (return f))))))
+        (unless file
+          (error 'simple-file-error :pathname host
+                                    :format-control "Couldn't load logical pathname translations for host ~S: no ~A.translations file."
+                                    :format-arguments (list host (string-downcase host))))
+        (with-open-file (s file)
+          (setf (logical-pathname-translations host) (read s)))
+        t)))
 
 (defun logical-pathname (pathspec)
   "The logical pathname denoted by PATHSPEC (a logical pathname, a logical namestring or a stream)."
-  (if (pathnamep pathspec)
-      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
-                                :format-control "~S is not a logical pathname." :format-arguments (list pathspec))
-      (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
-                                :format-control "logical namestring does not specify a host: ~S"
-                                :format-arguments (list pathspec))))
+  (let ((p (cond ((typep pathspec 'logical-pathname) pathspec)
+                 ((stringp pathspec)
+                  (let ((colon (position #\: pathspec)))
+                    (if (null colon)
+                        (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                                  :format-control "logical namestring does not specify a host: ~S"
+                                                  :format-arguments (list pathspec)))
+                    (let ((host (subseq pathspec 0 colon)))
+                      (%logical-host-or-lose host)
+                      (handler-case (sys::%parse-logical-namestring host (subseq pathspec (1+ colon)))
+                        (parse-error (c)
+                          (error 'simple-type-error :datum pathspec :expected-type 'logical-pathname
+                                                    :format-control "~A" :format-arguments (list c)))))))
+                 ((and (streamp pathspec) (typep pathspec 'file-stream)) (pathname pathspec))
+                 ;; a stream must be a file stream opened on a logical pathname
+                 (t (error 'type-error :datum pathspec :expected-type '(or logical-pathname string file-stream))))))
+    (unless (typep p 'logical-pathname)
+      (error 'simple-type-error :datum p :expected-type 'logical-pathname
+                                :format-control "~S is not a logical pathname." :format-arguments (list p)))
+    p))
 
 (defun translate-logical-pathname (pathname &key)
-  "The physical pathname for PATHNAME, translating a logical pathname through its host's translations."
-  ;; every pathname is physical here, and translates to itself
-  (pathname pathname))
+  "The physical pathname for PATHNAME: a logical pathname is translated through the first of its host's translations whose from-wildcard it matches, again until the result is physical."
+  (let ((p (pathname pathname)))
+    (do ((depth 0 (1+ depth)))
+        ((not (typep p 'logical-pathname)))
+      (when (> depth 100)
+        (error 'simple-file-error :pathname pathname :format-control "The translations of ~S loop."
+                                  :format-arguments (list pathname)))
+      (let ((host (pathname-host p)))
+               (setq p (dolist (tr (logical-pathname-translations host)
+                                   (error 'simple-file-error :pathname p :format-control "No translation for ~S."
+                                                             :format-arguments (list p)))
+                         (let ((from (%translation-from host (first tr))))
+                           (when (pathname-match-p p from)
+                             (return (translate-pathname p from (second tr)))))))))
+    p))
 
 ;;; ------------------------------------------------------------------
 ;;; PROVIDE and REQUIRE (CLHS 24.1: deprecated but used). REQUIRE loads the given pathnames; with

@@ -43,6 +43,7 @@ Returns the new lambda list, the &whole variable and the &environment variable."
         (setq decls (cons (car forms) decls))
         (setq forms (cdr forms)))
       `(progn
+         (sys::%check-type-name-free ',name)
          (sys::%put ',name 'sys::%deftype-expander
                     #'(lambda (,form ,env)
                         (declare (ignorable ,env))

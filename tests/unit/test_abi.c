@@ -96,6 +96,19 @@ START_TEST(test_upcall_check) {
 }
 END_TEST
 
+/* After the boot an upcall C finds missing is an error, not a quiet switch to another behaviour
+ * (TYPE-OF of an instance used to answer STANDARD-OBJECT without %INSTANCE-TYPE-OF). */
+START_TEST(test_missing_upcall_is_an_error) {
+    Lisp *L = unit_lisp();
+    unit_eval(L, "(defclass abi-thing () ())");
+    ck_assert_str_eq(unit_eval_str(L, "(type-of (make-instance 'abi-thing))"), "ABI-THING");
+    unit_eval(L, "(fmakunbound 'sys::%instance-type-of)");
+    const char *type = unit_eval_error(L, "(type-of (make-instance 'abi-thing))");
+    ck_assert_ptr_nonnull(type);
+    ck_assert_str_eq(type, "PROGRAM-ERROR");
+}
+END_TEST
+
 static Suite *abi_suite(void) {
     Suite *s = suite_create("abi");
     TCase *tc = tcase_create("core");
@@ -105,6 +118,7 @@ static Suite *abi_suite(void) {
     tcase_add_test(tc, test_lisp_accessors_read_what_c_reads);
     tcase_add_test(tc, test_no_literal_slot_index_in_stdlib);
     tcase_add_test(tc, test_upcall_check);
+    tcase_add_test(tc, test_missing_upcall_is_an_error);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -29,6 +29,7 @@ T=${2:-${TINYCL:-$REPO/build/tinycl}}
 OUT=${OUT:-$REPO/build/ansi-test}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+export OUT
 LOG=$OUT/$CH.log
 rm -rf "$ANSI_TEST_DIR/sandbox/scratch"
 cd "$ANSI_TEST_DIR" || exit 2

@@ -8,7 +8,9 @@
 ;;; next call records the test that was running as failed and killed, and goes on after
 ;;; it.  So each test gets at least (--timeout - RUNNER_BATCH) seconds.  (RUNNER-REPORT chapter) prints the lists of failed and killed tests and one
 ;;; summary line:
-;;;   RESULT <chapter> total N passed N failed N killed N load-errors N
+;;;   RESULT <chapter> total N passed N failed N killed N missing N load-errors N
+;;; where MISSING counts the tests of manifest/<chapter>.txt (the names SBCL defines) that
+;;; never ran here; they are counted as failed and in the total too.
 ;;; Set RUNNER_TRACE=1 in the environment to print ";; START <test>" before each test.
 (in-package :cl-user)
 (defvar *entries-left* :unset)
@@ -29,6 +31,9 @@
     ;; tinycl does not treat (VECTOR NIL) as a string; doit.lsp disables this note for
     ;; Allegro, CMUCL and LispWorks too.
     (rt:disable-note :nil-vectors-are-strings)
+    ;; OPEN :IF-EXISTS :NEW-VERSION on an existing file signals in tinycl as in SBCL, for which
+    ;; the suite's notes.lsp disables this note (so its four tests are in neither total).
+    (rt:disable-note :open-if-exists-new-version-no-error)
     (setf *entries-left* (remove-if #'rt::has-disabled-note (cdr rt::*entries*)))
     (format t "~&;; RUNNING ~D tests~%" (length *entries-left*)))
   (when *current*
@@ -51,12 +56,50 @@
                  (if ok (push (rt::name e) *passed*) (push (rt::name e) *failed*))))))
   (if *entries-left* :more :done))
 
+(defvar *runner-dir*
+  (let ((here (or *load-truename* *load-pathname*)))
+    (and here (make-pathname :name nil :type nil :version nil :defaults here))))
+
+(defun %runner-name-string (name)
+  (with-standard-io-syntax
+    (let ((*package* (find-package "CL-TEST")))
+      (prin1-to-string name))))
+
+(defun %runner-read-lines (path)
+  (with-open-file (s path :if-does-not-exist nil)
+    (and s (loop for line = (read-line s nil nil)
+                 while line
+                 when (plusp (length line)) collect line))))
+
+(defun %runner-write-lines (path lines)
+  (with-open-file (s path :direction :output :if-exists :supersede :if-does-not-exist :create)
+    (dolist (line lines) (write-line line s))))
+
 (defun runner-report (chapter)
+  "Print the failed and killed lists and the RESULT line of CHAPTER.  The names of the
+tests that ran go to $OUT/CHAPTER.ran (one a line, as MAKE-MANIFEST.SH collects them
+from an SBCL run).  A test named in manifest/CHAPTER.txt that never ran here (it was never
+defined, or the driver stopped early) counts as failed and is listed as missing."
   (when (consp *entries-left*)
     (format t "~&;; NOT-RUN ~D tests (the driver stopped calling RUNNER-CONTINUE)~%"
             (length *entries-left*)))
-  (format t "~&;; FAILED-LIST ~S~%" (reverse *failed*))
-  (format t "~&;; KILLED-LIST ~S~%" (reverse *killed*))
-  (format t "~&RESULT ~A total ~D passed ~D failed ~D killed ~D load-errors ~D~%"
-          chapter (+ (length *passed*) (length *failed*)) (length *passed*) (length *failed*)
-          (length *killed*) (length *load-problems*)))
+  (let* ((ran (mapcar #'%runner-name-string (append (reverse *passed*) (reverse *failed*))))
+         (out (%runner-getenv "OUT"))
+         (manifest (and *runner-dir*
+                        (%runner-read-lines
+                         (merge-pathnames (concatenate 'string "manifest/" chapter ".txt")
+                                          *runner-dir*))))
+         (ran-table (make-hash-table :test 'equal))
+         (missing nil))
+    (dolist (n ran) (setf (gethash n ran-table) t))
+    (dolist (n manifest) (unless (gethash n ran-table) (push n missing)))
+    (setf missing (nreverse missing))
+    (when (and out (plusp (length out)))
+      (%runner-write-lines (concatenate 'string out "/" chapter ".ran") ran))
+    (format t "~&;; FAILED-LIST ~S~%" (reverse *failed*))
+    (format t "~&;; KILLED-LIST ~S~%" (reverse *killed*))
+    (format t "~&;; MISSING-LIST (~{~A~^ ~})~%" missing)
+    (format t "~&RESULT ~A total ~D passed ~D failed ~D killed ~D missing ~D load-errors ~D~%"
+            chapter (+ (length *passed*) (length *failed*) (length missing))
+            (length *passed*) (+ (length *failed*) (length missing))
+            (length *killed*) (length missing) (length *load-problems*))))

@@ -1,0 +1,3 @@
+;; expect: error
+(progn (setf (logical-pathname-translations "LOOPHOST") '(("**;*.*.*" "LOOPHOST:X;**;*.*.*")))
+       (translate-logical-pathname "LOOPHOST:A;B.C"))
