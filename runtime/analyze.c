@@ -141,6 +141,14 @@ void push_special_decls(ACtx *c, Obj decls, Obj bound) {
     Lisp *L = c->L;
     for (Obj d = decls; d != NIL; d = CDR(d)) {
         Obj spec = CAR(d);
+        if (is_cons(spec) && (CAR(spec) == S(NOTINLINE) || CAR(spec) == S(INLINE))) {
+            /* they decide whether compiler macros expand in this scope */
+            for (Obj v = CDR(spec); is_cons(v); v = CDR(v)) {
+                ctx_push_bind(c, B_DECL_NOTINLINE, CAR(v), NULL);
+                c->env->value = CAR(spec) == S(NOTINLINE) ? S(T) : NIL;
+            }
+            continue;
+        }
         if (!is_cons(spec) || CAR(spec) != S(SPECIAL)) continue;
         for (Obj v = CDR(spec); is_cons(v); v = CDR(v)) {
             bool is_bound = false;
@@ -981,7 +989,10 @@ static Node *analyze_call(ACtx *c, Obj form) {
     }
     int i = 0;
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) n->args[i++] = analyze(c, CAR(p));
-    if (n->fname != NIL && warnings_active(c)) warnings_check_call(c, n->fname, CDR(form), nargs);
+    if (warnings_active(c)) {
+        if (is_cons(head)) warnings_check_lambda_call(c, head, CDR(form), nargs);
+        else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
+    }
     bind_primitive(c, n);
     return &n->n;
 }
@@ -1026,6 +1037,32 @@ static bool symbol_macro_step(ACtx *c, Obj sym, Obj *out) {
     return true;
 }
 
+/* A call of the global function HEAD with a compiler macro (DEFINE-COMPILER-MACRO): its
+ * expansion, as SBCL's compiler uses it, or FORM itself when the macro declines (returns the
+ * form), fails (SYS::%COMPILER-MACRO-EXPAND warns and keeps the form), or HEAD is declared
+ * NOTINLINE here or globally. Only after the boot: the stdlib has no compiler macros. */
+static Obj compiler_macro_step(ACtx *c, Obj head, Obj form) {
+    Lisp *L = c->L;
+    if (!L->boot_phase || c->eager || !is_type(head, T_SYMBOL)) return form;
+    Obj cm = NIL;
+    for (Obj p = SYM(head)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
+        if (CAR(p) == S(P_COMPILER_MACRO)) { cm = CAR(CDR(p)); break; }
+    if (!is_function(cm)) return form;
+    for (ABind *b = c->env; b; b = b->next)
+        if (b->kind == B_DECL_NOTINLINE && b->name == head) {
+            if (b->value != NIL) return form;
+            goto expand;
+        }
+    for (Obj p = SYM(head)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
+        if (CAR(p) == S(P_NOTINLINE)) { if (CAR(CDR(p)) != NIL) return form; break; }
+expand:;
+    Obj fn = SYM(S(P_COMPILER_MACRO_EXPAND))->function;
+    if (!is_function(fn)) return form;
+    Obj r = funcall3(L, fn, cm, form, env_object(c));
+    L->nvals = 1;
+    return r;
+}
+
 Node *analyze(ACtx *c, Obj form) {
     Lisp *L = c->L;
     safe_point(L);
@@ -1057,6 +1094,8 @@ Node *analyze(ACtx *c, Obj form) {
             if (def != NIL) return analyze_definition(c, def, form);
             continue;
         }
+        Obj expanded = compiler_macro_step(c, head, form);
+        if (expanded != form) { form = expanded; safe_point(L); continue; }
         return analyze_call(c, form);
     }
 }

@@ -68,6 +68,7 @@ UElt array_uelt(Obj a) {
     case ELT_CHARACTER: return (array_flags(a) & ARR_BASE) ? UE_BASE_CHAR : UE_CHARACTER;
     case ELT_BIT: return UE_BIT;
     case ELT_NIL: return UE_NIL;
+    case ELT_UB8: return UE_UB8;
     default: return UE_T;
     }
 }
@@ -153,6 +154,7 @@ bool uelt_accepts(UElt u, Obj v) {
     case UE_CHARACTER: return is_char(v);
     case UE_BASE_CHAR: return is_char(v) && char_code(v) < 128;
     case UE_BIT: return v == FIX(0) || v == FIX(1);
+    case UE_UB8: return is_fixnum(v) && fixnum_val(v) >= 0 && fixnum_val(v) <= 255;
     default: return false;
     }
 }
@@ -218,6 +220,7 @@ Obj uelt_spec(Lisp *L, UElt u) {
     case UE_BASE_CHAR: return S(BASE_CHAR);
     case UE_BIT: return S(BIT);
     case UE_NIL: return NIL;
+    case UE_UB8: return cons(L, S(UNSIGNED_BYTE), cons(L, FIX(8), NIL));
     default: return S(T);
     }
 }
@@ -237,6 +240,8 @@ UElt upgrade_element_type(Lisp *L, Obj spec) {
     bool certain;
     if (type_subtypep(L, spec, NIL, &certain) && certain) return UE_NIL;
     if (type_subtypep(L, spec, S(BIT), &certain) && certain) return UE_BIT;
+    /* octets get their own arrays, as in SBCL (libraries tell octet vectors from others by type) */
+    if (type_subtypep(L, spec, uelt_spec(L, UE_UB8), &certain) && certain) return UE_UB8;
     if (type_subtypep(L, spec, S(BASE_CHAR), &certain) && certain) return UE_BASE_CHAR;
     if (type_subtypep(L, spec, S(CHARACTER), &certain) && certain) return UE_CHARACTER;
     return UE_T;
@@ -248,7 +253,8 @@ UElt upgrade_element_type(Lisp *L, Obj spec) {
 static Obj new_general(Lisp *L, int rank, const size_t *dims, size_t total, UElt u, unsigned flags) {
     Array *a = (Array *)heap_alloc(L, T_ARRAY, sizeof(Array));
     a->h.aux = (uint16_t)rank;
-    a->h.aux32 = u == UE_T ? ELT_T : u == UE_BIT ? ELT_BIT : u == UE_NIL ? ELT_NIL : ELT_CHARACTER;
+    a->h.aux32 = u == UE_T ? ELT_T : u == UE_BIT ? ELT_BIT : u == UE_NIL ? ELT_NIL : u == UE_UB8 ? ELT_UB8
+               : ELT_CHARACTER;
     a->h.flags = (uint8_t)(flags | (u == UE_BASE_CHAR ? ARR_BASE : 0));
     a->dims = (size_t *)gc_alloc_atomic(L, sizeof(size_t) * (size_t)(rank ? rank : 1));
     for (int k = 0; k < rank; k++) a->dims[k] = dims[k];

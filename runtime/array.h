@@ -9,7 +9,7 @@
 #define ARRAY_DIMENSION_LIMIT ((size_t)MOST_POSITIVE_FIXNUM - 2)
 
 /* The upgraded element types this implementation distinguishes. */
-typedef enum { UE_T, UE_CHARACTER, UE_BASE_CHAR, UE_BIT, UE_NIL } UElt;
+typedef enum { UE_T, UE_CHARACTER, UE_BASE_CHAR, UE_BIT, UE_NIL, UE_UB8 } UElt;
 
 bool is_array(Obj o);
 bool is_vector(Obj o);                 /* any rank-1 array, strings and bit vectors included */

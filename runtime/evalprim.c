@@ -427,6 +427,18 @@ DEFPRIM(prim_proclaim) {
     }
     if (CAR(spec) == S(DECLARATION))
         for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) type_proclaim_declaration(L, check_symbol(L, CAR(l)));
+    if (CAR(spec) == S(NOTINLINE) || CAR(spec) == S(INLINE)) {
+        /* a global NOTINLINE keeps the analysis from expanding the function's compiler macro */
+        Obj value = CAR(spec) == S(NOTINLINE) ? S(T) : NIL;
+        for (Obj l = CDR(spec); is_cons(l); l = CDR(l)) {
+            if (!is_type(CAR(l), T_SYMBOL)) continue;   /* (setf f): its compiler macro is not expanded anyway */
+            Symbol *s = SYM(CAR(l));
+            bool found = false;
+            for (Obj p = s->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
+                if (CAR(p) == S(P_NOTINLINE)) { CAR(CDR(p)) = value; found = true; break; }
+            if (!found && value != NIL) s->plist = cons(L, S(P_NOTINLINE), cons(L, value, s->plist));
+        }
+    }
     return NIL;
 }
 

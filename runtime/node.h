@@ -40,7 +40,8 @@ typedef struct AVar {
     struct AVar *next_all;
 } AVar;
 
-typedef enum { B_VAR, B_SPECIAL, B_SYMMACRO, B_FUNC, B_MACRO, B_BLOCK, B_TAGBODY, B_DECL_SPECIAL } BindKind;
+typedef enum { B_VAR, B_SPECIAL, B_SYMMACRO, B_FUNC, B_MACRO, B_BLOCK, B_TAGBODY, B_DECL_SPECIAL,
+               B_DECL_NOTINLINE /* value T: (notinline name), NIL: (inline name) */ } BindKind;
 
 /* The lexical environment as the analyser sees it: a chain of bindings. */
 typedef struct ABind {

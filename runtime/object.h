@@ -181,7 +181,8 @@ typedef struct String { Header h; size_t len, cap; uint32_t *data; } String;
 typedef struct Vector { Header h; size_t len; Obj data[]; } Vector;
 typedef struct BitVector { Header h; size_t len, cap; uint8_t *data; } BitVector;
 
-typedef enum { ELT_T, ELT_CHARACTER, ELT_BIT, ELT_NIL } EltType;
+typedef enum { ELT_T, ELT_CHARACTER, ELT_BIT, ELT_NIL,
+               ELT_UB8 /* (unsigned-byte 8): fixnums 0..255 in a simple-vector storage */ } EltType;
 typedef struct Array {
     Header h;          /* aux = rank, flags as above, aux32 = EltType */
     size_t fill;       /* fill pointer (rank 1 only) */

@@ -458,6 +458,7 @@ static const char *elt_type_name(EltType et) {
     case ELT_CHARACTER: return "CHARACTER";
     case ELT_BIT: return "BIT";
     case ELT_NIL: return "NIL";
+    case ELT_UB8: return "(UNSIGNED-BYTE 8)";
     default: return "T";
     }
 }

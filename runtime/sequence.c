@@ -5,6 +5,7 @@
 #include "lstring.h"
 #include "number.h"
 #include "package.h"
+#include "types.h"
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
@@ -165,6 +166,10 @@ static Obj make_seq_vector(Lisp *L, EltType et, bool base, size_t n) {
         return s;
     }
     case ELT_BIT: return make_bit_vector(L, n);
+    case ELT_UB8: {
+        size_t dims[1] = {n};
+        return array_create(L, 1, dims, UE_UB8, false, -1, NIL, 0);
+    }
     default: return make_vector(L, n, NIL);
     }
 }
@@ -1087,6 +1092,8 @@ static EltType upgraded_elt(Lisp *L, Obj et, bool *base) {
             if (h == S(INTEGER) && is_cons(a) && CAR(a) == FIX(0) && is_cons(CDR(a)) && CAR(CDR(a)) == FIX(1))
                 return ELT_BIT;
             if (h == S(MEMBER) || h == S(EQL)) return ELT_T;
+            bool certain = false;
+            if (type_subtypep(L, et, uelt_spec(L, UE_UB8), &certain) && certain) return ELT_UB8;
         }
         Obj head = is_cons(et) ? CAR(et) : et;
         Obj exp = plist_get_sym(L, head, S(P_TYPE_EXPANDER));

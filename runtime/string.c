@@ -78,7 +78,9 @@ DEFPRIM(prim_string) {
 }
 
 /* The element types MAKE-STRING accepts: the subtypes of CHARACTER it knows. */
-typedef enum { ET_CHARACTER, ET_BASE_CHAR, ET_STANDARD_CHAR, ET_EXTENDED_CHAR, ET_NIL, ET_MEMBER, ET_INVALID } StringEltType;
+typedef enum { ET_CHARACTER, ET_BASE_CHAR, ET_STANDARD_CHAR, ET_EXTENDED_CHAR, ET_NIL, ET_MEMBER,
+               ET_SUBTYPE, /* any other type SUBTYPEP proves a subtype of CHARACTER */
+               ET_INVALID } StringEltType;
 
 static StringEltType string_element_type(Lisp *L, Obj et) {
     if (et == S(CHARACTER)) return ET_CHARACTER;
@@ -110,6 +112,14 @@ static bool of_element_type(Obj et, StringEltType t, uint32_t c) {
     }
 }
 
+/* The element type of a MAKE-STRING whose type is a combination (OR, AND, a DEFTYPE of one):
+ * any type that is surely a subtype of CHARACTER, as in SBCL. */
+static StringEltType string_subtype(Lisp *L, Obj et) {
+    bool certain = false;
+    if (type_subtypep(L, et, S(CHARACTER), &certain) && certain) return ET_SUBTYPE;
+    return ET_INVALID;
+}
+
 /* Does the element type upgrade to BASE-CHAR? */
 static bool base_element_type(Obj et, StringEltType t) {
     if (t == ET_BASE_CHAR || t == ET_STANDARD_CHAR || t == ET_NIL) return true;
@@ -131,16 +141,23 @@ DEFPRIM(prim_make_string) {
         Obj x = type_expand(L, et);
         if (x != et) { et = x; t = string_element_type(L, et); }
     }
+    if (t == ET_INVALID) t = string_subtype(L, et);
     if (t == ET_INVALID) err_simple(L, "%S is not a valid :ELEMENT-TYPE for MAKE-STRING", kv[1]);
     uint32_t fill = 0;
     if (kv[0] != NO_VALUE) {
         fill = char_code(check_char(L, kv[0]));
-        if (!of_element_type(et, t, fill)) err_type(L, kv[0], et);
+        if (t == ET_SUBTYPE ? !type_typep(L, kv[0], et) : !of_element_type(et, t, fill))
+            err_type(L, kv[0], et);
     }
     Obj s = string_new(L, n);
     if (fill)
         for (size_t i = 0; i < n; i++) STR(s)->data[i] = fill;
-    if (base_element_type(et, t) && fill < 128) STR(s)->h.flags |= ARR_BASE;
+    bool base = base_element_type(et, t);
+    if (t == ET_SUBTYPE) {
+        bool certain = false;
+        base = type_subtypep(L, et, S(BASE_CHAR), &certain) && certain;
+    }
+    if (base && fill < 128) STR(s)->h.flags |= ARR_BASE;
     return s;
 }
 

@@ -890,7 +890,7 @@ enum {
     M_STREAMS = M_ST_FILE | M_ST_STRING | M_ST_SYNONYM | M_ST_BROADCAST | M_ST_CONCAT | M_ST_ECHO |
                 M_ST_TWOWAY | M_ST_OTHER,
 };
-#define EM_ALL 0x1F
+#define EM_ALL 0x3F   /* one bit per UElt (array.h) */
 #define CHAR_MAX_CODE (CHAR_CODE_LIMIT - 1)
 
 typedef struct CT {

@@ -118,6 +118,9 @@ static bool closure_accepts_key(Lambda *lam, Obj key) {
     return false;
 }
 
+static void check_arguments(Lisp *L, Obj name, bool style, int min, int max, bool keys, int nfixed,
+                            Obj args, int nargs, Obj fn, Obj lazy_source);
+
 void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
     Lisp *L = c->L;
     if (!is_type(name, T_SYMBOL)) return;
@@ -173,8 +176,16 @@ void warnings_check_call(ACtx *c, Obj name, Obj args, int nargs) {
     } else {
         return;    /* other funcallable instances: not checked */
     }
-check:;
-    bool style = !standard_name(L, name);
+check:
+    check_arguments(L, name, !standard_name(L, name), min, max, keys, nfixed, args, nargs, fn, lazy_source);
+}
+
+/* The counts and keywords of a call with ARGS (NARGS forms) against a lambda list of MIN..MAX
+ * arguments, NFIXED of them before &key (KEYS: whether it has &key without
+ * &allow-other-keys). FN is the function, or NO_VALUE when only its lambda list as written
+ * (SOURCE) is known. */
+static void check_arguments(Lisp *L, Obj name, bool style, int min, int max, bool keys, int nfixed,
+                            Obj args, int nargs, Obj fn, Obj lazy_source) {
     if (nargs < min || (max >= 0 && nargs > max)) {
         const char *fmt = nargs < min
             ? (min == max ? "The function ~S is called with ~R argument~:P, but wants exactly ~R."
@@ -197,11 +208,22 @@ check:;
     for (Obj k = a; is_cons(k) && is_cons(CDR(k)); k = CDR(CDR(k))) {
         Obj key = CAR(k);
         if (!is_type(key, T_SYMBOL) || !is_keyword(L, key)) continue;
-        bool ok = is_type(fn, T_PRIMITIVE) ? primitive_accepts_key(L, PRIM(fn)->lambda_list, key)
-                  : lazy_source != NO_VALUE ? source_accepts_key(L, lazy_source, key)
+        bool ok = lazy_source != NO_VALUE ? source_accepts_key(L, lazy_source, key)
+                  : is_type(fn, T_PRIMITIVE) ? primitive_accepts_key(L, PRIM(fn)->lambda_list, key)
                                             : closure_accepts_key(CLOSURE(fn)->lambda, key);
         if (!ok) signal_warning(L, style, "~S is not a known argument keyword.", list1(L, key));
     }
+}
+
+void warnings_check_lambda_call(ACtx *c, Obj lambda_form, Obj args, int nargs) {
+    Lisp *L = c->L;
+    Obj ll = is_cons(CDR(lambda_form)) ? CAR(CDR(lambda_form)) : NIL;
+    int min, max;
+    bool keys;
+    /* the lambda list was checked when the lambda expression was analysed */
+    if (!is_list(ll) || !warnings_lambda_list_shape(L, ll, &min, &max, &keys)) return;
+    /* full warnings, as SBCL gives for a lambda expression called in place */
+    check_arguments(L, lambda_form, false, min, max, keys, min, args, nargs, NO_VALUE, ll);
 }
 
 void warnings_function_ref(ACtx *c, Obj name) {

@@ -15,6 +15,8 @@ struct AVar;
 
 /* A call of the global function NAME with the argument forms ARGS (NARGS of them). */
 void warnings_check_call(struct ACtx *c, Obj name, Obj args, int nargs);
+/* A call of the lambda expression LAMBDA-FORM, ((lambda ...) args...): counts and keywords. */
+void warnings_check_lambda_call(struct ACtx *c, Obj lambda_form, Obj args, int nargs);
 /* #'NAME of a global function. */
 void warnings_function_ref(struct ACtx *c, Obj name);
 /* A reference to, or assignment of, the global variable SYM (no lexical or special binding seen). */

@@ -823,6 +823,10 @@
                  (loop for (k) on options by #'cddr always (keywordp k)))
       (error "Malformed options in the definition of system ~S: ~S (expected keyword/value pairs)~A"
              name options (if (and asd (not *asd-being-loaded*)) (format nil " (defined in ~A)" (namestring asd)) "")))
+    (when (assoc name *builtin-systems* :test #'string=)
+      ;; a built-in system stays the one used, when the .asd that also defines it on disk is
+      ;; read for another of its systems (cl-fad.asd for "cl-fad/test")
+      (return-from %define-system (find-system name)))
     (let ((dd (getf options :defsystem-depends-on)))
       (dolist (d (ensure-list dd)) (%load-defsystem-dependency d name asd)))
     (let ((system (make-instance (%system-class (getf options :class) name) :name name)))
@@ -830,6 +834,9 @@
             (slot-value system 'source-directory) dir
             (slot-value system 'asd-date) (and asd (ignore-errors (file-write-date asd))))
       (%apply-options system options)
+      ;; as in ASDF, a system's RELATIVE-PATHNAME slot holds its absolute directory once defined
+      ;; (cxml reads it with SLOT-VALUE to find a file of its own)
+      (setf (slot-value system 'relative-pathname) (component-pathname system))
       (register-system system)
       system)))
 
@@ -1216,16 +1223,17 @@
 ;;; Built-in systems (stdlib-lisp/layers.lisp): systems tinycl provides itself, found before any
 ;;; .asd on disk, as ASDF finds UIOP. Each is made the first time its name is looked up, so that
 ;;; the boot pays only for an entry in a list.
-(defvar *builtin-systems* nil "((name version description loader-function) ...)")
+(defvar *builtin-systems* nil "((name version description loader-function depends-on) ...)")
 
 (defun %ensure-builtin-system (name)
   (let ((entry (and (not (gethash name *registered-systems*))
                     (assoc name *builtin-systems* :test #'string=))))
     (when entry
-      (destructuring-bind (name version description loader) entry
+      (destructuring-bind (name version description loader &optional depends-on) entry
         (let ((system (make-instance 'system :name name)))
           (setf (component-version system) version
-                (component-description system) description)
+                (component-description system) description
+                (system-depends-on system) depends-on)
           ;; loading it runs the loader; the load is recorded as any other
           (eval `(defmethod perform ((o load-op) (c (eql ',system))) (funcall ',loader)))
           (register-system system))))))
@@ -1454,7 +1462,12 @@
     (ignore-errors (sys::%session-progress (apply #'format nil control args)))))
 
 (defun %load-source-component (c)
-  (load (component-pathname c)))
+  ;; loading a source file stands for compiling it and loading the result, so the file is
+  ;; also the one being compiled (code reads *COMPILE-FILE-TRUENAME* with #. to find its files)
+  (let* ((file (component-pathname c))
+         (*compile-file-pathname* file)
+         (*compile-file-truename* (or (probe-file file) file)))
+    (load file)))
 
 (defun %perform-load (operation c)
   (let ((file (component-pathname c)))

@@ -1,8 +1,9 @@
 ;;;; clos.lisp: CLOS-lite (CLHS chapter 7): classes and instances, generic functions with the
 ;;;; standard and short-form method combinations, the initialization protocols, class
 ;;;; redefinition with lazy instance updates, CHANGE-CLASS, PRINT-OBJECT and DESCRIBE.
-;;;; The metaobject layer is fixed: classes, generic functions, methods and slot definitions are
-;;;; instances with the slot layouts of runtime/clos.h, and there is no user-extensible MOP.
+;;;; Classes, generic functions, methods and slot definitions are instances with the slot
+;;;; layouts of runtime/lisp-abi.def; a class may be an instance of a program's subclass of
+;;;; STANDARD-CLASS (with more slots); mop.lisp exports the metaobject protocol over them.
 ;;;; runtime/clos.c does what must be fast: CLASS-OF, slot access, and the dispatch of generic
 ;;;; functions through per-function caches keyed on the classes of the specialised arguments.
 ;;;; Uses only the boot and condition layers, so that it loads wherever MANIFEST puts it.
@@ -1373,7 +1374,7 @@
             (error 'simple-program-error :format-control "Multiple slots named ~S in DEFCLASS ~S."
                                          :format-arguments (list n name)))
         (setq names (cons n names)))))
-  (let ((default-initargs nil) (doc nil) (metaclass nil) (seen nil))
+  (let ((default-initargs nil) (doc nil) (metaclass nil) (seen nil) (other-options nil))
     (dolist (o options)
       (if (not (consp o)) (%class-option-error name (format nil "~S is not a class option" o)))
       (if (%memq (car o) seen)
@@ -1395,11 +1396,12 @@
              (setq default-initargs (%parse-default-initargs (cdr o))))
             ((eq (car o) :documentation) (setq doc (cadr o)))
             ((eq (car o) :metaclass) (setq metaclass (cadr o)))
-            (t (error 'initarg-error :class (find-class 'standard-class) :initargs (list (car o))))))
+            ;; another option is an initarg of the metaclass, its value the option's rest (AMOP)
+            (t (setq other-options (append other-options (list (car o) (cdr o)))))))
     `(progn
        (%ensure-class ',name ',superclasses
                       (list ,@(%mapcar1 #'(lambda (s) (%defclass-slot-form name s)) slots))
-                      ,default-initargs ',doc ',metaclass)
+                      ,default-initargs ',doc ',metaclass ',other-options)
        (%note-definition 'defclass ',name)
        (find-class ',name))))
 
@@ -1415,22 +1417,66 @@
       (if (and (%method.slot-name m) (%method.gf m)) (setq r (cons m r))))
     r))
 
-(defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass)
+(defun %metaclass-object (metaclass)
+  ;; the class of a class DEFCLASS makes: STANDARD-CLASS, FUNCALLABLE-STANDARD-CLASS, or a
+  ;; subclass of one of them (a metaclass of the program's, as the MOP allows)
+  (let ((m (cond ((null metaclass) *standard-class*)
+                 ((%class-p metaclass) metaclass)
+                 (t (gethash metaclass *class-table*)))))
+    (if (and m (not (eq (%class-kind m) :forward)) (%ensure-finalized m)
+             (or (%memq *standard-class* (%class-cpl m)) (%memq *funcallable-standard-class* (%class-cpl m))))
+        m
+        (error 'simple-error :format-control "The metaclass ~S is not supported: it must be STANDARD-CLASS, FUNCALLABLE-STANDARD-CLASS or a subclass of one of them."
+                             :format-arguments (list metaclass)))))
+
+(defun %adopt-metaclass (class meta)
+  ;; CLASS becomes an instance of META: room for the slots META adds, with their initforms
+  (%set-instance-layout class meta)
+  (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+      (progn
+        (if (> (%class.instance-size meta) (%class.nslots)) (%resize-instance class (%class.instance-size meta)))
+        (%set-instance-version class (%class-version meta))
+        (dolist (sd (%class-effective-slots meta))
+          (let ((loc (%slot-definition-location sd)))
+            (if (and (integerp loc) (>= loc (%class.nslots)) (%slot-definition-initfunction sd)
+                     (not (slot-boundp class (%slot-definition-name sd))))
+                (setf (slot-value class (%slot-definition-name sd)) (funcall (%slot-definition-initfunction sd)))))))))
+
+(defun %validate-superclasses (class supers)
+  ;; with a metaclass of the program's, each superclass must be accepted by the MOP's
+  ;; VALIDATE-SUPERCLASS (mop.lisp), as in SBCL
+  (let ((validate (find-symbol "VALIDATE-SUPERCLASS" "TINYCL-MOP")))
+    (if (and validate (fboundp validate))
+        (dolist (s supers)
+          (if (not (funcall validate class s))
+              (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible.~%Define a method for ~S to avoid this error."
+                                   :format-arguments (list s class (class-of s) (class-of class) validate)))))))
+
+(defun %metaclass-initargs (class meta initargs)
+  ;; the slots of a metaclass of the program's that INITARGS (class options or ENSURE-CLASS
+  ;; arguments) fill; an initarg no slot of META takes is an error, as in SBCL
+  (do ((p initargs (cddr p))) ((null p))
+    (let ((sd (dolist (x (%class-effective-slots meta) nil)
+                (if (%memq (car p) (%slot-definition-initargs x)) (return x)))))
+      (if (or (null sd) (not (integerp (%slot-definition-location sd)))
+              (< (%slot-definition-location sd) (%class.nslots)))
+          (error 'initarg-error :class meta :initargs (list (car p))))
+      (setf (slot-value class (%slot-definition-name sd)) (cadr p)))))
+
+(defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
   (%check-definition-lock name)
   (sys::%check-type-name-free name)
   (if (%memq name superclasses)
       (error 'simple-error :format-control "The class ~S cannot be its own superclass."
                            :format-arguments (list name)))
-  (let* ((kind (cond ((or (null metaclass) (eq metaclass 'standard-class)) :standard)
-                     ((eq metaclass 'funcallable-standard-class) :funcallable)
-                     (t (error 'simple-error :format-control "The metaclass ~S is not supported."
-                                             :format-arguments (list metaclass)))))
+  (let* ((meta (%metaclass-object metaclass))
+         (kind (if (%memq *funcallable-standard-class* (%class-cpl meta)) :funcallable :standard))
          (class (gethash name *class-table*)))
     ;; a class whose name was changed since it was registered is not redefined: a new one is made
     (if (and class (not (eq (%class-name class) name))) (setq class nil))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (progn (setq class (%make-class-object name kind))
-               (%set-instance-layout class (%metaclass-for-kind kind))))
+               (%adopt-metaclass class meta)))
     (let ((supers (%mapcar1 #'(lambda (s)
                                 (or (gethash s *class-table*) (%forward-class s)))
                             (or superclasses
@@ -1446,7 +1492,10 @@
                 (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                      :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
       (%set-class.kind class kind)
-      (%set-instance-layout class (%metaclass-for-kind kind))
+      (%adopt-metaclass class meta)
+      (if other-initargs (%metaclass-initargs class meta other-initargs))
+      (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+          (%validate-superclasses class supers))
       ;; the accessor methods of the old definition go
       (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
       ;; class slots keep their values when the slot stays shared

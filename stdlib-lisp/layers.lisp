@@ -17,9 +17,16 @@
           ((eq form in) t)
         (eval form)))))
 
-(defun %register-builtin-system (name version description text)
-  ;; the system object is made when the name is first looked up (asdf.lisp)
-  (push (list name version description #'(lambda () (%load-layer-text text))) *builtin-systems*))
+(defun %register-builtin-system (name version description text &optional depends-on)
+  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load first
+  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on) *builtin-systems*))
+
+(defun %library-source-directory (name)
+  ;; the directory of the .asd on disk that defines NAME (for a layer that loads part of it)
+  (let ((asd (%locate-asd name)))
+    (unless asd
+      (error "The sources of ~S are not installed (no ~A.asd found), and tinycl's layer loads them." name name))
+    (pathname-directory-pathname asd)))
 
 ;;; trivial-gray-streams 2.0: on SBCL it imports SB-GRAY's symbols and bridges SB-GRAY's
 ;;; sequence and file-position functions to its own portable ones; this is that branch for
@@ -125,6 +132,153 @@
 (defclass trivial-gray-stream-mixin () ())
 ")
 
+;;; cl-fad 0.7.6: fad.lisp has a branch per implementation for LIST-DIRECTORY, FILE-EXISTS-P
+;;; and DELETE-DIRECTORY-AND-FILES (an unlisted Lisp gets "not implemented" errors), and
+;;; temporary-files.lisp calls its own GETENV while it loads, which stops on an unlisted Lisp.
+;;; The layer loads packages.lisp, fad.lisp and path.lisp from the sources on disk, then gives
+;;; those three functions tinycl's branch (SBCL's: DIRECTORY, PROBE-FILE, DELETE-DIRECTORY),
+;;; and provides the temporary-file part (OPEN-TEMPORARY and its macros, with the library's
+;;; names and behaviour) itself.
+(%register-builtin-system "cl-fad" "0.7.6"
+  "Portable pathname library (tinycl's built-in layer: the sources on disk with tinycl's branches)."
+  "
+(let ((dir (asdf::%library-source-directory \"cl-fad\")))
+  ;; the variables of the branches for other Lisps are unused here: not worth a warning
+  (handler-bind ((warning #'muffle-warning))
+    (dolist (file '(\"packages\" \"fad\" \"path\"))
+      (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir)))))
+
+(in-package :cl-fad)
+
+(defun list-directory (dirname &key (follow-symlinks t))
+  \"The files and subdirectories (in directory form) of the directory DIRNAME.\"
+  (when (wild-pathname-p dirname)
+    (error \"Can only list concrete directory names.\"))
+  (directory (directory-wildcard dirname) :resolve-symlinks follow-symlinks))
+
+(defun file-exists-p (pathspec)
+  \"The truename of the file or directory PATHSPEC (a directory in directory form), or NIL.\"
+  (probe-file pathspec))
+
+(defun delete-directory-and-files (dirname &key (if-does-not-exist :error))
+  \"Deletes the directory DIRNAME with everything in it.\"
+  (if (directory-exists-p dirname)
+      (tinycl:delete-directory dirname :recursive t)
+      (ecase if-does-not-exist
+        (:error (error \"~S is not a directory\" dirname))
+        (:ignore nil)))
+  (values))
+
+;;; temporary files
+(defun getenv (name) (tinycl:posix-getenv name))
+
+(defun get-default-temporary-directory ()
+  (let ((dir (getenv \"TMPDIR\")))
+    (if (plusp (length dir)) (pathname-as-directory dir) #p\"/tmp/\")))
+
+(defparameter *default-template*
+  (concatenate 'string (namestring (get-default-temporary-directory)) \"temp-%\")
+  \"Where OPEN-TEMPORARY makes files: % stands for a random string.\")
+(defparameter *max-tries* 10000)
+(defvar *name-random-state* (make-random-state t))
+
+(define-condition invalid-temporary-pathname-template (error)
+  ((string :initarg :string))
+  (:report (lambda (c stream)
+             (format stream \"invalid temporary file name template ~S: it needs a % to stand for a random string\"
+                     (slot-value c 'string)))))
+
+(define-condition cannot-create-temporary-file (error)
+  ((template :initarg :template) (max-tries :initarg :max-tries))
+  (:report (lambda (c stream)
+             (format stream \"cannot create a temporary file from the template ~A after ~D attempt~:P\"
+                     (slot-value c 'template) (slot-value c 'max-tries)))))
+
+(defun generate-random-string ()
+  (format nil \"~:@(~36,8,'0R~)\" (random (expt 36 8) *name-random-state*)))
+
+(defun generate-random-pathname (template random-string-generator)
+  (let ((at (or (position #\\% template)
+                (error 'invalid-temporary-pathname-template :string template))))
+    (merge-pathnames (concatenate 'string (subseq template 0 at) (funcall random-string-generator)
+                                  (subseq template (1+ at))))))
+
+(defun open-temporary (&rest open-arguments
+                       &key (template *default-template*)
+                            (generate-random-string 'generate-random-string)
+                            (max-tries *max-tries*) (direction :output)
+                       &allow-other-keys)
+  \"A new file named from TEMPLATE (its % replaced by a random string), opened with OPEN-ARGUMENTS.\"
+  (let ((args (alexandria:remove-from-plist open-arguments :template :generate-random-string :max-tries
+                                            :direction)))
+    (dotimes (i max-tries (error 'cannot-create-temporary-file :template template :max-tries max-tries))
+      (let ((s (apply #'open (translate-logical-pathname (generate-random-pathname template generate-random-string))
+                      :direction direction :if-exists nil args)))
+        (when s (return s))))))
+
+(defmacro with-output-to-temporary-file ((stream &rest args) &body body)
+  \"Runs BODY with STREAM on a new temporary file; returns the file's pathname.\"
+  `(with-open-stream (,stream (open-temporary ,@args))
+     ,@body
+     (pathname ,stream)))
+
+(defmacro with-open-temporary-file ((stream &rest args &key keep &allow-other-keys) &body body)
+  \"Runs BODY with STREAM on a new temporary file, deleted afterwards unless KEEP.\"
+  `(with-open-stream (,stream (open-temporary ,@(alexandria:remove-from-plist args :keep)))
+     (unwind-protect (progn ,@body)
+       (unless ,keep
+         (close ,stream)
+         (delete-file (pathname ,stream))))))
+" '("bordeaux-threads" "alexandria"))
+
+;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS
+;;; from a package named per implementation (SB-MOP and SB-SYS on SBCL), so on an unlisted Lisp
+;;; it asks to import from packages named CLASS-DIRECT-SUBCLASSES and WITHOUT-INTERRUPTS. The
+;;; layer reads that defpackage from disk and gives those two clauses tinycl's packages (the MOP
+;;; from TINYCL-MOP; WITHOUT-INTERRUPTS, which a single-threaded Lisp expands to PROGN, from
+;;; the layer's own package), then loads the library's files from disk in its .asd's order.
+(%register-builtin-system "metatilities-base" "0.6.6"
+  "These are metabang.com's Common Lisp basic utilities (tinycl's built-in layer: the sources on disk, the package's imports from tinycl's packages)."
+  "
+(defpackage #:tinycl-metatilities-layer
+  (:use #:common-lisp)
+  (:export #:without-interrupts))
+
+(defmacro tinycl-metatilities-layer:without-interrupts (&body forms)
+  \"Runs FORMS: tinycl runs one thread at a time.\"
+  `(progn ,@forms))
+
+(let* ((dir (merge-pathnames \"dev/\" (asdf::%library-source-directory \"metatilities-base\")))
+       (package-file (merge-pathnames \"package.lisp\" dir)))
+  (flet ((fix-clause (clause)
+           ;; an :IMPORT-FROM naming no package: the names are the package's first symbol and the rest
+           (if (and (consp clause) (eq (car clause) :import-from) (cdr clause)
+                    (not (find-package (cadr clause))))
+               (let ((names (cdr clause)))
+                 (cons :import-from
+                       (cons (if (every #'(lambda (n) (find-symbol (string n) \"TINYCL-MOP\")) names)
+                                 \"TINYCL-MOP\"
+                                 \"TINYCL-METATILITIES-LAYER\")
+                             names)))
+               clause)))
+    (with-open-file (in package-file)
+      (let ((*package* (find-package \"COMMON-LISP-USER\")))
+        (do ((form (read in nil in) (read in nil in)))
+            ((eq form in))
+          (eval (if (and (consp form) (eq (car form) 'defpackage))
+                    (cons 'defpackage (cons (cadr form) (mapcar #'fix-clause (cddr form))))
+                    form))))))
+  (dolist (file '(\"api\" \"l0-utils\" \"l0-strings\" \"l0-macros\" \"l0-arrays\" \"l0-clos\" \"l0-files\"
+                  \"l0-time\" \"set-equal\" \"generic-lisp\" \"generic-interface\" \"defclass-star\" \"copy-file\"))
+    (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir))))
+")
+
+;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
+;;; ships ASDF, so that (:depends-on ("uiop")) and (asdf:find-system "uiop") find them; loading
+;;; them does nothing more.
+(%register-builtin-system "uiop" "3.3.1" "Portability library for Common Lisp programs (built into tinycl)." "t")
+(%register-builtin-system "asdf" "3.3.1" "Another System Definition Facility (tinycl's own loader, built in)." "t")
+
 ;;; trivial-features: its .asd stops on a Lisp it does not list, and its per-implementation
 ;;; files only push the features naming the byte order, word size, processor and system.
 ;;; tinycl's *FEATURES* has them from the start (set in C for the machine it runs on), so the
@@ -132,5 +286,120 @@
 (%register-builtin-system "trivial-features" nil
   "Ensures consistent *FEATURES* across multiple CLs (tinycl's built-in layer: nothing to add)."
   "t")
+
+;;; closer-mop 1.0.0: its package definition imports the MOP from a package chosen by
+;;; implementation feature (with none for an unlisted Lisp, DEFPACKAGE is given a package named
+;;; CLASSP to import from) and each implementation has a file of fixes. On tinycl the MOP is
+;;; TINYCL-MOP (mop.lisp); this layer is closer-mop's package with its exports, over it, and
+;;; its own few functions. tinycl's DEFGENERIC, DEFMETHOD and STANDARD-GENERIC-FUNCTION are
+;;; closer-mop's, as on SBCL and ABCL where it only wraps them.
+(%register-builtin-system "closer-mop" "1.0.0"
+  "Closer to MOP is a compatibility layer that rectifies many of the absent or incorrect CLOS MOP features across a broad range of Common Lisp implementations (tinycl's built-in layer over TINYCL-MOP)."
+  "
+(defpackage #:closer-mop
+  (:use #:common-lisp #:tinycl-mop)
+  (:nicknames #:c2mop)
+  (:export
+   #:built-in-class #:class #:direct-slot-definition #:effective-slot-definition
+   #:eql-specializer #:forward-referenced-class #:funcallable-standard-class
+   #:funcallable-standard-object #:generic-function #:metaobject #:method #:method-combination
+   #:slot-definition #:specializer #:standard-accessor-method #:standard-class
+   #:standard-generic-function #:standard-direct-slot-definition
+   #:standard-effective-slot-definition #:standard-method #:standard-object
+   #:standard-reader-method #:standard-slot-definition #:standard-writer-method
+   #:defclass #:defgeneric #:define-method-combination #:defmethod
+   #:classp #:ensure-finalized #:ensure-method #:fix-slot-initargs #:required-args #:subclassp
+   #:accessor-method-slot-definition #:add-dependent #:add-direct-method #:add-direct-subclass
+   #:class-default-initargs #:class-direct-default-initargs #:class-direct-slots
+   #:class-direct-subclasses #:class-direct-superclasses #:class-finalized-p
+   #:class-precedence-list #:class-prototype #:class-slots
+   #:compute-applicable-methods-using-classes #:compute-class-precedence-list
+   #:compute-default-initargs #:compute-discriminating-function #:compute-effective-method
+   #:compute-effective-method-function #:compute-effective-slot-definition #:compute-slots
+   #:direct-slot-definition-class #:effective-slot-definition-class #:ensure-class
+   #:ensure-class-using-class #:ensure-generic-function #:ensure-generic-function-using-class
+   #:eql-specializer-object #:extract-lambda-list #:extract-specializer-names
+   #:finalize-inheritance #:find-method-combination #:funcallable-standard-instance-access
+   #:generic-function-argument-precedence-order #:generic-function-declarations
+   #:generic-function-lambda-list #:generic-function-method-class
+   #:generic-function-method-combination #:generic-function-methods #:generic-function-name
+   #:intern-eql-specializer #:make-method-lambda #:map-dependents #:method-function
+   #:method-generic-function #:method-lambda-list #:method-specializers #:reader-method-class
+   #:remove-dependent #:remove-direct-method #:remove-direct-subclass
+   #:set-funcallable-instance-function #:slot-boundp-using-class #:slot-definition-allocation
+   #:slot-definition-initargs #:slot-definition-initform #:slot-definition-initfunction
+   #:slot-definition-location #:slot-definition-name #:slot-definition-readers
+   #:slot-definition-writers #:slot-definition-type #:slot-makunbound-using-class
+   #:slot-value-using-class #:specializer-direct-generic-functions #:specializer-direct-methods
+   #:standard-instance-access #:subtypep #:typep #:update-dependent #:validate-superclass
+   #:writer-method-class
+   #:warn-on-defmethod-without-generic-function))
+
+(in-package #:closer-mop)
+
+(defun required-args (lambda-list &optional (collector #'identity))
+  (let ((r nil))
+    (dolist (x lambda-list (nreverse r))
+      (if (member x lambda-list-keywords) (return (nreverse r)))
+      (push (funcall collector x) r))))
+
+(defun ensure-finalized (class &optional (errorp t))
+  (cond ((typep class 'class)
+         (unless (class-finalized-p class) (finalize-inheritance class)))
+        (errorp (error \"~S is not a class.\" class)))
+  class)
+
+(defun subclassp (class superclass)
+  (let ((class (if (symbolp class) (find-class class) class))
+        (superclass (if (symbolp superclass) (find-class superclass) superclass)))
+    (labels ((walk (c seen)
+               (cond ((eq c superclass) t)
+                     ((member c seen) nil)
+                     (t (let ((seen (cons c seen)))
+                          (some #'(lambda (s) (walk s seen)) (class-direct-superclasses c)))))))
+      (if (walk class nil) t nil))))
+
+(defun fix-slot-initargs (initargs) initargs)
+
+(defgeneric compute-effective-method-function (gf effective-method options))
+
+(defmethod compute-effective-method-function ((gf generic-function) effective-method options)
+  (when options
+    (cerror \"Ignore these options.\"
+            \"This version of compute-effective-method-function does not support method combination options: ~S\"
+            options))
+  (sys::%effective-method-function gf effective-method))
+
+(defun %specializer-form (s)
+  (cond ((symbolp s) s)
+        ((typep s 'eql-specializer) `(eql ',(eql-specializer-object s)))
+        ((and (class-name s) (eq (find-class (class-name s) nil) s)) (class-name s))
+        (t (error \"The specializer ~S has no name a method definition can use.\" s))))
+
+(defun ensure-method (gf lambda-expression
+                      &key (method-class (generic-function-method-class gf)) (qualifiers ())
+                           (lambda-list (cadr lambda-expression))
+                           (specializers (required-args lambda-list (constantly (find-class 't)))))
+  (declare (ignore method-class))
+  (let* ((required (required-args lambda-list))
+         (rest (nthcdr (length required) lambda-list)))
+    (eval `(defmethod ,(generic-function-name gf) ,@qualifiers
+               (,@(mapcar #'(lambda (arg s) (list arg (%specializer-form s))) required specializers)
+                ,@rest)
+             ,@(cddr lambda-expression)))))
+
+(define-symbol-macro warn-on-defmethod-without-generic-function nil)
+
+(let ((symbols nil))
+  (do-external-symbols (s '#:common-lisp) (push s symbols))
+  (do-external-symbols (s '#:closer-mop) (pushnew s symbols))
+  (make-package '#:closer-common-lisp :nicknames '(#:c2cl) :use nil)
+  (import symbols '#:closer-common-lisp)
+  (export symbols '#:closer-common-lisp))
+
+(defpackage #:closer-common-lisp-user
+  (:nicknames #:c2cl-user)
+  (:use #:closer-common-lisp))
+")
 
 (in-package "COMMON-LISP-USER")

@@ -216,6 +216,15 @@
           (remprop name '%compiler-macro)))
   function)
 
+(defun %compiler-macro-expand (expander form env)
+  ;; the analysis calls this for a call of a function with a compiler macro: the expansion, or
+  ;; FORM itself when the expander signals an error (reported as SBCL's compiler does)
+  (handler-case (funcall *macroexpand-hook* expander form env)
+    (error (c)
+      (warn "Error during compiler-macroexpansion of ~S. Use ~S to intercept.~%~%~A"
+            (car form) '*break-on-signals* c)
+      form)))
+
 (defun %parse-macro-lambda-list (lambda-list)
   ;; split &whole and &environment off: (values whole env rest-of-lambda-list)
   (let ((whole nil) (env nil) (r nil) (ll lambda-list))

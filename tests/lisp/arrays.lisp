@@ -721,3 +721,36 @@
     (list (adjustable-array-p a1) (eq a1 a2) (array-dimensions a1) a2
           (multiple-value-list (array-displacement a2))))
   (t t (4) #(a b c d) (nil 0)))
+
+;;; (unsigned-byte 8) arrays: their own element type, as in SBCL (flexi-streams tells octet
+;;; vectors from vectors of characters with (typep seq '(and vector (not string) (not (vector t)))))
+(deftype ar-octet () '(unsigned-byte 8))
+(deftest octet-vector-types
+  (let ((v (make-array 3 :element-type 'ar-octet :initial-contents '(1 2 255))))
+    (list (type-of v) (array-element-type v) (typep v '(simple-array (unsigned-byte 8) (*)))
+          (typep v '(vector t)) (typep v 'simple-vector) (typep v '(and vector (not string) (not (vector t))))
+          (upgraded-array-element-type '(unsigned-byte 8)) (upgraded-array-element-type '(integer 0 200))
+          (upgraded-array-element-type 'bit)
+          (subtypep '(vector (unsigned-byte 8)) '(vector t)) (subtypep '(simple-array (unsigned-byte 8) (*)) 'vector)))
+  ((simple-array (unsigned-byte 8) (3)) (unsigned-byte 8) t nil nil t (unsigned-byte 8) (unsigned-byte 8) bit nil t))
+(deftest octet-vector-element-check
+  (let ((v (make-array 2 :element-type '(unsigned-byte 8))))
+    (list (aref v 0)
+          (handler-case (setf (aref v 0) 256) (type-error (e) (type-error-expected-type e)))
+          (handler-case (setf (aref v 1) -1) (type-error (e) (type-error-expected-type e)))
+          (setf (aref v 1) 200) v))
+  (0 (unsigned-byte 8) (unsigned-byte 8) 200 #(0 200)))
+(deftest octet-vector-sequence-functions-keep-the-type
+  (let ((v (make-array 4 :element-type '(unsigned-byte 8) :initial-contents '(4 3 2 1))))
+    (mapcar #'type-of
+            (list (subseq v 1) (copy-seq v) (reverse v) (remove 3 v) (sort (copy-seq v) #'<)
+                  (make-sequence '(vector (unsigned-byte 8)) 2) (coerce '(1 2) '(vector (unsigned-byte 8)))
+                  (map '(vector ar-octet) #'1+ '(1 2)) (concatenate '(vector (unsigned-byte 8)) v v))))
+  ((simple-array (unsigned-byte 8) (3)) (simple-array (unsigned-byte 8) (4)) (simple-array (unsigned-byte 8) (4))
+   (simple-array (unsigned-byte 8) (3)) (simple-array (unsigned-byte 8) (4)) (simple-array (unsigned-byte 8) (2))
+   (simple-array (unsigned-byte 8) (2)) (simple-array (unsigned-byte 8) (2)) (simple-array (unsigned-byte 8) (8))))
+(deftest octet-vector-adjustable
+  (let ((a (make-array 1 :element-type '(unsigned-byte 8) :adjustable t :fill-pointer 0)))
+    (vector-push-extend 7 a) (vector-push-extend 9 a)
+    (list a (type-of a) (equalp a #(7 9)) (array-element-type (adjust-array a 5))))
+  (#(7 9) (vector (unsigned-byte 8) 2) t (unsigned-byte 8)))

@@ -92,6 +92,15 @@
   ;; a DEFTYPE name is expanded, as MAKE-ARRAY does (flexi-streams' CHAR*)
   (make-string 2 :element-type 'ts-char :initial-element #\c)
   "cc")
+(deftype ts-char-or-base () '(or ts-char base-char))
+(deftest make-string-compound-element-type
+  ;; any type SUBTYPEP proves a subtype of CHARACTER, through DEFTYPE, OR and AND
+  (list (make-string 3 :element-type 'ts-char-or-base :initial-element #\b)
+        (type-of (make-string 2 :element-type '(and base-char (not (eql #\a))) :initial-element #\z))
+        (signals-error (make-string 1 :element-type '(and base-char (not (eql #\a))) :initial-element #\a)
+                       type-error)
+        (signals-error (make-string 1 :element-type '(or ts-char integer)) error))
+  ("bbb" (simple-base-string 2) t t))
 (deftest make-string-bad-element-type
   (list (signals-error (make-string 2 :element-type 'fixnum) simple-error)
         (signals-error (make-string 2 :element-type 'simple-string) error))

@@ -285,6 +285,21 @@
           (tinycl:system-loaded-p "sy-inline")))
   (:one nil t))
 
+(deftest sy-depends-on-uiop-and-truenames
+  ;; (:depends-on ("uiop")) loads; while a component loads, *LOAD-TRUENAME*, *LOAD-PATHNAME* and
+  ;; *COMPILE-FILE-TRUENAME* name its file (code reads them with #. to find files beside it)
+  (let ((dir (merge-pathnames "truenames/" *sy-dir*)))
+    (sy-write (merge-pathnames "sy-truenames.asd" dir)
+              "(defsystem \"sy-truenames\" :depends-on (\"uiop\") :components ((:file \"tn\")))")
+    (sy-write (merge-pathnames "tn.lisp" dir)
+              "(defparameter cl-user::*sy-tn* (list (pathname-name *load-truename*) (pathname-name *load-pathname*) (pathname-name #.*compile-file-truename*) (pathname-name *compile-file-pathname*)))")
+    (push dir asdf:*central-registry*)
+    (asdf:load-system "sy-truenames")
+    (list (symbol-value (find-symbol "*SY-TN*" "CL-USER"))
+          (tinycl:system-dependencies "sy-truenames")
+          *compile-file-truename*))
+  (("tn" "tn" "tn" "tn") ("uiop") nil))
+
 (deftest sy-changed-file-reloads
   (let ((dir (merge-pathnames "changing/" *sy-dir*)))
     (sy-write (merge-pathnames "sy-changing.asd" dir)
@@ -362,6 +377,30 @@
         (uiop:directory-pathname-p "/x/") (uiop:symbol-call :fix-util :double 4))
   ("a/b/c.lisp" "a/b/c.lisp" "a/b/" "/x/y/" t 8))
 
+(deftest sy-system-relative-pathname-slot
+  ;; as in ASDF, the slot holds the system's absolute directory (cxml reads it)
+  (let ((s (asdf:find-system "fix-util")))
+    (equal (slot-value s 'asdf::relative-pathname) (asdf:system-source-directory s)))
+  t)
+
+(deftest sy-uiop-more
+  ;; the UIOP functions the Debian libraries call beyond what .asd files use (uiop.lisp)
+  (list (uiop:escape-command '("ls" "a b" "x$y" "plain-1.txt"))
+        (list (uiop:timestamp< nil 1) (uiop:timestamp< 1 t) (uiop:timestamp< t 1) (uiop:timestamp< 2 1)
+              (uiop:latest-timestamp 1 nil 3) (uiop:earliest-timestamp 4 2 t))
+        (let (path)
+          (list (uiop:with-temporary-file (:stream s :pathname p)
+                  (setq path p) (print '(1 2) s) (finish-output s) (uiop:read-file-form p))
+                (probe-file path)))
+        (uiop:with-temporary-file (:pathname p :keep nil) (pathname-type p))
+        (multiple-value-list (uiop:split-name-type "a.tar.gz"))
+        (uiop:nest (list 1) (list 2) 3)
+        (with-output-to-string (s) (uiop:format! s "~A" 1) (uiop:safe-format! s "~A" 2))
+        (uiop:encoding-external-format :utf-8)
+        (stringp (uiop:implementation-identifier))
+        (listp uiop:*command-line-arguments*))
+  ("ls \"a b\" \"x\\$y\" plain-1.txt" (t t nil nil 3 2) ((1 2) nil) "tmp" ("a.tar" "gz") (1 (2 3)) "12" :utf-8 t t))
+
 (deftest sy-uiop-define-package
   (progn (eval '(uiop:define-package :sy-defpkg (:use :cl) (:mix :fix-util) (:reexport :fix-util)))
          (list (eq (find-symbol "DOUBLE" "SY-DEFPKG") (find-symbol "DOUBLE" "FIX-UTIL"))
@@ -383,11 +422,19 @@
     ;; the built-in layer (no .asd read) under a library from disk that uses Gray streams
     ("trivial-gray-streams" "TRIVIAL-GRAY-STREAMS" "(list (asdf:system-source-file (asdf:find-system \"trivial-gray-streams\")) (asdf:component-version (asdf:find-system \"trivial-gray-streams\")) (subtypep 'trivial-gray-streams:fundamental-binary-input-stream 'tinycl-gray:fundamental-input-stream))" (nil "2.0" t))
     ("babel" "BABEL" "(let ((s (coerce (list #\\a (code-char 233)) 'string))) (list (coerce (babel:string-to-octets s :encoding :utf-16le) 'list) (string= s (babel:octets-to-string (babel:string-to-octets s :encoding :utf-8) :encoding :utf-8))))" ((97 0 233 0) t))
-    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))))
+    ("flexi-streams" "FLEXI-STREAMS" "(let* ((s (coerce (list #\\h (code-char 233) (code-char 8364)) 'string)) (o (flexi-streams:string-to-octets s :external-format :utf-8)) (in (flexi-streams:make-flexi-stream (flexi-streams:make-in-memory-input-stream o) :external-format :utf-8))) (list (coerce o 'list) (string= s (flexi-streams:octets-to-string o :external-format :utf-8)) (read-char in) (char-code (read-char in)) (char-code (read-char in)) (read-char in nil :eof) (coerce (flexi-streams:with-output-to-sequence (out) (write-byte 1 out) (write-sequence #(2 3) out)) 'list)))" ((104 195 169 226 130 172) t #\h 233 8364 :eof (1 2 3)))
+    ;; issue 15: Gray streams, (unsigned-byte 8) arrays, UIOP, the built-in cl-fad, truenames
+    ("md5" "MD5" "(coerce (md5:md5sum-string \"abc\") 'list)" (144 1 80 152 60 210 79 176 214 150 63 125 40 225 127 114))
+    ("yason" "YASON" "(list (gethash \"a\" (yason:parse \"{\\\"a\\\": [1, \\\"x\\\"]}\")) (with-output-to-string (s) (yason:encode (list 1 \"b\") s)))" ((1 "x") "[1,\"b\"]"))
+    ("quri" "QURI" "(let ((u (quri:uri \"http://ex.com:8080/p?x=1\"))) (list (quri:uri-host u) (quri:uri-port u) (quri:uri-query-params u)))" ("ex.com" 8080 (("x" . "1"))))
+    ("nibbles" "NIBBLES" "(let ((v (make-array 4 :element-type '(unsigned-byte 8) :initial-element 0))) (setf (nibbles:ub32ref/be v 0) #x01020304) (list (coerce v 'list) (nibbles:ub16ref/le v 2)))" ((1 2 3 4) 1027))
+    ("local-time" "LOCAL-TIME" "(local-time:format-timestring nil (local-time:encode-timestamp 0 0 0 12 1 2 2020 :timezone local-time:+utc-zone+) :timezone local-time:+utc-zone+)" "2020-02-01T12:00:00.000000Z")
+    ("cxml" "CXML" "(dom:get-attribute (dom:document-element (cxml:parse \"<a x='1'><b/></a>\" (cxml-dom:make-dom-builder))) \"x\")" "1")))
 
 (defparameter *sy-debian-expected*
   ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
-  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"))
+  '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"
+    "md5" "yason" "quri" "nibbles" "local-time" "cxml"))
 
 (defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
 
@@ -494,3 +541,69 @@
     (let ((v (make-string 4 :initial-element #\-)))
       (list (read-sequence v (make-instance (find-symbol "SY-TGS-IN"))) v)))
   (2 "ab--"))
+
+(deftest sy-builtin-closer-mop
+  ;; closer-mop's package definition names a MOP package per implementation; the built-in
+  ;; layer is its package over TINYCL-MOP, with C2CL (CL plus the MOP) beside it
+  (progn
+    (asdf:load-system "closer-mop")
+    (eval (read-from-string
+           "(progn (defclass sy-c2-a () ((x :initarg :x)))
+                   (defclass sy-c2-b (sy-c2-a) ((y)))
+                   (defgeneric sy-c2-f (o))
+                   (c2mop:ensure-method #'sy-c2-f '(lambda (o) (list :b (call-next-method)))
+                                        :specializers (list (find-class 'sy-c2-b)))
+                   (c2mop:ensure-method #'sy-c2-f '(lambda (o) :a)
+                                        :specializers (list (find-class 'sy-c2-a))))"))
+    (let ((s (asdf:find-system "closer-mop")))
+      (list (asdf:system-source-file s) (asdf:component-version s)
+            (funcall (read-from-string "c2mop:subclassp") 'sy-c2-b 'sy-c2-a)
+            (mapcar (read-from-string "c2mop:slot-definition-name")
+                    (funcall (read-from-string "c2mop:class-slots")
+                             (funcall (read-from-string "c2mop:ensure-finalized") (find-class 'sy-c2-b))))
+            (funcall (read-from-string "sy-c2-f") (make-instance (read-from-string "sy-c2-b")))
+            (eq (find-symbol "CLASS-SLOTS" "C2CL") (find-symbol "CLASS-SLOTS" "SB-MOP"))
+            (eq (find-symbol "DEFCLASS" "C2CL") 'defclass)
+            (funcall (read-from-string "c2mop:required-args") '(a b &optional c)))))
+  (nil "1.0.0" t (x y) (:b :a) t t (a b)))
+
+(deftest sy-builtin-cl-fad
+  ;; the sources on disk (packages, fad, path) with tinycl's branches and its temporary files
+  (if (not (probe-file "/usr/share/common-lisp/source/cl-fad/fad.lisp"))
+      '(nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t) ; not installed
+      (progn
+        (asdf:load-system "cl-fad")
+        (ensure-directories-exist "/tmp/sy-fad/sub/")
+        (with-open-file (s "/tmp/sy-fad/a.txt" :direction :output :if-exists :supersede) (write-string "a" s))
+        (let ((fn (lambda (name &rest args) (apply (find-symbol name "CL-FAD") args))))
+          (prog1
+              (list (asdf:system-source-file (asdf:find-system "cl-fad"))
+                    (asdf:component-version (asdf:find-system "cl-fad"))
+                    (funcall fn "LIST-DIRECTORY" "/tmp/sy-fad/")
+                    (funcall fn "DIRECTORY-EXISTS-P" "/tmp/sy-fad/sub")
+                    (eval (read-from-string "(cl-fad:with-open-temporary-file (s :direction :io) (print 5 s) (file-position s 0) (read s))"))
+                    (progn (funcall fn "DELETE-DIRECTORY-AND-FILES" "/tmp/sy-fad/")
+                           (null (probe-file "/tmp/sy-fad/"))))))))
+  (nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t))
+
+(deftest sy-builtin-uiop-and-asdf
+  ;; part of the image: found by name, loadable as a dependency, loading does nothing more
+  (list (asdf:component-version (asdf:find-system "uiop" nil))
+        (asdf:component-version (asdf:find-system "asdf" nil))
+        (progn (asdf:load-system "uiop") (tinycl:system-loaded-p "uiop"))
+        (asdf:system-source-file (asdf:find-system "uiop")))
+  ("3.3.1" "3.3.1" t nil))
+
+(deftest sy-builtin-metatilities-base
+  ;; its package from disk with the MOP imported from TINYCL-MOP, its files from disk
+  (if (not (probe-file "/usr/share/common-lisp/source/metatilities-base/dev/package.lisp"))
+      '(nil "0.6.6" t t (2) (3))        ; not installed
+      (progn
+        (asdf:load-system "metatilities-base")
+        (list (asdf:system-source-file (asdf:find-system "metatilities-base"))
+              (asdf:component-version (asdf:find-system "metatilities-base"))
+              (eq (find-symbol "CLASS-PRECEDENCE-LIST" "METATILITIES") (find-symbol "CLASS-PRECEDENCE-LIST" "SB-MOP"))
+              (eval (read-from-string "(metatilities:samep 1 1)"))
+              (list (eval (read-from-string "(metatilities:without-interrupts 1 2)")))
+              (eval (read-from-string "(metatilities:ensure-list 3)")))))
+  (nil "0.6.6" t t (2) (3)))

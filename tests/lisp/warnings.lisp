@@ -54,6 +54,16 @@
    ("WARNING" ":TES is not a known argument keyword.")
    ("STYLE-WARNING" "The function WT-KK is called with odd number of keyword arguments.")))
 
+(deftest warn-lambda-expression-calls
+  ;; a lambda expression called in place: its counts and keywords, full warnings as in SBCL
+  ;; (esrap's compiler macro relies on this to reject a bad keyword combination)
+  (analysis-warnings '(defun wt-lx1 () ((lambda (x &key a) (list x a)) 1 :b 2))
+                     '(defun wt-lx2 () ((lambda (x) x) 1 2))
+                     '(defun wt-lx3 () ((lambda (x &key a) (list x a)) 1 :a 2 :allow-other-keys t :c 3))
+                     '(defun wt-lx4 () ((lambda (&rest r &key &allow-other-keys) r) :z 1)))
+  (("WARNING" ":B is not a known argument keyword.")
+   ("WARNING" "The function (LAMBDA (X) X) is called with two arguments, but wants exactly one.")))
+
 (deftest warn-unused-variables
   (analysis-warnings '(defun wt-f6 (x) 1)
                      '(defun wt-f9 () (let ((y 1)) 2))
@@ -132,3 +142,36 @@
     (delete-file file)
     (reverse ws))
   ("The variable Q is defined but never used." "undefined function: COMMON-LISP-USER::WT-L3"))
+
+;;; compiler macros: the analysis expands them as SBCL's compiler does, except where the function
+;;; is declared NOTINLINE (locally or globally) or shadowed by a local function; an expander
+;;; that fails leaves the call as written, with a warning
+(defun wt-cm (x &key a) (list x a))
+(define-compiler-macro wt-cm (&whole f x &rest args) (if (eql x 0) `(list :zero ,@args) f))
+(define-compiler-macro wt-cm-bad (&whole f) (declare (ignore f)) (error "boom"))
+(defun wt-cm-bad () 7)
+(deftest compiler-macro-expansion
+  (list (funcall (compile nil '(lambda () (wt-cm 0 :a 1))))
+        (funcall (compile nil '(lambda () (wt-cm 1 :a 1))))
+        (funcall (compile nil '(lambda () (locally (declare (notinline wt-cm)) (wt-cm 0 :a 1)))))
+        (funcall (compile nil '(lambda () (flet ((wt-cm (&rest r) (cons :local r))) (wt-cm 0)))))
+        (let ((ws nil))
+          (handler-bind ((warning #'(lambda (c) (push (type-of c) ws) (muffle-warning c))))
+            (list (funcall (compile nil '(lambda () (wt-cm-bad)))) (and ws t)))))
+  ((:zero :a 1) (1 1) (0 1) (:local 0) (7 t)))
+(deftest compiler-macro-global-notinline
+  (progn (proclaim '(notinline wt-cm))
+         (prog1 (funcall (compile nil '(lambda () (wt-cm 0 :a 1))))
+           (proclaim '(inline wt-cm))))
+  (0 1))
+(deftest compiler-macro-bad-keyword-warns
+  ;; esrap's check: a compiler macro rewriting a call into a lambda called with an unknown keyword
+  (let ((ws nil))
+    (eval '(define-compiler-macro wt-cm2 (&whole f &rest args)
+            (declare (ignore f))
+            `((lambda (&key a) a) ,@args)))
+    (eval '(defun wt-cm2 (&key a) a))
+    (handler-bind ((warning #'(lambda (c) (push (princ-to-string c) ws) (muffle-warning c))))
+      (compile nil '(lambda () (wt-cm2 :b 1))))
+    ws)
+  (":B is not a known argument keyword."))

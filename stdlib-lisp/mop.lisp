@@ -1,0 +1,433 @@
+;;;; mop.lisp: the metaobject protocol as a package, TINYCL-MOP (nicknames SB-MOP and MOP, the
+;;;; names SBCL, ABCL and Allegro give theirs), with the names AMOP and SBCL's SB-MOP export:
+;;;; the metaobject classes, the class, slot-definition, generic-function, method and
+;;;; specializer readers, and the functions of the protocol, over tinycl's own metaobjects
+;;;; (clos.lisp). The readers answer for every class, generic function and method; ENSURE-CLASS
+;;;; and ENSURE-GENERIC-FUNCTION define; a metaclass of the program's (a subclass of
+;;;; STANDARD-CLASS, with slots and class options of its own) is accepted when
+;;;; VALIDATE-SUPERCLASS agrees. But the standard classes and generic functions do not call the
+;;;; protocol's generic functions (COMPUTE-SLOTS, SLOT-VALUE-USING-CLASS, ...) on themselves, so a
+;;;; method defined on one of those is called only by whoever calls it.
+
+(defpackage "TINYCL-MOP"
+  (:use "COMMON-LISP")
+  (:nicknames "SB-MOP" "MOP")
+  (:import-from "SYSTEM"
+   "DIRECT-SLOT-DEFINITION" "EFFECTIVE-SLOT-DEFINITION" "EQL-SPECIALIZER"
+   "FORWARD-REFERENCED-CLASS" "FUNCALLABLE-STANDARD-CLASS" "FUNCALLABLE-STANDARD-OBJECT"
+   "METAOBJECT" "SLOT-DEFINITION" "SPECIALIZER" "STANDARD-ACCESSOR-METHOD"
+   "STANDARD-DIRECT-SLOT-DEFINITION" "STANDARD-EFFECTIVE-SLOT-DEFINITION"
+   "STANDARD-READER-METHOD" "STANDARD-SLOT-DEFINITION" "STANDARD-WRITER-METHOD"
+   "CLASS-DEFAULT-INITARGS" "CLASS-DIRECT-DEFAULT-INITARGS" "CLASS-DIRECT-SLOTS"
+   "CLASS-DIRECT-SUBCLASSES" "CLASS-DIRECT-SUPERCLASSES" "CLASS-FINALIZED-P"
+   "CLASS-PRECEDENCE-LIST" "CLASS-PROTOTYPE" "CLASS-SLOTS" "FINALIZE-INHERITANCE"
+   "EQL-SPECIALIZER-OBJECT" "INTERN-EQL-SPECIALIZER" "GENERIC-FUNCTION-LAMBDA-LIST"
+   "GENERIC-FUNCTION-METHODS" "GENERIC-FUNCTION-NAME" "METHOD-FUNCTION"
+   "METHOD-GENERIC-FUNCTION" "METHOD-LAMBDA-LIST" "METHOD-SPECIALIZERS"
+   "SLOT-DEFINITION-ALLOCATION" "SLOT-DEFINITION-INITARGS" "SLOT-DEFINITION-INITFORM"
+   "SLOT-DEFINITION-INITFUNCTION" "SLOT-DEFINITION-LOCATION" "SLOT-DEFINITION-NAME"
+   "SLOT-DEFINITION-READERS" "SLOT-DEFINITION-WRITERS" "SLOT-DEFINITION-TYPE"
+   "SPECIALIZER-DIRECT-METHODS")
+  (:export
+   ;; metaobject classes
+   "DIRECT-SLOT-DEFINITION" "EFFECTIVE-SLOT-DEFINITION" "EQL-SPECIALIZER"
+   "FORWARD-REFERENCED-CLASS" "FUNCALLABLE-STANDARD-CLASS" "FUNCALLABLE-STANDARD-OBJECT"
+   "METAOBJECT" "SLOT-DEFINITION" "SPECIALIZER" "STANDARD-ACCESSOR-METHOD"
+   "STANDARD-DIRECT-SLOT-DEFINITION" "STANDARD-EFFECTIVE-SLOT-DEFINITION"
+   "STANDARD-READER-METHOD" "STANDARD-SLOT-DEFINITION" "STANDARD-WRITER-METHOD"
+   ;; readers and functions
+   "ACCESSOR-METHOD-SLOT-DEFINITION" "ADD-DEPENDENT" "ADD-DIRECT-METHOD" "ADD-DIRECT-SUBCLASS"
+   "CLASS-DEFAULT-INITARGS" "CLASS-DIRECT-DEFAULT-INITARGS" "CLASS-DIRECT-SLOTS"
+   "CLASS-DIRECT-SUBCLASSES" "CLASS-DIRECT-SUPERCLASSES" "CLASS-FINALIZED-P"
+   "CLASS-PRECEDENCE-LIST" "CLASS-PROTOTYPE" "CLASS-SLOTS"
+   "COMPUTE-APPLICABLE-METHODS-USING-CLASSES" "COMPUTE-CLASS-PRECEDENCE-LIST"
+   "COMPUTE-DEFAULT-INITARGS" "COMPUTE-DISCRIMINATING-FUNCTION" "COMPUTE-EFFECTIVE-METHOD"
+   "COMPUTE-EFFECTIVE-SLOT-DEFINITION" "COMPUTE-SLOTS" "DIRECT-SLOT-DEFINITION-CLASS"
+   "EFFECTIVE-SLOT-DEFINITION-CLASS" "ENSURE-CLASS" "ENSURE-CLASS-USING-CLASS"
+   "ENSURE-GENERIC-FUNCTION" "ENSURE-GENERIC-FUNCTION-USING-CLASS" "EQL-SPECIALIZER-OBJECT"
+   "EXTRACT-LAMBDA-LIST" "EXTRACT-SPECIALIZER-NAMES" "FINALIZE-INHERITANCE"
+   "FIND-METHOD-COMBINATION" "FUNCALLABLE-STANDARD-INSTANCE-ACCESS"
+   "GENERIC-FUNCTION-ARGUMENT-PRECEDENCE-ORDER" "GENERIC-FUNCTION-DECLARATIONS"
+   "GENERIC-FUNCTION-LAMBDA-LIST" "GENERIC-FUNCTION-METHOD-CLASS"
+   "GENERIC-FUNCTION-METHOD-COMBINATION" "GENERIC-FUNCTION-METHODS" "GENERIC-FUNCTION-NAME"
+   "INTERN-EQL-SPECIALIZER" "MAKE-METHOD-LAMBDA" "MAP-DEPENDENTS" "METHOD-FUNCTION"
+   "METHOD-GENERIC-FUNCTION" "METHOD-LAMBDA-LIST" "METHOD-SPECIALIZERS" "READER-METHOD-CLASS"
+   "REMOVE-DEPENDENT" "REMOVE-DIRECT-METHOD" "REMOVE-DIRECT-SUBCLASS"
+   "SET-FUNCALLABLE-INSTANCE-FUNCTION" "SLOT-BOUNDP-USING-CLASS" "SLOT-DEFINITION-ALLOCATION"
+   "SLOT-DEFINITION-INITARGS" "SLOT-DEFINITION-INITFORM" "SLOT-DEFINITION-INITFUNCTION"
+   "SLOT-DEFINITION-LOCATION" "SLOT-DEFINITION-NAME" "SLOT-DEFINITION-READERS"
+   "SLOT-DEFINITION-WRITERS" "SLOT-DEFINITION-TYPE" "SLOT-MAKUNBOUND-USING-CLASS"
+   "SLOT-VALUE-USING-CLASS" "SPECIALIZER-DIRECT-GENERIC-FUNCTIONS" "SPECIALIZER-DIRECT-METHODS"
+   "STANDARD-INSTANCE-ACCESS" "UPDATE-DEPENDENT" "VALIDATE-SUPERCLASS" "WRITER-METHOD-CLASS"
+   ;; in SBCL this one is SB-PCL:CLASSP (closer-mop imports it from there)
+   "CLASSP"))
+
+(in-package "TINYCL-MOP")
+
+;;; ------------------------------------------------------------------
+;;; Small helpers. Metaobject slots are reached by name (the names of clos.lisp's
+;;; %DEFINE-SYSTEM-CLASS), never by position.
+
+(defun classp (object)
+  "Whether OBJECT is a class metaobject."
+  (if (sys::%class-p object) t nil))
+
+(defun %check-class (class)
+  (if (sys::%class-p class) class (error 'type-error :datum class :expected-type 'class)))
+
+(defun %check-gf (gf)
+  (if (sys::%generic-function-p gf) gf (error 'type-error :datum gf :expected-type 'generic-function)))
+
+(defun %check-method (m)
+  (if (sys::%method-p m) m (error 'type-error :datum m :expected-type 'method)))
+
+(defun %check-specializer (s)
+  (if (or (sys::%class-p s) (sys::%eql-specializer-p s))
+      s
+      (error 'type-error :datum s :expected-type 'specializer)))
+
+(defun %check-plain-instance (instance)
+  ;; the slots of classes, generic functions, methods and slot definitions are read by the
+  ;; runtime itself: writing them by position could break it, so that is refused
+  (if (typep instance 'metaobject)
+      (error "~S is a metaobject; its slots are not written by position." instance)
+      instance))
+
+(defun %required-names (lambda-list)
+  (let ((r nil))
+    (dolist (x lambda-list (nreverse r))
+      (if (member x lambda-list-keywords) (return (nreverse r)))
+      (push x r))))
+
+;;; ------------------------------------------------------------------
+;;; Generic function and method readers that clos.lisp does not define
+
+(defun generic-function-argument-precedence-order (gf)
+  "The required parameters of GF in the order its methods are ranked by."
+  (let ((required (%required-names (generic-function-lambda-list (%check-gf gf)))))
+    (mapcar #'(lambda (i) (nth i required)) (slot-value gf 'sys::argument-precedence-order))))
+
+(defun generic-function-declarations (gf)
+  "The declarations given to GF (the :DECLARE option of DEFGENERIC)."
+  (slot-value (%check-gf gf) 'sys::declarations))
+
+(defun generic-function-method-class (gf)
+  "The class of the methods DEFMETHOD makes for GF."
+  (slot-value (%check-gf gf) 'sys::method-class))
+
+(defvar *method-combinations* (make-hash-table :test 'equal)
+  "One method-combination object per (type . options).")
+
+(defun %method-combination-object (spec)
+  (or (gethash spec *method-combinations*)
+      (let ((mc (sys::%allocate-instance (find-class 'method-combination) (sys::%flag.standard))))
+        (setf (slot-value mc 'sys::type-name) (car spec)
+              (slot-value mc 'sys::options) (cdr spec))
+        (setf (gethash spec *method-combinations*) mc))))
+
+(defun generic-function-method-combination (gf)
+  "The method combination of GF, as a METHOD-COMBINATION metaobject."
+  (%method-combination-object (slot-value (%check-gf gf) 'sys::method-combination)))
+
+(defun find-method-combination (gf type-name options)
+  "The method-combination metaobject for TYPE-NAME with OPTIONS (GF is not consulted)."
+  (declare (ignore gf))
+  (%method-combination-object (cons type-name options)))
+
+(defmethod print-object ((mc method-combination) stream)
+  (print-unreadable-object (mc stream :type t :identity t)
+    (format stream "~S ~S" (slot-value mc 'sys::type-name) (slot-value mc 'sys::options))))
+
+(defun accessor-method-slot-definition (method)
+  "The direct slot definition an accessor METHOD (made by DEFCLASS) reads or writes."
+  (let* ((m (%check-method method))
+         (name (slot-value m 'sys::slot-name))
+         (class (car (last (method-specializers m)))))
+    (and name (sys::%class-p class)
+         (find name (class-direct-slots class) :key #'slot-definition-name))))
+
+(defun specializer-direct-generic-functions (specializer)
+  "The generic functions with a method specialised on SPECIALIZER."
+  (let ((r nil))
+    (dolist (m (specializer-direct-methods specializer) (nreverse r))
+      (let ((gf (method-generic-function m)))
+        (if (and gf (not (member gf r))) (push gf r))))))
+
+;;; ------------------------------------------------------------------
+;;; Lambda lists of DEFMETHOD
+
+(defun extract-lambda-list (specialized-lambda-list)
+  "SPECIALIZED-LAMBDA-LIST without its specializers."
+  (let ((r nil) (required t))
+    (dolist (x specialized-lambda-list (nreverse r))
+      (if (member x lambda-list-keywords) (setq required nil))
+      (push (if (and required (consp x)) (car x) x) r))))
+
+(defun extract-specializer-names (specialized-lambda-list)
+  "The specializer names of the required parameters of SPECIALIZED-LAMBDA-LIST (T where none)."
+  (let ((r nil))
+    (dolist (x specialized-lambda-list (nreverse r))
+      (if (member x lambda-list-keywords) (return (nreverse r)))
+      (push (if (consp x) (cadr x) t) r))))
+
+;;; ------------------------------------------------------------------
+;;; Method selection by classes
+
+(defun %class-applies-p (specializer class)
+  ;; T, NIL, or :UNKNOWN (an EQL specializer whose object is of CLASS: the classes cannot tell)
+  (cond ((sys::%class-p specializer)
+         (if (member specializer (class-precedence-list (sys::%ensure-finalized class))) t nil))
+        ((typep (eql-specializer-object specializer) class) :unknown)
+        (t nil)))
+
+(defun compute-applicable-methods-using-classes (generic-function classes)
+  "The methods of GENERIC-FUNCTION applicable to arguments of CLASSES, most specific first, and T; or NIL and NIL when an EQL specializer makes the classes alone insufficient."
+  (let ((gf (%check-gf generic-function)) (applicable nil))
+    (dolist (c classes) (%check-class c))
+    (dolist (m (generic-function-methods gf))
+      (let ((ok t))
+        (loop for s in (method-specializers m)
+              for c in classes
+              do (let ((a (%class-applies-p s c)))
+                   (cond ((eq a :unknown) (return-from compute-applicable-methods-using-classes
+                                            (values nil nil)))
+                         ((null a) (setq ok nil) (return)))))
+        (if ok (push m applicable))))
+    (values (sys::%cl-sort applicable
+                           #'(lambda (a b)
+                               (sys::%more-specific-p a b (slot-value gf 'sys::argument-precedence-order)
+                                                      classes)))
+            t)))
+
+(defgeneric compute-effective-method (generic-function method-combination methods)
+  (:documentation "A form that runs METHODS (applicable, most specific first) as GENERIC-FUNCTION's METHOD-COMBINATION combines them."))
+
+(defmethod compute-effective-method ((gf generic-function) mc methods)
+  ;; the standard method combination as a form of CALL-METHOD and MAKE-METHOD
+  (declare (ignore mc))
+  (let ((around nil) (before nil) (primary nil) (after nil))
+    (dolist (m methods)
+      (let ((q (method-qualifiers m)))
+        (cond ((null q) (push m primary))
+              ((equal q '(:around)) (push m around))
+              ((equal q '(:before)) (push m before))
+              ((equal q '(:after)) (push m after))
+              (t (sys::%invalid-qualifiers-error gf m)))))
+    (setq around (nreverse around) before (nreverse before) primary (nreverse primary))
+    (let ((main (if (or before after)
+                    `(multiple-value-prog1
+                         (progn ,@(mapcar #'(lambda (m) `(call-method ,m)) before)
+                                (call-method ,(car primary) ,(cdr primary)))
+                       ,@(mapcar #'(lambda (m) `(call-method ,m)) after))
+                    `(call-method ,(car primary) ,(cdr primary)))))
+      (if around
+          `(call-method ,(car around) (,@(cdr around) (make-method ,main)))
+          main))))
+
+(defgeneric compute-discriminating-function (generic-function)
+  (:documentation "The function GENERIC-FUNCTION runs when called."))
+
+(defmethod compute-discriminating-function ((gf generic-function))
+  ;; tinycl's discriminating function is the generic function's own dispatch (runtime/clos.c)
+  #'(lambda (&rest args) (apply gf args)))
+
+(defgeneric make-method-lambda (generic-function method lambda-expression environment)
+  (:documentation "A lambda expression for the method function of a method of GENERIC-FUNCTION whose body is LAMBDA-EXPRESSION, and initargs for the method."))
+
+(defmethod make-method-lambda ((gf generic-function) method lambda-expression environment)
+  ;; the method function's convention is METHOD-FUNCTION's: (arguments next-methods)
+  (declare (ignore method environment))
+  (let ((args (gensym "ARGS")) (next (gensym "NEXT-METHODS")))
+    (values `(lambda (,args ,next)
+               (declare (ignore ,next))
+               (apply ,lambda-expression ,args))
+            nil)))
+
+;;; ------------------------------------------------------------------
+;;; Classes
+
+(defgeneric validate-superclass (class superclass)
+  (:documentation "Whether SUPERCLASS may be a direct superclass of CLASS."))
+
+(defmethod validate-superclass ((class class) (superclass class))
+  (or (eq superclass (find-class 't))
+      (eq (class-of class) (class-of superclass))
+      (let ((a (class-of class)) (b (class-of superclass)))
+        (and (member a (list (find-class 'standard-class) (find-class 'funcallable-standard-class)))
+             (member b (list (find-class 'standard-class) (find-class 'funcallable-standard-class)))
+             t))
+      (eq (class-of superclass) (find-class 'forward-referenced-class))))
+
+(defun compute-class-precedence-list (class)
+  "The class precedence list of CLASS, computed from its direct superclasses."
+  (copy-list (class-precedence-list (sys::%ensure-finalized (%check-class class)))))
+
+(defun compute-slots (class)
+  "The effective slot definitions of CLASS."
+  (copy-list (class-slots (sys::%ensure-finalized (%check-class class)))))
+
+(defun compute-effective-slot-definition (class name direct-slot-definitions)
+  "The effective slot definition of the slot NAME of CLASS."
+  (declare (ignore direct-slot-definitions))
+  (find name (class-slots (sys::%ensure-finalized (%check-class class))) :key #'slot-definition-name))
+
+(defun compute-default-initargs (class)
+  "The default initargs of CLASS, its own and inherited."
+  (class-default-initargs (sys::%ensure-finalized (%check-class class))))
+
+(defun direct-slot-definition-class (class &rest initargs)
+  "The class of the direct slot definitions of CLASS."
+  (declare (ignore class initargs))
+  (find-class 'standard-direct-slot-definition))
+
+(defun effective-slot-definition-class (class &rest initargs)
+  "The class of the effective slot definitions of CLASS."
+  (declare (ignore class initargs))
+  (find-class 'standard-effective-slot-definition))
+
+(defun reader-method-class (class direct-slot &rest initargs)
+  "The class of the reader methods DEFCLASS makes."
+  (declare (ignore class direct-slot initargs))
+  (find-class 'standard-reader-method))
+
+(defun writer-method-class (class direct-slot &rest initargs)
+  "The class of the writer methods DEFCLASS makes."
+  (declare (ignore class direct-slot initargs))
+  (find-class 'standard-writer-method))
+
+(defun add-direct-subclass (superclass subclass)
+  "Records SUBCLASS as a direct subclass of SUPERCLASS."
+  (%check-class subclass)
+  (pushnew subclass (slot-value (%check-class superclass) 'sys::direct-subclasses))
+  superclass)
+
+(defun remove-direct-subclass (superclass subclass)
+  "Forgets SUBCLASS as a direct subclass of SUPERCLASS."
+  (setf (slot-value (%check-class superclass) 'sys::direct-subclasses)
+        (remove subclass (slot-value superclass 'sys::direct-subclasses)))
+  superclass)
+
+(defun add-direct-method (specializer method)
+  "Records METHOD as specialised on SPECIALIZER."
+  (%check-method method)
+  (pushnew method (slot-value (%check-specializer specializer) 'sys::direct-methods))
+  specializer)
+
+(defun remove-direct-method (specializer method)
+  "Forgets METHOD as specialised on SPECIALIZER."
+  (setf (slot-value (%check-specializer specializer) 'sys::direct-methods)
+        (remove method (slot-value specializer 'sys::direct-methods)))
+  specializer)
+
+(defun %canonical-slot (spec)
+  ;; a canonicalised slot specification (a plist, as AMOP's ENSURE-CLASS takes) or a symbol
+  (unless (or (and spec (symbolp spec))
+              (and (consp spec) (ignore-errors (evenp (list-length spec))) (getf spec :name)
+                   (symbolp (getf spec :name))))
+    (error "~S is not a canonicalized slot specification (a symbol, or a plist with :NAME)." spec))
+  (if (symbolp spec)
+      (sys::%make-slot-definition spec nil nil nil nil nil :instance t nil)
+      (destructuring-bind (&key name initargs initform initfunction readers writers
+                                (allocation :instance) (type t) documentation &allow-other-keys)
+          spec
+        (sys::%make-slot-definition name initargs initform initfunction readers writers
+                                    allocation type documentation))))
+
+(defun %canonical-default-initargs (initargs)
+  ;; ((key form function) ...), as DEFCLASS gives them; a plist is accepted too
+  (if (and initargs (symbolp (car initargs)))
+      (loop for (k v) on initargs by #'cddr
+            collect (list k v (let ((v v)) #'(lambda () v))))
+      initargs))
+
+(defun ensure-class (name &rest args &key direct-superclasses direct-slots direct-default-initargs
+                                          documentation metaclass &allow-other-keys)
+  "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments; returns the class."
+  (unless (and name (symbolp name))
+    (error "~S is not a legal class name." name))
+  (dolist (s direct-superclasses)
+    (unless (or (sys::%class-p s) (and s (symbolp s)))
+      (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
+  (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
+        (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
+    (sys::%ensure-class name supers (mapcar #'%canonical-slot direct-slots)
+                        (%canonical-default-initargs direct-default-initargs) documentation meta
+                        ;; the other arguments are initargs of the metaclass
+                        (loop for (k v) on args by #'cddr
+                              unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
+                                                 :documentation :metaclass :name :environment))
+                                append (list k v)))))
+
+(defun ensure-class-using-class (class name &rest args &key &allow-other-keys)
+  "ENSURE-CLASS for NAME, whose current class is CLASS (or NIL)."
+  (declare (ignore class))
+  (apply #'ensure-class name args))
+
+(defun ensure-generic-function-using-class (generic-function name &rest args &key &allow-other-keys)
+  "ENSURE-GENERIC-FUNCTION for NAME, whose current generic function is GENERIC-FUNCTION (or NIL)."
+  (declare (ignore generic-function))
+  (apply #'ensure-generic-function name args))
+
+;;; ------------------------------------------------------------------
+;;; Slot access
+
+(defun standard-instance-access (instance location)
+  "The value in slot LOCATION (a SLOT-DEFINITION-LOCATION) of INSTANCE."
+  (sys::%instance-ref instance location))
+
+(defun (setf standard-instance-access) (new-value instance location)
+  (sys::%instance-set (%check-plain-instance instance) location new-value))
+
+(defun funcallable-standard-instance-access (instance location)
+  "The value in slot LOCATION of the funcallable INSTANCE."
+  (sys::%instance-ref instance location))
+
+(defun (setf funcallable-standard-instance-access) (new-value instance location)
+  (sys::%instance-set (%check-plain-instance instance) location new-value))
+
+(defun slot-value-using-class (class object slot)
+  "The value of the slot SLOT (a slot definition) of OBJECT, an instance of CLASS."
+  (declare (ignore class))
+  (slot-value object (slot-definition-name slot)))
+
+(defun (setf slot-value-using-class) (new-value class object slot)
+  (declare (ignore class))
+  (setf (slot-value object (slot-definition-name slot)) new-value))
+
+(defun slot-boundp-using-class (class object slot)
+  "Whether the slot SLOT (a slot definition) of OBJECT is bound."
+  (declare (ignore class))
+  (slot-boundp object (slot-definition-name slot)))
+
+(defun slot-makunbound-using-class (class object slot)
+  "Makes the slot SLOT (a slot definition) of OBJECT unbound."
+  (declare (ignore class))
+  (slot-makunbound object (slot-definition-name slot)))
+
+(defun set-funcallable-instance-function (funcallable-instance function)
+  "Makes FUNCTION what FUNCALLABLE-INSTANCE runs when called."
+  (sys::%set-funcallable-instance-function funcallable-instance function))
+
+;;; ------------------------------------------------------------------
+;;; Dependents (AMOP 5.5): kept per metaobject; UPDATE-DEPENDENT is for their owners to call
+
+(defvar *dependents* (make-hash-table :test 'eq))
+
+(defun add-dependent (metaobject dependent)
+  "Records DEPENDENT as a dependent of METAOBJECT."
+  (pushnew dependent (gethash metaobject *dependents*))
+  metaobject)
+
+(defun remove-dependent (metaobject dependent)
+  "Forgets DEPENDENT as a dependent of METAOBJECT."
+  (setf (gethash metaobject *dependents*) (remove dependent (gethash metaobject *dependents*)))
+  metaobject)
+
+(defun map-dependents (metaobject function)
+  "Calls FUNCTION on each dependent of METAOBJECT."
+  (dolist (d (gethash metaobject *dependents*) nil) (funcall function d)))
+
+(defgeneric update-dependent (metaobject dependent &rest initargs)
+  (:documentation "Tells DEPENDENT that METAOBJECT changed with INITARGS."))
+
+(in-package "COMMON-LISP-USER")
