@@ -22,7 +22,7 @@ EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/evalpr
 MODULE_SRC   = $(filter-out $(CORE_SRC) $(EVAL_SRC),$(wildcard runtime/*.c))
 RUNTIME_SRC  = $(CORE_SRC) $(EVAL_SRC) $(MODULE_SRC)
 # session: the engine behind include/tinycl.h
-SESSION_SRC  = src/session.c src/debugger.c src/profiler.c src/session-introspect.c \
+SESSION_SRC  = src/session.c src/debugger.c src/profiler.c src/session-introspect.c src/session-systems.c \
                src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
                src/session_guard.c src/session-image.c
 # front ends: the REPL, the MCP server and the command line, through include/tinycl.h only

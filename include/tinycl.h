@@ -137,6 +137,12 @@ bool tcl_input_complete(TclSession *s, const char *code);
 /* The session's current package name (static storage owned by the session). */
 const char *tcl_current_package(TclSession *s);
 
+/* Make the package NAME names the session's current package, as (in-package #:NAME) does: NAME
+ * is a package name or nickname, found as written or else in upper case (as the reader reads it).
+ * The result is that evaluation's (TCL_ERROR with a PACKAGE-ERROR when there is no such package);
+ * the REPL history variables (*, /, +, -) keep their values. */
+TclResult *tcl_set_package(TclSession *s, const char *name);
+
 /* The shortest name of the current package (a nickname such as CL-USER when shorter), for prompts. */
 const char *tcl_prompt_package(TclSession *s);
 
@@ -148,6 +154,10 @@ void tcl_protect_descriptor(TclSession *s, int fd);
 
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);
+/* Ask the running evaluation to stop because the request that started it was cancelled (the MCP
+ * server's notifications/cancelled); it ends as TCL_INTERRUPTED, as with tcl_interrupt.
+ * Async-signal-safe; callable from any thread. */
+void tcl_cancel(TclSession *s);
 /* Drop an interrupt (or cancellation) asked for but not yet acted upon. An interrupt asked for
  * between calls applies to the next evaluation; a front end that asks only for a request that is
  * running calls this when the request ends (the MCP server does, under the lock it asks under). */
@@ -185,12 +195,60 @@ void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char
 /* ---- Systems (DESIGN.md section 7): the ASDF-compatible loader and the session's record of loads ----
  * Each call evaluates in the session like tcl_eval (time limit, output capture, errors). RESULT
  * holds that evaluation: its status, captured output and warnings, and on failure the error
- * (e.g. QUICKLISP-CLIENT:SYSTEM-NOT-FOUND). TEXT is the report for people and models, JSON the
- * same as a JSON object; on failure they say what completed before the error, or are NULL. */
+ * (e.g. QUICKLISP-CLIENT:SYSTEM-NOT-FOUND). TEXT is the report for people and models; the other
+ * fields hold the same facts, each filled by the calls its comment names. On failure TEXT says
+ * what completed before the error (or is NULL) and HAS_DETAILS is false. Strings are NULL when
+ * unknown or absent (a system without a version). */
+
+/* The session's record of one load of a system. */
+typedef struct TclSystemRecord {
+    char *name, *version;
+    char *load_time;          /* when it was loaded, ISO 8601 in UTC: "2026-01-26T10:30:00Z" */
+    long long load_time_universal;   /* the same as a Common Lisp universal time */
+    long elapsed_ms;          /* how long the load took */
+    char *source_file;        /* the system definition (.asd) it was loaded from */
+    char **dependencies;      /* the systems it depends on directly ... */
+    int ndependencies;
+    char **transitive_dependencies;   /* ... and all it needs */
+    int ntransitive_dependencies;
+    char **packages;          /* the packages the load made */
+    int npackages;
+    int definitions;          /* the definitions the load made */
+} TclSystemRecord;
+
+/* One system in a list. */
+typedef struct TclSystemEntry {
+    char *name, *version;
+    char *status;             /* "loaded", "loaded-before-reset" or "not-loaded"; in a load's plan what
+                               * the load did with it: "loaded", "reloaded", "recorded" (in the image
+                               * before the last reset: recorded again) or "present" (already loaded) */
+    char *source_file;        /* tcl_list_local_systems: its system definition (.asd) */
+    long elapsed_ms;          /* a load's plan: how long its load took; -1 when it was not loaded now */
+} TclSystemEntry;
+
 typedef struct TclReport {
     TclResult *result;
     char *text;
-    char *json;
+    bool has_details;         /* the fields below hold the report (else the call failed before it) */
+    char *system, *version;   /* load, describe, dependencies: the system asked about */
+    char *status;             /* load: what the load did with it (as TclSystemEntry.status);
+                               * describe: "loaded", "loaded-before-reset" or "not-loaded" */
+    char *description, *author, *license, *source_file;   /* describe */
+    char **dependencies;      /* describe: what it depends on, as written ("alexandria (>= 1.0)") */
+    int ndependencies;
+    char **components;        /* describe: its components, one line each */
+    int ncomponents;
+    TclSystemRecord *record;  /* load, describe: the session's record of its load, or NULL */
+    TclSystemEntry *systems;  /* load: each system of the plan; list_local: the page;
+                               * dependencies: the systems it depends on */
+    int nsystems;
+    TclSystemRecord *records; /* list_loaded: the loads in order; a failed load: the systems it loaded
+                               * completely before the error (they are recorded) */
+    int nrecords;
+    int total, offset, next_offset;   /* list_local: systems matching, this page's start, the next
+                                       * page's (-1: none) */
+    bool truncated_scan;      /* list_local: the directory scan stopped at its bounds */
+    bool transitive;          /* dependencies: everything it needs, not only its direct dependencies */
 } TclReport;
 
 /* Load SYSTEM and its dependencies (QUICKLOAD: as ql:quickload, whose missing systems are

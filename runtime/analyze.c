@@ -1315,23 +1315,17 @@ void lambda_force(Lisp *L, Lambda *lam) {
     c.eager = true;
     Obj xref_saved = xref_begin(L, NIL);   /* stdlib code analysed on its first call is no caller's */
     Frame guard;
-    FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
-    if (FRAME_SETJMP(&guard)) {
+    Lambda *volatile full = NULL;
+    LISP_UNWIND_PROTECT_BEGIN(L, &guard) {
+        Obj src = lam->source;
+        full = analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
+        finalize(&c);
+    } LISP_UNWIND_PROTECT_EXIT {
         /* an error or an interrupt during the analysis: stay lazy, try again on the next call */
-        Frame *target = L->unwind_target;
-        int code = L->unwind_code;
-        frame_pop(L, &guard);
-        lam->lazy = LAZY_PENDING;
+        if (LISP_UNWINDING) lam->lazy = LAZY_PENDING;
         xref_end(L, xref_saved);
         unbind_specials(L, sp);
-        unwind_continue(L, target, code);
-    }
-    Obj src = lam->source;
-    Lambda *full = analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
-    finalize(&c);
-    frame_pop(L, &guard);
-    xref_end(L, xref_saved);
-    unbind_specials(L, sp);
+    } LISP_UNWIND_PROTECT_END;
     full->source = lam->source;
     /* what the analysis started from stays, for xref_analyse_stdlib's second look */
     full->lazy_macro = lam->lazy_macro;
@@ -1353,23 +1347,16 @@ bool analyze_for_xref(Lisp *L, Lambda *lam, Obj key, Obj location) {
     c.eager = true;
     Obj xref_saved = xref_begin(L, key);
     Frame guard;
-    FRAME_PUSH(L, &guard, FR_UNWIND_PROTECT, NIL);
-    if (FRAME_SETJMP(&guard)) {
-        Frame *target = L->unwind_target;
-        int code = L->unwind_code;
-        frame_pop(L, &guard);
-        xref_restore(L, xref_saved);   /* drop the half-made record */
+    LISP_UNWIND_PROTECT_BEGIN(L, &guard)
+        Obj src = lam->source;
+        analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
+        finalize(&c);
+    LISP_UNWIND_PROTECT_EXIT
+        if (LISP_UNWINDING) xref_restore(L, xref_saved);   /* drop the half-made record */
+        else xref_end(L, xref_saved);
         L->source_location = outer_location;
         unbind_specials(L, sp);
-        unwind_continue(L, target, code);
-    }
-    Obj src = lam->source;
-    analyze_lambda(&c, lam->name, CAR(CDR(src)), CDR(CDR(src)), lam->lazy_macro, lam->lazy_block);
-    finalize(&c);
-    frame_pop(L, &guard);
-    xref_end(L, xref_saved);
-    L->source_location = outer_location;
-    unbind_specials(L, sp);
+    LISP_UNWIND_PROTECT_END
     return true;
 }
 

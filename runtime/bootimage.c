@@ -2,6 +2,7 @@
 #include "bootimage.h"
 #include "image.h"
 #include "eval.h"
+#include "control.h"
 #include "stream.h"
 #include "pathname.h"
 #include "package.h"
@@ -143,6 +144,8 @@ static void bootimage_restart(Lisp *L) {
     for (Obj l = SYM(var)->value; is_cons(l); l = CDR(l)) funcall0(L, CAR(l));
 }
 
+static void restart_step(Lisp *L, void *ud) { (void)ud; bootimage_restart(L); }
+
 bool bootimage_load(Lisp *L, char *err) {
     if (!bootimage_available()) { snprintf(err, IMAGE_ERRLEN, "%s", find_error); return false; }
     Lisp *loaded = (Lisp *)malloc(sizeof *loaded);
@@ -165,16 +168,11 @@ bool bootimage_load(Lisp *L, char *err) {
         uintptr_t lo = ((uintptr_t)image_bytes + page - 1) & ~(page - 1), hi = ((uintptr_t)image_bytes + image_len) & ~(page - 1);
         if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
     }
-    Frame top;
-    FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&top)) {
-        frame_pop(L, &top);
+    if (lisp_pcall(L, FR_TOPLEVEL, restart_step, NULL)) {
         image_release(&L->image_heap);
         snprintf(err, IMAGE_ERRLEN, "error while restarting the loaded image: %s",
                  error_describe_bootstrap(L, L->last_error));
         return false;
     }
-    bootimage_restart(L);
-    frame_pop(L, &top);
     return true;
 }

@@ -25,14 +25,25 @@ _Noreturn void unwind_to(Lisp *L, Frame *target, int code) {
             L->unwind_target = target;
             L->unwind_code = code;
             land(L, f);
-            siglongjmp(f->jb, JUMP_UNWIND);
+            FRAME_LONGJMP(f, JUMP_UNWIND);
         }
     }
     land(L, target);
-    siglongjmp(target->jb, code);
+    FRAME_LONGJMP(target, code);
 }
 
 _Noreturn void unwind_continue(Lisp *L, Frame *target, int code) { unwind_to(L, target, code); }
+
+int lisp_pcall(Lisp *L, FrameKind kind, void (*fn)(Lisp *L, void *ud), void *ud) {
+    Frame fr;
+    int code = 0;
+    LISP_TRY(L, &fr, kind, NIL) {
+        fn(L, ud);
+    } LISP_CATCH(L, &fr) {
+        code = LISP_JUMP_CODE;
+    } LISP_END_TRY;
+    return code;
+}
 
 bool frame_reachable(Lisp *L, Frame *target) {
     for (Frame *f = L->frames; f; f = f->prev)

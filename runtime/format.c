@@ -1562,14 +1562,11 @@ static void lb_body(Lisp *L, Obj stream, Obj list, void *data) {
     inner.stream = stream;
     inner.a = &a;
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_CATCH, a.lb_tag);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        return;
-    }
-    int st = interp(L, &inner, lb->from, lb->to);
-    frame_pop(L, &fr);
-    if (st == FMT_UPUP) lb->status = FMT_UPUP;
+    LISP_TRY(L, &fr, FR_CATCH, a.lb_tag) {   /* ~^ inside the block throws to LB_TAG */
+        int st = interp(L, &inner, lb->from, lb->to);
+        if (st == FMT_UPUP) lb->status = FMT_UPUP;
+    } LISP_CATCH(L, &fr) {
+    } LISP_END_TRY;
 }
 
 /* The literal text of a prefix or suffix segment; signals if it holds directives. */

@@ -174,6 +174,17 @@ static void map_grow(BlockMap *m) {
     free(old.vals);
 }
 
+/* AddressSanitizer maps its shadow memory over a range that small integers packed into a word fall
+ * in (0x300000006 is two ints, not an address); the program never points into it, so those words
+ * are data, as they are without the sanitizer, where that range is unmapped. */
+#if defined(__SANITIZE_ADDRESS__)
+static bool asan_shadow(unsigned long lo, unsigned long hi) {
+    return lo >= 0x7fff8000UL && hi <= 0x10007fff8000UL;
+}
+#else
+static bool asan_shadow(unsigned long lo, unsigned long hi) { (void)lo; (void)hi; return false; }
+#endif
+
 /* Mappings of this process (other than the collector's heap and the executable, handled before):
  * a word pointing into one cannot be written. */
 static void read_maps(Writer *w) {
@@ -183,6 +194,7 @@ static void read_maps(Writer *w) {
     while (fgets(line, sizeof line, f)) {
         unsigned long lo, hi;
         if (sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
+        if (asan_shadow(lo, hi)) continue;
         w->maps = (Range *)xrealloc(w->maps, (w->nmaps + 1) * sizeof *w->maps);
         w->maps[w->nmaps++] = (Range){lo, hi};
     }

@@ -188,6 +188,12 @@ typedef struct StdlibFile { const char *name; const char *text; size_t len; } St
 extern const StdlibFile stdlib_files[];
 extern const int stdlib_count;
 
+static void load_stdlib(Lisp *L, void *ud) {
+    (void)ud;
+    for (int i = 0; i < stdlib_count; i++)
+        load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
+}
+
 /* The fields every new interpreter starts with, before its boot. */
 static void lisp_setup(Lisp *L, const Config *cfg) {
     memset(L, 0, sizeof *L);
@@ -211,17 +217,11 @@ static bool boot_from_source(Lisp *L) {
     boot_variables(L);
     eval_init(L);
     for (size_t i = 0; i < sizeof module_inits / sizeof *module_inits; i++) module_inits[i](L);
-    Frame top;
-    FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&top)) {
-        frame_pop(L, &top);
+    if (lisp_pcall(L, FR_TOPLEVEL, load_stdlib, NULL)) {
         fprintf(stderr, "tinycl: error while loading the standard library: %s\n",
                 error_describe_bootstrap(L, L->last_error));
         return false;
     }
-    for (int i = 0; i < stdlib_count; i++)
-        load_source_text(L, stdlib_files[i].name, stdlib_files[i].text, stdlib_files[i].len);
-    frame_pop(L, &top);
     char why[256];
     if (!abi_check_upcalls(L, why, sizeof why)) {
         fprintf(stderr, "tinycl: the standard library breaks the C-Lisp contract (runtime/lisp-abi.def): %s\n", why);

@@ -470,19 +470,17 @@ Obj ev_block_nl(Lisp *L, Node *n, Env *env) {
     BlockNode *b = (BlockNode *)n;
     BlockTag *tag = (BlockTag *)gc_alloc(L, sizeof(BlockTag));
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_BLOCK, (Obj)tag);
-    tag->frame = &fr;
-    tag->live = true;
-    env_up(env, b->depth)->slots[b->index] = (Obj)tag;
-    if (FRAME_SETJMP(&fr)) {
-        tag->live = false;
-        frame_pop(L, &fr);
-        return landed_values(L);
-    }
-    Obj r = EVAL(L, b->body, env);
+    Obj r;
+    LISP_TRY(L, &fr, FR_BLOCK, (Obj)tag) {
+        tag->frame = &fr;
+        tag->live = true;
+        env_up(env, b->depth)->slots[b->index] = (Obj)tag;
+        r = EVAL(L, b->body, env);
+        if (UNLIKELY(r == UNWIND_MARK) && L->exit_target == n) r = take_exit_values(L);
+    } LISP_CATCH(L, &fr) {
+        r = landed_values(L);   /* a RETURN-FROM from a closure */
+    } LISP_END_TRY;
     tag->live = false;
-    frame_pop(L, &fr);
-    if (UNLIKELY(r == UNWIND_MARK) && L->exit_target == n) return take_exit_values(L);
     return r;
 }
 
@@ -586,13 +584,12 @@ Obj ev_catch(Lisp *L, Node *n, Env *env) {
     Obj tag;
     EVAL_OR_EXIT(tag, L, c->tag, env);
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_CATCH, tag);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        return landed_values(L);
-    }
-    Obj r = EVAL(L, c->body, env);
-    frame_pop(L, &fr);
+    Obj r;
+    LISP_TRY(L, &fr, FR_CATCH, tag) {
+        r = EVAL(L, c->body, env);
+    } LISP_CATCH(L, &fr) {
+        return landed_values(L);   /* a THROW to TAG */
+    } LISP_END_TRY;
     return r;
 }
 
@@ -632,26 +629,18 @@ static void restore_state(Lisp *L, SavedState *s) {
 Obj ev_unwind_protect(Lisp *L, Node *n, Env *env) {
     UnwindNode *u = (UnwindNode *)n;
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        /* a non-local exit passes through: run the cleanup, then go on */
-        Frame *target = L->unwind_target;
-        int code = L->unwind_code;
-        frame_pop(L, &fr);
-        SavedState st;
-        save_state(L, L->nvals ? L->values[0] : NIL, &st);
-        Obj c = EVAL(L, u->cleanup, env);
-        if (c == UNWIND_MARK) return c; /* the cleanup itself transferred control */
-        restore_state(L, &st);
-        unwind_continue(L, target, code);
-    }
-    Obj r = EVAL(L, u->protected_form, env);
-    frame_pop(L, &fr);
+    volatile Obj r = NIL;
     SavedState st;
-    save_state(L, r, &st);
-    Obj c = EVAL(L, u->cleanup, env);
-    if (c == UNWIND_MARK) return c;
-    restore_state(L, &st);
+    LISP_UNWIND_PROTECT_BEGIN(L, &fr) {
+        r = EVAL(L, u->protected_form, env);
+    } LISP_UNWIND_PROTECT_EXIT {
+        /* the values (or the exit passing through) wait while the cleanup runs */
+        if (LISP_UNWINDING) r = L->nvals ? L->values[0] : NIL;
+        save_state(L, r, &st);
+        Obj c = EVAL(L, u->cleanup, env);
+        if (c == UNWIND_MARK) return c;   /* the cleanup itself transferred control */
+        restore_state(L, &st);
+    } LISP_UNWIND_PROTECT_END;
     if (r == UNWIND_MARK) return r;
     return st.n == 1 ? st.vals[0] : (st.n ? st.vals[0] : NIL);
 }

@@ -726,17 +726,11 @@ static void dir_walk_sub(Lisp *L, DirCtx *ctx, const char *sub, Obj rest, Obj w)
     dir_stack = &frame;
     /* an error (or an interrupt) while walking must not leave the stack pointing here */
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        Frame *target = L->unwind_target;
-        int code = L->unwind_code;
-        frame_pop(L, &fr);
+    LISP_UNWIND_PROTECT_BEGIN(L, &fr) {
+        dir_walk(L, ctx, sub, rest, w);
+    } LISP_UNWIND_PROTECT_EXIT {
         dir_stack = frame.up;
-        unwind_continue(L, target, code);
-    }
-    dir_walk(L, ctx, sub, rest, w);
-    frame_pop(L, &fr);
-    dir_stack = frame.up;
+    } LISP_UNWIND_PROTECT_END;
 }
 
 static void dir_walk_entries(Lisp *L, DirCtx *ctx, const char *base, Obj comp, Obj rest, Obj w) {

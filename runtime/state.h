@@ -27,6 +27,13 @@ typedef enum {
     FR_UNWIND_PROTECT,
 } FrameKind;
 
+/* The jump under every non-local exit, chosen here alone: sigsetjmp without the signal mask, so
+ * neither side makes a system call. FRAME_SETJMP is called only by the protected regions of
+ * control.h and the evaluator's exit points; FRAME_LONGJMP only by unwind_to. */
+typedef sigjmp_buf FrameJmpBuf;
+#define FRAME_SETJMP(fr) sigsetjmp((fr)->jb, 0)
+#define FRAME_LONGJMP(fr, code) siglongjmp((fr)->jb, (code))
+
 typedef struct Frame {
     struct Frame *prev;
     FrameKind kind;
@@ -34,7 +41,7 @@ typedef struct Frame {
     size_t special_sp;       /* special binding stack depth at entry */
     struct CallRecord *calls;/* call record chain at entry */
     int error_depth;         /* nesting of C-signalled errors at entry */
-    sigjmp_buf jb;
+    FrameJmpBuf jb;
 } Frame;
 
 /* Values given to siglongjmp. */

@@ -764,18 +764,12 @@ void stream_close(Lisp *L, Obj o, bool abort) {
         if ((s->flags & ST_OUTPUT) && s->io_mode == 2 && !abort) {
             s->flags |= ST_OPEN;
             Frame fr;
-            FRAME_PUSH(L, &fr, FR_UNWIND_PROTECT, NIL);
-            if (FRAME_SETJMP(&fr)) {
-                Frame *target = L->unwind_target;
-                int code = L->unwind_code;
-                frame_pop(L, &fr);
+            LISP_UNWIND_PROTECT_BEGIN(L, &fr) {
+                fd_flush(L, s);
+            } LISP_UNWIND_PROTECT_EXIT {
                 s->flags &= ~(uint32_t)ST_OPEN;
-                if (s->flags & ST_OWN_FD) close(s->fd);
-                unwind_continue(L, target, code);
-            }
-            fd_flush(L, s);
-            frame_pop(L, &fr);
-            s->flags &= ~(uint32_t)ST_OPEN;
+                if (LISP_UNWINDING && (s->flags & ST_OWN_FD)) close(s->fd);
+            } LISP_UNWIND_PROTECT_END;
         }
         s->iolen = s->iopos = 0;
         if (s->flags & ST_OWN_FD) close(s->fd);

@@ -293,15 +293,12 @@ void warnings_end_unit(Lisp *L) {
     Obj fn = abi_upcall(L, S(P_END_COMPILATION_UNIT));
     if (fn == NIL) { L->undefined_refs = NIL; return; }   /* the stdlib is loading */
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);   /* a handler's error: the rest goes unreported */
+    LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
+        funcall0(L, fn);
+    } LISP_CATCH(L, &fr) {   /* a handler's error: the rest goes unreported */
         L->undefined_refs = NIL;
         L->last_error = NIL;
-        return;
-    }
-    funcall0(L, fn);
-    frame_pop(L, &fr);
+    } LISP_END_TRY;
 }
 
 /* (sys:%report-undefined): signal the warnings for the unit's references still undefined, in the

@@ -34,6 +34,21 @@ static char *function_name(Lisp *L, Obj fn) {
     return c ? c : strdup("?");
 }
 
+/* Fill P's entries from the profile (a protected call: printing a name runs Lisp code). */
+static void name_entries(Lisp *L, void *ud) {
+    TclProfile *p = (TclProfile *)ud;
+    for (Obj e = L->profile_entries; is_cons(e); e = CDR(e)) {
+        Obj *v = VEC(CAR(e))->data;
+        TclProfileEntry *t = &p->entries[p->count];
+        t->name = function_name(L, v[PE_FN]);
+        t->calls = (long)FIXVAL(v[PE_CALLS]);
+        t->inclusive_ms = (double)FIXVAL(v[PE_INCL]) / 1e6;
+        t->exclusive_ms = (double)FIXVAL(v[PE_EXCL]) / 1e6;
+        t->bytes = (double)FIXVAL(v[PE_BYTES]);
+        p->count++;
+    }
+}
+
 TclProfile *tcl_profile(TclSession *s, const char *code, const char *package, double timeout) {
     TclProfile *p = (TclProfile *)calloc(1, sizeof *p);
     session_enter(s);
@@ -44,23 +59,8 @@ TclProfile *tcl_profile(TclSession *s, const char *code, const char *package, do
     int n = 0;
     for (Obj e = L->profile_entries; is_cons(e); e = CDR(e)) n++;
     p->entries = (TclProfileEntry *)calloc((size_t)(n ? n : 1), sizeof(TclProfileEntry));
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);   /* printing a name failed: report what was named so far */
-    } else {
-        for (Obj e = L->profile_entries; is_cons(e); e = CDR(e)) {
-            Obj *v = VEC(CAR(e))->data;
-            TclProfileEntry *t = &p->entries[p->count];
-            t->name = function_name(L, v[PE_FN]);
-            t->calls = (long)FIXVAL(v[PE_CALLS]);
-            t->inclusive_ms = (double)FIXVAL(v[PE_INCL]) / 1e6;
-            t->exclusive_ms = (double)FIXVAL(v[PE_EXCL]) / 1e6;
-            t->bytes = (double)FIXVAL(v[PE_BYTES]);
-            p->count++;
-        }
-        frame_pop(L, &fr);
-    }
+    /* printing a name may fail: then the report has what was named so far */
+    lisp_pcall(L, FR_TOPLEVEL, name_entries, p);
     L->profile_entries = NIL;
     qsort(p->entries, (size_t)p->count, sizeof(TclProfileEntry), by_exclusive);
     p->total_ms = p->result->elapsed_ms;

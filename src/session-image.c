@@ -4,8 +4,16 @@
 #include "image.h"
 #include "gc.h"
 #include "eval.h"
+#include "control.h"
 #include "package.h"
 #include <stdio.h>
+
+/* The two hooks of warm_up, run under a protected call. */
+static void warm_up_step(Lisp *L, void *ud) {
+    Obj *hooks = (Obj *)ud;
+    funcall0(L, hooks[0]);
+    funcall0(L, hooks[1]);
+}
 
 /* Every session runs the registries' snapshot hooks when it starts and their restorers at each
  * reset; the stdlib's functions are analysed on their first call, so calling these once here puts
@@ -16,16 +24,8 @@ static void warm_up(Lisp *L) {
     Obj restorers = intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*");
     if (!is_function(SYM(snapshot)->function) || !is_function(SYM(reset)->function)) return;
     Obj before = SYM(restorers)->value;
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        SYM(restorers)->value = before;
-        return;
-    }
-    funcall0(L, SYM(snapshot)->function);
-    funcall0(L, SYM(reset)->function);
-    frame_pop(L, &fr);
+    Obj hooks[2] = {SYM(snapshot)->function, SYM(reset)->function};
+    lisp_pcall(L, FR_TOPLEVEL, warm_up_step, hooks);   /* a failure only costs the warm-up */
     SYM(restorers)->value = before;
 }
 

@@ -1,7 +1,7 @@
 /* session-introspect.c: the introspection calls of the session API (describe-symbol, apropos,
  * macroexpand, find-definitions, the cross-reference, inspect, documentation). Each evaluates a
  * form of stdlib-lisp/introspect.lisp as a session call, which leaves its answer in
- * SYS::*TOOL-REPORT* as (text subject items total); this file turns that into C types. */
+ * SYS::*QUERY-REPORT* as (text subject items total); this file turns that into C types. */
 #include "tinycl.h"
 #include "session.h"
 #include "../runtime/state.h"
@@ -43,7 +43,7 @@ static void fill_location(Lisp *L, TclItem *it, Obj loc) {
 /* Evaluate FORM (a call of an introspect.lisp function) and read its report. */
 static TclInfo *info_call(TclSession *s, Obj form) {
     Lisp *L = s->L;
-    Obj report_var = intern_cstr(L, L->pkg_system, "*TOOL-REPORT*");
+    Obj report_var = intern_cstr(L, L->pkg_system, "*QUERY-REPORT*");
     SYM(report_var)->value = NIL;
     /* (progn FORM (values)): no values, so the REPL's history variables stay as they were */
     Obj values_form = cons(L, intern_cstr(L, L->pkg_cl, "VALUES"), NIL);
@@ -83,7 +83,7 @@ static Obj quoted(Lisp *L, Obj x) { return list2(L, intern_cstr(L, L->pkg_cl, "Q
 TclInfo *tcl_describe_symbol(TclSession *s, const char *symbol, const char *package) {
     session_enter(s);
     Lisp *L = s->L;
-    return info_call(s, list3(L, sys_sym(L, "%TOOL-DESCRIBE-SYMBOL"), str_or_nil(L, symbol), str_or_nil(L, package)));
+    return info_call(s, list3(L, sys_sym(L, "%QUERY-DESCRIBE-SYMBOL"), str_or_nil(L, symbol), str_or_nil(L, package)));
 }
 
 TclInfo *tcl_apropos(TclSession *s, const char *query, const char *package, bool external_only, const char *const *kinds) {
@@ -91,7 +91,7 @@ TclInfo *tcl_apropos(TclSession *s, const char *query, const char *package, bool
     Lisp *L = s->L;
     Obj ks = NIL;
     for (int i = 0; kinds && kinds[i]; i++) ks = cons(L, string_from_cstr(L, kinds[i]), ks);
-    Obj form = cons(L, sys_sym(L, "%TOOL-APROPOS"),
+    Obj form = cons(L, sys_sym(L, "%QUERY-APROPOS"),
                     cons(L, query ? string_from_cstr(L, query) : NIL,
                          list3(L, str_or_nil(L, package), external_only ? S(T) : NIL, quoted(L, ks))));
     return info_call(s, form);
@@ -100,7 +100,7 @@ TclInfo *tcl_apropos(TclSession *s, const char *query, const char *package, bool
 TclInfo *tcl_macroexpand(TclSession *s, const char *code, const char *package, bool full) {
     session_enter(s);
     Lisp *L = s->L;
-    Obj form = cons(L, sys_sym(L, "%TOOL-MACROEXPAND"),
+    Obj form = cons(L, sys_sym(L, "%QUERY-MACROEXPAND"),
                     list3(L, code ? string_from_cstr(L, code) : NIL, str_or_nil(L, package), full ? S(T) : NIL));
     return info_call(s, form);
 }
@@ -108,13 +108,13 @@ TclInfo *tcl_macroexpand(TclSession *s, const char *code, const char *package, b
 TclInfo *tcl_find_definitions(TclSession *s, const char *symbol, const char *package) {
     session_enter(s);
     Lisp *L = s->L;
-    return info_call(s, list3(L, sys_sym(L, "%TOOL-FIND-DEFINITIONS"), str_or_nil(L, symbol), str_or_nil(L, package)));
+    return info_call(s, list3(L, sys_sym(L, "%QUERY-FIND-DEFINITIONS"), str_or_nil(L, symbol), str_or_nil(L, package)));
 }
 
 TclInfo *tcl_xref(TclSession *s, const char *relation, const char *symbol, const char *package) {
     session_enter(s);
     Lisp *L = s->L;
-    Obj form = cons(L, sys_sym(L, "%TOOL-XREF"),
+    Obj form = cons(L, sys_sym(L, "%QUERY-XREF"),
                     list3(L, str_or_nil(L, relation), str_or_nil(L, symbol), str_or_nil(L, package)));
     return info_call(s, form);
 }
@@ -124,7 +124,7 @@ TclInfo *tcl_inspect(TclSession *s, const char *code, const char *package, const
     Lisp *L = s->L;
     Obj p = NIL;
     for (int i = npath - 1; i >= 0; i--) p = cons(L, FIX(path[i]), p);
-    Obj form = cons(L, sys_sym(L, "%TOOL-INSPECT"),
+    Obj form = cons(L, sys_sym(L, "%QUERY-INSPECT"),
                     list3(L, code ? string_from_cstr(L, code) : NIL, str_or_nil(L, package), quoted(L, p)));
     return info_call(s, form);
 }
@@ -132,7 +132,7 @@ TclInfo *tcl_inspect(TclSession *s, const char *code, const char *package, const
 TclInfo *tcl_documentation(TclSession *s, const char *symbol, const char *package, const char *doc_type) {
     session_enter(s);
     Lisp *L = s->L;
-    Obj form = cons(L, sys_sym(L, "%TOOL-DOCUMENTATION"),
+    Obj form = cons(L, sys_sym(L, "%QUERY-DOCUMENTATION"),
                     list3(L, str_or_nil(L, symbol), str_or_nil(L, package), str_or_nil(L, doc_type)));
     return info_call(s, form);
 }

@@ -20,6 +20,7 @@
 #include "../runtime/list.h"
 #include "../runtime/access.h"
 #include "../runtime/warnings.h"
+#include "../runtime/character.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -86,20 +87,17 @@ static void setup_capture_streams(TclSession *s) {
 }
 
 /* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
-static void take_snapshot(TclSession *s) {
-    Lisp *L = s->L;
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        fprintf(stderr, "tinycl: could not snapshot the session state\n");
-        return;
-    }
+static void snapshot_step(Lisp *L, void *ud) {
+    (void)ud;
     Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT"))->function;
     if (is_function(hook)) funcall0(L, hook);
     L->boot_snapshot = snapshot_take(L);
     L->boot_symbols = NIL;
-    frame_pop(L, &fr);
+}
+
+static void take_snapshot(TclSession *s) {
+    if (lisp_pcall(s->L, FR_TOPLEVEL, snapshot_step, NULL))
+        fprintf(stderr, "tinycl: could not snapshot the session state\n");
 }
 
 /* ---- progress from Lisp: (sys:%session-progress message) calls the session's handler ---- */
@@ -297,6 +295,12 @@ static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
     return c;
 }
 
+/* After an exit ended a protected region of the session: the interpreter's limits are back to normal. */
+static void call_recover(Lisp *L) {
+    L->stack_limit = L->stack_soft_limit;
+    gc_restore_cap(L);
+}
+
 #define REPORT_GRACE 2.0   /* seconds a condition's report may take to print */
 
 /* The report of the condition ERR, for the result: printed as the user's settings say but
@@ -311,28 +315,23 @@ static char *report_text(Lisp *L, Obj err, size_t *len) {
         L->in_cleanup = false;
         L->poll_countdown = 1;
         Frame fr;
-        FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-        if (FRAME_SETJMP(&fr)) {
-            frame_pop(L, &fr);
-            L->stack_limit = L->stack_soft_limit;
-            gc_restore_cap(L);
-            continue;
-        }
-        bind_special(L, S(PRINT_ESCAPE), NIL);
-        bind_special(L, S(PRINT_READABLY), NIL);
-        if (attempt == 0) {
-            if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
-            if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
-        } else {
-            bind_special(L, S(PRINT_CIRCLE), S(T));
-            bind_special(L, S(PRINT_LENGTH), FIX(50));
-            bind_special(L, S(PRINT_LEVEL), FIX(5));
-        }
-        Obj out = make_capped_output_stream(L, L->cfg.print_max_chars);
-        print_obj(L, err, out, false);
-        text = lisp_to_malloc_n(get_output_stream_string(L, out), len);
-        unbind_specials(L, fr.special_sp);
-        frame_pop(L, &fr);
+        LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
+            bind_special(L, S(PRINT_ESCAPE), NIL);
+            bind_special(L, S(PRINT_READABLY), NIL);
+            if (attempt == 0) {
+                if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
+                if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
+            } else {
+                bind_special(L, S(PRINT_CIRCLE), S(T));
+                bind_special(L, S(PRINT_LENGTH), FIX(50));
+                bind_special(L, S(PRINT_LEVEL), FIX(5));
+            }
+            Obj out = make_capped_output_stream(L, L->cfg.print_max_chars);
+            print_obj(L, err, out, false);
+            text = lisp_to_malloc_n(get_output_stream_string(L, out), len);
+        } LISP_CATCH(L, &fr) {
+            call_recover(L);
+        } LISP_END_TRY;
     }
     L->deadline = saved_deadline;
     L->in_cleanup = saved_cleanup;
@@ -346,52 +345,46 @@ static void describe_error(TclSession *s, TclResult *r) {
     Obj err = L->last_error;
     Obj bt = L->last_backtrace;
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        L->stack_limit = L->stack_soft_limit;
-        gc_restore_cap(L);
-        if (!r->error_type) r->error_type = xstrdup("ERROR");
-        goto report;
-    }
-    if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
-        /* (abort) or another restart that returned to the top level */
-        r->error_type = xstrdup("ABORT");
-        r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
-    } else if (err == S(STORAGE_CONDITION)) {
-        /* gc.c: the heap ran out again while a handler used the reserve; nothing was allocated */
-        r->error_type = xstrdup("STORAGE-CONDITION");
-        r->error_message = xstrdup("Heap exhausted, and again in a handler of that error: the evaluation was ended "
-                                   "without running further handlers.");
-    } else if (is_cons(err)) {
-        r->error_type = type_name_of(L, CAR(err));
-        char *desc = error_describe_bootstrap(L, err);
-        /* error_describe_bootstrap gives "TYPE: message"; keep the message */
-        char *colon = strstr(desc, ": ");
-        r->error_message = xstrdup(colon ? colon + 2 : desc);
-    } else {
-        Obj tf = intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE");
-        Obj type = is_function(SYM(tf)->function) ? funcall1(L, tf, err) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), err);
-        r->error_type = type_name_of(L, type);
-    }
-    if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
-    int n = 0;
-    for (Obj x = bt; is_cons(x); x = CDR(x)) n++;
-    if (n) {
-        r->backtrace = (char **)calloc((size_t)n, sizeof(char *));
-        bind_special(L, S(PRINT_LENGTH), FIX(8));
-        bind_special(L, S(PRINT_LEVEL), FIX(3));
-        bind_special(L, S(PRINT_CIRCLE), S(T));
-        /* a frame line is for reading: a huge argument is shown by its beginning */
-        r->backtrace_lens = (size_t *)calloc((size_t)n, sizeof(size_t));
-        for (Obj x = bt; is_cons(x); x = CDR(x)) {
-            r->backtrace[r->nbacktrace] = print_capped(L, CAR(x), BACKTRACE_LINE_CHARS, &r->backtrace_lens[r->nbacktrace]);
-            r->nbacktrace++;
+    LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
+        if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
+            /* (abort) or another restart that returned to the top level */
+            r->error_type = xstrdup("ABORT");
+            r->error_message = xstrdup("Evaluation aborted: the ABORT restart was invoked.");
+        } else if (err == S(STORAGE_CONDITION)) {
+            /* gc.c: the heap ran out again while a handler used the reserve; nothing was allocated */
+            r->error_type = xstrdup("STORAGE-CONDITION");
+            r->error_message = xstrdup("Heap exhausted, and again in a handler of that error: the evaluation was ended "
+                                       "without running further handlers.");
+        } else if (is_cons(err)) {
+            r->error_type = type_name_of(L, CAR(err));
+            char *desc = error_describe_bootstrap(L, err);
+            /* error_describe_bootstrap gives "TYPE: message"; keep the message */
+            char *colon = strstr(desc, ": ");
+            r->error_message = xstrdup(colon ? colon + 2 : desc);
+        } else {
+            Obj tf = intern_cstr(L, L->pkg_system, "%CONDITION-DISPLAY-TYPE");
+            Obj type = is_function(SYM(tf)->function) ? funcall1(L, tf, err) : funcall1(L, intern_cstr(L, L->pkg_cl, "TYPE-OF"), err);
+            r->error_type = type_name_of(L, type);
         }
-    }
-    frame_pop(L, &fr);
-    unbind_specials(L, fr.special_sp);
-report:
+        if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
+        int n = 0;
+        for (Obj x = bt; is_cons(x); x = CDR(x)) n++;
+        if (n) {
+            r->backtrace = (char **)calloc((size_t)n, sizeof(char *));
+            bind_special(L, S(PRINT_LENGTH), FIX(8));
+            bind_special(L, S(PRINT_LEVEL), FIX(3));
+            bind_special(L, S(PRINT_CIRCLE), S(T));
+            /* a frame line is for reading: a huge argument is shown by its beginning */
+            r->backtrace_lens = (size_t *)calloc((size_t)n, sizeof(size_t));
+            for (Obj x = bt; is_cons(x); x = CDR(x)) {
+                r->backtrace[r->nbacktrace] = print_capped(L, CAR(x), BACKTRACE_LINE_CHARS, &r->backtrace_lens[r->nbacktrace]);
+                r->nbacktrace++;
+            }
+        }
+    } LISP_CATCH(L, &fr) {
+        call_recover(L);
+        if (!r->error_type) r->error_type = xstrdup("ERROR");
+    } LISP_END_TRY;
     /* the report runs user code (a :REPORT function, PRINT-OBJECT methods): outside the frame
      * above, so that its time limit lands in report_text's own frame */
     if (!r->error_message && is_heap(err) && !is_symbol(err)) r->error_message = report_text(L, err, &r->error_message_len);
@@ -665,6 +658,30 @@ TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout)
     return eval_call(s, NULL, 0, form, NULL, timeout, 0);
 }
 
+/* The package NAME names, as the session's package: an exact name or nickname first, else NAME
+ * as the reader reads a symbol's name (upcased), as (in-package #:name) would find it. The call
+ * is not one of the user's: the REPL history variables keep their values. */
+TclResult *tcl_set_package(TclSession *s, const char *name) {
+    enter(s);
+    Lisp *L = s->L;
+    static const WellKnownSymbol history[] = {SY_REPL_PLUS, SY_REPL_PLUS2, SY_REPL_PLUS3, SY_REPL_STAR, SY_REPL_STAR2,
+                                              SY_REPL_STAR3, SY_REPL_SLASH, SY_REPL_SLASH2, SY_REPL_SLASH3, SY_REPL_MINUS};
+    enum { NHISTORY = sizeof history / sizeof history[0] };
+    Obj saved[NHISTORY];
+    for (int i = 0; i < NHISTORY; i++) saved[i] = SYM(L->syms[history[i]])->value;
+    Obj designator = string_from_cstr(L, name ? name : "");
+    if (package_find(L, designator) == NIL) {
+        Obj up = string_new(L, STR(designator)->len);
+        for (size_t i = 0; i < STR(designator)->len; i++) STR(up)->data[i] = char_upcase(STR(designator)->data[i]);
+        designator = up;
+    }
+    Obj form = list2(L, intern_cstr(L, L->pkg_cl, "IN-PACKAGE"), designator);
+    TclResult *r = eval_call(s, NULL, 0, form, NULL, -1, 0);
+    L = s->L;
+    for (int i = 0; i < NHISTORY; i++) SYM(L->syms[history[i]])->value = saved[i];
+    return r;
+}
+
 /* Before a call: the capture streams take at most the call's budget, shared between them; with
  * STOP, output that reaches it stops the evaluation (a system load's notes only get cut). */
 static void arm_capture(TclSession *s, size_t limit, bool stop) {
@@ -679,230 +696,261 @@ static void arm_capture(TclSession *s, size_t limit, bool stop) {
     }
 }
 
-static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Obj form_arg, const char *package,
-                            double timeout_arg, size_t output_limit) {
-    debugger_expire(s);
+/* One evaluation call, as its steps below share it. Obj fields live on the C stack (eval_call's
+ * frame), where the collector finds them. */
+typedef struct EvalCall {
+    TclSession *s;
+    TclResult *r;
+    const char *code;         /* the source text, or NULL: evaluate FORM */
+    size_t code_len;
+    Obj form;                 /* the one form to evaluate when there is no text (NIL once taken) */
+    const char *package;      /* the package to start in, or NULL */
+    double timeout;
+    double t0;
+    Budget budget;
+    Obj saved_pkg;            /* *PACKAGE* before the call (restored when PACKAGE was given) */
+    Obj text, stream;         /* the code as a Lisp string, and a stream reading it */
+    bool reading;             /* the form being handled was still being read */
+    bool eof;                 /* every form was read */
+    size_t form_start;        /* where that form starts in TEXT (before the blanks until they are skipped) */
+    long form_line, form_column; /* and its line and column */
+    Obj *vals;                /* the values of the last form evaluated */
+    int nvals;
+} EvalCall;
+
+/* Step: find the starting package and open the source text. */
+static void call_open(Lisp *L, void *ud) {
+    EvalCall *c = (EvalCall *)ud;
+    if (c->package) {
+        Obj name = string_from_cstr(L, c->package);
+        Obj p = package_find(L, name);
+        if (p == NIL) err_package(L, name, "The name %S does not designate any package.", name);
+        SYM(S(PACKAGE_VAR))->value = p;
+    }
+    c->text = c->code ? string_from_wtf8(L, c->code, c->code_len) : string_new(L, 0);
+    c->stream = make_string_input_stream(L, c->text, 0, STR(c->text)->len);
+}
+
+/* Step: read the next form (or take the one form) and evaluate it, keeping its values. */
+static void call_form(Lisp *L, void *ud) {
+    EvalCall *c = (EvalCall *)ud;
+    TclSession *s = c->s;
+    Obj form;
+    size_t start = 0;
+    if (c->code) {
+        long line, column;
+        xref_positions_begin(L);   /* the lists read get their places, for the cross-reference's sites */
+        form_locate(L, c->stream, &line, &column);
+        c->form_start = read_position(c->stream);
+        c->form_line = line;
+        c->form_column = column;
+        /* the position the warnings of this form's analysis give */
+        L->form_line = (int)line;
+        L->form_column = (int)column;
+        L->form_file = NIL;
+        start = STREAM(c->stream)->pos;
+        form = session_guard_read(L, c->stream, EOF_VALUE);
+    } else {
+        form = c->form != NIL ? c->form : EOF_VALUE;
+        c->form = NIL;
+    }
+    c->reading = false;
+    if (form == EOF_VALUE) { c->eof = true; return; }
+    /* definitions typed in come from this call: its number and the form's text */
+    xref_set_location(L, c->code ? source_location(L, s->calls, c->text, start, STREAM(c->stream)->pos) : NIL);
+    Obj sev = SYM(S(P_SESSION_EVAL))->function;
+    Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
+    int n = L->nvals;
+    Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
+    values_save(L, v, buf);
+    /* output that reached the limit stops the call here, even when no safe point came after it */
+    safe_point(L);
+    c->r->forms++;
+    c->vals = buf;
+    c->nvals = n;
+    SYM(S(REPL_MINUS))->value = form;
+}
+
+/* A form's reading or evaluation stopped with the exit CODE: say why in the result. */
+static void call_stopped(EvalCall *c, int code) {
+    Lisp *L = c->s->L;
+    TclResult *r = c->r;
+    call_recover(L);
+    if (code == JUMP_INTERRUPT && L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) {
+        r->status = TCL_OUTPUT_LIMIT;
+        char msg[200];
+        snprintf(msg, sizeof msg, "Evaluation stopped: its output reached the limit of %zu characters; "
+                 "the session is intact.", c->budget.limit);
+        r->error_type = xstrdup("OUTPUT-LIMIT");
+        r->error_message = xstrdup(msg);
+    } else if (code == JUMP_INTERRUPT) {
+        interrupted_result(L, r, c->timeout);
+    } else if (code == JUMP_EXIT) {
+        r->status = TCL_EXIT;
+        r->exit_code = L->exit_code;
+    } else if (c->reading && condition_is(L, L->last_error, S(END_OF_FILE))) {
+        r->status = TCL_INCOMPLETE;
+        r->error_type = xstrdup("END-OF-FILE");
+        r->error_message = xstrdup("Incomplete input: the code ends inside a form (unbalanced parentheses "
+                                   "or an unterminated string).");
+    } else {
+        r->status = TCL_ERROR;
+        describe_error(c->s, r);
+    }
+    if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
+    if (c->code && r->status != TCL_EXIT)
+        note_form(L, r, c->text, c->stream, c->form_start, c->form_line, c->form_column,
+                  c->reading ? TCL_STAGE_READ : TCL_STAGE_EVAL);
+}
+
+/* Read and evaluate the forms one at a time, each in a protected step, until the text ends or one stops. */
+static void call_run_forms(EvalCall *c) {
+    Lisp *L = c->s->L;
+    for (;;) {
+        c->reading = true;
+        c->form_start = c->code ? read_position(c->stream) : 0;
+        c->form_line = c->code ? (long)STREAM(c->stream)->line : 0;
+        c->form_column = c->code ? (long)STREAM(c->stream)->col + 1 : 0;
+        int code = lisp_pcall(L, FR_TOPLEVEL, call_form, c);
+        if (code) { call_stopped(c, code); return; }
+        if (c->eof) return;
+    }
+}
+
+/* Step: print the values of the last form, bounded and circle-aware. */
+static void call_print(Lisp *L, void *ud) {
+    EvalCall *c = (EvalCall *)ud;
+    TclResult *r = c->r;
+    Budget *budget = &c->budget;
+    int nvals = c->nvals;
+    bind_special(L, S(PRINT_READABLY), NIL);
+    if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
+    if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
+    r->values = (char **)calloc((size_t)nvals, sizeof(char *));
+    r->value_lens = (size_t *)calloc((size_t)nvals, sizeof(size_t));
+    for (int i = 0; i < nvals; i++) {
+        size_t floor = i == 0 ? VALUE_FLOOR : 0;
+        if (budget->left == 0 && i > 0) { budget->values_dropped = nvals - i; break; }
+        size_t room = budget->left > floor ? budget->left : floor;
+        size_t cap = room < L->cfg.print_max_chars ? room : L->cfg.print_max_chars;
+        size_t sp = L->special_sp;
+        if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, c->vals[i])) bind_special(L, S(PRINT_CIRCLE), S(T));
+        r->values[i] = print_capped(L, c->vals[i], cap, &r->value_lens[i]);
+        unbind_specials(L, sp);
+        r->nvalues++;
+        size_t chars = utf8_chars(r->values[i], r->value_lens[i]);
+        if (cap < L->cfg.print_max_chars && chars > cap) budget->value_cut = true;
+        budget->left = budget->left > chars ? budget->left - chars : 0;
+    }
+}
+
+/* Printing is part of the evaluation (a PRINT-OBJECT method may loop or fail): the time limit and
+ * interrupts still apply, and a failure replaces the values by the error. */
+static void call_print_values(EvalCall *c) {
+    Lisp *L = c->s->L;
+    TclResult *r = c->r;
+    int code = lisp_pcall(L, FR_TOPLEVEL, call_print, c);
+    if (!code) return;
+    call_recover(L);
+    for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
+    free(r->values);
+    r->values = NULL;
+    r->nvalues = 0;
+    if (code == JUMP_INTERRUPT) interrupted_result(L, r, c->timeout);
+    else if (code == JUMP_EXIT) {
+        r->status = TCL_EXIT;
+        r->exit_code = L->exit_code;
+    } else {
+        r->status = TCL_ERROR;
+        describe_error(c->s, r);
+    }
+    r->stage = TCL_STAGE_PRINT;
+    budget_error(&c->budget, r);
+}
+
+/* The REPL history variables: *, **, ***, /, //, /// after a call that succeeded. */
+static void call_history(EvalCall *c) {
+    Lisp *L = c->s->L;
+    Obj all = NIL;
+    for (int i = c->nvals - 1; i >= 0; i--) all = cons(L, c->vals[i], all);
+    SYM(S(REPL_STAR3))->value = SYM(S(REPL_STAR2))->value;
+    SYM(S(REPL_STAR2))->value = SYM(S(REPL_STAR))->value;
+    SYM(S(REPL_STAR))->value = c->vals[0];
+    SYM(S(REPL_SLASH3))->value = SYM(S(REPL_SLASH2))->value;
+    SYM(S(REPL_SLASH2))->value = SYM(S(REPL_SLASH))->value;
+    SYM(S(REPL_SLASH))->value = all;
+}
+
+/* Before the forms run: limits, capture, the call's counters and a clean error state. */
+static void call_begin(EvalCall *c, size_t output_limit) {
+    TclSession *s = c->s;
     Lisp *L = s->L;
-    volatile double timeout = timeout_arg;
     enter(s);
     gc_clear_stack(L);
     specials_clear_stale(L);
-    TclResult *volatile r = (TclResult *)calloc(1, sizeof *r);
-    double t0 = now_ms();
-    Obj saved_pkg = SYM(S(PACKAGE_VAR))->value;
-    if (timeout < 0) timeout = s->opt.timeout;
-    Budget budget = {0};
-    volatile bool output_ran = false;   /* the forms ran (else the call failed before it began) */
-    budget.limit = output_limit ? output_limit : s->opt.output_cap;
-    r->output_limit = budget.limit;
+    c->r = (TclResult *)calloc(1, sizeof *c->r);
+    c->t0 = now_ms();
+    c->saved_pkg = SYM(S(PACKAGE_VAR))->value;
+    if (c->timeout < 0) c->timeout = s->opt.timeout;
+    c->budget.limit = output_limit ? output_limit : s->opt.output_cap;
+    c->r->output_limit = c->budget.limit;
     L->last_error = NIL;
     L->last_backtrace = NIL;
     L->session_warnings = NIL;
-    arm_capture(s, budget.limit, code != NULL);
-    if (code) s->calls++;
+    arm_capture(s, c->budget.limit, c->code != NULL);
+    if (c->code) s->calls++;
     session_guard_repair(L, false);
+}
 
-    Frame outer;
-    FRAME_PUSH(L, &outer, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&outer)) {
-        /* failure before any form ran (bad package name) */
-        frame_pop(L, &outer);
-        r->status = TCL_ERROR;
-        describe_error(s, r);
-        goto done;
-    }
-    if (package) {
-        Obj p = package_find(L, string_from_cstr(L, package));
-        if (p == NIL) {
-            Obj name = string_from_cstr(L, package);
-            err_package(L, name, "The name %S does not designate any package.", name);
-        }
-        SYM(S(PACKAGE_VAR))->value = p;
-    }
-    Obj text = code ? string_from_wtf8(L, code, code_len) : string_new(L, 0);
-    Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
-    volatile Obj pending = code ? NIL : form_arg;  /* the one form to evaluate when there is no text */
-    frame_pop(L, &outer);
-
-    L->deadline = timeout > 0 ? lisp_monotonic_now() + timeout : 0;
+/* Arm the time limit; an interrupt or cancellation asked for before the call began is for this
+ * call (the MCP server asks only while the request runs, and one that came after the last call
+ * ended was dropped by tcl_interrupt_clear). A time limit or output limit left over is not. */
+static void call_arm(EvalCall *c) {
+    Lisp *L = c->s->L;
+    L->deadline = c->timeout > 0 ? lisp_monotonic_now() + c->timeout : 0;
     L->in_cleanup = false;
-    /* An interrupt or cancellation asked for before the call began is for this call: the MCP
-     * server asks only while the request runs, and one that came after the last call ended was
-     * dropped by tcl_interrupt_clear. A time limit or output limit left over is not. */
     if (L->interrupt_kind != INTERRUPT_USER && L->interrupt_kind != INTERRUPT_CANCEL) L->interrupt_pending = 0;
     L->poll_countdown = 1;
+}
 
-    volatile int nvals = 0;
-    Obj *volatile vals = NULL;
-    for (;;) {
-        volatile bool reading = true;
-        /* where the next form starts: before the blanks and comments until they are skipped */
-        volatile size_t form_start = code ? read_position(stream) : 0;
-        volatile long form_line = code ? (long)STREAM(stream)->line : 0, form_column = code ? (long)STREAM(stream)->col + 1 : 0;
-        Frame top;
-        FRAME_PUSH(L, &top, FR_TOPLEVEL, NIL);
-        int code_ = FRAME_SETJMP(&top);
-        if (code_) {
-            frame_pop(L, &top);
-            L->stack_limit = L->stack_soft_limit;
-            gc_restore_cap(L);
-            if (code_ == JUMP_INTERRUPT && L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) {
-                r->status = TCL_OUTPUT_LIMIT;
-                char msg[200];
-                snprintf(msg, sizeof msg, "Evaluation stopped: its output reached the limit of %zu characters; "
-                         "the session is intact.", budget.limit);
-                r->error_type = xstrdup("OUTPUT-LIMIT");
-                r->error_message = xstrdup(msg);
-            } else if (code_ == JUMP_INTERRUPT) {
-                interrupted_result(L, r, timeout);
-            } else if (code_ == JUMP_EXIT) {
-                r->status = TCL_EXIT;
-                r->exit_code = L->exit_code;
-            } else if (reading && condition_is(L, L->last_error, S(END_OF_FILE))) {
-                r->status = TCL_INCOMPLETE;
-                r->error_type = xstrdup("END-OF-FILE");
-                r->error_message = xstrdup("Incomplete input: the code ends inside a form (unbalanced parentheses "
-                                           "or an unterminated string).");
-            } else {
-                r->status = TCL_ERROR;
-                describe_error(s, r);
-            }
-            if (r->error_message && !r->error_message_len) r->error_message_len = strlen(r->error_message);
-            if (code && r->status != TCL_EXIT)
-                note_form(L, r, text, stream, form_start, form_line, form_column, reading ? TCL_STAGE_READ : TCL_STAGE_EVAL);
-            break;
-        }
-        Obj form;
-        size_t start = 0;
-        if (code) {
-            long line, column;
-            xref_positions_begin(L);   /* the lists read get their places, for the cross-reference's sites */
-            form_locate(L, stream, &line, &column);
-            form_start = read_position(stream);
-            form_line = line;
-            form_column = column;
-            /* the position the warnings of this form's analysis give */
-            L->form_line = (int)line;
-            L->form_column = (int)column;
-            L->form_file = NIL;
-            start = STREAM(stream)->pos;
-            form = session_guard_read(L, stream, EOF_VALUE);
-        } else { form = pending != NIL ? pending : EOF_VALUE; pending = NIL; }
-        reading = false;
-        if (form == EOF_VALUE) {
-            frame_pop(L, &top);
-            break;
-        }
-        /* definitions typed in come from this call: its number and the form's text */
-        xref_set_location(L, code ? source_location(L, s->calls, text, start, STREAM(stream)->pos) : NIL);
-        Obj sev = SYM(S(P_SESSION_EVAL))->function;
-        Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
-        int n = L->nvals;
-        Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
-        values_save(L, v, buf);
-        /* output that reached the limit stops the call here, even when no safe point came after it */
-        safe_point(L);
-        r->forms++;
-        vals = buf;
-        nvals = n;
-        SYM(S(REPL_MINUS))->value = form;
-        frame_pop(L, &top);
-    }
-    /* the time limit stays on while the values print (a PRINT-OBJECT method may loop) */
+/* After the forms: end the compilation unit and the per-form state; printing the values is
+ * bounded by the budget, not by stopping. The time limit stays on while the values print. */
+static void call_end_forms(EvalCall *c) {
+    TclSession *s = c->s;
+    Lisp *L = s->L;
     xref_set_location(L, NIL);
     L->form_positions = NIL;
-    /* the call is a compilation unit: what is still undefined now is reported */
-    warnings_end_unit(L);
+    warnings_end_unit(L);   /* the call is a compilation unit: what is still undefined now is reported */
     L->form_line = L->form_column = 0;
     L->form_file = NIL;
-    /* printing the values is bounded by the budget below, not by stopping */
     L->output_left = SIZE_MAX;
     if (L->interrupt_kind == INTERRUPT_OUTPUT_LIMIT) { L->interrupt_pending = 0; L->interrupt_kind = INTERRUPT_NONE; }
-
-    budget_charge_output(s, &budget);
-    if (r->status != TCL_OK) budget_error(&budget, r);
+    budget_charge_output(s, &c->budget);
+    if (c->r->status != TCL_OK) budget_error(&c->budget, c->r);
     session_guard_repair(L, true);
+}
 
-    if (r->status == TCL_OK && nvals > 0) {
-        /* print the values of the last form, bounded and circle-aware; printing is part of the
-         * evaluation (a PRINT-OBJECT method may loop): the time limit and interrupts still apply */
-        Frame pf;
-        FRAME_PUSH(L, &pf, FR_TOPLEVEL, NIL);
-        int pcode = FRAME_SETJMP(&pf);
-        if (pcode) {
-            frame_pop(L, &pf);
-            L->stack_limit = L->stack_soft_limit;
-            gc_restore_cap(L);
-            for (int i = 0; i < r->nvalues; i++) free(r->values[i]);
-            free(r->values);
-            r->values = NULL;
-            r->nvalues = 0;
-            if (pcode == JUMP_INTERRUPT) interrupted_result(L, r, timeout);
-            else if (pcode == JUMP_EXIT) {
-                r->status = TCL_EXIT;
-                r->exit_code = L->exit_code;
-            } else {
-                r->status = TCL_ERROR;
-                describe_error(s, r);
-            }
-            r->stage = TCL_STAGE_PRINT;
-            budget_error(&budget, r);
-        } else {
-            bind_special(L, S(PRINT_READABLY), NIL);
-            if (SYM(S(PRINT_LENGTH))->value == NIL) bind_special(L, S(PRINT_LENGTH), FIX(L->cfg.print_length));
-            if (SYM(S(PRINT_LEVEL))->value == NIL) bind_special(L, S(PRINT_LEVEL), FIX(L->cfg.print_level));
-            r->values = (char **)calloc((size_t)nvals, sizeof(char *));
-            r->value_lens = (size_t *)calloc((size_t)nvals, sizeof(size_t));
-            for (int i = 0; i < nvals; i++) {
-                size_t floor = i == 0 ? VALUE_FLOOR : 0;
-                if (budget.left == 0 && i > 0) { budget.values_dropped = nvals - i; break; }
-                size_t room = budget.left > floor ? budget.left : floor;
-                size_t cap = room < L->cfg.print_max_chars ? room : L->cfg.print_max_chars;
-                size_t sp = L->special_sp;
-                if (SYM(S(PRINT_CIRCLE))->value == NIL && value_may_be_circular(L, vals[i])) bind_special(L, S(PRINT_CIRCLE), S(T));
-                r->values[i] = print_capped(L, vals[i], cap, &r->value_lens[i]);
-                unbind_specials(L, sp);
-                r->nvalues++;
-                size_t chars = utf8_chars(r->values[i], r->value_lens[i]);
-                if (cap < L->cfg.print_max_chars && chars > cap) budget.value_cut = true;
-                budget.left = budget.left > chars ? budget.left - chars : 0;
-            }
-            frame_pop(L, &pf);
-            unbind_specials(L, pf.special_sp);
-        }
-    }
-    L->deadline = 0;
-    L->in_cleanup = false;
-    if (r->status == TCL_OK && nvals > 0) {
-        /* REPL history variables */
-        Obj prim = vals[0];
-        Obj all = NIL;
-        for (int i = nvals - 1; i >= 0; i--) all = cons(L, vals[i], all);
-        SYM(S(REPL_STAR3))->value = SYM(S(REPL_STAR2))->value;
-        SYM(S(REPL_STAR2))->value = SYM(S(REPL_STAR))->value;
-        SYM(S(REPL_STAR))->value = prim;
-        SYM(S(REPL_SLASH3))->value = SYM(S(REPL_SLASH2))->value;
-        SYM(S(REPL_SLASH2))->value = SYM(S(REPL_SLASH))->value;
-        SYM(S(REPL_SLASH))->value = all;
-    }
-    output_ran = true;
-done:
-    if (package) SYM(S(PACKAGE_VAR))->value = saved_pkg;
+/* Whatever happened: the package, the output and warnings into the result, the call's state cleared. */
+static TclResult *call_finish(EvalCall *c, bool ran) {
+    TclSession *s = c->s;
+    Lisp *L = s->L;
+    TclResult *r = c->r;
+    if (c->package) SYM(S(PACKAGE_VAR))->value = c->saved_pkg;
     session_guard_repair(L, true);
     if (!is_type(SYM(S(PACKAGE_VAR))->value, T_PACKAGE) || PKG(SYM(S(PACKAGE_VAR))->value)->name == NIL)
         SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
-    if (!output_ran) {
+    if (!ran) {
         /* the call failed before it ran (an unknown package) */
-        budget_charge_output(s, &budget);
-        budget_error(&budget, r);
+        budget_charge_output(s, &c->budget);
+        budget_error(&c->budget, r);
     }
     /* after the values: what printing them wrote (a PRINT-OBJECT method) belongs to this call */
     flush_std(L);
-    take_output(s, r, &budget);
-    take_warnings(L, r, &budget);
-    r->limit_note = budget_note(&budget, r);
+    take_output(s, r, &c->budget);
+    take_warnings(L, r, &c->budget);
+    r->limit_note = budget_note(&c->budget, r);
     r->package = xstrdup(tcl_current_package(s));
-    r->elapsed_ms = now_ms() - t0;
+    r->elapsed_ms = now_ms() - c->t0;
     L->output_left = SIZE_MAX;
     L->last_error = NIL;
     L->last_backtrace = NIL;
@@ -910,30 +958,54 @@ done:
     return r;
 }
 
+static TclResult *eval_call(TclSession *s, const char *code, size_t code_len, Obj form_arg, const char *package,
+                            double timeout_arg, size_t output_limit) {
+    debugger_expire(s);
+    EvalCall c = {0};
+    c.s = s;
+    c.code = code;
+    c.code_len = code_len;
+    c.form = code ? NIL : form_arg;
+    c.package = package;
+    c.timeout = timeout_arg;
+    c.text = c.stream = c.saved_pkg = NIL;
+    call_begin(&c, output_limit);
+    if (lisp_pcall(s->L, FR_TOPLEVEL, call_open, &c)) {
+        /* failure before any form ran (bad package name) */
+        c.r->status = TCL_ERROR;
+        describe_error(s, c.r);
+        return call_finish(&c, false);
+    }
+    call_arm(&c);
+    call_run_forms(&c);
+    call_end_forms(&c);
+    if (c.r->status == TCL_OK && c.nvals > 0) call_print_values(&c);
+    s->L->deadline = 0;
+    s->L->in_cleanup = false;
+    if (c.r->status == TCL_OK && c.nvals > 0) call_history(&c);
+    return call_finish(&c, true);
+}
+
 bool tcl_input_complete(TclSession *s, const char *code) {
     Lisp *L = s->L;
     enter(s);
-    volatile bool complete = true;
+    bool complete = true;
     Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
+    LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
+        Obj text = string_from_utf8(L, code, strlen(code));
+        Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
+        bind_special(L, S(READ_SUPPRESS), S(T));
+        /* a reader error here is an answer, not something to debug */
+        bind_special(L, intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*"), NIL);
+        for (;;) {
+            Obj f = reader_read(L, stream, false, EOF_VALUE, false, false);
+            if (f == EOF_VALUE) break;
+        }
+    } LISP_CATCH(L, &fr) {
         /* any reader error other than end of file means "complete, but wrong": let eval report it */
         complete = !condition_is(L, L->last_error, S(END_OF_FILE));
         L->last_error = NIL;
-        return complete;
-    }
-    Obj text = string_from_utf8(L, code, strlen(code));
-    Obj stream = make_string_input_stream(L, text, 0, STR(text)->len);
-    bind_special(L, S(READ_SUPPRESS), S(T));
-    /* a reader error here is an answer, not something to debug */
-    bind_special(L, intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*"), NIL);
-    for (;;) {
-        Obj f = reader_read(L, stream, false, EOF_VALUE, false, false);
-        if (f == EOF_VALUE) break;
-    }
-    unbind_specials(L, fr.special_sp);
-    frame_pop(L, &fr);
+    } LISP_END_TRY;
     return complete;
 }
 
@@ -974,6 +1046,12 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
     return r;
 }
 
+static void reset_hook_step(Lisp *L, void *ud) {
+    (void)ud;
+    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-RESET"))->function;
+    if (is_function(hook)) funcall0(L, hook);
+}
+
 void tcl_reset(TclSession *s, bool drop_systems) {
     debugger_abandon(s);
     enter(s);
@@ -997,41 +1075,19 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     if (L->boot_snapshot == NIL) return;
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
     L->boot_symbols = NIL;
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
+    if (lisp_pcall(L, FR_TOPLEVEL, reset_hook_step, NULL))
         fprintf(stderr, "tinycl: a reset hook failed; the symbol state was restored anyway\n");
-    } else {
-        Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-RESET"))->function;
-        if (is_function(hook)) funcall0(L, hook);
-        frame_pop(L, &fr);
-    }
     SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
 }
 
-TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package) {
-    Lisp *L = s->L;
-    enter(s);
-    TclDefinitions *volatile d = (TclDefinitions *)calloc(1, sizeof *d);
-    Frame fr;
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        TclResult tmp;
-        memset(&tmp, 0, sizeof tmp);
-        describe_error(s, &tmp);
-        d->error_type = tmp.error_type;
-        d->error_message = tmp.error_message;
-        for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
-        free(tmp.backtrace_lens);
-        free(tmp.backtrace);
-        L->last_error = NIL;
-        return d;
-    }
+typedef struct ListDefs { TclDefinitions *d; const char *type, *package; } ListDefs;
+
+static void list_definitions_step(Lisp *L, void *ud) {
+    ListDefs *q = (ListDefs *)ud;
+    TclDefinitions *d = q->d;
     Obj fn = SYM(intern_cstr(L, L->pkg_system, "%LIST-DEFINITIONS"))->function;
-    Obj t = type ? string_from_cstr(L, type) : NIL;
-    Obj p = package ? string_from_cstr(L, package) : NIL;
+    Obj t = q->type ? string_from_cstr(L, q->type) : NIL;
+    Obj p = q->package ? string_from_cstr(L, q->package) : NIL;
     Obj text = funcall2(L, fn, t, p);
     Obj entries = L->nvals > 1 ? L->values[1] : NIL;
     d->text = lisp_to_malloc(text);
@@ -1046,8 +1102,23 @@ TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char
         it->detail = lisp_to_malloc(CAR(CDR(CDR(f))));
         it->package = lisp_to_malloc(CAR(CDR(CDR(CDR(f)))));
     }
-    frame_pop(L, &fr);
-    return d;
+}
+
+TclDefinitions *tcl_list_definitions(TclSession *s, const char *type, const char *package) {
+    enter(s);
+    ListDefs q = {(TclDefinitions *)calloc(1, sizeof(TclDefinitions)), type, package};
+    if (lisp_pcall(s->L, FR_TOPLEVEL, list_definitions_step, &q)) {
+        TclResult tmp;
+        memset(&tmp, 0, sizeof tmp);
+        describe_error(s, &tmp);
+        q.d->error_type = tmp.error_type;
+        q.d->error_message = tmp.error_message;
+        for (int i = 0; i < tmp.nbacktrace; i++) free(tmp.backtrace[i]);
+        free(tmp.backtrace_lens);
+        free(tmp.backtrace);
+        s->L->last_error = NIL;
+    }
+    return q.d;
 }
 
 void tcl_definitions_free(TclDefinitions *d) {
@@ -1120,73 +1191,6 @@ int tcl_run_with_big_stack(int (*fn)(void *), void *arg) {
     pthread_attr_destroy(&attr);
     pthread_join(t, NULL);
     return c.result;
-}
-
-/* ---- Systems: each call evaluates a form of stdlib-lisp/asdf.lisp, which leaves its report in
- * SYS::*SYSTEM-REPORT* as (text . json) ---- */
-
-static TclReport *system_call(TclSession *s, Obj form, double timeout) {
-    Lisp *L = s->L;
-    Obj report_var = intern_cstr(L, L->pkg_system, "*SYSTEM-REPORT*");
-    Obj saved_minus = SYM(S(REPL_MINUS))->value;
-    SYM(report_var)->value = NIL;
-    TclReport *rep = (TclReport *)calloc(1, sizeof *rep);
-    rep->result = eval_call(s, NULL, 0, form, NULL, timeout, 0);
-    L = s->L;
-    Obj report = SYM(report_var)->value;
-    if (is_cons(report)) {
-        if (is_string(CAR(report))) rep->text = lisp_to_malloc(CAR(report));
-        if (is_string(CDR(report))) rep->json = lisp_to_malloc(CDR(report));
-    }
-    SYM(report_var)->value = NIL;
-    SYM(S(REPL_MINUS))->value = saved_minus;
-    return rep;
-}
-
-static Obj sys_fn(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_system, name); }
-static Obj lstr(Lisp *L, const char *c) { return c ? string_from_cstr(L, c) : NIL; }
-
-
-TclReport *tcl_load_system(TclSession *s, const char *system, bool force, bool quickload, double timeout) {
-    enter(s);
-    Lisp *L = s->L;
-    Obj form = cons(L, sys_fn(L, "%TOOL-LOAD-SYSTEM"),
-                    list3(L, lstr(L, system), boolean(L, force), boolean(L, quickload)));
-    return system_call(s, form, timeout);
-}
-
-TclReport *tcl_describe_system(TclSession *s, const char *system) {
-    enter(s);
-    Lisp *L = s->L;
-    return system_call(s, cons(L, sys_fn(L, "%TOOL-DESCRIBE-SYSTEM"), cons(L, lstr(L, system), NIL)), -1);
-}
-
-TclReport *tcl_list_local_systems(TclSession *s, const char *filter, int offset, int limit) {
-    enter(s);
-    Lisp *L = s->L;
-    Obj form = cons(L, sys_fn(L, "%TOOL-LIST-LOCAL-SYSTEMS"), list3(L, lstr(L, filter), FIX(offset), FIX(limit)));
-    return system_call(s, form, -1);
-}
-
-TclReport *tcl_list_loaded_systems(TclSession *s) {
-    enter(s);
-    Lisp *L = s->L;
-    return system_call(s, cons(L, sys_fn(L, "%TOOL-LIST-LOADED-SYSTEMS"), NIL), -1);
-}
-
-TclReport *tcl_system_dependencies(TclSession *s, const char *system, bool transitive) {
-    enter(s);
-    Lisp *L = s->L;
-    Obj form = cons(L, sys_fn(L, "%TOOL-SYSTEM-DEPENDENCIES"), cons(L, lstr(L, system), cons(L, boolean(L, transitive), NIL)));
-    return system_call(s, form, -1);
-}
-
-void tcl_report_free(TclReport *r) {
-    if (!r) return;
-    tcl_result_free(r->result);
-    free(r->text);
-    free(r->json);
-    free(r);
 }
 
 /* ---- for debugger.c ---- */

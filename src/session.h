@@ -39,7 +39,4 @@ void debugger_abandon(TclSession *s);
 /* Evaluate FORM (an Obj) as one session call: time limit, output capture, errors described. */
 TclResult *session_eval_form(TclSession *s, struct Object *form, double timeout);
 
-/* Stop the running evaluation as a cancellation (MCP notifications/cancelled). */
-void tcl_cancel(TclSession *s);
-
 #endif

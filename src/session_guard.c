@@ -53,13 +53,8 @@ static bool valid_float_format(Lisp *L, Obj v) {
     (void)L;
 }
 
-void session_guard_repair(Lisp *L, bool ending) {
-    Frame fr;   /* a failure here (no memory left) must not end the call: the repair waits for the next */
-    FRAME_PUSH(L, &fr, FR_TOPLEVEL, NIL);
-    if (FRAME_SETJMP(&fr)) {
-        frame_pop(L, &fr);
-        return;
-    }
+static void repair(Lisp *L, void *ud) {
+    bool ending = *(const bool *)ud;
     /* each repair comes before its note: the note prints with the repaired settings */
     Symbol *rb = SYM(S(READ_BASE)), *pb = SYM(S(PRINT_BASE)), *rt = SYM(S(READTABLE_VAR));
     Symbol *ff = SYM(S(READ_DEFAULT_FLOAT_FORMAT));
@@ -100,7 +95,11 @@ void session_guard_repair(Lisp *L, bool ending) {
             note(L, "%s was %s, not a stream; the session restored its own stream.", var, old);
         }
     }
-    frame_pop(L, &fr);
+}
+
+void session_guard_repair(Lisp *L, bool ending) {
+    /* a failure here (no memory left) must not end the call: the repair waits for the next */
+    lisp_pcall(L, FR_TOPLEVEL, repair, &ending);
 }
 
 Obj session_guard_read(Lisp *L, Obj stream, Obj eof_value) {

@@ -82,14 +82,14 @@
            "REGISTER-LOCAL-PROJECTS" "WHERE-IS-SYSTEM" "SYSTEM-APROPOS" "SYSTEM-LIST" "LIST-LOCAL-SYSTEMS"
            "UNINSTALL" "UPDATE-CLIENT" "UPDATE-ALL-DISTS" "*QUICKLOAD-VERBOSE*"))
 
-;;; The session's view of systems, from Lisp (CL-USER uses TINYCL). The MCP tools and the REPL call
+;;; The session's view of systems, from Lisp (CL-USER uses TINYCL). The session's API calls
 ;;; the internal functions behind these, so a user redefining one does not break them.
 (export (list (intern "LIST-LOADED-SYSTEMS" "TINYCL") (intern "SYSTEM-LOADED-P" "TINYCL")
               (intern "SYSTEM-LOAD-TIME" "TINYCL") (intern "SYSTEM-DEPENDENCIES" "TINYCL")
               (intern "DESCRIBE-SYSTEM" "TINYCL") (intern "LIST-LOCAL-SYSTEMS" "TINYCL"))
         "TINYCL")
 
-(defvar *system-report* nil "The last system tool's report: (text . json), read by src/session.c.")
+(defvar *system-report* nil "The last system report: (text . details), DETAILS a property list read by src/session.c.")
 
 ;; the features ASDF adds; .asd files test them (#+asdf3.1)
 (dolist (f '(:asdf :asdf2 :asdf3 :asdf3.1 :asdf3.3))
@@ -772,7 +772,7 @@
   `(%define-system ',name ',options))
 
 (defun %log (level control &rest args)
-  ;; a message for the session's log (the MCP server sends it as notifications/message)
+  ;; a message for the session's log (tcl_set_log_handler: a front end may pass it on)
   (when (fboundp 'sys::%session-log)
     (ignore-errors (sys::%session-log level (apply #'format nil control args)))))
 
@@ -1830,72 +1830,40 @@
 (defun update-all-dists (&rest keys) (declare (ignore keys)) (format t "~&tinycl has no network: nothing to update.~%") nil)
 
 ;;; ==================================================================
-;;; The session's view: text and JSON reports for the MCP tools and the REPL, and the Lisp
-;;; functions of TINYCL. The tools set SYS::*SYSTEM-REPORT* to (text . json).
+;;; The session's view: the reports of the session's system calls (tcl_load_system and the others
+;;; in include/tinycl.h), and the Lisp functions of TINYCL. Each report function sets
+;;; SYS::*SYSTEM-REPORT* to (text . details): the text for people, and the same facts as a property
+;;; list whose values are strings, integers, T/NIL and lists of those, which src/session.c turns
+;;; into C structures.
 
 (in-package "ASDF")
 
-(defun %json-string (string out)
-  (write-char #\" out)
-  (loop for ch across string
-        for code = (char-code ch)
-        do (cond ((char= ch #\") (write-string "\\\"" out))
-                 ((char= ch #\\) (write-string "\\\\" out))
-                 ((char= ch #\Newline) (write-string "\\n" out))
-                 ((char= ch #\Return) (write-string "\\r" out))
-                 ((char= ch #\Tab) (write-string "\\t" out))
-                 ((< code 32) (format out "\\u~4,'0X" code))
-                 (t (write-char ch out))))
-  (write-char #\" out))
+(defun %text (value)
+  ;; a report field as text: NIL stays NIL; a pathname is its namestring, a symbol its name in lower case
+  (cond ((null value) nil)
+        ((stringp value) value)
+        ((pathnamep value) (namestring value))
+        ((symbolp value) (string-downcase (symbol-name value)))
+        (t (princ-to-string value))))
 
-(defun %json (value out)
-  ;; VALUE: a string, an integer, a real, :true, :false, :null (or NIL), (:object k v ...), (:array x ...)
-  (cond ((or (null value) (eq value :null)) (write-string "null" out))
-        ((eq value :true) (write-string "true" out))
-        ((eq value :false) (write-string "false" out))
-        ((stringp value) (%json-string value out))
-        ((integerp value) (format out "~D" value))
-        ((realp value) (format out "~,3F" value))
-        ((pathnamep value) (%json-string (namestring value) out))
-        ((symbolp value) (%json-string (string-downcase (symbol-name value)) out))
-        ((and (consp value) (eq (car value) :object))
-         (write-char #\{ out)
-         (loop for (k v) on (cdr value) by #'cddr
-               for first = t then nil
-               do (unless first (write-char #\, out))
-                  (%json-string (string k) out)
-                  (write-char #\: out)
-                  (%json v out))
-         (write-char #\} out))
-        ((and (consp value) (eq (car value) :array))
-         (write-char #\[ out)
-         (loop for x in (cdr value)
-               for first = t then nil
-               do (unless first (write-char #\, out)) (%json x out))
-         (write-char #\] out))
-        (t (%json-string (princ-to-string value) out))))
+(defun %texts (list) (mapcar #'%text list))
 
-(defun %to-json (value) (with-output-to-string (out) (%json value out)))
-(defun %bool (x) (if x :true :false))
-
-(defun %set-report (text json)
-  (setq sys::*system-report* (cons text (%to-json json)))
+(defun %set-report (text details)
+  (setq sys::*system-report* (cons text details))
   (values))
 
-(defun %record-json (record)
-  (if (null record)
-      :null
-      (list :object
-            "name" (record-name record)
-            "version" (record-version record)
-            "load_time" (%iso-time (record-load-time record))
-            "load_time_universal" (record-load-time record)
-            "elapsed_ms" (record-elapsed record)
-            "source_file" (record-asd record)
-            "dependencies" (cons :array (record-dependencies record))
-            "transitive_dependencies" (cons :array (record-transitive record))
-            "packages" (cons :array (record-packages record))
-            "definitions" (length (record-definitions record)))))
+(defun %record-details (record)
+  (and record
+       (list :name (%text (record-name record))
+             :version (%text (record-version record))
+             :load-time (%iso-time (record-load-time record))
+             :load-time-universal (record-load-time record)
+             :elapsed-ms (record-elapsed record)
+             :source-file (%text (record-asd record))
+             :dependencies (%texts (record-dependencies record))
+             :transitive-dependencies (%texts (record-transitive record))
+             :packages (%texts (record-packages record))
+             :definitions (length (record-definitions record)))))
 
 (defun %version-text (v) (if v (format nil "version ~A" v) "no version"))
 
@@ -1941,7 +1909,7 @@
                                                 (%version-text (component-version (first e)))))
                           before)))))))
 
-(defun sys::%tool-load-system (name force quickload)
+(defun sys::%report-load-system (name force quickload)
   (setq sys::*system-report* nil)
   (let ((done nil) (finished nil))
     (unwind-protect
@@ -1949,19 +1917,17 @@
                           (%operate-load name :force (and force t) :quickload t)))
                 (root (car (last report))))
            (%set-report (%load-report-text (coerce-name name) report quickload)
-                        (list :object
-                              "system" (component-name (first root))
-                              "version" (component-version (first root))
-                              "status" (string-downcase (symbol-name (second root)))
-                              "record" (%record-json (third root))
-                              "systems" (cons :array
-                                              (mapcar #'(lambda (e)
-                                                          (list :object "name" (component-name (first e))
-                                                                        "version" (component-version (first e))
-                                                                        "action" (string-downcase (symbol-name (second e)))
-                                                                        "elapsed_ms" (and (third e) (member (second e) '(:loaded :reloaded))
-                                                                                          (record-elapsed (third e)))))
-                                                      report))))
+                        (list :system (%text (component-name (first root)))
+                              :version (%text (component-version (first root)))
+                              :status (%text (second root))
+                              :record (%record-details (third root))
+                              :systems (mapcar #'(lambda (e)
+                                                   (list :name (%text (component-name (first e)))
+                                                         :version (%text (component-version (first e)))
+                                                         :status (%text (second e))
+                                                         :elapsed-ms (and (third e) (member (second e) '(:loaded :reloaded))
+                                                                          (record-elapsed (third e)))))
+                                               report)))
            (setq finished t))
       ;; an error, a time limit or a cancellation: say which dependencies loaded completely (they are recorded)
       (when (and (not finished) done)
@@ -1969,8 +1935,7 @@
               (cons (format nil "Loaded before the error (recorded): ~{~A~^, ~}"
                             (mapcar #'(lambda (r) (format nil "~A (~A)" (record-name r) (%version-text (record-version r))))
                                     (reverse done)))
-                    (%to-json (list :object "loaded_before_error"
-                                    (cons :array (mapcar #'%record-json (reverse done)))))))))))
+                    (list :loaded-before-error (mapcar #'%record-details (reverse done)))))))))
 
 ;;; describe-system
 
@@ -2017,17 +1982,16 @@
            (let ((defs (record-definitions record)))
              (format out "~%Definitions made by the load: ~D function~:P, ~D macro~:P"
                      (count 'defun defs :key #'car) (count 'defmacro defs :key #'car)))))
-       (list :object
-             "name" (if system (component-name system) (record-name record))
-             "version" (if system (component-version system) (record-version record))
-             "description" (and system (component-description system))
-             "author" (and system (system-author system))
-             "license" (and system (system-licence system))
-             "dependencies" (cons :array (if system (mapcar #'%dependency-label (system-depends-on system)) (record-dependencies record)))
-             "source_file" (if system (system-source-file system) (record-asd record))
-             "components" (cons :array (and system (%components-summary system)))
-             "status" (ecase status (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))
-             "record" (%record-json record))))))
+       (list :system (%text (if system (component-name system) (record-name record)))
+             :version (%text (if system (component-version system) (record-version record)))
+             :description (%text (and system (component-description system)))
+             :author (%text (and system (system-author system)))
+             :license (%text (and system (system-licence system)))
+             :dependencies (%texts (if system (mapcar #'%dependency-label (system-depends-on system)) (record-dependencies record)))
+             :source-file (%text (if system (system-source-file system) (record-asd record)))
+             :components (%texts (and system (%components-summary system)))
+             :status (ecase status (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))
+             :record (%record-details record))))))
 
 (defun %dependency-label (spec)
   (cond ((or (stringp spec) (symbolp spec)) (coerce-name spec))
@@ -2036,14 +2000,14 @@
         ((and (consp spec) (eq (car spec) :require)) (format nil "~A (require)" (cadr spec)))
         (t (princ-to-string spec))))
 
-(defun sys::%tool-describe-system (name)
+(defun sys::%report-describe-system (name)
   (setq sys::*system-report* nil)
-  (multiple-value-bind (text json) (%describe-text name)
-    (%set-report text json)))
+  (multiple-value-bind (text details) (%describe-text name)
+    (%set-report text details)))
 
 ;;; list-local-systems
 
-(defun sys::%tool-list-local-systems (filter offset limit)
+(defun sys::%report-local-systems (filter offset limit)
   (setq sys::*system-report* nil)
   (multiple-value-bind (all truncated) (%local-systems)
     (let* ((matching (if (and filter (plusp (length filter)))
@@ -2067,23 +2031,21 @@
          (when truncated
            (format out "~%Note: the directory scan stopped at its bounds (~D directories, ~D s); some systems may be missing."
                    *scan-max-directories* *scan-max-seconds*)))
-       (list :object
-             "systems" (cons :array (mapcar #'(lambda (e)
-                                               (list :object "name" (first e) "version" (second e)
-                                                             "source_file" (third e)
-                                                             "loaded" (%bool (eq (fourth e) :loaded))
-                                                             "status" (ecase (fourth e) (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))))
-                                           page))
-             "total" total "offset" offset
-             "next_offset" (or next :null)
-             "truncated_scan" (%bool truncated))))))
+       (list :systems (mapcar #'(lambda (e)
+                                  (list :name (%text (first e)) :version (%text (second e))
+                                        :source-file (%text (third e))
+                                        :status (ecase (fourth e) (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))))
+                              page)
+             :total total :offset offset
+             :next-offset next
+             :truncated-scan (and truncated t))))))
 
 ;;; list-loaded-systems
 
 (defun %session-records ()
   (sort (loop for v being the hash-values of *session-systems* collect (car v)) #'< :key #'record-order))
 
-(defun sys::%tool-list-loaded-systems ()
+(defun sys::%report-loaded-systems ()
   (setq sys::*system-report* nil)
   (let ((records (%session-records)))
     (%set-report
@@ -2095,11 +2057,11 @@
                      (%iso-time (record-load-time r)) (%seconds (record-elapsed r))
                      (and (record-asd r) (namestring (record-asd r))))))
          "No systems loaded")
-     (list :object "systems" (cons :array (mapcar #'%record-json records))))))
+     (list :records (mapcar #'%record-details records)))))
 
 ;;; system-dependencies
 
-(defun sys::%tool-system-dependencies (name transitive)
+(defun sys::%report-system-dependencies (name transitive)
   (setq sys::*system-report* nil)
   (let* ((system (or (find-system name nil)
                      (and (stringp name) (find-system (string-downcase name) nil))
@@ -2115,13 +2077,13 @@
                        (ecase (%record-status (component-name d))
                          (:loaded " [loaded]") (:image " [loaded before the last reset]") (:not-loaded " [not loaded]")))))
            (format out "~A has no dependencies." (component-name system))))
-     (list :object "system" (component-name system) "transitive" (%bool transitive)
-           "dependencies" (cons :array (mapcar #'(lambda (d)
-                                                    (list :object "name" (component-name d)
-                                                                  "version" (component-version d)
-                                                                  "status" (ecase (%record-status (component-name d))
-                                                                             (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))))
-                                                deps))))))
+     (list :system (%text (component-name system)) :transitive (and transitive t)
+           :systems (mapcar #'(lambda (d)
+                                (list :name (%text (component-name d))
+                                      :version (%text (component-version d))
+                                      :status (ecase (%record-status (component-name d))
+                                                (:loaded "loaded") (:image "loaded-before-reset") (:not-loaded "not-loaded"))))
+                            deps)))))
 
 ;;; The TINYCL functions
 

@@ -1,11 +1,11 @@
-;;;; filetools.lisp: the Lisp half of the file and test tools: a form-by-form LOAD that reports each
+;;;; filetools.lisp: the Lisp half of the session's file and test calls: a form-by-form LOAD that reports each
 ;;;; form's errors and warnings with its line and the definitions it made, a side-effect-free check
 ;;;; that text reads, and a test runner that collects FiveAM's and RT's results. Reports are plain
 ;;;; lists left in *FILES-REPORT*; src/fileload.c and src/testrun.c turn them into the session API.
 
 (in-package "SYSTEM")
 
-(defvar *files-report* nil "The report of the last file or test tool call, read by the session.")
+(defvar *files-report* nil "The report of the last file or test call, read by the session.")
 
 (defun %conditions-skipped (conditions)
   ;; CONDITIONS: the reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x"). For
@@ -104,11 +104,11 @@
                                  (prin1-to-string name)))))))))))
 
 (defvar *file-definition-sources* nil
-  "Alist ((kind . name) . (file line column)): where a file loaded by the file tools defined each
+  "Alist ((kind . name) . (file line column)): where a file loaded form by form defined each
 thing. Reset with the session (the variable is restored, not the list mutated).")
 
 (defun %files-note-form-location (location)
-  ;; called with (file line column) before each form of a LOAD-FILE is evaluated, and with NIL
+  ;; called with (file line column) before each form of a form-by-form load is evaluated, and with NIL
   ;; after the last: where the definitions it makes come from, as LOAD tells the cross-reference
   ;; (SYS::%SET-SOURCE-LOCATION, when the cross-reference is built in)
   (when (fboundp '%set-source-location)
@@ -120,7 +120,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
               (remove (cons kind name) *file-definition-sources* :key #'car :test #'equal))))
 
 ;;; ------------------------------------------------------------------
-;;; LOAD-FILE: form by form, every error and warning noted with its line; an error ends its form only
+;;; Loading a file form by form (tcl_load_source_file): every error and warning noted with its line; an error ends its form only
 
 (defun %read-file-text (truename)
   (with-open-file (in truename)
@@ -179,7 +179,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
     (values)))
 
 ;;; ------------------------------------------------------------------
-;;; RUN-TESTS: run a system's suite through ASDF with the framework's entry points watched, so the
+;;; Running tests (tcl_run_tests): a system's suite through ASDF with the framework's entry points watched, so the
 ;;; results come back as data while the suite prints what it always prints.
 
 (defvar *test-collected* nil "(name status form expected actual reason expected-failure-p) per check, newest first")

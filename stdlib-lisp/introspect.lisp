@@ -1,14 +1,15 @@
-;;;; introspect.lisp: what the introspection tools answer (describe-symbol, apropos, macroexpand,
-;;;; find-definitions, the who-* cross-reference, inspect, documentation), read from the
-;;;; interpreter's own tables and the cross-reference runtime/xref.c records during analysis.
-;;;; Each %TOOL-... function leaves its answer in *TOOL-REPORT* as (text subject items total):
-;;;; ITEMS are (kind name detail location) lists of strings, LOCATION (file line column),
-;;;; (:eval call source) or NIL; src/session.c turns it into C types.
+;;;; introspect.lisp: the answers of the session's introspection calls (tcl_describe_symbol,
+;;;; tcl_apropos, tcl_macroexpand, tcl_find_definitions, the who-* cross-reference, tcl_inspect,
+;;;; tcl_documentation), read from the interpreter's own tables and the cross-reference
+;;;; runtime/xref.c records during analysis. Each %QUERY-... function leaves its answer in
+;;;; *QUERY-REPORT* as (text subject items total): ITEMS are (kind name detail location) lists of
+;;;; strings, LOCATION (file line column), (:eval call source) or NIL; src/session-introspect.c
+;;;; turns it into C types.
 
 (in-package "SYSTEM")
 
-(defvar *tool-report* nil "The answer of the last introspection tool call: (text subject items total).")
-(defvar *tool-item-limit* 200 "At most this many items in one answer; the rest are counted.")
+(defvar *query-report* nil "The answer of the last introspection call: (text subject items total).")
+(defvar *query-item-limit* 200 "At most this many items in one answer; the rest are counted.")
 (defvar *inspected* nil "(object) the last object inspect evaluated, or NIL.")
 
 ;;; The cross-reference table survives a reset as the session's other registries do: user
@@ -17,8 +18,8 @@
       (cons #'(lambda () (%registry-restorer (%xref-table)))
             (cons #'(lambda () (%registry-restorer (%xref-sites))) *session-snapshot-hooks*)))
 
-(defun %tool-report (text subject items &optional (total (length items)))
-  (setq *tool-report* (list text subject items total))
+(defun %query-report (text subject items &optional (total (length items)))
+  (setq *query-report* (list text subject items total))
   (values))
 
 (defun %bounded (object &optional (max 300))
@@ -29,9 +30,9 @@
     (if (> (length s) max) (concatenate 'string (subseq s 0 max) "...") s)))
 
 (defun %cap-items (items)
-  ;; -> (values the first *tool-item-limit* items, how many there were)
+  ;; -> (values the first *query-item-limit* items, how many there were)
   (let ((n (length items)))
-    (values (if (> n *tool-item-limit*) (subseq items 0 *tool-item-limit*) items) n)))
+    (values (if (> n *query-item-limit*) (subseq items 0 *query-item-limit*) items) n)))
 
 (defun %more-note (shown total)
   (if (< shown total) (format nil "~%... and ~D more (~D shown)" (- total shown) shown) ""))
@@ -39,7 +40,7 @@
 ;;; ------------------------------------------------------------------
 ;;; Names: a symbol named by a string, never interned by asking
 
-(defun %tool-package (package-name)
+(defun %query-package (package-name)
   (if (or (null package-name) (equal package-name "")) *package* (%find-package-or-lose package-name)))
 
 (defun %symbol-name-case (name)
@@ -49,13 +50,13 @@
         (subseq name 1 (1- n))
         (string-upcase name))))
 
-(defun %tool-symbol (text package-name)
+(defun %query-symbol (text package-name)
   ;; "foo", "pkg:foo", "pkg::foo", ":key" -> the existing symbol, or an error saying what is missing
   (unless (and (stringp text) (> (length text) 0))
     (error 'simple-error :format-control "The symbol name must be a non-empty string."))
   (let* ((text (string-trim '(#\Space #\Tab #\Newline) text))
          (colon (position #\: text))
-         (pkg (cond ((null colon) (%tool-package package-name))
+         (pkg (cond ((null colon) (%query-package package-name))
                     ((= colon 0) (find-package "KEYWORD"))
                     (t (%find-package-or-lose (%symbol-name-case (subseq text 0 colon))))))
          (name (%symbol-name-case (if colon (string-left-trim ":" (subseq text colon)) text))))
@@ -163,15 +164,15 @@
       (push (list "class" "built in") out))
     (nreverse out)))
 
-(defun %tool-find-definitions (name package)
-  (let* ((sym (%tool-symbol name package))
+(defun %query-find-definitions (name package)
+  (let* ((sym (%query-symbol name package))
          (recorded (%definitions-named sym))
          (items (append (mapcar #'(lambda (e) (list (%definition-kind (car e)) (%definition-label (car e))
                                                     "" (cdr e)))
                                 recorded)
                         (mapcar #'(lambda (b) (list (car b) (%bounded sym) (cadr b) nil))
                                 (%builtin-definitions sym recorded)))))
-    (%tool-report (if items
+    (%query-report (if items
                       (format nil "~{~A~^~%~}"
                               (mapcar #'(lambda (i) (format nil "~A ~A: ~A" (car i) (cadr i)
                                                             (if (cadddr i) (%location-text (cadddr i))
@@ -222,8 +223,8 @@
               out)))
     (if (and out (consp loc)) (nreverse out) (list loc))))
 
-(defun %tool-xref (relation name package)
-  (let* ((sym (%tool-symbol name package))
+(defun %query-xref (relation name package)
+  (let* ((sym (%query-symbol name package))
          (callees (equal relation "calls-who"))
          (kind (if callees 0 (cdr (assoc relation *xref-relations* :test #'equal))))
          (items nil))
@@ -245,7 +246,7 @@
              (%xref-table))
     (setq items (stable-sort (nreverse items) #'string< :key #'cadr))
     (multiple-value-bind (shown total) (%cap-items items)
-      (%tool-report
+      (%query-report
        (if shown
            (format nil "~{~A~^~%~}~A"
                    (mapcar #'(lambda (i) (format nil "~A (~A)" (cadr i) (%location-text (cadddr i)))) shown)
@@ -258,8 +259,8 @@
 
 (defvar *doc-types* '(function variable type structure setf compiler-macro method-combination))
 
-(defun %tool-documentation (name package doc-type)
-  (let* ((sym (%tool-symbol name package))
+(defun %query-documentation (name package doc-type)
+  (let* ((sym (%query-symbol name package))
          (types (if (and doc-type (not (equal doc-type "")))
                     (let ((d (find (string-upcase doc-type) *doc-types* :key #'symbol-name :test #'string=)))
                       (unless d
@@ -272,7 +273,7 @@
       (let ((doc (ignore-errors (documentation sym d))))
         (when (stringp doc) (push (list (string-downcase (symbol-name d)) (%bounded sym) doc nil) items))))
     (setq items (nreverse items))
-    (%tool-report (if items
+    (%query-report (if items
                       (format nil "~{~A~^~%~%~}" (mapcar #'(lambda (i) (format nil "[~A] ~A" (car i) (caddr i))) items))
                       (format nil "~A has no documentation~@[ of type ~A~]." (%bounded sym)
                               (and doc-type (not (equal doc-type "")) (string-downcase doc-type))))
@@ -350,11 +351,11 @@
                nil))))
     (nreverse items)))
 
-(defun %tool-describe-symbol (name package)
-  (let* ((sym (%tool-symbol name package))
+(defun %query-describe-symbol (name package)
+  (let* ((sym (%query-symbol name package))
          (items (%symbol-aspects sym))
          (*print-readably* nil))
-    (%tool-report
+    (%query-report
      (format nil "~A~%  home package: ~A~@[~%  status: ~(~A~)~]~{~%~A~}"
              (let ((*package* (find-package "KEYWORD"))) (prin1-to-string sym))
              (if (symbol-package sym) (package-name (symbol-package sym)) "none (uninterned)")
@@ -379,7 +380,7 @@
     (when (find-package sym) (push "package" k))
     (nreverse k)))
 
-(defun %tool-apropos (query package external-only kinds)
+(defun %query-apropos (query package external-only kinds)
   (unless (and (stringp query) (> (length query) 0))
     (error 'simple-error :format-control "The query must be a non-empty string."))
   (let* ((packages (if (and package (not (equal package ""))) (list (%find-package-or-lose package)) (list-all-packages)))
@@ -410,7 +411,7 @@
                                    "" nil))
                          found)))
       (multiple-value-bind (shown total) (%cap-items items)
-        (%tool-report (if shown
+        (%query-report (if shown
                           (format nil "~{~A~^~%~}~A"
                                   (mapcar #'(lambda (i) (format nil "~A~@[ (~A)~]" (cadr i) (and (string/= (car i) "") (car i)))) shown)
                                   (%more-note (length shown) total))
@@ -555,8 +556,8 @@
       (walk x)
       nil)))
 
-(defun %tool-macroexpand (code package full)
-  (let* ((*package* (%tool-package package))
+(defun %query-macroexpand (code package full)
+  (let* ((*package* (%query-package package))
          (form (let ((*read-eval* nil)) (%read-one-form code))))   ; nothing is evaluated, not even #.
     (multiple-value-bind (exp expanded)
         (if full
@@ -567,7 +568,7 @@
                     (prin1-to-string exp))))
         (when (> (length text) 50000)
           (setq text (format nil "~A~%... (expansion cut at 50000 of ~D characters)" (subseq text 0 50000) (length text))))
-        (%tool-report text (if expanded "expanded" "not a macro form")
+        (%query-report text (if expanded "expanded" "not a macro form")
                       (list (list (if expanded "expanded" "unchanged") "" "" nil)))))))
 
 ;;; ------------------------------------------------------------------
@@ -620,9 +621,9 @@
         ((typep x 'ratio) (values "a ratio" (list (cons "numerator" (numerator x)) (cons "denominator" (denominator x)))))
         (t (values (format nil "~(~A~)" (%bounded (type-of x) 80)) nil))))
 
-(defun %tool-inspect (code package path)
+(defun %query-inspect (code package path)
   (when code
-    (let ((*package* (%tool-package package)))
+    (let ((*package* (%query-package package)))
       (setq *inspected* (list (eval (%read-one-form code))))))
   (unless *inspected*
     (error 'simple-error :format-control "Nothing has been inspected yet: give code to evaluate."))
@@ -639,7 +640,7 @@
       (let ((items (let ((i -1))
                      (mapcar #'(lambda (p) (list (format nil "~D" (incf i)) (car p) (%bounded (cdr p) 200) nil)) parts))))
         (multiple-value-bind (shown total) (%cap-items items)
-          (%tool-report
+          (%query-report
            (format nil "~A~%  ~A~@[~%  path: ~{~A~^ > ~}~]~{~%~A~}~A"
                    (%bounded x 300) desc (reverse trail)
                    (mapcar #'(lambda (i) (format nil "  [~A] ~A: ~A" (car i) (cadr i) (caddr i))) shown)

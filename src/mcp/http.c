@@ -6,7 +6,6 @@
 #include "mcp.h"
 #include "sessions.h"
 #include "input.h"
-#include "../session.h"   /* tcl_cancel */
 #include "../cli.h"
 #include <microhttpd.h>
 #include <stdio.h>

@@ -108,8 +108,15 @@ cJSON *mcp_error_object(const char *type, const char *message);
 cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r);
 /* The text of that result alone (malloc'd, *LEN bytes; it may hold NUL characters). */
 char *mcp_eval_text(const TclResult *r, size_t *len);
-/* The result of a system report (takes REP over and frees it). */
-cJSON *mcp_report_result(McpContext *ctx, TclReport *rep);
+/* The result of a system report (takes REP over and frees it); DETAILS builds its structured
+ * fields, one of the builders below (report-json.c), one per systems tool. */
+typedef cJSON *(*McpReportJson)(const TclReport *rep);
+cJSON *mcp_report_result(McpContext *ctx, TclReport *rep, McpReportJson details);
+cJSON *mcp_load_report_json(const TclReport *rep);
+cJSON *mcp_describe_report_json(const TclReport *rep);
+cJSON *mcp_local_systems_json(const TclReport *rep);
+cJSON *mcp_loaded_systems_json(const TclReport *rep);
+cJSON *mcp_dependencies_json(const TclReport *rep);
 
 /* Progress from inside a long tool call (no-op without a progress token). */
 void mcp_progress(McpContext *ctx, const char *message);

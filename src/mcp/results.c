@@ -284,7 +284,7 @@ cJSON *mcp_eval_result(McpContext *ctx, const TclResult *r) {
 
 /* The text and structured result of a system report: on success the report (after any captured
  * output); on failure [ERROR] TYPE, the message, what completed before the error, and the output. */
-cJSON *mcp_report_result(McpContext *ctx, TclReport *rep) {
+cJSON *mcp_report_result(McpContext *ctx, TclReport *rep, McpReportJson details) {
     TclResult *r = rep->result;
     bool ok = r->status == TCL_OK;
     Buf b = {0};
@@ -297,8 +297,7 @@ cJSON *mcp_report_result(McpContext *ctx, TclReport *rep) {
     add_captured(&b, r);
     if (ok) buf_line(&b, rep->text ? rep->text : "");
     if (b.len > 0 && b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
-    cJSON *st = rep->json ? cJSON_Parse(rep->json) : NULL;
-    if (!cJSON_IsObject(st)) { cJSON_Delete(st); st = cJSON_CreateObject(); }
+    cJSON *st = details(rep);
     cJSON_AddItemToObject(st, "stdout", mcp_json_string_n(r->out, r->out ? r->out_len : 0));
     cJSON_AddItemToObject(st, "stderr", mcp_json_string_n(r->err, r->err ? r->err_len : 0));
     if (ok) {

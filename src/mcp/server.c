@@ -3,7 +3,6 @@
 #include "input.h"
 #include "sessions.h"
 #include "../cli.h"
-#include "../session.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

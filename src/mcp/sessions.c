@@ -2,7 +2,6 @@
  * stack, registered with the collector), so a runaway evaluation in one never holds up another;
  * calls to one session run one at a time. Handles are 128 random bits. */
 #include "sessions.h"
-#include "../session.h"   /* tcl_cancel */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -189,7 +189,7 @@ static cJSON *load_common(McpContext *ctx, const cJSON *args, bool quickload) {
     tcl_set_progress_handler(ctx->session, progress_to_client, ctx);
     TclReport *rep = tcl_load_system(ctx->session, system, force, quickload, t);
     tcl_set_progress_handler(ctx->session, NULL, NULL);
-    return mcp_report_result(ctx, rep);
+    return mcp_report_result(ctx, rep, mcp_load_report_json);
 }
 
 static cJSON *tool_load_system(McpContext *ctx, const cJSON *args) { return load_common(ctx, args, false); }
@@ -199,7 +199,7 @@ static cJSON *tool_describe_system(McpContext *ctx, const cJSON *args) {
     cJSON *err = NULL;
     const char *system = string_arg(ctx, args, "system", &err);
     if (!system) return err;
-    return mcp_report_result(ctx, tcl_describe_system(ctx->session, system));
+    return mcp_report_result(ctx, tcl_describe_system(ctx->session, system), mcp_describe_report_json);
 }
 
 static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
@@ -222,12 +222,12 @@ static cJSON *tool_list_local_systems(McpContext *ctx, const cJSON *args) {
         lim = (int)limit->valuedouble;
     }
     const char *f = cJSON_IsString(filter) && filter->valuestring[0] ? filter->valuestring : NULL;
-    return mcp_report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim));
+    return mcp_report_result(ctx, tcl_list_local_systems(ctx->session, f, off, lim), mcp_local_systems_json);
 }
 
 static cJSON *tool_list_loaded_systems(McpContext *ctx, const cJSON *args) {
     (void)args;
-    return mcp_report_result(ctx, tcl_list_loaded_systems(ctx->session));
+    return mcp_report_result(ctx, tcl_list_loaded_systems(ctx->session), mcp_loaded_systems_json);
 }
 
 static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
@@ -236,7 +236,7 @@ static cJSON *tool_system_dependencies(McpContext *ctx, const cJSON *args) {
     if (!system) return err;
     bool transitive = false;
     if (!bool_arg(ctx, args, "transitive", &transitive, &err)) return err;
-    return mcp_report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive));
+    return mcp_report_result(ctx, tcl_system_dependencies(ctx->session, system, transitive), mcp_dependencies_json);
 }
 
 /* ---- the table ---- */

@@ -186,13 +186,9 @@ static bool meta_command(TclSession *s, const char *line) {
         if (!package_name_ok(arg)) {
             fprintf(stderr, "[ERROR] INVALID-ARGUMENT\n:package needs a package name, such as :package cl-user\n");
         } else {
-            size_t n = strlen(arg) + 32;
-            char *code = (char *)malloc(n);
-            snprintf(code, n, "(cl:in-package #:%s)", arg);
-            TclResult *r = tcl_eval(s, code, NULL, -1);
+            TclResult *r = tcl_set_package(s, arg);
             if (r->status != TCL_OK) cli_print_result(r, false);
             tcl_result_free(r);
-            free(code);
         }
     } else if (strcmp(cmd, ":load") == 0 && arg && (!arg2 || (strcmp(arg2, "force") == 0 && !extra))) {
         print_report(tcl_load_system(s, arg, arg2 != NULL, false, -1));

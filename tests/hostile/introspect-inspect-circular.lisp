@@ -1,2 +1,2 @@
 ;; expect: ok
-(progn (sys::%tool-inspect "(let ((v (vector 1 2)) (l (list 1 2))) (setf (aref v 0) v (cdr (last l)) l (aref v 1) l) v)" nil nil) (sys::%tool-inspect nil nil '(1 1 1 1)) (length (car sys::*tool-report*)))
+(progn (sys::%query-inspect "(let ((v (vector 1 2)) (l (list 1 2))) (setf (aref v 0) v (cdr (last l)) l (aref v 1) l) v)" nil nil) (sys::%query-inspect nil nil '(1 1 1 1)) (length (car sys::*query-report*)))

@@ -230,13 +230,13 @@ await scenario("cross-reference and find-definitions in the session", async (c) 
   r = await call(c, "calls-who", { symbol: "site-caller" });
   check("calls-who gives the sites too", items(r).filter((i) => i.name === "SITE-CALLEE").length === 2, JSON.stringify(items(r)));
   // the stdlib's own definitions (analysed lazily, at their first call) answer too
-  r = await call(c, "who-calls", { symbol: "sys::%tool-symbol" });
-  const tx = items(r).find((i) => i.name === "SYSTEM::%TOOL-XREF");
+  r = await call(c, "who-calls", { symbol: "sys::%query-symbol" });
+  const tx = items(r).find((i) => i.name === "SYSTEM::%QUERY-XREF");
   check("who-calls finds callers inside the stdlib, with their file", tx && tx.location && tx.location.file === "stdlib-lisp/introspect.lisp" && tx.location.line > 1, JSON.stringify(items(r)).slice(0, 800));
-  r = await call(c, "calls-who", { symbol: "sys::%tool-xref" });
+  r = await call(c, "calls-who", { symbol: "sys::%query-xref" });
   check("calls-who of a stdlib function", names(r).includes("STABLE-SORT") && names(r).includes("MAPHASH"), names(r).join(","));
   r = await call(c, "who-references", { symbol: "sys::*xref-relations*" });
-  check("who-references inside the stdlib", names(r).includes("SYSTEM::%TOOL-XREF"), text(r));
+  check("who-references inside the stdlib", names(r).includes("SYSTEM::%QUERY-XREF"), text(r));
   r = await call(c, "who-calls", { symbol: "no-such-fn-xyz" });
   check("xref of an unknown symbol is an error", r.isError && text(r).includes("No symbol named"), text(r));
   r = await call(c, "who-calls", { symbol: "car", package: "NOPE" });

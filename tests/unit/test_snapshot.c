@@ -98,16 +98,40 @@ START_TEST(load_system_report) {
     ck_assert_msg(strstr(r->text, "Loading system: fix-app\n") == r->text, "%s", r->text);
     ck_assert_msg(strstr(r->text, "Loaded: fix-app (version 0.3.0)"), "%s", r->text);
     ck_assert_msg(strstr(r->text, "Dependencies loaded: fix-util (version 1.2.0)"), "%s", r->text);
-    ck_assert_msg(r->json && strstr(r->json, "\"status\":\"loaded\""), "%s", r->json ? r->json : "(null)");
+    ck_assert(r->has_details);
+    ck_assert_str_eq(r->system, "fix-app");
+    ck_assert_str_eq(r->version, "0.3.0");
+    ck_assert_str_eq(r->status, "loaded");
+    ck_assert_ptr_nonnull(r->record);
+    ck_assert_str_eq(r->record->name, "fix-app");
+    ck_assert_int_ge(r->record->elapsed_ms, 0);
+    ck_assert_int_gt(r->record->load_time_universal, 3900000000LL);
+    ck_assert_int_eq(r->nsystems, 2);   /* the plan: fix-util, then fix-app */
+    ck_assert_str_eq(r->systems[0].name, "fix-util");
+    ck_assert_str_eq(r->systems[0].status, "loaded");
+    ck_assert_str_eq(r->systems[1].name, "fix-app");
     ck_assert_int_ge(progress_calls, 2);
     ck_assert_msg(strstr(progress_last, "fix-app"), "%s", progress_last);
     tcl_report_free(r);
     ck_value(s, "(fix-app:app-value)", "21");
     r = tcl_list_loaded_systems(s);
     ck_assert_msg(r->text && strstr(r->text, "- fix-util 1.2.0") && strstr(r->text, "- fix-app 0.3.0"), "%s", r->text);
+    ck_assert_int_eq(r->nrecords, 2);
+    ck_assert_str_eq(r->records[0].name, "fix-util");
+    ck_assert_str_eq(r->records[1].name, "fix-app");
+    ck_assert_int_eq(r->records[1].ndependencies, 1);
+    ck_assert_str_eq(r->records[1].dependencies[0], "fix-util");
+    ck_assert_msg(r->records[1].source_file && strstr(r->records[1].source_file, "fix-app.asd"), "%s",
+                  r->records[1].source_file ? r->records[1].source_file : "(null)");
     tcl_report_free(r);
     r = tcl_system_dependencies(s, "fix-app/test", true);
     ck_assert_msg(r->text && strstr(r->text, "- fix-util 1.2.0 [loaded]\n- fix-app 0.3.0 [loaded]"), "%s", r->text);
+    ck_assert(r->has_details && r->transitive);
+    ck_assert_str_eq(r->system, "fix-app/test");
+    ck_assert_int_eq(r->nsystems, 2);
+    ck_assert_str_eq(r->systems[0].name, "fix-util");
+    ck_assert_str_eq(r->systems[0].version, "1.2.0");
+    ck_assert_str_eq(r->systems[0].status, "loaded");
     tcl_report_free(r);
     tcl_session_free(s);
 }
@@ -120,6 +144,8 @@ START_TEST(load_system_failures) {
     ck_assert_str_eq(r->result->error_type, "QUICKLISP-CLIENT:SYSTEM-NOT-FOUND");
     ck_assert_str_eq(r->result->error_message, "System \"nonexistent\" not found in any known distribution.");
     ck_assert_ptr_null(r->text);
+    ck_assert(!r->has_details);
+    ck_assert_int_eq(r->nrecords, 0);
     tcl_report_free(r);
     r = tcl_load_system(s, "fix-broken", false, false, -1);
     ck_assert_int_eq(r->result->status, TCL_ERROR);
@@ -127,6 +153,10 @@ START_TEST(load_system_failures) {
     ck_assert_msg(strstr(r->result->error_message, "second.lisp"), "%s", r->result->error_message);
     ck_assert_msg(r->text && strstr(r->text, "Loaded before the error (recorded): fix-util (version 1.2.0)"), "%s",
                   r->text ? r->text : "(null)");
+    ck_assert(!r->has_details);   /* only what loaded before the error */
+    ck_assert_int_eq(r->nrecords, 1);
+    ck_assert_str_eq(r->records[0].name, "fix-util");
+    ck_assert_str_eq(r->records[0].version, "1.2.0");
     tcl_report_free(r);
     ck_value(s, "(tinycl:list-loaded-systems)", "(\"fix-util\")");
     /* the failed system's package is the session's: a reset removes it, not fix-util's */
@@ -141,12 +171,22 @@ START_TEST(describe_and_local_systems) {
     TclReport *r = tcl_describe_system(s, "fix-util");
     ck_assert_int_eq(r->result->status, TCL_OK);
     ck_assert_msg(strstr(r->text, "Status: not loaded"), "%s", r->text);
+    ck_assert(r->has_details);
+    ck_assert_str_eq(r->system, "fix-util");
+    ck_assert_str_eq(r->version, "1.2.0");
+    ck_assert_str_eq(r->status, "not-loaded");
+    ck_assert_ptr_null(r->record);
+    ck_assert_msg(r->source_file && strstr(r->source_file, "fix-util.asd"), "%s", r->source_file ? r->source_file : "(null)");
+    ck_assert_int_ge(r->ncomponents, 1);
     tcl_report_free(r);
     r = tcl_load_system(s, "fix-util", false, false, -1);
     tcl_report_free(r);
     tcl_reset(s, false);
     r = tcl_describe_system(s, "fix-util");
     ck_assert_msg(strstr(r->text, "Status: loaded in the image before the last reset"), "%s", r->text);
+    ck_assert_str_eq(r->status, "loaded-before-reset");
+    ck_assert_ptr_nonnull(r->record);
+    ck_assert_str_eq(r->record->name, "fix-util");
     tcl_report_free(r);
     /* the source registry configuration is the session's: a reset forgets it */
     r = tcl_list_local_systems(s, "fix-c", 0, 10);
@@ -156,6 +196,14 @@ START_TEST(describe_and_local_systems) {
     r = tcl_list_local_systems(s, "fix-c", 1, 1);
     ck_assert_msg(r->text && strstr(r->text, "[Local Systems]\n- fix-cycle-a 0.1.0\n1 of 3 systems (next page: offset 2)"),
                   "%s", r->text ? r->text : "(null)");
+    ck_assert_int_eq(r->nsystems, 1);
+    ck_assert_str_eq(r->systems[0].name, "fix-cycle-a");
+    ck_assert_str_eq(r->systems[0].status, "not-loaded");
+    ck_assert_int_eq(r->systems[0].elapsed_ms, -1);
+    ck_assert_int_eq(r->total, 3);
+    ck_assert_int_eq(r->offset, 1);
+    ck_assert_int_eq(r->next_offset, 2);
+    ck_assert(!r->truncated_scan);
     tcl_report_free(r);
     tcl_session_free(s);
 }
