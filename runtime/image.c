@@ -203,13 +203,9 @@ static void read_maps(Writer *w) {
 
 /* The writing thread's stack (the main thread's, or one a program made with a big stack). */
 static void thread_stack(Writer *w) {
-    pthread_attr_t attr;
-    void *addr = NULL;
-    size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        pthread_attr_getstack(&attr, &addr, &size);
-        pthread_attr_destroy(&attr);
-    }
+    void *addr;
+    size_t size;
+    lisp_thread_stack(&addr, &size);
     w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 

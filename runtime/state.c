@@ -21,14 +21,20 @@ void config_defaults(Config *c) {
     c->poll_interval = DEFAULT_POLL_INTERVAL;
 }
 
-void lisp_set_stack_limits(Lisp *L) {
+void lisp_thread_stack(void **addr, size_t *size) {
     pthread_attr_t attr;
-    void *addr = NULL;
-    size_t size = 0;
+    *addr = NULL;
+    *size = 0;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_getstack(&attr, addr, size);
         pthread_attr_destroy(&attr);
     }
+}
+
+void lisp_set_stack_limits(Lisp *L) {
+    void *addr;
+    size_t size;
+    lisp_thread_stack(&addr, &size);
     char *low = (char *)addr;
     if (!low || size < ((size_t)4 << 20)) {
         /* unknown or tiny stack: assume 1 MB below here is usable */

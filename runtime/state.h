@@ -193,5 +193,7 @@ double lisp_monotonic_now(void);
 
 /* Recompute stack limits for the calling thread (call when changing threads). */
 void lisp_set_stack_limits(Lisp *L);
+/* The calling thread's stack: its lowest address and size (NULL and 0 when the system will not say). */
+void lisp_thread_stack(void **addr, size_t *size);
 
 #endif

@@ -32,7 +32,6 @@ static bool loopback_only;           /* bound to a loopback address: Host must n
 static size_t max_body = MCP_DEFAULT_MAX_MESSAGE;
 static double default_timeout = 30;
 static char *instructions;
-static int wake_fds[2] = {-1, -1};
 static int listen_fd = -1;
 
 /* ---- options ---- */
@@ -623,13 +622,6 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 
 /* ---- start-up ---- */
 
-static void on_signal(int sig) {
-    int saved = errno;
-    unsigned char x = (unsigned char)sig;
-    ssize_t w = write(wake_fds[1], &x, 1);
-    (void)w;
-    errno = saved;
-}
 
 static bool read_token(const char *path) {
     FILE *f = fopen(path, "r");
@@ -688,8 +680,8 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *addr, char *
 
 static void http_session_setup(TclSession *s) {
     if (listen_fd >= 0) tcl_protect_descriptor(s, listen_fd);
-    tcl_protect_descriptor(s, wake_fds[0]);
-    tcl_protect_descriptor(s, wake_fds[1]);
+    tcl_protect_descriptor(s, mcp_wake_fds[0]);
+    tcl_protect_descriptor(s, mcp_wake_fds[1]);
 }
 
 int mcp_http_run(const CliOptions *opt) {
@@ -710,20 +702,7 @@ int mcp_http_run(const CliOptions *opt) {
     if (opt->token_file && !read_token(opt->token_file)) return 2;
     allowed_origin = opt->allow_origin;
     if (opt->max_message) max_body = opt->max_message;
-    if (pipe(wake_fds) != 0) return 70;
-    for (int i = 0; i < 2; i++) {
-        fcntl(wake_fds[i], F_SETFD, FD_CLOEXEC);
-        fcntl(wake_fds[i], F_SETFL, O_NONBLOCK);
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    if (!mcp_wake_install()) return 70;
     /* fd 0 reads nothing and fd 1 goes to stderr: Lisp code has no terminal here */
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null >= 0) { dup2(null, 0); close(null); }
@@ -758,11 +737,11 @@ int mcp_http_run(const CliOptions *opt) {
     fprintf(stderr, "tinycl mcp: serving Streamable HTTP at http://%s:%u%s\n", host, pi ? pi->port : 0, MCP_PATH);
     fflush(stderr);
     for (;;) {
-        struct pollfd pfd = {wake_fds[0], POLLIN, 0};
+        struct pollfd pfd = {mcp_wake_fds[0], POLLIN, 0};
         int pr = poll(&pfd, 1, 1000);
         if (pr > 0) {
             unsigned char sigs[16];
-            ssize_t k = read(wake_fds[0], sigs, sizeof sigs);
+            ssize_t k = read(mcp_wake_fds[0], sigs, sizeof sigs);
             if (k > 0) {
                 fprintf(stderr, "tinycl mcp: signal %d: ending\n", sigs[0]);
                 break;

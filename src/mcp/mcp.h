@@ -168,4 +168,10 @@ extern const char *mcp_instructions;
  * /dev/null on fd 0 and stderr on fd 1 (channel.c). False on failure (errno set). */
 bool mcp_channel_open(int *in_fd, int *out_fd);
 
+/* The self-pipe the transports' loops watch (wake.c): mcp_wake_install makes it and routes
+ * SIGINT, SIGTERM and SIGHUP to mcp_wake, which writes the signal's number (0: just look again). */
+extern int mcp_wake_fds[2];
+bool mcp_wake_install(void);
+void mcp_wake(int sig);
+
 #endif

@@ -94,7 +94,6 @@ static bool shutting_down;           /* SIGTERM, SIGHUP or a failed write: no mo
 static double shutdown_at;
 static double input_closed_at;       /* when the end of input was seen (input_closed) */
 static bool server_done;             /* the evaluating thread has left its loop */
-static int wake_fds[2] = {-1, -1};   /* signal handler -> reader thread */
 static size_t max_message = MCP_DEFAULT_MAX_MESSAGE;
 
 #define version_names mcp_version_names
@@ -317,14 +316,6 @@ static void input_oversized(void *ctx, const char *head, size_t head_len, size_t
     server_warning("warning", m + strlen("Invalid Request: "));
 }
 
-/* The signal handler only wakes the reader thread, which acts on the signal. */
-static void on_signal(int sig) {
-    int saved = errno;
-    unsigned char b = (unsigned char)sig;
-    ssize_t w = write(wake_fds[1], &b, 1);
-    (void)w;
-    errno = saved;
-}
 
 static void interrupt_running_locked(void) {
     if (running_id && the_session) tcl_interrupt(the_session);
@@ -342,7 +333,7 @@ static void begin_shutdown(const char *why) {
     pthread_mutex_unlock(&state_lock);
     if (first) {
         fprintf(stderr, "tinycl mcp: %s: ending\n", why);
-        if (wake_fds[1] >= 0) on_signal(0);
+        if (mcp_wake_fds[1] >= 0) mcp_wake(0);
     }
 }
 
@@ -395,7 +386,7 @@ static void *reader_main(void *arg) {
     for (;;) {
         /* the output too: a client that closed its end (POLLERR on a pipe) ends the server even
          * while nothing is being written */
-        struct pollfd pfd[3] = {{wake_fds[0], POLLIN, 0}, {fileno(proto_out), 0, 0}, {proto_in, POLLIN, 0}};
+        struct pollfd pfd[3] = {{mcp_wake_fds[0], POLLIN, 0}, {fileno(proto_out), 0, 0}, {proto_in, POLLIN, 0}};
         int pr = poll(pfd, reading ? 3 : 2, reading ? 250 : 50);
         if (pr > 0 && (pfd[1].revents & (POLLERR | POLLHUP))) {
             pthread_mutex_lock(&out_lock);
@@ -405,7 +396,7 @@ static void *reader_main(void *arg) {
         }
         if (pr > 0 && (pfd[0].revents & POLLIN)) {
             unsigned char sigs[64];
-            ssize_t k = read(wake_fds[0], sigs, sizeof sigs);
+            ssize_t k = read(mcp_wake_fds[0], sigs, sizeof sigs);
             for (ssize_t i = 0; i < k; i++) if (sigs[i]) handle_signal(sigs[i]);
         }
         if (reading && pr > 0 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
@@ -609,31 +600,13 @@ static void handle_item(McpContext *ctx, cJSON *msg) {
     }
 }
 
-/* SIGINT interrupts the running evaluation; SIGTERM and SIGHUP end the server; SIGPIPE is
- * ignored (a write to a client that went away fails and ends the server). The handler only writes
- * the signal's number to a pipe that the reader thread watches. */
-static bool install_signal_handlers(void) {
-    if (pipe(wake_fds) != 0) return false;
-    for (int i = 0; i < 2; i++) {
-        fcntl(wake_fds[i], F_SETFD, FD_CLOEXEC);
-        fcntl(wake_fds[i], F_SETFL, O_NONBLOCK);
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) || sigaction(SIGHUP, &sa, NULL)) return false;
-    signal(SIGPIPE, SIG_IGN);
-    return true;
-}
 
 /* Each session created on stdio keeps the protocol's descriptors out of Lisp's reach too. */
 static void stdio_session_setup(TclSession *s) {
     tcl_protect_descriptor(s, proto_in);
     tcl_protect_descriptor(s, fileno(proto_out));
-    tcl_protect_descriptor(s, wake_fds[0]);
-    tcl_protect_descriptor(s, wake_fds[1]);
+    tcl_protect_descriptor(s, mcp_wake_fds[0]);
+    tcl_protect_descriptor(s, mcp_wake_fds[1]);
     tcl_set_log_handler(s, session_log, NULL);
 }
 
@@ -660,7 +633,7 @@ int mcp_run(const CliOptions *opt) {
         instructions = NULL;
     free(rules);
     max_message = opt->max_message ? opt->max_message : MCP_DEFAULT_MAX_MESSAGE;
-    if (!install_signal_handlers()) {
+    if (!mcp_wake_install()) {
         perror("tinycl mcp: signals");
         return 70;
     }
@@ -682,8 +655,8 @@ int mcp_run(const CliOptions *opt) {
     tcl_protect_descriptor(session, proto_in);
     tcl_protect_descriptor(session, proto_fd);
     /* the signal pipe too: writing into it would stand for a signal to the server */
-    tcl_protect_descriptor(session, wake_fds[0]);
-    tcl_protect_descriptor(session, wake_fds[1]);
+    tcl_protect_descriptor(session, mcp_wake_fds[0]);
+    tcl_protect_descriptor(session, mcp_wake_fds[1]);
     tcl_set_log_handler(session, session_log, NULL);
     pthread_mutex_lock(&state_lock);
     the_session = session;
@@ -714,7 +687,7 @@ int mcp_run(const CliOptions *opt) {
     pthread_mutex_lock(&state_lock);
     server_done = true;
     pthread_mutex_unlock(&state_lock);
-    on_signal(0);   /* wake the reader thread, which sees server_done */
+    mcp_wake(0);   /* wake the reader thread, which sees server_done */
     pthread_join(reader, NULL);
     mcp_pool_shutdown();
     tcl_session_free(the_session);
