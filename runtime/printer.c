@@ -541,13 +541,33 @@ static Obj empty_contents(Lisp *L, const size_t *dims, int rank, int axis) {
     return r;
 }
 
-/* As SBCL prints such an array readably: #A((dimensions) element-type . contents) */
+/* The elements of A from axis AXIS on as nested lists (the element itself past the last axis),
+ * taking them in row-major order from *I; an axis of length 0 ends the nesting. */
+static Obj array_contents(Lisp *L, Array *a, const size_t *dims, int rank, int axis, size_t *i) {
+    if (axis == rank) return printer_array_elt(L, a->storage, a->offset + (*i)++);
+    Obj head = NIL, tail = NIL;
+    for (size_t k = 0; k < dims[axis]; k++) {
+        Obj c = cons(L, array_contents(L, a, dims, rank, axis + 1, i), NIL);
+        if (tail == NIL) head = c; else CDR(tail) = c;
+        tail = c;
+    }
+    return head;
+}
+
+/* As SBCL prints such an array readably: #A((dimensions) element-type . contents). Used where
+ * #nA(...) would not read back as a similar array: an empty axis before a non-empty one, or an
+ * element type other than T (#nA makes an array of T). */
 static void print_array_with_dims(Lisp *L, PState *ps, Obj o, long depth) {
     Array *a = ARR(o);
     int rank = a->h.aux;
+    size_t active = (a->h.flags & ARR_FILL_POINTER) ? a->fill : (rank ? a->dims[0] : 0);
+    const size_t *shape = rank == 1 ? &active : a->dims;
     Obj dims = NIL;
-    for (int k = rank - 1; k >= 0; k--) dims = cons(L, FIX((intptr_t)a->dims[k]), dims);
-    Obj form = cons(L, dims, cons(L, array_element_type_spec(L, o), empty_contents(L, a->dims, rank, 0)));
+    for (int k = rank - 1; k >= 0; k--) dims = cons(L, FIX((intptr_t)shape[k]), dims);
+    size_t start = 0;
+    Obj contents = ambiguous_dims(shape, rank) ? empty_contents(L, shape, rank, 0)
+                                               : array_contents(L, a, shape, rank, 0, &start);
+    Obj form = cons(L, dims, cons(L, array_element_type_spec(L, o), contents));
     puts_(L, ps, "#A");
     bool saved = ps->pretty;
     ps->pretty = false;
@@ -568,6 +588,10 @@ static void print_array(Lisp *L, PState *ps, Obj o, long depth) {
         return;
     }
     if (!ps->array && !ps->readably) { print_terse_array(L, ps, o); return; }
+    if (ps->readably && et != ELT_T && !(rank == 1 && et == ELT_BIT)) {
+        print_array_with_dims(L, ps, o, depth);
+        return;
+    }
     if (rank == 1) {
         size_t n = (a->h.flags & ARR_FILL_POINTER) ? a->fill : a->total;
         if (et == ELT_BIT) {

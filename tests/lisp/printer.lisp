@@ -1703,6 +1703,23 @@ CCC DDD")
           (read-from-string "#A((2 2) T (1 2) (3 4))")))
   ("#A((0 1) T)" (0 1) (2 0 3) #2A((1 2) (3 4))))
 
+;;; an array of a specialised element type prints readably in the same #A syntax, since #nA(...)
+;;; reads back as an array of T: its type, shape, fill pointer's extent and elements come back
+(deftest print-specialised-array-readably
+  (flet ((back (a) (let ((b (read-from-string (write-to-string a :pretty nil :readably t))))
+                     (list (write-to-string a :pretty nil :readably t) (array-element-type b)
+                           (array-dimensions b) (equalp a b)))))
+    (list (back (make-array nil :element-type '(unsigned-byte 8) :initial-element 1))
+          (back (make-array '(2 3) :element-type '(unsigned-byte 8) :initial-contents '((1 2 3) (4 5 6))))
+          (back (make-array nil :element-type 'bit :initial-element 1))
+          (back (make-array 4 :element-type '(unsigned-byte 8) :fill-pointer 2 :initial-element 7))
+          (write-to-string (make-array 3 :element-type 'bit :initial-element 1) :readably t)))
+  (("#A(NIL (UNSIGNED-BYTE 8) . 1)" (unsigned-byte 8) nil t)
+   ("#A((2 3) (UNSIGNED-BYTE 8) (1 2 3) (4 5 6))" (unsigned-byte 8) (2 3) t)
+   ("#A(NIL BIT . 1)" bit nil t)
+   ("#A((2) (UNSIGNED-BYTE 8) 7 7)" (unsigned-byte 8) (2) t)
+   "#*111"))
+
 (deftest print-random-state-readably
   (let* ((r1 (make-random-state t))
          (r2 (with-standard-io-syntax (read-from-string (write-to-string r1 :readably t)))))
