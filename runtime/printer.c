@@ -533,14 +533,6 @@ static bool ambiguous_dims(const size_t *dims, int rank) {
     return false;
 }
 
-/* The nested lists of an array with no elements, down to its first empty axis. */
-static Obj empty_contents(Lisp *L, const size_t *dims, int rank, int axis) {
-    if (axis >= rank || dims[axis] == 0) return NIL;
-    Obj inner = empty_contents(L, dims, rank, axis + 1), r = NIL;
-    for (size_t i = 0; i < dims[axis]; i++) r = cons(L, inner, r);
-    return r;
-}
-
 /* The elements of A from axis AXIS on as nested lists (the element itself past the last axis),
  * taking them in row-major order from *I; an axis of length 0 ends the nesting. */
 static Obj array_contents(Lisp *L, Array *a, const size_t *dims, int rank, int axis, size_t *i) {
@@ -565,8 +557,7 @@ static void print_array_with_dims(Lisp *L, PState *ps, Obj o, long depth) {
     Obj dims = NIL;
     for (int k = rank - 1; k >= 0; k--) dims = cons(L, FIX((intptr_t)shape[k]), dims);
     size_t start = 0;
-    Obj contents = ambiguous_dims(shape, rank) ? empty_contents(L, shape, rank, 0)
-                                               : array_contents(L, a, shape, rank, 0, &start);
+    Obj contents = array_contents(L, a, shape, rank, 0, &start);
     Obj form = cons(L, dims, cons(L, array_element_type_spec(L, o), contents));
     puts_(L, ps, "#A");
     bool saved = ps->pretty;
