@@ -16,7 +16,7 @@ CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c r
                runtime/image.c runtime/bootimage.c \
                runtime/snapshot.c runtime/access.c runtime/iowait.c
 # evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
-EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/evalprim.c runtime/load.c \
+EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/nodes-test.c runtime/evalprim.c runtime/load.c \
                runtime/warnings.c runtime/xref.c runtime/profile.c
 # library modules: the rest of runtime/, one CL concept each (a new runtime/*.c lands here)
 MODULE_SRC   = $(filter-out $(CORE_SRC) $(EVAL_SRC),$(wildcard runtime/*.c))

@@ -25,6 +25,8 @@ Obj ev_let_local(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
+Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
+    ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -389,6 +391,7 @@ static Node *an_if(ACtx *c, Obj form) {
     i->test = analyze(c, CAR(a));
     i->then = analyze(c, CAR(CDR(a)));
     i->els = n == 3 ? analyze(c, CAR(CDR(CDR(a)))) : const_node(c, NIL);
+    fuse_if_test(L, i);
     return &i->n;
 }
 
@@ -941,6 +944,13 @@ static EvalFn inline_evaluator(int op) {
     }
 }
 
+bool call_node_bound(Node *n) {
+    if (n->ev == ev_call_prim) return true;
+    for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++)
+        if (n->ev == inline_evaluator(inline_ops[i].op)) return true;
+    return false;
+}
+
 static void bind_primitive(ACtx *c, CallNode *n) {
     Lisp *L = c->L;
     Obj sym = n->fname;
@@ -966,7 +976,9 @@ static Node *analyze_call(ACtx *c, Obj form) {
     Obj head = CAR(form);
     int nargs = list_length_checked(L, CDR(form), form);
     if (nargs > 100000) err_program(L, "Too many arguments in call: %d", nargs);
-    CallNode *n = NEW(c, CallNode, ev_call_global);
+    /* a global call with few arguments is specialised by their count (nodes.c) */
+    static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3};
+    CallNode *n = NEW(c, CallNode, nargs < 4 ? global_by_count[nargs] : ev_call_global);
     n->nargs = nargs;
     n->args = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nargs ? nargs : 1));
     if (is_symbol(head)) {
@@ -1260,6 +1272,7 @@ static void finalize(ACtx *c) {
             for (int i = 0; i < lam->ll.nparams && in_order; i++)
                 if (lam->ll.params[i].slot != i || lam->ll.params[i].depth != 0) in_order = false;
             lam->direct_args = in_order;
+            lam->direct_arity = (uint8_t)(in_order && lam->nslots <= DIRECT_SLOTS ? lam->ll.nreq + 1 : 0);
         }
     }
     /* 6. variables bound and never used: reported last, once the nodes are complete */

@@ -67,6 +67,8 @@ typedef struct Lambda {
     bool simple;             /* required lexical params only */
     bool direct_args;        /* simple, a stack frame, and parameter I in slot I: a caller may
                               * evaluate the arguments straight into the frame (ev_call_global) */
+    uint8_t direct_arity;    /* direct_args with a frame of at most DIRECT_SLOTS slots: 1 + the number
+                              * of arguments the call nodes specialised by count take directly; else 0 */
     Node *body;
     Obj doc;
     Obj source;              /* (lambda ll . body) */
@@ -81,6 +83,9 @@ typedef struct Lambda {
     Obj closure_vars;        /* ((name depth . slot) ...) of outer variables it uses, from its closure's
                               * environment (xref.c, for inspect); 0 or NIL when none */
 } Lambda;
+
+/* The most slots a frame made by a call node specialised by argument count may have. */
+#define DIRECT_SLOTS 8
 
 enum { LAZY_NONE = 0, LAZY_PENDING = 1, LAZY_FORCING = 2 };
 /* Analyse a lazy Lambda now (no-op for an analysed one). */

@@ -97,7 +97,9 @@ typedef struct SymNode {       /* special/global variable */
     Node *value;
 } SymNode;
 
-typedef struct IfNode { Node n; Node *test, *then, *els; } IfNode;
+/* CALL: a fused test (nodes-test.c), the predicate call the test is or that NEG (a NOT or NULL
+ * around it, whose branches are then swapped) takes; else NULL. */
+typedef struct IfNode { Node n; Node *test, *then, *els; struct CallNode *call, *neg; } IfNode;
 
 typedef struct SeqNode { Node n; int count; Node **forms; } SeqNode;
 
@@ -219,6 +221,11 @@ typedef struct Pending {
     AVar **svar_vars;
 } Pending;
 
+/* Whether N is a call node bound to a CL primitive at analysis (analyze.c). */
+bool call_node_bound(Node *n);
+/* Give IF node I a fused test when its test is a call of a common CL predicate (nodes-test.c). */
+void fuse_if_test(Lisp *L, IfNode *i);
+
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
 Node *analyze_body(ACtx *c, Obj body);      /* implicit progn */
@@ -240,5 +247,21 @@ void bind_args(Lisp *L, Lambda *lam, Env *frame, int nargs, Obj *args, Obj fn);
 Env *env_up(Env *e, int depth);
 
 Obj ev_const(Lisp *L, Node *n, Env *env);
+Obj ev_lref0(Lisp *L, Node *n, Env *env);
+
+/* Evaluate an argument: a variable of the current frame or a constant is read in place, without
+ * a call through the node (most arguments are one or the other). Unlike EVAL it leaves L->nvals
+ * alone: a caller of this sets it itself. */
+#define ARG_OR_EXIT(var, L, node, env)                                              \
+    do {                                                                            \
+        Node *arg_ = (node);                                                        \
+        if (arg_->ev == ev_lref0) (var) = (env)->slots[((VarNode *)arg_)->index];   \
+        else if (arg_->ev == ev_const) (var) = ((ConstNode *)arg_)->value;          \
+        else EVAL_OR_EXIT(var, L, arg_, env);                                       \
+    } while (0)
+
+/* The call of a CL primitive node C with its evaluated ARGS the general way: the primitive seen at
+ * analysis, or whatever the symbol names now (the inline evaluators' slow path). */
+Obj prim_call_slow(Lisp *L, CallNode *c, int na, Obj *args);
 
 #endif

@@ -19,17 +19,6 @@ Obj ev_lref0(Lisp *L, Node *n, Env *env) {
     return env->slots[((VarNode *)n)->index];
 }
 
-/* Evaluate an argument: a variable of the current frame or a constant is read in place, without
- * a call through the node (most arguments are one or the other). Unlike EVAL it leaves L->nvals
- * alone: a caller of this sets it itself. */
-#define ARG_OR_EXIT(var, L, node, env)                                              \
-    do {                                                                            \
-        Node *arg_ = (node);                                                        \
-        if (arg_->ev == ev_lref0) (var) = (env)->slots[((VarNode *)arg_)->index];   \
-        else if (arg_->ev == ev_const) (var) = ((ConstNode *)arg_)->value;          \
-        else EVAL_OR_EXIT(var, L, arg_, env);                                       \
-    } while (0)
-
 Obj ev_lref(Lisp *L, Node *n, Env *env) {
     VarNode *v = (VarNode *)n;
     L->nvals = 1;
@@ -234,6 +223,62 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
     return call_object(L, fn, na, args, sym);
 }
 
+/* ---- calls specialised by argument count ----
+ * A call of a global function with 0 to 3 arguments: when the function is a closure whose
+ * Lambda takes exactly that many arguments directly (direct_arity), each argument is evaluated
+ * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
+ * general way (ev_call_global), which checks the argument count and signals what it signals. */
+
+/* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
+ * the function the symbol names (then that is called with them, the general way). */
+static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode *c, Obj fn, Lambda *lam,
+                                                                Env *frame, int na) {
+    for (int i = na; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
+    Symbol *s = SYM(c->fname);
+    if (UNLIKELY(s->function != fn)) {
+        if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+        return call_object(L, s->function, na, frame->slots, c->fname);
+    }
+    frame->parent = CLOSURE(fn)->env;
+    safe_point(L);
+    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
+    L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
+    Obj r = EVAL(L, lam->body, frame);
+    PROFILE_EXIT(L, &rec);
+    L->calls = rec.prev;
+    return r;
+}
+
+#define DEFINE_CALL_GLOBAL(name, N, STORE_ARGS)                                             \
+    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+                                                       Env *env) {                          \
+        Obj buf[1 + DIRECT_SLOTS];                                                          \
+        Env *frame = (Env *)buf;                                                            \
+        (void)env;                                                                          \
+        STORE_ARGS                                                                          \
+        return direct_enter(L, c, fn, lam, frame, N);                                       \
+    }                                                                                       \
+    Obj name(Lisp *L, Node *n, Env *env) {                                                  \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj f = SYM(c->fname)->function;                                                    \
+        if (LIKELY(is_heap(f)) && LIKELY(heap_type(f) == T_CLOSURE)) {                     \
+            Lambda *lam = CLOSURE(f)->lambda;                                               \
+            if (LIKELY(lam->direct_arity == N + 1) &&                                       \
+                LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))))           \
+                return name##_direct(L, c, f, lam, env);                                    \
+        }                                                                                   \
+        return ev_call_global(L, n, env);                                                   \
+    }
+
+#define STORE_ARG(i) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+DEFINE_CALL_GLOBAL(ev_call_global0, 0, )
+DEFINE_CALL_GLOBAL(ev_call_global1, 1, STORE_ARG(0))
+DEFINE_CALL_GLOBAL(ev_call_global2, 2, STORE_ARG(0) STORE_ARG(1))
+DEFINE_CALL_GLOBAL(ev_call_global3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+#undef STORE_ARG
+#undef DEFINE_CALL_GLOBAL
+
 /* Call the primitive a call node was bound to at analysis time, or whatever its symbol names now
  * if that has changed (a redefinition): the one path of ev_call_prim and the inline evaluators'
  * slow paths. */
@@ -253,6 +298,8 @@ static inline __attribute__((always_inline)) Obj ev_prim_cached(Lisp *L, CallNod
     L->calls = rec.prev;
     return r;
 }
+
+Obj prim_call_slow(Lisp *L, CallNode *c, int na, Obj *args) { return ev_prim_cached(L, c, na, args); }
 
 /* A call bound to a CL primitive at analysis time. */
 Obj ev_call_prim(Lisp *L, Node *n, Env *env) {

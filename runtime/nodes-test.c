@@ -1,0 +1,132 @@
+/* nodes-test.c: fused tests: an IF whose test calls a common CL predicate decides its branch from a C
+ * boolean, without making T or NIL for the IF to test again. */
+#include "node.h"
+#include "lstring.h"
+
+/* The branch for the boolean B of the predicate call. With a NOT or NULL around the call the
+ * branches were swapped at analysis; should that NOT no longer be CL's (it cannot be redefined,
+ * but the check is one compare), it is called on the predicate's value the general way. */
+static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, bool b, Env *env) {
+    CallNode *neg = i->neg;
+    if (UNLIKELY(neg != NULL) && UNLIKELY(SYM(neg->fname)->function != neg->cached)) {
+        Obj v = b ? S(T) : NIL;
+        Obj r = prim_call_slow(L, neg, 1, &v);
+        if (r == UNWIND_MARK) return r;
+        return r != NIL ? EVAL(L, i->els, env) : EVAL(L, i->then, env);
+    }
+    return b ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+}
+
+/* One evaluator per predicate. FAST decides B and jumps to decided when it can (the symbol still
+ * names the primitive seen at analysis and the arguments are of the types it handles); otherwise
+ * the primitive (or whatever the symbol names now) is called, and signals what it signals. */
+#define DEFINE_TEST1(name, fast)                                                    \
+    Obj name(Lisp *L, Node *n, Env *env) {                                          \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a;                                                                      \
+        bool b;                                                                     \
+        ARG_OR_EXIT(a, L, c->args[0], env);                                         \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        {                                                                           \
+            Obj r = prim_call_slow(L, c, 1, &a);                                    \
+            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
+            b = r != NIL;                                                           \
+        }                                                                           \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+
+#define DEFINE_TEST2(name, fast)                                                    \
+    Obj name(Lisp *L, Node *n, Env *env) {                                          \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj args[2];                                                                \
+        bool b;                                                                     \
+        ARG_OR_EXIT(args[0], L, c->args[0], env);                                   \
+        ARG_OR_EXIT(args[1], L, c->args[1], env);                                   \
+        Obj a = args[0], x = args[1];                                               \
+        (void)a; (void)x;                                                           \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        {                                                                           \
+            Obj r = prim_call_slow(L, c, 2, args);                                  \
+            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
+            b = r != NIL;                                                           \
+        }                                                                           \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+
+#define DECIDE(test) do { b = (test); goto decided; } while (0)
+#define FIXNUMS (is_fixnum(a) && is_fixnum(x))
+
+DEFINE_TEST1(ev_if_null, DECIDE(a == NIL);)
+DEFINE_TEST1(ev_if_consp, DECIDE(is_cons(a));)
+DEFINE_TEST1(ev_if_atom, DECIDE(!is_cons(a));)
+DEFINE_TEST1(ev_if_listp, DECIDE(a == NIL || is_cons(a));)
+DEFINE_TEST1(ev_if_symbolp, DECIDE(is_symbol(a));)
+DEFINE_TEST1(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
+DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
+DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
+DEFINE_TEST1(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+DEFINE_TEST2(ev_if_eq, DECIDE(a == x);)
+DEFINE_TEST2(ev_if_eql, if (a == x) DECIDE(true); if (!is_heap(a) || !is_heap(x)) DECIDE(false);)
+DEFINE_TEST2(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
+DEFINE_TEST2(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
+DEFINE_TEST2(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
+DEFINE_TEST2(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
+DEFINE_TEST2(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
+DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+
+#undef FIXNUMS
+#undef DECIDE
+#undef DEFINE_TEST1
+#undef DEFINE_TEST2
+
+/* (if VAR ...) with VAR in the current frame: the slot is tested in place. */
+static Obj ev_if_lref0(Lisp *L, Node *n, Env *env) {
+    IfNode *i = (IfNode *)n;
+    return env->slots[((VarNode *)i->test)->index] != NIL ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+}
+
+/* The predicates fused, by name in CL and argument count. */
+static const struct { const char *name; int nargs; EvalFn ev; } fused_tests[] = {
+    {"NULL", 1, ev_if_null}, {"NOT", 1, ev_if_null}, {"CONSP", 1, ev_if_consp}, {"ATOM", 1, ev_if_atom},
+    {"LISTP", 1, ev_if_listp}, {"SYMBOLP", 1, ev_if_symbolp}, {"ENDP", 1, ev_if_endp},
+    {"ZEROP", 1, ev_if_zerop}, {"PLUSP", 1, ev_if_plusp}, {"MINUSP", 1, ev_if_minusp},
+    {"EQ", 2, ev_if_eq}, {"EQL", 2, ev_if_eql}, {"<", 2, ev_if_lt}, {">", 2, ev_if_gt},
+    {"<=", 2, ev_if_le}, {">=", 2, ev_if_ge}, {"=", 2, ev_if_numeq}, {"/=", 2, ev_if_numne},
+};
+
+static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
+    if (!c->cached || c->fn || !is_type(c->fname, T_SYMBOL)) return NULL;
+    for (size_t k = 0; k < sizeof fused_tests / sizeof *fused_tests; k++)
+        if (fused_tests[k].nargs == c->nargs && string_equal_cstr(SYM(c->fname)->name, fused_tests[k].name))
+            return fused_tests[k].ev;
+    (void)L;
+    return NULL;
+}
+
+void fuse_if_test(Lisp *L, IfNode *i) {
+    Node *t = i->test;
+    if (t->ev == ev_lref0) { i->n.ev = ev_if_lref0; return; }
+    if (!call_node_bound(t)) return;
+    CallNode *c = (CallNode *)t;
+    EvalFn ev = fused_evaluator(L, c);
+    if (!ev) return;
+    /* (if (not (pred ...)) a b): test pred and swap the branches */
+    if (ev == ev_if_null && call_node_bound(c->args[0])) {
+        CallNode *inner = (CallNode *)c->args[0];
+        EvalFn iev = fused_evaluator(L, inner);
+        if (iev) {
+            i->neg = c;
+            c = inner;
+            ev = iev;
+            Node *then = i->then;
+            i->then = i->els;
+            i->els = then;
+        }
+    }
+    i->call = c;
+    i->n.ev = ev;
+}
