@@ -910,7 +910,9 @@ static const struct { const char *name; int nargs; int op; } inline_ops[] = {
     {"CONSP", 1, INLINE_CONSP}, {"ZEROP", 1, INLINE_ZEROP},
     {"+", 2, INLINE_ADD}, {"-", 2, INLINE_SUB}, {"<", 2, INLINE_LT}, {">", 2, INLINE_GT},
     {"<=", 2, INLINE_LE}, {">=", 2, INLINE_GE}, {"=", 2, INLINE_NUMEQ}, {"EQ", 2, INLINE_EQ},
-    {"EQL", 2, INLINE_EQL}, {"CONS", 2, INLINE_CONS},
+    {"EQL", 2, INLINE_EQL}, {"CONS", 2, INLINE_CONS}, {"*", 2, INLINE_MUL}, {"MOD", 2, INLINE_MOD},
+    {"+", 3, INLINE_ADD3}, {"CADR", 1, INLINE_CADR}, {"SECOND", 1, INLINE_CADR}, {"CDDR", 1, INLINE_CDDR},
+    {"CAAR", 1, INLINE_CAAR}, {"CDAR", 1, INLINE_CDAR}, {"CADDR", 1, INLINE_CADDR}, {"THIRD", 1, INLINE_CADDR},
 };
 
 /* the evaluators of the inline primitives (nodes.c) */
@@ -919,7 +921,10 @@ Obj ev_inline_car(Lisp *, Node *, Env *), ev_inline_cdr(Lisp *, Node *, Env *), 
     ev_inline_zerop(Lisp *, Node *, Env *), ev_inline_add(Lisp *, Node *, Env *), ev_inline_sub(Lisp *, Node *, Env *),
     ev_inline_lt(Lisp *, Node *, Env *), ev_inline_gt(Lisp *, Node *, Env *), ev_inline_le(Lisp *, Node *, Env *),
     ev_inline_ge(Lisp *, Node *, Env *), ev_inline_numeq(Lisp *, Node *, Env *), ev_inline_eq(Lisp *, Node *, Env *),
-    ev_inline_eql(Lisp *, Node *, Env *), ev_inline_cons(Lisp *, Node *, Env *);
+    ev_inline_eql(Lisp *, Node *, Env *), ev_inline_cons(Lisp *, Node *, Env *), ev_inline_mul(Lisp *, Node *, Env *),
+    ev_inline_mod(Lisp *, Node *, Env *), ev_inline_add3(Lisp *, Node *, Env *), ev_inline_cadr(Lisp *, Node *, Env *),
+    ev_inline_cddr(Lisp *, Node *, Env *), ev_inline_caar(Lisp *, Node *, Env *), ev_inline_cdar(Lisp *, Node *, Env *),
+    ev_inline_caddr(Lisp *, Node *, Env *);
 
 static EvalFn inline_evaluator(int op) {
     switch (op) {
@@ -940,6 +945,14 @@ static EvalFn inline_evaluator(int op) {
     case INLINE_EQ: return ev_inline_eq;
     case INLINE_EQL: return ev_inline_eql;
     case INLINE_CONS: return ev_inline_cons;
+    case INLINE_MUL: return ev_inline_mul;
+    case INLINE_MOD: return ev_inline_mod;
+    case INLINE_ADD3: return ev_inline_add3;
+    case INLINE_CADR: return ev_inline_cadr;
+    case INLINE_CDDR: return ev_inline_cddr;
+    case INLINE_CAAR: return ev_inline_caar;
+    case INLINE_CDAR: return ev_inline_cdar;
+    case INLINE_CADDR: return ev_inline_caddr;
     default: return ev_call_prim;
     }
 }

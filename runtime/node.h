@@ -146,7 +146,8 @@ typedef struct CallNode {
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
        INLINE_ZEROP, INLINE_ADD, INLINE_SUB, INLINE_LT, INLINE_GT, INLINE_LE, INLINE_GE,
-       INLINE_NUMEQ, INLINE_EQ, INLINE_EQL, INLINE_CONS };
+       INLINE_NUMEQ, INLINE_EQ, INLINE_EQL, INLINE_CONS, INLINE_MUL, INLINE_MOD, INLINE_ADD3,
+       INLINE_CADR, INLINE_CDDR, INLINE_CAAR, INLINE_CDAR, INLINE_CADDR };
 
 typedef struct LambdaNode { Node n; Lambda *lambda; } LambdaNode;
 typedef struct DBindNode { Node n; LambdaList *ll; Node *value; int frame_size; Node *body; } DBindNode;

@@ -334,17 +334,32 @@ DEFINE_INLINE1(ev_inline_1plus, Obj r; if (fixnum_add_checked(a, FIX(1), &r)) { 
 DEFINE_INLINE1(ev_inline_1minus, Obj r; if (fixnum_sub_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
 DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; })
 
+/* One step of a CAR/CDR chain: false when X is not a list (the primitive then signals). */
+static inline bool cxr_step(Obj *x, bool car) {
+    if (is_cons(*x)) { *x = car ? CAR(*x) : CDR(*x); return true; }
+    return *x == NIL;
+}
+#define CXR(...) { Obj x = a; bool steps[] = {__VA_ARGS__}; bool ok = true;                  \
+                   for (size_t k = sizeof steps; k-- > 0 && ok;) ok = cxr_step(&x, steps[k]); \
+                   if (ok) { L->nvals = 1; return x; } }
+DEFINE_INLINE1(ev_inline_cadr, CXR(true, false))
+DEFINE_INLINE1(ev_inline_cddr, CXR(false, false))
+DEFINE_INLINE1(ev_inline_caar, CXR(true, true))
+DEFINE_INLINE1(ev_inline_cdar, CXR(false, true))
+DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
+#undef CXR
+
 #undef DEFINE_INLINE1
 
 /* The two-argument ones. */
-#define DEFINE_INLINE2(name, fast)                                      \
+#define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
         Obj args[2];                                                    \
         ARG_OR_EXIT(args[0], L, c->args[0], env);                       \
         ARG_OR_EXIT(args[1], L, c->args[1], env);                       \
         Obj a = args[0], b = args[1];                                   \
-        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return ev_prim_cached(L, c, 2, args);                              \
     }
 #define FIXNUMS (is_fixnum(a) && is_fixnum(b))
@@ -360,10 +375,36 @@ DEFINE_INLINE2(ev_inline_numeq, if (FIXNUMS) { L->nvals = 1; return a == b ? S(T
 DEFINE_INLINE2(ev_inline_eq, L->nvals = 1; return a == b ? S(T) : NIL;)
 DEFINE_INLINE2(ev_inline_eql, if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_cons, L->nvals = 1; return cons(L, a, b);)
+DEFINE_INLINE2(ev_inline_mul,
+    intptr_t p;
+    if (FIXNUMS && !__builtin_mul_overflow(fixnum_val(a), fixnum_val(b), &p) && fixnum_fits(p)) {
+        L->nvals = 1; return make_fixnum(p);
+    })
+DEFINE_INLINE2(ev_inline_mod,
+    if (FIXNUMS && b != FIX(0)) {
+        intptr_t x = fixnum_val(a), y = fixnum_val(b), r = x % y;
+        if (r != 0 && (r < 0) != (y < 0)) r += y;
+        L->nvals = 1; return make_fixnum(r);
+    })
 
 #undef COMPARE
 #undef FIXNUMS
 #undef DEFINE_INLINE2
+
+/* (+ a b c) */
+Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    Obj args[3], r;
+    ARG_OR_EXIT(args[0], L, c->args[0], env);
+    ARG_OR_EXIT(args[1], L, c->args[1], env);
+    ARG_OR_EXIT(args[2], L, c->args[2], env);
+    if (LIKELY(SYM(c->fname)->function == c->cached) && fixnum_add_checked(args[0], args[1], &r) &&
+        fixnum_add_checked(r, args[2], &r)) {
+        L->nvals = 1;
+        return r;
+    }
+    return ev_prim_cached(L, c, 3, args);
+}
 
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
