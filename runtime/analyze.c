@@ -26,7 +26,9 @@ Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
 Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
-    ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *);
+    ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *),
+    ev_call_local0(Lisp *, Node *, Env *), ev_call_local1(Lisp *, Node *, Env *),
+    ev_call_local2(Lisp *, Node *, Env *), ev_call_local3(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -991,6 +993,8 @@ static Node *analyze_call(ACtx *c, Obj form) {
     if (nargs > 100000) err_program(L, "Too many arguments in call: %d", nargs);
     /* a global call with few arguments is specialised by their count (nodes.c) */
     static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3};
+    static const EvalFn local_by_count[] = {ev_call_local0, ev_call_local1, ev_call_local2, ev_call_local3};
+    EvalFn local_call = nargs < 4 ? local_by_count[nargs] : ev_call_node;
     CallNode *n = NEW(c, CallNode, nargs < 4 ? global_by_count[nargs] : ev_call_global);
     n->nargs = nargs;
     n->args = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nargs ? nargs : 1));
@@ -1000,7 +1004,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
             LocalFnNode *f = NEW(c, LocalFnNode, ev_local_fn);
             add_fixup(c, &f->n, b->var, FX_REF);
             n->fn = &f->n;
-            n->n.ev = ev_call_node;
+            n->n.ev = local_call;
         } else {
             if (head == NIL) err_program(L, "Illegal function call: %S", form);
             n->fname = head;
@@ -1008,7 +1012,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
         }
     } else if (is_cons(head) && CAR(head) == S(LAMBDA)) {
         n->fn = analyze(c, cons(L, S(FUNCTION), cons(L, head, NIL)));
-        n->n.ev = ev_call_node;
+        n->n.ev = local_call;
     } else {
         err_program(L, "Illegal function call: %S", form);
     }

@@ -229,16 +229,9 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
  * general way (ev_call_global), which checks the argument count and signals what it signals. */
 
-/* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
- * the function the symbol names (then that is called with them, the general way). */
-static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode *c, Obj fn, Lambda *lam,
-                                                                Env *frame, int na) {
+/* Run the body of closure FN (LAM, direct_arity) in FRAME, whose first NA slots hold its arguments. */
+static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
     for (int i = na; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
-    Symbol *s = SYM(c->fname);
-    if (UNLIKELY(s->function != fn)) {
-        if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
-        return call_object(L, s->function, na, frame->slots, c->fname);
-    }
     frame->parent = CLOSURE(fn)->env;
     safe_point(L);
     CallRecord rec = {L->calls, fn, na, frame->slots, frame};
@@ -248,6 +241,18 @@ static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode 
     PROFILE_EXIT(L, &rec);
     L->calls = rec.prev;
     return r;
+}
+
+/* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
+ * the function the symbol names (then that is called with them, the general way). */
+static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode *c, Obj fn, Lambda *lam,
+                                                                Env *frame, int na) {
+    Symbol *s = SYM(c->fname);
+    if (UNLIKELY(s->function != fn)) {
+        if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+        return call_object(L, s->function, na, frame->slots, c->fname);
+    }
+    return direct_run(L, fn, lam, frame, na);
 }
 
 #define DEFINE_CALL_GLOBAL(name, N, STORE_ARGS)                                             \
@@ -276,8 +281,36 @@ DEFINE_CALL_GLOBAL(ev_call_global0, 0, )
 DEFINE_CALL_GLOBAL(ev_call_global1, 1, STORE_ARG(0))
 DEFINE_CALL_GLOBAL(ev_call_global2, 2, STORE_ARG(0) STORE_ARG(1))
 DEFINE_CALL_GLOBAL(ev_call_global3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
-#undef STORE_ARG
 #undef DEFINE_CALL_GLOBAL
+
+/* The same for a call of a local function (FLET, LABELS) or a lambda form: the function is the
+ * value of its node, evaluated before the arguments. */
+#define DEFINE_CALL_LOCAL(name, N, STORE_ARGS)                                              \
+    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+                                                       Env *env) {                          \
+        Obj buf[1 + DIRECT_SLOTS];                                                          \
+        Env *frame = (Env *)buf;                                                            \
+        (void)env; (void)c;                                                                 \
+        STORE_ARGS                                                                          \
+        return direct_run(L, fn, lam, frame, N);                                            \
+    }                                                                                       \
+    Obj name(Lisp *L, Node *n, Env *env) {                                                  \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj f;                                                                              \
+        EVAL_OR_EXIT(f, L, c->fn, env);                                                     \
+        if (LIKELY(is_heap(f)) && LIKELY(heap_type(f) == T_CLOSURE) &&                      \
+            LIKELY(CLOSURE(f)->lambda->direct_arity == N + 1))                              \
+            return name##_direct(L, c, f, CLOSURE(f)->lambda, env);                         \
+        return call_node_args(L, c, f, env);                                                \
+    }
+
+static Obj call_node_args(Lisp *L, CallNode *c, Obj fn, Env *env);
+DEFINE_CALL_LOCAL(ev_call_local0, 0, )
+DEFINE_CALL_LOCAL(ev_call_local1, 1, STORE_ARG(0))
+DEFINE_CALL_LOCAL(ev_call_local2, 2, STORE_ARG(0) STORE_ARG(1))
+DEFINE_CALL_LOCAL(ev_call_local3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+#undef DEFINE_CALL_LOCAL
+#undef STORE_ARG
 
 /* Call the primitive a call node was bound to at analysis time, or whatever its symbol names now
  * if that has changed (a redefinition): the one path of ev_call_prim and the inline evaluators'
@@ -408,9 +441,14 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
 
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
-    int na = c->nargs;
     Obj fn;
     EVAL_OR_EXIT(fn, L, c->fn, env);
+    return call_node_args(L, c, fn, env);
+}
+
+/* The arguments of call node C, then the call of FN with them the general way. */
+static Obj call_node_args(Lisp *L, CallNode *c, Obj fn, Env *env) {
+    int na = c->nargs;
     Obj args[na ? na : 1];
     for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
     return call_object(L, fn, na, args, NIL);

@@ -243,3 +243,30 @@
                     (fp-many-locals 1 'x)))))
     (cdr (find 'fp-many-locals frames :key #'caar)))
   ((a . 1) (b . x)))
+
+;;; ---- local functions and lambda forms, specialised the same way ----
+
+(deftest local-calls-right-counts
+  (labels ((l0 () :zero) (l1 (a) (list a)) (l2 (a b) (list a b)) (l3 (a b c) (list a b c))
+           (count-down (n) (if (zerop n) '() (cons n (count-down (1- n))))))
+    (list (l0) (l1 1) (l2 1 2) (l3 1 2 3) (count-down 3) ((lambda (a b) (+ a b)) 1 2)))
+  (:zero (1) (1 2) (1 2 3) (3 2 1) 3))
+
+(deftest local-calls-wrong-counts
+  (flet ((l1 (a) a) (l2 (a b) (list a b)) (l3 (a b c) (list a b c)) (lo (a &optional b) (list a b)))
+    (list (fp-count-error (l1)) (fp-count-error (l1 1 2)) (fp-count-error (l2 1))
+          (fp-count-error (l3 1 2 3 4)) (fp-count-error (lo)) (fp-count-error (lo 1 2 3))
+          (fp-count-error ((lambda (a) a))) (fp-count-error ((lambda (a) a) 1 2)) (lo 1)))
+  (t t t t t t t t (1 nil)))
+
+(deftest local-calls-closures
+  (let ((k 10))
+    (labels ((add (a) (+ a k)) (adder (a) (lambda (b) (+ a b k))))
+      (list (add 1) (funcall (adder 1) 2) (progn (setq k 20) (add 1)))))
+  (11 13 21))
+
+(deftest backtrace-through-local-calls
+  (flet ((inner (a b) (declare (ignore b)) (car a)))
+    (flet ((outer (x) (list (inner x :b))))
+      (subseq (fp-backtrace-of (lambda () (outer 7))) 0 3)))
+  ((car 7) (inner 7 :b) (outer 7)))
