@@ -173,10 +173,21 @@ enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTE
 /* The slow half of the safe point: stack, interrupts, deadlines. */
 void safe_point_slow(Lisp *L);
 
+/* Every call and every backward GO passes here: a stack test and the countdown, no more. An
+ * interrupt is asked for with lisp_request_interrupt, which ends the countdown too (should another
+ * thread's store be lost to a concurrent decrement, the countdown still ends within
+ * poll_interval safe points, where the flag is read). */
 static inline void safe_point(Lisp *L) {
-    if (UNLIKELY((char *)__builtin_frame_address(0) < L->stack_limit || L->interrupt_pending ||
-                 --L->poll_countdown <= 0))
+    if (UNLIKELY((char *)__builtin_frame_address(0) < L->stack_limit || --L->poll_countdown <= 0))
         safe_point_slow(L);
+}
+
+/* Ask the evaluation to stop at its next safe point with KIND (INTERRUPT_*); safe from a signal
+ * handler or another thread. */
+static inline void lisp_request_interrupt(Lisp *L, int kind) {
+    L->interrupt_kind = kind;
+    L->interrupt_pending = 1;
+    L->poll_countdown = 0;
 }
 
 /* Used by C recursion (reader, printer, equal): only the stack test. */

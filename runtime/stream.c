@@ -348,8 +348,7 @@ void stream_write_char(Lisp *L, Obj o, uint32_t c) {
             if (L->output_left == 0) {
                 /* a flood: stop the evaluation at the next safe point instead of running on to its time limit */
                 s->truncated = true;
-                L->interrupt_kind = INTERRUPT_OUTPUT_LIMIT;
-                L->interrupt_pending = 1;
+                lisp_request_interrupt(L, INTERRUPT_OUTPUT_LIMIT);
                 break;
             }
             L->output_left--;

@@ -229,8 +229,7 @@ void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char
 }
 
 void tcl_interrupt(TclSession *s) {
-    s->L->interrupt_kind = INTERRUPT_USER;
-    s->L->interrupt_pending = 1;
+    lisp_request_interrupt(s->L, INTERRUPT_USER);
 }
 
 void tcl_interrupt_clear(TclSession *s) {
@@ -239,8 +238,7 @@ void tcl_interrupt_clear(TclSession *s) {
 }
 
 void tcl_cancel(TclSession *s) {
-    s->L->interrupt_kind = INTERRUPT_CANCEL;
-    s->L->interrupt_pending = 1;
+    lisp_request_interrupt(s->L, INTERRUPT_CANCEL);
 }
 
 const char *tcl_current_package(TclSession *s) {
