@@ -349,7 +349,10 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
             do (let* ((status (p "STATUS" r))
                       (test-p (typep r test-result))
                       (test (if test-p r (gethash r owner)))
-                      (label (if test (%test-printed (p "NAME" (p "EXPRESSION" test))) "?"))
+                      (name (and test (p "NAME" (p "EXPRESSION" test))))
+                      (label (if test (%test-printed name) "?"))
+                      ;; forms and values as written in the test's package
+                      (*package* (%name-package name))
                       (value (and (typep r value-result) (slot-boundp r (find-symbol "VALUE" "PARACHUTE"))
                                   (list (p "VALUE" r))))
                       (description (p "DESCRIPTION" r))
@@ -409,7 +412,10 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                                         (%test-printed got))
                                     (or (and (not (eq why r)) (%prove-slot why "DESCRIPTION"))
                                         (if errored "the test signalled an error"
-                                            (format nil "expected ~:[~;not ~]~A" (%prove-slot why "NOTP")
+                                            ;; as Prove's list reporter words it
+                                            (format nil "~A is ~:[~;not ~]expected to ~A ~A" (%test-printed got)
+                                                    (%prove-slot why "NOTP")
+                                                    (or (%prove-slot why "REPORT-EXPECTED-LABEL") "be")
                                                     (%test-printed (%prove-slot why "EXPECTED")))))
                                     nil)
                               *test-collected*)))
@@ -470,7 +476,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
       (when (and fw (string= fw "lisp-unit") (not (find-package "LISP-UNIT"))) (setq known nil))
       (when (and fw (string= fw "parachute") (not (find-package "PARACHUTE"))) (setq known nil))
       (when (and fw (string= fw "prove") (not (find-package "PROVE"))) (setq known nil))
-      (when (and test (or (not known) (string= fw "lisp-unit")))
+      (when (and test (or (not known) (member fw '("lisp-unit" "parachute" "prove") :test #'string=)))
         (error "Running one test needs FiveAM or RT; ~A's test framework is ~A." system (or fw "not recognised")))
       (let ((wrap-fiveam #'(lambda (orig &rest args)
                              (let ((r (apply orig args)))
