@@ -159,6 +159,7 @@ try {
   let s = sc(r);
   check("parachute: detected, with counts from its report", ok(r) && s.framework === "parachute" && s.passed === 1 &&
         s.failed === 1 && s.errored === 2 && s.skipped === 1 && s.total === 5, text(r));
+  check("parachute: the summary counts results", text(r).includes("(of 5 results)"), text(r));
   let f = s.failures || [];
   check("parachute: a failed comparison's test, form, expected, actual and reason",
         f.some((x) => x.kind === "failed" && x.test === "PTDEMO-TESTS::ADDS" && x.form === "(IS = 4 (+ 1 2))" &&
@@ -175,6 +176,7 @@ try {
   s = sc(r);
   check("prove: detected, with counts from its suite's reports", ok(r) && s.framework === "prove" && s.passed === 1 &&
         s.failed === 2 && s.errored === 1 && s.skipped === 1 && s.total === 5, text(r));
+  check("prove: the summary counts tests", text(r).includes("(of 5 tests)"), text(r));
   f = s.failures || [];
   check("prove: a failed IS: got, expected and Prove's wording",
         f.some((x) => x.kind === "failed" && x.test === "adds wrongly" && x.expected === "4" && x.actual === "3" &&
