@@ -8,18 +8,26 @@
 (defvar *files-report* nil "The report of the last file or test call, read by the session.")
 
 (defun %conditions-skipped (conditions)
-  ;; CONDITIONS: the reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x"). For
-  ;; each, whether the reader skips the form under *FEATURES*: the reader itself decides, reading
-  ;; the conditionals before a T (the feature expressions in the keyword package; no #. evaluated;
-  ;; one that does not read is taken as kept).
-  (setq *files-report*
-        (mapcar #'(lambda (c)
-                    (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")))
-                      (eq (handler-case (read-from-string (concatenate 'string c " t") nil '%skipped)
-                            (error () t))
-                          '%skipped)))
-                conditions))
+  ;; CONDITIONS: the chains of reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x").
+  ;; For each chain, ((text . kept) ...): each conditional, and whether it is true under *FEATURES*;
+  ;; src/fileload.c then reads the forms as the reader would (a false one skips the next object).
+  (setq *files-report* (mapcar #'%condition-chain conditions))
   (values))
+
+(defun %condition-chain (chain)
+  ;; each conditional decided by the reader itself, reading it before a T (the feature expression
+  ;; in the keyword package; no #. evaluated; one that does not read is taken as true)
+  (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")) (n (length chain)) (pos 0) (out nil))
+    (loop
+      (setq pos (or (position-if-not #'(lambda (c) (member c '(#\Space #\Tab #\Newline #\Return))) chain :start pos) n))
+      (when (or (> (+ pos 2) n) (char/= (char chain pos) #\#)) (return (nreverse out)))
+      (let* ((end (handler-case (let ((*read-suppress* t)) (nth-value 1 (read-from-string chain t nil :start (+ pos 2))))
+                    (error () n)))
+             (text (subseq chain pos end))
+             (kept (handler-case (not (eq (read-from-string (concatenate 'string text " t") nil '%skipped) '%skipped))
+                     (error () t))))
+        (push (cons text kept) out)
+        (setq pos end)))))
 
 (defun %check-readable (string)
   ;; *FILES-REPORT* := NIL when STRING reads as Lisp, else the reader's complaint. Nothing is
