@@ -5,23 +5,12 @@
 // #+(or) skips (f) and what #-(and) skips is the object after it, (g). check-parens, read-lisp-file and edit-lisp-form must see the forms as the reader
 // does, under the session's *features*.
 // Usage: node e2e-files-conditionals.mjs TINYCL
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { check, text, sc, ok, connect, finish } from "./helpers.mjs";
 
 const bin = process.argv[2];
-let passed = 0, failed = 0;
-
-function check(name, cond, detail = "") {
-  if (cond) passed++;
-  else { failed++; console.log(`FAIL ${name}${detail ? ": " + String(detail).slice(0, 1500) : ""}`); }
-}
-
-const text = (r) => (r.content && r.content[0] && r.content[0].text) || "";
-const sc = (r) => r.structuredContent || {};
-const ok = (r) => !r.isError;
 
 const dir = mkdtempSync(join(tmpdir(), "tinycl-conditionals-"));
 const file = join(dir, "nested.lisp");
@@ -35,10 +24,7 @@ writeFileSync(file, source);
 
 let client;
 try {
-  const transport = new StdioClientTransport({ command: bin, args: ["mcp"], stderr: "pipe", env: getDefaultEnvironment() });
-  client = new Client({ name: "tinycl-e2e-conditionals", version: "1.0.0" });
-  await client.connect(transport);
-  await client.listTools();
+  client = await connect(bin, "tinycl-e2e-files-conditionals");
   const call = (name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 120000 });
 
   // what the reader itself reads from the file
@@ -75,6 +61,4 @@ try {
 }
 
 rmSync(dir, { recursive: true, force: true });
-console.log(`e2e-files-conditionals: ${passed} passed, ${failed} failed`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(0);
+finish("e2e-files-conditionals");

@@ -10,23 +10,12 @@
 // The real Parachute 1.5.0 and Prove (master) give the counts their own summaries print; see
 // docs/tools.md.
 // Usage: node e2e-run-tests-frameworks.mjs TINYCL
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { check, text, sc, ok, connect, finish } from "./helpers.mjs";
 
 const bin = process.argv[2];
-let passed = 0, failed = 0;
-
-function check(name, cond, detail = "") {
-  if (cond) passed++;
-  else { failed++; console.log(`FAIL ${name}${detail ? ": " + String(detail).slice(0, 1500) : ""}`); }
-}
-
-const text = (r) => (r.content && r.content[0] && r.content[0].text) || "";
-const sc = (r) => r.structuredContent || {};
-const ok = (r) => !r.isError;
 
 const dir = mkdtempSync(join(tmpdir(), "tinycl-frameworks-"));
 const put = (path, content) => { mkdirSync(join(dir, path, ".."), { recursive: true }); writeFileSync(join(dir, path), content); };
@@ -148,11 +137,7 @@ put("pvdemo/run.lisp", `(defpackage :pvdemo-tests (:use :cl :prove))
 
 let client;
 try {
-  const transport = new StdioClientTransport({ command: bin, args: ["mcp"], stderr: "pipe",
-    env: { ...getDefaultEnvironment(), CL_SOURCE_REGISTRY: `${dir}//` } });
-  client = new Client({ name: "tinycl-e2e-frameworks", version: "1.0.0" });
-  await client.connect(transport);
-  await client.listTools();
+  client = await connect(bin, "tinycl-e2e-run-tests-frameworks", { CL_SOURCE_REGISTRY: `${dir}//` });
   const call = (name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 600000 });
 
   let r = await call("run-tests", { system: "ptdemo" });
@@ -193,6 +178,4 @@ try {
 }
 
 rmSync(dir, { recursive: true, force: true });
-console.log(`e2e-run-tests-frameworks: ${passed} passed, ${failed} failed`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(0);
+finish("e2e-run-tests-frameworks");
