@@ -206,11 +206,11 @@ tm kill-server 2>/dev/null
 # REPL then exits at the end of input.
 pipe_check() { # name pattern input
     out=$(printf '%s' "$3" | HOME=$HOME_DIR timeout 20 "$T" 2>&1 | head -c 200000)
-    if printf '%s' "$out" | grep -qF -- "$2" && [ "$(printf '%s' "$out" | grep -c 'CL-USER>')" -lt 20 ]; then
+    if printf '%s' "$out" | grep -qF -- "$2" && [ "$(printf '%s' "$out" | grep -o 'CL-USER>' | wc -l)" -lt 20 ]; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1)); echo "repl FAIL $1: no '$2' in piped output (or prompts repeated):"
-        printf '%s\n' "$out" | tail -8 | sed 's/^/    /'
+        printf '%s\n' "$out" | tail -8 | cut -c1-300 | sed 's/^/    /'
     fi
 }
 pipe_check upcall-missing-eof 'SYSTEM::%SESSION-EVAL, a function tinycl' "(fmakunbound 'sys::%session-eval)
