@@ -2,7 +2,8 @@
  * A legacy client's initialize makes a session (its own interpreter, named by Mcp-Session-Id); a
  * request whose _meta names 2026-07-28 is served statelessly, its state reached through the
  * `session` argument. Each connection has its own thread, each session its own: a slow evaluation
- * holds up only the calls to its own session. */
+ * holds up only the calls to its own session. GET opens a session's stream of log messages
+ * (outbox.c); batches are served only to sessions of the revisions that had them. */
 #include "mcp.h"
 #include "sessions.h"
 #include "input.h"
