@@ -21,7 +21,7 @@
           getenvp getenv-pathname lexicographic< lexicographic<= nest load* load-from-string
           directory* truenamize resolve-symlinks resolve-symlinks* xdg-cache-home
           xdg-config-home xdg-data-home lisp-implementation-directory
-          lisp-implementation-pathname-p string-trim-whitespace))
+          lisp-implementation-pathname-p string-trim-whitespace collect-sub*directories))
 
 ;;; ------------------------------------------------------------------
 ;;; Output
@@ -376,6 +376,16 @@
 
 (defun call-function (function-spec &rest arguments)
   (apply (ensure-function function-spec) arguments))
+
+(defun collect-sub*directories (directory collectp recursep collector)
+  "Calls COLLECTOR on DIRECTORY when COLLECTP accepts it, and then on those of its subdirectories,
+at any depth, that COLLECTP accepts, entering only the subdirectories RECURSEP accepts. Each of the
+three is a function designator for CALL-FUNCTION."
+  (when (call-function collectp directory)
+    (call-function collector directory)
+    (dolist (sub (subdirectories directory))
+      (when (call-function recursep sub)
+        (collect-sub*directories sub collectp recursep collector)))))
 
 (defun lexicographic< (element< x y)
   (loop (cond ((null y) (return nil))

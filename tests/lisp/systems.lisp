@@ -625,3 +625,24 @@
                        (funcall (find-symbol "RUN" "TRIVIAL-GARBAGE-TESTS"))))
               (null (funcall (find-symbol "PENDING-TESTS" "REGRESSION-TEST"))))))
   (nil (:key :value) t t t))
+
+(deftest sy-perform-named-operation
+  ;; ASDF takes an operation's name where it takes the operation (prove's test runner does this)
+  (progn
+    (asdf:load-system "fix-util")
+    (let ((before (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL")))
+          (c (asdf:find-component (asdf:find-system "fix-util") "util")))
+      (asdf:perform 'asdf:load-source-op c)
+      (- (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL")) before)))
+  1)
+
+(deftest sy-uiop-collect-sub*directories
+  (let ((root (format nil "~Acsd/" *sy-dir*)) (seen nil))
+    (dolist (d '("a/b/" "a/skip/deep/" "c/")) (ensure-directories-exist (concatenate 'string root d)))
+    (uiop:collect-sub*directories
+     root
+     (constantly t)
+     (lambda (d) (not (equal (car (last (pathname-directory d))) "skip")))
+     (lambda (d) (push (enough-namestring d root) seen)))
+    (sort seen #'string<))
+  ("" "a/" "a/b/" "c/"))
