@@ -24,6 +24,18 @@
           lisp-implementation-pathname-p string-trim-whitespace collect-sub*directories))
 
 ;;; ------------------------------------------------------------------
+;;; Walking directories
+
+(defun collect-sub*directories (directory collectp recursep collector)
+  "Calls COLLECTOR on DIRECTORY when COLLECTP is true of it, then, for each subdirectory that
+RECURSEP is true of, walks that one the same way (depth first, subdirectories in name order)."
+  (let ((dir (ensure-directory-pathname directory)))
+    (when (funcall collectp dir) (funcall collector dir))
+    (dolist (sub (sort (subdirectories dir) #'string< :key #'namestring))
+      (when (funcall recursep sub)
+        (collect-sub*directories sub collectp recursep collector)))))
+
+;;; ------------------------------------------------------------------
 ;;; Output
 
 (defun format! (stream format &rest args)
@@ -376,16 +388,6 @@
 
 (defun call-function (function-spec &rest arguments)
   (apply (ensure-function function-spec) arguments))
-
-(defun collect-sub*directories (directory collectp recursep collector)
-  "Calls COLLECTOR on DIRECTORY when COLLECTP accepts it, and then on those of its subdirectories,
-at any depth, that COLLECTP accepts, entering only the subdirectories RECURSEP accepts. Each of the
-three is a function designator for CALL-FUNCTION."
-  (when (call-function collectp directory)
-    (call-function collector directory)
-    (dolist (sub (subdirectories directory))
-      (when (call-function recursep sub)
-        (collect-sub*directories sub collectp recursep collector)))))
 
 (defun lexicographic< (element< x y)
   (loop (cond ((null y) (return nil))
