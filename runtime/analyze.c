@@ -9,6 +9,7 @@
 #include "printer.h"
 #include "docs.h"
 #include "xref.h"
+#include "list.h"
 #include "sequence.h"
 #include <stdlib.h>
 
@@ -730,10 +731,32 @@ static Node *an_eval_when(ACtx *c, Obj form) {
     return const_node(c, NIL);
 }
 
+/* Under COMPILE-FILE (SYS::*FASL-LTV-CELLS* a list) the form is evaluated when the compiled file is
+ * loaded: its function and value share a cell (value the cell itself until then) that COMPILE-FILE
+ * puts before the top-level form, so that LOAD fills it before running the form. */
+typedef struct LtvNode { Node n; Obj cell; } LtvNode;
+
+static Obj ev_ltv(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    Obj cell = ((LtvNode *)n)->cell;
+    if (CDR(cell) == cell) CDR(cell) = funcall0(L, CAR(cell));
+    return values1(L, CDR(cell));
+}
+
 static Node *an_load_time_value(ACtx *c, Obj form) {
     Lisp *L = c->L;
     int len = list_length_checked(L, CDR(form), form);
     if (len < 1 || len > 2) err_program(L, "Malformed LOAD-TIME-VALUE: %S", form);
+    Obj cells = intern_cstr(L, L->pkg_system, "*FASL-LTV-CELLS*");
+    if (is_list(SYM(cells)->value) && SYM(cells)->value != UNBOUND) {
+        Obj fn = analyze_function(L, list2(L, S(FUNCTION), list3(L, S(LAMBDA), NIL, CAR(CDR(form)))), NIL);
+        Obj cell = cons(L, fn, NIL);
+        CDR(cell) = cell;
+        SYM(cells)->value = cons(L, cell, SYM(cells)->value);
+        LtvNode *n = NEW(c, LtvNode, ev_ltv);
+        n->cell = cell;
+        return &n->n;
+    }
     Obj v = lisp_eval(L, CAR(CDR(form)));
     return const_node(c, v);
 }
