@@ -325,6 +325,65 @@ static bool take_string(const unsigned char **p, const unsigned char *end, const
     return true;
 }
 
+/* Why BUF cannot be loaded (NULL when it can): checked before anything is interned. */
+static const char *fasl_refusal(const unsigned char *buf, size_t len, FaslHeader *hp, char *err) {
+    FaslHeader h;
+    if (len < sizeof h || memcmp(buf, FASL_MAGIC, 8) != 0) return "it is not a tinycl compiled file";
+    memcpy(&h, buf, sizeof h);
+    *hp = h;
+    if (h.version != FASL_VERSION) return "it was written by a tinycl of another compiled-file format";
+    if (h.table_bytes > len || h.image_bytes > len || sizeof h + h.table_bytes + h.image_bytes != len)
+        return "it is truncated or damaged (sizes do not add up)";
+    if (fnv(buf + sizeof h, h.table_bytes) != h.table_checksum) return "it is damaged (checksum mismatch)";
+    if (!image_check(buf + sizeof h + h.table_bytes, h.image_bytes, err)) return err;
+    return NULL;
+}
+
+/* (sys:%fasl-loadable-p path &optional full) -> T, or NIL and why not (a string): what the
+ * system cache asks before it loads a compiled file instead of compiling its source again. Without
+ * FULL only the headers and the size are checked (the checksum is LOAD's, which refuses a damaged
+ * file before running anything). */
+DEFPRIM(prim_pct_fasl_loadable_p) {
+    char *path = path_of(L, args[0], false, "LOAD");
+    bool full = nargs > 1 && args[1] != NIL;
+    size_t len = 0;
+    unsigned char *buf = NULL;
+    if (full) buf = slurp(path, &len);
+    else {
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            long size = ftell(f);
+            rewind(f);
+            buf = (unsigned char *)calloc(1, 8192);
+            size_t got = buf ? fread(buf, 1, 8192, f) : 0;
+            fclose(f);
+            FaslHeader h;
+            char err[IMAGE_ERRLEN];
+            const char *why = NULL;
+            if (got < sizeof h || memcmp(buf, FASL_MAGIC, 8) != 0) why = "it is not a tinycl compiled file";
+            else {
+                memcpy(&h, buf, sizeof h);
+                if (h.version != FASL_VERSION) why = "it was written by a tinycl of another compiled-file format";
+                else if (size < 0 || sizeof h + h.table_bytes + h.image_bytes != (uint64_t)size) why = "it is truncated or damaged";
+                else if (sizeof h + h.table_bytes + 256 > got) full = true;   /* a long table: read it all */
+                else if (!image_check_header(buf + sizeof h + h.table_bytes, h.image_bytes, err)) why = err;
+            }
+            free(buf);
+            buf = NULL;
+            if (!full) return why ? values2(L, NIL, string_from_cstr(L, why)) : values2(L, S(T), NIL);
+            buf = slurp(path, &len);
+        }
+    }
+    if (!buf) return values2(L, NIL, string_from_cstr(L, strerror(errno)));
+    FaslHeader h;
+    char err[IMAGE_ERRLEN];
+    const char *why = fasl_refusal(buf, len, &h, err);
+    Obj r = why ? values2(L, NIL, string_from_cstr(L, why)) : values2(L, S(T), NIL);
+    free(buf);
+    return r;
+}
+
 /* (sys:%fasl-file-p path) -> true when PATH begins as a compiled file does. */
 DEFPRIM(prim_pct_fasl_file_p) {
     UNUSED_ARGS;
@@ -348,16 +407,7 @@ DEFPRIM(prim_pct_fasl_read) {
     if (!buf) err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(errno));
     FaslHeader h;
     char err[IMAGE_ERRLEN];
-    const char *why = NULL;
-    if (len < sizeof h || memcmp(buf, FASL_MAGIC, 8) != 0) why = "it is not a tinycl compiled file";
-    else {
-        memcpy(&h, buf, sizeof h);
-        if (h.version != FASL_VERSION) why = "it was written by a tinycl of another compiled-file format";
-        else if (h.table_bytes > len || h.image_bytes > len || sizeof h + h.table_bytes + h.image_bytes != len)
-            why = "it is truncated or damaged (sizes do not add up)";
-        else if (fnv(buf + sizeof h, h.table_bytes) != h.table_checksum) why = "it is damaged (checksum mismatch)";
-        else if (!image_check(buf + sizeof h + h.table_bytes, h.image_bytes, err)) why = err;
-    }
+    const char *why = fasl_refusal(buf, len, &h, err);
     if (why) {
         free(buf);
         err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
@@ -438,6 +488,7 @@ static const PrimDef fasl_prims[] = {
     {"%FASL-WRITE", PK_SYS, prim_pct_fasl_write, 2, 2, 0, "(path object)", NULL},
     {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 1, FN_MV, "(path)", NULL},
     {"%FASL-RESOLVE", PK_SYS, prim_pct_fasl_resolve, 2, 2, 0, "(items pending)", NULL},
+    {"%FASL-LOADABLE-P", PK_SYS, prim_pct_fasl_loadable_p, 1, 2, FN_MV, "(path &optional full)", NULL},
     {"%FASL-FILE-P", PK_SYS, prim_pct_fasl_file_p, 1, 1, 0, "(path)", NULL},
     {0},
 };

@@ -542,6 +542,11 @@ static bool check_header(const unsigned char *buf, size_t len, ImageHeader *hp, 
     return true;
 }
 
+bool image_check_header(const unsigned char *buf, size_t len, char *err) {
+    ImageHeader h;
+    return check_header(buf, len, &h, err);
+}
+
 bool image_check(const unsigned char *buf, size_t len, char *err) {
     ImageHeader h;
     if (!check_header(buf, len, &h, err)) return false;

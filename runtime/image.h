@@ -68,6 +68,9 @@ bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roo
                    const ImageRegion *externs, size_t nexterns, char *err);
 /* The header's checks and the checksum, without building anything: true when BUF would be read. */
 bool image_check(const unsigned char *buf, size_t len, char *err);
+/* Only the header's checks (format, build id, size), for an image of LEN bytes of which BUF holds
+ * at least the header (256 bytes are enough). */
+bool image_check_header(const unsigned char *buf, size_t len, char *err);
 static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
     const char *c = (const char *)p;
     return h->scanned && ((c >= h->scanned && c < h->scanned + h->scanned_room) ||
