@@ -1470,8 +1470,13 @@
 
 (defvar *system-cache* t "True: the system loader keeps compiled files in its cache and loads them.")
 
+(defvar *system-cache-directory* nil
+  "When set, the directory the cache keeps its compiled files in, instead of $XDG_CACHE_HOME/tinycl/<version>/.")
+
 (defun %system-cache-root ()
   (let ((xdg (getenv "XDG_CACHE_HOME")))
+    (if *system-cache-directory*
+        (return-from %system-cache-root (ensure-directory-pathname *system-cache-directory*)))
     (ignore-errors
      (merge-pathnames (make-pathname :directory (list :relative "tinycl" (lisp-implementation-version)))
                       (if (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
