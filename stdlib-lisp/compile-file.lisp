@@ -12,6 +12,46 @@
   "While COMPILE-FILE analyses a form: the cells of its LOAD-TIME-VALUE forms, newest first (the
 analyser reads this variable); :NONE otherwise, when LOAD-TIME-VALUE is evaluated at once.")
 
+(defvar *fasl-constants* nil
+  "While COMPILE-FILE runs: an EQ hash table from each literal rebuilt by MAKE-LOAD-FORM (or holding
+one) to its load-time cell, so that the file makes each such object once.")
+
+(defun %fasl-set-cell (cell value) (setf (cdr cell) value))
+
+(defun %fasl-constant-form (x seen)
+  ;; a form that makes an object similar to the literal X at load time
+  (cond ((and (typep x '(or standard-object structure-object condition)) (not (typep x 'class)))
+         x)                           ; self-evaluating: analysed as a literal, its own cell
+        ((consp x)
+         (when (gethash x seen)
+           (error "A circular literal holding objects dumped by MAKE-LOAD-FORM cannot be compiled: ~S" x))
+         (setf (gethash x seen) t)
+         `(cons ,(%fasl-constant-form (car x) seen) ,(%fasl-constant-form (cdr x) seen)))
+        ((simple-vector-p x)
+         `(vector ,@(map 'list #'(lambda (e) (%fasl-constant-form e seen)) x)))
+        (t `',x)))
+
+(defun %fasl-constant-cell (object)
+  ;; the analyser's question, under COMPILE-FILE, about a literal holding an instance: the cell
+  ;; whose value LOAD computes, made once per object (CLHS 3.2.4.4)
+  (or (gethash object *fasl-constants*)
+      (let ((cell (cons nil nil)))
+        (setf (cdr cell) cell)
+        (setf (gethash object *fasl-constants*) cell)
+        (let ((form (if (consp object) (%fasl-constant-form object (make-hash-table :test 'eq))
+                        (if (simple-vector-p object) (%fasl-constant-form object (make-hash-table :test 'eq))
+                            (multiple-value-bind (creation init) (make-load-form object)
+                              (let ((o (gensym "OBJECT")))
+                                ;; the cell has the object before its initialisation form, which
+                                ;; may refer to it, runs
+                                `(let ((,o ,creation))
+                                   (%fasl-set-cell ',cell ,o)
+                                   ,@(if init (list init))
+                                   ,o)))))))
+          (setf (car cell) (eval (list 'function (list 'lambda '() form))))
+          (push cell *fasl-ltv-cells*)
+          cell))))
+
 (defvar *compile-file-items* nil "The items of the file being compiled, newest first.")
 (defvar *compile-file-defined* nil "The names the file being compiled defines: (function . name) or (variable . name).")
 
@@ -113,6 +153,7 @@ analyser reads this variable); :NONE otherwise, when LOAD-TIME-VALUE is evaluate
            (*readtable* *readtable*)
            (*compile-file-items* nil)
            (*compile-file-defined* nil)
+           (*fasl-constants* (make-hash-table :test 'eq))
            (warnings-p nil) (failure-p nil) (aborted nil))
       (%check-access output :output "COMPILE-FILE")
       (when verbose

@@ -37,7 +37,7 @@
               (let ((b (make-array 7 :element-type '(unsigned-byte 8))))
                 (read-sequence b s)
                 (map 'string #'code-char b)))
-            (load (first r)) (cf-a))))
+            (load (first r)) (funcall 'cf-a))))
   ("fasl" nil nil nil "TCLFASL" t :a))
 
 (deftest compile-file-eval-when
@@ -94,6 +94,16 @@
   (t :kw t))
 
 (defstruct cf-point x y)
+(defmethod make-load-form ((p cf-point) &optional env) (make-load-form-saving-slots p :environment env))
+
+(defclass cf-thing () ((name :initarg :name :reader cf-thing-name) (made :initform 0 :accessor cf-thing-made)))
+(defvar *cf-made* 0)
+(defmethod make-load-form ((x cf-thing) &optional env)
+  (declare (ignore env))
+  (values `(make-instance 'cf-thing :name ',(cf-thing-name x))
+          `(setf (cf-thing-made ,x) (incf *cf-made*))))
+(defvar *cf-thing* (make-instance 'cf-thing :name "one"))
+(defstruct cf-opaque a)
 
 (deftest compile-file-literals
   ;; identity within the file, similarity of the copies, symbols by name, uninterned symbols
@@ -113,6 +123,23 @@
   (t (1 2) t nil t "str" #(1 #\x 2.5d0) 12345678901234567890 3/4 #c(1 2) "/tmp/x.txt"
    t t t t 1 (2 3) #*1011 #(q q)))
 
+(deftest compile-file-make-load-form
+  ;; an object made once per file by its MAKE-LOAD-FORM forms, the initialisation form seeing it;
+  ;; inside a list too; a structure without a method is an error of the compilation
+  (progn
+    (setq *cf-made* 0)
+    (cf-write "mlf.lisp"
+              "(defun cl-user::cf-mlf () (list '#.cl-user::*cf-thing* '(1 #.cl-user::*cf-thing*) #.cl-user::*cf-thing*))")
+    (cf-write "mlf2.lisp" "(defun cl-user::cf-mlf2 () '#S(cl-user::cf-opaque :a 1))")
+    (let ((r (cf-compile "mlf.lisp")))
+      (list (third r) *cf-made*
+            (progn (load (first r))
+                   (let ((l (funcall 'cf-mlf)))
+                     (list (cf-thing-name (first l)) (eq (first l) (second (second l))) (eq (first l) (third l))
+                           (eq (first l) *cf-thing*) (cf-thing-made (first l)) *cf-made*)))
+            (third (cf-compile "mlf2.lisp")))))
+  (nil 0 ("one" t t nil 1 1) t))
+
 (deftest compile-file-load-time-value
   ;; evaluated once, when the file is loaded, not when it is compiled
   (progn
@@ -122,7 +149,7 @@
       (let ((after-compile *cf-counter*))
         (load out)
         (let ((after-load *cf-counter*))
-          (list after-compile after-load (cf-ltv) (cf-ltv) *cf-counter*)))))
+          (list after-compile after-load (funcall 'cf-ltv) (funcall 'cf-ltv) *cf-counter*)))))
   (0 1 1 1 1))
 
 (deftest compile-file-values-and-variables
