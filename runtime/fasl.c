@@ -23,12 +23,13 @@
  *            table, length of the image, a checksum of the table
  *   table    one entry per reference: kind byte, heap type byte, then one or two names, each a
  *            4-byte length and UTF-8 bytes (package name, symbol name)
- *   image    runtime/image.c's format: one root, the list the compiling code gave
+ *   image    runtime/image.c's format: one root, the vector of items the compiling code gave
  * The image's external regions are the interpreter structure (NIL lives there), the two parts of
  * the boot image (its objects are at the same place in every process of this build that booted
  * from it), then one region per reference. So a file is tied to the build (the image's build id)
- * and to how the writer booted (the regions' sizes): anything else is refused before anything is
- * interned, and the system cache then compiles the file again.
+ * and to how the writer booted (the regions' sizes): anything else is refused before anything of
+ * the file runs (the table and the image's header before a name is interned, the image's checksum
+ * before the graph is built), and the system cache then compiles the file again.
  */
 
 #define FASL_MAGIC "TCLFASL"
@@ -326,7 +327,7 @@ static bool take_string(const unsigned char **p, const unsigned char *end, const
 }
 
 /* Why BUF cannot be loaded (NULL when it can): checked before anything is interned. */
-static const char *fasl_refusal(const unsigned char *buf, size_t len, FaslHeader *hp, char *err) {
+static const char *fasl_refusal(const unsigned char *buf, size_t len, FaslHeader *hp, bool image_sum, char *err) {
     FaslHeader h;
     if (len < sizeof h || memcmp(buf, FASL_MAGIC, 8) != 0) return "it is not a tinycl compiled file";
     memcpy(&h, buf, sizeof h);
@@ -335,7 +336,8 @@ static const char *fasl_refusal(const unsigned char *buf, size_t len, FaslHeader
     if (h.table_bytes > len || h.image_bytes > len || sizeof h + h.table_bytes + h.image_bytes != len)
         return "it is truncated or damaged (sizes do not add up)";
     if (fnv(buf + sizeof h, h.table_bytes) != h.table_checksum) return "it is damaged (checksum mismatch)";
-    if (!image_check(buf + sizeof h + h.table_bytes, h.image_bytes, err)) return err;
+    /* the image's checksum is checked again by image_read_gc, before it builds anything */
+    if (!(image_sum ? image_check : image_check_header)(buf + sizeof h + h.table_bytes, h.image_bytes, err)) return err;
     return NULL;
 }
 
@@ -378,7 +380,7 @@ DEFPRIM(prim_pct_fasl_loadable_p) {
     if (!buf) return values2(L, NIL, string_from_cstr(L, strerror(errno)));
     FaslHeader h;
     char err[IMAGE_ERRLEN];
-    const char *why = fasl_refusal(buf, len, &h, err);
+    const char *why = fasl_refusal(buf, len, &h, true, err);
     Obj r = why ? values2(L, NIL, string_from_cstr(L, why)) : values2(L, S(T), NIL);
     free(buf);
     return r;
@@ -407,7 +409,7 @@ DEFPRIM(prim_pct_fasl_read) {
     if (!buf) err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(errno));
     FaslHeader h;
     char err[IMAGE_ERRLEN];
-    const char *why = fasl_refusal(buf, len, &h, err);
+    const char *why = fasl_refusal(buf, len, &h, false, err);
     if (why) {
         free(buf);
         err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
