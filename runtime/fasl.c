@@ -463,6 +463,8 @@ DEFPRIM(prim_pct_fasl_read) {
     uintptr_t root = 0;
     bool ok = image_read_gc(L, buf + sizeof h + h.table_bytes, h.image_bytes, &root, 1, ext, nregions, err);
     free(buf);
+    if (!ok && strstr(err, "external regions"))
+        snprintf(err, sizeof err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
     if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, err);
     return values2(L, (Obj)root, pending);
 }

@@ -187,15 +187,23 @@
   (with-open-file (s path :direction :output :element-type '(unsigned-byte 8) :if-exists :supersede)
     (write-sequence bytes s)))
 
+(defun cf-u64 (bytes at)
+  (let ((n 0)) (dotimes (i 8 n) (setq n (+ n (ash (aref bytes (+ at i)) (* 8 i)))))))
+
 (deftest compile-file-damaged-and-foreign-files-refused
-  ;; a damaged, truncated or foreign compiled file is a FILE-ERROR before anything of it runs
+  ;; a damaged, truncated or foreign compiled file, or one of another build, is a FILE-ERROR before
+  ;; anything of it runs
   (progn
     (cf-write "d.lisp" "(setq cl-user::*cf-counter* :ran)")
     (let* ((good (cf-bytes (first (cf-compile "d.lisp"))))
            (damaged (copy-seq good))
-           (foreign (copy-seq good)))
+           (foreign (copy-seq good))
+           (stale (copy-seq good)))
       (setf (aref damaged (- (length damaged) 100)) (logxor 255 (aref damaged (- (length damaged) 100))))
       (setf (aref foreign 8) 99)               ; another format version
+      (let ((at (+ 40 (cf-u64 good 16) 16)))  ; the image's build id, after the header and the table
+        (setf (aref stale at) (logxor 1 (aref stale at))))
+      (cf-put-bytes (cf "stale.fasl") stale)
       (cf-put-bytes (cf "damaged.fasl") damaged)
       (cf-put-bytes (cf "short.fasl") (subseq good 0 (floor (length good) 2)))
       (cf-put-bytes (cf "foreign.fasl") foreign)
@@ -206,8 +214,10 @@
                        '("damaged.fasl" "short.fasl" "foreign.fasl"))))
         (list r *cf-counter*
               (cf-contains (second (cf-error-of (load (cf "damaged.fasl")))) "checksum")
-              (cf-contains (second (cf-error-of (load (cf "foreign.fasl")))) "another")))))
-  (((t t) (t t) (t t)) 0 t t))
+              (cf-contains (second (cf-error-of (load (cf "foreign.fasl")))) "another")
+              (cf-contains (second (cf-error-of (load (cf "stale.fasl")))) "another build")
+              (sys::%fasl-loadable-p (cf "stale.fasl"))))))
+  (((t t) (t t) (t t)) 0 t t t nil))
 
 (deftest compile-file-read-error-fails
   (progn
