@@ -1370,6 +1370,9 @@ void lambda_force(Lisp *L, Lambda *lam) {
     /* as at boot: the definition's package, no user macroexpansion hook */
     bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
     bind_special(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    /* a stdlib function first called while COMPILE-FILE runs is not part of the file */
+    Obj cells = fasl_cells_var(L);
+    if (cells != NIL) bind_special(L, cells, intern_cstr(L, L->pkg_keyword, "NONE"));
     ACtx c;
     ctx_init(&c, L, NIL);
     c.eager = true;
