@@ -155,5 +155,12 @@ tsan:
 	    tests/unit/test_session_threads.c build-tsan/libtinycl.a $(LDLIBS) $$(pkg-config --libs check)
 	GC_DONT_GC=1 CK_RUN_CASE=threads TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/tests/test_session_threads
 
+# Why `make tsan` runs with collection off: the collector alone, with no tinycl code, cannot stop
+# its threads under ThreadSanitizer (tests/tsan/gc-signals.c; docs/deploy.md). Expected to abort.
+tsan-gc-probe:
+	@mkdir -p build-tsan/tests
+	$(CC) -std=c11 -O1 -g -fsanitize=thread -o build-tsan/tests/gc-signals tests/tsan/gc-signals.c -lgc -lpthread
+	-CALL_EVERY=1 build-tsan/tests/gc-signals
+
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz

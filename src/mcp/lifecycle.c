@@ -1,8 +1,17 @@
 /* lifecycle.c: what every transport says about itself: the protocol revisions, the initialize
- * result (legacy era), server/discover and the per-request _meta of the 2026-07-28 revision. */
+ * result (legacy era), server/discover and the per-request _meta of the 2026-07-28 revision; and the
+ * words its sessions use for the server's tools (mcp_session_options). */
 #include "mcp.h"
 #include <stdio.h>
 #include <string.h>
+
+void mcp_session_options(TclOptions *so) {
+    so->capture_output = true;
+    so->exit_unavailable = true;   /* the server's process is not the session's to end */
+    so->call_label = "evaluate-lisp call";
+    so->exit_unavailable_report = "exit is not available in the MCP server; use reset-session";
+    if (so->timeout <= 0) so->timeout = 30;
+}
 
 const char *const mcp_version_names[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
 
@@ -51,6 +60,12 @@ cJSON *mcp_discover_result(const char *instructions) {
     cJSON_AddStringToObject(r, "cacheScope", "private");
     return r;
 }
+
+/* server/discover exists only in the 2026-07-28 revision, whose requests must carry the protocol
+ * version (and the client's capabilities) in _meta: without them the request is malformed. */
+const char mcp_discover_needs_meta[] =
+    "Invalid params: server/discover needs _meta with \"io.modelcontextprotocol/protocolVersion\" "
+    "(2026-07-28) and \"io.modelcontextprotocol/clientCapabilities\"; legacy clients use initialize";
 
 McpEra mcp_request_era(const cJSON *params, const char **requested) {
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");

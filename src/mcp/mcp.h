@@ -143,6 +143,9 @@ bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *
 char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout);
 
 /* ---- lifecycle (lifecycle.c) ---- */
+/* The server's session options over the user's: output captured, (exit) an error whose report
+ * says to use reset-session, definitions typed in located by "evaluate-lisp call N", 30 s by default. */
+void mcp_session_options(TclOptions *so);
 extern const char *const mcp_version_names[];
 /* A legacy revision by name (*KNOWN false: the newest legacy one). */
 McpVersion mcp_version_from(const char *s, bool *known);
@@ -154,6 +157,8 @@ cJSON *mcp_discover_result(const char *instructions);
  * initialize handshake's), 2026-07-28 (served statelessly), or another (*REQUESTED: its name). */
 typedef enum { MCP_ERA_LEGACY, MCP_ERA_MODERN, MCP_ERA_UNSUPPORTED } McpEra;
 McpEra mcp_request_era(const cJSON *params, const char **requested);
+/* The -32602 message for a server/discover without the 2026-07-28 _meta. */
+extern const char mcp_discover_needs_meta[];
 #define MCP_UNSUPPORTED_VERSION (-32022)
 #define MCP_HEADER_MISMATCH (-32020)
 /* The error object {code -32022, message, data{supported, requested}}. */
