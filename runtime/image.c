@@ -140,6 +140,8 @@ typedef struct Writer {
     uint64_t *tables; size_t ntables, tables_cap;
     size_t nrel, exe_words, extern_words;
     const ImageRegion *externs; size_t nexterns;
+    const ImageCut *cut;                                /* blocks written as references (or NULL) */
+    uint64_t *cut_sizes; size_t ncuts, cut_cap;
     Range *maps; size_t nmaps;
     Range stack;                                        /* the writing thread's stack */
     char *err;
@@ -251,6 +253,24 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     return rel;
 }
 
+/* A word pointing OFF bytes into the block the caller cut as its object K (of SIZE bytes): an
+ * external region numbered after the caller's regions, which the reader gets from its caller. */
+static uint64_t cut_word(Writer *w, size_t k, size_t size, uintptr_t off, bool *rel, uintptr_t where) {
+    size_t x = w->nexterns + k;
+    if (x > REL_INDEX_MASK || off > size) { fail(w, "too many objects cut from the image, or a word past one", off, where); return 0; }
+    if (k >= w->cut_cap) {
+        size_t cap = w->cut_cap ? w->cut_cap * 2 : 256;
+        while (cap <= k) cap *= 2;
+        w->cut_sizes = (uint64_t *)xrealloc(w->cut_sizes, cap * sizeof *w->cut_sizes);
+        w->cut_cap = cap;
+    }
+    while (w->ncuts <= k) w->cut_sizes[w->ncuts++] = 0;
+    w->cut_sizes[k] = size;
+    *rel = true;
+    w->extern_words++;
+    return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)x << REL_OFFSET_BITS) | off;
+}
+
 /* Encode one word: sets *REL when it is a relocation. */
 static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) {
     *rel = false;
@@ -269,6 +289,11 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
         return v;
     }
     void *base = GC_base((void *)v);
+    if (base && w->cut) {
+        size_t size = 0;
+        long k = w->cut->fn(w->cut->ctx, (uintptr_t)base, &size);
+        if (k >= 0) return cut_word(w, (size_t)k, size, v - (uintptr_t)base, rel, where);
+    }
     if (base) {
         *rel = true;
         return place_block(w, (uintptr_t)base) + (v - (uintptr_t)base);
@@ -341,11 +366,17 @@ static void encode_scanned(Writer *w, uintptr_t base) {
 
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err) {
+    return image_write_cut(L, roots, nroots, externs, nexterns, NULL, len, err);
+}
+
+unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                               size_t nexterns, const ImageCut *cut, size_t *len, char *err) {
     (void)L;
     Writer w;
     memset(&w, 0, sizeof w);
     w.externs = externs;
     w.nexterns = nexterns;
+    w.cut = cut;
     w.err = err;
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
@@ -369,6 +400,8 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
         w.failed = true;
         snprintf(err, IMAGE_ERRLEN, "the graph is too large for an image (4 GB per part)");
     }
+    size_t ncaller = nexterns;
+    nexterns += w.ncuts;      /* the cut objects are external regions after the caller's */
     if (!w.failed) {
         size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
         size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
@@ -395,7 +428,11 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             h->atomic_at = atomic_at;
             h->payload_bytes = total - sizeof *h;
             unsigned char *p = out + sizeof *h;
-            for (size_t i = 0; i < nexterns; i++) { uint64_t sz = externs[i].size; memcpy(p, &sz, 8); p += 8; }
+            for (size_t i = 0; i < nexterns; i++) {
+                uint64_t sz = i < ncaller ? externs[i].size : w.cut_sizes[i - ncaller];
+                memcpy(p, &sz, 8);
+                p += 8;
+            }
             memcpy(p, root_words, nroots * 8); p += nroots * 8;
             memcpy(p, root_bits, nbits_roots * 8);
             if (w.scanned_len > REGION_GUARD)
@@ -411,7 +448,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
         }
     }
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
-    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
+    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     return out;
 }
 
@@ -498,9 +535,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h) {
     return ok;
 }
 
-bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
-                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
-                     ImageHeap *heap, char *err) {
+/* The header's checks, shared by the readers and image_check. */
+static bool check_header(const unsigned char *buf, size_t len, ImageHeader *hp, char *err) {
     ImageHeader h;
     if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
     memcpy(&h, buf, sizeof h);
@@ -515,6 +551,27 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (h.build_id_len != idlen || memcmp(h.build_id, id, idlen) != 0)
         return refuse(err, "the image was written by another build of tinycl (build ids differ)");
     if (h.payload_bytes != len - sizeof h) return refuse(err, "the image is truncated or has trailing bytes");
+    *hp = h;
+    return true;
+}
+
+bool image_check_header(const unsigned char *buf, size_t len, char *err) {
+    ImageHeader h;
+    return check_header(buf, len, &h, err);
+}
+
+bool image_check(const unsigned char *buf, size_t len, char *err) {
+    ImageHeader h;
+    if (!check_header(buf, len, &h, err)) return false;
+    if (checksum(buf + sizeof h, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
+    return true;
+}
+
+static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                       uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                       ImageHeap *heap, bool into_gc, char *err) {
+    ImageHeader h;
+    if (!check_header(buf, len, &h, err)) return false;
     if (h.nroots != nroots || h.nexterns != nexterns)
         return refuse(err, "the image does not fit this caller (different roots or external regions)");
     size_t nbits_roots = (nroots + 63) / 64;
@@ -562,6 +619,15 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (fixed) {
         scanned = (char *)(uintptr_t)FIXED_BASE;
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    } else if (into_gc) {
+        /* two blocks of the collector's heap: the objects live as long as something points into
+         * them, and the first word of the scanned one (in its guard) keeps the other alive */
+        scanned = (char *)GC_malloc(ss);
+        atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
+        if (!scanned || !atomic) return refuse(err, "not enough memory to load the image");
+        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
+        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+        *(char **)scanned = atomic;
     } else {
         char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
@@ -570,7 +636,7 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
         memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
         memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
     }
-    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed};
+    ImageHeap made = {into_gc ? NULL : scanned, h.scanned_bytes, ss, atomic, as, fixed};
     uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
              *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
     bool ok = rwords && rbits && sbits;
@@ -592,7 +658,7 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
                                                     : "not enough memory to load the image");
     }
     /* from here the objects are live: the collector must see what they point to */
-    GC_add_roots(scanned, scanned + h.scanned_bytes);
+    if (!into_gc) GC_add_roots(scanned, scanned + h.scanned_bytes);
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -603,6 +669,17 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (heap) *heap = made;
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
+}
+
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err) {
+    return read_image(L, buf, len, fd, file_offset, roots_out, nroots, externs, nexterns, heap, false, err);
+}
+
+bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                   const ImageRegion *externs, size_t nexterns, char *err) {
+    return read_image(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, err);
 }
 
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
