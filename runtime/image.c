@@ -140,6 +140,7 @@ typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } 
 
 typedef struct Writer {
     BlockMap map;
+    BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
     uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
     unsigned char *scanned; size_t scanned_len, scanned_cap;
     uint64_t *scanned_bits;                             /* grown with scanned */
@@ -227,13 +228,83 @@ static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
              what, (unsigned long)word, at * 8, size, where ? (unsigned long)*(const uintptr_t *)where : 0ul);
 }
 
+/* ---- conses in two words ----
+ * The collector gives a cons (two words) a block of four: it keeps a byte past every object, so
+ * that a pointer just past its end still holds it. Loaded objects are not the collector's, so in
+ * an image a cons needs its two words only, and conses are most of the graph. A block is taken
+ * for a cons when every word of the graph that points into it is a cons pointer (its base plus
+ * TAG_CONS): survey, a first pass over the graph, finds those blocks, and the writer gives them
+ * two words. A stray word that happens to look like a cons pointer cannot shrink a block that
+ * anything else points to. */
+
+static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
+    size_t i = map_slot(m, base);
+    return m->keys[i] == base ? &m->vals[i] : NULL;
+}
+
+/* The bytes the block at BASE takes in the image, and its kind. */
+static size_t block_size(Writer *w, uintptr_t base, int *kind) {
+    size_t size = 0;
+    int k = GC_get_kind_and_size((void *)base, &size);
+    if (kind) *kind = k;
+    uint64_t *cons_only = k == GC_I_PTRFREE ? NULL : survey_slot(&w->survey, base);
+    return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
+}
+
+/* The block of collected memory V points into, or 0 when V is not such a pointer (the same
+ * decisions as encode_word makes). */
+static uintptr_t heap_block(const Writer *w, uintptr_t v) {
+    if (v < 4096) return 0;
+    for (size_t i = 0; i < w->nexterns; i++) {
+        uintptr_t lo = (uintptr_t)w->externs[i].base;
+        if (v >= lo && v <= lo + w->externs[i].size) return 0;
+    }
+    if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) return 0;
+    return (uintptr_t)GC_base((void *)v);
+}
+
+static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen, size_t *qcap) {
+    uintptr_t base = heap_block(w, v);
+    if (!base) return;
+    bool as_cons = v - base == TAG_CONS;
+    if ((w->survey.count + 1) * 2 > w->survey.cap) map_grow(&w->survey);
+    size_t i = map_slot(&w->survey, base);
+    if (w->survey.keys[i]) {
+        if (!as_cons) w->survey.vals[i] = 0;
+        return;
+    }
+    w->survey.keys[i] = base;
+    w->survey.vals[i] = as_cons;
+    w->survey.count++;
+    size_t size = 0;
+    if (GC_get_kind_and_size((void *)base, &size) == GC_I_PTRFREE) return;
+    if (*qlen == *qcap) {
+        *qcap = *qcap ? *qcap * 2 : 4096;
+        *queue = (uintptr_t *)xrealloc(*queue, *qcap * sizeof **queue);
+    }
+    (*queue)[(*qlen)++] = base;
+}
+
+static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
+    uintptr_t *queue = NULL;
+    size_t qlen = 0, qcap = 0;
+    for (size_t i = 0; i < nroots; i++) survey_word(w, roots[i], &queue, &qlen, &qcap);
+    for (size_t q = 0; q < qlen; q++) {
+        size_t size = 0;
+        GC_get_kind_and_size((void *)queue[q], &size);
+        const uintptr_t *src = (const uintptr_t *)queue[q];
+        for (size_t i = 0; i < size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
+    }
+    free(queue);
+}
+
 /* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
 static uint64_t place_block(Writer *w, uintptr_t base) {
     if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
     size_t i = map_slot(&w->map, base);
     if (w->map.keys[i]) return w->map.vals[i];
-    size_t size = 0;
-    int kind = GC_get_kind_and_size((void *)base, &size);
+    int kind;
+    size_t size = block_size(w, base, &kind);
     uint64_t rel;
     if (kind == GC_I_PTRFREE) {
         if (w->atomic_len + size > w->atomic_cap) {
@@ -304,8 +375,7 @@ static bool looks_like_hash_table(const HashTable *t, size_t size) {
 }
 
 static void encode_scanned(Writer *w, uintptr_t base) {
-    size_t size = 0;
-    GC_get_kind_and_size((void *)base, &size);
+    size_t size = block_size(w, base, NULL);
     uint64_t at = w->map.vals[map_slot(&w->map, base)] - FIXED_BASE;
     size_t need = (size_t)at + size;
     if (need > w->scanned_cap) {
@@ -351,6 +421,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
     GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
     size_t nbits_roots = (nroots + 63) / 64;
     uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
+    survey(&w, roots, nroots);
     for (size_t i = 0; i < nroots; i++) {
         bool rel;
         root_words[i] = encode_word(&w, roots[i], &rel, 0);
@@ -404,7 +475,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             *len = total;
         }
     }
-    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
+    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
     return out;
 }

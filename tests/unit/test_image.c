@@ -153,6 +153,30 @@ START_TEST(functions_and_instances) {
 END_TEST
 
 /* A damaged image is refused before anything is built, and the caller's roots are untouched. */
+/* A cons takes two words in an image (the collector gives it four); a block that anything points
+ * to other than as a cons keeps its size, even when a stray word looks like a cons pointer to it. */
+START_TEST(conses_in_two_words) {
+    Lisp *L = lisp();
+    Obj list = unit_eval(L, "(loop for i below 1000 collect i)");
+    Obj copy = round_trip(L, list);
+    ck_assert_msg(image_last_stats.scanned_bytes < 1000 * 16 + 1024, "1000 conses took %zu bytes",
+                  image_last_stats.scanned_bytes);
+    ck_assert(equalp_obj(L, list, copy));
+    /* a ratio (three words) whose first reference is a word equal to its address plus TAG_CONS */
+    Obj ratio = unit_eval(L, "-7/3");
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[2] = {WORD(ratio) + TAG_CONS, WORD(ratio)}, back[2] = {0, 0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    size_t len = 0;
+    unsigned char *img = image_write(L, roots, 2, ext, 1, &len, err);
+    ck_assert_msg(img != NULL, "image_write: %s", err);
+    ck_assert_msg(image_read(L, img, len, back, 2, ext, 1, NULL, err), "image_read: %s", err);
+    free(img);
+    ck_assert(back[0] == back[1] + TAG_CONS);
+    ck_assert_str_eq(prin1_cstr(L, OBJ(back[1])), "-7/3");
+}
+END_TEST
+
 START_TEST(corrupted_image_refused) {
     Lisp *L = lisp();
     size_t len = 0;
@@ -229,6 +253,7 @@ static Suite *suite(void) {
     tcase_add_test(t, sharing_and_cycles);
     tcase_add_test(t, hash_tables_rehashed);
     tcase_add_test(t, functions_and_instances);
+    tcase_add_test(t, conses_in_two_words);
     tcase_add_test(t, corrupted_image_refused);
     tcase_add_test(t, foreign_image_refused);
     tcase_add_test(t, foreign_pointer_not_written);
