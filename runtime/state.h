@@ -130,6 +130,7 @@ struct Lisp {
     void *format_cache;      /* format.c: parsed control strings, by string (collector-visible) */
     Obj session_warnings;
     Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
+    Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */

@@ -6,6 +6,7 @@
 #include "eval.h"
 #include "control.h"
 #include "package.h"
+#include "snapshot.h"
 #include <stdio.h>
 
 /* The two hooks of warm_up, run under a protected call. */
@@ -39,6 +40,8 @@ int tcl_write_boot_image(const char *path) {
     char err[IMAGE_ERRLEN];
     gc_current = L;
     warm_up(L);
+    /* the base every session's start-up snapshot shares what is unchanged with (snapshot.c) */
+    L->image_snapshot = snapshot_take(L);
     if (bootimage_write(L, path, err) != 0) {
         fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
         lisp_free(L);
