@@ -23,6 +23,8 @@
  *   atomic         atomic_bytes of pointer-free blocks, padded to a page
  *   scanned bitmap the relocation bitmap of the scanned part
  *   tables         ntables words: offsets in the scanned region of the hash tables
+ *   block starts   a bit per word of the scanned part, then one per word of the pointer-free
+ *                  part, set where a block starts (so that a loaded graph can be written again)
  * A word whose bit is set in a bitmap is a pointer, stored as the address it has when the image is
  * mapped at FIXED_BASE (below), or for an external region as REL_EXTERN in bits 60..63, the
  * region's index in bits 44..59 and the offset in bits 0..43. The checksum covers everything
@@ -141,6 +143,8 @@ typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } 
 typedef struct Writer {
     BlockMap map;
     BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
+    const ImageHeap *loaded;                            /* the image the interpreter was loaded from, if any */
+    uint64_t *starts[2]; size_t starts_words[2];        /* block starts of the scanned and pointer-free parts */
     uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
     unsigned char *scanned; size_t scanned_len, scanned_cap;
     uint64_t *scanned_bits;                             /* grown with scanned */
@@ -237,6 +241,62 @@ static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
  * two words. A stray word that happens to look like a cons pointer cannot shrink a block that
  * anything else points to. */
 
+/* ---- blocks: of collected memory, or of the image the interpreter was loaded from ---- */
+
+typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+
+static bool bit_at(const uint64_t *bits, size_t i) { return bits[i / 64] >> (i % 64) & 1; }
+
+/* In a loaded part (LO, BYTES long, block starts STARTS): the block holding address V. */
+static bool loaded_block(const uint64_t *starts, uintptr_t lo, size_t bytes, uintptr_t v, Block *b) {
+    size_t i = (v - lo) / 8, n = bytes / 8, s = i, e = i + 1;
+    while (!bit_at(starts, s)) {
+        if (s == 0) return false;
+        s--;
+    }
+    while (e < n && !bit_at(starts, e)) e++;
+    b->base = lo + s * 8;
+    b->size = (e - s) * 8;
+    return true;
+}
+
+/* The block V points into, found as the collector finds it, or from the block starts the image an
+ * interpreter was loaded from recorded: an interpreter loaded from an image can be written again. */
+static bool find_block(const Writer *w, uintptr_t v, Block *b) {
+    void *gb = GC_base((void *)v);
+    if (gb) {
+        size_t size = 0;
+        b->kind = GC_get_kind_and_size(gb, &size);
+        b->base = (uintptr_t)gb;
+        b->size = size;
+        return true;
+    }
+    const ImageHeap *h = w->loaded;
+    if (!h || !h->scanned || !h->starts) return false;
+    uintptr_t s = (uintptr_t)h->scanned, a = (uintptr_t)h->atomic;
+    if (v >= s && v < s + h->scanned_bytes) {
+        b->kind = GC_I_NORMAL;
+        return loaded_block(h->starts, s, h->scanned_bytes, v, b);
+    }
+    if (v >= a && v < a + h->atomic_bytes) {
+        b->kind = GC_I_PTRFREE;
+        return loaded_block(h->starts + (h->scanned_bytes / 8 + 63) / 64, a, h->atomic_bytes, v, b);
+    }
+    return false;
+}
+
+static void mark_start(Writer *w, int part, uint64_t offset) {
+    size_t i = (size_t)(offset / 8);
+    if (i / 64 >= w->starts_words[part]) {
+        size_t words = w->starts_words[part] ? w->starts_words[part] * 2 : 1024;
+        while (i / 64 >= words) words *= 2;
+        w->starts[part] = (uint64_t *)xrealloc(w->starts[part], words * 8);
+        memset(w->starts[part] + w->starts_words[part], 0, (words - w->starts_words[part]) * 8);
+        w->starts_words[part] = words;
+    }
+    w->starts[part][i / 64] |= (uint64_t)1 << (i % 64);
+}
+
 static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
     size_t i = map_slot(m, base);
     return m->keys[i] == base ? &m->vals[i] : NULL;
@@ -244,8 +304,10 @@ static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
 
 /* The bytes the block at BASE takes in the image, and its kind. */
 static size_t block_size(Writer *w, uintptr_t base, int *kind) {
-    size_t size = 0;
-    int k = GC_get_kind_and_size((void *)base, &size);
+    Block b = {0, 0, GC_I_PTRFREE};
+    find_block(w, base, &b);
+    int k = b.kind;
+    size_t size = b.size;
     if (kind) *kind = k;
     uint64_t *cons_only = k == GC_I_PTRFREE ? NULL : survey_slot(&w->survey, base);
     return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
@@ -260,7 +322,8 @@ static uintptr_t heap_block(const Writer *w, uintptr_t v) {
         if (v >= lo && v <= lo + w->externs[i].size) return 0;
     }
     if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) return 0;
-    return (uintptr_t)GC_base((void *)v);
+    Block b;
+    return find_block(w, v, &b) ? b.base : 0;
 }
 
 static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen, size_t *qcap) {
@@ -276,8 +339,8 @@ static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen,
     w->survey.keys[i] = base;
     w->survey.vals[i] = as_cons;
     w->survey.count++;
-    size_t size = 0;
-    if (GC_get_kind_and_size((void *)base, &size) == GC_I_PTRFREE) return;
+    Block b;
+    if (!find_block(w, base, &b) || b.kind == GC_I_PTRFREE) return;
     if (*qlen == *qcap) {
         *qcap = *qcap ? *qcap * 2 : 4096;
         *queue = (uintptr_t *)xrealloc(*queue, *qcap * sizeof **queue);
@@ -290,10 +353,10 @@ static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
     size_t qlen = 0, qcap = 0;
     for (size_t i = 0; i < nroots; i++) survey_word(w, roots[i], &queue, &qlen, &qcap);
     for (size_t q = 0; q < qlen; q++) {
-        size_t size = 0;
-        GC_get_kind_and_size((void *)queue[q], &size);
+        Block b = {0, 0, 0};
+        find_block(w, queue[q], &b);
         const uintptr_t *src = (const uintptr_t *)queue[q];
-        for (size_t i = 0; i < size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
+        for (size_t i = 0; i < b.size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
     }
     free(queue);
 }
@@ -312,10 +375,12 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
             w->atomic = (unsigned char *)xrealloc(w->atomic, w->atomic_cap);
         }
         memcpy(w->atomic + w->atomic_len, (void *)base, size);
+        mark_start(w, 1, w->atomic_len);
         rel = FIXED_BASE + ATOMIC_AT + w->atomic_len;
         w->atomic_len += size;
     } else {
         rel = FIXED_BASE + w->scanned_len;
+        mark_start(w, 0, w->scanned_len);
         w->scanned_len += size;      /* filled when the queue reaches it, in this order */
         if (w->qlen == w->qcap) {
             w->qcap = w->qcap ? w->qcap * 2 : 4096;
@@ -346,10 +411,10 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
         w->exe_words++;
         return v;
     }
-    void *base = GC_base((void *)v);
-    if (base) {
+    Block b;
+    if (find_block(w, v, &b)) {
         *rel = true;
-        return place_block(w, (uintptr_t)base) + (v - (uintptr_t)base);
+        return place_block(w, b.base) + (v - b.base);
     }
     /* the stack of a call that has returned (a block's exit point saved by a closure made during the
      * boot): nothing can use it any more, and nothing of it survives the writer's process */
@@ -365,13 +430,12 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
 static void set_bit(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
 
 /* A block that is a hash table: its header says so and its fields agree. */
-static bool looks_like_hash_table(const HashTable *t, size_t size) {
+static bool looks_like_hash_table(const Writer *w, const HashTable *t, size_t size) {
     if (size < sizeof *t || t->h.type != T_HASHTABLE || t->h.aux > HT_EQUALP) return false;
     if (!t->entries || !t->cap || (t->cap & (t->cap - 1)) || t->count > t->cap || t->used > t->cap) return false;
-    size_t esize = 0;
-    void *eb = GC_base(t->entries);
-    return eb == (void *)t->entries && GC_get_kind_and_size(eb, &esize) != GC_I_PTRFREE &&
-           esize >= t->cap * sizeof(HashEntry);
+    Block eb;
+    return find_block(w, (uintptr_t)t->entries, &eb) && eb.base == (uintptr_t)t->entries && eb.kind != GC_I_PTRFREE &&
+           eb.size >= t->cap * sizeof(HashEntry);
 }
 
 static void encode_scanned(Writer *w, uintptr_t base) {
@@ -387,7 +451,7 @@ static void encode_scanned(Writer *w, uintptr_t base) {
                cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
         w->scanned_cap = cap;
     }
-    if (looks_like_hash_table((const HashTable *)base, size) && !hash_address_free((Obj)base)) {
+    if (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base)) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
             w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
@@ -405,11 +469,11 @@ static void encode_scanned(Writer *w, uintptr_t base) {
 
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err) {
-    (void)L;
     Writer w;
     memset(&w, 0, sizeof w);
     w.externs = externs;
     w.nexterns = nexterns;
+    w.loaded = L ? &L->image_heap : NULL;
     w.err = err;
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
@@ -435,10 +499,11 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
         snprintf(err, IMAGE_ERRLEN, "the graph is too large for an image (4 GB per part)");
     }
     if (!w.failed) {
-        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
+        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64, atomic_bits_words = (w.atomic_len / 8 + 63) / 64;
         size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
         size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
-        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8;
+        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8 +
+                       (scanned_bits_words + atomic_bits_words) * 8;
         out = (unsigned char *)calloc(1, total);
         if (!out) {
             snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", total);
@@ -470,12 +535,19 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
             p += scanned_bits_words * 8;
             if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
+            p += w.ntables * 8;
+            size_t sw = scanned_bits_words < w.starts_words[0] ? scanned_bits_words : w.starts_words[0];
+            size_t aw = atomic_bits_words < w.starts_words[1] ? atomic_bits_words : w.starts_words[1];
+            if (sw) memcpy(p, w.starts[0], sw * 8);
+            p += scanned_bits_words * 8;
+            if (aw) memcpy(p, w.starts[1], aw * 8);
             h->checksum = checksum(out + sizeof *h, h->payload_bytes);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
             *len = total;
         }
     }
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
+    free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
     return out;
 }
@@ -586,10 +658,11 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (h.scanned_bytes < REGION_GUARD || h.atomic_bytes < REGION_GUARD || (h.scanned_bytes & 7) ||
         h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
         return refuse(err, "the image is corrupted (impossible sizes)");
-    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64, atomic_bits_words = (h.atomic_bytes / 8 + 63) / 64;
     size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
     if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
-        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 != len)
+        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 +
+                (scanned_bits_words + atomic_bits_words) * 8 != len)
         return refuse(err, "the image is corrupted (sizes do not add up)");
     /* the pages of a file do not change under a private mapping: checked once per process */
     static const unsigned char *verified;
@@ -635,14 +708,17 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
         memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
         memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
     }
-    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed};
+    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed, h.atomic_bytes, NULL};
     uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
              *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
-    bool ok = rwords && rbits && sbits;
+    /* the block starts, kept while the graph lives: image_write finds its blocks with them */
+    made.starts = (uint64_t *)malloc((scanned_bits_words + atomic_bits_words + 1) * 8);
+    bool ok = rwords && rbits && sbits && made.starts;
     if (ok) {
         memcpy(rwords, rootp, nroots * 8);
         memcpy(rbits, rootbits, nbits_roots * 8);
         memcpy(sbits, scanbits, scanned_bits_words * 8);
+        memcpy(made.starts, tablep + h.ntables * 8, (scanned_bits_words + atomic_bits_words) * 8);
     }
     Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
                h.scanned_bytes, h.atomic_bytes};
@@ -666,6 +742,7 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
     if (heap) *heap = made;
+    else free(made.starts);    /* the caller keeps no handle: the graph cannot be written again */
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
 }
@@ -680,6 +757,8 @@ void image_release(ImageHeap *heap) {
     GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
     munmap(heap->scanned, heap->scanned_room);
     munmap(heap->atomic, heap->atomic_room);
+    free(heap->starts);
+    heap->starts = NULL;
     if (heap->fixed) {
         pthread_mutex_lock(&fixed_lock);
         fixed_busy = false;

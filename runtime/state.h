@@ -166,6 +166,8 @@ struct Lisp {
         char *scanned; size_t scanned_bytes, scanned_room;
         char *atomic; size_t atomic_room;
         bool fixed;          /* mapped from the executable at the address it was written for */
+        size_t atomic_bytes;
+        uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
 };
 
