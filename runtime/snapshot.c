@@ -439,6 +439,7 @@ static const PrimDef snapshot_prims[] = {
 void snapshot_init(Lisp *L) {
     L->boot_snapshot = NIL;
     L->image_snapshot = NIL;
+    L->image_restorers = NIL;
     L->boot_symbols = NIL;
     prims_register(L, snapshot_prims);
 }

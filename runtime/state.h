@@ -131,6 +131,7 @@ struct Lisp {
     Obj session_warnings;
     Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
     Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
+    Obj image_restorers;     /* the registries' restorers made then (SYS:*SESSION-RESTORERS*), or NIL */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */

@@ -90,7 +90,10 @@ static void setup_capture_streams(TclSession *s) {
 static void snapshot_step(Lisp *L, void *ud) {
     (void)ud;
     Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT"))->function;
-    if (is_function(hook)) funcall0(L, hook);
+    /* loaded from the boot image and nothing run since: the restorers made when it was written fit */
+    if (L->image_heap.scanned && L->image_restorers != NIL && L->boot_snapshot == NIL)
+        SYM(intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*"))->value = L->image_restorers;
+    else if (is_function(hook)) funcall0(L, hook);
     L->boot_snapshot = snapshot_take(L);
     L->boot_symbols = NIL;
 }
