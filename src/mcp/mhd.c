@@ -10,7 +10,7 @@ typedef struct MhdEntry { const char *name; size_t offset; } MhdEntry;
 #define MHD_ENTRY(field) {"MHD_" #field, offsetof(MhdApi, field)}
 static const MhdEntry mhd_entries[] = {
     MHD_ENTRY(start_daemon), MHD_ENTRY(quiesce_daemon), MHD_ENTRY(stop_daemon), MHD_ENTRY(get_daemon_info),
-    MHD_ENTRY(lookup_connection_value), MHD_ENTRY(create_response_from_buffer),
+    MHD_ENTRY(lookup_connection_value), MHD_ENTRY(get_connection_info), MHD_ENTRY(create_response_from_buffer),
     MHD_ENTRY(create_response_from_callback), MHD_ENTRY(add_response_header), MHD_ENTRY(queue_response),
     MHD_ENTRY(destroy_response),
 };
