@@ -27,7 +27,7 @@
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 2u
+#define IMAGE_FORMAT_VERSION 4u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded */
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer

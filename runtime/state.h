@@ -130,6 +130,8 @@ struct Lisp {
     void *format_cache;      /* format.c: parsed control strings, by string (collector-visible) */
     Obj session_warnings;
     Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
+    Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
+    Obj image_restorers;     /* the registries' restorers made then (SYS:*SESSION-RESTORERS*), or NIL */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
@@ -165,6 +167,8 @@ struct Lisp {
         char *scanned; size_t scanned_bytes, scanned_room;
         char *atomic; size_t atomic_room;
         bool fixed;          /* mapped from the executable at the address it was written for */
+        size_t atomic_bytes;
+        uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
 };
 
