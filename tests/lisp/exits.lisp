@@ -124,3 +124,57 @@
     (list (loop for i below 1000 always (= (aref v i) (expt 3 (+ 100 i))))
           (mod (aref v 999) 1000)))
   (t 667))
+
+;;; LET of one special variable alone (its own evaluator node): the binding is undone however
+;;; the body is left, the init form sees the outer binding, LET* alike.
+
+(defvar *ex-one* 0)
+(defun ex-one () *ex-one*)
+
+(deftest let-one-special-sees-outer
+  (let ((*ex-one* (1+ *ex-one*))) (let ((*ex-one* (* 10 *ex-one*))) (list *ex-one* (ex-one))))
+  (10 10))
+
+(deftest let*-one-special
+  (list (let* ((*ex-one* 5)) (ex-one)) *ex-one*)
+  (5 0))
+
+(deftest let-one-special-return-from
+  (list (block b (let ((*ex-one* 1)) (return-from b (ex-one)))) *ex-one*
+        (block b (let ((*ex-one* 2)) (funcall (lambda () (return-from b (ex-one)))))) *ex-one*)
+  (1 0 2 0))
+
+(deftest let-one-special-go
+  (let ((n 0))
+    (tagbody
+     top
+       (let ((*ex-one* n))
+         (incf n)
+         (when (< n 4) (go top))))
+    (list n *ex-one*))
+  (4 0))
+
+(deftest let-one-special-throw-and-error
+  (list (catch 'ex (let ((*ex-one* :x)) (throw 'ex (ex-one))))
+        *ex-one*
+        (handler-case (let ((*ex-one* :y)) (error "~a" (ex-one))) (error (c) (princ-to-string c)))
+        *ex-one*)
+  (:x 0 "Y" 0))
+
+(deftest let-one-special-no-init-and-values
+  (list (let ((*ex-one*)) (ex-one))
+        (multiple-value-list (let ((*ex-one* 3)) (values (ex-one) 4 5)))
+        *ex-one*)
+  (nil (3 4 5) 0))
+
+(deftest let-one-special-recursion
+  ;; bound at every level of a recursion, read at the bottom, all undone on the way out
+  (labels ((down (n) (if (= n 0) (ex-one) (let ((*ex-one* (+ *ex-one* n))) (down (1- n))))))
+    (list (down 100) *ex-one*))
+  (5050 0))
+
+(deftest let-one-special-locally-declared
+  (let ((x 1))
+    (declare (special x))
+    (let ((x 2)) (declare (special x)) (list x (symbol-value 'x))))
+  (2 2))
