@@ -23,6 +23,7 @@ Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
 Obj ev_let_local(Lisp *, Node *, Env *);
+Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
@@ -1309,6 +1310,7 @@ static void finalize(ACtx *c) {
                 if (b->depth != 0) simple = false;
             }
             if (simple) ln->n.ev = ev_let_local;
+            else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;
         } else {
