@@ -4,8 +4,9 @@ BUILD   ?= build
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
-MHD_LIBS := $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-LDLIBS  = -lgc -lgmp -lcjson -lreadline $(MHD_LIBS) -lpthread -lm
+# libmicrohttpd is not linked: `tinycl mcp --http` opens it when it starts (src/mcp/mhd.c), so its
+# headers are needed to build and its shared library only to serve HTTP.
+LDLIBS  = -lgc -lgmp -lcjson -lreadline -ldl -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 

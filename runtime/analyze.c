@@ -9,6 +9,7 @@
 #include "printer.h"
 #include "docs.h"
 #include "xref.h"
+#include "list.h"
 #include "sequence.h"
 #include <stdlib.h>
 
@@ -22,6 +23,7 @@ Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
 Obj ev_let_local(Lisp *, Node *, Env *);
+Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
@@ -364,9 +366,58 @@ static Node *an_setq(ACtx *c, Obj form) {
     return &s->n;
 }
 
+/* Under COMPILE-FILE (SYS::*FASL-LTV-CELLS* a list) a LOAD-TIME-VALUE form, or a literal made by
+ * MAKE-LOAD-FORM, is evaluated when the compiled file is loaded: its function and value share a
+ * cell (value the cell itself until then) that COMPILE-FILE puts before the top-level form, so
+ * that LOAD fills it before running the form. */
+typedef struct LtvNode { Node n; Obj cell; } LtvNode;
+
+static Obj ev_ltv(Lisp *L, Node *n, Env *env) {
+    (void)env;
+    Obj cell = ((LtvNode *)n)->cell;
+    if (CDR(cell) == cell) CDR(cell) = funcall0(L, CAR(cell));
+    return values1(L, CDR(cell));
+}
+
+static Obj fasl_cells_var(Lisp *L) {
+    Obj cells = intern_cstr(L, L->pkg_system, "*FASL-LTV-CELLS*");
+    return SYM(cells)->value != UNBOUND && is_list(SYM(cells)->value) ? cells : NIL;
+}
+
+/* A literal a compiled file cannot hold as it is: an instance other than a class (it is rebuilt
+ * by MAKE-LOAD-FORM), or a list or vector holding one; BUDGET bounds the walk. */
+static bool holds_instance(Obj v, int *budget) {
+    while ((*budget)-- > 0) {
+        if (is_cons(v)) {
+            if (holds_instance(CAR(v), budget)) return true;
+            v = CDR(v);
+            continue;
+        }
+        if (is_type(v, T_INSTANCE)) return !(INST(v)->h.flags & INST_CLASS);
+        if (is_type(v, T_VECTOR)) {
+            for (size_t i = 0; i < VEC(v)->len; i++)
+                if (holds_instance(VEC(v)->data[i], budget)) return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+static Node *literal_node(ACtx *c, Obj v) {
+    Lisp *L = c->L;
+    int budget = 10000;
+    if ((is_cons(v) || is_type(v, T_INSTANCE) || is_type(v, T_VECTOR)) && holds_instance(v, &budget) &&
+        fasl_cells_var(L) != NIL) {
+        LtvNode *n = NEW(c, LtvNode, ev_ltv);
+        n->cell = funcall1(L, intern_cstr(L, L->pkg_system, "%FASL-CONSTANT-CELL"), v);
+        return &n->n;
+    }
+    return const_node(c, v);
+}
+
 static Node *an_quote(ACtx *c, Obj form) {
     if (!is_cons(CDR(form)) || CDR(CDR(form)) != NIL) err_program(c->L, "Malformed QUOTE: %S", form);
-    return const_node(c, CAR(CDR(form)));
+    return literal_node(c, CAR(CDR(form)));
 }
 
 Node *analyze_body(ACtx *c, Obj body) {
@@ -739,6 +790,16 @@ static Node *an_load_time_value(ACtx *c, Obj form) {
     Lisp *L = c->L;
     int len = list_length_checked(L, CDR(form), form);
     if (len < 1 || len > 2) err_program(L, "Malformed LOAD-TIME-VALUE: %S", form);
+    Obj cells = fasl_cells_var(L);
+    if (cells != NIL) {
+        Obj fn = analyze_function(L, list2(L, S(FUNCTION), list3(L, S(LAMBDA), NIL, CAR(CDR(form)))), NIL);
+        Obj cell = cons(L, fn, NIL);
+        CDR(cell) = cell;
+        SYM(cells)->value = cons(L, cell, SYM(cells)->value);
+        LtvNode *n = NEW(c, LtvNode, ev_ltv);
+        n->cell = cell;
+        return &n->n;
+    }
     Obj v = lisp_eval(L, CAR(CDR(form)));
     return const_node(c, v);
 }
@@ -1140,7 +1201,7 @@ static Node *analyze_form(ACtx *c, Obj form) {
             safe_point(L);
             continue;
         }
-        if (!is_cons(form)) return const_node(c, form);
+        if (!is_cons(form)) return literal_node(c, form);
         Obj head = CAR(form);
         if (!is_symbol(head)) return analyze_call(c, form);
         ABind *b = lookup_fn(c, head);
@@ -1278,6 +1339,7 @@ static void finalize(ACtx *c) {
                 if (b->depth != 0) simple = false;
             }
             if (simple) ln->n.ev = ev_let_local;
+            else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;
         } else {
@@ -1361,6 +1423,9 @@ void lambda_force(Lisp *L, Lambda *lam) {
     /* as at boot: the definition's package, no user macroexpansion hook */
     bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
     bind_special(L, S(MACROEXPAND_HOOK), S(FUNCALL));
+    /* a stdlib function first called while COMPILE-FILE runs is not part of the file */
+    Obj cells = fasl_cells_var(L);
+    if (cells != NIL) bind_special(L, cells, intern_cstr(L, L->pkg_keyword, "NONE"));
     ACtx c;
     ctx_init(&c, L, NIL);
     c.eager = true;

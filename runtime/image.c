@@ -23,6 +23,8 @@
  *   atomic         atomic_bytes of pointer-free blocks, padded to a page
  *   scanned bitmap the relocation bitmap of the scanned part
  *   tables         ntables words: offsets in the scanned region of the hash tables
+ *   block starts   a bit per word of the scanned part, then one per word of the pointer-free
+ *                  part, set where a block starts (so that a loaded graph can be written again)
  * A word whose bit is set in a bitmap is a pointer, stored as the address it has when the image is
  * mapped at FIXED_BASE (below), or for an external region as REL_EXTERN in bits 60..63, the
  * region's index in bits 44..59 and the offset in bits 0..43. The checksum covers everything
@@ -102,25 +104,32 @@ size_t image_build_id(unsigned char out[32]) {
 }
 
 /* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
- * on every start ---- */
+ * on every start: eight independent lanes in two vectors, so that the sums do not wait on each
+ * other, built twice (AVX2 where the processor has it, which halves the instructions; the result
+ * is the same either way) ---- */
 
 typedef uint64_t Lanes __attribute__((vector_size(32)));
 
+__attribute__((target_clones("avx2", "default")))
 static uint64_t checksum(const unsigned char *p, size_t n) {
-    /* four independent lanes in a vector, so that the sums do not wait on each other */
-    Lanes a = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
-    Lanes b = {n, 0, 0, 0};
-    size_t blocks = n / 32;
+    Lanes a0 = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+    Lanes a1 = {0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
+    Lanes b0 = {n, 0, 0, 0}, b1 = {0, 0, 0, 0};
+    size_t blocks = n / 64;
     for (size_t i = 0; i < blocks; i++) {
-        Lanes w;
-        memcpy(&w, p + i * 32, 32);
-        a += w;
-        b += a;
+        Lanes w0, w1;
+        memcpy(&w0, p + i * 64, 32);
+        memcpy(&w1, p + i * 64 + 32, 32);
+        a0 += w0;
+        a1 += w1;
+        b0 += a0;
+        b1 += a1;
     }
     uint64_t x = 0, y = 0;
-    for (size_t i = blocks * 32; i < n; i++) { x += p[i]; y += x; }
+    for (size_t i = blocks * 64; i < n; i++) { x += p[i]; y += x; }
     uint64_t h = x ^ (y << 1);
-    for (int k = 0; k < 4; k++) h = (h ^ a[k] ^ (b[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    for (int k = 0; k < 4; k++) h = (h ^ a0[k] ^ (b0[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    for (int k = 0; k < 4; k++) h = (h ^ a1[k] ^ (b1[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     return h;
 }
 
@@ -133,6 +142,9 @@ typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } 
 
 typedef struct Writer {
     BlockMap map;
+    BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
+    const ImageHeap *loaded;                            /* the image the interpreter was loaded from, if any */
+    uint64_t *starts[2]; size_t starts_words[2];        /* block starts of the scanned and pointer-free parts */
     uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
     unsigned char *scanned; size_t scanned_len, scanned_cap;
     uint64_t *scanned_bits;                             /* grown with scanned */
@@ -140,6 +152,8 @@ typedef struct Writer {
     uint64_t *tables; size_t ntables, tables_cap;
     size_t nrel, exe_words, extern_words;
     const ImageRegion *externs; size_t nexterns;
+    const ImageCut *cut;                                /* blocks written as references (or NULL) */
+    uint64_t *cut_sizes; size_t ncuts, cut_cap;
     Range *maps; size_t nmaps;
     Range stack;                                        /* the writing thread's stack */
     char *err;
@@ -220,13 +234,143 @@ static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
              what, (unsigned long)word, at * 8, size, where ? (unsigned long)*(const uintptr_t *)where : 0ul);
 }
 
+/* ---- conses in two words ----
+ * The collector gives a cons (two words) a block of four: it keeps a byte past every object, so
+ * that a pointer just past its end still holds it. Loaded objects are not the collector's, so in
+ * an image a cons needs its two words only, and conses are most of the graph. A block is taken
+ * for a cons when every word of the graph that points into it is a cons pointer (its base plus
+ * TAG_CONS): survey, a first pass over the graph, finds those blocks, and the writer gives them
+ * two words. A stray word that happens to look like a cons pointer cannot shrink a block that
+ * anything else points to. */
+
+/* ---- blocks: of collected memory, or of the image the interpreter was loaded from ---- */
+
+typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+
+static bool bit_at(const uint64_t *bits, size_t i) { return bits[i / 64] >> (i % 64) & 1; }
+
+/* In a loaded part (LO, BYTES long, block starts STARTS): the block holding address V. */
+static bool loaded_block(const uint64_t *starts, uintptr_t lo, size_t bytes, uintptr_t v, Block *b) {
+    size_t i = (v - lo) / 8, n = bytes / 8, s = i, e = i + 1;
+    while (!bit_at(starts, s)) {
+        if (s == 0) return false;
+        s--;
+    }
+    while (e < n && !bit_at(starts, e)) e++;
+    b->base = lo + s * 8;
+    b->size = (e - s) * 8;
+    return true;
+}
+
+/* The block V points into, found as the collector finds it, or from the block starts the image an
+ * interpreter was loaded from recorded: an interpreter loaded from an image can be written again. */
+static bool find_block(const Writer *w, uintptr_t v, Block *b) {
+    void *gb = GC_base((void *)v);
+    if (gb) {
+        size_t size = 0;
+        b->kind = GC_get_kind_and_size(gb, &size);
+        b->base = (uintptr_t)gb;
+        b->size = size;
+        return true;
+    }
+    const ImageHeap *h = w->loaded;
+    if (!h || !h->scanned || !h->starts) return false;
+    uintptr_t s = (uintptr_t)h->scanned, a = (uintptr_t)h->atomic;
+    if (v >= s && v < s + h->scanned_bytes) {
+        b->kind = GC_I_NORMAL;
+        return loaded_block(h->starts, s, h->scanned_bytes, v, b);
+    }
+    if (v >= a && v < a + h->atomic_bytes) {
+        b->kind = GC_I_PTRFREE;
+        return loaded_block(h->starts + (h->scanned_bytes / 8 + 63) / 64, a, h->atomic_bytes, v, b);
+    }
+    return false;
+}
+
+static void mark_start(Writer *w, int part, uint64_t offset) {
+    size_t i = (size_t)(offset / 8);
+    if (i / 64 >= w->starts_words[part]) {
+        size_t words = w->starts_words[part] ? w->starts_words[part] * 2 : 1024;
+        while (i / 64 >= words) words *= 2;
+        w->starts[part] = (uint64_t *)xrealloc(w->starts[part], words * 8);
+        memset(w->starts[part] + w->starts_words[part], 0, (words - w->starts_words[part]) * 8);
+        w->starts_words[part] = words;
+    }
+    w->starts[part][i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
+    if (!m->cap) return NULL;
+    size_t i = map_slot(m, base);
+    return m->keys[i] == base ? &m->vals[i] : NULL;
+}
+
+/* The bytes the block at BASE takes in the image, and its kind. */
+static size_t block_size(Writer *w, uintptr_t base, int *kind) {
+    Block b = {0, 0, GC_I_PTRFREE};
+    find_block(w, base, &b);
+    int k = b.kind;
+    size_t size = b.size;
+    if (kind) *kind = k;
+    uint64_t *cons_only = k == GC_I_PTRFREE ? NULL : survey_slot(&w->survey, base);
+    return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
+}
+
+/* The block of collected memory V points into, or 0 when V is not such a pointer (the same
+ * decisions as encode_word makes). */
+static uintptr_t heap_block(const Writer *w, uintptr_t v) {
+    if (v < 4096) return 0;
+    for (size_t i = 0; i < w->nexterns; i++) {
+        uintptr_t lo = (uintptr_t)w->externs[i].base;
+        if (v >= lo && v <= lo + w->externs[i].size) return 0;
+    }
+    if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) return 0;
+    Block b;
+    return find_block(w, v, &b) ? b.base : 0;
+}
+
+static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen, size_t *qcap) {
+    uintptr_t base = heap_block(w, v);
+    if (!base) return;
+    bool as_cons = v - base == TAG_CONS;
+    if ((w->survey.count + 1) * 2 > w->survey.cap) map_grow(&w->survey);
+    size_t i = map_slot(&w->survey, base);
+    if (w->survey.keys[i]) {
+        if (!as_cons) w->survey.vals[i] = 0;
+        return;
+    }
+    w->survey.keys[i] = base;
+    w->survey.vals[i] = as_cons;
+    w->survey.count++;
+    Block b;
+    if (!find_block(w, base, &b) || b.kind == GC_I_PTRFREE) return;
+    if (*qlen == *qcap) {
+        *qcap = *qcap ? *qcap * 2 : 4096;
+        *queue = (uintptr_t *)xrealloc(*queue, *qcap * sizeof **queue);
+    }
+    (*queue)[(*qlen)++] = base;
+}
+
+static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
+    uintptr_t *queue = NULL;
+    size_t qlen = 0, qcap = 0;
+    for (size_t i = 0; i < nroots; i++) survey_word(w, roots[i], &queue, &qlen, &qcap);
+    for (size_t q = 0; q < qlen; q++) {
+        Block b = {0, 0, 0};
+        find_block(w, queue[q], &b);
+        const uintptr_t *src = (const uintptr_t *)queue[q];
+        for (size_t i = 0; i < b.size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
+    }
+    free(queue);
+}
+
 /* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
 static uint64_t place_block(Writer *w, uintptr_t base) {
     if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
     size_t i = map_slot(&w->map, base);
     if (w->map.keys[i]) return w->map.vals[i];
-    size_t size = 0;
-    int kind = GC_get_kind_and_size((void *)base, &size);
+    int kind;
+    size_t size = block_size(w, base, &kind);
     uint64_t rel;
     if (kind == GC_I_PTRFREE) {
         if (w->atomic_len + size > w->atomic_cap) {
@@ -234,10 +378,12 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
             w->atomic = (unsigned char *)xrealloc(w->atomic, w->atomic_cap);
         }
         memcpy(w->atomic + w->atomic_len, (void *)base, size);
+        mark_start(w, 1, w->atomic_len);
         rel = FIXED_BASE + ATOMIC_AT + w->atomic_len;
         w->atomic_len += size;
     } else {
         rel = FIXED_BASE + w->scanned_len;
+        mark_start(w, 0, w->scanned_len);
         w->scanned_len += size;      /* filled when the queue reaches it, in this order */
         if (w->qlen == w->qcap) {
             w->qcap = w->qcap ? w->qcap * 2 : 4096;
@@ -249,6 +395,24 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     w->map.vals[i] = rel;
     w->map.count++;
     return rel;
+}
+
+/* A word pointing OFF bytes into the block the caller cut as its object K (of SIZE bytes): an
+ * external region numbered after the caller's regions, which the reader gets from its caller. */
+static uint64_t cut_word(Writer *w, size_t k, size_t size, uintptr_t off, bool *rel, uintptr_t where) {
+    size_t x = w->nexterns + k;
+    if (x > REL_INDEX_MASK || off > size) { fail(w, "too many objects cut from the image, or a word past one", off, where); return 0; }
+    if (k >= w->cut_cap) {
+        size_t cap = w->cut_cap ? w->cut_cap * 2 : 256;
+        while (cap <= k) cap *= 2;
+        w->cut_sizes = (uint64_t *)xrealloc(w->cut_sizes, cap * sizeof *w->cut_sizes);
+        w->cut_cap = cap;
+    }
+    while (w->ncuts <= k) w->cut_sizes[w->ncuts++] = 0;
+    w->cut_sizes[k] = size;
+    *rel = true;
+    w->extern_words++;
+    return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)x << REL_OFFSET_BITS) | off;
 }
 
 /* Encode one word: sets *REL when it is a relocation. */
@@ -268,10 +432,15 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
         w->exe_words++;
         return v;
     }
-    void *base = GC_base((void *)v);
-    if (base) {
+    Block b;
+    if (find_block(w, v, &b) && w->cut) {
+        size_t size = 0;
+        long k = w->cut->fn(w->cut->ctx, b.base, &size);
+        if (k >= 0) return cut_word(w, (size_t)k, size, v - b.base, rel, where);
+    }
+    if (find_block(w, v, &b)) {
         *rel = true;
-        return place_block(w, (uintptr_t)base) + (v - (uintptr_t)base);
+        return place_block(w, b.base) + (v - b.base);
     }
     /* the stack of a call that has returned (a block's exit point saved by a closure made during the
      * boot): nothing can use it any more, and nothing of it survives the writer's process */
@@ -287,13 +456,12 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
 static void set_bit(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
 
 /* A block that is a hash table: its header says so and its fields agree. */
-static bool looks_like_hash_table(const HashTable *t, size_t size) {
+static bool looks_like_hash_table(const Writer *w, const HashTable *t, size_t size) {
     if (size < sizeof *t || t->h.type != T_HASHTABLE || t->h.aux > HT_EQUALP) return false;
     if (!t->entries || !t->cap || (t->cap & (t->cap - 1)) || t->count > t->cap || t->used > t->cap) return false;
-    size_t esize = 0;
-    void *eb = GC_base(t->entries);
-    return eb == (void *)t->entries && GC_get_kind_and_size(eb, &esize) != GC_I_PTRFREE &&
-           esize >= t->cap * sizeof(HashEntry);
+    Block eb;
+    return find_block(w, (uintptr_t)t->entries, &eb) && eb.base == (uintptr_t)t->entries && eb.kind != GC_I_PTRFREE &&
+           eb.size >= t->cap * sizeof(HashEntry);
 }
 
 /* A weak hash table (hash.h): its entries are in an unscanned block holding pointers, and its
@@ -308,8 +476,7 @@ static bool looks_like_weak_table(const HashTable *t, size_t size) {
 }
 
 static void encode_scanned(Writer *w, uintptr_t base) {
-    size_t size = 0;
-    GC_get_kind_and_size((void *)base, &size);
+    size_t size = block_size(w, base, NULL);
     uint64_t at = w->map.vals[map_slot(&w->map, base)] - FIXED_BASE;
     size_t need = (size_t)at + size;
     if (need > w->scanned_cap) {
@@ -323,7 +490,7 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
     if (looks_like_weak_table((const HashTable *)base, size))
         fail(w, "a weak hash table (or weak pointer) cannot be saved in an image", *(const uintptr_t *)base, base);
-    if (looks_like_hash_table((const HashTable *)base, size) && !hash_address_free((Obj)base)) {
+    if (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base)) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
             w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
@@ -341,11 +508,17 @@ static void encode_scanned(Writer *w, uintptr_t base) {
 
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err) {
-    (void)L;
+    return image_write_cut(L, roots, nroots, externs, nexterns, NULL, len, err);
+}
+
+unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                               size_t nexterns, const ImageCut *cut, size_t *len, char *err) {
     Writer w;
     memset(&w, 0, sizeof w);
     w.externs = externs;
     w.nexterns = nexterns;
+    w.cut = cut;
+    w.loaded = L ? &L->image_heap : NULL;
     w.err = err;
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
@@ -357,6 +530,9 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
     GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
     size_t nbits_roots = (nroots + 63) / 64;
     uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
+    /* cons packing stops nowhere, so not with a cut: the survey would walk past the objects the
+     * caller cuts (and a padding word could name one the writer never reaches) */
+    if (!cut) survey(&w, roots, nroots);
     for (size_t i = 0; i < nroots; i++) {
         bool rel;
         root_words[i] = encode_word(&w, roots[i], &rel, 0);
@@ -369,11 +545,14 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
         w.failed = true;
         snprintf(err, IMAGE_ERRLEN, "the graph is too large for an image (4 GB per part)");
     }
+    size_t ncaller = nexterns;
+    nexterns += w.ncuts;      /* the cut objects are external regions after the caller's */
     if (!w.failed) {
-        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64;
+        size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64, atomic_bits_words = (w.atomic_len / 8 + 63) / 64;
         size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
         size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
-        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8;
+        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8 +
+                       (scanned_bits_words + atomic_bits_words) * 8;
         out = (unsigned char *)calloc(1, total);
         if (!out) {
             snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", total);
@@ -395,7 +574,11 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             h->atomic_at = atomic_at;
             h->payload_bytes = total - sizeof *h;
             unsigned char *p = out + sizeof *h;
-            for (size_t i = 0; i < nexterns; i++) { uint64_t sz = externs[i].size; memcpy(p, &sz, 8); p += 8; }
+            for (size_t i = 0; i < nexterns; i++) {
+                uint64_t sz = i < ncaller ? externs[i].size : w.cut_sizes[i - ncaller];
+                memcpy(p, &sz, 8);
+                p += 8;
+            }
             memcpy(p, root_words, nroots * 8); p += nroots * 8;
             memcpy(p, root_bits, nbits_roots * 8);
             if (w.scanned_len > REGION_GUARD)
@@ -405,13 +588,20 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
             p += scanned_bits_words * 8;
             if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
+            p += w.ntables * 8;
+            size_t sw = scanned_bits_words < w.starts_words[0] ? scanned_bits_words : w.starts_words[0];
+            size_t aw = atomic_bits_words < w.starts_words[1] ? atomic_bits_words : w.starts_words[1];
+            if (sw) memcpy(p, w.starts[0], sw * 8);
+            p += scanned_bits_words * 8;
+            if (aw) memcpy(p, w.starts[1], aw * 8);
             h->checksum = checksum(out + sizeof *h, h->payload_bytes);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
             *len = total;
         }
     }
-    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
-    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
+    free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
+    free(w.starts[0]); free(w.starts[1]);
+    free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     return out;
 }
 
@@ -498,9 +688,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h) {
     return ok;
 }
 
-bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
-                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
-                     ImageHeap *heap, char *err) {
+/* The header's checks, shared by the readers and image_check. */
+static bool check_header(const unsigned char *buf, size_t len, ImageHeader *hp, char *err) {
     ImageHeader h;
     if (len < sizeof h) return refuse(err, "not a tinycl image (too short)");
     memcpy(&h, buf, sizeof h);
@@ -515,16 +704,38 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (h.build_id_len != idlen || memcmp(h.build_id, id, idlen) != 0)
         return refuse(err, "the image was written by another build of tinycl (build ids differ)");
     if (h.payload_bytes != len - sizeof h) return refuse(err, "the image is truncated or has trailing bytes");
+    *hp = h;
+    return true;
+}
+
+bool image_check_header(const unsigned char *buf, size_t len, char *err) {
+    ImageHeader h;
+    return check_header(buf, len, &h, err);
+}
+
+bool image_check(const unsigned char *buf, size_t len, char *err) {
+    ImageHeader h;
+    if (!check_header(buf, len, &h, err)) return false;
+    if (checksum(buf + sizeof h, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
+    return true;
+}
+
+static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                       uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                       ImageHeap *heap, bool into_gc, char *err) {
+    ImageHeader h;
+    if (!check_header(buf, len, &h, err)) return false;
     if (h.nroots != nroots || h.nexterns != nexterns)
         return refuse(err, "the image does not fit this caller (different roots or external regions)");
     size_t nbits_roots = (nroots + 63) / 64;
     if (h.scanned_bytes < REGION_GUARD || h.atomic_bytes < REGION_GUARD || (h.scanned_bytes & 7) ||
         h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
         return refuse(err, "the image is corrupted (impossible sizes)");
-    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64, atomic_bits_words = (h.atomic_bytes / 8 + 63) / 64;
     size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
     if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
-        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 != len)
+        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 +
+                (scanned_bits_words + atomic_bits_words) * 8 != len)
         return refuse(err, "the image is corrupted (sizes do not add up)");
     /* the pages of a file do not change under a private mapping: checked once per process */
     static const unsigned char *verified;
@@ -562,6 +773,15 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     if (fixed) {
         scanned = (char *)(uintptr_t)FIXED_BASE;
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    } else if (into_gc) {
+        /* two blocks of the collector's heap: the objects live as long as something points into
+         * them, and the first word of the scanned one (in its guard) keeps the other alive */
+        scanned = (char *)GC_malloc(ss);
+        atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
+        if (!scanned || !atomic) return refuse(err, "not enough memory to load the image");
+        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
+        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+        *(char **)scanned = atomic;
     } else {
         char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
@@ -570,14 +790,17 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
         memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
         memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
     }
-    ImageHeap made = {scanned, h.scanned_bytes, ss, atomic, as, fixed};
+    ImageHeap made = {into_gc ? NULL : scanned, h.scanned_bytes, ss, atomic, as, fixed, h.atomic_bytes, NULL};
     uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
              *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
-    bool ok = rwords && rbits && sbits;
+    /* the block starts, kept while the graph lives: image_write finds its blocks with them */
+    made.starts = (uint64_t *)malloc((scanned_bits_words + atomic_bits_words + 1) * 8);
+    bool ok = rwords && rbits && sbits && made.starts;
     if (ok) {
         memcpy(rwords, rootp, nroots * 8);
         memcpy(rbits, rootbits, nbits_roots * 8);
         memcpy(sbits, scanbits, scanned_bits_words * 8);
+        memcpy(made.starts, tablep + h.ntables * 8, (scanned_bits_words + atomic_bits_words) * 8);
     }
     Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
                h.scanned_bytes, h.atomic_bytes};
@@ -592,7 +815,7 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
                                                     : "not enough memory to load the image");
     }
     /* from here the objects are live: the collector must see what they point to */
-    GC_add_roots(scanned, scanned + h.scanned_bytes);
+    if (!into_gc) GC_add_roots(scanned, scanned + h.scanned_bytes);
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -601,8 +824,20 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
     if (heap) *heap = made;
+    else free(made.starts);    /* the caller keeps no handle: the graph cannot be written again */
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
+}
+
+bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
+                     uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
+                     ImageHeap *heap, char *err) {
+    return read_image(L, buf, len, fd, file_offset, roots_out, nroots, externs, nexterns, heap, false, err);
+}
+
+bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                   const ImageRegion *externs, size_t nexterns, char *err) {
+    return read_image(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, err);
 }
 
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
@@ -611,6 +846,8 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
 }
 
 void image_release(ImageHeap *heap) {
+    free(heap->starts);
+    heap->starts = NULL;
     if (!heap->scanned) return;
     GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
     munmap(heap->scanned, heap->scanned_room);

@@ -27,13 +27,23 @@
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 2u
+#define IMAGE_FORMAT_VERSION 4u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded */
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
  * (its length in *LEN) or NULL with ERR (IMAGE_ERRLEN bytes) saying why. */
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err);
+
+/* Objects the caller writes as references instead of copies (symbols and packages by name, say):
+ * FN is asked about each block of collected memory the graph reaches, at its base; it returns -1
+ * to copy it, or K >= 0 (numbered densely from 0) with *SIZE the bytes a word may point past the
+ * base. The image then records K as external region NEXTERNS + K, so the reader passes the
+ * caller's regions followed by one region per cut object (the object the caller resolved, of the
+ * same size). FN runs with the collector disabled: it must not allocate from it. */
+typedef struct ImageCut { long (*fn)(void *ctx, uintptr_t base, size_t *size); void *ctx; } ImageCut;
+unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                               size_t nexterns, const ImageCut *cut, size_t *len, char *err);
 
 /* The memory a loaded graph lives in (declared in state.h, which holds one): a scanned part, which
  * the collector scans as roots, and a pointer-free part, outside the collector's heap. Mapped
@@ -52,6 +62,15 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
                      ImageHeap *heap, char *err);
 void image_release(ImageHeap *heap);
+/* The same into two blocks of the collector's heap (no ImageHeap: the objects are collected when
+ * nothing points into them any more); for small graphs loaded many times, such as compiled files. */
+bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
+                   const ImageRegion *externs, size_t nexterns, char *err);
+/* The header's checks and the checksum, without building anything: true when BUF would be read. */
+bool image_check(const unsigned char *buf, size_t len, char *err);
+/* Only the header's checks (format, build id, size), for an image of LEN bytes of which BUF holds
+ * at least the header (256 bytes are enough). */
+bool image_check_header(const unsigned char *buf, size_t len, char *err);
 static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
     const char *c = (const char *)p;
     return h->scanned && ((c >= h->scanned && c < h->scanned + h->scanned_room) ||

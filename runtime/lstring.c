@@ -301,6 +301,14 @@ void sb_init(Lisp *L, StrBuf *b, size_t cap) {
     b->data = (uint32_t *)gc_alloc_atomic(L, cap * 4);
     b->len = 0;
     b->cap = cap;
+    b->local = false;
+}
+
+void sb_init_local(StrBuf *b, uint32_t *buf, size_t cap) {
+    b->data = buf;
+    b->len = 0;
+    b->cap = cap;
+    b->local = true;
 }
 
 static void sb_reserve(Lisp *L, StrBuf *b, size_t extra) {
@@ -308,7 +316,12 @@ static void sb_reserve(Lisp *L, StrBuf *b, size_t extra) {
     size_t cap = b->cap * 2;
     while (cap < b->len + extra) cap *= 2;
     gc_check_request(L, cap * 4);
-    b->data = (uint32_t *)gc_realloc(L, b->data, cap * 4);
+    if (b->local) {
+        uint32_t *d = (uint32_t *)gc_alloc_atomic(L, cap * 4);
+        memcpy(d, b->data, b->len * 4);
+        b->data = d;
+        b->local = false;
+    } else b->data = (uint32_t *)gc_realloc(L, b->data, cap * 4);
     b->cap = cap;
 }
 

@@ -58,12 +58,15 @@ Obj string_from_wtf8(Lisp *L, const char *s, size_t n);
 /* Encode one code point; returns bytes written (buf has room for 4). */
 int utf8_encode(uint32_t cp, char *buf);
 
-/* A growable buffer of code points, in collected memory. */
+/* A growable buffer of code points, in collected memory, or at first in the caller's own array
+ * (sb_init_local: nothing allocated while the text fits, as when printing a number). */
 typedef struct StrBuf {
     uint32_t *data;
     size_t len, cap;
+    bool local;              /* data is the caller's array: growing copies it to the heap */
 } StrBuf;
 void sb_init(Lisp *L, StrBuf *b, size_t cap);
+void sb_init_local(StrBuf *b, uint32_t *buf, size_t cap);
 void sb_putc(Lisp *L, StrBuf *b, uint32_t c);
 void sb_puts(Lisp *L, StrBuf *b, const char *utf8);
 void sb_putn(Lisp *L, StrBuf *b, const uint32_t *s, size_t n);

@@ -31,7 +31,8 @@
     X(docs)                \
     X(snapshot)            \
     X(warnings)            \
-    X(xref)
+    X(xref)                \
+    X(fasl)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

@@ -145,6 +145,20 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* LET or LET* that binds one special variable and nothing else, the usual (let ((*x* v)) ...):
+ * no frame, no value array, one binding made and undone. */
+Obj ev_let_special1(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    Binding *b = &ln->b[0];
+    Obj v = NIL;
+    if (b->init) ARG_OR_EXIT(v, L, b->init, env);
+    size_t sp = L->special_sp;
+    bind_special(L, b->sym, v);
+    Obj r = EVAL(L, ln->body, env);
+    unbind_specials(L, sp);
+    return r;
+}
+
 /* ---- calls ---- */
 
 _Noreturn static void undefined_function(Lisp *L, Obj name) { err_undefined_function(L, name); }

@@ -2108,7 +2108,8 @@ static void print_integer(Lisp *L, Obj n, StrBuf *out, int base) {
         return;
     }
     size_t n_chars = mpz_sizeinbase(BIG(n), base) + 2;
-    char *buf = (char *)gc_alloc_atomic(L, n_chars);
+    char small[128];
+    char *buf = n_chars <= sizeof small ? small : (char *)gc_alloc_atomic(L, n_chars);
     z_get_str(L, buf, -base, BIG(n));
     sb_puts(L, out, buf);
 }

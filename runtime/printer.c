@@ -269,9 +269,12 @@ static void print_char(Lisp *L, PState *ps, uint32_t c) {
 /* ------------------------------------------------------------------ */
 /* Numbers                                                             */
 
+/* Into a buffer on the C stack: a number's text is short, and a temporary string per number was
+ * a sixth of the work of printing numbers into a string (bench/strings). */
 static void print_number(Lisp *L, PState *ps, Obj n) {
+    uint32_t local[64];
     StrBuf b;
-    sb_init(L, &b, 32);
+    sb_init_local(&b, local, sizeof local / sizeof local[0]);
     number_print(L, n, &b, ps->base, ps->radix);
     stream_write_u32(L, ps->stream, b.data, b.len);
 }

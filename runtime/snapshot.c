@@ -4,6 +4,7 @@
 #include "package.h"
 #include "hash.h"
 #include "array.h"
+#include <stdlib.h>
 
 /* A snapshot is a simple vector:
  *   [0] list of packages existing at boot
@@ -17,7 +18,60 @@
  * plain reset returns to, so a reset keeps loaded systems usable and still removes everything the
  * user made. */
 
-typedef struct Collect { Lisp *L; Obj seen; Obj records; Obj present; bool external; Obj pkg; } Collect;
+/* ---- the image's snapshot as a base ----
+ * A session takes a snapshot when it starts, and one from a boot image finds nearly every symbol
+ * as the image had it. The image carries the snapshot its writer took (L->image_snapshot), so a
+ * symbol whose cells are still those of its record there, and a (symbol . external-p) pair as it
+ * was, are shared with that snapshot instead of made again: a few list cells per symbol instead
+ * of a record, its conses and a pair. Records are only replaced, never changed in place, except
+ * by snapshot_commit, which changes the session's own copy of the image (each loaded image is). */
+
+typedef struct BaseEntry { Obj sym, rec, pair[2]; } BaseEntry;
+typedef struct Base { BaseEntry *e; size_t cap; } Base;
+
+static BaseEntry *base_slot(Base *b, Obj sym) {
+    size_t mask = b->cap - 1, i = (size_t)((WORD(sym) >> 4) * 0x9E3779B97F4A7C15ull >> 24) & mask;
+    while (b->e[i].sym && b->e[i].sym != sym) i = (i + 1) & mask;
+    return &b->e[i];
+}
+
+static void base_build(Base *b, Obj snap) {
+    b->e = NULL;
+    b->cap = 0;
+    if (!is_type(snap, T_VECTOR) || VEC(snap)->len != 3) return;
+    size_t n = 0;
+    for (Obj r = VEC(snap)->data[2]; is_cons(r); r = CDR(r)) n++;
+    size_t cap = 64;
+    while (cap < n * 2) cap *= 2;
+    b->e = (BaseEntry *)calloc(cap, sizeof *b->e);
+    if (!b->e) return;
+    b->cap = cap;
+    for (Obj r = VEC(snap)->data[2]; is_cons(r); r = CDR(r)) {
+        BaseEntry *e = base_slot(b, VEC(CAR(r))->data[0]);
+        e->sym = VEC(CAR(r))->data[0];
+        e->rec = CAR(r);
+    }
+    /* package records: (package name nicknames use-list shadowing attributes . present) */
+    for (Obj pr = VEC(snap)->data[1]; is_cons(pr); pr = CDR(pr)) {
+        Obj present = CAR(pr);
+        for (int k = 0; k < 6 && is_cons(present); k++) present = CDR(present);
+        for (; is_cons(present); present = CDR(present)) {
+            Obj pair = CAR(present);
+            BaseEntry *e = base_slot(b, CAR(pair));
+            if (!e->sym) continue;    /* every present symbol has a record; a damaged base is ignored */
+            e->pair[CDR(pair) != NIL] = pair;
+        }
+    }
+}
+
+static bool record_current(Lisp *L, Obj rec, Obj sym) {
+    Symbol *s = symbol_data(L, sym);
+    Obj *d = VEC(rec)->data;
+    return d[1] == s->value && d[2] == s->function && d[3] == s->plist && d[4] == s->setf_function &&
+           is_cons(d[5]) && CAR(d[5]) == FIX(s->h.flags & (uint8_t)~SYM_SNAPSHOT_MARK) && CDR(d[5]) == s->package;
+}
+
+typedef struct Collect { Lisp *L; Obj seen; Obj records; Obj present; bool external; Obj pkg; Base base; } Collect;
 
 static void collect_present(Lisp *L, Obj sym, void *vctx) {
     Collect *c = (Collect *)vctx;
@@ -26,9 +80,17 @@ static void collect_present(Lisp *L, Obj sym, void *vctx) {
 
 static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     Collect *c = (Collect *)vctx;
-    c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
+    BaseEntry *be = c->base.cap ? base_slot(&c->base, sym) : NULL;
+    if (be && !be->sym) be = NULL;
+    Obj pair = be ? be->pair[c->external] : NIL;
+    c->present = cons(L, pair != NIL ? pair : cons(L, sym, boolean(L, c->external)), c->present);
     Symbol *s = symbol_data(L, sym);
     if (s->h.flags & SYM_SNAPSHOT_MARK) return;    /* present in more than one package */
+    if (be && record_current(L, be->rec, sym)) {
+        c->records = cons(L, be->rec, c->records);
+        s->h.flags |= SYM_SNAPSHOT_MARK;
+        return;
+    }
     Obj rec = make_vector(L, 6, NIL);
     VEC(rec)->data[0] = sym;
     VEC(rec)->data[1] = s->value;
@@ -56,7 +118,8 @@ static Obj package_record(Lisp *L, Obj p, Obj present) {
 
 Obj snapshot_take(Lisp *L) {
     /* a mark bit in each symbol, not a table, tells which are recorded: cleared again below */
-    Collect c = {L, NIL, NIL, NIL, false, NIL};
+    Collect c = {L, NIL, NIL, NIL, false, NIL, {NULL, 0}};
+    base_build(&c.base, L->image_snapshot);
     for (Obj l = L->packages; l != NIL; l = CDR(l)) {   /* left by a take an error interrupted */
         symtable_each(&PKG(CAR(l))->internal, clear_mark, L, NULL);
         symtable_each(&PKG(CAR(l))->external, clear_mark, L, NULL);
@@ -79,6 +142,7 @@ Obj snapshot_take(Lisp *L) {
     VEC(snap)->data[1] = pkgrecs;
     VEC(snap)->data[2] = c.records;
     for (Obj r = c.records; r != NIL; r = CDR(r)) symbol_data(L, VEC(CAR(r))->data[0])->h.flags &= (uint8_t)~SYM_SNAPSHOT_MARK;
+    free(c.base.e);
     return snap;
 }
 
@@ -206,7 +270,7 @@ static void symbol_cells(Lisp *L, Obj sym, Obj *out) {
 }
 
 static Obj present_list(Lisp *L, Obj p) {
-    Collect c = {L, NIL, NIL, NIL, false, p};
+    Collect c = {L, NIL, NIL, NIL, false, p, {NULL, 0}};
     symtable_each(&PKG(p)->internal, collect_present, L, &c);
     c.external = true;
     symtable_each(&PKG(p)->external, collect_present, L, &c);
@@ -374,6 +438,8 @@ static const PrimDef snapshot_prims[] = {
 
 void snapshot_init(Lisp *L) {
     L->boot_snapshot = NIL;
+    L->image_snapshot = NIL;
+    L->image_restorers = NIL;
     L->boot_symbols = NIL;
     prims_register(L, snapshot_prims);
 }

@@ -27,12 +27,33 @@ typedef enum {
     FR_UNWIND_PROTECT,
 } FrameKind;
 
-/* The jump under every non-local exit, chosen here alone: sigsetjmp without the signal mask, so
- * neither side makes a system call. FRAME_SETJMP is called only by the protected regions of
- * control.h and the evaluator's exit points; FRAME_LONGJMP only by unwind_to. */
-typedef sigjmp_buf FrameJmpBuf;
-#define FRAME_SETJMP(fr) sigsetjmp((fr)->jb, 0)
-#define FRAME_LONGJMP(fr, code) siglongjmp((fr)->jb, (code))
+/* The jump under every non-local exit, chosen here alone. No exit needs the signal mask: the
+ * handlers of SIGINT, SIGTERM and the timers only set flags that safe points read, and stack
+ * overflow is found by comparing the stack pointer, so no jump ever leaves a signal handler and
+ * nothing has to be saved or restored. The compiler's own __builtin_setjmp keeps three words
+ * (frame, stack and resume address) and is expanded inline; glibc's sigsetjmp saves every
+ * callee-saved register and its siglongjmp walks the thread's cancellation handlers, which was 13%
+ * of a CATCH/THROW-heavy program (bench/ctak). __builtin_longjmp can only pass 1, so the code
+ * travels in the frame. Under AddressSanitizer, which must see every jump to forget the poisoned
+ * stack it leaves, the library's _setjmp/_longjmp (still without the signal mask) serve.
+ * FRAME_SETJMP is called only by the protected regions of control.h and the evaluator's exit
+ * points; FRAME_LONGJMP only by unwind_to. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__GNUC__)
+#define FRAME_JUMP_LIBC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define FRAME_JUMP_LIBC 1
+#endif
+#endif
+#ifdef FRAME_JUMP_LIBC
+typedef jmp_buf FrameJmpBuf;
+#define FRAME_SETJMP(fr) _setjmp((fr)->jb)
+#define FRAME_LONGJMP(fr, code) _longjmp((fr)->jb, (code))
+#else
+typedef void *FrameJmpBuf[5];
+#define FRAME_SETJMP(fr) (__builtin_setjmp((fr)->jb) ? (fr)->jump_code : 0)
+#define FRAME_LONGJMP(fr, code) ((fr)->jump_code = (code), __builtin_longjmp((fr)->jb, 1))
+#endif
 
 typedef struct Frame {
     struct Frame *prev;
@@ -41,10 +62,11 @@ typedef struct Frame {
     size_t special_sp;       /* special binding stack depth at entry */
     struct CallRecord *calls;/* call record chain at entry */
     int error_depth;         /* nesting of C-signalled errors at entry */
+    int jump_code;           /* the JUMP_* code of the exit landing here (see FRAME_LONGJMP) */
     FrameJmpBuf jb;
 } Frame;
 
-/* Values given to siglongjmp. */
+/* The codes of exits, which FRAME_SETJMP returns when one lands. */
 enum { JUMP_RETURN = 1, JUMP_UNWIND = 2, JUMP_ERROR = 3, JUMP_INTERRUPT = 4, JUMP_EXIT = 5, JUMP_GO_BASE = 16 };
 
 /* A record of an active interpreted call, for backtraces. */
@@ -130,6 +152,8 @@ struct Lisp {
     void *format_cache;      /* format.c: parsed control strings, by string (collector-visible) */
     Obj session_warnings;
     Obj boot_snapshot;       /* see snapshot.c: the state a reset returns to */
+    Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
+    Obj image_restorers;     /* the registries' restorers made then (SYS:*SESSION-RESTORERS*), or NIL */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
@@ -165,6 +189,8 @@ struct Lisp {
         char *scanned; size_t scanned_bytes, scanned_room;
         char *atomic; size_t atomic_room;
         bool fixed;          /* mapped from the executable at the address it was written for */
+        size_t atomic_bytes;
+        uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
 };
 

@@ -6,6 +6,7 @@
 #include "eval.h"
 #include "control.h"
 #include "package.h"
+#include "snapshot.h"
 #include <stdio.h>
 
 /* The two hooks of warm_up, run under a protected call. */
@@ -29,6 +30,22 @@ static void warm_up(Lisp *L) {
     SYM(restorers)->value = before;
 }
 
+static void restorers_step(Lisp *L, void *ud) { funcall0(L, *(Obj *)ud); }
+
+/* The registries' restorers (SYS:%SESSION-SNAPSHOT copies the class table, the cross-reference,
+ * the CLOS method lists...) made once here: a session that starts from the image finds the
+ * registries as they are now, nothing having run in between, so it takes these instead of making
+ * its own (session.c, snapshot_step). */
+static void image_restorers(Lisp *L) {
+    Obj snapshot = intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT");
+    Obj restorers = intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*");
+    Obj hook = SYM(snapshot)->function;
+    if (!is_function(hook)) return;
+    Obj before = SYM(restorers)->value;
+    if (lisp_pcall(L, FR_TOPLEVEL, restorers_step, &hook) == 0) L->image_restorers = SYM(restorers)->value;
+    SYM(restorers)->value = before;
+}
+
 void tcl_boot_from_source(bool on) { bootimage_set_source_boot(on); }
 
 int tcl_write_boot_image(const char *path) {
@@ -39,6 +56,9 @@ int tcl_write_boot_image(const char *path) {
     char err[IMAGE_ERRLEN];
     gc_current = L;
     warm_up(L);
+    image_restorers(L);
+    /* the base every session's start-up snapshot shares what is unchanged with (snapshot.c) */
+    L->image_snapshot = snapshot_take(L);
     if (bootimage_write(L, path, err) != 0) {
         fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
         lisp_free(L);

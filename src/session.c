@@ -96,7 +96,11 @@ static Obj session_upcall(Lisp *L, const char *name) {
 /* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
 static void snapshot_step(Lisp *L, void *ud) {
     (void)ud;
-    funcall0(L, session_upcall(L, "%SESSION-SNAPSHOT"));
+    /* loaded from the boot image and nothing run since: the restorers made when it was written fit */
+    if (L->image_heap.scanned && L->image_restorers != NIL && L->boot_snapshot == NIL)
+        SYM(intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*"))->value = L->image_restorers;
+    else
+        funcall0(L, session_upcall(L, "%SESSION-SNAPSHOT"));
     L->boot_snapshot = snapshot_take(L);
     L->boot_symbols = NIL;
 }

@@ -1463,13 +1463,68 @@
   (when (fboundp 'sys::%session-progress)
     (ignore-errors (sys::%session-progress (apply #'format nil control args)))))
 
+;;; The cache of compiled files (as ASDF's output translations): the compiled file of
+;;; /dir/x.lisp is $XDG_CACHE_HOME/tinycl/<version>/dir/x.fasl (XDG_CACHE_HOME defaults to
+;;; ~/.cache). It is used when it is newer than its source and was written by this build of tinycl;
+;;; otherwise the source is compiled into it first. A cache that cannot be written or read (a
+;;; read-only directory, or the file rules of a sandbox not allowing it) means loading the source,
+;;; as does a file whose compilation failed. *SYSTEM-CACHE* NIL turns the cache off.
+
+(defvar *system-cache* t "True: the system loader keeps compiled files in its cache and loads them.")
+
+(defvar *system-cache-directory* nil
+  "When set, the directory the cache keeps its compiled files in, instead of $XDG_CACHE_HOME/tinycl/<version>/.")
+
+(defun %system-cache-root ()
+  (let ((xdg (getenv "XDG_CACHE_HOME")))
+    (if *system-cache-directory*
+        (return-from %system-cache-root (ensure-directory-pathname *system-cache-directory*)))
+    (ignore-errors
+     (merge-pathnames (make-pathname :directory (list :relative "tinycl" (lisp-implementation-version)))
+                      (if (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
+                          (pathname (if (char= (char xdg (1- (length xdg))) #\/) xdg (concatenate 'string xdg "/")))
+                          (merge-pathnames (make-pathname :directory '(:relative ".cache")) (user-homedir-pathname)))))))
+
+(defun %system-cache-file (truename)
+  ;; the compiled file for the source TRUENAME, or NIL when there is no usable cache
+  (let ((root (and *system-cache* (%system-cache-root))))
+    (when (and root (eq (car (pathname-directory truename)) :absolute))
+      (merge-pathnames (make-pathname :directory (cons :relative (cdr (pathname-directory truename)))
+                                      :name (pathname-name truename) :type "fasl")
+                       root))))
+
+(defun %fresh-cached-file-p (fasl source)
+  (let ((fd (ignore-errors (file-write-date fasl))) (sd (file-write-date source)))
+    (and fd sd (>= fd sd) (ignore-errors (sys::%fasl-loadable-p fasl)))))
+
+(defun %compile-into-cache (source fasl)
+  ;; true when FASL was written without errors; never signals (a failure means loading the source)
+  (handler-case
+      (progn
+        (sys::%check-access fasl :output "COMPILE-FILE")
+        (ensure-directories-exist fasl)
+        (multiple-value-bind (out warnings-p failure-p)
+            (handler-bind ((warning #'muffle-warning))
+              (compile-file source :output-file fasl))
+          (declare (ignore warnings-p))
+          (cond ((and out (not failure-p)) t)
+                (t (ignore-errors (delete-file fasl)) nil))))
+    (error () nil)))
+
 (defun %load-source-component (c)
   ;; loading a source file stands for compiling it and loading the result, so the file is
   ;; also the one being compiled (code reads *COMPILE-FILE-TRUENAME* with #. to find its files)
   (let* ((file (component-pathname c))
+         (truename (or (probe-file file) file))
+         (fasl (ignore-errors (%system-cache-file truename)))
          (*compile-file-pathname* file)
-         (*compile-file-truename* (or (probe-file file) file)))
-    (load file)))
+         (*compile-file-truename* truename))
+    (if (and fasl
+             (ignore-errors (sys::%check-access fasl :input "LOAD"))
+             (or (%fresh-cached-file-p fasl truename)
+                 (%compile-into-cache truename fasl)))
+        (load fasl)
+        (load file))))
 
 (defun %perform-load (operation c)
   (let ((file (component-pathname c)))

@@ -187,50 +187,12 @@
            (let ((truename (probe-file source)))
              (if (and (null (pathname-name truename)) (null (pathname-type truename)))
                  (%file-error pathname "Can't LOAD a directory: ~S." truename))
-             (%load-source-file source truename verbose print external-format)))))
+             (if (%fasl-file-p truename)
+                 (%load-compiled-file source truename verbose print)
+                 (%load-source-file source truename verbose print external-format))))))
     (t (error 'type-error :datum filespec :expected-type '(or string pathname stream)))))
 
-;;; ------------------------------------------------------------------
-;;; COMPILE-FILE: tinycl has no compiler to files. COMPILE-FILE reads the whole file (processing
-;;; IN-PACKAGE, DEFPACKAGE and EVAL-WHEN :COMPILE-TOPLEVEL forms as the compiler would) to check
-;;; that it reads, and returns the source truename, so (LOAD (COMPILE-FILE "x.lisp")) loads the
-;;; source. COMPILE-FILE-PATHNAME names the ".fasl" file SBCL would write.
-
-(defun %compile-time-form-p (form)
-  (and (consp form)
-       (or (eq (car form) 'in-package)
-           (eq (car form) 'defpackage)
-           (and (eq (car form) 'eval-when) (consp (cdr form)) (listp (cadr form))
-                (or (%memq :compile-toplevel (cadr form)) (%memq 'compile (cadr form)))))))
-
-(defun compile-file (input-file &key output-file (verbose *compile-verbose*) (print *compile-print*)
-                                     (external-format :default) trace-file block-compile
-                                     emit-cfasl entry-points)
-  "Processes the source file INPUT-FILE as a compiler would for its compile-time effects: tinycl writes no compiled file, it reads every form and evaluates IN-PACKAGE, DEFPACKAGE and EVAL-WHEN :COMPILE-TOPLEVEL forms. Returns the source's truename (for LOAD), NIL and NIL."
-  (declare (ignore output-file print trace-file block-compile emit-cfasl entry-points))
-  (%check-access input-file :input "COMPILE-FILE")
-  (let* ((pathname (merge-pathnames input-file))
-         (found (%probe-source pathname)))
-    (if (null found)
-        (%file-error pathname "Couldn't compile ~S: file does not exist." (namestring pathname)))
-    (let* ((truename (probe-file found))
-           (*compile-file-pathname* (merge-pathnames found))
-           (*compile-file-truename* truename)
-           (*package* *package*)
-           (*readtable* *readtable*)
-           (eof (list nil)))
-      (when verbose
-        (format *standard-output* "~&; compiling file ~S~%" (namestring truename)))
-      (with-open-file (stream truename :external-format external-format)
-        (let ((*load-reading* nil))
-          (tagbody
-           top
-             (let ((form (read stream nil eof)))
-               (when (eq form eof) (go end))
-               (when (%compile-time-form-p form) (eval form)))
-             (go top)
-           end)))
-      (values truename nil nil))))
+;;; COMPILE-FILE and LOAD of a compiled file: compile-file.lisp.
 
 ;;; ------------------------------------------------------------------
 ;;; Logical pathnames (CLHS 19.3). The hosts live in SYS::*LOGICAL-HOSTS* (upper-case name ->

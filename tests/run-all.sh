@@ -2,6 +2,10 @@
 # run-all.sh: run every test suite; the last line is the total "N passed, N failed".
 BUILD=${BUILD:-build}
 export BUILD
+# the system loader's cache of compiled files goes to a directory of this run, removed at the end
+XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tinycl-test-cache.XXXXXX")
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 total_p=0; total_f=0
 for suite in tests/run-unit.sh tests/run-lisp.sh tests/run-hostile.sh tests/run-repl.sh tests/run-mcp.sh tests/run-sandbox.sh tests/run-property.sh tests/run-boot.sh; do
     [ -x "$suite" ] || continue

@@ -4,6 +4,10 @@
 BUILD=${BUILD:-build}
 T="$BUILD/tinycl"
 passed=0; failed=0
+# the system loader's cache of compiled files goes to a directory of this run, removed at the end
+XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tinycl-test-cache.XXXXXX")
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 for f in tests/lisp/*.lisp; do
     [ "$(basename "$f")" = framework.lisp ] && continue
     name=$(basename "$f" .lisp)

@@ -26,6 +26,24 @@ if printf '%s\n' "$selftest" | tail -1 | grep -q '^[0-9]* passed, [1-9][0-9]* fa
 else
     echo "FAIL transcript.mjs reports a server that exits early:"; printf '%s\n' "$selftest" | tail -5; failed=$((failed + 1))
 fi
+# libmicrohttpd (and GnuTLS behind it) is opened only by --http: not by a plain start, not by stdio MCP
+check_no_mhd() { # $1: what ran; $2: its LD_DEBUG=libs output
+    if printf '%s' "$2" | grep -q 'microhttpd'; then echo "FAIL $1 loads libmicrohttpd"; failed=$((failed + 1)); else passed=$((passed + 1)); fi
+}
+check_no_mhd "tinycl -e nil" "$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)"
+check_no_mhd "tinycl mcp" "$(printf '' | LD_DEBUG=libs "$T" mcp 2>&1 >/dev/null)"
+# a library that is not the one --http needs gives a clear error and status 70, not a crash
+fake=$(mktemp -d)
+echo 'int tinycl_not_microhttpd;' > "$fake/fake.c"
+if cc -shared -fPIC -o "$fake/libmicrohttpd.so.12" "$fake/fake.c" 2>/dev/null; then
+    msg=$(LD_LIBRARY_PATH="$fake" "$T" mcp --http 127.0.0.1:0 </dev/null 2>&1); st=$?
+    if [ $st = 70 ] && printf '%s' "$msg" | grep -q 'needs libmicrohttpd, but the loaded one lacks MHD_'; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL --http with a wrong libmicrohttpd: status $st: $msg"; failed=$((failed + 1))
+    fi
+fi
+rm -rf "$fake"
 out=$(node tests/mcp/transcript.mjs "$T" tests/mcp/transcripts/*.txt 2>&1)
 printf '%s\n' "$out" | sed '$d'
 add "$out"

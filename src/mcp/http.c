@@ -8,7 +8,7 @@
 #include "sessions.h"
 #include "input.h"
 #include "../cli.h"
-#include <microhttpd.h>
+#include "mhd.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,12 +100,12 @@ static char *wire_text(const cJSON *msg, size_t *len) {
 
 static enum MHD_Result queue_text(struct MHD_Connection *c, unsigned status, const char *type, const char *text) {
     if (batch_answers) return MHD_YES;   /* a batch member that gets no answer (202) */
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
-    MHD_add_response_header(r, "Content-Type", type);
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, "Allow", "GET, POST, DELETE");
-    if (status == MHD_HTTP_UNAUTHORIZED) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    struct MHD_Response *r = mhd.create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    mhd.add_response_header(r, "Content-Type", type);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) mhd.add_response_header(r, "Allow", "GET, POST, DELETE");
+    if (status == MHD_HTTP_UNAUTHORIZED) mhd.add_response_header(r, "WWW-Authenticate", "Bearer");
+    enum MHD_Result ret = mhd.queue_response(c, status, r);
+    mhd.destroy_response(r);
     return ret;
 }
 
@@ -119,11 +119,11 @@ static enum MHD_Result queue_json(struct MHD_Connection *c, unsigned status, cJS
     char *text = wire_text(msg, &len);
     cJSON_Delete(msg);
     if (!text) return MHD_NO;
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-    MHD_add_response_header(r, "Content-Type", "application/json");
-    if (session) MHD_add_response_header(r, "Mcp-Session-Id", session);
-    enum MHD_Result ret = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    struct MHD_Response *r = mhd.create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    mhd.add_response_header(r, "Content-Type", "application/json");
+    if (session) mhd.add_response_header(r, "Mcp-Session-Id", session);
+    enum MHD_Result ret = mhd.queue_response(c, status, r);
+    mhd.destroy_response(r);
     return ret;
 }
 
@@ -163,15 +163,15 @@ static bool token_matches(const char *got) {
 /* An answer refusing the request, or MHD_YES with *REFUSED false when it may go on. */
 static enum MHD_Result check_caller(struct MHD_Connection *c, bool *refused) {
     *refused = true;
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    const char *host = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Host");
     if (loopback_only && (!host || !loopback_host(host, strlen(host))))
         return queue_text(c, MHD_HTTP_FORBIDDEN, "text/plain", "Forbidden: the Host header must name the loopback address\n");
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    const char *origin = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
     if (origin && !origin_allowed(origin))
         return queue_text(c, MHD_HTTP_FORBIDDEN, "text/plain", "Forbidden: this Origin may not call the server "
                           "(tinycl mcp --allow-origin ORIGIN)\n");
     if (bearer) {
-        const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+        const char *auth = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
         if (!auth || strncasecmp(auth, "Bearer ", 7) != 0 || !token_matches(auth + 7))
             return queue_text(c, MHD_HTTP_UNAUTHORIZED, "text/plain", "Unauthorized: a bearer token is required\n");
     }
@@ -370,7 +370,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max) {
 
 /* Has the client closed its end (or reset the connection) while its request is served? */
 static bool client_gone(struct MHD_Connection *c) {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ci = mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (!ci) return false;
     struct pollfd p = {ci->connect_fd, POLLIN | POLLRDHUP, 0};
     if (poll(&p, 1, 0) <= 0) return false;
@@ -381,7 +381,7 @@ static bool client_gone(struct MHD_Connection *c) {
 }
 
 static bool accepts_sse(struct MHD_Connection *c) {
-    const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     return accept && strstr(accept, "text/event-stream");
 }
 
@@ -424,11 +424,11 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
     }
     if (!k->started) k->done = true;
     if (k->started && !k->done && k->token && !batch_answers && accepts_sse(c)) {
-        struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, k, call_free);
-        MHD_add_response_header(r, "Content-Type", "text/event-stream");
-        MHD_add_response_header(r, "Cache-Control", "no-cache");
-        enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-        MHD_destroy_response(r);
+        struct MHD_Response *r = mhd.create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, k, call_free);
+        mhd.add_response_header(r, "Content-Type", "text/event-stream");
+        mhd.add_response_header(r, "Cache-Control", "no-cache");
+        enum MHD_Result ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+        mhd.destroy_response(r);
         return ret;
     }
     /* a client that goes away meanwhile is not waited for: its evaluation is stopped */
@@ -449,7 +449,7 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
 typedef struct Body { char *data; size_t len, cap; bool too_large; } Body;
 
 static const char *header(struct MHD_Connection *c, const char *name) {
-    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+    return mhd.lookup_connection_value(c, MHD_HEADER_KIND, name);
 }
 
 /* A tools/call, started: answer it as JSON (waiting here) or as an SSE stream. */
@@ -705,15 +705,15 @@ static enum MHD_Result serve_stream(struct MHD_Connection *c) {
     unsigned long long last_id = last ? strtoull(last, &end, 10) : 0;
     if (last && (end == last || *end)) last_id = 0;
     mcp_outbox_attach(&ms->outbox, &st->reader, last_id);
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+    struct MHD_Response *r = mhd.create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
     if (!r) {
         stream_free(st);
         return MHD_NO;
     }
-    MHD_add_response_header(r, "Content-Type", "text/event-stream");
-    MHD_add_response_header(r, "Cache-Control", "no-cache");
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
+    mhd.add_response_header(r, "Content-Type", "text/event-stream");
+    mhd.add_response_header(r, "Cache-Control", "no-cache");
+    enum MHD_Result ret = mhd.queue_response(c, MHD_HTTP_OK, r);
+    mhd.destroy_response(r);
     return ret;
 }
 
@@ -875,6 +875,11 @@ int mcp_http_run(const CliOptions *opt) {
         fprintf(stderr, "tinycl mcp: --http needs [HOST:]PORT, such as 8080 or 127.0.0.1:8080 (got \"%s\")\n", opt->http);
         return 2;
     }
+    char liberr[512];
+    if (!mcp_mhd_load(liberr, sizeof liberr)) {
+        fprintf(stderr, "tinycl mcp: %s\n", liberr);
+        return 70;
+    }
     if (opt->token_file && !read_token(opt->token_file)) return 2;
     allowed_origin = opt->allow_origin;
     if (opt->max_message) max_body = opt->max_message;
@@ -896,7 +901,7 @@ int mcp_http_run(const CliOptions *opt) {
                   http_session_setup);
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG;
     if (addr.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
-    struct MHD_Daemon *d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, NULL,
+    struct MHD_Daemon *d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, NULL,
                                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
                                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,
@@ -905,9 +910,9 @@ int mcp_http_run(const CliOptions *opt) {
         fprintf(stderr, "tinycl mcp: could not listen on %s: %s\n", opt->http, strerror(errno));
         return 70;
     }
-    const union MHD_DaemonInfo *fi = MHD_get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
+    const union MHD_DaemonInfo *fi = mhd.get_daemon_info(d, MHD_DAEMON_INFO_LISTEN_FD);
     if (fi) listen_fd = fi->listen_fd;
-    const union MHD_DaemonInfo *pi = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *pi = mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     fprintf(stderr, "tinycl mcp: serving Streamable HTTP at http://%s:%u%s\n", host, pi ? pi->port : 0, MCP_PATH);
     fflush(stderr);
     for (;;) {
@@ -924,8 +929,8 @@ int mcp_http_run(const CliOptions *opt) {
         mcp_pool_expire();
     }
     /* stop taking connections, interrupt what runs, then wait for it */
-    MHD_quiesce_daemon(d);
+    mhd.quiesce_daemon(d);
     mcp_pool_shutdown();
-    MHD_stop_daemon(d);
+    mhd.stop_daemon(d);
     return 0;
 }

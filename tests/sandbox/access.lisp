@@ -170,6 +170,9 @@
 ;;; ---- the system loader ----
 (expect "a system in the current directory" (progn (asdf:load-system "insys") (funcall (find-symbol "HELLO" "INSYS")))
         :insys :insys '(:error asdf:missing-component) :insys)
+(expect "the system cache is written only where writing is allowed (else the source loads)"
+        (or (ignore-errors (and (probe-file (asdf::%system-cache-file (truename "insys.lisp"))) :cached)) :source)
+        :source :source :source :cached)
 (expect "a system under ~/common-lisp" (progn (asdf:load-system "homesys") (funcall (find-symbol "HELLO" "HOMESYS")))
         :homesys :homesys :homesys :homesys)
 (expect "a system of CL_SOURCE_REGISTRY" (progn (asdf:load-system "regsys") (funcall (find-symbol "HELLO" "REGSYS")))

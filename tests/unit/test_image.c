@@ -4,6 +4,9 @@
 #include "image.h"
 #include "hash.h"
 #include "eval.h"
+#include "bootimage.h"
+#include <stdio.h>
+#include <unistd.h>
 #include <gc/gc.h>
 
 static Lisp *the_lisp;
@@ -153,6 +156,79 @@ START_TEST(functions_and_instances) {
 END_TEST
 
 /* A damaged image is refused before anything is built, and the caller's roots are untouched. */
+/* A cons takes two words in an image (the collector gives it four); a block that anything points
+ * to other than as a cons keeps its size, even when a stray word looks like a cons pointer to it. */
+START_TEST(conses_in_two_words) {
+    Lisp *L = lisp();
+    Obj list = unit_eval(L, "(loop for i below 1000 collect i)");
+    Obj copy = round_trip(L, list);
+    ck_assert_msg(image_last_stats.scanned_bytes < 1000 * 16 + 1024, "1000 conses took %zu bytes",
+                  image_last_stats.scanned_bytes);
+    ck_assert(equalp_obj(L, list, copy));
+    /* a ratio (three words) whose first reference is a word equal to its address plus TAG_CONS */
+    Obj ratio = unit_eval(L, "-7/3");
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[2] = {WORD(ratio) + TAG_CONS, WORD(ratio)}, back[2] = {0, 0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    size_t len = 0;
+    unsigned char *img = image_write(L, roots, 2, ext, 1, &len, err);
+    ck_assert_msg(img != NULL, "image_write: %s", err);
+    ck_assert_msg(image_read(L, img, len, back, 2, ext, 1, NULL, err), "image_read: %s", err);
+    free(img);
+    ck_assert(back[0] == back[1] + TAG_CONS);
+    ck_assert_str_eq(prin1_cstr(L, OBJ(back[1])), "-7/3");
+}
+END_TEST
+
+static unsigned char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(*len);
+    ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+    fclose(f);
+    return buf;
+}
+
+/* An interpreter loaded from an image (its objects outside the collector's heap) is written to an
+ * image again, and an interpreter loaded from that one works. */
+START_TEST(loaded_interpreter_written_again) {
+    Lisp *L = lisp();
+    char path[] = "/tmp/tinycl-image-again-XXXXXX", err[IMAGE_ERRLEN] = "";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(bootimage_write(L, path, err) == 0, "bootimage_write: %s", err);
+    size_t len1 = 0, len2 = 0;
+    unsigned char *img1 = slurp(path, &len1);
+    bootimage_use(img1, len1);
+    Lisp *L2 = lisp_new(NULL);
+    ck_assert_ptr_nonnull(L2);
+    gc_current = L2;
+    ck_assert_msg(L2->image_heap.scanned != NULL, "the interpreter was not loaded from the image");
+    ck_assert_msg(bootimage_write(L2, path, err) == 0, "writing a loaded interpreter: %s", err);
+    unsigned char *img2 = slurp(path, &len2);
+    unlink(path);
+    bootimage_use(img2, len2);
+    Lisp *L3 = lisp_new(NULL);
+    ck_assert_ptr_nonnull(L3);
+    gc_current = L3;
+    ck_assert(L3->image_heap.scanned != NULL);
+    ck_assert_str_eq(unit_eval_str(L3, "(progn (defgeneric img-g (x)) (defmethod img-g ((x integer)) (* x 2))"
+                                       " (list (img-g 21) (format nil \"~a\" (loop for i below 3 collect i))"
+                                       " (gethash :k (let ((h (make-hash-table))) (setf (gethash :k h) 'v) h))))"),
+                     "(42 \"(0 1 2)\" V)");
+    lisp_free(L3);
+    lisp_free(L2);
+    bootimage_use(NULL, 0);
+    free(img1);
+    free(img2);
+    gc_current = L;
+}
+END_TEST
+
 START_TEST(corrupted_image_refused) {
     Lisp *L = lisp();
     size_t len = 0;
@@ -248,6 +324,8 @@ static Suite *suite(void) {
     tcase_add_test(t, sharing_and_cycles);
     tcase_add_test(t, hash_tables_rehashed);
     tcase_add_test(t, functions_and_instances);
+    tcase_add_test(t, conses_in_two_words);
+    tcase_add_test(t, loaded_interpreter_written_again);
     tcase_add_test(t, corrupted_image_refused);
     tcase_add_test(t, foreign_image_refused);
     tcase_add_test(t, foreign_pointer_not_written);

@@ -90,6 +90,40 @@ START_TEST(image_session_resets) {
 }
 END_TEST
 
+/* A session's start-up snapshot shares the image's records of unchanged symbols (snapshot.c): a
+ * reset still gives back the cells of a boot symbol the user changed, and of one changed again. */
+START_TEST(image_session_resets_boot_symbols) {
+    TclSession *s = new_session();
+    ck_value(s, "(setf (get 'list 'image-k) 1 (get 'car 'image-k) 2) (get 'list 'image-k)", "1");
+    tcl_reset(s, false);
+    ck_value(s, "(list (get 'list 'image-k) (get 'car 'image-k))", "(NIL NIL)");
+    ck_value(s, "(setf (get 'list 'image-k) 3) (get 'list 'image-k)", "3");
+    tcl_reset(s, false);
+    ck_value(s, "(get 'list 'image-k)", "NIL");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* A session from the image takes the registries' restorers made when the image was written: a
+ * reset still takes away the classes, methods and structures the user defined, every time. */
+START_TEST(image_session_resets_registries) {
+    TclSession *s = new_session();
+    char *before = value(s, "(length (sb-mop:generic-function-methods #'print-object))");
+    for (int round = 0; round < 2; round++) {
+        ck_value(s, "(defclass image-c () ()) (defstruct image-s a)"
+                    " (defmethod print-object ((x image-c) st) (write-string \"IC\" st))"
+                    " (list (prin1-to-string (make-instance 'image-c)) (image-s-a (make-image-s :a 1)))", "(\"IC\" 1)");
+        tcl_reset(s, false);
+        ck_value(s, "(list (find-class 'image-c nil) (fboundp 'make-image-s))", "(NIL NIL)");
+        char *after = value(s, "(length (sb-mop:generic-function-methods #'print-object))");
+        ck_assert_str_eq(after, before);
+        free(after);
+    }
+    free(before);
+    tcl_session_free(s);
+}
+END_TEST
+
 /* Two sessions from the same image share nothing. */
 START_TEST(image_sessions_independent) {
     TclSession *a = new_session(), *b = new_session();
@@ -129,6 +163,8 @@ static Suite *suite(void) {
     tcase_set_timeout(t, 300);
     tcase_add_test(t, image_session_evaluates);
     tcase_add_test(t, image_session_resets);
+    tcase_add_test(t, image_session_resets_boot_symbols);
+    tcase_add_test(t, image_session_resets_registries);
     tcase_add_test(t, image_sessions_independent);
     tcase_add_test(t, damaged_image_refused);
     suite_add_tcase(s, t);

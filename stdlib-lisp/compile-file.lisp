@@ -1,0 +1,220 @@
+;;;; compile-file.lisp: COMPILE-FILE writes a compiled file, the file's top-level forms read and
+;;;; analysed (runtime/fasl.c stores them with the image serialiser), and LOAD of such a file runs
+;;;; them without reading or analysing anything.
+
+(in-package "SYSTEM")
+
+;;; A compiled file holds a vector of items, run in order by LOAD: a function of no arguments (a
+;;; top-level form, analysed as the body of a lambda), or a cell (function . value) of a
+;;; LOAD-TIME-VALUE form, whose value LOAD computes before the forms that use it run.
+
+(defvar *fasl-ltv-cells* :none
+  "While COMPILE-FILE analyses a form: the cells of its LOAD-TIME-VALUE forms, newest first (the
+analyser reads this variable); :NONE otherwise, when LOAD-TIME-VALUE is evaluated at once.")
+
+(defvar *fasl-constants* nil
+  "While COMPILE-FILE runs: an EQ hash table from each literal rebuilt by MAKE-LOAD-FORM (or holding
+one) to its load-time cell, so that the file makes each such object once.")
+
+(defun %fasl-set-cell (cell value) (setf (cdr cell) value))
+
+(defun %fasl-constant-form (x seen)
+  ;; a form that makes an object similar to the literal X at load time
+  (cond ((and (typep x '(or standard-object structure-object condition)) (not (typep x 'class)))
+         x)                           ; self-evaluating: analysed as a literal, its own cell
+        ((consp x)
+         (when (gethash x seen)
+           (error "A circular literal holding objects dumped by MAKE-LOAD-FORM cannot be compiled: ~S" x))
+         (setf (gethash x seen) t)
+         `(cons ,(%fasl-constant-form (car x) seen) ,(%fasl-constant-form (cdr x) seen)))
+        ((simple-vector-p x)
+         `(vector ,@(map 'list #'(lambda (e) (%fasl-constant-form e seen)) x)))
+        (t `',x)))
+
+(defun %fasl-constant-cell (object)
+  ;; the analyser's question, under COMPILE-FILE, about a literal holding an instance: the cell
+  ;; whose value LOAD computes, made once per object (CLHS 3.2.4.4)
+  (or (gethash object *fasl-constants*)
+      (let ((cell (cons nil nil)))
+        (setf (cdr cell) cell)
+        (setf (gethash object *fasl-constants*) cell)
+        (let ((form (if (consp object) (%fasl-constant-form object (make-hash-table :test 'eq))
+                        (if (simple-vector-p object) (%fasl-constant-form object (make-hash-table :test 'eq))
+                            (multiple-value-bind (creation init) (make-load-form object)
+                              (let ((o (gensym "OBJECT")))
+                                ;; the cell has the object before its initialisation form, which
+                                ;; may refer to it, runs
+                                `(let ((,o ,creation))
+                                   (%fasl-set-cell ',cell ,o)
+                                   ,@(if init (list init))
+                                   ,o)))))))
+          (setf (car cell) (eval (list 'function (list 'lambda '() form))))
+          (push cell *fasl-ltv-cells*)
+          cell))))
+
+(defvar *compile-file-items* nil "The items of the file being compiled, newest first.")
+(defvar *compile-file-defined* nil "The names the file being compiled defines: (function . name) or (variable . name).")
+
+;;; Macros whose definitions the rest of the file needs while it is compiled: a top-level form
+;;; headed by one is evaluated at compile time too (as SBCL's expansions of them do with EVAL-WHEN),
+;;; and compiled for load time.
+(defparameter *compile-time-definers*
+  '(defmacro define-compiler-macro defstruct deftype defsetf define-setf-expander define-modify-macro
+    defconstant define-condition defclass define-symbol-macro defpackage in-package declaim
+    define-method-combination defgeneric))
+
+(defun %compile-time-eval (form)
+  (let ((*fasl-ltv-cells* :none)) (eval form)))
+
+(defun %compile-emit (form)
+  ;; analyse FORM now, as the body of a function LOAD calls
+  (let ((*fasl-ltv-cells* nil))
+    (let ((fn (eval (list 'function (list 'lambda '() form)))))
+      (dolist (cell (reverse *fasl-ltv-cells*)) (push cell *compile-file-items*))
+      (push fn *compile-file-items*))))
+
+(defun %compile-note-definition (head form)
+  (when (and (consp (cdr form)) (or (symbolp (cadr form)) (consp (cadr form))))
+    (let ((name (cadr form)))
+      (case head
+        ((defun defgeneric defmacro) (push (cons 'function name) *compile-file-defined*))
+        ((defvar defparameter defconstant) (push (cons 'variable name) *compile-file-defined*))))))
+
+(defun %compile-eval-when (form compile-time-too)
+  ;; CLHS 3.2.3.1, figure 3-7
+  (let* ((situations (cadr form))
+         (ct (or (%memq :compile-toplevel situations) (%memq 'compile situations)))
+         (lt (or (%memq :load-toplevel situations) (%memq 'load situations)))
+         (ex (or (%memq :execute situations) (%memq 'eval situations)))
+         (body (cddr form)))
+    (cond ((and lt (or ct (and ex compile-time-too)))
+           (dolist (f body) (%compile-top-level f t)))
+          (lt (dolist (f body) (%compile-top-level f nil)))
+          ((or ct (and ex compile-time-too))
+           (%compile-time-eval (cons 'progn body))))))
+
+(defun %compile-top-level (form compile-time-too)
+  ;; one top-level form, processed as CLHS 3.2.3.1 says
+  (loop
+    (unless (and (consp form) (symbolp (car form)))
+      (return))
+    (let ((head (car form)))
+      (cond ((eq head 'progn)
+             (dolist (f (cdr form)) (%compile-top-level f compile-time-too))
+             (return-from %compile-top-level nil))
+            ((eq head 'eval-when)
+             (%compile-eval-when form compile-time-too)
+             (return-from %compile-top-level nil))
+            ((special-operator-p head) (return))
+            ((macro-function head)
+             (%compile-note-definition head form)
+             (when (and (%memq head '(defvar defparameter)) (consp (cdr form)) (symbolp (cadr form)))
+               (proclaim (list 'special (cadr form))))
+             (when (and (not compile-time-too) (%memq head *compile-time-definers*))
+               (%compile-time-eval form)
+               (%compile-emit form)
+               (return-from %compile-top-level nil))
+             (multiple-value-bind (expansion expanded) (macroexpand-1 form)
+               (unless expanded (return))
+               (setq form expansion)))
+            (t (%compile-note-definition head form) (return)))))
+  (when compile-time-too (%compile-time-eval form))
+  (%compile-emit form))
+
+(defun %compile-forget-defined ()
+  ;; a function or variable the file defines is not undefined because the file is not loaded yet
+  (let ((refs (%take-undefined-references)) (keep nil))
+    (dolist (r refs)
+      (unless (member (cons (if (eql (svref r 0) 0) 'function 'variable) (svref r 1))
+                      *compile-file-defined* :test #'equal)
+        (push r keep)))
+    (%restore-undefined-references (nreverse keep))))
+
+(defun %compile-report-error (c)
+  (format *error-output* "~&; caught ERROR:~%;   ~A~%" c))
+
+(defun compile-file (input-file &key output-file (verbose *compile-verbose*) (print *compile-print*)
+                                     (external-format :default) trace-file block-compile
+                                     emit-cfasl entry-points)
+  "Compiles the source file INPUT-FILE: its forms are read, their compile-time parts evaluated (EVAL-WHEN, DEFMACRO, IN-PACKAGE, ...) and the rest analysed and written to OUTPUT-FILE (default COMPILE-FILE-PATHNAME, type fasl), which LOAD runs without reading or analysing. Returns the output's truename (NIL when the file could not be read), whether there were warnings, and whether there were errors or warnings other than style warnings."
+  (declare (ignore trace-file block-compile emit-cfasl entry-points))
+  (%check-access input-file :input "COMPILE-FILE")
+  (let* ((pathname (merge-pathnames input-file))
+         (found (%probe-source pathname)))
+    (if (null found)
+        (%file-error pathname "Couldn't compile ~S: file does not exist." (namestring pathname)))
+    (let* ((truename (probe-file found))
+           (output (if output-file
+                       (compile-file-pathname found :output-file output-file)
+                       (compile-file-pathname found)))
+           (*compile-file-pathname* pathname)
+           (*compile-file-truename* truename)
+           (*package* *package*)
+           (*readtable* *readtable*)
+           (*compile-file-items* nil)
+           (*compile-file-defined* nil)
+           (*fasl-constants* (make-hash-table :test 'eq))
+           (warnings-p nil) (failure-p nil) (aborted nil))
+      (%check-access output :output "COMPILE-FILE")
+      (when verbose
+        (format *standard-output* "~&; compiling file ~S~%" (namestring truename)))
+      (handler-bind ((warning #'(lambda (c)
+                                  (setq warnings-p t)
+                                  (unless (typep c 'style-warning) (setq failure-p t)))))
+        (with-compilation-unit ()
+          (with-open-file (stream truename :external-format external-format)
+            (let ((eof (list nil)))
+              (loop
+                (let ((form (handler-case (let ((*load-reading* nil)) (read stream nil eof))
+                              (error (c)
+                                (%compile-report-error c)
+                                (setq aborted t warnings-p t failure-p t)
+                                eof))))
+                  (when (eq form eof) (return))
+                  (when print
+                    (let ((*print-length* 2) (*print-level* 2))
+                      (format *standard-output* "~&; processing ~S~%" form)))
+                  (handler-case (%compile-top-level form nil)
+                    (error (c)
+                      (%compile-report-error c)
+                      (setq warnings-p t failure-p t)
+                      ;; as SBCL: the form signals the error when the file is loaded
+                      (%compile-emit (list 'error "Compile-time error: ~A" (princ-to-string c)))))))))
+          (%compile-forget-defined)))
+      (if aborted
+          (values nil t t)
+          (progn
+            (ensure-directories-exist output)
+            (%fasl-write output (coerce (reverse *compile-file-items*) 'simple-vector))
+            (let ((out (truename output)))
+              (when verbose
+                (format *standard-output* "~&; wrote ~A~%" (namestring out)))
+              (values out warnings-p failure-p)))))))
+
+(defun %load-compiled-file (pathname truename verbose print)
+  ;; LOAD of a file COMPILE-FILE wrote: run its items in order
+  (let ((*load-pathname* pathname)
+        (*load-truename* truename)
+        (*package* *package*)
+        (*readtable* *readtable*)
+        (*load-depth* (1+ *load-depth*)))
+    (when verbose
+      (fresh-line *standard-output*)
+      (%load-semicolons *standard-output*)
+      (format *standard-output* " loading ~S~%" truename))
+    (multiple-value-bind (items pending) (%fasl-read truename)
+      (dotimes (i (length items))
+        (when pending (setq pending (%fasl-resolve items pending)))
+        (let ((item (svref items i)))
+          (if (consp item)
+              (setf (cdr item) (funcall (car item)))
+              (let ((values (multiple-value-list (funcall item))))
+                (when print
+                  (fresh-line *standard-output*)
+                  (%load-semicolons *standard-output*)
+                  (format *standard-output* " ~{~S~^, ~}~%" values))))))
+      (when pending
+        (error 'simple-file-error :pathname truename
+                                  :format-control "The compiled file ~A needs the package ~S, which does not exist."
+                                  :format-arguments (list (namestring truename) (cadr (first pending))))))
+    t))

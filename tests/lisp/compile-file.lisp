@@ -1,0 +1,233 @@
+;;;; compile-file.lisp: COMPILE-FILE writes a compiled file and LOAD runs it (stdlib-lisp/
+;;;; compile-file.lisp, runtime/fasl.c): EVAL-WHEN, macros of the file, literals (identity,
+;;;; similarity, uninterned and circular), LOAD-TIME-VALUE, the values returned, and files LOAD
+;;;; refuses. The files live in a temporary directory under /tmp.
+
+(defvar *cf-dir* (format nil "/tmp/tinycl-compile-file-test-~D-~D/" (get-universal-time) (random 100000)))
+(defvar *cf-log* nil)
+(defvar *cf-counter* 0)
+
+(defun cf (name) (concatenate 'string *cf-dir* name))
+
+(defun cf-write (name &rest lines)
+  (ensure-directories-exist (cf name))
+  (with-open-file (s (cf name) :direction :output :if-exists :supersede)
+    (dolist (l lines) (write-line l s)))
+  (cf name))
+
+(defun cf-compile (name &rest keys)
+  ;; -> (truename warnings-p failure-p), output and warnings discarded
+  (let ((*standard-output* (make-broadcast-stream))
+        (*error-output* (make-broadcast-stream)))
+    (handler-bind ((warning #'muffle-warning))
+      (multiple-value-list (apply #'compile-file (cf name) keys)))))
+
+(defmacro cf-error-of (form)
+  `(handler-case (progn ,form :no-error)
+     (error (c) (list (type-of c) (princ-to-string c)))))
+
+(defun cf-contains (string part) (and (search part string) t))
+
+(deftest compile-file-writes-a-compiled-file
+  (progn
+    (cf-write "a.lisp" "(defun cl-user::cf-a () :a)")
+    (let ((r (cf-compile "a.lisp")))
+      (list (pathname-type (first r)) (second r) (third r) (fboundp 'cf-a)
+            (with-open-file (s (first r) :element-type '(unsigned-byte 8))
+              (let ((b (make-array 7 :element-type '(unsigned-byte 8))))
+                (read-sequence b s)
+                (map 'string #'code-char b)))
+            (load (first r)) (funcall 'cf-a))))
+  ("fasl" nil nil nil "TCLFASL" t :a))
+
+(deftest compile-file-eval-when
+  ;; CLHS 3.2.3.1: what runs at compile time, what at load time
+  (progn
+    (setq *cf-log* nil)
+    (cf-write "ew.lisp"
+              "(eval-when (:compile-toplevel) (push :ct cl-user::*cf-log*))"
+              "(eval-when (:load-toplevel) (push :lt cl-user::*cf-log*))"
+              "(eval-when (:execute) (push :ex cl-user::*cf-log*))"
+              "(eval-when (:compile-toplevel :load-toplevel) (push :ct-lt cl-user::*cf-log*))"
+              "(eval-when (:compile-toplevel :load-toplevel) (eval-when (:execute) (push :nested-ex cl-user::*cf-log*)))"
+              "(eval-when (:load-toplevel) (eval-when (:compile-toplevel) (push :lt-ct cl-user::*cf-log*)))"
+              "(progn (eval-when (:compile-toplevel) (push :progn-ct cl-user::*cf-log*)))"
+              "(let () (eval-when (:compile-toplevel :load-toplevel :execute) (push :not-top cl-user::*cf-log*)))")
+    (let ((out (first (cf-compile "ew.lisp"))))
+      (let ((at-compile (reverse *cf-log*)))
+        (setq *cf-log* nil)
+        (load out)
+        (list at-compile (reverse *cf-log*)))))
+  ((:ct :ct-lt :nested-ex :lt-ct :progn-ct)
+   (:lt :ct-lt :not-top)))
+
+(deftest compile-file-macros-and-specials-of-the-file
+  ;; a macro defined earlier is expanded later; a DEFVAR makes its name special for what follows;
+  ;; the functions are not defined by compiling
+  (progn
+    (cf-write "m.lisp"
+              "(defpackage :cf-m (:use :cl))"
+              "(in-package :cf-m)"
+              "(defmacro twice (x) `(list ,x ,x))"
+              "(defvar *depth* 0)"
+              "(defun depth () *depth*)"
+              "(defun deeper () (let ((*depth* (1+ *depth*))) (depth)))"
+              "(defun use-twice () (twice (deeper)))")
+    (let ((r (cf-compile "m.lisp")))
+      (list (third r) (fboundp (find-symbol "USE-TWICE" "CF-M"))
+            (progn (load (first r)) (funcall (find-symbol "USE-TWICE" "CF-M"))))))
+  (nil nil (1 1)))
+
+(deftest compile-file-package-not-existing-at-load
+  ;; the file makes its package: its symbols are found once the DEFPACKAGE has run
+  (progn
+    (cf-write "p.lisp"
+              "(defpackage :cf-fresh-pkg (:use :cl) (:export #:hello))"
+              "(in-package :cf-fresh-pkg)"
+              "(defun hello () (list 'hello :kw (symbol-package 'hello)))")
+    (let ((out (first (cf-compile "p.lisp"))))
+      (delete-package :cf-fresh-pkg)
+      (load out)
+      (let ((r (funcall (find-symbol "HELLO" "CF-FRESH-PKG"))))
+        (list (eq (first r) (find-symbol "HELLO" "CF-FRESH-PKG")) (second r)
+              (eq (third r) (find-package "CF-FRESH-PKG"))))))
+  (t :kw t))
+
+(defstruct cf-point x y)
+(defmethod make-load-form ((p cf-point) &optional env) (make-load-form-saving-slots p :environment env))
+
+(defclass cf-thing () ((name :initarg :name :reader cf-thing-name) (made :initform 0 :accessor cf-thing-made)))
+(defvar *cf-made* 0)
+(defmethod make-load-form ((x cf-thing) &optional env)
+  (declare (ignore env))
+  (values `(make-instance 'cf-thing :name ',(cf-thing-name x))
+          `(setf (cf-thing-made ,x) (incf *cf-made*))))
+(defvar *cf-thing* (make-instance 'cf-thing :name "one"))
+(defstruct cf-opaque a)
+
+(deftest compile-file-literals
+  ;; identity within the file, similarity of the copies, symbols by name, uninterned symbols
+  ;; shared, circular structure, structures by their slots
+  (progn
+    (cf-write "lit.lisp"
+              "(defun cl-user::cf-lits ()"
+              "  (list '#1=(1 2) '#1# '(#2=#:gen #2#) '#3=(a . #3#) \"str\" #(1 #\\x 2.5d0)"
+              "        12345678901234567890 3/4 #c(1 2) #p\"/tmp/x.txt\" 'cl:car :key 'cl-user::cf-sym"
+              "        #S(cl-user::cf-point :x 1 :y (2 3)) #*1011 (make-array 2 :initial-element 'q)))")
+    (load (first (cf-compile "lit.lisp")))
+    (destructuring-bind (l1 l2 gens circ str vec big ratio cpx path car kw sym pt bits arr) (cf-lits)
+      (list (eq l1 l2) l1 (eq (first gens) (second gens)) (symbol-package (first gens))
+            (eq (cdr circ) circ) str vec big ratio cpx (namestring path)
+            (eq car 'car) (eq kw :key) (eq sym 'cf-sym)
+            (cf-point-p pt) (cf-point-x pt) (cf-point-y pt) bits arr)))
+  (t (1 2) t nil t "str" #(1 #\x 2.5d0) 12345678901234567890 3/4 #c(1 2) "/tmp/x.txt"
+   t t t t 1 (2 3) #*1011 #(q q)))
+
+(deftest compile-file-make-load-form
+  ;; an object made once per file by its MAKE-LOAD-FORM forms, the initialisation form seeing it;
+  ;; inside a list too; a structure without a method is an error of the compilation
+  (progn
+    (setq *cf-made* 0)
+    (cf-write "mlf.lisp"
+              "(defun cl-user::cf-mlf () (list '#.cl-user::*cf-thing* '(1 #.cl-user::*cf-thing*) #.cl-user::*cf-thing*))")
+    (cf-write "mlf2.lisp" "(defun cl-user::cf-mlf2 () '#S(cl-user::cf-opaque :a 1))")
+    (let ((r (cf-compile "mlf.lisp")))
+      (list (third r) *cf-made*
+            (progn (load (first r))
+                   (let ((l (funcall 'cf-mlf)))
+                     (list (cf-thing-name (first l)) (eq (first l) (second (second l))) (eq (first l) (third l))
+                           (eq (first l) *cf-thing*) (cf-thing-made (first l)) *cf-made*)))
+            (third (cf-compile "mlf2.lisp")))))
+  (nil 0 ("one" t t nil 1 1) t))
+
+(deftest compile-file-load-time-value
+  ;; evaluated once, when the file is loaded, not when it is compiled
+  (progn
+    (setq *cf-counter* 0)
+    (cf-write "ltv.lisp" "(defun cl-user::cf-ltv () (load-time-value (incf cl-user::*cf-counter*)))")
+    (let ((out (first (cf-compile "ltv.lisp"))))
+      (let ((after-compile *cf-counter*))
+        (load out)
+        (let ((after-load *cf-counter*))
+          (list after-compile after-load (funcall 'cf-ltv) (funcall 'cf-ltv) *cf-counter*)))))
+  (0 1 1 1 1))
+
+(deftest compile-file-values-and-variables
+  ;; warnings-p for a style warning, failure-p for a warning; *COMPILE-FILE-TRUENAME* and
+  ;; *COMPILE-FILE-PATHNAME* bound while compiling; an :OUTPUT-FILE of any type loads
+  (progn
+    (cf-write "w1.lisp" "(defun cl-user::cf-w1 () (cf-no-such-function-at-all))")
+    (cf-write "w2.lisp" "(eval-when (:compile-toplevel) (warn \"a real warning\"))")
+    (cf-write "v.lisp" "(eval-when (:compile-toplevel) (setq cl-user::*cf-log* (list *compile-file-truename* *compile-file-pathname*)))")
+    (let ((r1 (cf-compile "w1.lisp"))
+          (r2 (cf-compile "w2.lisp"))
+          (r3 (cf-compile "v.lisp" :output-file (cf "other.bin"))))
+      (list (rest r1) (rest r2) (pathname-type (first r3))
+            (equal (first *cf-log*) (truename (cf "v.lisp"))) (pathnamep (second *cf-log*))
+            (load (first r3)))))
+  ((t nil) (t t) "bin" t t t))
+
+(deftest compile-file-verbose-and-print
+  (progn
+    (cf-write "vp.lisp" "(defun cl-user::cf-vp () 1)")
+    (let ((s (make-string-output-stream)))
+      (let ((*standard-output* s)) (compile-file (cf "vp.lisp") :verbose t :print t))
+      (let ((text (get-output-stream-string s)))
+        (list (cf-contains text "; compiling file") (cf-contains text "; wrote")
+              (cf-contains text "processing")))))
+  (t t t))
+
+(defun cf-bytes (path)
+  (with-open-file (s path :element-type '(unsigned-byte 8))
+    (let ((b (make-array (file-length s) :element-type '(unsigned-byte 8))))
+      (read-sequence b s)
+      b)))
+
+(defun cf-put-bytes (path bytes)
+  (with-open-file (s path :direction :output :element-type '(unsigned-byte 8) :if-exists :supersede)
+    (write-sequence bytes s)))
+
+(defun cf-u64 (bytes at)
+  (let ((n 0)) (dotimes (i 8 n) (setq n (+ n (ash (aref bytes (+ at i)) (* 8 i)))))))
+
+(deftest compile-file-damaged-and-foreign-files-refused
+  ;; a damaged, truncated or foreign compiled file, or one of another build, is a FILE-ERROR before
+  ;; anything of it runs
+  (progn
+    (cf-write "d.lisp" "(setq cl-user::*cf-counter* :ran)")
+    (let* ((good (cf-bytes (first (cf-compile "d.lisp"))))
+           (damaged (copy-seq good))
+           (foreign (copy-seq good))
+           (stale (copy-seq good)))
+      (setf (aref damaged (- (length damaged) 100)) (logxor 255 (aref damaged (- (length damaged) 100))))
+      (setf (aref foreign 8) 99)               ; another format version
+      (let ((at (+ 40 (cf-u64 good 16) 16)))  ; the image's build id, after the header and the table
+        (setf (aref stale at) (logxor 1 (aref stale at))))
+      (cf-put-bytes (cf "stale.fasl") stale)
+      (cf-put-bytes (cf "damaged.fasl") damaged)
+      (cf-put-bytes (cf "short.fasl") (subseq good 0 (floor (length good) 2)))
+      (cf-put-bytes (cf "foreign.fasl") foreign)
+      (setq *cf-counter* 0)
+      (let ((r (mapcar #'(lambda (f)
+                           (let ((e (cf-error-of (load (cf f)))))
+                             (list (subtypep (first e) 'file-error) (cf-contains (second e) "Cannot load the compiled file"))))
+                       '("damaged.fasl" "short.fasl" "foreign.fasl"))))
+        (list r *cf-counter*
+              (cf-contains (second (cf-error-of (load (cf "damaged.fasl")))) "checksum")
+              (cf-contains (second (cf-error-of (load (cf "foreign.fasl")))) "another")
+              (cf-contains (second (cf-error-of (load (cf "stale.fasl")))) "another build")
+              (sys::%fasl-loadable-p (cf "stale.fasl"))))))
+  (((t t) (t t) (t t)) 0 t t t nil))
+
+(deftest compile-file-read-error-fails
+  (progn
+    (cf-write "bad.lisp" "(defun cl-user::cf-bad () (" )
+    (cf-compile "bad.lisp"))
+  (nil t t))
+
+(deftest compile-file-cleanup
+  (progn
+    (dolist (f (directory (cf "*.*"))) (delete-file f))
+    (delete-directory *cf-dir*)
+    (probe-file *cf-dir*))
+  nil)
