@@ -176,3 +176,18 @@ bool bootimage_load(Lisp *L, char *err) {
     }
     return true;
 }
+
+const unsigned char *bootimage_bytes(size_t *len) {
+    if (!bootimage_available()) { *len = 0; return NULL; }
+    *len = image_len;
+    return image_bytes;
+}
+
+void bootimage_strip_instance(Lisp *copy) {
+    for (size_t i = 0; i < NFIELDS; i++) memset((char *)copy + instance_fields[i].off, 0, instance_fields[i].size);
+}
+
+void bootimage_keep_instance(Lisp *loaded, const Lisp *L) {
+    for (size_t i = 0; i < NFIELDS; i++)
+        memcpy((char *)loaded + instance_fields[i].off, (const char *)L + instance_fields[i].off, instance_fields[i].size);
+}

@@ -609,3 +609,17 @@ void image_release(ImageHeap *heap) {
     }
     heap->scanned = NULL;
 }
+
+size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out) {
+    ImageHeader h;
+    *out = NULL;
+    if (len < sizeof h) return 0;
+    memcpy(&h, buf, sizeof h);
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t at = h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8;
+    if (!h.ntables || at + h.ntables * 8 > len) return 0;
+    *out = (uint64_t *)malloc(h.ntables * 8);
+    if (!*out) return 0;
+    memcpy(*out, buf + at, h.ntables * 8);
+    return h.ntables;
+}

@@ -58,6 +58,11 @@ static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
                           (c >= h->atomic && c < h->atomic + h->atomic_room));
 }
 
+/* The offsets in the scanned part of the hash tables of BUF, an image image_read accepted: a
+ * malloc'd array in *OUT, their number returned (0 and NULL when none). For a caller that later
+ * overwrites that part's words and must have the tables rehashed again (session checkpoints). */
+size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out);
+
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);
 

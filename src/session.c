@@ -193,6 +193,7 @@ void tcl_session_free(TclSession *s) {
     if (!s) return;
     debugger_abandon(s);
     lisp_free(s->L);
+    session_store_free(s);
     access_free(s->access);
     files_state_free(s->files);
     free(s);
@@ -1054,12 +1055,14 @@ static void reset_hook_step(Lisp *L, void *ud) {
 
 void tcl_reset(TclSession *s, bool drop_systems) {
     debugger_abandon(s);
+    session_store_changed(s);
     enter(s);
     if (drop_systems) {
         /* exactly a new process: a fresh interpreter */
         TclSession *fresh = tcl_session_new(&s->opt);
         if (fresh) {
             lisp_free(s->L);
+            session_store_release_heaps(s);
             s->L = fresh->L;
             /* the session's policy (protected descriptors included) carries over */
             access_free(fresh->access);
