@@ -27,6 +27,7 @@ typedef struct CliOptions {
     int max_sessions;          /* --max-sessions N (0: 16) */
     double idle_timeout;       /* --idle-timeout SECONDS: idle sessions end (0: 1800; <0: never) */
     bool quiet;
+    const char *session_file;  /* --session-file FILE: the session is kept there across restarts */
     /* access (docs/security.md): --allow-read/--allow-write DIR, --allow-env NAME (each in the
      * order given), --sandbox, --unrestricted */
     const char **allow_read, **allow_write, **allow_env;
