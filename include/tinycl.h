@@ -152,6 +152,11 @@ const char *tcl_prompt_package(TclSession *s);
  * channel. */
 void tcl_protect_descriptor(TclSession *s, int fd);
 
+/* The file PATH, and the names beside it that start with PATH and a dot, can never be used by Lisp
+ * code in this session (OPEN, PROBE-FILE, DELETE-FILE, DIRECTORY... signal TINYCL:ACCESS-DENIED or
+ * leave it out), whatever the policy: a front end's session file. */
+void tcl_protect_path(TclSession *s, const char *path);
+
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);
 /* Ask the running evaluation to stop because the request that started it was cancelled (the MCP

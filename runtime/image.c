@@ -144,6 +144,8 @@ typedef struct Writer {
     Range stack;                                        /* the writing thread's stack */
     char *err;
     bool failed;
+    int note_type;                                      /* image_write_noting: blocks of this type, */
+    uint64_t *noted; size_t nnoted, noted_cap;          /* their offsets in the scanned part */
 } Writer;
 
 static void *xrealloc(void *p, size_t n) {
@@ -317,6 +319,13 @@ static void encode_scanned(Writer *w, uintptr_t base) {
         }
         w->tables[w->ntables++] = at;
     }
+    if (w->note_type >= 0 && size >= sizeof(Header) && ((const Header *)base)->type == w->note_type) {
+        if (w->nnoted == w->noted_cap) {
+            w->noted_cap = w->noted_cap ? w->noted_cap * 2 : 64;
+            w->noted = (uint64_t *)xrealloc(w->noted, w->noted_cap * sizeof *w->noted);
+        }
+        w->noted[w->nnoted++] = at;
+    }
     const uintptr_t *src = (const uintptr_t *)base;
     uint64_t *dst = (uint64_t *)(w->scanned + at);
     for (size_t i = 0; i < size / 8; i++) {
@@ -326,11 +335,12 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
 }
 
-unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                           size_t nexterns, size_t *len, char *err) {
-    (void)L;
+static unsigned char *write_image(const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, size_t *len, char *err, int note_type, uint64_t **noted,
+                                  size_t *nnoted) {
     Writer w;
     memset(&w, 0, sizeof w);
+    w.note_type = note_type;
     w.externs = externs;
     w.nexterns = nexterns;
     w.err = err;
@@ -397,9 +407,25 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
             *len = total;
         }
     }
+    if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
+    free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps);
     return out;
+}
+
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err) {
+    (void)L;
+    return write_image(roots, nroots, externs, nexterns, len, err, -1, NULL, NULL);
+}
+
+unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, size_t *len, char *err, int type, uint64_t **noted, size_t *nnoted) {
+    (void)L;
+    *noted = NULL;
+    *nnoted = 0;
+    return write_image(roots, nroots, externs, nexterns, len, err, type, noted, nnoted);
 }
 
 /* ---- the reader ---- */

@@ -10,6 +10,7 @@
 #include "../runtime/pathname.h"
 #include "../runtime/package.h"
 #include "../runtime/hash.h"
+#include "../runtime/stream.h"
 #include <gc/gc.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -162,16 +163,17 @@ static unsigned char *state_write(TclSession *s, size_t *len, char *err) {
         ext[1 + 2 * i] = (ImageRegion){hs[i].scanned, hs[i].scanned_room};
         ext[2 + 2 * i] = (ImageRegion){hs[i].atomic, hs[i].atomic_room};
     }
-    size_t ilen = 0;
-    unsigned char *img = image_write(L, roots, nroots, ext, 1 + 2 * nh, &ilen, err);
+    size_t ilen = 0, nstreams = 0;
+    uint64_t *streams = NULL;
+    unsigned char *img = image_write_noting(L, roots, nroots, ext, 1 + 2 * nh, &ilen, err, T_STREAM, &streams, &nstreams);
     free(roots);
     free(ext);
     if (!img) { free(hs); return NULL; }
-    size_t total = 32 + nh * 40 + 8;
+    size_t total = 32 + nh * 40 + 8 + 8 + nstreams * 8;
     for (size_t i = 0; i < nh; i++) total += hs[i].ntables * 8 + hs[i].atomic_room;
     total += ilen;
     unsigned char *out = (unsigned char *)malloc(total);
-    if (!out) { free(img); free(hs); snprintf(err, IMAGE_ERRLEN, "out of memory for a state of %zu bytes", total); return NULL; }
+    if (!out) { free(img); free(hs); free(streams); snprintf(err, IMAGE_ERRLEN, "out of memory for a state of %zu bytes", total); return NULL; }
     unsigned char *p = out;
     memcpy(p, STATE_MAGIC, 8); p += 8;
     put64(&p, total);
@@ -183,6 +185,9 @@ static unsigned char *state_write(TclSession *s, size_t *len, char *err) {
     }
     for (size_t i = 0; i < nh; i++) { if (hs[i].ntables) memcpy(p, hs[i].tables, hs[i].ntables * 8); p += hs[i].ntables * 8; }
     for (size_t i = 0; i < nh; i++) { if (hs[i].atomic_room) memcpy(p, hs[i].atomic, hs[i].atomic_room); p += hs[i].atomic_room; }
+    put64(&p, nstreams);
+    for (size_t i = 0; i < nstreams; i++) put64(&p, streams[i]);
+    free(streams);
     put64(&p, ilen);
     memcpy(p, img, ilen);
     free(img);
@@ -210,6 +215,22 @@ static void restart_step(Lisp *L, void *ud) {
     pathname_default_init(L);
     Obj var = intern_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     for (Obj l = SYM(var)->value; is_cons(l); l = CDR(l)) funcall0(L, CAR(l));
+}
+
+/* The file streams of the state (NSTREAMS offsets in GRAPH's scanned part, at STREAMS) are bound to
+ * descriptors of the process that took it, which may since have been closed or reused: they come
+ * back closed, and say so when used. The process's standard descriptors (0, 1, 2) stay. */
+static void close_process_streams(const ImageHeap *graph, const unsigned char *streams, size_t nstreams) {
+    for (size_t i = 0; i < nstreams; i++) {
+        uint64_t off = get64(streams + i * 8);
+        if (off + sizeof(Stream) > graph->scanned_bytes || (off & 7)) continue;
+        Stream *x = (Stream *)(graph->scanned + off);
+        if (x->h.type != T_STREAM || (StreamKind)x->h.aux != SK_FD || x->fd <= 2) continue;
+        x->flags &= ~(uint32_t)ST_OPEN;
+        x->fd = -1;
+        x->io_mode = 0;
+        x->iolen = x->iopos = 0;
+    }
 }
 
 /* Put the state BYTES back into the session. Nothing changes unless every check passed. NEW_PROCESS:
@@ -243,16 +264,22 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     if (ok && (hs[0].scanned_bytes != boot.scanned_bytes || hs[0].scanned_room != boot.scanned_room ||
                hs[0].atomic_room != boot.atomic_room))
         ok = refuse(err, "the session state was written by another build of tinycl (its boot image differs)");
-    const unsigned char *tables = p, *atomics = NULL, *img = NULL;
-    size_t ilen = 0;
+    const unsigned char *tables = p, *atomics = NULL, *img = NULL, *streams = NULL;
+    size_t ilen = 0, nstreams = 0;
     if (ok) {
         const unsigned char *q = tables;
         for (uint64_t i = 0; i < nh; i++) q += hs[i].ntables * 8;
         atomics = q;
         for (uint64_t i = 0; i < nh; i++) q += hs[i].atomic_room;
-        ilen = get64(q);
-        img = q + 8;
-        if ((size_t)(img - b) + ilen != len) ok = refuse(err, "the session state is damaged (sizes do not add up)");
+        nstreams = get64(q);
+        if (nstreams > len / 8 || (size_t)(q - b) + 16 + nstreams * 8 > len) ok = refuse(err, "the session state is damaged (sizes do not add up)");
+        else {
+            streams = q + 8;
+            q += 8 + nstreams * 8;
+            ilen = get64(q);
+            img = q + 8;
+        }
+        if (ok && (size_t)(img - b) + ilen != len) ok = refuse(err, "the session state is damaged (sizes do not add up)");
     }
     /* the heaps: this interpreter's boot heap, the restores' it still has, new ones for the rest */
     for (uint64_t i = 0; ok && i < nh; i++) {
@@ -298,7 +325,7 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
         return false;
     }
     /* every check passed: from here the session becomes the state */
-    Obj streams = session_guard_saved_streams(L);
+    Obj saved_streams = session_guard_saved_streams(L);
     Lisp *loaded = (Lisp *)malloc(sizeof *loaded);
     memcpy(loaded, roots, sizeof *loaded);
     bootimage_keep_instance(loaded, L);
@@ -328,7 +355,8 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     /* image_read made the two parts one mapping, as heap_free unmaps them */
     st->heaps[st->nheaps++] = g;
     free(hs); free(made); free(ext); free(roots);
-    session_guard_reinstall_streams(L, streams);
+    close_process_streams(&graph, streams, nstreams);
+    session_guard_reinstall_streams(L, saved_streams);
     L->format_cache = NULL;     /* keyed by address */
     Obj epoch = SYM(S(P_CLOS_EPOCH))->value;     /* generic function caches too */
     SYM(S(P_CLOS_EPOCH))->value = is_fixnum(epoch) ? FIX(FIXVAL(epoch) + 1) : FIX(0);

@@ -22,6 +22,7 @@ static double sfile_now(void) {
 void sfile_open(TclSession *s, const char *path, const char *who) {
     sfile_path = path;
     if (!path) return;
+    tcl_protect_path(s, path);
     char *msg = NULL;
     int r = tcl_session_file_load(s, path, &msg);
     if (r < 0) fprintf(stderr, "%s: %s\n", who, msg ? msg : "the session file was refused");

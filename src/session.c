@@ -208,6 +208,16 @@ void tcl_allow_system_sources(TclAccess *a) { access_allow_system_sources(a); }
 const char *tcl_temp_directory(void) { return access_temp_directory(); }
 char *tcl_access_describe(const TclAccess *a) { return access_describe(a); }
 
+void tcl_protect_path(TclSession *s, const char *path) {
+    if (!s->access) {
+        s->access = access_new(false);
+        if (!s->access) return;
+        s->opt.access = s->access;
+        s->L->access = s->access;
+    }
+    access_protect_path(s->access, path);
+}
+
 void tcl_protect_descriptor(TclSession *s, int fd) {
     if (!s->access) {
         /* unrestricted, but with this file protected */
