@@ -144,7 +144,8 @@ typedef struct Writer {
     Range stack;                                        /* the writing thread's stack */
     char *err;
     bool failed;
-    int note_type;                                      /* image_write_noting: blocks of this type, */
+    int note_type;                                      /* image_write_noting: blocks of this type and size, */
+    size_t note_size;
     uint64_t *noted; size_t nnoted, noted_cap;          /* their offsets in the scanned part */
 } Writer;
 
@@ -319,7 +320,8 @@ static void encode_scanned(Writer *w, uintptr_t base) {
         }
         w->tables[w->ntables++] = at;
     }
-    if (w->note_type >= 0 && size >= sizeof(Header) && ((const Header *)base)->type == w->note_type) {
+    /* the size as well as the type byte: a C structure or a cons may start with any byte */
+    if (w->note_type >= 0 && size >= w->note_size && size < w->note_size + 16 && ((const Header *)base)->type == w->note_type) {
         if (w->nnoted == w->noted_cap) {
             w->noted_cap = w->noted_cap ? w->noted_cap * 2 : 64;
             w->noted = (uint64_t *)xrealloc(w->noted, w->noted_cap * sizeof *w->noted);
@@ -336,11 +338,12 @@ static void encode_scanned(Writer *w, uintptr_t base) {
 }
 
 static unsigned char *write_image(const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                                  size_t nexterns, size_t *len, char *err, int note_type, uint64_t **noted,
-                                  size_t *nnoted) {
+                                  size_t nexterns, size_t *len, char *err, int note_type, size_t note_size,
+                                  uint64_t **noted, size_t *nnoted) {
     Writer w;
     memset(&w, 0, sizeof w);
     w.note_type = note_type;
+    w.note_size = note_size;
     w.externs = externs;
     w.nexterns = nexterns;
     w.err = err;
@@ -417,15 +420,16 @@ static unsigned char *write_image(const uintptr_t *roots, size_t nroots, const I
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err) {
     (void)L;
-    return write_image(roots, nroots, externs, nexterns, len, err, -1, NULL, NULL);
+    return write_image(roots, nroots, externs, nexterns, len, err, -1, 0, NULL, NULL);
 }
 
 unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                                  size_t nexterns, size_t *len, char *err, int type, uint64_t **noted, size_t *nnoted) {
+                                  size_t nexterns, size_t *len, char *err, int type, size_t size, uint64_t **noted,
+                                  size_t *nnoted) {
     (void)L;
     *noted = NULL;
     *nnoted = 0;
-    return write_image(roots, nroots, externs, nexterns, len, err, type, noted, nnoted);
+    return write_image(roots, nroots, externs, nexterns, len, err, type, size, noted, nnoted);
 }
 
 /* ---- the reader ---- */

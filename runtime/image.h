@@ -35,12 +35,15 @@ typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err);
 
-/* The same, also listing the blocks written whose header has type TYPE (T_STREAM, say): their
+/* The same, also listing the blocks written whose header has type TYPE (T_STREAM, say) and whose
+ * size is SIZE (as the collector rounds it; what a cons or a C structure starting with that byte is
+ * not): their
  * offsets in the scanned part (add them to the scanned heap image_read makes), a malloc'd array
  * in *NOTED (NULL when none), *NNOTED of them. For a caller that must fix such objects up after
  * reading: streams bound to the writer's process. */
 unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                                  size_t nexterns, size_t *len, char *err, int type, uint64_t **noted, size_t *nnoted);
+                                  size_t nexterns, size_t *len, char *err, int type, size_t size, uint64_t **noted,
+                                  size_t *nnoted);
 
 /* The memory a loaded graph lives in (declared in state.h, which holds one): a scanned part, which
  * the collector scans as roots, and a pointer-free part, outside the collector's heap. Mapped

@@ -166,6 +166,10 @@ struct Lisp {
         char *atomic; size_t atomic_room;
         bool fixed;          /* mapped from the executable at the address it was written for */
     } image_heap;
+    /* the heaps of session checkpoint restores (src/session-checkpoint.c): like the boot image's,
+     * their blocks are not the collector's (gc_realloc copies them) */
+    struct ImageHeap *restored_heaps;
+    size_t nrestored_heaps;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

@@ -114,6 +114,26 @@ static void heap_free(Heap *h) {
     free(h->tables);
 }
 
+/* Tell the collector's side (L->restored_heaps, for gc_realloc) where the heaps of restores are. */
+static void publish_heaps(TclSession *s) {
+    Lisp *L = s->L;
+    SessionStore *st = s->store;
+    ImageHeap *v = st && st->nheaps ? (ImageHeap *)malloc(st->nheaps * sizeof *v) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; v && i < st->nheaps; i++)
+        v[n++] = (ImageHeap){st->heaps[i].scanned, st->heaps[i].scanned_bytes, st->heaps[i].scanned_room,
+                             st->heaps[i].atomic, st->heaps[i].atomic_room, false};
+    free(L->restored_heaps);
+    L->restored_heaps = v;
+    L->nrestored_heaps = n;
+}
+
+void session_store_detach(TclSession *s) {
+    free(s->L->restored_heaps);
+    s->L->restored_heaps = NULL;
+    s->L->nrestored_heaps = 0;
+}
+
 void session_store_release_heaps(TclSession *s) {
     if (!s->store) return;
     for (size_t i = 0; i < s->store->nheaps; i++) heap_free(&s->store->heaps[i]);
@@ -165,7 +185,8 @@ static unsigned char *state_write(TclSession *s, size_t *len, char *err) {
     }
     size_t ilen = 0, nstreams = 0;
     uint64_t *streams = NULL;
-    unsigned char *img = image_write_noting(L, roots, nroots, ext, 1 + 2 * nh, &ilen, err, T_STREAM, &streams, &nstreams);
+    unsigned char *img = image_write_noting(L, roots, nroots, ext, 1 + 2 * nh, &ilen, err, T_STREAM, sizeof(Stream),
+                                            &streams, &nstreams);
     free(roots);
     free(ext);
     if (!img) { free(hs); return NULL; }
@@ -225,7 +246,7 @@ static void close_process_streams(const ImageHeap *graph, const unsigned char *s
         uint64_t off = get64(streams + i * 8);
         if (off + sizeof(Stream) > graph->scanned_bytes || (off & 7)) continue;
         Stream *x = (Stream *)(graph->scanned + off);
-        if (x->h.type != T_STREAM || (StreamKind)x->h.aux != SK_FD || x->fd <= 2) continue;
+        if (x->h.type != T_STREAM || (StreamKind)x->h.aux != SK_FD || x->fd <= 2 || !(x->flags & ST_OPEN)) continue;
         x->flags &= ~(uint32_t)ST_OPEN;
         x->fd = -1;
         x->io_mode = 0;
@@ -354,6 +375,7 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     g.ntables = image_table_offsets(img, ilen, &g.tables);
     /* image_read made the two parts one mapping, as heap_free unmaps them */
     st->heaps[st->nheaps++] = g;
+    publish_heaps(s);
     free(hs); free(made); free(ext); free(roots);
     close_process_streams(&graph, streams, nstreams);
     session_guard_reinstall_streams(L, saved_streams);

@@ -192,6 +192,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
 void tcl_session_free(TclSession *s) {
     if (!s) return;
     debugger_abandon(s);
+    session_store_detach(s);
     lisp_free(s->L);
     session_store_free(s);
     access_free(s->access);
@@ -1071,6 +1072,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
         /* exactly a new process: a fresh interpreter */
         TclSession *fresh = tcl_session_new(&s->opt);
         if (fresh) {
+            session_store_detach(s);
             lisp_free(s->L);
             session_store_release_heaps(s);
             s->L = fresh->L;

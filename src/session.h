@@ -31,6 +31,8 @@ struct TclSession {
 typedef struct SessionStore SessionStore;
 void session_store_free(TclSession *s);
 void session_store_release_heaps(TclSession *s);
+/* Before the interpreter is freed: drop its list of those heaps (the heaps go with the store). */
+void session_store_detach(TclSession *s);
 /* A change no evaluation counted (a reset): the session file is written again. */
 void session_store_changed(TclSession *s);
 

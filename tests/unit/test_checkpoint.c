@@ -122,6 +122,17 @@ START_TEST(restore_returns_to_the_checkpoint) {
     TclResult *r = tcl_eval(s, "(progn (princ \"out\") 1)", NULL, -1);
     ck_assert_str_eq(r->out, "out");
     tcl_result_free(r);
+    /* growing what the restore made (vectors, packages, hash tables), then a reset */
+    ck_value(s, "(let ((v (make-array 1 :adjustable t :fill-pointer 0))) (dotimes (i 100) (vector-push-extend i v)) (length v))", "100");
+    ck_value(s, "(dotimes (i 200) (setf (gethash i *table*) i)) (gethash 150 *table*)", "150");
+    ck_value(s, "(dotimes (i 300) (intern (format nil \"S~d\" i))) (length (apropos-list \"S29\" :shapes))", "11");
+    tcl_reset(s, false);
+    ck_value(s, "(list (find-package :shapes) (package-name *package*))", "(NIL \"COMMON-LISP-USER\")");
+    ck_assert_int_eq(tcl_restore(s, "two", &err), 0);
+    ck_value(s, "(again)", "2");
+    tcl_reset(s, true);
+    ck_assert_int_eq(tcl_restore(s, "one", &err), 0);
+    ck_value(s, "(twice 5)", "10");
     free(before); free(after);
     tcl_session_free(s);
 }
