@@ -46,6 +46,12 @@ typedef struct TclOptions {
                                * evaluation whose output reaches it is stopped (TCL_OUTPUT_LIMIT). */
     bool exit_unavailable;    /* (exit) signals TINYCL:EXIT-NOT-AVAILABLE instead of ending the evaluation */
     const TclAccess *access;  /* NULL: unrestricted (the default); else the session keeps a copy */
+    /* The front end's words for what the session shows; each NULL gives a neutral default. The
+     * strings must live as long as the session (string literals, typically). */
+    const char *call_label;   /* names the call a definition was typed in: "<label> N" (N counts the
+                               * calls of tcl_eval); NULL: "evaluation" */
+    const char *exit_unavailable_report; /* with exit_unavailable, the report of EXIT-NOT-AVAILABLE;
+                                          * NULL: "exit is not available in this session" */
 } TclOptions;
 
 typedef enum {

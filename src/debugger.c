@@ -131,11 +131,20 @@ static void *run_main(void *arg) {
     session_enter(s);
     Lisp *L = s->L;
     Obj var = intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*");
-    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%AGENT-DEBUGGER"))->function;
-    Obj saved = SYM(var)->value;
-    SYM(var)->value = is_function(fn) ? fn : NIL;
-    TclResult *r = tcl_eval_n(s, d->code, d->code_len, d->package, d->timeout, d->output_limit);
-    SYM(var)->value = saved;
+    Obj fn = NIL;
+    TclResult *r;
+    if (session_find_upcall(s, "%AGENT-DEBUGGER", &fn)) {
+        Obj saved = SYM(var)->value;
+        SYM(var)->value = fn;
+        r = tcl_eval_n(s, d->code, d->code_len, d->package, d->timeout, d->output_limit);
+        SYM(var)->value = saved;
+    } else {
+        /* no debugger to suspend in: the evaluation does not run, and the result says why */
+        r = (TclResult *)calloc(1, sizeof *r);
+        r->status = TCL_ERROR;
+        session_describe_error(s, r);
+        r->package = strdup(tcl_current_package(s));
+    }
     pthread_mutex_lock(&d->lock);
     d->result = r;
     d->state = RUN_DONE;

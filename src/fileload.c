@@ -14,6 +14,77 @@
 #include <stdlib.h>
 #include <string.h>
 
+static char *join_conditions(char *a, const char *b) {
+    if (!b || !*b) return a;
+    char *both = (char *)malloc(strlen(a) + strlen(b) + 2);
+    sprintf(both, "%s%s%s", a, *a ? " " : "", b);
+    free(a);
+    return both;
+}
+
+static void form_free(LsrcForm *x) {
+    free(x->kind); free(x->name); free(x->qualifiers); free(x->specializers); free(x->condition); free(x->package);
+}
+
+/* One form's reader conditionals, each as written and whether it is true under *features*. */
+typedef struct CondChain { int n; char **text; bool *kept; } CondChain;
+
+/* Read one object as the reader does, from conditional CI of form *FI (CI == n: its datum),
+ * advancing past it: a true conditional reads the object after it (its text joins *GOVERNING);
+ * a false one reads one object suppressed, its feature still decided (as SBCL does), then the
+ * object after that. The form whose datum is the object; -1 at the end of the text. */
+static int read_object(const CondChain *ch, int count, int *fi, int *ci, char **governing) {
+    for (;;) {
+        if (*fi >= count) return -1;
+        const CondChain *c = &ch[*fi];
+        if (*ci >= c->n) { int d = (*fi)++; *ci = 0; return d; }
+        int k = (*ci)++;
+        if (c->kept[k]) {
+            if (governing) *governing = join_conditions(*governing, c->text[k]);
+            continue;
+        }
+        if (read_object(ch, count, fi, ci, NULL) < 0) return -1;
+    }
+}
+
+/* The top-level forms of LF as the reader reads them under CH: in "#+(and) #+(or) (c) (d)" the
+ * false #+(or) skips (c) and the true #+(and) governs the next object, (d), so the text is the one
+ * form (d), merged here (extent, and #+(and) as its condition). A skipped object is listed form by
+ * form, each marked skipped: in "#-(and) #+(or) (f) (g)" both (f) and (g) are skipped. Returns how
+ * many data were skipped, merged ones included. */
+static int merge_as_read(LsrcFile *lf, const CondChain *ch) {
+    int out = 0, skipped = 0, fi = 0, ci = 0;
+    while (fi < lf->count) {
+        int f0 = fi;
+        if (ch[f0].n > 0 && !ch[f0].kept[0]) {
+            ci = 1;
+            int d = read_object(ch, lf->count, &fi, &ci, NULL);
+            if (d < 0) { fi = lf->count; d = lf->count - 1; }
+            for (int j = f0; j <= d; j++) { lf->forms[j].skipped = true; lf->forms[out++] = lf->forms[j]; skipped++; }
+            continue;
+        }
+        char *governing = report_strdup("");
+        int d = read_object(ch, lf->count, &fi, &ci, &governing);
+        if (d < 0) {
+            /* the text ends before the object those conditionals govern: the reader's end of file */
+            free(governing);
+            for (int j = f0; j < lf->count; j++) { lf->forms[j].skipped = true; lf->forms[out++] = lf->forms[j]; skipped++; }
+            break;
+        }
+        LsrcForm merged = lf->forms[d];
+        merged.start = lf->forms[f0].start;
+        merged.gap_start = lf->forms[f0].gap_start;
+        free(merged.condition);
+        merged.condition = *governing ? governing : (free(governing), NULL);
+        merged.skipped = false;
+        for (int j = f0; j < d; j++) form_free(&lf->forms[j]);
+        skipped += d - f0;
+        lf->forms[out++] = merged;
+    }
+    lf->count = out;
+    return skipped;
+}
+
 int files_mark_skipped(TclSession *s, LsrcFile *lf) {
     size_t cap = 64, len = 0;
     char *code = (char *)malloc(cap);
@@ -40,12 +111,28 @@ int files_mark_skipped(TclSession *s, LsrcFile *lf) {
     L = s->L;
     Obj rep = SYM(var)->value;
     SYM(var)->value = NIL;
-    int skipped = 0;
+    /* per form with conditionals: ((text . kept) ...), one per conditional */
+    CondChain *ch = (CondChain *)calloc((size_t)lf->count, sizeof *ch);
     for (int i = 0; i < lf->count && is_cons(rep); i++) {
         if (!lf->forms[i].condition) continue;
-        if (CAR(rep) != NIL) { lf->forms[i].skipped = true; skipped++; }
+        int n = 0;
+        for (Obj x = CAR(rep); is_cons(x); x = CDR(x)) n++;
+        ch[i].text = (char **)calloc((size_t)n + 1, sizeof(char *));
+        ch[i].kept = (bool *)calloc((size_t)n + 1, sizeof(bool));
+        for (Obj x = CAR(rep); is_cons(x); x = CDR(x), ch[i].n++) {
+            ch[i].text[ch[i].n] = report_cstr(CAR(CAR(x)));
+            ch[i].kept[ch[i].n] = CDR(CAR(x)) != NIL;
+        }
         rep = CDR(rep);
     }
+    int n0 = lf->count;
+    int skipped = merge_as_read(lf, ch);
+    for (int i = 0; i < n0; i++) {
+        for (int k = 0; k < ch[i].n; k++) free(ch[i].text[k]);
+        free(ch[i].text);
+        free(ch[i].kept);
+    }
+    free(ch);
     return skipped;
 }
 

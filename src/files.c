@@ -394,7 +394,8 @@ TclLispFile *tcl_read_lisp_file(TclSession *s, const char *path, bool collapsed,
     out->skipped_forms = files_mark_skipped(s, &lf);
     out->lines = ls.count - (n > 0 && ls.start[ls.count - 1] >= n ? 1 : 0);
     out->line_ending = xstrdup(line_ending_of(t, n));
-    out->total_forms = lf.count - out->skipped_forms;
+    out->total_forms = 0;
+    for (int i = 0; i < lf.count; i++) out->total_forms += !lf.forms[i].skipped;
     if (offset < 0) offset = 0;
     if (offset > lf.count) offset = lf.count;
     int end = limit > 0 && offset + limit < lf.count ? offset + limit : lf.count;

@@ -21,7 +21,9 @@ bool session_file_write_atomic(TclSession *s, const char *path, const char *data
 char *files_content_unreadable(TclSession *s, const char *content);
 
 /* Mark the forms of LF whose reader conditionals (#+/#-) are false under the session's *features*
- * (LsrcForm.skipped), as the reader would read them; returns how many. */
+ * (LsrcForm.skipped), as the reader would read them: true conditionals before a false one govern
+ * the datum after the one it skips, and become one form with it. Returns how many data were
+ * skipped (those merged into the form after them included). */
 struct LsrcFile;
 int files_mark_skipped(TclSession *s, struct LsrcFile *lf);
 

@@ -169,6 +169,7 @@ static int run(void *p) {
     MainCtx *m = (MainCtx *)p;
     CliOptions *o = &m->opt;
     if (o->mcp) return mcp_run(o);
+    if (o->nevals == 0 && !o->script) o->session.call_label = "REPL input";   /* the REPL's word for one input */
     TclSession *s = tcl_session_new(&o->session);
     if (!s) {
         fputs("tinycl: could not start the interpreter\n", stderr);

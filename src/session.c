@@ -21,6 +21,7 @@
 #include "../runtime/access.h"
 #include "../runtime/warnings.h"
 #include "../runtime/character.h"
+#include "../runtime/abi.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -86,13 +87,32 @@ static void setup_capture_streams(TclSession *s) {
     SYM(S(TRACE_OUTPUT))->value = make_synonym_stream(L, S(STANDARD_OUTPUT));
 }
 
+/* The function of the upcall SYS::NAME (runtime/lisp-abi.def); a missing one signals an error
+ * that names it (abi_upcall), so the caller's protected region reports it. */
+static Obj session_upcall(Lisp *L, const char *name) {
+    return abi_upcall(L, intern_cstr(L, L->pkg_system, name));
+}
+
 /* The state a reset returns to: Lisp-level registries first (their restorers live in symbols), then every symbol. */
 static void snapshot_step(Lisp *L, void *ud) {
     (void)ud;
-    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT"))->function;
-    if (is_function(hook)) funcall0(L, hook);
+    funcall0(L, session_upcall(L, "%SESSION-SNAPSHOT"));
     L->boot_snapshot = snapshot_take(L);
     L->boot_symbols = NIL;
+}
+
+typedef struct UpcallQuery { const char *name; Obj fn; } UpcallQuery;
+
+static void find_upcall_step(Lisp *L, void *ud) {
+    UpcallQuery *q = (UpcallQuery *)ud;
+    q->fn = session_upcall(L, q->name);
+}
+
+bool session_find_upcall(TclSession *s, const char *name, struct Object **fn) {
+    UpcallQuery q = {name, NIL};
+    if (lisp_pcall(s->L, FR_TOPLEVEL, find_upcall_step, &q)) return false;
+    *fn = q.fn;
+    return true;
 }
 
 static void take_snapshot(TclSession *s) {
@@ -154,6 +174,18 @@ void tcl_set_progress_handler(TclSession *s, void (*handler)(void *ctx, const ch
     s->progress_ctx = ctx;
 }
 
+/* The front end's words (TclOptions.call_label, exit_unavailable_report) into the variables the
+ * stdlib prints them from; where it gives none, the stdlib's neutral defaults stay. Before the
+ * snapshot, so that a reset keeps them. */
+static void set_labels(TclSession *s) {
+    Lisp *L = s->L;
+    if (s->opt.call_label)
+        SYM(intern_cstr(L, L->pkg_system, "*SESSION-CALL-LABEL*"))->value = string_from_cstr(L, s->opt.call_label);
+    if (s->opt.exit_unavailable_report)
+        SYM(intern_cstr(L, L->pkg_system, "*EXIT-NOT-AVAILABLE-REPORT*"))->value =
+            string_from_cstr(L, s->opt.exit_unavailable_report);
+}
+
 TclSession *tcl_session_new(const TclOptions *opt) {
     TclSession *s = (TclSession *)calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -185,6 +217,7 @@ TclSession *tcl_session_new(const TclOptions *opt) {
     prims_register(s->L, session_prims);
     debugger_attach(s);
     session_guard_save_streams(s->L);
+    set_labels(s);
     take_snapshot(s);
     return s;
 }
@@ -236,8 +269,10 @@ void tcl_set_line_reader(TclSession *s, char *(*read_line)(void *ctx, const char
     L->read_line_hook = read_line;
     L->read_line_ctx = ctx;
     Obj var = intern_cstr(L, L->pkg_system, "*INTERACTIVE-DEBUGGER*");
-    Obj fn = SYM(intern_cstr(L, L->pkg_system, "%REPL-DEBUGGER"))->function;
-    SYM(var)->value = read_line && is_function(fn) ? fn : NIL;
+    Obj fn = NIL;
+    if (read_line && !session_find_upcall(s, "%REPL-DEBUGGER", &fn))
+        fprintf(stderr, "tinycl: no debugger: %s\n", error_describe_bootstrap(L, L->last_error));
+    SYM(var)->value = fn;
 }
 
 void tcl_interrupt(TclSession *s) {
@@ -770,8 +805,7 @@ static void call_form(Lisp *L, void *ud) {
     if (form == EOF_VALUE) { c->eof = true; return; }
     /* definitions typed in come from this call: its number and the form's text */
     xref_set_location(L, c->code ? source_location(L, s->calls, c->text, start, STREAM(c->stream)->pos) : NIL);
-    Obj sev = SYM(S(P_SESSION_EVAL))->function;
-    Obj v = is_function(sev) ? funcall1(L, sev, form) : lisp_eval(L, form);
+    Obj v = funcall1(L, abi_upcall(L, S(P_SESSION_EVAL)), form);
     int n = L->nvals;
     Obj *buf = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(n ? n : 1));
     values_save(L, v, buf);
@@ -1060,8 +1094,7 @@ TclResult *tcl_load_file(TclSession *s, const char *path) {
 
 static void reset_hook_step(Lisp *L, void *ud) {
     (void)ud;
-    Obj hook = SYM(intern_cstr(L, L->pkg_system, "%SESSION-RESET"))->function;
-    if (is_function(hook)) funcall0(L, hook);
+    funcall0(L, session_upcall(L, "%SESSION-RESET"));
 }
 
 void tcl_reset(TclSession *s, bool drop_systems) {
@@ -1091,7 +1124,8 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
     L->boot_symbols = NIL;
     if (lisp_pcall(L, FR_TOPLEVEL, reset_hook_step, NULL))
-        fprintf(stderr, "tinycl: a reset hook failed; the symbol state was restored anyway\n");
+        fprintf(stderr, "tinycl: a reset hook failed (%s); the symbol state was restored anyway\n",
+                error_describe_bootstrap(L, L->last_error));
     SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
 }
 

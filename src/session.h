@@ -41,6 +41,9 @@ void session_store_changed(TclSession *s);
 void session_enter(TclSession *s);
 void session_describe_error(TclSession *s, TclResult *r);
 void session_take_output(TclSession *s, TclResult *r);
+/* The function of the upcall SYS::NAME (runtime/lisp-abi.def) into *FN; false, with the error
+ * that names it in L->last_error, when it is not defined as a function (a user's FMAKUNBOUND). */
+bool session_find_upcall(TclSession *s, const char *name, struct Object **fn);
 
 /* debugger.c: install its primitives; end a suspended evaluation past its time limit; end any
  * suspended evaluation (reset, free). */

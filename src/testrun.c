@@ -13,6 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a framework's counts count, as its own summary says: FiveAM's checks, lisp-unit's
+ * assertions, Parachute's results (checks, and tests that failed as a whole), RT's and Prove's tests. */
+static const char *count_unit(const char *framework) {
+    static const struct { const char *framework, *unit; } units[] = {
+        {"fiveam", "checks"}, {"lisp-unit", "assertions"}, {"parachute", "results"}, {"rt", "tests"}, {"prove", "tests"},
+    };
+    for (size_t i = 0; framework && i < sizeof units / sizeof *units; i++)
+        if (strcmp(framework, units[i].framework) == 0) return units[i].unit;
+    return "tests";
+}
+
 TclTestRun *tcl_run_tests(TclSession *s, const char *system, const char *test, const char *framework, double timeout) {
     TclTestRun *t = (TclTestRun *)calloc(1, sizeof *t);
     t->system = report_strdup(system);
@@ -68,7 +79,7 @@ TclTestRun *tcl_run_tests(TclSession *s, const char *system, const char *test, c
              t->reloaded ? "; test system loaded first" : "");
     if (t->total >= 0)
         report_text_add(&text, &tl, "Passed: %d  Failed: %d  Errored: %d  Skipped: %d  (of %d %s)\n", t->passed, t->failed,
-                 t->errored, t->skipped, t->total, t->framework && strcmp(t->framework, "fiveam") == 0 ? "checks" : "tests");
+                 t->errored, t->skipped, t->total, count_unit(t->framework));
     else
         report_text_add(&text, &tl, "Results not collected for this framework: see the suite's output.\n");
     for (i = 0; i < t->nfailures; i++) {

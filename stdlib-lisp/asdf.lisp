@@ -749,6 +749,8 @@
 (defmethod perform ((o operation) (c component)) nil)
 (defmethod perform ((o load-op) (c cl-source-file)) (%load-source-component c))
 (defmethod perform ((o load-source-op) (c cl-source-file)) (%load-source-component c))
+;; as ASDF's convenience methods: the operation may be named by its class name
+(defmethod perform ((o symbol) (c component)) (perform (make-operation o) c))
 (defmethod operation-done-p ((o operation) (c component)) nil)
 (defmethod explain ((o operation) (c component))
   (format *standard-output* "~&; ~A on ~A~%" (type-of o) (%component-label c)))

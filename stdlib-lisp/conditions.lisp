@@ -1075,11 +1075,16 @@
         `(%signal-compiled-program-error ,form-text ,message)))))
 
 ;;; ------------------------------------------------------------------
-;;; (EXIT) where there is no process of one's own to end: the MCP server's session. The session
-;;; signals this instead of ending the evaluation, so that code can handle it like any error.
+;;; (EXIT) where there is no process of one's own to end (TclOptions.exit_unavailable). The session
+;;; signals this instead of ending the evaluation, so that code can handle it like any error. Its
+;;; report is the front end's to word (TclOptions.exit_unavailable_report): it knows what to do
+;;; instead.
+
+(defvar *exit-not-available-report* "exit is not available in this session"
+  "The report of TINYCL:EXIT-NOT-AVAILABLE, as the front end that made the session words it.")
 
 (define-condition tinycl:exit-not-available (error) ()
-  (:documentation "Signalled by EXIT and QUIT in a session that may not end its process (the MCP server).")
+  (:documentation "Signalled by EXIT and QUIT in a session that may not end its process.")
   (:report (lambda (c s)
              (declare (ignore c))
-             (write-string "exit is not available in the MCP server; use reset-session" s))))
+             (write-string *exit-not-available-report* s))))

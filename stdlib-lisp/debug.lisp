@@ -73,7 +73,7 @@
         (if (null command) (return-from %agent-debugger nil))
         (setq note nil)
         (if (eq (car command) :abort)
-            (invoke-restart (car (last (%abort-restarts condition)))))
+            (%leave-debugger (car (last (%abort-restarts-in restarts))) %agent-debugger))
         (let ((r (%find-listed-restart (cadr command) restarts)))
           (if (null r)
               (setq note (format nil "There is no restart ~S here; choose one of those listed, by name or number."

@@ -8,18 +8,26 @@
 (defvar *files-report* nil "The report of the last file or test call, read by the session.")
 
 (defun %conditions-skipped (conditions)
-  ;; CONDITIONS: the reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x"). For
-  ;; each, whether the reader skips the form under *FEATURES*: the reader itself decides, reading
-  ;; the conditionals before a T (the feature expressions in the keyword package; no #. evaluated;
-  ;; one that does not read is taken as kept).
-  (setq *files-report*
-        (mapcar #'(lambda (c)
-                    (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")))
-                      (eq (handler-case (read-from-string (concatenate 'string c " t") nil '%skipped)
-                            (error () t))
-                          '%skipped)))
-                conditions))
+  ;; CONDITIONS: the chains of reader conditionals before forms, as written ("#+sbcl", "#-(or) #+x").
+  ;; For each chain, ((text . kept) ...): each conditional, and whether it is true under *FEATURES*;
+  ;; src/fileload.c then reads the forms as the reader would (a false one skips the next object).
+  (setq *files-report* (mapcar #'%condition-chain conditions))
   (values))
+
+(defun %condition-chain (chain)
+  ;; each conditional decided by the reader itself, reading it before a T (the feature expression
+  ;; in the keyword package; no #. evaluated; one that does not read is taken as true)
+  (let ((*read-eval* nil) (*package* (find-package "COMMON-LISP-USER")) (n (length chain)) (pos 0) (out nil))
+    (loop
+      (setq pos (or (position-if-not #'(lambda (c) (member c '(#\Space #\Tab #\Newline #\Return))) chain :start pos) n))
+      (when (or (> (+ pos 2) n) (char/= (char chain pos) #\#)) (return (nreverse out)))
+      (let* ((end (handler-case (let ((*read-suppress* t)) (nth-value 1 (read-from-string chain t nil :start (+ pos 2))))
+                    (error () n)))
+             (text (subseq chain pos end))
+             (kept (handler-case (not (eq (read-from-string (concatenate 'string text " t") nil '%skipped) '%skipped))
+                     (error () t))))
+        (push (cons text kept) out)
+        (setq pos end)))))
 
 (defun %check-readable (string)
   ;; *FILES-REPORT* := NIL when STRING reads as Lisp, else the reader's complaint. Nothing is
@@ -329,6 +337,109 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                         "the test signalled an error" nil)
                   *test-collected*)))))))
 
+;;; Parachute's documented results: TEST returns its report, a parent result whose RESULTS vector
+;;; holds every result made during the run (tests and checks alike), each with a STATUS (:passed,
+;;; :failed, :skipped). Its plain summary counts the checks (results that are not TEST-RESULTs)
+;;; that passed and failed, and every skipped result; so do we. A failed check whose value is a
+;;; condition (the form signalled) is errored here rather than failed. A test that failed as a
+;;; whole, with no failed check (its body signalled outside any check: errored; it ran past its
+;;; time limit: failed), Parachute lists under its failures without counting it; we count it.
+(defun %parachute-note (report)
+  (flet ((p (name &rest args) (apply #'%tf name "PARACHUTE" args)))
+    (let ((test-result (find-symbol "TEST-RESULT" "PARACHUTE"))
+          (value-result (find-symbol "VALUE-RESULT" "PARACHUTE"))
+          (comparison (find-symbol "COMPARISON-RESULT" "PARACHUTE"))
+          (owner (make-hash-table :test #'eq)))
+      (loop for r across (p "RESULTS" report)
+            when (typep r test-result)
+              do (loop for c across (p "RESULTS" r) do (setf (gethash c owner) r)))
+      (loop for r across (p "RESULTS" report)
+            do (let* ((status (p "STATUS" r))
+                      (test-p (typep r test-result))
+                      (test (if test-p r (gethash r owner)))
+                      (name (and test (p "NAME" (p "EXPRESSION" test))))
+                      (label (if test (%test-printed name) "?"))
+                      ;; forms and values as written in the test's package
+                      (*package* (%name-package name))
+                      (value (and (typep r value-result) (slot-boundp r (find-symbol "VALUE" "PARACHUTE"))
+                                  (list (p "VALUE" r))))
+                      (description (p "DESCRIPTION" r))
+                      (errored (if test-p
+                                   (and (stringp description) (search "failed to evaluate" description) t)
+                                   (typep (car value) 'condition))))
+                 (cond ((eq status :skipped)
+                        (push (list label :skipped nil nil nil nil nil) *test-collected*))
+                       ((and test-p (not (and (eq status :failed)
+                                              (notany #'(lambda (c) (eq (p "STATUS" c) :failed)) (p "RESULTS" r))))))
+                       ((eq status :passed)
+                        (push (list label :passed nil nil nil nil nil) *test-collected*))
+                       ((eq status :failed)
+                        (push (list label (if errored :errored :failed)
+                                    (if test-p nil (%test-printed (p "EXPRESSION" r)))
+                                    (and (typep r comparison) (%test-printed (p "EXPECTED" r)))
+                                    (cond ((typep (car value) 'condition)
+                                           (format nil "~A: ~A" (%condition-display-type (car value))
+                                                   (handler-case (princ-to-string (car value)) (error () "?"))))
+                                          (value (%test-printed (car value))))
+                                    (%one-line (handler-case (p "FORMAT-RESULT" r :extensive)
+                                                 (error () (or description "the check failed"))))
+                                    nil)
+                              *test-collected*))))))))
+
+;;; Prove's documented results: each test file ends with FINALIZE, which prints the summary from
+;;; its suite's REPORTS: the test reports (a SUBTEST is one composed report) counted as its summary
+;;; counts them, "× F of N tests failed" (FAILED-REPORT-P) and "● S tests skipped"
+;;; (SKIPPED-REPORT-P). A failed report of class ERROR-TEST-REPORT (the form signalled) is errored here.
+(defun %prove-slot (report name)
+  (let ((slot (find-symbol name "PROVE.REPORT")))
+    (and (slot-exists-p report slot) (slot-boundp report slot) (slot-value report slot))))
+
+(defun %prove-failing (report)
+  ;; the failed report that says why: REPORT itself, or the first failing child of a subtest
+  (if (typep report (find-symbol "COMPOSED-TEST-REPORT" "PROVE.REPORT"))
+      (let ((child (find-if #'(lambda (c) (%tf "FAILED-REPORT-P" "PROVE.REPORT" c))
+                            (%prove-slot report "CHILDREN"))))
+        (if child (%prove-failing child) report))
+      report))
+
+(defun %prove-note (suite)
+  (loop for r across (%tf "REPORTS" "PROVE.SUITE" suite)
+        when (%tf "TEST-REPORT-P" "PROVE.REPORT" r)
+          do (let* ((label (or (%prove-slot r "DESCRIPTION") "(no description)"))
+                    (why (%prove-failing r))
+                    (errored (%tf "ERROR-REPORT-P" "PROVE.REPORT" why)))
+               (cond ((%tf "FAILED-REPORT-P" "PROVE.REPORT" r)
+                      (let ((got (%prove-slot why "GOT"))
+                            (form (%prove-slot why "GOT-FORM")))
+                        (push (list label (if errored :errored :failed)
+                                    (and form (not errored) (%test-printed form))
+                                    (%test-printed (%prove-slot why "EXPECTED"))
+                                    (if (typep got 'condition)
+                                        (format nil "~A: ~A" (%condition-display-type got)
+                                                (handler-case (princ-to-string got) (error () "?")))
+                                        (%test-printed got))
+                                    (or (and (not (eq why r)) (%prove-slot why "DESCRIPTION"))
+                                        (if errored "the test signalled an error"
+                                            ;; as Prove's list reporter words it
+                                            (format nil "~A is ~:[~;not ~]expected to ~A ~A" (%test-printed got)
+                                                    (%prove-slot why "NOTP")
+                                                    (or (%prove-slot why "REPORT-EXPECTED-LABEL") "be")
+                                                    (%test-printed (%prove-slot why "EXPECTED")))))
+                                    nil)
+                              *test-collected*)))
+                     ((%tf "SKIPPED-REPORT-P" "PROVE.REPORT" r)
+                      (push (list label :skipped nil nil nil nil nil) *test-collected*))
+                     (t (push (list label :passed nil nil nil nil nil) *test-collected*))))))
+
+(defun %prove-run (run)
+  ;; RUN with every suite's reports noted as its FINALIZE prints them
+  (%with-wrapped-function ((find-symbol "FINALIZE" "PROVE.SUITE")
+                           #'(lambda (orig &optional (suite nil suite-p))
+                               (let ((suite (if suite-p suite (%tf "CURRENT-SUITE" "PROVE.SUITE"))))
+                                 (%prove-note suite)
+                                 (funcall orig suite))))
+    (funcall run)))
+
 (defmacro %with-wrapped-function ((symbol wrapper) &body body)
   ;; run BODY with SYMBOL's function replaced by (funcall WRAPPER original ...args)
   (let ((orig (gensym)) (s (gensym)))
@@ -365,13 +476,15 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
     (dolist (s tsystems) (asdf:load-system s))
     (let* ((reloaded (notevery #'(lambda (s b) (and b (eq b (gethash s asdf::*image-systems*)))) tsystems before))
            (fw (or framework (%test-framework-of tsystems)))
-           (known (member fw '("fiveam" "rt" "lisp-unit") :test #'equal)))
+           (known (member fw '("fiveam" "rt" "lisp-unit" "parachute" "prove") :test #'equal)))
       (when (and framework (not (member framework '("fiveam" "rt" "lisp-unit" "parachute" "prove") :test #'string=)))
         (error "Unknown test framework ~S: use fiveam, rt, lisp-unit, parachute or prove." framework))
       (when (and fw (string= fw "fiveam") (not (find-package "FIVEAM"))) (setq known nil))
       (when (and fw (string= fw "rt") (not (find-package "REGRESSION-TEST"))) (setq known nil))
       (when (and fw (string= fw "lisp-unit") (not (find-package "LISP-UNIT"))) (setq known nil))
-      (when (and test (or (not known) (string= fw "lisp-unit")))
+      (when (and fw (string= fw "parachute") (not (find-package "PARACHUTE"))) (setq known nil))
+      (when (and fw (string= fw "prove") (not (find-package "PROVE"))) (setq known nil))
+      (when (and test (or (not known) (member fw '("lisp-unit" "parachute" "prove") :test #'string=)))
         (error "Running one test needs FiveAM or RT; ~A's test framework is ~A." system (or fw "not recognised")))
       (let ((wrap-fiveam #'(lambda (orig &rest args)
                              (let ((r (apply orig args)))
@@ -410,6 +523,15 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
                                                    (when (typep c done)
                                                      (%lisp-unit-note (%tf "RESULTS" "LISP-UNIT" c))))))
                        (run)))))
+                ((and known (string= fw "parachute"))
+                 (%with-wrapped-function ((find-symbol "TEST" "PARACHUTE")
+                                          #'(lambda (orig &rest args)
+                                              (let ((report (apply orig args)))
+                                                (%parachute-note report)
+                                                report)))
+                   (run)))
+                ((and known (string= fw "prove"))
+                 (%prove-run #'run))
                 (t (run))))
         ;; RT suites may run twice (alexandria: interpreted, then compiled): one result per test, a
         ;; failure in any run counting

@@ -117,11 +117,15 @@
       (defmethod (prin1-to-string (cons 'method (cdr key))))
       (t (prin1-to-string (list (car key) (cadr key)))))))
 
+(defvar *session-call-label* "evaluation"
+  "How a source location names the session call a definition was typed in (\"<label> N\"); the
+front end that made the session words it (TclOptions.call_label).")
+
 (defun %location-text (loc)
   (cond ((null loc) "no source location recorded")
         ((eq (car loc) :eval)
          (let* ((src (caddr loc)) (line (subseq src 0 (or (position #\Newline src) (length src)))))
-           (format nil "evaluate-lisp call ~D~@[ at line ~D~]~@[, column ~D~]: ~A~:[~;...~]" (cadr loc)
+           (format nil "~A ~D~@[ at line ~D~]~@[, column ~D~]: ~A~:[~;...~]" *session-call-label* (cadr loc)
                    (cadddr loc) (car (cddddr loc))
                    (if (> (length line) 60) (subseq line 0 60) line)
                    (or (> (length line) 60) (< (length line) (length src))))))
@@ -213,7 +217,7 @@
 
 (defun %site-locations (key kind name loc)
   ;; the places in KEY's definition where it does KIND with NAME: LOC with each site's line and
-  ;; column (in the file, or in the code of the evaluate-lisp call); (LOC) when none was recorded
+  ;; column (in the file, or in the code of the session call); (LOC) when none was recorded
   (let ((out nil))
     (dolist (s (gethash key (%xref-sites)))
       (when (and (eql (car s) kind) (equal (cadr s) name))

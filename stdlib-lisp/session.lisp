@@ -249,6 +249,13 @@ a function that puts its registry back as it was.")
   (dolist (n names nil)
     (if (string-equal line n) (return t))))
 
+(defmacro %leave-debugger (top block)
+  ;; through the top level's ABORT, TOP; without one (nothing outside established it: the
+  ;; session's evaluation upcall was missing, say) the debugger function BLOCK returns, and
+  ;; INVOKE-DEBUGGER ends the evaluation with the condition as its error, instead of coming back
+  ;; to a prompt that at the end of input would ask again forever
+  `(if ,top (invoke-restart ,top) (return-from ,block nil)))
+
 (defun %repl-debugger (condition)
   (let* ((*debug-level* (1+ *debug-level*))
          (level *debug-level*)
@@ -256,6 +263,9 @@ a function that puts its registry back as it was.")
          ;; the restarts as listed: the numbers typed refer to this list, not to one computed
          ;; inside the prompt's own "Return to debug level" restart
          (restarts (compute-restarts condition))
+         ;; the top level's ABORT, found before the prompt's own restart exists; NIL when nothing
+         ;; outside established one (the session's evaluation upcall was missing, say)
+         (top (car (last (%abort-restarts-in restarts))))
          (out *debug-io*))
     (format out "~&~%debugger invoked on a ~S:~%  ~A~%~%"
             (%condition-display-type condition) (ignore-errors (princ-to-string condition)))
@@ -266,7 +276,7 @@ a function that puts its registry back as it was.")
                      (format nil "[~D] ~A> " level (%package-short-name *package*)))))
           (when (null line)
             ;; end of input at the debugger prompt: leave through the outermost ABORT
-            (invoke-restart (car (last (%abort-restarts condition)))))
+            (%leave-debugger top %repl-debugger))
           (setq line (string-trim '(#\Space #\Tab) line))
           (cond ((equal line ""))
                 ((every #'digit-char-p line)
@@ -275,7 +285,7 @@ a function that puts its registry back as it was.")
                        (invoke-restart-interactively (nth n restarts))
                        (format out "~&There is no restart number ~D.~%" n))))
                 ((%debugger-command-p line '(":abort" ":a" ":q" ":top" ":quit"))
-                 (invoke-restart (car (last (%abort-restarts condition)))))
+                 (%leave-debugger top %repl-debugger))
                 ((%debugger-command-p line '(":bt" ":backtrace"))
                  (%print-backtrace frames out nil))
                 ((%debugger-command-p line '(":bt locals" ":backtrace locals" ":locals"))
@@ -294,9 +304,9 @@ a function that puts its registry back as it was.")
     (dolist (n (package-nicknames p) best)
       (if (< (length n) (length best)) (setq best n)))))
 
-(defun %abort-restarts (condition)
+(defun %abort-restarts-in (restarts)
   (let ((r nil))
-    (dolist (x (compute-restarts condition)) (if (eq (restart-name x) 'abort) (setq r (cons x r))))
+    (dolist (x restarts) (if (eq (restart-name x) 'abort) (setq r (cons x r))))
     (nreverse-boot r)))
 
 (defun %debugger-eval (line out)

@@ -21,7 +21,19 @@
           getenvp getenv-pathname lexicographic< lexicographic<= nest load* load-from-string
           directory* truenamize resolve-symlinks resolve-symlinks* xdg-cache-home
           xdg-config-home xdg-data-home lisp-implementation-directory
-          lisp-implementation-pathname-p string-trim-whitespace))
+          lisp-implementation-pathname-p string-trim-whitespace collect-sub*directories))
+
+;;; ------------------------------------------------------------------
+;;; Walking directories
+
+(defun collect-sub*directories (directory collectp recursep collector)
+  "Calls COLLECTOR on DIRECTORY when COLLECTP is true of it, then, for each subdirectory that
+RECURSEP is true of, walks that one the same way (depth first, subdirectories in name order)."
+  (let ((dir (ensure-directory-pathname directory)))
+    (when (funcall collectp dir) (funcall collector dir))
+    (dolist (sub (sort (subdirectories dir) #'string< :key #'namestring))
+      (when (funcall recursep sub)
+        (collect-sub*directories sub collectp recursep collector)))))
 
 ;;; ------------------------------------------------------------------
 ;;; Output

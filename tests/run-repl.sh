@@ -162,9 +162,10 @@ check meta-load-error 'System "no-such-system-xyz" not found in any known distri
 send '(defun repl-sq (x) (* x x))' Enter
 send '(defun repl-quad (y) (repl-sq (repl-sq y)))' Enter
 send ':who-calls repl-sq' Enter
-check meta-who-calls 'REPL-QUAD (evaluate-lisp call'
+check meta-who-calls 'REPL-QUAD (REPL input'
 send ':where repl-sq' Enter
-check meta-where 'function REPL-SQ: evaluate-lisp call'
+check meta-where 'function REPL-SQ: REPL input'
+check_absent meta-where-no-mcp-words 'evaluate-lisp'
 send ':expand (when a b)' Enter
 check meta-expand '(PROGN B)'
 send ':inspect (list 1 (vector 7 8))' Enter
@@ -198,6 +199,30 @@ send C-d
 rm -rf "$FDIR"
 
 tm kill-server 2>/dev/null
+
+# Piped input, no terminal: when the evaluation upcall SYS::%SESSION-EVAL is gone, each input is
+# an error that names it; the debugger it enters has no top-level ABORT to leave by, and at the end
+# of input it returns instead of prompting again (it once printed "[1] CL-USER>" forever). The
+# REPL then exits at the end of input.
+pipe_check() { # name pattern input
+    out=$(printf '%s' "$3" | HOME=$HOME_DIR timeout 20 "$T" 2>&1 | head -c 200000)
+    if printf '%s' "$out" | grep -qF -- "$2" && [ "$(printf '%s' "$out" | grep -o 'CL-USER>' | wc -l)" -lt 20 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "repl FAIL $1: no '$2' in piped output (or prompts repeated):"
+        printf '%s\n' "$out" | tail -8 | cut -c1-300 | sed 's/^/    /'
+    fi
+}
+pipe_check upcall-missing-eof 'SYSTEM::%SESSION-EVAL, a function tinycl' "(fmakunbound 'sys::%session-eval)
+(+ 1 2)
+"
+pipe_check upcall-missing-abort-then-eof 'is not defined as a function' "(fmakunbound 'sys::%session-eval)
+(+ 1 2)
+:abort
+(+ 3 4)
+"
+out=$(printf '%s\n' "(fmakunbound 'sys::%session-eval)" "(+ 1 2)" | HOME=$HOME_DIR timeout 20 "$T" >/dev/null 2>&1; echo "status=$?")
+if [ "$out" = "status=0" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL upcall-missing-exits: $out"; fi
 rm -rf "$HOME_DIR"
 echo "repl: $passed passed, $failed failed"
 echo "$passed passed, $failed failed"

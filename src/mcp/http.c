@@ -714,9 +714,7 @@ int mcp_http_run(const CliOptions *opt) {
         instructions = NULL;
     free(rules);
     TclOptions so = opt->session;
-    so.capture_output = true;
-    so.exit_unavailable = true;
-    if (so.timeout <= 0) so.timeout = 30;
+    mcp_session_options(&so);
     default_timeout = so.timeout;
     mcp_pool_init(&so, opt->max_sessions > 0 ? opt->max_sessions : 16, opt->idle_timeout == 0 ? 1800 : opt->idle_timeout,
                   http_session_setup);

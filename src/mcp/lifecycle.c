@@ -1,8 +1,17 @@
 /* lifecycle.c: what every transport says about itself: the protocol revisions, the initialize
- * result (legacy era), server/discover and the per-request _meta of the 2026-07-28 revision. */
+ * result (legacy era), server/discover and the per-request _meta of the 2026-07-28 revision; and the
+ * words its sessions use for the server's tools (mcp_session_options). */
 #include "mcp.h"
 #include <stdio.h>
 #include <string.h>
+
+void mcp_session_options(TclOptions *so) {
+    so->capture_output = true;
+    so->exit_unavailable = true;   /* the server's process is not the session's to end */
+    so->call_label = "evaluate-lisp call";
+    so->exit_unavailable_report = "exit is not available in the MCP server; use reset-session";
+    if (so->timeout <= 0) so->timeout = 30;
+}
 
 const char *const mcp_version_names[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
 

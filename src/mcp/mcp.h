@@ -145,6 +145,9 @@ bool mcp_json_array_element(const char *raw, size_t raw_len, int index, size_t *
 char *mcp_serve_line(TclSession *session, const char *line, size_t len, double default_timeout);
 
 /* ---- lifecycle (lifecycle.c) ---- */
+/* The server's session options over the user's: output captured, (exit) an error whose report
+ * says to use reset-session, definitions typed in located by "evaluate-lisp call N", 30 s by default. */
+void mcp_session_options(TclOptions *so);
 extern const char *const mcp_version_names[];
 /* A legacy revision by name (*KNOWN false: the newest legacy one). */
 McpVersion mcp_version_from(const char *s, bool *known);

@@ -644,9 +644,7 @@ int mcp_run(const CliOptions *opt) {
         return 70;
     }
     TclOptions so = opt->session;
-    so.capture_output = true;
-    so.exit_unavailable = true;   /* the server's process is not the session's to end */
-    if (so.timeout <= 0) so.timeout = 30;
+    mcp_session_options(&so);
     /* the reader starts first: it answers initialize while the interpreter boots */
     pthread_t reader;
     if (pthread_create(&reader, NULL, reader_main, NULL) != 0) {

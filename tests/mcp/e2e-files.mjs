@@ -482,6 +482,7 @@ await (async () => {
     client = await connect(["mcp"], { CL_SOURCE_REGISTRY: `${lu}//` });
     const r = await call(client, "run-tests", { system: "ludemo" });
     check("lisp-unit: counts of assertions from its results", ok(r) && sc(r).framework === "lisp-unit" && sc(r).passed === 3 && sc(r).failed === 2 && sc(r).errored === 1 && sc(r).total === 6, text(r));
+    check("lisp-unit: the summary says the counts are of assertions", text(r).includes("(of 6 assertions)"), text(r));
     const f = (sc(r).failures || []).find((x) => x.test === "LUDEMO-TESTS::DOUBLE-BAD") || {};
     check("lisp-unit: a failed assertion's form, expected and actual values", f.kind === "failed" && f.form === "(DOUBLE 2)" && f.expected === "5" && f.actual === "4", JSON.stringify(sc(r).failures));
     const e = (sc(r).failures || []).find((x) => x.kind === "errored") || {};

@@ -170,11 +170,11 @@ START_TEST(exit_unavailable_is_a_condition) {
     TclResult *r = eval(s, "(exit)");
     ck_assert_int_eq(r->status, TCL_ERROR);
     ck_assert_str_eq(r->error_type, "EXIT-NOT-AVAILABLE");
-    ck_assert_str_eq(r->error_message, "exit is not available in the MCP server; use reset-session");
+    ck_assert_str_eq(r->error_message, "exit is not available in this session");   /* the embedder's default */
     tcl_result_free(r);
     r = eval(s, "(handler-case (exit :code 3) (tinycl:exit-not-available (c) (princ-to-string c)))");
     ck_assert_int_eq(r->status, TCL_OK);
-    ck_assert_str_eq(r->values[0], "\"exit is not available in the MCP server; use reset-session\"");
+    ck_assert_str_eq(r->values[0], "\"exit is not available in this session\"");
     tcl_result_free(r);
     tcl_session_free(s);
     /* elsewhere EXIT ends the evaluation with SBCL's status: the low 8 bits of a (signed-byte 32) */
