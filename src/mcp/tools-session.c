@@ -116,24 +116,20 @@ static cJSON *tool_list(McpContext *ctx, const cJSON *args) {
 
 const Tool mcp_tools_session[] = {
     {"checkpoint-session", "Checkpoint session",
-     "Keep a copy of the whole session state under `name`, in memory: definitions, methods, classes, packages, "
-     "variables, the current package and loaded systems. restore-checkpoint returns to it exactly, so a risky "
-     "change can be tried and undone. A name already taken is replaced; a session keeps a bounded number "
-     "(list-checkpoints says how many), each about the size of the session.",
+     "Save the whole session state in memory under `name`; restore-checkpoint returns to it exactly.",
      NAME_INPUT_SCHEMA("A name for the checkpoint"), CHECKPOINT_OUTPUT_SCHEMA, false, false, false, false, tool_checkpoint},
     {"restore-checkpoint", "Restore checkpoint",
-     "Return the session exactly to the checkpoint `name`: everything defined, changed or loaded since is undone. "
-     "The checkpoint stays, so it can be restored again.",
+     "Return the session exactly to checkpoint `name`, undoing all since; the checkpoint stays.",
      NAME_INPUT_SCHEMA("The checkpoint to return to"), CHECKPOINT_OUTPUT_SCHEMA, false, true, true, false, tool_restore},
     {"list-checkpoints", "List checkpoints",
-     "The session's checkpoints, oldest first, with the memory each holds.",
+     "List the session's checkpoints, oldest first, with their sizes.",
      "{\"type\":\"object\",\"additionalProperties\":false}",
      "{\"type\":\"object\",\"properties\":{\"checkpoints\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
      "\"properties\":{\"name\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\"},\"created\":{\"type\":\"number\"}},"
      "\"required\":[\"name\",\"bytes\"]}},\"max\":{\"type\":\"integer\"},\"error\":{\"type\":[\"object\",\"null\"]}},"
      "\"required\":[\"checkpoints\",\"error\"]}",
      true, false, true, false, tool_list},
-    {"delete-checkpoint", "Delete checkpoint", "Forget the checkpoint `name` and free its memory.",
+    {"delete-checkpoint", "Delete checkpoint", "Delete the checkpoint `name`.",
      NAME_INPUT_SCHEMA("The checkpoint to delete"), CHECKPOINT_OUTPUT_SCHEMA, false, true, true, false, tool_delete},
 };
 const int mcp_tools_session_count = (int)(sizeof mcp_tools_session / sizeof mcp_tools_session[0]);
