@@ -34,8 +34,7 @@
  * every such heap's contents back in place; a heap the bytes name that this interpreter lacks (a
  * session file read by a new process, or after a reset that made a new interpreter) is made anew.
  * The result is the session as it was, with its own I/O channels (the standard streams stay the
- * live ones). The heaps of restores are never freed before the interpreter: older objects may
- * still be referred to from C (the rest of the call), and they are what later checkpoints name.
+ * live ones). A heap of an earlier restore that the state put back does not name is freed then.
  *
  * Bytes of a state:  "TCLSTATE" u64 length, u64 checksum of what follows, u64 nheaps;
  *   per heap: id, scanned bytes, scanned room, atomic room, ntables; then the table offsets of
@@ -371,6 +370,18 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
         }
         tp += hs[i].ntables * 8;
     }
+    /* heaps of earlier restores the state does not name are unreachable now: the interpreter's words
+     * and every named heap were just overwritten, the standard streams put back are the session's
+     * own (collected memory), and no Lisp frame is running; free them, or each restore would add
+     * its memory to every later checkpoint */
+    size_t kept = 0;
+    for (size_t j = 0; j < st->nheaps; j++) {
+        bool named = false;
+        for (uint64_t i = 1; i < nh && !named; i++) named = st->heaps[j].scanned == hs[i].scanned;
+        if (named) st->heaps[kept++] = st->heaps[j];
+        else heap_free(&st->heaps[j]);
+    }
+    st->nheaps = kept;
     Heap g = {st->next_id++, graph.scanned, graph.scanned_bytes, graph.scanned_room, graph.atomic, graph.atomic_room, NULL, 0};
     g.ntables = image_table_offsets(img, ilen, &g.tables);
     /* image_read made the two parts one mapping, as heap_free unmaps them */
