@@ -14,7 +14,7 @@ export SANFLAGS
 CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c runtime/error.c \
                runtime/symbol.c runtime/package.c runtime/lstring.c runtime/init.c runtime/abi.c \
                runtime/image.c runtime/bootimage.c \
-               runtime/snapshot.c runtime/access.c runtime/iowait.c
+               runtime/snapshot.c runtime/access.c runtime/iowait.c runtime/weak.c
 # evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
 EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/evalprim.c runtime/load.c \
                runtime/warnings.c runtime/xref.c runtime/profile.c
@@ -154,6 +154,13 @@ tsan:
 	$(CC) -std=c11 -O1 -g -fsanitize=thread -D_GNU_SOURCE -Iinclude -Itests/unit -o build-tsan/tests/test_session_threads \
 	    tests/unit/test_session_threads.c build-tsan/libtinycl.a $(LDLIBS) $$(pkg-config --libs check)
 	GC_DONT_GC=1 CK_RUN_CASE=threads TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/tests/test_session_threads
+
+# Why `make tsan` runs with collection off: the collector alone, with no tinycl code, cannot stop
+# its threads under ThreadSanitizer (tests/tsan/gc-signals.c; docs/deploy.md). Expected to abort.
+tsan-gc-probe:
+	@mkdir -p build-tsan/tests
+	$(CC) -std=c11 -O1 -g -fsanitize=thread -o build-tsan/tests/gc-signals tests/tsan/gc-signals.c -lgc -lpthread
+	-CALL_EVERY=1 build-tsan/tests/gc-signals
 
 clean:
 	rm -rf build build-asan build-ubsan build-fuzz

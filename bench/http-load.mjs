@@ -3,12 +3,19 @@
 // variable, then evaluate for SECONDS: mostly (+ 1 2), and every tenth call a check that they see
 // their own definitions and none of another session's. Reports lost calls, cross-talk, memory per
 // added session and round-trip percentiles, and a single client's unloaded (+ 1 2) round trip.
-// Usage: node bench/http-load.mjs build/tinycl [SESSIONS=100] [SECONDS=60]
+// Usage: node bench/http-load.mjs build/tinycl [SESSIONS=100] [SECONDS=60] [--pace MS] [--trivial]
+//   --pace MS   each session calls once every MS ms (an agent thinks between calls), instead of
+//               back to back (which measures throughput: the median is then the queue)
+//   --trivial   aim the same client at a trivial Node server that answers at once, to measure what
+//               the client itself costs on this machine (no tinycl involved)
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 
-const [bin, nArg, sArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const flag = (name) => { const i = argv.indexOf(name); if (i < 0) return null; const v = argv[i + 1]; argv.splice(i, name === "--trivial" ? 1 : 2); return v ?? true; };
+const PACE = Number(flag("--pace") || 0), TRIVIAL = flag("--trivial") !== null;
+const [bin, nArg, sArg] = argv;
 const SESSIONS = Number(nArg || 100), SECONDS = Number(sArg || 60);
 const agent = new http.Agent({ keepAlive: true, maxSockets: SESSIONS + 10 });
 
@@ -35,7 +42,19 @@ function post(port, body, sid) {
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
-const server = spawn(bin, ["mcp", "--http", "127.0.0.1:0", "--max-sessions", String(SESSIONS + 5), "--timeout", "30"], { stdio: ["ignore", "ignore", "pipe"] });
+// the trivial server: answers every POST at once with what the checks below expect
+const TRIVIAL_SERVER = `
+const http = require("node:http"); let n = 0;
+http.createServer((rq, rs) => { let b = ""; rq.on("data", (d) => (b += d)); rq.on("end", () => {
+  const m = JSON.parse(b), code = m.params && m.params.arguments && m.params.arguments.code || "";
+  const k = /only-(\\d+)\\) \\(only-(\\d+)/.exec(code); const i = k ? Number(k[2]) : 0;
+  const v = k ? "(" + (1000 + i) + " " + i + " NIL " + i + ")" : "3";
+  const h = { "Content-Type": "application/json" }; if (m.method === "initialize") h["Mcp-Session-Id"] = "s" + ++n;
+  rs.writeHead(200, h); rs.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { structuredContent: { values: [v] } } })); }); })
+  .listen(0, "127.0.0.1", function () { console.error("serving Streamable HTTP at http://127.0.0.1:" + this.address().port + "/mcp"); });`;
+const server = TRIVIAL ? spawn(process.execPath, ["-e", TRIVIAL_SERVER], { stdio: ["ignore", "ignore", "pipe"] })
+  : spawn(bin, ["mcp", "--http", "127.0.0.1:0", "--max-sessions", String(SESSIONS + 5), "--timeout", "30"], { stdio: ["ignore", "ignore", "pipe"] });
+if (process.env.LOAD_PID_FILE) (await import("node:fs")).writeFileSync(process.env.LOAD_PID_FILE, String(server.pid));
 const url = await new Promise((resolve, reject) => {
   let err = "";
   server.stderr.on("data", (d) => { err += d; const m = /at (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); });
@@ -71,7 +90,14 @@ try {
   const until = performance.now() + SECONDS * 1000;
   await Promise.all(sids.map(async (sid, i) => {
     let n = 0;
+    // paced: the sessions' calls spread evenly over the period
+    let next = performance.now() + (PACE ? (i / SESSIONS) * PACE : 0);
     while (performance.now() < until) {
+      if (PACE) {
+        const wait = next - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        next += PACE;
+      }
       n++;
       const other = (i + 1 + (n % (SESSIONS - 1))) % SESSIONS;
       const code = n % 10 ? "(+ 1 2)" : `(list (own-fn 1000) *own* (fboundp 'only-${other}) (only-${i}))`;
@@ -90,7 +116,7 @@ try {
   lat.sort((a, b) => a - b);
   const rss3 = rssKiB(server.pid);
   const f = (x) => x.toFixed(3);
-  console.log(`sessions ${SESSIONS}, ${SECONDS} s: ${calls} calls (${(calls / SECONDS).toFixed(0)}/s), lost ${lost}, cross-talk ${crosstalk}`);
+  console.log(`${TRIVIAL ? "TRIVIAL SERVER (the client's own cost), " : ""}${PACE ? `paced: a call every ${PACE} ms per session, ` : "back to back, "}sessions ${SESSIONS}, ${SECONDS} s: ${calls} calls (${(calls / SECONDS).toFixed(0)}/s), lost ${lost}, cross-talk ${crosstalk}`);
   console.log(`(+ 1 2) round trip under load, ms: p50 ${f(pct(lat, 50))} p90 ${f(pct(lat, 90))} p99 ${f(pct(lat, 99))} max ${f(lat[lat.length - 1])}`);
   console.log(`(+ 1 2) round trip, one client alone, ms: p50 ${f(pct(soloLat, 50))} p90 ${f(pct(soloLat, 90))} p99 ${f(pct(soloLat, 99))}`);
   console.log(`RSS: 1 session ${(rss0 / 1024).toFixed(1)} MiB; +${SESSIONS} sessions ${(rss1 / 1024).toFixed(1)} MiB ` +

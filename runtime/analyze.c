@@ -1039,24 +1039,45 @@ static bool symbol_macro_step(ACtx *c, Obj sym, Obj *out) {
 
 static Node *analyze_form(ACtx *c, Obj form);
 
+/* The value of PROP on SYM's property list, or NIL. */
+static Obj plist_value(Obj sym, Obj prop) {
+    for (Obj p = SYM(sym)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
+        if (CAR(p) == prop) return CAR(CDR(p));
+    return NIL;
+}
+
 /* A call of the global function HEAD with a compiler macro (DEFINE-COMPILER-MACRO): its
  * expansion, as SBCL's compiler uses it, or FORM itself when the macro declines (returns the
- * form), fails (SYS::%COMPILER-MACRO-EXPAND warns and keeps the form), or HEAD is declared
- * NOTINLINE here or globally. Only after the boot: the stdlib has no compiler macros. */
+ * form), fails (SYS::%COMPILER-MACRO-EXPAND warns and keeps the form), or the function is declared
+ * NOTINLINE here or globally. A FUNCALL of #'NAME or 'NAME counts as a call of NAME, and its
+ * compiler macro is given the whole FUNCALL form (CLHS 3.2.2.1.3); so is one of #'(SETF NAME),
+ * which is how SETF of a place with a setf function expands. Only after the boot: the stdlib has
+ * no compiler macros. */
 static Obj compiler_macro_step(ACtx *c, Obj head, Obj form) {
     Lisp *L = c->L;
     if (!L->boot_phase || c->eager || !is_type(head, T_SYMBOL)) return form;
-    Obj cm = NIL;
-    for (Obj p = SYM(head)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
-        if (CAR(p) == S(P_COMPILER_MACRO)) { cm = CAR(CDR(p)); break; }
+    Obj name = head, cm;
+    if (head == S(FUNCALL)) {
+        Obj f = is_cons(CDR(form)) ? CAR(CDR(form)) : NIL;
+        if (!is_cons(f) || (CAR(f) != S(FUNCTION) && CAR(f) != S(QUOTE)) || !is_cons(CDR(f)) || CDR(CDR(f)) != NIL)
+            return form;
+        name = CAR(CDR(f));
+        /* #'NAME names a local function where FLET or LABELS binds NAME ('NAME never does) */
+        if (CAR(f) == S(FUNCTION) && lookup_fn(c, name)) return form;
+        if (is_type(name, T_SYMBOL)) cm = plist_value(name, S(P_COMPILER_MACRO));
+        else if (CAR(f) == S(FUNCTION) && is_cons(name) && CAR(name) == S(SETF) && is_cons(CDR(name)) &&
+                 is_type(CAR(CDR(name)), T_SYMBOL) && CDR(CDR(name)) == NIL)
+            cm = plist_value(CAR(CDR(name)), S(P_SETF_COMPILER_MACRO));
+        else return form;
+    } else
+        cm = plist_value(head, S(P_COMPILER_MACRO));
     if (!is_function(cm)) return form;
     for (ABind *b = c->env; b; b = b->next)
-        if (b->kind == B_DECL_NOTINLINE && b->name == head) {
+        if (b->kind == B_DECL_NOTINLINE && fn_name_eq(b->name, name)) {
             if (b->value != NIL) return form;
             goto expand;
         }
-    for (Obj p = SYM(head)->plist; is_cons(p) && is_cons(CDR(p)); p = CDR(CDR(p)))
-        if (CAR(p) == S(P_NOTINLINE)) { if (CAR(CDR(p)) != NIL) return form; break; }
+    if (is_type(name, T_SYMBOL) && plist_value(name, S(P_NOTINLINE)) != NIL) return form;
 expand:;
     Obj fn = SYM(S(P_COMPILER_MACRO_EXPAND))->function;
     if (!is_function(fn)) return form;

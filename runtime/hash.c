@@ -9,6 +9,13 @@
 #include "eval.h"
 #include "package.h"
 #include "pathname.h"
+#include "weak.h"
+#include "list.h"
+#include <string.h>
+
+/* A weak part the collector cleared (weak.h). */
+#define WEAK_CLEARED OBJ(0)
+static void hash_sweep(HashTable *t);
 
 /* ---- equality ---- */
 
@@ -137,12 +144,15 @@ bool lisp_equalp(Lisp *L, Obj a, Obj b) {
         }
         if (heap_type(a) == T_HASHTABLE && heap_type(b) == T_HASHTABLE) {
             HashTable *x = HT(a), *y = HT(b);
+            hash_sweep(x);
+            hash_sweep(y);
             if (x->count != y->count || x->h.aux != y->h.aux) return false;
             for (size_t i = 0; i < x->cap; i++) {
                 HashEntry *e = &x->entries[i];
-                if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
-                Obj v = hash_get(L, b, e->key, NO_VALUE);
-                if (v == NO_VALUE || !lisp_equalp(L, e->value, v)) return false;
+                Obj k = e->key, ev = e->value;
+                if (k == NO_VALUE || k == TOMBSTONE || k == WEAK_CLEARED || ev == WEAK_CLEARED) continue;
+                Obj v = hash_get(L, b, k, NO_VALUE);
+                if (v == NO_VALUE || !lisp_equalp(L, ev, v)) return false;
             }
             return true;
         }
@@ -190,7 +200,7 @@ bool hash_address_free(Obj table) {
     HashTable *t = HT(table);
     for (size_t i = 0; i < t->cap; i++) {
         Obj k = t->entries[i].key;
-        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (k == NO_VALUE || k == TOMBSTONE || k == WEAK_CLEARED) continue;
         if (!key_address_free(k, (HashTest)t->h.aux, 0)) return false;
     }
     return true;
@@ -277,18 +287,82 @@ static Obj test_symbol(Lisp *L, HashTest t) {
     }
 }
 
+/* ---- weak tables ----
+ * A weak table's entries live in a block the collector does not scan, so that they do not keep
+ * their weak parts alive; each weak part that is a collected object is registered (weak_link) to
+ * be cleared to WEAK_CLEARED when it dies, and the parts held strongly are kept in `strong` as well.
+ * An entry with a cleared part reads as absent; after each collection the next operation that
+ * counts or walks the table turns such entries into tombstones (hash_sweep). A key or value read
+ * out of the block is in a register or on the stack, where the collector sees it, so it cannot be
+ * cleared while in use. */
+
+static bool weak_key(const HashTable *t) { return t->h.flags & HT_WEAK_KEY; }
+static bool weak_value(const HashTable *t) { return t->h.flags & HT_WEAK_VALUE; }
+
+static void weak_store(HashTable *t, size_t i, Obj key, Obj value) {
+    HashEntry *e = &t->entries[i];
+    if (weak_key(t)) { weak_unlink(&e->key); e->key = key; weak_link(&e->key, key); }
+    else { e->key = key; t->strong[2 * i] = key; }
+    if (weak_value(t)) { weak_unlink(&e->value); e->value = value; weak_link(&e->value, value); }
+    else { e->value = value; t->strong[2 * i + 1] = value; }
+}
+
+static void weak_drop(HashTable *t, size_t i) {
+    HashEntry *e = &t->entries[i];
+    if (weak_key(t)) weak_unlink(&e->key);
+    if (weak_value(t)) weak_unlink(&e->value);
+    e->key = TOMBSTONE;
+    e->value = NIL;
+    t->strong[2 * i] = t->strong[2 * i + 1] = NIL;
+}
+
+static void weak_unlink_all(HashTable *t) {
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key;
+        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (weak_key(t)) weak_unlink(&t->entries[i].key);
+        if (weak_value(t)) weak_unlink(&t->entries[i].value);
+    }
+}
+
+static __attribute__((noinline)) void sweep_cleared(HashTable *t) {
+    t->swept = weak_gc_count();
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key, v = t->entries[i].value;
+        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (k == WEAK_CLEARED || v == WEAK_CLEARED) {
+            weak_drop(t, i);
+            t->count--;
+        }
+    }
+}
+
+static void hash_sweep(HashTable *t) {
+    if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)) && t->swept != weak_gc_count()) sweep_cleared(t);
+}
+
 static void alloc_entries(Lisp *L, HashTable *t, size_t cap) {
     gc_check_request(L, cap * sizeof(HashEntry));
-    t->entries = (HashEntry *)gc_alloc(L, cap * sizeof(HashEntry));
+    if (t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)) {
+        t->entries = (HashEntry *)gc_alloc_atomic(L, cap * sizeof(HashEntry));
+        memset(t->entries, 0, cap * sizeof(HashEntry));
+        for (size_t i = 0; i < cap; i++) t->entries[i].value = NIL;
+        t->strong = (Obj *)gc_alloc(L, 2 * cap * sizeof(Obj));
+        t->swept = weak_gc_count();
+    } else
+        t->entries = (HashEntry *)gc_alloc(L, cap * sizeof(HashEntry));
     for (size_t i = 0; i < cap; i++) t->entries[i].key = NO_VALUE;
     t->cap = cap;
     t->used = 0;
     t->count = 0;
 }
 
-Obj hash_new(Lisp *L, HashTest test, size_t size) {
+Obj hash_new(Lisp *L, HashTest test, size_t size) { return hash_new_weak(L, test, size, 0); }
+
+Obj hash_new_weak(Lisp *L, HashTest test, size_t size, uint8_t weakness) {
     HashTable *t = (HashTable *)heap_alloc(L, T_HASHTABLE, sizeof(HashTable));
     t->h.aux = (uint16_t)test;
+    t->h.flags = weakness;
     size_t cap = 16;
     while (cap < size + size / 2 + 1) cap *= 2;
     alloc_entries(L, t, cap);
@@ -352,10 +426,37 @@ Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt) {
     HashTable *t = HT(table);
     fresh(L, t);
     long i = find_slot(L, t, key, table_hash(L, t, key));
-    return i < 0 ? dflt : t->entries[i].value;
+    if (i < 0) return dflt;
+    Obj v = t->entries[i].value;
+    return v == WEAK_CLEARED ? dflt : v;
+}
+
+static void rehash_weak(Lisp *L, HashTable *t, size_t cap) {
+    HashEntry *old = t->entries;
+    Obj *old_strong = t->strong;
+    size_t oldcap = t->cap;
+    alloc_entries(L, t, cap);
+    for (size_t i = 0; i < oldcap; i++) {
+        Obj k = old[i].key, v = old[i].value;
+        if (k == NO_VALUE || k == TOMBSTONE) continue;
+        if (weak_key(t)) weak_unlink(&old[i].key);
+        if (weak_value(t)) weak_unlink(&old[i].value);
+        if (k == WEAK_CLEARED || v == WEAK_CLEARED) continue;
+        size_t mask = t->cap - 1;
+        size_t j = old[i].hash & mask;
+        while (t->entries[j].key != NO_VALUE) j = (j + 1) & mask;
+        t->entries[j].hash = old[i].hash;
+        weak_store(t, j, k, v);
+        t->count++;
+        t->used++;
+    }
+    (void)old_strong;   /* kept the moved parts alive until now */
+    if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;
+    t->iter_mod++;
 }
 
 static void rehash(Lisp *L, HashTable *t, size_t cap) {
+    if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE))) { rehash_weak(L, t, cap); return; }
     HashEntry *old = t->entries;
     size_t oldcap = t->cap;
     alloc_entries(L, t, cap);
@@ -377,18 +478,29 @@ void hash_put(Lisp *L, Obj table, Obj key, Obj value) {
     fresh(L, t);
     uint64_t h = table_hash(L, t, key);
     long i = find_slot(L, t, key, h);
+    bool weak = t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE);
     if (i >= 0) {
-        t->entries[i].value = value;
-        return;
+        if (UNLIKELY(weak)) {
+            if (t->entries[i].value == WEAK_CLEARED) t->count--;   /* counted again below */
+            else { weak_store(t, (size_t)i, t->entries[i].key, value); return; }
+            weak_drop(t, (size_t)i);
+        } else {
+            t->entries[i].value = value;
+            return;
+        }
     }
+    if (UNLIKELY(weak)) hash_sweep(t);
     if ((t->used + 1) * 4 > t->cap * 3) rehash(L, t, t->count * 2 + 2 > t->cap / 2 ? t->cap * 2 : t->cap);
     size_t mask = t->cap - 1;
     size_t j = h & mask;
     while (t->entries[j].key != NO_VALUE && t->entries[j].key != TOMBSTONE) j = (j + 1) & mask;
     if (t->entries[j].key == NO_VALUE) t->used++;
-    t->entries[j].key = key;
-    t->entries[j].value = value;
     t->entries[j].hash = h;
+    if (UNLIKELY(weak)) weak_store(t, j, key, value);
+    else {
+        t->entries[j].key = key;
+        t->entries[j].value = value;
+    }
     t->count++;
 }
 
@@ -397,14 +509,19 @@ bool hash_remove(Lisp *L, Obj table, Obj key) {
     fresh(L, t);
     long i = find_slot(L, t, key, table_hash(L, t, key));
     if (i < 0) return false;
-    t->entries[i].key = TOMBSTONE;
-    t->entries[i].value = NIL;
+    bool present = t->entries[i].value != WEAK_CLEARED;
+    if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE))) weak_drop(t, (size_t)i);
+    else {
+        t->entries[i].key = TOMBSTONE;
+        t->entries[i].value = NIL;
+    }
     t->count--;
-    return true;
+    return present;
 }
 
 void hash_clear(Lisp *L, Obj table) {
     HashTable *t = HT(table);
+    if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE))) weak_unlink_all(t);
     alloc_entries(L, t, 16);
     t->iter_mod++;
 }
@@ -424,6 +541,27 @@ static HashTest parse_test(Lisp *L, Obj t) {
     err_simple(L, "Unknown :TEST for MAKE-HASH-TABLE: %S", t);
 }
 
+static const struct { uint8_t flags; int sym; } weaknesses[] = {
+    {HT_WEAK_KEY, SY_K_KEY}, {HT_WEAK_VALUE, SY_K_KEY_VALUE},
+    {HT_WEAK_KEY | HT_WEAK_VALUE, SY_K_KEY_AND_VALUE}, {HT_WEAK_EITHER, SY_K_KEY_OR_VALUE},
+};
+
+DEFPRIM(prim_hash_table_weakness) {
+    UNUSED_ARGS;
+    uint8_t f = HT(check_table(L, args[0]))->h.flags & HT_WEAK;
+    for (size_t i = 0; i < sizeof weaknesses / sizeof *weaknesses; i++)
+        if (weaknesses[i].flags == f) return L->syms[weaknesses[i].sym];
+    return NIL;
+}
+
+static uint8_t parse_weakness(Lisp *L, Obj w) {
+    if (w == NIL || w == NO_VALUE) return 0;
+    for (size_t i = 0; i < sizeof weaknesses / sizeof *weaknesses; i++)
+        if (L->syms[weaknesses[i].sym] == w) return weaknesses[i].flags;
+    Obj members[] = {S(MEMBER), NIL, S(K_KEY), S(K_KEY_VALUE), S(K_KEY_AND_VALUE), S(K_KEY_OR_VALUE)};
+    err_type(L, w, list_from_array(L, 6, members));
+}
+
 DEFPRIM(prim_make_hash_table) {
     Obj keys[6] = {S(K_TEST), S(K_SIZE), S(K_REHASH_SIZE), S(K_REHASH_THRESHOLD), S(K_WEAKNESS), S(K_SYNCHRONIZED)};
     Obj out[6];
@@ -434,7 +572,8 @@ DEFPRIM(prim_make_hash_table) {
         size = check_index(L, out[1]);
         if (size > ((size_t)1 << 28)) gc_check_request(L, size * sizeof(HashEntry) * 2);
     }
-    Obj t = hash_new(L, test, size);
+    uint8_t weak = parse_weakness(L, out[4]);
+    Obj t = hash_new_weak(L, test, size, weak);
     if (out[2] != NO_VALUE) HT(t)->rehash_size = out[2];
     if (out[3] != NO_VALUE) HT(t)->rehash_threshold = out[3];
     return t;
@@ -456,23 +595,29 @@ DEFPRIM(prim_pct_puthash) {
 
 DEFPRIM(prim_remhash) { UNUSED_ARGS; return boolean(L, hash_remove(L, check_table(L, args[1]), args[0])); }
 DEFPRIM(prim_clrhash) { UNUSED_ARGS; hash_clear(L, check_table(L, args[0])); return args[0]; }
-DEFPRIM(prim_hash_table_count) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->count); }
+DEFPRIM(prim_hash_table_count) {
+    UNUSED_ARGS;
+    HashTable *t = HT(check_table(L, args[0]));
+    hash_sweep(t);
+    return FIX((intptr_t)t->count);
+}
 DEFPRIM(prim_hash_table_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_HASHTABLE)); }
 DEFPRIM(prim_hash_table_test) { UNUSED_ARGS; return HT(check_table(L, args[0]))->test_fn; }
 DEFPRIM(prim_hash_table_size) { UNUSED_ARGS; return FIX((intptr_t)HT(check_table(L, args[0]))->size); }
 DEFPRIM(prim_hash_table_rehash_size) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_size; }
 DEFPRIM(prim_hash_table_rehash_threshold) { UNUSED_ARGS; return HT(check_table(L, args[0]))->rehash_threshold; }
-DEFPRIM(prim_hash_table_weakness) { UNUSED_ARGS; check_table(L, args[0]); return NIL; }
 
 /* Iterate over a snapshot of the live entries so that the function may modify the table. */
 static Obj snapshot(Lisp *L, HashTable *t, size_t *n) {
+    hash_sweep(t);
     Obj v = make_vector(L, t->count * 2, NIL);
     size_t k = 0;
     for (size_t i = 0; i < t->cap && k < t->count * 2; i++) {
         HashEntry *e = &t->entries[i];
-        if (e->key == NO_VALUE || e->key == TOMBSTONE) continue;
-        VEC(v)->data[k++] = e->key;
-        VEC(v)->data[k++] = e->value;
+        Obj ek = e->key, ev = e->value;
+        if (ek == NO_VALUE || ek == TOMBSTONE || ek == WEAK_CLEARED || ev == WEAK_CLEARED) continue;
+        VEC(v)->data[k++] = ek;
+        VEC(v)->data[k++] = ev;
     }
     *n = k / 2;
     return v;

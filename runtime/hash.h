@@ -4,7 +4,14 @@
 
 #include "state.h"
 
+/* A weak table's flags (the header's): which of its entries' parts are held weakly. An entry whose
+ * weak part was collected reads as absent. :KEY-OR-VALUE needs ephemerons, which the collector
+ * lacks: such a table holds both parts (HT_WEAK_EITHER only records the weakness asked for). */
+enum { HT_WEAK_KEY = 2, HT_WEAK_VALUE = 4, HT_WEAK_EITHER = 8, HT_WEAK = HT_WEAK_KEY | HT_WEAK_VALUE | HT_WEAK_EITHER };
+static inline bool hash_weak_p(Obj table) { return ((HashTable *)table)->h.flags & HT_WEAK; }
+
 Obj hash_new(Lisp *L, HashTest test, size_t size);
+Obj hash_new_weak(Lisp *L, HashTest test, size_t size, uint8_t weakness);  /* HT_WEAK_* */
 Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt);
 void hash_put(Lisp *L, Obj table, Obj key, Obj value);
 bool hash_remove(Lisp *L, Obj table, Obj key);

@@ -299,6 +299,17 @@ static bool looks_like_hash_table(const HashTable *t, size_t size) {
            esize >= t->cap * sizeof(HashEntry);
 }
 
+/* A weak hash table (hash.h): its entries are in an unscanned block holding pointers, and its
+ * weak parts are registrations with the collector, neither of which an image can hold. */
+static bool looks_like_weak_table(const HashTable *t, size_t size) {
+    if (size < sizeof *t || t->h.type != T_HASHTABLE || t->h.aux > HT_EQUALP || !(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)))
+        return false;
+    size_t esize = 0;
+    void *eb = t->entries ? GC_base(t->entries) : NULL;
+    return eb == (void *)t->entries && eb && GC_get_kind_and_size(eb, &esize) == GC_I_PTRFREE &&
+           esize >= t->cap * sizeof(HashEntry);
+}
+
 static void encode_scanned(Writer *w, uintptr_t base) {
     size_t size = 0;
     GC_get_kind_and_size((void *)base, &size);
@@ -313,6 +324,8 @@ static void encode_scanned(Writer *w, uintptr_t base) {
                cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
         w->scanned_cap = cap;
     }
+    if (looks_like_weak_table((const HashTable *)base, size))
+        fail(w, "a weak hash table (or weak pointer) cannot be saved in an image", *(const uintptr_t *)base, base);
     if (looks_like_hash_table((const HashTable *)base, size) && !hash_address_free((Obj)base)) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;

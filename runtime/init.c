@@ -1,4 +1,5 @@
 /* init.c: booting an interpreter: standard packages, well-known symbols, primitives, the Lisp stdlib. */
+#include "weak.h"
 #include "prim.h"
 #include "package.h"
 #include "lstring.h"
@@ -272,6 +273,7 @@ Lisp *lisp_new(const Config *cfg) {
 
 void lisp_free(Lisp *L) {
     gc_forget_interpreter(L);
+    weak_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;
     free(L->prof_stack);
     image_release(&L->image_heap);     /* the boot image's objects die with the interpreter */

@@ -18,6 +18,7 @@
     X(sequence)            \
     X(array)               \
     X(hash)                \
+    X(weak)                \
     X(stream)              \
     X(reader)              \
     X(printer)             \

@@ -232,6 +232,9 @@ typedef struct HashTable {
     Obj rehash_size, rehash_threshold;
     Obj test_fn;        /* the test designator as given (symbol), for hash-table-test */
     uint64_t iter_mod;  /* bumped when the table is rebuilt */
+    Obj *strong;        /* a weak table's entries are not scanned (weak.h): the parts it holds
+                         * strongly are kept here too, key at 2i, value at 2i+1 */
+    unsigned long swept; /* a weak table: the collection after which it last dropped cleared entries */
 } HashTable;
 #define HT(o) ((HashTable *)(o))
 

@@ -1,4 +1,5 @@
 /* state.c: creating interpreters, stack limits, and the slow half of the safe point. */
+#include "weak.h"
 #include "state.h"
 #include "gc.h"
 #include "control.h"
@@ -102,6 +103,8 @@ void safe_point_slow(Lisp *L) {
             interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
         /* small allocations are not checked one by one: the heap cap is polled here */
         gc_poll_heap(L);
+        /* finalizers run here, in their interpreter's thread, never inside the collector */
+        weak_run_finalizers(L);
     }
 }
 

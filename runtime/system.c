@@ -1,4 +1,5 @@
 /* system.c: the environment (CLHS chapter 25) and tinycl extensions: time, exit, getenv, gc. */
+#include "weak.h"
 #include "prim.h"
 #include "list.h"
 #include "number.h"
@@ -76,7 +77,16 @@ DEFPRIM(prim_posix_getenv) {
     return v ? string_from_cstr(L, v) : NIL;
 }
 
-DEFPRIM(prim_gc) { UNUSED_ARGS; gc_collect(); return NIL; }
+/* (tinycl:gc &key full): the collection is always full. The stack below is cleared first, so
+ * that words dead calls left there do not keep their objects alive, and finalizers the
+ * collection queued run before it returns. */
+DEFPRIM(prim_gc) {
+    UNUSED_ARGS;
+    gc_clear_stack(L);
+    gc_collect();
+    weak_run_finalizers(L);
+    return NIL;
+}
 
 DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_bytes_in_use()); }
 

@@ -542,6 +542,10 @@
                                      shared-initialize reinitialize-instance))
       (setq *initargs-epoch* (1+ *initargs-epoch*))))
 
+;; AMOP 5.5's dependent maintenance: NIL until a program adds a dependent (mop.lisp), then a
+;; function of a metaobject and the initargs describing its change, which tells its dependents
+(defvar *metaobject-changed-hook* nil)
+
 (defun %add-method (gf method)
   (if (and (%method.gf method) (not (eq (%method.gf method) gf)))
       (error 'simple-error :format-control "The method ~S is already part of the generic function ~S."
@@ -557,6 +561,7 @@
   (%set-gf.methods gf (cons method (%gf.methods gf)))
   (%note-direct-method (%method.specializers method) method t)
   (%methods-changed gf)
+  (if *metaobject-changed-hook* (funcall *metaobject-changed-hook* gf (list 'add-method method)))
   gf)
 
 (defun %remove-method (gf method)
@@ -565,7 +570,8 @@
         (%set-gf.methods gf (%remove-eq method (%gf.methods gf)))
         (%note-direct-method (%method.specializers method) method nil)
         (%set-method.gf method nil)
-        (%methods-changed gf)))
+        (%methods-changed gf)
+        (if *metaobject-changed-hook* (funcall *metaobject-changed-hook* gf (list 'remove-method method)))))
   gf)
 
 ;;; ------------------------------------------------------------------
@@ -1471,9 +1477,11 @@
                            :format-arguments (list name)))
   (let* ((meta (%metaclass-object metaclass))
          (kind (if (%memq *funcallable-standard-class* (%class-cpl meta)) :funcallable :standard))
-         (class (gethash name *class-table*)))
+         (class (gethash name *class-table*))
+         (redefined nil))
     ;; a class whose name was changed since it was registered is not redefined: a new one is made
     (if (and class (not (eq (%class-name class) name))) (setq class nil))
+    (setq redefined (and class (%memq (%class-kind class) '(:standard :funcallable))))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (progn (setq class (%make-class-object name kind))
                (%adopt-metaclass class meta)))
@@ -1517,6 +1525,10 @@
       (dolist (d direct-slots)
         (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
         (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+      (if (and redefined *metaobject-changed-hook*)
+          (funcall *metaobject-changed-hook* class
+                   (list* :direct-superclasses supers :direct-slots direct-slots
+                          :direct-default-initargs default-initargs other-initargs)))
       class)))
 
 (defun %inherits-from-p (class super)

@@ -287,6 +287,58 @@
   "Ensures consistent *FEATURES* across multiple CLs (tinycl's built-in layer: nothing to add)."
   "t")
 
+;;; trivial-garbage (Debian's 20211229 snapshot): its .asd stops while it is read on a Lisp it
+;;; does not list, and each of its functions is a branch per implementation. Its SBCL branch is
+;;; a direct call of SB-EXT's function of the same name, which tinycl has in TINYCL (weak.lisp,
+;;; runtime/weak.c); this layer is the library's package and exported API over those. The
+;;; library's test suite (tests.lisp, with RT) is the built-in system trivial-garbage/tests,
+;;; which loads that file from disk; run it with (trivial-garbage-tests:run).
+(%register-builtin-system "trivial-garbage" nil
+  "Portable finalizers, weak hash-tables and weak pointers (tinycl's built-in layer over TINYCL's own)."
+  "
+(defpackage #:trivial-garbage
+  (:use #:cl)
+  (:shadow #:make-hash-table)
+  (:nicknames #:tg)
+  (:export #:gc #:make-weak-pointer #:weak-pointer-value #:weak-pointer-p #:make-weak-hash-table
+           #:hash-table-weakness #:finalize #:cancel-finalization))
+(in-package #:trivial-garbage)
+
+(defun gc (&key full verbose)
+  (declare (ignore full verbose))
+  (tinycl:gc :full t))
+
+(defun make-weak-pointer (object)
+  (assert (not (null object)))
+  (tinycl:make-weak-pointer object))
+
+(defun weak-pointer-p (object) (tinycl:weak-pointer-p object))
+
+(defun weak-pointer-value (weak-pointer) (values (tinycl:weak-pointer-value weak-pointer)))
+
+(defun make-weak-hash-table (&rest args &key weakness (weakness-matters t) &allow-other-keys)
+  ;; every weakness is accepted (:key-or-value holds both parts), so WEAKNESS-MATTERS never errs
+  (declare (ignore weakness-matters))
+  (remf args :weakness)
+  (remf args :weakness-matters)
+  (if weakness
+      (apply #'cl:make-hash-table :weakness weakness args)
+      (apply #'cl:make-hash-table args)))
+
+(defun make-hash-table (&rest args) (apply #'make-weak-hash-table args))
+
+(defun hash-table-weakness (ht) (tinycl:hash-table-weakness ht))
+
+(defun finalize (object function) (tinycl:finalize object function))
+
+(defun cancel-finalization (object) (tinycl:cancel-finalization object))
+")
+
+(%register-builtin-system "trivial-garbage/tests" nil
+  "Unit tests for TRIVIAL-GARBAGE (its tests.lisp, loaded from disk by tinycl's built-in layer)."
+  "(load (merge-pathnames \"tests.lisp\" (asdf::%library-source-directory \"trivial-garbage\")))"
+  '("trivial-garbage" "rt"))
+
 ;;; closer-mop 1.0.0: its package definition imports the MOP from a package chosen by
 ;;; implementation feature (with none for an unlisted Lisp, DEFPACKAGE is given a package named
 ;;; CLASSP to import from) and each implementation has a file of fixes. On tinycl the MOP is

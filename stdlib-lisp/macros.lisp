@@ -241,7 +241,7 @@
     (values whole env (if ll (append (%mac-rev r) ll) (%mac-rev r)))))
 
 (defmacro define-compiler-macro (name lambda-list &body body)
-  "Defines a compiler macro for the function NAME: an optional rewriting of calls to it, with LAMBDA-LIST and BODY as for DEFMACRO. tinycl records it but its evaluator does not apply it."
+  "Defines a compiler macro for the function NAME: an optional rewriting of calls to it (and of FUNCALL of #'NAME or 'NAME), with LAMBDA-LIST and BODY as for DEFMACRO; &WHOLE is the whole form."
   (multiple-value-bind (whole env ll) (%parse-macro-lambda-list lambda-list)
     (multiple-value-bind (decls forms) (sys::%split-declarations body)
       (let ((form (gensym "FORM")) (e (gensym "ENV")) (args (gensym "ARGS"))
@@ -252,7 +252,7 @@
                  #'(lambda (,form ,e)
                      (declare (ignorable ,e))
                      (let* ((,args (if (and (eq (car ,form) 'funcall) (consp (cadr ,form))
-                                            (eq (car (cadr ,form)) 'function))
+                                            (member (car (cadr ,form)) '(function quote)))
                                        (cddr ,form)
                                        (cdr ,form)))
                             ,@(if whole `((,whole ,form)))

@@ -409,13 +409,21 @@
   (sys::%set-funcallable-instance-function funcallable-instance function))
 
 ;;; ------------------------------------------------------------------
-;;; Dependents (AMOP 5.5): kept per metaobject; UPDATE-DEPENDENT is for their owners to call
+;;; Dependents (AMOP 5.5): kept per metaobject. Once a program adds one, every change to a class
+;;; (its redefinition, REINITIALIZE-INSTANCE) or to a generic function (ADD-METHOD, REMOVE-METHOD,
+;;; REINITIALIZE-INSTANCE) calls UPDATE-DEPENDENT for each of the metaobject's dependents with the
+;;; initargs of the change (ADD-METHOD or REMOVE-METHOD and the method for those two).
 
 (defvar *dependents* (make-hash-table :test 'eq))
+
+(defun %notify-dependents (metaobject initargs)
+  (dolist (d (gethash metaobject *dependents*))
+    (apply #'update-dependent metaobject d initargs)))
 
 (defun add-dependent (metaobject dependent)
   "Records DEPENDENT as a dependent of METAOBJECT."
   (pushnew dependent (gethash metaobject *dependents*))
+  (setf sys::*metaobject-changed-hook* #'%notify-dependents)
   metaobject)
 
 (defun remove-dependent (metaobject dependent)
@@ -429,5 +437,11 @@
 
 (defgeneric update-dependent (metaobject dependent &rest initargs)
   (:documentation "Tells DEPENDENT that METAOBJECT changed with INITARGS."))
+
+(defmethod reinitialize-instance :after ((metaobject class) &rest initargs)
+  (when sys::*metaobject-changed-hook* (funcall sys::*metaobject-changed-hook* metaobject initargs)))
+
+(defmethod reinitialize-instance :after ((metaobject generic-function) &rest initargs)
+  (when sys::*metaobject-changed-hook* (funcall sys::*metaobject-changed-hook* metaobject initargs)))
 
 (in-package "COMMON-LISP-USER")

@@ -2,7 +2,8 @@
  * A legacy client's initialize makes a session (its own interpreter, named by Mcp-Session-Id); a
  * request whose _meta names 2026-07-28 is served statelessly, its state reached through the
  * `session` argument. Each connection has its own thread, each session its own: a slow evaluation
- * holds up only the calls to its own session. */
+ * holds up only the calls to its own session. GET opens a session's stream of log messages
+ * (outbox.c); batches are served only to sessions of the revisions that had them. */
 #include "mcp.h"
 #include "sessions.h"
 #include "input.h"
@@ -64,6 +65,10 @@ int mcp_http_option(CliOptions *o, int argc, char **argv) {
 
 /* ---- replies ---- */
 
+/* While a batch is served (on this connection's thread), the answers to its members gather here
+ * instead of going out one by one. */
+static _Thread_local cJSON *batch_answers;
+
 static cJSON *rpc_error(const cJSON *id, int code, const char *message) {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "jsonrpc", "2.0");
@@ -94,9 +99,10 @@ static char *wire_text(const cJSON *msg, size_t *len) {
 }
 
 static enum MHD_Result queue_text(struct MHD_Connection *c, unsigned status, const char *type, const char *text) {
+    if (batch_answers) return MHD_YES;   /* a batch member that gets no answer (202) */
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(r, "Content-Type", type);
-    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, "Allow", "POST, DELETE");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED) MHD_add_response_header(r, "Allow", "GET, POST, DELETE");
     if (status == MHD_HTTP_UNAUTHORIZED) MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
@@ -105,6 +111,10 @@ static enum MHD_Result queue_text(struct MHD_Connection *c, unsigned status, con
 
 /* Queue MSG (taken over) as a JSON body; SESSION: the Mcp-Session-Id to name, or NULL. */
 static enum MHD_Result queue_json(struct MHD_Connection *c, unsigned status, cJSON *msg, const char *session) {
+    if (batch_answers) {
+        cJSON_AddItemToArray(batch_answers, msg);
+        return MHD_YES;
+    }
     size_t len = 0;
     char *text = wire_text(msg, &len);
     cJSON_Delete(msg);
@@ -234,6 +244,7 @@ typedef struct Call {
     size_t pending_len, pending_pos;
     bool final_sent;
     bool modern;
+    bool sink_set;                   /* the target's logs go to the caller's stream meanwhile */
 } Call;
 
 static void call_progress(McpContext *ctx, const char *message) {
@@ -262,6 +273,11 @@ static void call_cleanup(Call *k) {
         call_wait(k, -1);
     }
     if (k->started) running_remove(&k->run);
+    if (k->sink_set) {
+        pthread_mutex_lock(&k->call.target->lock);
+        k->call.target->log_sink[0] = 0;
+        pthread_mutex_unlock(&k->call.target->lock);
+    }
     if (k->started && k->call.target) mcp_session_release(k->call.target);
     mcp_tool_call_finish(&k->call);
     cJSON_Delete(k->call.result);
@@ -352,6 +368,18 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max) {
     }
 }
 
+/* Has the client closed its end (or reset the connection) while its request is served? */
+static bool client_gone(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci) return false;
+    struct pollfd p = {ci->connect_fd, POLLIN | POLLRDHUP, 0};
+    if (poll(&p, 1, 0) <= 0) return false;
+    if (p.revents & (POLLHUP | POLLERR | POLLRDHUP | POLLNVAL)) return true;
+    char ch;
+    ssize_t n = recv(ci->connect_fd, &ch, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 static bool accepts_sse(struct MHD_Connection *c) {
     const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     return accept && strstr(accept, "text/event-stream");
@@ -380,6 +408,12 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
         } else {
             k->started = true;
             running_add(&k->run);
+            if (own && k->call.target && k->call.target != own) {
+                pthread_mutex_lock(&k->call.target->lock);
+                snprintf(k->call.target->log_sink, sizeof k->call.target->log_sink, "%s", own->handle);
+                pthread_mutex_unlock(&k->call.target->lock);
+                k->sink_set = true;
+            }
             if (!k->call.target) {
                 mcp_tool_call_job(NULL, &k->call);
                 k->done = true;
@@ -389,7 +423,7 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
         }
     }
     if (!k->started) k->done = true;
-    if (k->started && !k->done && k->token && accepts_sse(c)) {
+    if (k->started && !k->done && k->token && !batch_answers && accepts_sse(c)) {
         struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, k, call_free);
         MHD_add_response_header(r, "Content-Type", "text/event-stream");
         MHD_add_response_header(r, "Cache-Control", "no-cache");
@@ -397,9 +431,15 @@ static enum MHD_Result serve_call(struct MHD_Connection *c, McpContext *ctx, con
         MHD_destroy_response(r);
         return ret;
     }
-    call_wait(k, -1);
+    /* a client that goes away meanwhile is not waited for: its evaluation is stopped */
+    while (!call_wait(k, 200))
+        if (client_gone(c)) {
+            call_free(k);
+            return MHD_NO;
+        }
     cJSON *resp = call_response(k);
     call_free(k);
+    if (!resp && batch_answers) return MHD_YES;
     /* a cancelled request gets no response: the connection closes without one */
     return resp ? queue_json(c, MHD_HTTP_OK, resp, NULL) : MHD_NO;
 }
@@ -437,12 +477,8 @@ static enum MHD_Result answer_call(struct MHD_Connection *c, const cJSON *msg, M
     return ret;
 }
 
-/* Serve one JSON-RPC message; returns the queued answer. */
-static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text, size_t len) {
-    if (mcp_utf8_invalid_at(text, len) != (size_t)-1)
-        return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32700, "Parse error: the message is not valid UTF-8");
-    cJSON *msg = cJSON_ParseWithLength(text, len);
-    if (!msg) return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32700, "Parse error: the body is not valid JSON");
+/* Serve one JSON-RPC message MSG (TEXT: its text); returns the queued answer. */
+static enum MHD_Result serve_object(struct MHD_Connection *c, const cJSON *msg, const char *text, size_t len) {
     enum MHD_Result ret;
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
@@ -451,7 +487,7 @@ static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text,
     const char *sid = header(c, "Mcp-Session-Id");
     bool good_id = cJSON_IsString(id) || (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble);
     if (cJSON_IsArray(msg)) {
-        ret = queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32600, "Invalid Request: batches are not accepted over HTTP");
+        ret = queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32600, "Invalid Request: a batch may not hold a batch");
     } else if (!cJSON_IsObject(msg)) {
         ret = queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32600, "Invalid Request: a message must be a JSON object");
     } else if (!method && (cJSON_GetObjectItemCaseSensitive(msg, "result") || cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
@@ -499,6 +535,8 @@ static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text,
                 snprintf(buf, sizeof buf, "Method not found: %.200s", m);
                 ret = queue_error(c, MHD_HTTP_NOT_FOUND, id, -32601, buf);
             }
+        } else if (strcmp(m, "server/discover") == 0) {
+            ret = queue_error(c, MHD_HTTP_BAD_REQUEST, id, -32602, mcp_discover_needs_meta);
         } else if (strcmp(m, "initialize") == 0) {
             const cJSON *pv = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
             bool known = false;
@@ -540,6 +578,11 @@ static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text,
                 const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
                 bool ok = false;
                 for (int i = 0; i < 8 && cJSON_IsString(level); i++) ok = ok || strcmp(level->valuestring, levels[i]) == 0;
+                if (ok) {
+                    pthread_mutex_lock(&own->outbox.lock);
+                    own->outbox.log_level = mcp_log_level_index(level->valuestring);
+                    pthread_mutex_unlock(&own->outbox.lock);
+                }
                 ret = ok ? queue_json(c, MHD_HTTP_OK, rpc_result(id, cJSON_CreateObject()), NULL)
                          : queue_error(c, MHD_HTTP_OK, id, -32602, "Invalid params: unknown log level");
             } else if (strcmp(m, "tools/call") == 0) {
@@ -552,7 +595,125 @@ static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text,
             mcp_pool_release(own);
         }
     }
+    return ret;
+}
+
+/* A JSON-RPC batch: the revisions before 2025-06-18 have them, so a session that negotiated one
+ * gets each member served and the answers in one array; anyone else gets -32600. */
+static enum MHD_Result serve_batch(struct MHD_Connection *c, const cJSON *batch, const char *text, size_t len) {
+    if (cJSON_GetArraySize(batch) == 0)
+        return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32600, "Invalid Request: an empty batch");
+    const char *sid = header(c, "Mcp-Session-Id");
+    McpSession *own = sid ? mcp_pool_find(sid) : NULL;
+    bool allowed = own && own->legacy && own->version < V2025_06_18;
+    mcp_pool_release(own);
+    if (!allowed)
+        return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32600,
+                           "Invalid Request: JSON-RPC batches were removed in the 2025-06-18 revision; POST one message "
+                           "at a time (only a session that negotiated 2025-03-26 or older may send batches)");
+    batch_answers = cJSON_CreateArray();
+    const cJSON *el;
+    int index = 0;
+    cJSON_ArrayForEach(el, batch) {
+        size_t start = 0, n = 0;
+        bool found = mcp_json_array_element(text, len, index++, &start, &n);
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(el, "method");
+        if (cJSON_IsString(m) && strcmp(m->valuestring, "initialize") == 0) {
+            const cJSON *id = cJSON_GetObjectItemCaseSensitive(el, "id");
+            queue_error(c, MHD_HTTP_OK, id, -32600, "Invalid Request: initialize may not be part of a batch");
+        } else {
+            serve_object(c, el, found ? text + start : NULL, found ? n : 0);
+        }
+    }
+    cJSON *answers = batch_answers;
+    batch_answers = NULL;
+    if (cJSON_GetArraySize(answers) == 0) {
+        cJSON_Delete(answers);
+        return queue_text(c, MHD_HTTP_ACCEPTED, "text/plain", "");
+    }
+    return queue_json(c, MHD_HTTP_OK, answers, NULL);
+}
+
+/* Serve the body of a POST: one message, or a batch. */
+static enum MHD_Result serve_message(struct MHD_Connection *c, const char *text, size_t len) {
+    if (mcp_utf8_invalid_at(text, len) != (size_t)-1)
+        return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32700, "Parse error: the message is not valid UTF-8");
+    cJSON *msg = cJSON_ParseWithLength(text, len);
+    if (!msg) return queue_error(c, MHD_HTTP_BAD_REQUEST, NULL, -32700, "Parse error: the body is not valid JSON");
+    enum MHD_Result ret = cJSON_IsArray(msg) ? serve_batch(c, msg, text, len) : serve_object(c, msg, text, len);
     cJSON_Delete(msg);
+    return ret;
+}
+
+/* ---- the GET stream: what a session's server says unasked (its log messages) ---- */
+
+typedef struct Stream {
+    McpSession *ms;                  /* referenced */
+    McpOutboxReader reader;
+    char *pending;
+    size_t len, pos;
+} Stream;
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    (void)pos;
+    Stream *st = (Stream *)cls;
+    while (!st->pending || st->pos >= st->len) {
+        free(st->pending);
+        st->pending = NULL;
+        bool ended;
+        st->pending = mcp_outbox_next(&st->reader, KEEPALIVE_MS, &ended);
+        if (ended) return MHD_CONTENT_READER_END_OF_STREAM;
+        /* nothing for a while: a comment line keeps proxies from closing a quiet stream */
+        if (!st->pending) st->pending = strdup(": keep-alive\n\n");
+        if (!st->pending) return MHD_CONTENT_READER_END_WITH_ERROR;
+        st->len = strlen(st->pending);
+        st->pos = 0;
+    }
+    size_t n = st->len - st->pos < max ? st->len - st->pos : max;
+    memcpy(buf, st->pending + st->pos, n);
+    st->pos += n;
+    return (ssize_t)n;
+}
+
+static void stream_free(void *cls) {
+    Stream *st = (Stream *)cls;
+    free(st->pending);
+    mcp_pool_release(st->ms);
+    free(st);
+}
+
+/* GET /mcp: the session's stream of notifications; one at a time (a newer one replaces it), and
+ * resumable from Last-Event-ID while the messages after it are kept. */
+static enum MHD_Result serve_stream(struct MHD_Connection *c) {
+    const char *hv = header(c, "MCP-Protocol-Version");
+    if (hv && strcmp(hv, mcp_version_names[V2026_07_28]) == 0)
+        return queue_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "Method Not Allowed: the 2026-07-28 revision has no GET stream\n");
+    if (!accepts_sse(c))
+        return queue_text(c, MHD_HTTP_NOT_ACCEPTABLE, "text/plain", "Not Acceptable: the GET stream is text/event-stream\n");
+    const char *sid = header(c, "Mcp-Session-Id");
+    if (!sid) return queue_text(c, MHD_HTTP_BAD_REQUEST, "text/plain", "Bad Request: no Mcp-Session-Id header\n");
+    McpSession *ms = mcp_pool_find(sid);
+    if (!ms) return queue_text(c, MHD_HTTP_NOT_FOUND, "text/plain", "Session not found\n");
+    Stream *st = (Stream *)calloc(1, sizeof *st);
+    if (!st) {
+        mcp_pool_release(ms);
+        return MHD_NO;
+    }
+    st->ms = ms;
+    const char *last = header(c, "Last-Event-ID");
+    char *end = NULL;
+    unsigned long long last_id = last ? strtoull(last, &end, 10) : 0;
+    if (last && (end == last || *end)) last_id = 0;
+    mcp_outbox_attach(&ms->outbox, &st->reader, last_id);
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+    if (!r) {
+        stream_free(st);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r, "Cache-Control", "no-cache");
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
     return ret;
 }
 
@@ -604,7 +765,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!mcp_pool_end(sid)) return queue_text(c, MHD_HTTP_NOT_FOUND, "text/plain", "Session not found\n");
         return queue_text(c, MHD_HTTP_OK, "text/plain", "");
     }
-    /* GET (a server-to-client stream) is not offered: the server sends nothing unasked */
+    if (strcmp(method, "GET") == 0) return serve_stream(c);
     return queue_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "Method Not Allowed: POST messages to /mcp\n");
 }
 
@@ -678,7 +839,22 @@ static bool parse_listen(const char *spec, struct sockaddr_storage *addr, char *
     return true;
 }
 
-static void http_session_setup(TclSession *s) {
+/* A session's log messages go to the GET stream of the session whose call it serves (its own, or
+ * the caller's while another session calls it through a handle). */
+static void http_session_log(void *ctx, const char *level, const char *message) {
+    McpSession *ms = (McpSession *)ctx;
+    if (mcp_log_level_index(level) < 0) level = "info";
+    char sink[MCP_HANDLE_CHARS];
+    pthread_mutex_lock(&ms->lock);
+    memcpy(sink, ms->log_sink, sizeof sink);
+    pthread_mutex_unlock(&ms->lock);
+    McpSession *to = sink[0] ? mcp_pool_find(sink) : NULL;
+    mcp_outbox_log(to ? &to->outbox : &ms->outbox, level, "tinycl.loader", message);
+    if (to) mcp_pool_release(to);
+}
+
+static void http_session_setup(TclSession *s, McpSession *ms) {
+    tcl_set_log_handler(s, http_session_log, ms);
     if (listen_fd >= 0) tcl_protect_descriptor(s, listen_fd);
     tcl_protect_descriptor(s, mcp_wake_fds[0]);
     tcl_protect_descriptor(s, mcp_wake_fds[1]);

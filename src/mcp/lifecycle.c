@@ -61,6 +61,12 @@ cJSON *mcp_discover_result(const char *instructions) {
     return r;
 }
 
+/* server/discover exists only in the 2026-07-28 revision, whose requests must carry the protocol
+ * version (and the client's capabilities) in _meta: without them the request is malformed. */
+const char mcp_discover_needs_meta[] =
+    "Invalid params: server/discover needs _meta with \"io.modelcontextprotocol/protocolVersion\" "
+    "(2026-07-28) and \"io.modelcontextprotocol/clientCapabilities\"; legacy clients use initialize";
+
 McpEra mcp_request_era(const cJSON *params, const char **requested) {
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const cJSON *pv = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);

@@ -159,6 +159,8 @@ cJSON *mcp_discover_result(const char *instructions);
  * initialize handshake's), 2026-07-28 (served statelessly), or another (*REQUESTED: its name). */
 typedef enum { MCP_ERA_LEGACY, MCP_ERA_MODERN, MCP_ERA_UNSUPPORTED } McpEra;
 McpEra mcp_request_era(const cJSON *params, const char **requested);
+/* The -32602 message for a server/discover without the 2026-07-28 _meta. */
+extern const char mcp_discover_needs_meta[];
 #define MCP_UNSUPPORTED_VERSION (-32022)
 #define MCP_HEADER_MISMATCH (-32020)
 /* The error object {code -32022, message, data{supported, requested}}. */

@@ -474,7 +474,9 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         return r;
     }
     bool modern = era == MCP_ERA_MODERN;
-    if (modern && strcmp(m, "server/discover") == 0) return result_response(good_id, mcp_discover_result(instructions));
+    if (strcmp(m, "server/discover") == 0)
+        return modern ? result_response(good_id, mcp_discover_result(instructions))
+                      : error_response(good_id, -32602, mcp_discover_needs_meta);
     if (strcmp(m, "initialize") == 0) {
         if (params && !cJSON_IsObject(params)) return error_response(good_id, -32602, "Invalid params for initialize");
         return result_response(good_id, handle_initialize(params));
@@ -603,7 +605,8 @@ static void handle_item(McpContext *ctx, cJSON *msg) {
 
 
 /* Each session created on stdio keeps the protocol's descriptors out of Lisp's reach too. */
-static void stdio_session_setup(TclSession *s) {
+static void stdio_session_setup(TclSession *s, McpSession *ms) {
+    (void)ms;
     tcl_protect_descriptor(s, proto_in);
     tcl_protect_descriptor(s, fileno(proto_out));
     tcl_protect_descriptor(s, mcp_wake_fds[0]);

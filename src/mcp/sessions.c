@@ -15,7 +15,7 @@ static int pool_count;                   /* sessions not yet destroyed (counted 
 static TclOptions pool_options;
 static int pool_max = 16;
 static double pool_idle_ms = 30 * 60 * 1000.0;
-static void (*pool_setup)(TclSession *);
+static void (*pool_setup)(TclSession *, McpSession *);
 
 double mcp_now_ms(void) {
     struct timespec ts;
@@ -23,7 +23,8 @@ double mcp_now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-void mcp_pool_init(const TclOptions *options, int max_sessions, double idle_seconds, void (*setup)(TclSession *)) {
+void mcp_pool_init(const TclOptions *options, int max_sessions, double idle_seconds,
+                   void (*setup)(TclSession *, McpSession *)) {
     pthread_mutex_lock(&pool_lock);
     pool_options = *options;
     if (max_sessions > 0) pool_max = max_sessions;
@@ -54,7 +55,7 @@ static bool make_handle(char *out) {
 static int worker_main(void *arg) {
     McpSession *ms = (McpSession *)arg;
     TclSession *ts = tcl_session_new(&pool_options);
-    if (ts && pool_setup) pool_setup(ts);
+    if (ts && pool_setup) pool_setup(ts, ms);
     pthread_mutex_lock(&ms->lock);
     ms->ts = ts;
     ms->boot_failed = ts == NULL;
@@ -95,6 +96,7 @@ static void destroy(McpSession *ms) {
     pthread_join(ms->outer, NULL);
     pthread_mutex_destroy(&ms->lock);
     pthread_cond_destroy(&ms->cond);
+    mcp_outbox_free(&ms->outbox);
     free(ms);
     pthread_mutex_lock(&pool_lock);
     pool_count--;
@@ -114,6 +116,7 @@ McpSession *mcp_pool_create(char *err, size_t errlen) {
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&ms->cond, &ca);
     pthread_condattr_destroy(&ca);
+    mcp_outbox_init(&ms->outbox);
     ms->refs = 2;
     ms->version = V2025_11_25;
     ms->last_used = mcp_now_ms();
@@ -124,6 +127,7 @@ McpSession *mcp_pool_create(char *err, size_t errlen) {
                  "end one (end-session, or DELETE over HTTP) or wait for an idle one to expire", pool_max);
         pthread_mutex_destroy(&ms->lock);
         pthread_cond_destroy(&ms->cond);
+        mcp_outbox_free(&ms->outbox);
         free(ms);
         return NULL;
     }
@@ -139,6 +143,7 @@ McpSession *mcp_pool_create(char *err, size_t errlen) {
         pthread_mutex_lock(&pool_lock);
         pool_count--;
         pthread_mutex_unlock(&pool_lock);
+        mcp_outbox_free(&ms->outbox);
         free(ms);
         return NULL;
     }
@@ -183,6 +188,7 @@ static void end_session(McpSession *ms) {
     if (ms->ts && ms->job) tcl_cancel(ms->ts);
     pthread_cond_broadcast(&ms->cond);
     pthread_mutex_unlock(&ms->lock);
+    mcp_outbox_close(&ms->outbox);   /* its GET stream ends */
     mcp_pool_release(ms);
 }
 

@@ -4,6 +4,7 @@
 #define TINYCL_MCP_SESSIONS_H
 
 #include "mcp.h"
+#include "outbox.h"
 #include <pthread.h>
 
 #define MCP_HANDLE_CHARS 43          /* "tcl-" and 32 hex digits (128 random bits), NUL included */
@@ -26,13 +27,17 @@ typedef struct McpSession {
     /* protocol state of an HTTP session made by initialize */
     McpVersion version;
     bool legacy;                     /* made by initialize: Mcp-Session-Id names it */
+    McpOutbox outbox;                /* its notifications, for the HTTP GET stream */
+    char log_sink[MCP_HANDLE_CHARS]; /* during a call from another session: whose stream gets its logs (lock) */
     pthread_t outer;
     struct McpSession *next;
 } McpSession;
 
 /* Set the options every new interpreter gets, the limits, and SETUP (called on each new session's
- * thread after its boot, for transport-specific settings; may be NULL). */
-void mcp_pool_init(const TclOptions *options, int max_sessions, double idle_seconds, void (*setup)(TclSession *));
+ * thread after its boot with the interpreter and its session, for transport-specific settings;
+ * may be NULL). */
+void mcp_pool_init(const TclOptions *options, int max_sessions, double idle_seconds,
+                   void (*setup)(TclSession *, struct McpSession *));
 /* A new session, booted, with one reference for the caller; NULL (ERR filled) when the pool is full
  * or the interpreter could not start. */
 McpSession *mcp_pool_create(char *err, size_t errlen);

@@ -155,6 +155,27 @@
 (deftest setf-compiler-macro-function
   (progn (setf (compiler-macro-function 'cm-other) nil) (compiler-macro-function 'cm-other))
   NIL)
+
+;;; the compiler macro applies to FUNCALL of #'NAME and 'NAME and to setf functions (CLHS 3.2.2.1.3)
+(defun cm-tag (x) (list :called x))
+(define-compiler-macro cm-tag (&whole w x) `(list :expanded ',(car w) ,x))
+(defun (setf cm-place) (v x) (list :called v x))
+(define-compiler-macro (setf cm-place) (&whole w v x) `(list :expanded ',(car w) ,v ,x))
+(deftest compiler-macro-applies-to-call (cm-tag 1) (:expanded cm-tag 1))
+(deftest compiler-macro-applies-to-funcall-function (funcall #'cm-tag 2) (:expanded funcall 2))
+(deftest compiler-macro-applies-to-funcall-quote (funcall 'cm-tag 3) (:expanded funcall 3))
+(deftest compiler-macro-applies-to-setf-function
+  (let ((x 1)) (list (setf (cm-place x) 5) (funcall #'(setf cm-place) 6 x)))
+  ((:expanded funcall 5 1) (:expanded funcall 6 1)))
+(deftest compiler-macro-not-for-local-function
+  (flet ((cm-tag (x) (list :local x))) (list (funcall #'cm-tag 4) (funcall 'cm-tag 4)))
+  ((:local 4) (:expanded funcall 4)))
+(deftest compiler-macro-not-when-notinline
+  (locally (declare (notinline cm-tag)) (list (cm-tag 5) (funcall #'cm-tag 5)))
+  ((:called 5) (:called 5)))
+(deftest compiler-macro-not-for-funcall-of-a-variable
+  (let ((f #'cm-tag)) (funcall f 6))
+  (:called 6))
 (deftest with-compilation-unit-body (with-compilation-unit () 1 2 3) 3)
 (deftest with-compilation-unit-values
   (multiple-value-list (with-compilation-unit (:override t) (values 1 2)))

@@ -194,3 +194,32 @@
 (deftest mop-metaclass-ensure-class-initargs
   (mop-meta-note (sb-mop:ensure-class 'mop-m5 :metaclass 'mop-meta :note :given))
   :given)
+
+;;; dependents (AMOP 5.5): told of a generic function's ADD-METHOD and REMOVE-METHOD, of a class's
+;;; redefinition and of REINITIALIZE-INSTANCE, with the initargs of the change
+(defclass mop-watcher () ((log :initform nil :accessor mop-watcher-log)))
+(defmethod sb-mop:update-dependent (mo (d mop-watcher) &rest initargs)
+  (push (list (if (typep mo 'class) (class-name mo) (sb-mop:generic-function-name mo))
+              (first initargs)
+              (if (typep (second initargs) 'method) :method (second initargs)))
+        (mop-watcher-log d)))
+(defgeneric mop-dep-gf (x))
+(defclass mop-dep-c () ())
+
+(deftest mop-dependents-notified
+  (let ((w (make-instance 'mop-watcher)) (other (make-instance 'mop-watcher)))
+    (sb-mop:add-dependent #'mop-dep-gf w)
+    (sb-mop:add-dependent (find-class 'mop-dep-c) w)
+    (eval '(defmethod mop-dep-gf ((x integer)) x))
+    (remove-method #'mop-dep-gf (find-method #'mop-dep-gf nil (list (find-class 'integer))))
+    (eval '(defclass mop-dep-c () ((a :initarg :a))))
+    (reinitialize-instance (find-class 'mop-dep-c))
+    (sb-mop:remove-dependent #'mop-dep-gf w)
+    (eval '(defmethod mop-dep-gf ((x string)) x))
+    (let ((seen nil))
+      (sb-mop:map-dependents (find-class 'mop-dep-c) (lambda (d) (push (eq d w) seen)))
+      (list (reverse (mop-watcher-log w)) (mop-watcher-log other) seen)))
+  (((mop-dep-gf add-method :method) (mop-dep-gf remove-method :method)
+    (mop-dep-c :direct-superclasses (#.(find-class 'standard-object)))
+    (mop-dep-c nil nil))
+   nil (t)))

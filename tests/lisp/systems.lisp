@@ -607,3 +607,42 @@
               (list (eval (read-from-string "(metatilities:without-interrupts 1 2)")))
               (eval (read-from-string "(metatilities:ensure-list 3)")))))
   (nil "0.6.6" t t (2) (3)))
+
+(deftest sy-builtin-trivial-garbage
+  ;; the built-in layer over TINYCL's weak pointers, weak tables and finalizers, then the library's
+  ;; own suite (tests.lisp from disk, with RT) through the built-in trivial-garbage/tests
+  (if (not (probe-file "/usr/share/common-lisp/source/trivial-garbage/tests.lisp"))
+      '(nil (:key :value) t t t)        ; not installed
+      (progn
+        (asdf:load-system "trivial-garbage")
+        (list (asdf:system-source-file (asdf:find-system "trivial-garbage"))
+              (mapcar (lambda (w) (funcall (find-symbol "HASH-TABLE-WEAKNESS" "TG")
+                                           (funcall (find-symbol "MAKE-WEAK-HASH-TABLE" "TG") :weakness w)))
+                      '(:key :value))
+              (funcall (find-symbol "WEAK-POINTER-P" "TG") (funcall (find-symbol "MAKE-WEAK-POINTER" "TG") 'x))
+              (progn (asdf:load-system "trivial-garbage/tests")
+                     (let ((*standard-output* (make-broadcast-stream)))
+                       (funcall (find-symbol "RUN" "TRIVIAL-GARBAGE-TESTS"))))
+              (null (funcall (find-symbol "PENDING-TESTS" "REGRESSION-TEST"))))))
+  (nil (:key :value) t t t))
+
+(deftest sy-perform-named-operation
+  ;; ASDF takes an operation's name where it takes the operation (prove's test runner does this)
+  (progn
+    (asdf:load-system "fix-util")
+    (let ((before (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL")))
+          (c (asdf:find-component (asdf:find-system "fix-util") "util")))
+      (asdf:perform 'asdf:load-source-op c)
+      (- (symbol-value (find-symbol "*UTIL-LOADS*" "FIX-UTIL")) before)))
+  1)
+
+(deftest sy-uiop-collect-sub*directories
+  (let ((root (format nil "~Acsd/" *sy-dir*)) (seen nil))
+    (dolist (d '("a/b/" "a/skip/deep/" "c/")) (ensure-directories-exist (concatenate 'string root d)))
+    (uiop:collect-sub*directories
+     root
+     (constantly t)
+     (lambda (d) (not (equal (car (last (pathname-directory d))) "skip")))
+     (lambda (d) (push (enough-namestring d root) seen)))
+    (sort seen #'string<))
+  ("" "a/" "a/b/" "c/"))

@@ -1,10 +1,12 @@
 // e2e-http.mjs: `tinycl mcp --http` with the official SDK client's StreamableHTTPClientTransport:
 // one interpreter per client session, isolation between them, progress over SSE, cancellation,
 // session handles across connections, DELETE, Origin and bearer-token checks, the session limit and
-// the stateless requests of the 2026-07-28 revision. Usage: node e2e-http.mjs TINYCL
+// the stateless requests of the 2026-07-28 revision, log messages on the GET stream (resumable),
+// a client leaving during a JSON-mode call, and batches (only before 2025-06-18). Usage: node e2e-http.mjs TINYCL
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn } from "node:child_process";
 import http from "node:http";
 import { writeFileSync, mkdtempSync } from "node:fs";
@@ -136,8 +138,8 @@ try {
   });
 
   await step("HTTP rules", async () => {
-    const get = await fetch(url, { headers: { Accept: "text/event-stream" } });
-    check("GET is 405", get.status === 405, String(get.status));
+    const put = await fetch(url, { method: "PUT", body: "{}" });
+    check("PUT is 405 naming the methods", put.status === 405 && put.headers.get("allow") === "GET, POST, DELETE", String(put.status));
     const evil = await post(url, { jsonrpc: "2.0", id: 1, method: "ping" }, { Origin: "http://evil.example" });
     check("a foreign Origin is 403", evil.status === 403, String(evil.status));
     const local = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }, { Origin: "http://localhost:3000" });
@@ -167,6 +169,8 @@ try {
     check("server/discover answers", disc.status === 200 && disc.json.result.supportedVersions.includes("2026-07-28") && disc.json.result.capabilities.tools
       && disc.json.result._meta["io.modelcontextprotocol/serverInfo"].name === "tinycl", disc.text);
     check("no Mcp-Session-Id is minted for a modern request", !disc.headers.get("mcp-session-id"));
+    const bare = await post(url, { jsonrpc: "2.0", id: 11, method: "server/discover" });
+    check("server/discover without the modern _meta is 400 with -32602", bare.status === 400 && bare.json.error.code === -32602 && bare.json.id === 11, bare.text);
     const list = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } }, hv);
     check("tools/list without initialize", list.status === 200 && list.json.result.resultType === "complete" && list.json.result.tools.length > 5, list.text.slice(0, 200));
     const nos = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "(+ 1 2)" }, _meta: meta } }, hv);
@@ -183,6 +187,108 @@ try {
     const unk = await post(url, { jsonrpc: "2.0", id: 9, method: "resources/list", params: { _meta: meta } }, hv);
     check("an unknown modern method is 404 with -32601", unk.status === 404 && unk.json.error.code === -32601, unk.text);
     await post(url, { jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "end-session", arguments: { session: h }, _meta: meta } }, hv);
+  });
+
+  await step("log messages on the GET stream", async () => {
+    const a = await connect(url);
+    const logs = [];
+    a.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+    await a.client.setLoggingLevel("notice");
+    const r = await evaluate(a.client, '(asdf:defsystem "log-demo" :encoding :utf-8) :defined');
+    check("the call answers", text(r).includes("=> :DEFINED"), text(r));
+    for (let i = 0; i < 40 && logs.length === 0; i++) await new Promise((res) => setTimeout(res, 50));
+    check("the loader's note reaches the SDK client as notifications/message",
+      logs.length === 1 && logs[0].level === "notice" && logs[0].logger === "tinycl.loader" && /ENCODING/.test(logs[0].data), JSON.stringify(logs));
+    await a.client.setLoggingLevel("error");
+    await evaluate(a.client, '(asdf:defsystem "log-demo-2" :encoding :utf-8) :quiet');
+    await new Promise((res) => setTimeout(res, 300));
+    check("nothing below the level set", logs.length === 1, JSON.stringify(logs));
+    // a handle's session made by this client logs to this client's stream while it serves its call
+    await a.client.setLoggingLevel("notice");
+    const h = (await a.client.callTool({ name: "create-session", arguments: {} })).structuredContent.session;
+    await evaluate(a.client, '(asdf:defsystem "log-demo-3" :encoding :utf-8)', { session: h });
+    for (let i = 0; i < 40 && logs.length === 1; i++) await new Promise((res) => setTimeout(res, 50));
+    check("a handle's session logs to the caller's stream", logs.length === 2 && /log-demo-3/.test(logs[1].data), JSON.stringify(logs));
+    await a.client.callTool({ name: "end-session", arguments: { session: h } });
+    await a.client.close();
+
+    // raw: the stream's events have ids, and Last-Event-ID resumes after one
+    const init = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const sid = init.headers.get("mcp-session-id");
+    const hs = { "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" };
+    await post(url, { jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "notice" } }, hs);
+    for (const n of ["r1", "r2"]) await post(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: `(asdf:defsystem "${n}" :encoding :utf-8)` } } }, hs);
+    const read = async (extra) => {
+      const ctl = new AbortController();
+      const res = await fetch(url, { headers: { Accept: "text/event-stream", ...hs, ...extra }, signal: ctl.signal });
+      let body = "";
+      const reader = res.body.getReader();
+      const timer = setTimeout(() => ctl.abort(), 700);
+      try { for (;;) { const { value, done } = await reader.read(); if (done) break; body += new TextDecoder().decode(value); } } catch { /* aborted */ }
+      clearTimeout(timer);
+      return { status: res.status, type: res.headers.get("content-type"), body };
+    };
+    const first = await read({});
+    check("GET opens an event stream with the messages not yet delivered", first.status === 200 && /text\/event-stream/.test(first.type)
+      && /id: 1\n/.test(first.body) && /id: 2\n/.test(first.body) && /r2/.test(first.body), JSON.stringify(first));
+    const resumed = await read({ "Last-Event-ID": "1" });
+    check("Last-Event-ID resumes after that event", /id: 2\n/.test(resumed.body) && !/id: 1\n/.test(resumed.body), JSON.stringify(resumed));
+    const none = await fetch(url, { headers: { Accept: "text/event-stream" } });
+    check("GET without a session is 400", none.status === 400);
+    const modern = await fetch(url, { headers: { Accept: "text/event-stream", "MCP-Protocol-Version": "2026-07-28" } });
+    check("GET in the 2026-07-28 revision is 405", modern.status === 405);
+    await fetch(url, { method: "DELETE", headers: hs });
+  });
+
+  await step("a client leaving during a JSON-mode call", async () => {
+    const init = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const sid = init.headers.get("mcp-session-id");
+    const hs = { "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" };
+    // JSON mode (no progress token): the connection is simply dropped after 400 ms
+    await new Promise((resolve) => {
+      const data = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "(defvar *left* :yes) (loop)" } } });
+      const u = new URL(url);
+      const rq = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Content-Length": Buffer.byteLength(data), ...hs } });
+      rq.on("error", () => resolve());
+      rq.on("close", () => resolve());
+      rq.end(data);
+      setTimeout(() => rq.destroy(), 400);
+    });
+    const t0 = performance.now();
+    const after = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "*left*" } } }, hs);
+    const ms = performance.now() - t0;
+    check("the abandoned evaluation is stopped: the session answers at once, not after the 10 s limit",
+      ms < 3000 && after.json && after.json.result.content[0].text.includes("=> :YES"), `${ms} ms: ${after.text}`);
+    await fetch(url, { method: "DELETE", headers: hs });
+  });
+
+  await step("batches", async () => {
+    const start = async (v) => {
+      const r = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: v, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      return { "Mcp-Session-Id": r.headers.get("mcp-session-id"), "MCP-Protocol-Version": v };
+    };
+    const old = await start("2025-03-26");
+    const b = await post(url, [
+      { jsonrpc: "2.0", id: "p", method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: "e", method: "tools/call", params: { name: "evaluate-lisp", arguments: { code: "(+ 1 2)" } } },
+      { jsonrpc: "2.0", id: "i", method: "initialize", params: {} },
+      { jsonrpc: "2.0", id: "u", method: "no/such" },
+    ], old);
+    const by = (id) => b.json && b.json.find((x) => x.id === id);
+    check("a 2025-03-26 session's batch is answered as one array", b.status === 200 && Array.isArray(b.json) && b.json.length === 4
+      && by("p").result && by("e").result.content[0].text.includes("=> 3") && by("i").error.code === -32600 && by("u").error.code === -32601, b.text);
+    const quiet = await post(url, [{ jsonrpc: "2.0", method: "notifications/initialized" }], old);
+    check("a batch of notifications alone is 202", quiet.status === 202, `${quiet.status} ${quiet.text}`);
+    const empty = await post(url, [], old);
+    check("an empty batch is 400 with -32600", empty.status === 400 && empty.json.error.code === -32600 && empty.json.id === undefined, empty.text);
+    const cur = await start("2025-11-25");
+    const refused = await post(url, [{ jsonrpc: "2.0", id: 1, method: "ping" }], cur);
+    check("a 2025-11-25 session's batch is 400 with -32600", refused.status === 400 && refused.json.error.code === -32600 && /2025-06-18/.test(refused.json.error.message), refused.text);
+    const anon = await post(url, [{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    check("a batch without a session is 400 with -32600", anon.status === 400 && anon.json.error.code === -32600, anon.text);
+    for (const h of [old, cur]) await fetch(url, { method: "DELETE", headers: h });
   });
 
   await step("the session limit", async () => {

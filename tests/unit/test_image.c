@@ -220,6 +220,25 @@ START_TEST(foreign_pointer_not_written) {
 }
 END_TEST
 
+/* A weak hash table (and so a weak pointer) is refused with a message, not written as a block of
+ * raw pointers that would mean nothing once read back. */
+START_TEST(weak_table_refused) {
+    Lisp *L = lisp();
+    Obj t = hash_new_weak(L, HT_EQ, 4, HT_WEAK_KEY);
+    hash_put(L, t, cons(L, FIX(1), NIL), FIX(2));
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {WORD(cons(L, t, NIL))};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    size_t len;
+    ck_assert(image_write(L, roots, 1, ext, 1, &len, err) == NULL);
+    ck_assert_msg(strstr(err, "weak hash table") != NULL, "%s", err);
+    /* a table of the same contents that is not weak is written */
+    Obj strong = hash_new(L, HT_EQ, 4);
+    hash_put(L, strong, FIX(1), FIX(2));
+    free(write_one(L, strong, &len));
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("image");
     TCase *t = tcase_create("image");
@@ -232,6 +251,7 @@ static Suite *suite(void) {
     tcase_add_test(t, corrupted_image_refused);
     tcase_add_test(t, foreign_image_refused);
     tcase_add_test(t, foreign_pointer_not_written);
+    tcase_add_test(t, weak_table_refused);
     suite_add_tcase(s, t);
     return s;
 }
