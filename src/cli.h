@@ -48,4 +48,14 @@ int mcp_http_run(const CliOptions *opt);
  * arguments used, 0 when it is none of them, -1 after printing an error. */
 int mcp_http_option(CliOptions *o, int argc, char **argv);
 
+/* session-file.c: --session-file for the REPL and the MCP server on stdio. sfile_open: use PATH
+ * (NULL: none) as S's session file, restoring from it when it exists (a refused file is moved aside
+ * and WHO says so on stderr). sfile_note: after a call, note whether the session changed.
+ * sfile_due_in: seconds until the pending write is due (0: now; -1: none). sfile_flush: write it
+ * if a change is pending and due (FORCE: now), on S's thread. */
+void sfile_open(TclSession *s, const char *path, const char *who);
+void sfile_note(TclSession *s);
+double sfile_due_in(void);
+void sfile_flush(TclSession *s, bool force);
+
 #endif

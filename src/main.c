@@ -1,7 +1,6 @@
 /* main.c: the tinycl command line: REPL, scripts, -e forms, and `tinycl mcp`. */
 #include "tinycl.h"
 #include "cli.h"
-#include "session-file.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* session-file.c: `--session-file FILE` for the front ends (the MCP server on stdio, the REPL): the
  * session is read from FILE at start and written back, debounced, after evaluations changed it. */
-#include "session-file.h"
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

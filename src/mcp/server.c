@@ -8,7 +8,6 @@
 #include <string.h>
 #include <pthread.h>
 #include <poll.h>
-#include "../session-file.h"
 #include <unistd.h>
 #include <errno.h>
 #include <time.h>

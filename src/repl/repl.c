@@ -2,7 +2,6 @@
 #include "tinycl.h"
 #include "../cli.h"
 #include "repl-introspect.h"
-#include "../session-file.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
