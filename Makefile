@@ -25,9 +25,9 @@ RUNTIME_SRC  = $(CORE_SRC) $(EVAL_SRC) $(MODULE_SRC)
 # session: the engine behind include/tinycl.h
 SESSION_SRC  = src/session.c src/debugger.c src/profiler.c src/session-introspect.c src/session-systems.c \
                src/lispsrc.c src/files.c src/fileload.c src/testrun.c \
-               src/session_guard.c src/session-image.c
+               src/session_guard.c src/session-image.c src/session-checkpoint.c
 # front ends: the REPL, the MCP server and the command line, through include/tinycl.h only
-FRONTEND_SRC = src/main.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
+FRONTEND_SRC = src/main.c src/session-file.c $(wildcard src/repl/*.c) $(wildcard src/mcp/*.c)
 LIB_SRC      = $(RUNTIME_SRC) $(SESSION_SRC)
 APP_SRC      = $(FRONTEND_SRC)
 # MANIFEST's lisp-abi.lisp is not a source: tools/gen-abi.c writes it from runtime/lisp-abi.def

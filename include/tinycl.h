@@ -158,6 +158,11 @@ const char *tcl_prompt_package(TclSession *s);
  * channel. */
 void tcl_protect_descriptor(TclSession *s, int fd);
 
+/* The file PATH, and the names beside it that start with PATH and a dot, can never be used by Lisp
+ * code in this session (OPEN, PROBE-FILE, DELETE-FILE, DIRECTORY... signal TINYCL:ACCESS-DENIED or
+ * leave it out), whatever the policy: a front end's session file. */
+void tcl_protect_path(TclSession *s, const char *path);
+
 /* Ask the running evaluation to stop. Async-signal-safe; callable from any thread. */
 void tcl_interrupt(TclSession *s);
 /* Ask the running evaluation to stop because the request that started it was cancelled (the MCP
@@ -171,6 +176,38 @@ void tcl_interrupt_clear(TclSession *s);
 
 /* Return the session to a fresh state (see DESIGN.md section 7). */
 void tcl_reset(TclSession *s, bool drop_systems);
+
+/* ---- Checkpoints: the whole session state kept in memory under a name, and put back exactly ----
+ * A restore returns every definition, method, class, package, variable, the current package and
+ * the loaded systems to what they were at the checkpoint; what was made since is gone. The
+ * session's own streams stay the live ones. A session keeps at most `max` (16) checkpoints; a
+ * checkpoint under a name already taken replaces it. Each returns 0, or -1 with *ERROR (when
+ * ERROR is not NULL) a malloc'd message. Refused while an evaluation is suspended in the debugger. */
+int tcl_checkpoint(TclSession *s, const char *name, char **error);
+int tcl_restore(TclSession *s, const char *name, char **error);
+int tcl_delete_checkpoint(TclSession *s, const char *name, char **error);
+typedef struct TclCheckpointInfo {
+    char *name;
+    size_t bytes;            /* the memory it holds */
+    double created;          /* seconds since the epoch */
+    double seconds;          /* how long taking it took */
+} TclCheckpointInfo;
+typedef struct TclCheckpoints { TclCheckpointInfo *items; int count, max; } TclCheckpoints;
+TclCheckpoints *tcl_list_checkpoints(TclSession *s);   /* oldest first */
+void tcl_checkpoints_free(TclCheckpoints *l);
+
+/* ---- The session file: the same state on disk, across processes of the same tinycl build ----
+ * Save writes beside PATH and renames (atomic): 0, or -1 with *ERROR. Load: 1 when the session
+ * now is the file's state, 0 when PATH does not exist, -1 when it was refused (another build,
+ * damaged, unreadable): nothing was loaded, the file was moved aside to PATH.bad-<time> and
+ * *MESSAGE says so. */
+int tcl_session_file_save(TclSession *s, const char *path, char **error);
+int tcl_session_file_load(TclSession *s, const char *path, char **message);
+/* A number that changes whenever the session may have changed (evaluations, resets, restores):
+ * a front end saves its session file when it moved. */
+long tcl_session_generation(TclSession *s);
+/* The size of the last state taken or read, and how long the last write and read took. */
+void tcl_state_timings(TclSession *s, size_t *bytes, double *write_seconds, double *read_seconds);
 
 /* What the user has defined (DESIGN.md section 7). TYPE: NULL or "all", "functions", "variables",
  * "macros", "classes", "structures", "generic-functions", "methods", "packages", "systems".

@@ -46,6 +46,7 @@ Access *access_copy(const Access *a) {
             c->nprotect = a->nprotect;
         }
     }
+    if (a->protect_path) c->protect_path = strdup(a->protect_path);
     return c;
 }
 
@@ -60,6 +61,7 @@ void access_free(Access *a) {
     strings_free(a->write, a->nwrite);
     strings_free(a->env, a->nenv);
     free(a->protect);
+    free(a->protect_path);
     free(a);
 }
 
@@ -306,8 +308,28 @@ static char *option_directory(const char *resolved) {
     return d;
 }
 
+void access_protect_path(Access *a, const char *path) {
+    char *r = access_resolve(path);
+    if (!r) return;
+    free(a->protect_path);
+    a->protect_path = r;
+}
+
+/* Whether the resolved RESOLVED is the protected path or a name beside it (PATH.tmp-1, PATH.bad-...). */
+static bool protected_path(const Access *a, const char *resolved) {
+    if (!a->protect_path || !resolved) return false;
+    size_t n = strlen(a->protect_path);
+    return strncmp(resolved, a->protect_path, n) == 0 && (resolved[n] == 0 || resolved[n] == '.');
+}
+
 void access_check(Lisp *L, const char *native, AccessMode mode, const char *operation, Obj pathname) {
     Access *a = policy(L);
+    if (a && a->protect_path) {
+        char *r = access_resolve(native);
+        bool hit = protected_path(a, r);
+        free(r);
+        if (hit) deny(L, pathname, native, operation, NULL, "it is the session file, which Lisp code may never use");
+    }
     if (!a || !a->restricted) return;
     char *r = access_resolve(native);
     if (!r) deny(L, pathname, native, operation, NULL, "the name cannot be resolved (a loop of symbolic links, or too long)");
@@ -334,9 +356,9 @@ void access_check(Lisp *L, const char *native, AccessMode mode, const char *oper
 
 bool access_readable(Lisp *L, const char *native) {
     Access *a = policy(L);
-    if (!a || !a->restricted) return true;
+    if (!a || (!a->restricted && !a->protect_path)) return true;
     char *r = access_resolve(native);
-    bool ok = r && access_allows(a, r, ACCESS_READ);
+    bool ok = r && !protected_path(a, r) && (!a->restricted || access_allows(a, r, ACCESS_READ));
     free(r);
     return ok;
 }

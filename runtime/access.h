@@ -19,6 +19,7 @@ typedef struct TclAccess {
     int nread, nwrite, nenv;
     AccessFile *protect;       /* never opened, even when unrestricted */
     int nprotect;
+    char *protect_path;        /* resolved: this name and NAME.* are never touched (a session file) */
 } Access;
 
 Access *access_new(bool restricted);
@@ -36,6 +37,10 @@ void access_allow_system_sources(Access *a);
 const char *access_temp_directory(void);
 /* Files that are the same open file as FD can never be opened. */
 void access_protect_fd(Access *a, int fd);
+
+/* The file PATH and the names beside it that start with PATH followed by "." (its temporary and
+ * moved-aside copies) can never be used by Lisp code, whatever the policy: a session file. */
+void access_protect_path(Access *a, const char *path);
 
 /* PATH made absolute (against the process's current directory) and free of symbolic links, "."
  * and "..". A name that does not exist yet is resolved through its nearest existing parent, a

@@ -42,6 +42,7 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(prof_sp), INSTANCE_FIELD(prof_cap), INSTANCE_FIELD(profiling),
     INSTANCE_FIELD(image_heap), INSTANCE_FIELD(heap_cap), INSTANCE_FIELD(heap_reserve_granted),
     INSTANCE_FIELD(heap_charge), INSTANCE_FIELD(heap_scale_seen), INSTANCE_FIELD(heap_unflushed),
+    INSTANCE_FIELD(restored_heaps), INSTANCE_FIELD(nrestored_heaps),
 };
 #define NFIELDS (sizeof instance_fields / sizeof *instance_fields)
 #define NROOTS (sizeof(Lisp) / sizeof(uintptr_t))
@@ -175,4 +176,19 @@ bool bootimage_load(Lisp *L, char *err) {
         return false;
     }
     return true;
+}
+
+const unsigned char *bootimage_bytes(size_t *len) {
+    if (!bootimage_available()) { *len = 0; return NULL; }
+    *len = image_len;
+    return image_bytes;
+}
+
+void bootimage_strip_instance(Lisp *copy) {
+    for (size_t i = 0; i < NFIELDS; i++) memset((char *)copy + instance_fields[i].off, 0, instance_fields[i].size);
+}
+
+void bootimage_keep_instance(Lisp *loaded, const Lisp *L) {
+    for (size_t i = 0; i < NFIELDS; i++)
+        memcpy((char *)loaded + instance_fields[i].off, (const char *)L + instance_fields[i].off, instance_fields[i].size);
 }

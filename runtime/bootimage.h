@@ -20,4 +20,12 @@ bool bootimage_source_boot(void);
 /* Whether a missing or refused image must fail the boot (TINYCL_BOOT=image). */
 bool bootimage_required(void);
 
+/* The loaded image's bytes (NULL when none), for its table offsets (image_table_offsets). */
+const unsigned char *bootimage_bytes(size_t *len);
+/* The Lisp structure's fields that belong to one interpreter instance, not to its state: cleared
+ * in COPY before it is written (bootimage_strip_instance), and taken from the live L into LOADED
+ * when an image is read back (bootimage_keep_instance). Session checkpoints use the same list. */
+void bootimage_strip_instance(Lisp *copy);
+void bootimage_keep_instance(Lisp *loaded, const Lisp *L);
+
 #endif

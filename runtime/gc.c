@@ -120,8 +120,14 @@ static bool over_cap(Lisp *L, size_t request) {
  * nor reallocated in place. Its size is unknown; what follows it in the image is readable, so a
  * copy takes up to the new size, bounded by the image's end. */
 static bool image_block(Lisp *L, void *p, size_t *avail, bool *atomic) {
-    if (!L || !image_heap_contains(&L->image_heap, p)) return false;
+    if (!L) return false;
     const ImageHeap *h = &L->image_heap;
+    if (!image_heap_contains(h, p)) {
+        size_t i = 0;
+        while (i < L->nrestored_heaps && !image_heap_contains(&L->restored_heaps[i], p)) i++;
+        if (i == L->nrestored_heaps) return false;
+        h = &L->restored_heaps[i];
+    }
     *atomic = (char *)p >= h->atomic && (char *)p < h->atomic + h->atomic_room;
     *avail = *atomic ? (size_t)(h->atomic + h->atomic_room - (char *)p) : (size_t)(h->scanned + h->scanned_room - (char *)p);
     return true;

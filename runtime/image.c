@@ -158,6 +158,9 @@ typedef struct Writer {
     Range stack;                                        /* the writing thread's stack */
     char *err;
     bool failed;
+    int note_type;                                      /* image_write_noting: blocks of this type and size, */
+    size_t note_size;
+    uint64_t *noted; size_t nnoted, noted_cap;          /* their offsets in the scanned part */
 } Writer;
 
 static void *xrealloc(void *p, size_t n) {
@@ -497,6 +500,14 @@ static void encode_scanned(Writer *w, uintptr_t base) {
         }
         w->tables[w->ntables++] = at;
     }
+    /* the size as well as the type byte: a C structure or a cons may start with any byte */
+    if (w->note_type >= 0 && size >= w->note_size && size < w->note_size + 16 && ((const Header *)base)->type == w->note_type) {
+        if (w->nnoted == w->noted_cap) {
+            w->noted_cap = w->noted_cap ? w->noted_cap * 2 : 64;
+            w->noted = (uint64_t *)xrealloc(w->noted, w->noted_cap * sizeof *w->noted);
+        }
+        w->noted[w->nnoted++] = at;
+    }
     const uintptr_t *src = (const uintptr_t *)base;
     uint64_t *dst = (uint64_t *)(w->scanned + at);
     for (size_t i = 0; i < size / 8; i++) {
@@ -506,15 +517,13 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
 }
 
-unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                           size_t nexterns, size_t *len, char *err) {
-    return image_write_cut(L, roots, nroots, externs, nexterns, NULL, len, err);
-}
-
-unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
-                               size_t nexterns, const ImageCut *cut, size_t *len, char *err) {
+static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, const ImageCut *cut, size_t *len, char *err, int note_type,
+                                  size_t note_size, uint64_t **noted, size_t *nnoted) {
     Writer w;
     memset(&w, 0, sizeof w);
+    w.note_type = note_type;
+    w.note_size = note_size;
     w.externs = externs;
     w.nexterns = nexterns;
     w.cut = cut;
@@ -599,10 +608,30 @@ unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, c
             *len = total;
         }
     }
+    if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
+    free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     return out;
+}
+
+unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                           size_t nexterns, size_t *len, char *err) {
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL);
+}
+
+unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                               size_t nexterns, const ImageCut *cut, size_t *len, char *err) {
+    return write_image(L, roots, nroots, externs, nexterns, cut, len, err, -1, 0, NULL, NULL);
+}
+
+unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, size_t *len, char *err, int type, size_t size, uint64_t **noted,
+                                  size_t *nnoted) {
+    *noted = NULL;
+    *nnoted = 0;
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, type, size, noted, nnoted);
 }
 
 /* ---- the reader ---- */
@@ -858,4 +887,18 @@ void image_release(ImageHeap *heap) {
         pthread_mutex_unlock(&fixed_lock);
     }
     heap->scanned = NULL;
+}
+
+size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out) {
+    ImageHeader h;
+    *out = NULL;
+    if (len < sizeof h) return 0;
+    memcpy(&h, buf, sizeof h);
+    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
+    size_t at = h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8;
+    if (!h.ntables || at + h.ntables * 8 > len) return 0;
+    *out = (uint64_t *)malloc(h.ntables * 8);
+    if (!*out) return 0;
+    memcpy(*out, buf + at, h.ntables * 8);
+    return h.ntables;
 }

@@ -45,6 +45,15 @@ typedef struct ImageCut { long (*fn)(void *ctx, uintptr_t base, size_t *size); v
 unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                size_t nexterns, const ImageCut *cut, size_t *len, char *err);
 
+/* image_write, also listing the blocks written whose header has type TYPE (T_STREAM, say) and
+ * whose size is SIZE (as the collector rounds it; what a cons or a C structure starting with that
+ * byte is not): their offsets in the scanned part (add them to the scanned heap image_read makes), a malloc'd array
+ * in *NOTED (NULL when none), *NNOTED of them. For a caller that must fix such objects up after
+ * reading: streams bound to the writer's process. */
+unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, size_t *len, char *err, int type, size_t size, uint64_t **noted,
+                                  size_t *nnoted);
+
 /* The memory a loaded graph lives in (declared in state.h, which holds one): a scanned part, which
  * the collector scans as roots, and a pointer-free part, outside the collector's heap. Mapped
  * from the file at the address it was written for, or copied into one prefaulted mapping and
@@ -76,6 +85,11 @@ static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
     return h->scanned && ((c >= h->scanned && c < h->scanned + h->scanned_room) ||
                           (c >= h->atomic && c < h->atomic + h->atomic_room));
 }
+
+/* The offsets in the scanned part of the hash tables of BUF, an image image_read accepted: a
+ * malloc'd array in *OUT, their number returned (0 and NULL when none). For a caller that later
+ * overwrites that part's words and must have the tables rehashed again (session checkpoints). */
+size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out);
 
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);

@@ -192,6 +192,10 @@ struct Lisp {
         size_t atomic_bytes;
         uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
+    /* the heaps of session checkpoint restores (src/session-checkpoint.c): like the boot image's,
+     * their blocks are not the collector's (gc_realloc copies them) */
+    struct ImageHeap *restored_heaps;
+    size_t nrestored_heaps;
 };
 
 enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTERRUPT_OUTPUT_LIMIT };

@@ -27,6 +27,7 @@ typedef struct CliOptions {
     int max_sessions;          /* --max-sessions N (0: 16) */
     double idle_timeout;       /* --idle-timeout SECONDS: idle sessions end (0: 1800; <0: never) */
     bool quiet;
+    const char *session_file;  /* --session-file FILE: the session is kept there across restarts */
     /* access (docs/security.md): --allow-read/--allow-write DIR, --allow-env NAME (each in the
      * order given), --sandbox, --unrestricted */
     const char **allow_read, **allow_write, **allow_env;
@@ -46,5 +47,15 @@ int mcp_http_run(const CliOptions *opt);
 /* Parse an option of the HTTP transport or the session pool at ARGV[0] (ARGC left): the number of
  * arguments used, 0 when it is none of them, -1 after printing an error. */
 int mcp_http_option(CliOptions *o, int argc, char **argv);
+
+/* session-file.c: --session-file for the REPL and the MCP server on stdio. sfile_open: use PATH
+ * (NULL: none) as S's session file, restoring from it when it exists (a refused file is moved aside
+ * and WHO says so on stderr). sfile_note: after a call, note whether the session changed.
+ * sfile_due_in: seconds until the pending write is due (0: now; -1: none). sfile_flush: write it
+ * if a change is pending and due (FORCE: now), on S's thread. */
+void sfile_open(TclSession *s, const char *path, const char *who);
+void sfile_note(TclSession *s);
+double sfile_due_in(void);
+void sfile_flush(TclSession *s, bool force);
 
 #endif

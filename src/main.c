@@ -20,8 +20,8 @@ static void usage(FILE *f) {
           "  --max-heap SIZE      heap limit, e.g. 512M or 2G (default 1G)\n"
           "  --timeout SECONDS    time limit per evaluation (default: none; mcp: 30)\n"
           "  --tools GROUP,...    mcp: offer only these tool groups: eval, systems, introspection, debug,\n"
-          "                       files, tests, sessions, or all (default: all but sessions on stdio,\n"
-          "                       all over --http)\n"
+          "                       files, tests, session (checkpoints), sessions, or all (default: all\n"
+          "                       but sessions on stdio, all over --http)\n"
           "  --max-output-chars N mcp: characters one result may carry: output, values, warnings and\n"
           "                       backtrace together (default 100000; 100 to 10000000)\n"
           "  --max-message SIZE   mcp: the longest message read, e.g. 1M (default 64M); longer ones\n"
@@ -32,6 +32,8 @@ static void usage(FILE *f) {
           "  --allow-origin URL   mcp --http: accept this browser Origin besides loopback ones\n"
           "  --max-sessions N     mcp: sessions held at once (default 16)\n"
           "  --idle-timeout SECS  mcp: a session idle this long ends (default 1800; 0: never)\n"
+          "  --session-file FILE  keep the session in FILE: restored from it at start, written back\n"
+          "                       after evaluations change it (REPL, scripts, mcp on stdio)\n"
           "  -q, --quiet          no banner in the REPL\n"
           "  -h, --help           show this help\n"
           "  -v, --version        show the version\n"
@@ -172,6 +174,7 @@ static int run(void *p) {
         fputs("tinycl: could not start the interpreter\n", stderr);
         return 70;
     }
+    sfile_open(s, o->session_file, "tinycl");
     int status = 0;
     if (o->nevals > 0) {
         for (int i = 0; i < o->nevals; i++) {
@@ -179,6 +182,7 @@ static int run(void *p) {
             if (r->status == TCL_EXIT) {
                 int code = r->exit_code;
                 tcl_result_free(r);
+                sfile_flush(s, true);
                 tcl_session_free(s);
                 fflush(stdout);
                 return code;
@@ -194,6 +198,7 @@ static int run(void *p) {
     } else {
         status = repl_run(s, isatty(0) && !o->quiet ? true : isatty(0));
     }
+    sfile_flush(s, true);
     tcl_session_free(s);
     fflush(stdout);
     return status;
@@ -252,6 +257,11 @@ int main(int argc, char **argv) {
             int used = mcp_http_option(o, argc - i, argv + i);   /* --http, --max-sessions, ... */
             if (used < 0) return 2;
             if (used > 0) { i += used - 1; continue; }
+        }
+        if (strcmp(a, "--session-file") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) { fprintf(stderr, "tinycl: --session-file needs FILE\n"); return 2; }
+            o->session_file = argv[++i];
+            continue;
         }
         if (strcmp(a, "--tools") == 0) {
             if (!o->mcp || i + 1 >= argc) { fprintf(stderr, "tinycl: --tools is an option of `tinycl mcp` and needs GROUP,...\n"); return 2; }

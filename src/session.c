@@ -229,7 +229,9 @@ TclSession *tcl_session_new(const TclOptions *opt) {
 void tcl_session_free(TclSession *s) {
     if (!s) return;
     debugger_abandon(s);
+    session_store_detach(s);
     lisp_free(s->L);
+    session_store_free(s);
     access_free(s->access);
     files_state_free(s->files);
     free(s);
@@ -243,6 +245,16 @@ void tcl_allow_env(TclAccess *a, const char *name) { access_allow_env(a, name); 
 void tcl_allow_system_sources(TclAccess *a) { access_allow_system_sources(a); }
 const char *tcl_temp_directory(void) { return access_temp_directory(); }
 char *tcl_access_describe(const TclAccess *a) { return access_describe(a); }
+
+void tcl_protect_path(TclSession *s, const char *path) {
+    if (!s->access) {
+        s->access = access_new(false);
+        if (!s->access) return;
+        s->opt.access = s->access;
+        s->L->access = s->access;
+    }
+    access_protect_path(s->access, path);
+}
 
 void tcl_protect_descriptor(TclSession *s, int fd) {
     if (!s->access) {
@@ -1089,12 +1101,15 @@ static void reset_hook_step(Lisp *L, void *ud) {
 
 void tcl_reset(TclSession *s, bool drop_systems) {
     debugger_abandon(s);
+    session_store_changed(s);
     enter(s);
     if (drop_systems) {
         /* exactly a new process: a fresh interpreter */
         TclSession *fresh = tcl_session_new(&s->opt);
         if (fresh) {
+            session_store_detach(s);
             lisp_free(s->L);
+            session_store_release_heaps(s);
             s->L = fresh->L;
             /* the session's policy (protected descriptors included) carries over */
             access_free(fresh->access);

@@ -23,7 +23,18 @@ struct TclSession {
     struct FilesState *files;  /* what the file tools last read (src/files.c) */
     void (*log)(void *ctx, const char *level, const char *message);   /* tcl_set_log_handler */
     void *log_ctx;
+    struct SessionStore *store; /* session-checkpoint.c: checkpoints and the heaps of restores, or NULL */
 };
+
+/* session-checkpoint.c: free the checkpoints and heaps (tcl_session_free); release the heaps of
+ * restores when the interpreter they belong to is replaced (a reset that makes a new one). */
+typedef struct SessionStore SessionStore;
+void session_store_free(TclSession *s);
+void session_store_release_heaps(TclSession *s);
+/* Before the interpreter is freed: drop its list of those heaps (the heaps go with the store). */
+void session_store_detach(TclSession *s);
+/* A change no evaluation counted (a reset): the session file is written again. */
+void session_store_changed(TclSession *s);
 
 /* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error
  * into R; move the captured output and warnings into R. */

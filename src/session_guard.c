@@ -116,3 +116,11 @@ Obj session_guard_read(Lisp *L, Obj stream, Obj eof_value) {
     unbind_specials(L, sp);
     return form;
 }
+
+Obj session_guard_saved_streams(Lisp *L) { return SYM(saved_streams_symbol(L))->value; }
+
+void session_guard_reinstall_streams(Lisp *L, Obj saved) {
+    if (!is_type(saved, T_VECTOR) || VEC(saved)->len != NSTREAM_VARS) return;
+    SYM(saved_streams_symbol(L))->value = saved;
+    for (int i = 0; i < NSTREAM_VARS; i++) SYM(L->syms[stream_vars[i]])->value = VEC(saved)->data[i];
+}

@@ -6,6 +6,10 @@
 
 /* Remember the session's standard streams (call once the session has set them up). */
 void session_guard_save_streams(Lisp *L);
+/* The saved streams (a Lisp vector), and putting them back as the saved streams and the values of
+ * the standard stream variables: a checkpoint restore keeps the session's own channels. */
+Obj session_guard_saved_streams(Lisp *L);
+void session_guard_reinstall_streams(Lisp *L, Obj saved);
 /* Put back what no call could work with: *READ-BASE* and *PRINT-BASE* outside 2..36, a
  * *READTABLE* that is not a readtable, an unknown *READ-DEFAULT-FLOAT-FORMAT*, and standard
  * stream variables that hold no stream. Each repair adds a warning to the call's result, as

@@ -198,6 +198,36 @@ check meta-test-error 'System "no-such-system-xyz" not found'
 send C-d
 rm -rf "$FDIR"
 
+# checkpoints and the session file (issue 18): :checkpoint / :restore, and a new REPL on the same
+# --session-file goes on where the last one stopped
+SDIR=$(mktemp -d)
+start --session-file "$SDIR/state"
+send '(defpackage :keep-pkg (:use :cl))' Enter
+send '(in-package :keep-pkg)' Enter
+send '(defun kept (x) (* x 7)) (defvar *kept* 6)' Enter
+check checkpoint-defs '*KEPT*'
+send ':checkpoint one' Enter
+check checkpoint-taken 'Checkpoint "one" taken.'
+send '(defun kept (x) x) (setf *kept* 0) (in-package :cl-user)' Enter
+check checkpoint-changed '#<PACKAGE "COMMON-LISP-USER">'
+send ':restore one' Enter
+check restore-done 'Current package: KEEP-PKG'
+send '(list :after (kept *kept*))' Enter
+check restore-values '(:AFTER 42)'
+send ':checkpoints' Enter
+check checkpoints-listed 'one ('
+start --session-file "$SDIR/state"
+send '(list :back (package-name *package*) (kept *kept*))' Enter
+check session-file-back '(:BACK "KEEP-PKG" 42)' 10
+sleep 1      # the REPL writes the file before its next prompt: let it finish before damaging it
+printf 'junk' > "$SDIR/state"
+start --session-file "$SDIR/state"
+check session-file-refused 'was refused' 10
+send '(list :fresh (find-package :keep-pkg))' Enter
+check session-file-fresh '(:FRESH NIL)'
+if ls "$SDIR" | grep -q '^state\.bad-'; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL session-file-aside: $(ls "$SDIR")"; fi
+rm -rf "$SDIR"
+
 tm kill-server 2>/dev/null
 
 # Piped input, no terminal: when the evaluation upcall SYS::%SESSION-EVAL is gone, each input is

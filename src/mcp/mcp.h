@@ -53,6 +53,8 @@ extern const int mcp_tools_eval_count, mcp_tools_systems_count, mcp_tools_debug_
     mcp_tools_files_count, mcp_tools_tests_count;
 extern const Tool mcp_tools_sessions[];
 extern const int mcp_tools_sessions_count;
+extern const Tool mcp_tools_session[];       /* tools-session.c: checkpoints */
+extern const int mcp_tools_session_count;
 
 /* results.c: an evaluation's captured output and warnings as text (malloc'd); tools.c:
  * evaluate-lisp's outputSchema (which the debug tools' results share). */

@@ -14,6 +14,8 @@ const ToolGroup mcp_tool_groups[] = {
     {"debug", "invoke-restart, abort-evaluation, backtrace, profile", mcp_tools_debug, &mcp_tools_debug_count, false},
     {"files", "check-parens, read-lisp-file, edit-lisp-form, load-file", mcp_tools_files, &mcp_tools_files_count, false},
     {"tests", "run-tests", mcp_tools_tests, &mcp_tools_tests_count, false},
+    {"session", "checkpoint-session, restore-checkpoint, list-checkpoints, delete-checkpoint", mcp_tools_session,
+     &mcp_tools_session_count, false},
     {"sessions", "create-session, end-session (offered with --http, or when named)", mcp_tools_sessions,
      &mcp_tools_sessions_count, true},
 };

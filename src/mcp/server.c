@@ -614,6 +614,11 @@ static void stdio_session_setup(TclSession *s, McpSession *ms) {
 }
 
 int mcp_run(const CliOptions *opt) {
+    if (opt->http && opt->session_file) {
+        /* one file holds one session: over HTTP each client has its own */
+        fputs("tinycl mcp: --session-file keeps the one session of stdio; it cannot be used with --http\n", stderr);
+        return 2;
+    }
     if (opt->http) return mcp_http_run(opt);
     if (opt->tools) {
         char err[512];
@@ -666,9 +671,27 @@ int mcp_run(const CliOptions *opt) {
     /* sessions made by create-session (with --tools naming the sessions group) */
     mcp_pool_init(&so, opt->max_sessions, opt->idle_timeout, stdio_session_setup);
     McpContext ctx = {the_session, V2025_11_25, NULL, so.timeout, NULL, 0, NULL, NULL};
+    sfile_open(the_session, opt->session_file, "tinycl mcp");
     for (;;) {
         pthread_mutex_lock(&state_lock);
-        while (!queue_head && !input_closed && !shutting_down) pthread_cond_wait(&state_cond, &state_lock);
+        while (!queue_head && !input_closed && !shutting_down) {
+            /* a pending session-file write is due even when no request comes: wait only until then */
+            double due = sfile_due_in();
+            if (due < 0) { pthread_cond_wait(&state_cond, &state_lock); continue; }
+            if (due > 0) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                long ns = ts.tv_nsec + (long)(due * 1e9);
+                ts.tv_sec += ns / 1000000000L;
+                ts.tv_nsec = ns % 1000000000L;
+                pthread_cond_timedwait(&state_cond, &state_lock, &ts);
+            }
+            if (sfile_due_in() == 0) {
+                pthread_mutex_unlock(&state_lock);
+                sfile_flush(the_session, false);
+                pthread_mutex_lock(&state_lock);
+            }
+        }
         if (shutting_down || (!queue_head && input_closed)) {
             pthread_mutex_unlock(&state_lock);
             break;
@@ -680,6 +703,7 @@ int mcp_run(const CliOptions *opt) {
         ctx.raw = it->raw;
         ctx.raw_len = it->raw_len;
         handle_item(&ctx, it->msg);
+        sfile_note(the_session);
         ctx.raw = NULL;
         cJSON_Delete(it->msg);
         free(it->raw);
@@ -691,6 +715,7 @@ int mcp_run(const CliOptions *opt) {
     mcp_wake(0);   /* wake the reader thread, which sees server_done */
     pthread_join(reader, NULL);
     mcp_pool_shutdown();
+    sfile_flush(the_session, true);
     tcl_session_free(the_session);
     pthread_mutex_lock(&out_lock);
     if (!output_failed) fflush(proto_out);

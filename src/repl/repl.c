@@ -103,6 +103,10 @@ static const char *const meta_help =
     "                        structures, generic-functions, methods, packages, systems)\n"
     "  :package NAME         make NAME the current package\n"
     "  :reset [systems]      return to a fresh session (with systems: drop loaded systems too)\n"
+    "  :checkpoint NAME      keep the whole session state in memory under NAME\n"
+    "  :restore NAME         return the session exactly to the checkpoint NAME\n"
+    "  :checkpoints          list the checkpoints\n"
+    "  :delete-checkpoint NAME  forget the checkpoint NAME\n"
     "  :load NAME [force]    load the system NAME and its dependencies (force: reload it)\n"
     "  :systems              the systems loaded in this session\n"
     "  :profile FORMS        evaluate FORMS and show per function its calls and time, costliest first\n"
@@ -179,6 +183,21 @@ static bool meta_command(TclSession *s, const char *line) {
         if (d->error_type) fprintf(stderr, "[ERROR] %s\n%s\n", d->error_type, d->error_message ? d->error_message : "");
         else printf("%s\n", d->text);
         tcl_definitions_free(d);
+    } else if ((strcmp(cmd, ":checkpoint") == 0 || strcmp(cmd, ":restore") == 0 ||
+                strcmp(cmd, ":delete-checkpoint") == 0) && arg && !arg2) {
+        char *err = NULL;
+        int r = cmd[1] == 'c' ? tcl_checkpoint(s, arg, &err) : cmd[1] == 'r' ? tcl_restore(s, arg, &err)
+                                                               : tcl_delete_checkpoint(s, arg, &err);
+        if (r != 0) fprintf(stderr, "[ERROR] %s\n", err ? err : "failed");
+        else if (cmd[1] == 'c') printf("Checkpoint \"%s\" taken.\n", arg);
+        else if (cmd[1] == 'r') printf("Session restored to checkpoint \"%s\".\nCurrent package: %s\n", arg, tcl_current_package(s));
+        else printf("Checkpoint \"%s\" deleted.\n", arg);
+        free(err);
+    } else if (strcmp(cmd, ":checkpoints") == 0 && !arg) {
+        TclCheckpoints *l = tcl_list_checkpoints(s);
+        if (l && !l->count) printf("No checkpoints (at most %d).\n", l->max);
+        for (int i = 0; l && i < l->count; i++) printf("%s (%.1f MB)\n", l->items[i].name, (double)l->items[i].bytes / 1e6);
+        tcl_checkpoints_free(l);
     } else if (strcmp(cmd, ":reset") == 0 && (!arg || (strcmp(arg, "systems") == 0 && !arg2))) {
         tcl_reset(s, arg != NULL);
         printf("Session reset. All definitions cleared.\n%sCurrent package: CL-USER\n", arg ? "Loaded systems dropped.\n" : "");
@@ -268,6 +287,8 @@ int repl_run(TclSession *s, bool interactive) {
     int status = 0;
     char *acc = NULL;
     for (;;) {
+        /* one person types one form at a time: what changed the session is written before the next prompt */
+        if (!acc) sfile_flush(s, true);
         char prompt[600];
         if (acc) snprintf(prompt, sizeof prompt, "%*s", (int)strlen(tcl_prompt_package(s)) + 2, "");
         else snprintf(prompt, sizeof prompt, "%s> ", tcl_prompt_package(s));

@@ -243,7 +243,7 @@ await scenario("tool-schemas", async (c) => {
     check(`tool ${t.name} has annotations`, t.annotations && typeof t.annotations.readOnlyHint === "boolean");
     // an agent reads every description: short, one voice (a verb first), every argument explained
     check(`tool ${t.name}'s description is compact`, t.description.length <= 470, t.description.length);
-    check(`tool ${t.name}'s description starts with a verb`, /^(Evaluate|List|Return|Load|Describe|Find|Expand|Get|Continue|End|Show|Check|Replace|Run)\b/.test(t.description), t.description);
+    check(`tool ${t.name}'s description starts with a verb`, /^(Evaluate|List|Return|Load|Describe|Find|Expand|Get|Continue|End|Show|Check|Replace|Run|Save|Delete)\b/.test(t.description), t.description);
     for (const [k, p] of Object.entries(t.inputSchema.properties || {}))
       check(`tool ${t.name} argument ${k} has a description`, typeof p.description === "string" && p.description.length > 0);
   }

@@ -1,6 +1,7 @@
 /* prop_session.c: property tests of the session API: random histories of definitions, uses,
- * package switches, errors and resets, each step checked against a model of the session state
- * (seeds 000-003). Seeded; on failure prints the seed and a shrunk failing history.
+ * package switches, errors, resets, checkpoints, restores and session-file round trips, each step
+ * checked against a model of the session state (seeds 000-003; issue 18: a restore or a round
+ * trip gives back the model saved with it and the same list-definitions). Seeded; on failure prints the seed and a shrunk failing history.
  * Usage: prop_session [SEQUENCES] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- random numbers (xorshift: reproducible from the seed) ---- */
 static unsigned long long rng_state;
@@ -22,7 +24,8 @@ static unsigned rnd(unsigned n) {
 typedef enum {
     OP_DEFUN, OP_CALL, OP_DEFVAR, OP_DEFPARAMETER, OP_SETF, OP_READVAR, OP_DEFMACRO, OP_USE_MACRO,
     OP_DEFPACKAGE, OP_IN_PACKAGE, OP_PACKAGE_PARAM, OP_ERROR, OP_RESET, OP_CHECK_PACKAGE,
-    OP_LIST_DEFINITIONS, OP_DEFCLASS, OP_FIND_CLASS, OP_DEFSTRUCT, OP_USE_STRUCT, OP_COUNT
+    OP_LIST_DEFINITIONS, OP_DEFCLASS, OP_FIND_CLASS, OP_DEFSTRUCT, OP_USE_STRUCT,
+    OP_CHECKPOINT, OP_RESTORE, OP_FILE_ROUNDTRIP, OP_COUNT
 } OpKind;
 
 typedef struct Op { OpKind kind; int name; int value; int pkg; } Op;
@@ -48,6 +51,36 @@ static void model_reset(Model *m) {
 }
 
 static bool have_clos;
+
+/* ---- checkpoints: the model and the definitions listing saved with each (names cp0, cp1) ---- */
+#define NCKPT 2
+static Model ckpt_model[NCKPT];
+static char *ckpt_defs[NCKPT];
+static char state_path[64];
+
+/* list-definitions without object addresses ({7F...}): a restored object is a copy */
+static char *definitions_text(TclSession *s) {
+    TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
+    char *t = strdup(d->text ? d->text : "");
+    tcl_definitions_free(d);
+    char *w = t;
+    for (char *r = t; *r; r++) {
+        if (*r == '{') { while (*r && *r != '}') r++; if (!*r) break; continue; }
+        *w++ = *r;
+    }
+    *w = 0;
+    return t;
+}
+
+static void forget_checkpoints(TclSession *s) {
+    for (int k = 0; k < NCKPT; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "cp%d", k);
+        tcl_delete_checkpoint(s, name, NULL);
+        free(ckpt_defs[k]);
+        ckpt_defs[k] = NULL;
+    }
+}
 
 /* ---- running one operation ---- */
 typedef struct Outcome { bool ok; char why[512]; } Outcome;
@@ -99,6 +132,9 @@ static void op_text(const Op *op, char *buf, size_t n) {
     case OP_FIND_CLASS: snprintf(buf, n, "(not (null (find-class 'prop-c%d nil)))", i); break;
     case OP_DEFSTRUCT: snprintf(buf, n, "(defstruct prop-s%d (a %d))", i, v); break;
     case OP_USE_STRUCT: snprintf(buf, n, "(prop-s%d-a (make-prop-s%d))", i, i); break;
+    case OP_CHECKPOINT: snprintf(buf, n, "<checkpoint cp%d>", i % NCKPT); break;
+    case OP_RESTORE: snprintf(buf, n, "<restore cp%d>", i % NCKPT); break;
+    case OP_FILE_ROUNDTRIP: snprintf(buf, n, v % 4 ? "<save and load the session file>" : "<save, new interpreter, load>"); break;
     default: snprintf(buf, n, "?"); break;
     }
 }
@@ -110,6 +146,47 @@ static Outcome run_op(TclSession *s, Model *m, const Op *op) {
     int p = m->current, i = op->name, v = op->value;
     TclResult *r = NULL;
     switch (op->kind) {
+    case OP_CHECKPOINT: {
+        int k = i % NCKPT;
+        char name[8], *err = NULL;
+        snprintf(name, sizeof name, "cp%d", k);
+        if (tcl_checkpoint(s, name, &err) != 0) { fail(&o, "%s: %s", code, err); free(err); return o; }
+        ckpt_model[k] = *m;
+        free(ckpt_defs[k]);
+        ckpt_defs[k] = definitions_text(s);
+        return o;
+    }
+    case OP_RESTORE: {
+        int k = i % NCKPT;
+        char name[8], *err = NULL;
+        snprintf(name, sizeof name, "cp%d", k);
+        int rc = tcl_restore(s, name, &err);
+        if (!ckpt_defs[k]) {
+            if (rc == 0) fail(&o, "%s: restored a checkpoint never taken", code);
+            free(err);
+            return o;
+        }
+        if (rc != 0) { fail(&o, "%s: %s", code, err); free(err); return o; }
+        *m = ckpt_model[k];
+        char *now = definitions_text(s);
+        if (strcmp(now, ckpt_defs[k]) != 0) fail(&o, "%s: list-definitions differs:\n%s\n--- at the checkpoint:\n%s", code, now, ckpt_defs[k]);
+        free(now);
+        r = tcl_eval(s, "(package-name *package*)", NULL, -1);
+        break;
+    }
+    case OP_FILE_ROUNDTRIP: {
+        char *before = definitions_text(s), *err = NULL;
+        if (tcl_session_file_save(s, state_path, &err) != 0) { fail(&o, "%s: %s", code, err); free(err); free(before); return o; }
+        if (v % 4 == 0) tcl_reset(s, true);     /* as a new process would: a fresh interpreter */
+        int rc = tcl_session_file_load(s, state_path, &err);
+        if (rc != 1) { fail(&o, "%s: load gave %d: %s", code, rc, err ? err : ""); free(err); free(before); return o; }
+        char *after = definitions_text(s);
+        if (strcmp(after, before) != 0) fail(&o, "%s: list-definitions differs:\n%s\n--- before:\n%s", code, after, before);
+        free(after);
+        free(before);
+        r = tcl_eval(s, "(package-name *package*)", NULL, -1);
+        break;
+    }
     case OP_RESET:
         tcl_reset(s, false);
         model_reset(m);
@@ -235,6 +312,7 @@ static void random_op(Op *op) {
         op->kind = (OpKind)rnd(OP_COUNT);
         if (!have_clos && (op->kind == OP_DEFCLASS || op->kind == OP_FIND_CLASS || op->kind == OP_DEFSTRUCT || op->kind == OP_USE_STRUCT)) continue;
         if (op->kind == OP_RESET && rnd(3)) continue;   /* resets are rarer */
+        if (op->kind == OP_FILE_ROUNDTRIP && rnd(2)) continue;
         break;
     }
     op->name = (int)rnd(NNAMES);
@@ -246,6 +324,7 @@ static void random_op(Op *op) {
 static int run_history(TclSession *s, const Op *ops, int n, Outcome *out) {
     Model m;
     tcl_reset(s, false);
+    forget_checkpoints(s);
     model_reset(&m);
     for (int k = 0; k < n; k++) {
         Outcome o = run_op(s, &m, &ops[k]);
@@ -293,6 +372,7 @@ static int run(void *p) {
     TclResult *probe = tcl_eval(s, "(and (macro-function 'defclass) (macro-function 'defstruct) t)", NULL, -1);
     have_clos = probe->status == TCL_OK && probe->nvalues && strcmp(probe->values[0], "T") == 0;
     tcl_result_free(probe);
+    snprintf(state_path, sizeof state_path, "/tmp/tinycl-prop-%ld.state", (long)getpid());
     int passed = 0, failed = 0;
     for (int seq = 0; seq < a->sequences; seq++) {
         rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)seq * 1442695040888963407ULL + 1;
@@ -317,6 +397,7 @@ static int run(void *p) {
         if (failed >= 3) break;
     }
     tcl_session_free(s);
+    remove(state_path);
     printf("property session: %d passed, %d failed (seed %llu%s)\n", passed, failed, a->seed, have_clos ? "" : ", without CLOS operations");
     printf("%d passed, %d failed\n", passed, failed);
     a->result = failed ? 1 : 0;
