@@ -121,7 +121,7 @@ static void publish_heaps(TclSession *s) {
     size_t n = 0;
     for (size_t i = 0; v && i < st->nheaps; i++)
         v[n++] = (ImageHeap){st->heaps[i].scanned, st->heaps[i].scanned_bytes, st->heaps[i].scanned_room,
-                             st->heaps[i].atomic, st->heaps[i].atomic_room, false};
+                             st->heaps[i].atomic, st->heaps[i].atomic_room, false, 0, NULL};
     free(L->restored_heaps);
     L->restored_heaps = v;
     L->nrestored_heaps = n;
@@ -384,7 +384,9 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     st->nheaps = kept;
     Heap g = {st->next_id++, graph.scanned, graph.scanned_bytes, graph.scanned_room, graph.atomic, graph.atomic_room, NULL, 0};
     g.ntables = image_table_offsets(img, ilen, &g.tables);
-    /* image_read made the two parts one mapping, as heap_free unmaps them */
+    /* image_read made the two parts one mapping, as heap_free unmaps them; its block starts are
+     * not needed: a later checkpoint writes this heap whole, as an external region */
+    free(graph.starts);
     st->heaps[st->nheaps++] = g;
     publish_heaps(s);
     free(hs); free(made); free(ext); free(roots);
