@@ -167,7 +167,7 @@ static unsigned char *state_write(TclSession *s, size_t *len, char *err) {
     ImageRegion *ext = (ImageRegion *)malloc((1 + 2 * nh) * sizeof *ext);
     if (!hs || !ext) { free(hs); free(ext); snprintf(err, IMAGE_ERRLEN, "out of memory"); return NULL; }
     hs[0] = boot_heap(L);
-    memcpy(hs + 1, st->heaps, st->nheaps * sizeof *hs);
+    if (st->nheaps) memcpy(hs + 1, st->heaps, st->nheaps * sizeof *hs);
     size_t nroots = NROOTS;
     for (size_t i = 0; i < nh; i++) nroots += hs[i].scanned_bytes / 8;
     uintptr_t *roots = (uintptr_t *)malloc(nroots * sizeof *roots);
