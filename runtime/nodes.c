@@ -192,6 +192,24 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
     err_type(L, fn, S(FUNCTION));
 }
 
+/* Run the body of closure FN (LAM, direct_args) in FRAME, whose first NA slots hold its arguments.
+ * The callers clear the frame's other slots (a specialised call clears its fixed DIRECT_SLOTS
+ * whole, before the arguments are evaluated into it): they hold 0 until bound, so that a
+ * backtrace never reads garbage, and the collector, which scans the C stack, finds in them no
+ * stale pointer left by an earlier call at this depth (that would keep garbage alive as long as
+ * the call runs). */
+static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
+    frame->parent = CLOSURE(fn)->env;
+    safe_point(L);
+    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
+    L->calls = &rec;
+    PROFILE_ENTER(L, &rec);
+    Obj r = EVAL(L, lam->body, frame);
+    PROFILE_EXIT(L, &rec);
+    L->calls = rec.prev;
+    return r;
+}
+
 /* A call of a global closure whose Lambda is direct_args: the arguments are evaluated straight
  * into the callee's frame and its body runs here, without apply_closure's second frame and copy.
  * Out of line, so that the frame is not part of ev_call_global's own. */
@@ -208,15 +226,7 @@ static __attribute__((noinline)) Obj call_direct(Lisp *L, CallNode *c, Obj fn, L
         if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
         return call_object(L, s->function, na, frame->slots, c->fname);
     }
-    frame->parent = CLOSURE(fn)->env;
-    safe_point(L);
-    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
-    L->calls = &rec;
-    PROFILE_ENTER(L, &rec);
-    Obj r = EVAL(L, lam->body, frame);
-    PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
-    return r;
+    return direct_run(L, fn, lam, frame, na);
 }
 
 Obj ev_call_global(Lisp *L, Node *n, Env *env) {
@@ -243,22 +253,6 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
  * general way (ev_call_global), which checks the argument count and signals what it signals. */
 
-/* Run the body of closure FN (LAM, direct_arity) in FRAME, whose first NA slots hold its arguments. */
-/* The frame (a fixed DIRECT_SLOTS, whatever the callee uses) was cleared whole before the arguments
- * were evaluated into it: its slots past the arguments hold 0 until bound, so that a backtrace never
- * reads garbage, and the collector, which scans the C stack, finds in it no stale pointer left by an
- * earlier call at this depth (that would keep garbage alive as long as the call runs). */
-static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
-    frame->parent = CLOSURE(fn)->env;
-    safe_point(L);
-    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
-    L->calls = &rec;
-    PROFILE_ENTER(L, &rec);
-    Obj r = EVAL(L, lam->body, frame);
-    PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
-    return r;
-}
 
 /* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
  * the function the symbol names (then that is called with them, the general way). */
