@@ -16,6 +16,17 @@ int mcp_log_level_index(const char *name) {
     return -1;
 }
 
+cJSON *mcp_log_message_json(const char *level, const char *logger, const char *text) {
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/message");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddStringToObject(p, "level", level);
+    cJSON_AddStringToObject(p, "logger", logger);
+    cJSON_AddStringToObject(p, "data", text);
+    return n;
+}
+
 void mcp_outbox_init(McpOutbox *o) {
     memset(o, 0, sizeof *o);
     pthread_mutex_init(&o->lock, NULL);
@@ -51,13 +62,7 @@ void mcp_outbox_log(McpOutbox *o, const char *level, const char *logger, const c
     bool wanted = li >= o->log_level && !o->closed;
     pthread_mutex_unlock(&o->lock);
     if (!wanted) return;
-    cJSON *n = cJSON_CreateObject();
-    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
-    cJSON_AddStringToObject(n, "method", "notifications/message");
-    cJSON *p = cJSON_AddObjectToObject(n, "params");
-    cJSON_AddStringToObject(p, "level", level);
-    cJSON_AddStringToObject(p, "logger", logger);
-    cJSON_AddStringToObject(p, "data", text);
+    cJSON *n = mcp_log_message_json(level, logger, text);
     char *wire = cJSON_PrintUnformatted(n);
     cJSON_Delete(n);
     if (!wire) return;

@@ -25,6 +25,9 @@ void mcp_outbox_free(McpOutbox *o);
 void mcp_outbox_close(McpOutbox *o);
 /* The index of a log level's name (debug .. emergency), or -1. */
 int mcp_log_level_index(const char *name);
+/* A notifications/message of LEVEL from LOGGER carrying TEXT (the caller deletes it); the stdio
+ * server sends it, an HTTP session keeps it in its outbox. */
+cJSON *mcp_log_message_json(const char *level, const char *logger, const char *text);
 /* Keep a notifications/message of LEVEL from LOGGER when the level is at or above the one set. */
 void mcp_outbox_log(McpOutbox *o, const char *level, const char *logger, const char *text);
 

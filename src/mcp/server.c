@@ -2,6 +2,7 @@
 #include "mcp.h"
 #include "input.h"
 #include "sessions.h"
+#include "outbox.h"
 #include "../cli.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,30 +101,17 @@ static size_t max_message = MCP_DEFAULT_MAX_MESSAGE;
 
 /* ---- logging: notifications/message at or above the level the client set (logging/setLevel) ---- */
 
-static const char *const log_levels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
-static int log_level = 3;            /* warning until the client sets another */
+static int log_level = 3;            /* warning until the client sets another (mcp_log_level_index) */
 
-static int log_level_index(const char *name) {
-    for (int i = 0; i < 8; i++)
-        if (strcmp(name, log_levels[i]) == 0) return i;
-    return -1;
-}
-
-/* Send TEXT as a notifications/message of LEVEL (a log_levels name) from LOGGER, when the client
- * has initialized and asked for that level. */
+/* Send TEXT as a notifications/message of LEVEL (a name mcp_log_level_index knows) from LOGGER,
+ * when the client has initialized and asked for that level. */
 static void mcp_log(const char *level, const char *logger, const char *text) {
-    int li = log_level_index(level);
+    int li = mcp_log_level_index(level);
     pthread_mutex_lock(&state_lock);
     bool send = initialized && li >= log_level;
     pthread_mutex_unlock(&state_lock);
     if (!send) return;
-    cJSON *n = cJSON_CreateObject();
-    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
-    cJSON_AddStringToObject(n, "method", "notifications/message");
-    cJSON *p = cJSON_AddObjectToObject(n, "params");
-    cJSON_AddStringToObject(p, "level", level);
-    cJSON_AddStringToObject(p, "logger", logger);
-    cJSON_AddStringToObject(p, "data", text);
+    cJSON *n = mcp_log_message_json(level, logger, text);
     send_json(n);
     cJSON_Delete(n);
 }
@@ -137,7 +125,7 @@ static void server_warning(const char *level, const char *text) {
 /* The session's log messages (the system loader's notes) go to the client. */
 static void session_log(void *ctx, const char *level, const char *message) {
     (void)ctx;
-    mcp_log(log_level_index(level) >= 0 ? level : "info", "tinycl.loader", message);
+    mcp_log(mcp_log_level_index(level) >= 0 ? level : "info", "tinycl.loader", message);
 }
 
 static bool ids_equal(const cJSON *a, const cJSON *b) {
@@ -549,7 +537,7 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
     }
     if (strcmp(m, "logging/setLevel") == 0) {
         const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
-        int li = cJSON_IsString(level) ? log_level_index(level->valuestring) : -1;
+        int li = cJSON_IsString(level) ? mcp_log_level_index(level->valuestring) : -1;
         if (li < 0) return error_response(good_id, -32602, "Invalid params: unknown log level");
         pthread_mutex_lock(&state_lock);
         log_level = li;
