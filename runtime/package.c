@@ -430,6 +430,47 @@ static Obj delq(Obj x, Obj l) {
     return head;
 }
 
+/* The lists a package's state holds (its use list, shadowing symbols, local nicknames) are shared
+ * with the session's snapshot and checkpoints (snapshot.c records them as they are): they are
+ * replaced, never changed in place, or a reset would give back the change. */
+static Obj without_fresh(Lisp *L, Obj x, Obj l) {
+    if (!memq(x, l)) return l;
+    Obj head = NIL, tail = NIL;
+    for (; is_cons(l); l = CDR(l)) {
+        if (CAR(l) == x) continue;
+        Obj cell = cons(L, CAR(l), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
+    }
+    return head;
+}
+
+/* The entries (nickname . package) of NICKS but those naming PKG: NICKS itself when none does. */
+static Obj without_nicknames_of(Lisp *L, Obj nicks, Obj pkg) {
+    Obj n = nicks;
+    while (n != NIL && CDR(CAR(n)) != pkg) n = CDR(n);
+    if (n == NIL) return nicks;
+    Obj head = NIL, tail = NIL;
+    for (; is_cons(nicks); nicks = CDR(nicks)) {
+        if (CDR(CAR(nicks)) == pkg) continue;
+        Obj cell = cons(L, CAR(nicks), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
+    }
+    return head;
+}
+
+static Obj with_last_fresh(Lisp *L, Obj l, Obj x) {
+    Obj head = cons(L, x, NIL), tail = NIL;
+    for (; is_cons(l); l = CDR(l)) {
+        Obj cell = cons(L, CAR(l), NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
+    }
+    if (tail != NIL) CDR(tail) = cons(L, x, NIL);
+    return head;
+}
+
 static Obj append1(Lisp *L, Obj list, Obj x) {
     Obj cell = cons(L, x, NIL);
     if (list == NIL) return cell;
@@ -441,7 +482,7 @@ static Obj append1(Lisp *L, Obj list, Obj x) {
 
 void package_use(Lisp *L, Obj pkg, Obj used) {
     if (memq(used, PKG(pkg)->use_list)) return;
-    PKG(pkg)->use_list = append1(L, PKG(pkg)->use_list, used);
+    PKG(pkg)->use_list = with_last_fresh(L, PKG(pkg)->use_list, used);
     PKG(used)->used_by = cons(L, pkg, PKG(used)->used_by);
 }
 
@@ -460,7 +501,7 @@ static void make_present(Lisp *L, Obj pkg, Obj sym) {
 /* Remove SYM from PKG entirely (tables and shadowing list); it loses its home if PKG was it. */
 static void remove_present(Lisp *L, Obj pkg, Obj sym) {
     package_remove_symbol(L, pkg, sym);
-    PKG(pkg)->shadowing = delq(sym, PKG(pkg)->shadowing);
+    PKG(pkg)->shadowing = without_fresh(L, sym, PKG(pkg)->shadowing);
     Symbol *sd = symbol_data(L, sym);
     if (sd->package == pkg) sd->package = NIL;
 }
@@ -580,7 +621,7 @@ void package_use_checked(Lisp *L, Obj pkg, Obj used) {
 static void unuse(Lisp *L, Obj pkg, Obj used) {
     if (!memq(used, PKG(pkg)->use_list)) return;
     if (pkg_locked(L, pkg)) pkg_lock_check(L, pkg, false, msg_format(L, "unusing package %S", used));
-    PKG(pkg)->use_list = delq(used, PKG(pkg)->use_list);
+    PKG(pkg)->use_list = without_fresh(L, used, PKG(pkg)->use_list);
     PKG(used)->used_by = delq(pkg, PKG(used)->used_by);
 }
 
@@ -843,17 +884,8 @@ DEFPRIM(prim_delete_package) {
         PKG(u)->used_by = delq(pkg, PKG(u)->used_by);
         p->use_list = CDR(p->use_list);
     }
-    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
-        Obj prev = NIL;
-        for (Obj n = PKG(CAR(l))->local_nicknames; n != NIL; n = CDR(n)) {
-            if (CDR(CAR(n)) == pkg) {
-                if (prev == NIL) PKG(CAR(l))->local_nicknames = CDR(n);
-                else CDR(prev) = CDR(n);
-            } else {
-                prev = n;
-            }
-        }
-    }
+    for (Obj l = L->packages; l != NIL; l = CDR(l))
+        PKG(CAR(l))->local_nicknames = without_nicknames_of(L, PKG(CAR(l))->local_nicknames, pkg);
     SymTable *tables[2] = {&p->internal, &p->external};
     for (int k = 0; k < 2; k++) {
         SymTable *t = tables[k];
@@ -967,18 +999,16 @@ DEFPRIM(prim_add_package_local_nickname) {
                       nick, PKG(actual)->name, PKG(pkg)->name, PKG(CDR(CAR(l)))->name);
         }
     }
-    PKG(pkg)->local_nicknames = append1(L, PKG(pkg)->local_nicknames, cons(L, nick, actual));
+    PKG(pkg)->local_nicknames = with_last_fresh(L, PKG(pkg)->local_nicknames, cons(L, nick, actual));
     return pkg;
 }
 
 DEFPRIM(prim_remove_package_local_nickname) {
     Obj nick = name_string(L, args[0]);
     Obj pkg = pkg_arg(L, nargs, args, 1);
-    Obj prev = NIL;
-    for (Obj l = PKG(pkg)->local_nicknames; l != NIL; prev = l, l = CDR(l)) {
+    for (Obj l = PKG(pkg)->local_nicknames; l != NIL; l = CDR(l)) {
         if (string_eq(CAR(CAR(l)), nick)) {
-            if (prev == NIL) PKG(pkg)->local_nicknames = CDR(l);
-            else CDR(prev) = CDR(l);
+            PKG(pkg)->local_nicknames = without_fresh(L, CAR(l), PKG(pkg)->local_nicknames);
             return S(T);
         }
     }

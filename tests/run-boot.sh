@@ -24,6 +24,18 @@ else
     fail "the two boots differ ($lines lines described):"; diff "$dir/source.txt" "$dir/image.txt" | head -20
 fi
 
+# What changes.lisp makes is gone after a reset, after a return to a checkpoint taken before it,
+# after a reset of a session restored from a checkpoint or from a session file.
+after='(load "tests/boot/after-reset.lisp")'
+changes='(load "tests/boot/changes.lisp")'
+resets() { grep -c '^reset: ok$'; }
+n=$(printf '%s\n' "$changes" ':reset' "$after" ':checkpoint c0' "$changes" ':restore c0' "$after" \
+      "$changes" ':checkpoint c1' ':reset' "$after" ':restore c1' ':reset' "$after" | "$T" -q 2>&1 | resets)
+if [ "$n" = 4 ]; then pass; else fail "reset and checkpoints: $n of 4 checks after a reset found nothing left"; fi
+echo "$changes" | "$T" -q --session-file "$dir/session" >/dev/null 2>&1
+n=$(printf '%s\n' ':reset' "$after" | "$T" -q --session-file "$dir/session" 2>&1 | resets)
+if [ "$n" = 1 ]; then pass; else fail "a reset of a session restored from its file left some of its changes"; fi
+
 # the Lisp suite booted from the sources
 out=$(TINYCL_BOOT=source BUILD="$BUILD" tests/run-lisp.sh 2>&1)
 last=$(printf '%s\n' "$out" | tail -1)

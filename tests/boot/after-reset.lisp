@@ -1,0 +1,26 @@
+;;; after-reset.lisp: nothing changes.lisp made is left after a reset (tests/run-boot.sh). Looks
+;;; names up without interning them; prints "reset: ok" or what is left.
+(let ((left nil))
+  (flet ((gone (name package)
+           (when (find-symbol name package) (push (format nil "~A::~A" package name) left)))
+         (plist-clean (symbol)
+           (loop for key in (symbol-plist symbol) by #'cddr
+                 when (string= (symbol-name key) "FRESH-K") do (push (format nil "~S's plist" symbol) left))))
+    (dolist (name '("FRESH-F" "*FRESH-V*" "FRESH-M" "FRESH-C" "FRESH-G" "FRESH-S" "FRESH-T" "FRESH-E"
+                    "FRESH-EXPORTED" "FRESH-K" "E1"))
+      (gone name "COMMON-LISP-USER"))
+    (gone "FRESH-KEYWORD" "KEYWORD")
+    (gone "FRESH-FEATURE" "KEYWORD")
+    (gone "%FRESH-SYSTEM-FUNCTION" "SYSTEM")
+    (when (find-package "FRESH-P") (push "package FRESH-P" left))
+    (when (find-package "FRESH-USER") (push "nickname FRESH-USER" left))
+    (unless (every #'package-name (package-use-list "COMMON-LISP-USER"))
+      (push "a deleted package in CL-USER's use list" left))
+    (when (package-shadowing-symbols "COMMON-LISP-USER") (push "CL-USER's shadowing symbols" left))
+    (unless (eq (find-symbol "FIRST" "COMMON-LISP-USER") 'cl:first) (push "CL-USER::FIRST" left))
+    (plist-clean 'car)
+    (plist-clean 'sys::%session-eval)
+    (plist-clean :test)
+    (when (some (lambda (f) (string= (symbol-name f) "FRESH-FEATURE")) *features*)
+      (push "*FEATURES*" left)))
+  (format t "reset: ~:[ok~;left: ~:*~{~A~^, ~}~]~%" (reverse left)))

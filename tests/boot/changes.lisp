@@ -1,0 +1,27 @@
+;;; changes.lisp: a session changing what a reset must give back (tests/run-boot.sh): definitions,
+;;; classes, methods, packages, the cells and plists of symbols of the boot image, symbols interned
+;;; in its packages, their uses, exports and nicknames. Loaded, then reset, the session must
+;;; describe itself (describe.lisp) as a fresh one does.
+(in-package "CL-USER")
+(defun fresh-f (x) (* x 2))
+(defvar *fresh-v* 1)
+(defmacro fresh-m (x) x)
+(defclass fresh-c () ((a :initarg :a)))
+(defmethod print-object ((x fresh-c) s) (write-string "FC" s))
+(defgeneric fresh-g (x))
+(defmethod fresh-g ((x integer)) x)
+(defstruct fresh-s a)
+(deftype fresh-t () 'integer)
+(define-condition fresh-e (error) ())
+(defpackage :fresh-p (:use :cl) (:export #:e1))
+(setf (get 'car 'fresh-k) 1 (get 'sys::%session-eval 'fresh-k) 2 (get :test 'fresh-k) 3)
+(setf (documentation 'fresh-f 'function) "changed")
+(push :fresh-feature *features*)
+(setf sys::*session-collect-warnings* (not sys::*session-collect-warnings*))
+(setf (symbol-function 'sys::%fresh-system-function) #'fresh-f)
+(intern "FRESH-KEYWORD" "KEYWORD")
+(export (intern "FRESH-EXPORTED" "CL-USER") "CL-USER")
+(use-package :fresh-p :cl-user)
+(rename-package "COMMON-LISP-USER" "COMMON-LISP-USER" '("CL-USER" "FRESH-USER"))
+(shadow "FIRST" "CL-USER")
+(defun fresh-user::first (x) x)
