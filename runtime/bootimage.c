@@ -89,6 +89,7 @@ static size_t image_len;
 static bool image_mapped;       /* image_bytes are pages of the executable's file, not the caller's memory */
 static int image_fd = -1;       /* that file, kept open to map the image's parts from */
 static uint64_t image_offset;   /* where the image starts in it */
+static size_t image_scanned_at; /* where its pointer-bearing part starts in the image (once loaded) */
 static const char *find_error;
 static pthread_once_t find_once = PTHREAD_ONCE_INIT;
 
@@ -165,6 +166,7 @@ bool bootimage_load(Lisp *L, char *err) {
     L->image_heap = heap;
     /* the mapped pages were read once: give them back (they stay in the page cache for the next) */
     if (image_mapped) {
+        __atomic_store_n(&image_scanned_at, image_scanned_offset(image_bytes, image_len), __ATOMIC_RELAXED);
         uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
         uintptr_t lo = ((uintptr_t)image_bytes + page - 1) & ~(page - 1), hi = ((uintptr_t)image_bytes + image_len) & ~(page - 1);
         if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
@@ -174,6 +176,18 @@ bool bootimage_load(Lisp *L, char *err) {
         snprintf(err, IMAGE_ERRLEN, "error while restarting the loaded image: %s",
                  error_describe_bootstrap(L, L->last_error));
         return false;
+    }
+    return true;
+}
+
+bool bootimage_original_bytes(size_t off, void *out, size_t n) {
+    if (!bootimage_available() || !image_mapped || image_fd < 0) return false;
+    size_t at = __atomic_load_n(&image_scanned_at, __ATOMIC_RELAXED);
+    if (!at || off + n > image_len - at) return false;
+    for (size_t got = 0; got < n;) {
+        ssize_t r = pread(image_fd, (char *)out + got, n - got, (off_t)(image_offset + at + off + got));
+        if (r <= 0) return false;
+        got += (size_t)r;
     }
     return true;
 }

@@ -20,6 +20,10 @@ bool bootimage_source_boot(void);
 /* Whether a missing or refused image must fail the boot (TINYCL_BOOT=image). */
 bool bootimage_required(void);
 
+/* Into OUT, the N bytes the executable's image holds at offset OFF of its pointer-bearing part:
+ * what a page of an interpreter that has it mapped (L->image_heap.fixed) held before it was
+ * written. False when they cannot be read. */
+bool bootimage_original_bytes(size_t off, void *out, size_t n);
 /* The loaded image's bytes (NULL when none), for its table offsets (image_table_offsets). */
 const unsigned char *bootimage_bytes(size_t *len);
 /* The Lisp structure's fields that belong to one interpreter instance, not to its state: cleared

@@ -902,3 +902,10 @@ size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out)
     memcpy(*out, buf + at, h.ntables * 8);
     return h.ntables;
 }
+
+size_t image_scanned_offset(const unsigned char *buf, size_t len) {
+    ImageHeader h;
+    if (len < sizeof h) return 0;
+    memcpy(&h, buf, sizeof h);
+    return h.scanned_at < len ? (size_t)h.scanned_at : 0;
+}

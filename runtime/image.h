@@ -91,6 +91,10 @@ static inline bool image_heap_contains(const ImageHeap *h, const void *p) {
  * overwrites that part's words and must have the tables rehashed again (session checkpoints). */
 size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out);
 
+/* Where the pointer-bearing part of BUF, an image image_read accepted, starts in it (0 when
+ * BUF is too short): image_read_file maps it from there. */
+size_t image_scanned_offset(const unsigned char *buf, size_t len);
+
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);
 

@@ -4,7 +4,12 @@
 #include "package.h"
 #include "hash.h"
 #include "array.h"
+#include "written.h"
+#include "bootimage.h"
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* A snapshot is a simple vector:
  *   [0] list of packages existing at boot
@@ -38,7 +43,7 @@ static BaseEntry *base_slot(Base *b, Obj sym) {
 static void base_build(Base *b, Obj snap) {
     b->e = NULL;
     b->cap = 0;
-    if (!is_type(snap, T_VECTOR) || VEC(snap)->len != 3) return;
+    if (!is_type(snap, T_VECTOR) || VEC(snap)->len < 3) return;
     size_t n = 0;
     for (Obj r = VEC(snap)->data[2]; is_cons(r); r = CDR(r)) n++;
     size_t cap = 64;
@@ -116,7 +121,7 @@ static Obj package_record(Lisp *L, Obj p, Obj present) {
                 cons(L, PKG(p)->shadowing, cons(L, package_attributes(L, p), present))))));
 }
 
-Obj snapshot_take(Lisp *L) {
+static Obj take_full(Lisp *L) {
     /* a mark bit in each symbol, not a table, tells which are recorded: cleared again below */
     Collect c = {L, NIL, NIL, NIL, false, NIL, {NULL, 0}};
     base_build(&c.base, L->image_snapshot);
@@ -146,6 +151,357 @@ Obj snapshot_take(Lisp *L) {
     return snap;
 }
 
+/* ---- the start-up snapshot of a session on the mapped boot image ----
+ * The boot image is mapped privately from the executable, so a page of it that nobody wrote since
+ * still holds exactly what the image's writer saw when it took L->image_snapshot (written.c tells
+ * which pages were written). The session's snapshot is then that snapshot with new records put in
+ * front for what may differ: every symbol whose cells lie on a written page or outside the image
+ * (NIL's live in the Lisp structure), and every symbol present in a package whose structure or
+ * symbol tables lie there (a package made or changed since). Package records are the image's own
+ * for unchanged packages. A symbol may then have two records; the first one is its state (the
+ * others are older), as snapshot_restore and snapshot_verify read them. The start-up snapshot reads
+ * a few symbols instead of every symbol and record of the image: cheaper, and the pages of the
+ * image a session does not use are never brought in. */
+
+typedef struct WordSet { uintptr_t *k; size_t cap; } WordSet;
+
+static bool wordset_add(WordSet *s, uintptr_t key) {     /* true when KEY was not there */
+    size_t mask = s->cap - 1, i = (size_t)((key >> 3) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (s->k[i] && s->k[i] != key) i = (i + 1) & mask;
+    if (s->k[i]) return false;
+    s->k[i] = key;
+    return true;
+}
+
+static bool wordset_has(const WordSet *s, uintptr_t key) {
+    size_t mask = s->cap - 1, i = (size_t)((key >> 3) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (s->k[i] && s->k[i] != key) i = (i + 1) & mask;
+    return s->k[i] != 0;
+}
+
+/* The image's pointer-bearing part [lo, hi), its pages of 1 << shift bytes, the bits of those
+ * written, and what the written ones held before (orig, npages_read of them in page order, their
+ * indices in idx), when they could be read from the executable. */
+typedef struct Written {
+    uintptr_t lo, hi; unsigned shift; uint64_t *bits;
+    unsigned char *orig; size_t *idx, nwritten;
+} Written;
+
+static bool same_list(Obj a, Obj b);
+static bool same_attributes(Obj a, Obj b);
+
+static inline bool page_written(const Written *w, size_t i) { return (w->bits[i / 64] >> (i % 64)) & 1; }
+
+static bool range_unwritten(const Written *w, const void *p, size_t n) {
+    uintptr_t a = (uintptr_t)p;
+    if (n == 0) return true;
+    if (a < w->lo || a + n > w->hi) return false;     /* not the image's: made since */
+    for (size_t i = (a - w->lo) >> w->shift; i <= (a + n - 1 - w->lo) >> w->shift; i++)
+        if (page_written(w, i)) return false;
+    return true;
+}
+
+/* What the written pages held before, read from the executable (bootimage.c): a symbol on them
+ * whose bytes are still those has the image's record. Without them every such symbol gets a new
+ * record, which is only slower. */
+static void read_originals(Written *w) {
+    size_t npages = (w->hi - w->lo + ((size_t)1 << w->shift) - 1) >> w->shift, n = 0;
+    for (size_t i = 0; i < npages; i++) n += page_written(w, i);
+    w->orig = n ? (unsigned char *)malloc(n << w->shift) : NULL;
+    w->idx = n ? (size_t *)malloc(n * sizeof *w->idx) : NULL;
+    if (!w->orig || !w->idx) { free(w->orig); free(w->idx); w->orig = NULL; w->idx = NULL; return; }
+    size_t k = 0;
+    for (size_t i = 0; i < npages;) {
+        if (!page_written(w, i)) { i++; continue; }
+        size_t j = i;
+        while (j < npages && page_written(w, j)) w->idx[k + (j - i)] = j, j++;
+        size_t len = ((j - i) << w->shift), off = i << w->shift;
+        if (off + len > w->hi - w->lo) len = w->hi - w->lo - off;
+        if (!bootimage_original_bytes(off, w->orig + (k << w->shift), len)) {
+            free(w->orig); free(w->idx); w->orig = NULL; w->idx = NULL; return;
+        }
+        k += j - i;
+        i = j;
+    }
+    w->nwritten = n;
+}
+
+/* The bytes written page I held before, or NULL. */
+static const unsigned char *original_page(const Written *w, size_t i) {
+    size_t a = 0, b = w->nwritten;
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        if (w->idx[m] < i) a = m + 1; else b = m;
+    }
+    return a < w->nwritten && w->idx[a] == i ? w->orig + (a << w->shift) : NULL;
+}
+
+/* Whether the N bytes at P (in the image) are those it was loaded with. */
+static bool bytes_as_loaded(const Written *w, const void *p, size_t n) {
+    uintptr_t a = (uintptr_t)p;
+    if (a < w->lo || a + n > w->hi) return false;
+    size_t page = (size_t)1 << w->shift;
+    for (size_t i = (a - w->lo) >> w->shift; i <= (a + n - 1 - w->lo) >> w->shift; i++) {
+        if (!page_written(w, i)) continue;
+        const unsigned char *orig = w->orig ? original_page(w, i) : NULL;
+        if (!orig) return false;
+        uintptr_t start = w->lo + i * page, from = a > start ? a : start;
+        uintptr_t to = a + n < start + page ? a + n : start + page;
+        if (memcmp((const void *)from, orig + (from - start), to - from) != 0) return false;
+    }
+    return true;
+}
+
+/* Whether the image's record REC of package P still holds: the same names, uses, shadows and
+ * attributes, and symbol tables that are the image's own, unwritten (a table that grows or is
+ * cleared gets a new array; one changed in place has its pages written). */
+static bool package_unchanged(Lisp *L, const Written *w, Obj p, Obj rec) {
+    Package *pk = PKG(p);
+    Obj f = CDR(rec);
+    if (CAR(f) != pk->name || !same_list(CAR(CDR(f)), pk->nicknames) ||
+        !same_list(CAR(CDR(CDR(f))), pk->use_list) || !same_list(CAR(CDR(CDR(CDR(f)))), pk->shadowing) ||
+        !same_attributes(CAR(CDR(CDR(CDR(CDR(f))))), package_attributes(L, p)))
+        return false;
+    return (pk->internal.cap == 0 || range_unwritten(w, pk->internal.syms, pk->internal.cap * sizeof(Obj))) &&
+           (pk->external.cap == 0 || range_unwritten(w, pk->external.syms, pk->external.cap * sizeof(Obj)));
+}
+
+/* The symbols that get a new record, each once. */
+typedef struct Changed { WordSet set; Obj *v; size_t n; Obj present; bool external; bool failed; } Changed;
+
+static void changed_add(Changed *c, Obj sym) {
+    if (c->failed) return;
+    if ((c->n + 1) * 2 > c->set.cap) {           /* grow: the set at most half full */
+        size_t cap = c->set.cap * 2;
+        uintptr_t *k = (uintptr_t *)calloc(cap, sizeof *k);
+        Obj *v = (Obj *)realloc(c->v, (cap / 2) * sizeof *v);
+        if (v) c->v = v;
+        if (!k || !v) { free(k); c->failed = true; return; }
+        free(c->set.k);
+        c->set = (WordSet){k, cap};
+        for (size_t i = 0; i < c->n; i++) wordset_add(&c->set, WORD(c->v[i]) | 1);
+    }
+    if (wordset_add(&c->set, WORD(sym) | 1)) c->v[c->n++] = sym;
+}
+
+static void collect_changed(Lisp *L, Obj sym, void *vctx) {
+    Changed *c = (Changed *)vctx;
+    c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
+    changed_add(c, sym);
+}
+
+static Obj make_record(Lisp *L, Obj sym) {
+    Symbol *s = symbol_data(L, sym);
+    Obj rec = make_vector(L, 6, NIL);
+    VEC(rec)->data[0] = sym;
+    VEC(rec)->data[1] = s->value;
+    VEC(rec)->data[2] = s->function;
+    VEC(rec)->data[3] = s->plist;
+    VEC(rec)->data[4] = s->setf_function;
+    VEC(rec)->data[5] = cons(L, FIX(s->h.flags & (uint8_t)~SYM_SNAPSHOT_MARK), s->package);
+    return rec;
+}
+
+/* The image's snapshot, when it can serve as a base here: L->image_snapshot as the writer made
+ * it (snapshot_take_base), in the image, which is mapped from the executable. */
+static bool image_base_usable(Lisp *L, Written *w) {
+    Obj base = L->image_snapshot;
+    const struct ImageHeap *h = &L->image_heap;
+    if (!h->fixed || !h->scanned || !is_type(base, T_VECTOR) || VEC(base)->len != 4 ||
+        !is_type(VEC(base)->data[3], T_VECTOR))
+        return false;
+    w->lo = (uintptr_t)h->scanned;
+    w->hi = (uintptr_t)h->scanned + h->scanned_bytes;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    w->shift = 0;
+    while (((size_t)1 << w->shift) < page) w->shift++;
+    if (((size_t)1 << w->shift) != page) return false;
+    if (WORD(base) < w->lo || WORD(base) >= w->hi) return false;
+    size_t npages = (h->scanned_bytes + page - 1) / page;
+    w->bits = (uint64_t *)malloc(((npages + 63) / 64) * sizeof(uint64_t));
+    if (!w->bits) return false;
+    if (!written_pages(h->scanned, h->scanned_bytes, (volatile uintptr_t *)h->scanned, w->bits)) {
+        free(w->bits);
+        return false;
+    }
+    w->orig = NULL;
+    w->idx = NULL;
+    w->nwritten = 0;
+    read_originals(w);
+    return true;
+}
+
+static Obj take_from_image(Lisp *L, Written *w, size_t *nrecords) {
+    Obj base = L->image_snapshot;
+    Changed c = {{(uintptr_t *)calloc(512, sizeof(uintptr_t)), 512}, (Obj *)malloc(256 * sizeof(Obj)), 0, NIL, false, false};
+    if (!c.set.k || !c.v) c.failed = true;
+    /* packages: the image's record where the package is as it was, else a new one, and a new
+     * record for each of its symbols */
+    Obj pkgrecs = NIL;
+    for (Obj l = L->packages; l != NIL && !c.failed; l = CDR(l)) {
+        Obj p = CAR(l), rec = NIL;
+        for (Obj r = VEC(base)->data[1]; is_cons(r) && rec == NIL; r = CDR(r))
+            if (CAR(CAR(r)) == p) rec = CAR(r);
+        if (rec != NIL && !package_unchanged(L, w, p, rec)) rec = NIL;
+        if (rec == NIL) {
+            c.present = NIL;
+            c.external = false;
+            symtable_each(&PKG(p)->internal, collect_changed, L, &c);
+            c.external = true;
+            symtable_each(&PKG(p)->external, collect_changed, L, &c);
+            rec = package_record(L, p, c.present);
+        }
+        pkgrecs = cons(L, rec, pkgrecs);
+    }
+    /* the symbols of the image's records whose cells were written, and NIL (its cells are in L) */
+    changed_add(&c, NIL);
+    Obj syms = VEC(base)->data[3];
+    for (size_t i = 0; i < VEC(syms)->len; i++) {
+        Obj sym = VEC(syms)->data[i];
+        if (sym != NIL && !range_unwritten(w, (void *)sym, sizeof(Symbol)) &&
+            !bytes_as_loaded(w, (void *)sym, sizeof(Symbol)))
+            changed_add(&c, sym);
+    }
+    Obj snap = NIL;
+    if (!c.failed) {                /* else out of memory: the caller takes the snapshot whole */
+        Obj records = VEC(base)->data[2];
+        for (size_t i = 0; i < c.n; i++) records = cons(L, make_record(L, c.v[i]), records);
+        snap = make_vector(L, 3, NIL);
+        Obj pkgs = NIL;
+        for (Obj l = L->packages; l != NIL; l = CDR(l)) pkgs = cons(L, CAR(l), pkgs);
+        VEC(snap)->data[0] = pkgs;
+        VEC(snap)->data[1] = pkgrecs;
+        VEC(snap)->data[2] = records;
+        *nrecords = c.n;
+    }
+    free(c.set.k);
+    free(c.v);
+    return snap;
+}
+
+/* ---- checking a snapshot against the state now (TINYCL_SNAPSHOT_CHECK=1, the tests) ---- */
+
+typedef struct Check { WordSet present; size_t n; bool external; } Check;
+
+static uintptr_t present_key(Obj sym, bool external) { return (WORD(sym) << 1) | (external ? 1 : 0); }
+
+static void check_present(Lisp *L, Obj sym, void *vctx) {
+    (void)L;
+    Check *c = (Check *)vctx;
+    wordset_add(&c->present, present_key(sym, c->external));
+    c->n++;
+}
+
+static bool member_eq(Obj x, Obj list);
+
+#define VERIFY_FAIL(...) do { snprintf(why, n, __VA_ARGS__); goto done; } while (0)
+
+bool snapshot_verify(Lisp *L, Obj snap, char *why, size_t n) {
+    bool ok = false;
+    size_t total = 0;
+    for (Obj l = L->packages; l != NIL; l = CDR(l))
+        total += PKG(CAR(l))->internal.cap + PKG(CAR(l))->external.cap;
+    size_t cap = 64;
+    while (cap < total * 2 + 64) cap *= 2;
+    WordSet seen = {(uintptr_t *)calloc(cap, sizeof(uintptr_t)), cap};
+    Check c = {{(uintptr_t *)calloc(cap, sizeof(uintptr_t)), cap}, 0, false};
+    if (!seen.k || !c.present.k) VERIFY_FAIL("out of memory");
+    /* 1. the packages */
+    size_t npk = 0, nrec = 0;
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        npk++;
+        if (!member_eq(CAR(l), VEC(snap)->data[0])) VERIFY_FAIL("a package is not in the snapshot's list");
+    }
+    for (Obj l = VEC(snap)->data[0]; l != NIL; l = CDR(l)) nrec++;
+    if (nrec != npk) VERIFY_FAIL("the snapshot lists %zu packages, there are %zu", nrec, npk);
+    /* 2. each package's record: its fields and exactly its present symbols */
+    nrec = 0;
+    for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
+        Obj rec = CAR(r), p = CAR(rec), f = CDR(rec);
+        Package *pk = PKG(p);
+        nrec++;
+        if (CAR(f) != pk->name || !same_list(CAR(CDR(f)), pk->nicknames) ||
+            !same_list(CAR(CDR(CDR(f))), pk->use_list) || !same_list(CAR(CDR(CDR(CDR(f)))), pk->shadowing))
+            VERIFY_FAIL("the record of a package differs in its names, uses or shadows");
+        Obj rest = CDR(CDR(CDR(CDR(f))));
+        if (!same_attributes(CAR(rest), package_attributes(L, p)))
+            VERIFY_FAIL("the record of a package differs in its attributes");
+        memset(c.present.k, 0, cap * sizeof(uintptr_t));
+        c.n = 0;
+        c.external = false;
+        symtable_each(&pk->internal, check_present, L, &c);
+        c.external = true;
+        symtable_each(&pk->external, check_present, L, &c);
+        size_t m = 0;
+        for (Obj s = CDR(rest); s != NIL; s = CDR(s), m++)
+            if (!wordset_has(&c.present, present_key(CAR(CAR(s)), CDR(CAR(s)) != NIL)))
+                VERIFY_FAIL("a package's record lists a symbol it does not hold so");
+        if (m != c.n) VERIFY_FAIL("a package's record lists %zu symbols, it holds %zu", m, c.n);
+    }
+    if (nrec != npk) VERIFY_FAIL("%zu package records for %zu packages", nrec, npk);
+    /* 3. the first record of each symbol holds its cells now, and every present symbol has one */
+    for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) {
+        Obj rec = CAR(r), sym = VEC(rec)->data[0];
+        if (!wordset_add(&seen, WORD(sym) | 1)) continue;
+        if (!record_current(L, rec, sym)) VERIFY_FAIL("the record of a symbol differs from its cells");
+    }
+    for (Obj l = L->packages; l != NIL; l = CDR(l)) {
+        SymTable *t[2] = {&PKG(CAR(l))->internal, &PKG(CAR(l))->external};
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < t[k]->cap; i++) {
+                Obj sym = t[k]->syms[i];
+                if (sym != NO_VALUE && sym != TOMBSTONE && !wordset_has(&seen, WORD(sym) | 1))
+                    VERIFY_FAIL("a present symbol has no record");
+            }
+    }
+    ok = true;
+done:
+    free(seen.k);
+    free(c.present.k);
+    return ok;
+}
+
+/* TINYCL_SNAPSHOT_CHECK: "1" checks each start-up snapshot (snapshot_verify) and says on stderr
+ * how it was taken; "whole" also takes it whole, to compare the two ways (tests/run-boot.sh). */
+static const char *snapshot_check_wanted(void) {
+    const char *e = getenv("TINYCL_SNAPSHOT_CHECK");
+    return e && *e && strcmp(e, "0") != 0 ? e : NULL;
+}
+
+Obj snapshot_take(Lisp *L) {
+    Written w;
+    Obj snap = NIL;
+    size_t n = 0;
+    const char *how = "whole", *check = snapshot_check_wanted();
+    if (!(check && strcmp(check, "whole") == 0) && image_base_usable(L, &w)) {
+        snap = take_from_image(L, &w, &n);
+        free(w.bits);
+        free(w.orig);
+        free(w.idx);
+        if (snap != NIL) how = "from written pages";
+    }
+    if (snap == NIL) snap = take_full(L);
+    if (check) {
+        char why[200];
+        bool ok = snapshot_verify(L, snap, why, sizeof why);
+        fprintf(stderr, "tinycl: start-up snapshot %s (%zu new records): %s\n", how, n, ok ? "verified" : why);
+    }
+    return snap;
+}
+
+Obj snapshot_take_base(Lisp *L) {
+    Obj snap = take_full(L);
+    Obj base = make_vector(L, 4, NIL);
+    for (int k = 0; k < 3; k++) VEC(base)->data[k] = VEC(snap)->data[k];
+    size_t n = 0;
+    for (Obj r = VEC(snap)->data[2]; is_cons(r); r = CDR(r)) n++;
+    Obj syms = make_vector(L, n, NIL);
+    n = 0;
+    for (Obj r = VEC(snap)->data[2]; is_cons(r); r = CDR(r)) VEC(syms)->data[n++] = VEC(CAR(r))->data[0];
+    VEC(base)->data[3] = syms;
+    return base;
+}
+
 static bool member_eq(Obj x, Obj list) {
     for (; is_cons(list); list = CDR(list))
         if (CAR(list) == x) return true;
@@ -156,6 +512,27 @@ static void clear_table(Lisp *L, SymTable *t) {
     (void)L;
     t->count = t->used = t->cap = 0;
     t->syms = NULL;
+}
+
+static Obj list_reverse_in_place(Obj l) {
+    Obj out = NIL;
+    while (l != NIL) {
+        Obj next = CDR(l);
+        CDR(l) = out;
+        out = l;
+        l = next;
+    }
+    return out;
+}
+
+static void restore_symbol(Lisp *L, Obj rec) {
+    Symbol *s = symbol_data(L, VEC(rec)->data[0]);
+    s->value = VEC(rec)->data[1];
+    s->function = VEC(rec)->data[2];
+    s->plist = VEC(rec)->data[3];
+    s->setf_function = VEC(rec)->data[4];
+    s->h.flags = (uint8_t)fixnum_val(CAR(VEC(rec)->data[5]));
+    s->package = CDR(VEC(rec)->data[5]);
 }
 
 void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
@@ -196,16 +573,22 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
     for (Obj l = L->packages; l != NIL; l = CDR(l))
         for (Obj u = PKG(CAR(l))->use_list; u != NIL; u = CDR(u))
             PKG(CAR(u))->used_by = cons(L, CAR(l), PKG(CAR(u))->used_by);
-    /* 3. every boot symbol gets back its cells */
-    for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) {
-        Obj rec = CAR(r);
-        Symbol *s = symbol_data(L, VEC(rec)->data[0]);
-        s->value = VEC(rec)->data[1];
-        s->function = VEC(rec)->data[2];
-        s->plist = VEC(rec)->data[3];
-        s->setf_function = VEC(rec)->data[4];
-        s->h.flags = (uint8_t)fixnum_val(CAR(VEC(rec)->data[5]));
-        s->package = CDR(VEC(rec)->data[5]);
+    /* 3. every boot symbol gets back its cells, from the last record to the first: a symbol's
+     *    first record is its state (a snapshot from written pages has older ones after it). The
+     *    records in an array; without the memory for one, the list reversed in place and back
+     *    (its conses are partly the image's, and pages written stay the process's own). */
+    size_t nrec = 0;
+    for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) nrec++;
+    Obj *recs = (Obj *)malloc((nrec ? nrec : 1) * sizeof *recs);
+    if (recs) {
+        size_t i = 0;
+        for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) recs[i++] = CAR(r);
+        while (i > 0) restore_symbol(L, recs[--i]);
+        free(recs);
+    } else {
+        Obj rev = list_reverse_in_place(VEC(snap)->data[2]);
+        for (Obj r = rev; r != NIL; r = CDR(r)) restore_symbol(L, CAR(r));
+        VEC(snap)->data[2] = list_reverse_in_place(rev);
     }
 }
 

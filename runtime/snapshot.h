@@ -4,7 +4,15 @@
 
 #include "state.h"
 
+/* The state now. On the boot image mapped from the executable, built from L->image_snapshot and
+ * what was written since; TINYCL_SNAPSHOT_CHECK=1 checks it against the state (snapshot_verify)
+ * and reports on stderr. */
 Obj snapshot_take(Lisp *L);
+/* The snapshot the boot image's writer keeps in L->image_snapshot: snapshot_take's, with the
+ * vector of its symbols that snapshot_take reads instead of every record. */
+Obj snapshot_take_base(Lisp *L);
+/* True when SNAP records exactly the packages and symbols as they are now; else WHY says what differs. */
+bool snapshot_verify(Lisp *L, Obj snap, char *why, size_t n);
 /* Back to SNAP: packages created since are deleted unless listed in KEEP_PACKAGES. */
 void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages);
 bool snapshot_boot_package_p(Lisp *L, Obj snap, Obj pkg);

@@ -58,7 +58,7 @@ int tcl_write_boot_image(const char *path) {
     warm_up(L);
     image_restorers(L);
     /* the base every session's start-up snapshot shares what is unchanged with (snapshot.c) */
-    L->image_snapshot = snapshot_take(L);
+    L->image_snapshot = snapshot_take_base(L);
     if (bootimage_write(L, path, err) != 0) {
         fprintf(stderr, "tinycl: cannot write the boot image: %s\n", err);
         lisp_free(L);

@@ -5,6 +5,12 @@
 (defvar *session-collect-warnings* nil
   "True when the session reports warnings in its results instead of printing them.")
 
+;; Interned here rather than when a session starts (src/session_guard.c sets it), so that the
+;; package a session starts with is the boot image's, and its start-up snapshot shares the
+;; image's record of SYSTEM (runtime/snapshot.c).
+(defvar *session-standard-streams* nil
+  "The session's own standard streams, put back when user code leaves a standard stream variable unusable.")
+
 (defun %session-collect-warning (c)
   ;; a warning goes into the call's result (with the position of the form analysed) instead of
   ;; *ERROR-OUTPUT*

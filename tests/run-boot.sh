@@ -24,17 +24,43 @@ else
     fail "the two boots differ ($lines lines described):"; diff "$dir/source.txt" "$dir/image.txt" | head -20
 fi
 
+# The start-up snapshot a reset returns to is made from the pages of the image written since it
+# was mapped (runtime/snapshot.c); TINYCL_SNAPSHOT_CHECK=1 checks it against the whole state in
+# each front end, and a session file's start too.
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"boot","version":"1"}}}'
+echo '(+ 1 2)' > "$dir/script.lisp"
+snapcheck() { # $1: what ran; $2: its stderr
+    if printf '%s' "$2" | grep -q 'start-up snapshot from written pages (.*): verified'; then pass
+    else fail "start-up snapshot of $1: $(printf '%s' "$2" | grep 'snapshot' | head -3)"; fi
+}
+snapcheck "tinycl -e" "$(TINYCL_SNAPSHOT_CHECK=1 "$T" -e nil 2>&1 >/dev/null)"
+snapcheck "tinycl mcp" "$(printf '%s\n' "$init" | TINYCL_SNAPSHOT_CHECK=1 "$T" mcp 2>&1 >/dev/null)"
+snapcheck "the REPL" "$(echo '(+ 1 2)' | TINYCL_SNAPSHOT_CHECK=1 "$T" -q 2>&1 >/dev/null)"
+snapcheck "a script" "$(TINYCL_SNAPSHOT_CHECK=1 "$T" "$dir/script.lisp" 2>&1 >/dev/null)"
+echo '(load "tests/boot/changes.lisp")' | "$T" -q --session-file "$dir/session" >/dev/null 2>&1
+snapcheck "a session file" "$(echo '(+ 1 2)' | TINYCL_SNAPSHOT_CHECK=1 "$T" -q --session-file "$dir/session" 2>&1 >/dev/null)"
+
 # What changes.lisp makes is gone after a reset, after a return to a checkpoint taken before it,
-# after a reset of a session restored from a checkpoint or from a session file.
+# after a reset of a session restored from a checkpoint or from a session file; and the session
+# after a reset is the same whether its start-up snapshot was made from the written pages or
+# taken whole (TINYCL_SNAPSHOT_CHECK=whole).
 after='(load "tests/boot/after-reset.lisp")'
 changes='(load "tests/boot/changes.lisp")'
 resets() { grep -c '^reset: ok$'; }
 n=$(printf '%s\n' "$changes" ':reset' "$after" ':checkpoint c0' "$changes" ':restore c0' "$after" \
       "$changes" ':checkpoint c1' ':reset' "$after" ':restore c1' ':reset' "$after" | "$T" -q 2>&1 | resets)
 if [ "$n" = 4 ]; then pass; else fail "reset and checkpoints: $n of 4 checks after a reset found nothing left"; fi
-echo "$changes" | "$T" -q --session-file "$dir/session" >/dev/null 2>&1
 n=$(printf '%s\n' ':reset' "$after" | "$T" -q --session-file "$dir/session" 2>&1 | resets)
 if [ "$n" = 1 ]; then pass; else fail "a reset of a session restored from its file left some of its changes"; fi
+desc() { echo "(with-open-file (*standard-output* \"$dir/$1\" :direction :output :if-exists :supersede) (load \"tests/boot/describe.lisp\"))"; }
+printf '%s\n' "$changes" ':reset' "$(desc written.txt)" | "$T" -q >/dev/null 2>&1
+printf '%s\n' "$changes" ':reset' "$(desc whole.txt)" | TINYCL_SNAPSHOT_CHECK=whole "$T" -q >/dev/null 2>&1
+lines=$(wc -l <"$dir/written.txt")
+if [ "$lines" -gt 3000 ] && cmp -s "$dir/written.txt" "$dir/whole.txt"; then
+    pass
+else
+    fail "after a reset, the two start-up snapshots differ ($lines lines):"; diff "$dir/whole.txt" "$dir/written.txt" | head -20
+fi
 
 # the Lisp suite booted from the sources
 out=$(TINYCL_BOOT=source BUILD="$BUILD" tests/run-lisp.sh 2>&1)

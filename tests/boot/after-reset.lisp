@@ -16,6 +16,8 @@
     (when (find-package "FRESH-USER") (push "nickname FRESH-USER" left))
     (unless (every #'package-name (package-use-list "COMMON-LISP-USER"))
       (push "a deleted package in CL-USER's use list" left))
+    (when (find "FRESH-NICK" (tinycl:package-local-nicknames "COMMON-LISP-USER") :key #'car :test #'string=)
+      (push "CL-USER's local nickname" left))
     (when (package-shadowing-symbols "COMMON-LISP-USER") (push "CL-USER's shadowing symbols" left))
     (unless (eq (find-symbol "FIRST" "COMMON-LISP-USER") 'cl:first) (push "CL-USER::FIRST" left))
     (plist-clean 'car)

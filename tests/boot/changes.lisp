@@ -22,6 +22,7 @@
 (intern "FRESH-KEYWORD" "KEYWORD")
 (export (intern "FRESH-EXPORTED" "CL-USER") "CL-USER")
 (use-package :fresh-p :cl-user)
+(tinycl:add-package-local-nickname :fresh-nick :fresh-p :cl-user)
 (rename-package "COMMON-LISP-USER" "COMMON-LISP-USER" '("CL-USER" "FRESH-USER"))
 (shadow "FIRST" "CL-USER")
 (defun fresh-user::first (x) x)
