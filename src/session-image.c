@@ -9,23 +9,29 @@
 #include "snapshot.h"
 #include <stdio.h>
 
-/* The two hooks of warm_up, run under a protected call. */
+/* The hooks of warm_up, run under a protected call, and the evaluation of one form (NIL) the
+ * way a session evaluates each form. */
 static void warm_up_step(Lisp *L, void *ud) {
     Obj *hooks = (Obj *)ud;
     funcall0(L, hooks[0]);
     funcall0(L, hooks[1]);
+    funcall1(L, hooks[2], NIL);
 }
 
 /* Every session runs the registries' snapshot hooks when it starts and their restorers at each
- * reset; the stdlib's functions are analysed on their first call, so calling these once here puts
- * them in the image analysed, and no session pays for it. The state they leave is the state before. */
+ * reset, and evaluates each form through SYS:%SESSION-EVAL; the stdlib's functions are analysed on
+ * their first call, so calling these once here puts them in the image analysed, and no session
+ * pays for it. The state they leave is the state before. */
 static void warm_up(Lisp *L) {
     Obj snapshot = intern_cstr(L, L->pkg_system, "%SESSION-SNAPSHOT");
     Obj reset = intern_cstr(L, L->pkg_system, "%SESSION-RESET");
     Obj restorers = intern_cstr(L, L->pkg_system, "*SESSION-RESTORERS*");
-    if (!is_function(SYM(snapshot)->function) || !is_function(SYM(reset)->function)) return;
+    Obj eval = S(P_SESSION_EVAL);
+    if (!is_function(SYM(snapshot)->function) || !is_function(SYM(reset)->function) ||
+        !is_function(SYM(eval)->function))
+        return;
     Obj before = SYM(restorers)->value;
-    Obj hooks[2] = {SYM(snapshot)->function, SYM(reset)->function};
+    Obj hooks[3] = {SYM(snapshot)->function, SYM(reset)->function, SYM(eval)->function};
     lisp_pcall(L, FR_TOPLEVEL, warm_up_step, hooks);   /* a failure only costs the warm-up */
     SYM(restorers)->value = before;
 }

@@ -1,0 +1,55 @@
+/* test_image_warm.c: the functions every session runs when it starts, resets and evaluates a form
+ * are in the boot image already analysed (src/session-image.c, warm_up), so that no session pays
+ * for their analysis; the rest of the stdlib stays analysed on its first call. */
+#include "unit.h"
+#include "tinycl.h"
+#include "bootimage.h"
+#include <string.h>
+#include <unistd.h>
+
+static bool analysed(Lisp *L, const char *name) {
+    Obj f = SYM(intern_cstr(L, L->pkg_system, name))->function;
+    ck_assert_msg(is_type(f, T_CLOSURE), "%s is not a Lisp function", name);
+    return CLOSURE(f)->lambda->lazy == LAZY_NONE;
+}
+
+START_TEST(session_functions_analysed_in_the_image) {
+    char path[] = "/tmp/tinycl-image-warm-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(tcl_write_boot_image(path), 0);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    size_t len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *image = malloc(len);
+    ck_assert_uint_eq(fread(image, 1, len, f), len);
+    fclose(f);
+    unlink(path);
+    bootimage_use(image, len);
+    setenv("TINYCL_BOOT", "image", 1);
+    Lisp *L = unit_lisp();
+    ck_assert(L->image_heap.scanned != NULL);           /* loaded from the image */
+    ck_assert(analysed(L, "%SESSION-EVAL"));
+    ck_assert(analysed(L, "%SESSION-SNAPSHOT"));
+    ck_assert(analysed(L, "%SESSION-RESET"));
+    ck_assert(!analysed(L, "%LIST-DEFINITIONS"));       /* not run while the image was written */
+    lisp_free(L);
+    unsetenv("TINYCL_BOOT");
+    bootimage_use(NULL, 0);
+    free(image);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("image-warm");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, session_functions_analysed_in_the_image);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+UNIT_MAIN(suite)
