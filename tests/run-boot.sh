@@ -13,6 +13,15 @@ fail() { echo "boot: FAIL: $1"; failed=$((failed + 1)); }
 if out=$(TINYCL_BOOT=image "$T" -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass; else fail "no usable boot image: $out"; fi
 if out=$("$T" --boot-from-source -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass; else fail "--boot-from-source: $out"; fi
 
+# the collector, GMP and readline are linked from their archives where the system has them
+# (Makefile, EXE_LDLIBS): a start loads none of their shared libraries
+loaded=$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)
+for lib in gc gmp readline; do
+    case "$(${CC:-cc} -print-file-name=lib$lib.a)" in
+        /*) if printf '%s' "$loaded" | grep -q "lib$lib\.so"; then fail "tinycl -e nil loads lib$lib.so"; else pass; fi ;;
+    esac
+done
+
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 TINYCL_BOOT=image "$T" -e '(load "tests/boot/describe.lisp")' >"$dir/image.txt" 2>&1
