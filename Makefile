@@ -43,9 +43,11 @@ all: deps-check $(BUILD)/tinycl $(BUILD)/libtinycl.a $(BUILD)/boot-checked
 
 # Boot once from the sources: that boot checks the upcalls of runtime/lisp-abi.def, so a stdlib
 # that breaks the C-Lisp contract fails the build here rather than a user later (writing the boot
-# image boots from the sources too).
+# image boots from the sources too). Then once from the attached image with its checksum checked,
+# which a start does not do (runtime/bootimage.c).
 $(BUILD)/boot-checked: $(BUILD)/tinycl
 	$(BUILD)/tinycl --boot-from-source -e '(values)' >/dev/null
+	@if [ -s $(BUILD)/tinycl.image ]; then TINYCL_BOOT=image TINYCL_VERIFY_IMAGE=1 $(BUILD)/tinycl -e '(values)' >/dev/null; fi
 	@touch $@
 
 deps:

@@ -749,6 +749,15 @@ bool image_check(const unsigned char *buf, size_t len, char *err) {
     return true;
 }
 
+/* The bytes of a file image already checked, or vouched for (image_file_verified). */
+static const unsigned char *verified;
+static size_t verified_len;
+
+void image_file_verified(const unsigned char *buf, size_t len) {
+    verified_len = len;
+    __atomic_store_n(&verified, buf, __ATOMIC_RELEASE);
+}
+
 static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
                        uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
                        ImageHeap *heap, bool into_gc, char *err) {
@@ -767,8 +776,6 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
                 (scanned_bits_words + atomic_bits_words) * 8 != len)
         return refuse(err, "the image is corrupted (sizes do not add up)");
     /* the pages of a file do not change under a private mapping: checked once per process */
-    static const unsigned char *verified;
-    static size_t verified_len;
     bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
     if (!known && checksum(buf + sizeof h, h.payload_bytes) != h.checksum)
         return refuse(err, "the image is corrupted (checksum mismatch)");

@@ -71,6 +71,10 @@ bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint
                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
                      ImageHeap *heap, char *err);
 void image_release(ImageHeap *heap);
+/* BUF (LEN bytes, read with image_read_file from a file) needs no checksum: the caller vouches for
+ * its bytes (the executable's own boot image, checked when it was built). The header's checks
+ * still apply. */
+void image_file_verified(const unsigned char *buf, size_t len);
 /* The same into two blocks of the collector's heap (no ImageHeap: the objects are collected when
  * nothing points into them any more); for small graphs loaded many times, such as compiled files. */
 bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,

@@ -24,6 +24,26 @@ done
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+
+# A start checks the image's header (format, this executable's build id, sizes), not its checksum
+# (runtime/bootimage.c); TINYCL_VERIFY_IMAGE=1 checks that too, as the build does once. A copy of
+# the executable with a byte of the image changed: refused with TINYCL_VERIFY_IMAGE=1; with a byte
+# of the build id in the header changed, refused at every start.
+flip() { # $1: file, $2: offset from the image's start: that byte's bit 4 flipped
+    size=$(stat -c %s "$1")
+    set -- "$1" "$2" $(od -An -t u8 -j $((size - 16)) -N 16 "$1")
+    at=$(($3 + $2)); [ "$2" -lt 0 ] && at=$(($3 + $4 / 2))
+    b=$(od -An -t u1 -j "$at" -N 1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $((b ^ 16)))" | dd of="$1" bs=1 seek="$at" conv=notrunc 2>/dev/null
+}
+if out=$(TINYCL_BOOT=image TINYCL_VERIFY_IMAGE=1 "$T" -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass; else fail "TINYCL_VERIFY_IMAGE=1: $out"; fi
+cp "$T" "$dir/damaged" && flip "$dir/damaged" -1
+out=$(TINYCL_BOOT=image TINYCL_VERIFY_IMAGE=1 "$dir/damaged" -e '(+ 1 2)' 2>&1)
+case "$out" in *"boot image refused: the image is corrupted (checksum mismatch)"*) pass ;; *) fail "a damaged image checked: $out" ;; esac
+cp "$T" "$dir/foreign" && flip "$dir/foreign" 20
+out=$(TINYCL_BOOT=image "$dir/foreign" -e '(+ 1 2)' 2>&1)
+case "$out" in *"boot image refused: "*"build"*) pass ;; *) fail "an image of another build: $out" ;; esac
+rm -f "$dir/damaged" "$dir/foreign"
 TINYCL_BOOT=image "$T" -e '(load "tests/boot/describe.lisp")' >"$dir/image.txt" 2>&1
 TINYCL_BOOT=source "$T" -e '(load "tests/boot/describe.lisp")' >"$dir/source.txt" 2>&1
 lines=$(wc -l <"$dir/image.txt")
