@@ -10,6 +10,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <sys/mman.h>
 
 _Thread_local Lisp *gc_current;
 
@@ -98,7 +99,14 @@ void gc_clear_stack(Lisp *L) {
     char *sp = (char *)__builtin_frame_address(0);
     if (sp <= L->stack_hard_limit) return;
     size_t room = (size_t)(sp - L->stack_hard_limit) / 2;
-    clear_below(room < ((size_t)256 << 10) ? room : ((size_t)256 << 10));
+    size_t n = room < ((size_t)256 << 10) ? room : ((size_t)256 << 10);
+    /* The whole pages below the next 16 KB are given back to the kernel instead, which reads them
+     * as zeros when touched again: no cost for the pages no evaluation reached (the first
+     * evaluation of a process, at start), and no resident memory kept for the deepest one. */
+    uintptr_t page = 4096, lo = ((uintptr_t)sp - n + page - 1) & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)sp - ((size_t)16 << 10)) & ~(page - 1);
+    if (n > ((size_t)32 << 10) && hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) n = (uintptr_t)sp - hi;
+    clear_below(n);
 }
 
 /* Would REQUEST more bytes go over L's cap? Garbage counts as in use until collected, so
