@@ -827,27 +827,31 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
     }
     ImageHeap made = {into_gc ? NULL : scanned, h.scanned_bytes, ss, atomic, as, fixed, h.atomic_bytes, NULL};
+    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
+               h.scanned_bytes, h.atomic_bytes};
+    bool needed = !fixed || b.exe != b.writer_exe || h.extern_words;
+    /* the relocation bits of the scanned part only when it is relocated (not at a start) */
     uint64_t *rwords = (uint64_t *)malloc((nroots + 1) * 8), *rbits = (uint64_t *)malloc((nbits_roots + 1) * 8),
-             *sbits = (uint64_t *)malloc((scanned_bits_words + 1) * 8);
-    /* the block starts, kept while the graph lives: image_write finds its blocks with them */
-    made.starts = (uint64_t *)malloc((scanned_bits_words + atomic_bits_words + 1) * 8);
-    bool ok = rwords && rbits && sbits && made.starts;
+             *sbits = needed ? (uint64_t *)malloc((scanned_bits_words + 1) * 8) : NULL;
+    /* the block starts, kept while the graph lives: image_write finds its blocks with them. An
+     * image mapped from its file is read in place: BUF is then the caller's mapping of the file,
+     * readable as long as the process (image_read_file) */
+    made.starts = fixed ? (uint64_t *)(uintptr_t)(tablep + h.ntables * 8)
+                        : (uint64_t *)malloc((scanned_bits_words + atomic_bits_words + 1) * 8);
+    bool ok = rwords && rbits && (sbits || !needed) && made.starts;
     if (ok) {
         memcpy(rwords, rootp, nroots * 8);
         memcpy(rbits, rootbits, nbits_roots * 8);
-        memcpy(sbits, scanbits, scanned_bits_words * 8);
-        memcpy(made.starts, tablep + h.ntables * 8, (scanned_bits_words + atomic_bits_words) * 8);
+        if (needed) memcpy(sbits, scanbits, scanned_bits_words * 8);
+        if (!fixed) memcpy(made.starts, tablep + h.ntables * 8, (scanned_bits_words + atomic_bits_words) * 8);
     }
-    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
-               h.scanned_bytes, h.atomic_bytes};
     size_t nrel = 0;
-    bool needed = !fixed || b.exe != b.writer_exe || h.extern_words;
     ok = ok && (!needed || relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, !fixed, &nrel)) &&
          relocate(rwords, nroots, rbits, &b, true, &nrel);
     if (!ok) {
         free(rwords); free(rbits); free(sbits);
         image_release(&made);
-        return refuse(err, rwords && rbits && sbits ? "the image is corrupted (a relocation points outside the image)"
+        return refuse(err, rwords && rbits && (sbits || !needed) ? "the image is corrupted (a relocation points outside the image)"
                                                     : "not enough memory to load the image");
     }
     /* from here the objects are live: the collector must see what they point to */
@@ -860,7 +864,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
     if (heap) *heap = made;
-    else free(made.starts);    /* the caller keeps no handle: the graph cannot be written again */
+    else if (!fixed) free(made.starts);    /* the caller keeps no handle: the graph cannot be written again */
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
 }
@@ -882,7 +886,7 @@ bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_
 }
 
 void image_release(ImageHeap *heap) {
-    free(heap->starts);
+    if (!heap->fixed) free(heap->starts);     /* a mapped image's are its file's (read_image) */
     heap->starts = NULL;
     if (!heap->scanned) return;
     GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);

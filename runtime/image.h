@@ -66,7 +66,8 @@ typedef struct ImageHeap ImageHeap;
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                 const ImageRegion *externs, size_t nexterns, ImageHeap *heap, char *err);
 /* The same for an image that is also the bytes of FD from FILE_OFFSET (page-aligned): its parts
- * are mapped from the file when their address is free. */
+ * are mapped from the file when their address is free, and BUF must then stay readable as long
+ * as the graph lives (the block starts are read there). */
 bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
                      ImageHeap *heap, char *err);
