@@ -201,6 +201,14 @@ static bool range_unwritten(const Written *w, const void *p, size_t n) {
     return true;
 }
 
+/* range_unwritten for a symbol, the test made for each symbol of the image: at most two pages. */
+static inline bool symbol_unwritten(const Written *w, uintptr_t a) {
+    _Static_assert(sizeof(Symbol) <= 4096, "a symbol spans at most two pages");
+    if (a < w->lo || a + sizeof(Symbol) > w->hi) return false;
+    size_t i = (a - w->lo) >> w->shift, j = (a + sizeof(Symbol) - 1 - w->lo) >> w->shift;
+    return !page_written(w, i) && !page_written(w, j);
+}
+
 /* What the written pages held before, read from the executable (bootimage.c): a symbol on them
  * whose bytes are still those has the image's record. Without them every such symbol gets a new
  * record, which is only slower. */
@@ -358,8 +366,7 @@ static Obj take_from_image(Lisp *L, Written *w, size_t *nrecords) {
     Obj syms = VEC(base)->data[3];
     for (size_t i = 0; i < VEC(syms)->len; i++) {
         Obj sym = VEC(syms)->data[i];
-        if (sym != NIL && !range_unwritten(w, (void *)sym, sizeof(Symbol)) &&
-            !bytes_as_loaded(w, (void *)sym, sizeof(Symbol)))
+        if (sym != NIL && !symbol_unwritten(w, WORD(sym)) && !bytes_as_loaded(w, (void *)sym, sizeof(Symbol)))
             changed_add(&c, sym);
     }
     Obj snap = NIL;
