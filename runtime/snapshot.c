@@ -532,14 +532,18 @@ static Obj list_reverse_in_place(Obj l) {
     return out;
 }
 
+/* A symbol's cells as REC has them. Only the cells that differ are written: the symbols of the
+ * boot image the session did not change stay on pages it shares with the executable's file. */
 static void restore_symbol(Lisp *L, Obj rec) {
     Symbol *s = symbol_data(L, VEC(rec)->data[0]);
-    s->value = VEC(rec)->data[1];
-    s->function = VEC(rec)->data[2];
-    s->plist = VEC(rec)->data[3];
-    s->setf_function = VEC(rec)->data[4];
-    s->h.flags = (uint8_t)fixnum_val(CAR(VEC(rec)->data[5]));
-    s->package = CDR(VEC(rec)->data[5]);
+    Obj *d = VEC(rec)->data;
+    uint8_t flags = (uint8_t)fixnum_val(CAR(d[5]));
+    if (s->value != d[1]) s->value = d[1];
+    if (s->function != d[2]) s->function = d[2];
+    if (s->plist != d[3]) s->plist = d[3];
+    if (s->setf_function != d[4]) s->setf_function = d[4];
+    if (s->h.flags != flags) s->h.flags = flags;
+    if (s->package != CDR(d[5])) s->package = CDR(d[5]);
 }
 
 void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
