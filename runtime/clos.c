@@ -451,6 +451,8 @@ static inline bool class_inherits(Obj cls, Obj super) {
     return false;
 }
 
+bool clos_class_inherits(Obj cls, Obj super) { return class_inherits(cls, super); }
+
 static Obj check_structure(Lisp *L, Obj o, Obj cls) {
     if (LIKELY(is_type(o, T_INSTANCE))) {
         Obj c = INST(o)->layout;
