@@ -2079,8 +2079,19 @@ static Obj coerce_to_complex(Lisp *L, Obj x, Obj spec, Obj part) {
     return x;
 }
 
+/* Whether SPEC is a symbol naming a sequence type of that kind: known without SUBTYPEP, which
+ * allocates and is far dearer than the copy for the short sequences COERCE mostly sees. */
+static bool list_type_name_p(Obj spec, BType bt) {
+    return is_symbol(spec) && (bt == BT_LIST || bt == BT_CONS || bt == BT_NULL);
+}
+static bool vector_type_name_p(Obj spec, BType bt) {
+    return is_symbol(spec) && (bt == BT_VECTOR || bt == BT_SIMPLE_VECTOR || bt == BT_STRING ||
+                               bt == BT_SIMPLE_STRING || bt == BT_BASE_STRING || bt == BT_SIMPLE_BASE_STRING ||
+                               bt == BT_BIT_VECTOR || bt == BT_SIMPLE_BIT_VECTOR);
+}
+
 static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
-    if (certainly_subtype(L, spec, S(LIST))) {
+    if (list_type_name_p(spec, bt) || (!vector_type_name_p(spec, bt) && certainly_subtype(L, spec, S(LIST)))) {
         Obj l = sequence_to_list(L, x);
         if (bt == BT_NULL && l != NIL)
             err_simple_type(L, FIX((intptr_t)sequence_length(L, x)), L2(L, S(EQL), FIX(0)),
@@ -2091,7 +2102,7 @@ static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
                             "The length requested (~S) does not match the type restriction in ~S.", L2(L, FIX(0), S(CONS)));
         return l;
     }
-    if (!certainly_subtype(L, spec, S(VECTOR))) err_coerce(L, x, spec);
+    if (!vector_type_name_p(spec, bt) && !certainly_subtype(L, spec, S(VECTOR))) err_coerce(L, x, spec);
     UElt ue = UE_T;
     intptr_t size = -1;
     if (is_array_bt(bt)) {
