@@ -412,9 +412,10 @@ DEFPRIM(prim_pct_fill_standard_slots) {
 }
 
 /* MAKE-INSTANCE's work for a finalized class on the standard path (see %STANDARD-PATH-P in
- * clos.lisp): check the initargs, add the default initargs, allocate, fill the slots (CLHS 7.1).
- * VALID is the list of valid initargs, or T when any is. */
-static Obj make_standard_instance(Lisp *L, Obj cls, Obj initargs, Obj valid) {
+ * clos.lisp): check the initargs, add the default initargs, allocate, and fill the slots (CLHS
+ * 7.1) or, when CALL_INIT (a program's methods of INITIALIZE-INSTANCE or SHARED-INITIALIZE
+ * apply), call INITIALIZE-INSTANCE. VALID is the list of valid initargs, or T when any is. */
+static Obj make_standard_instance(Lisp *L, Obj cls, Obj initargs, Obj valid, bool call_init) {
     size_t n = 0;
     for (Obj x = initargs; x != NIL; x = CDR(CDR(x))) {
         if (!is_cons(x)) err_program(L, "odd number of &KEY arguments");
@@ -455,7 +456,8 @@ static Obj make_standard_instance(Lisp *L, Obj cls, Obj initargs, Obj valid) {
         }
     }
     Obj o = alloc_clos_instance(L, T_INSTANCE, cls, INST_STANDARD);
-    fill_slots(L, o, cls, S(T), initargs);
+    if (call_init) apply_list(L, S(CLOS_INITIALIZE_INSTANCE), cons(L, o, initargs));
+    else fill_slots(L, o, cls, S(T), initargs);
     L->nvals = 1;
     return o;
 }
@@ -463,21 +465,24 @@ static Obj make_standard_instance(Lisp *L, Obj cls, Obj initargs, Obj valid) {
 /* (sys:%make-standard-instance-fast class initargs valid-initargs) */
 DEFPRIM(prim_pct_make_standard_instance_fast) {
     UNUSED_ARGS;
-    return make_standard_instance(L, check_class(L, args[0]), args[1], args[2]);
+    return make_standard_instance(L, check_class(L, args[0]), args[1], args[2], false);
 }
 
 /* The valid initargs of CLS when its plan, cached by %STANDARD-PATH-P in its initargs cache as
- * ((clos-epoch . initargs-epoch) path . valid-initargs), is current and its path is T (only the
- * system's methods of MAKE-INSTANCE and of the initialization functions apply) or, when INSIDE
- * (called from the system's MAKE-INSTANCE method), :INIT; NO_VALUE otherwise. */
-static Obj standard_plan(Lisp *L, Obj cls, bool inside) {
+ * ((clos-epoch . initargs-epoch) path . valid-initargs), is current and its path is T or :CALL
+ * (only the system's methods of MAKE-INSTANCE apply) or, when INSIDE (called from the system's
+ * MAKE-INSTANCE method), :INIT or :CALL-INIT; NO_VALUE otherwise. *CALL_INIT tells the :CALL
+ * paths (INITIALIZE-INSTANCE to be called) from the others (the slots filled here). */
+static Obj standard_plan(Lisp *L, Obj cls, bool inside, bool *call_init) {
     Obj cache = class_slots(cls)[CL_INITARGS_CACHE];
     if (!is_cons(cache) || !is_cons(CAR(cache)) || !is_cons(CDR(cache))) return NO_VALUE;
     Obj stamp = CAR(cache);
     if (CAR(stamp) != SYM(S(P_CLOS_EPOCH))->value || CDR(stamp) != SYM(S(P_INITARGS_EPOCH))->value)
         return NO_VALUE;
     Obj path = CAR(CDR(cache));
-    if (path == S(T) || (inside && path == S(K_INIT))) return CDR(CDR(cache));
+    *call_init = path == S(K_CALL) || path == S(K_CALL_INIT);
+    if (path == S(T) || path == S(K_CALL) || (inside && (path == S(K_INIT) || path == S(K_CALL_INIT))))
+        return CDR(CDR(cache));
     return NO_VALUE;
 }
 
@@ -492,9 +497,10 @@ DEFPRIM(prim_pct_make_instance_on_standard_path) {
         cls = hash_get(L, table, cls, NIL);
     }
     if (!is_class_object(cls)) return NIL;
-    Obj valid = standard_plan(L, cls, nargs > 2 && args[2] != NIL);
+    bool call_init = false;
+    Obj valid = standard_plan(L, cls, nargs > 2 && args[2] != NIL, &call_init);
     if (valid == NO_VALUE) return NIL;
-    return make_standard_instance(L, cls, args[1], valid);
+    return make_standard_instance(L, cls, args[1], valid, call_init);
 }
 
 /* ------------------------------------------------------------------ */

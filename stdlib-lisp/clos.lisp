@@ -1709,27 +1709,32 @@
 ;;; again after any class is defined or redefined or finalized (*CLOS-EPOCH*) and after a method
 ;;; of those functions or of REINITIALIZE-INSTANCE is added or removed (*INITARGS-EPOCH*).
 
+(defun %standard-methods-p (gf args standard)
+  (dolist (m (%applicable-methods gf args) t)
+    (if (not (%memq m standard)) (return nil))))
+
 (defun %standard-path-p (class)
-  ;; T: only the methods defined here apply; :INIT: the same except MAKE-INSTANCE, which has
-  ;; others (its standard method still takes the path once they call it); NIL otherwise
+  ;; T: only the methods defined here apply, the slots are filled in C; :CALL: the same, except
+  ;; that a program's methods of INITIALIZE-INSTANCE or SHARED-INITIALIZE apply, so C checks
+  ;; the initargs, adds the defaults and allocates, then calls INITIALIZE-INSTANCE; :INIT and
+  ;; :CALL-INIT: T and :CALL when MAKE-INSTANCE has other methods too (its standard method still
+  ;; takes the path once they call it); NIL otherwise
   (if (not (eq (%instance-layout class) *standard-class*)) (return-from %standard-path-p nil))
-  (let ((proto (%class-prototype class)))
-    (dolist (ms (list (%applicable-methods #'allocate-instance (list class))
-                      (%applicable-methods #'initialize-instance (list proto))
-                      (%applicable-methods #'shared-initialize (list proto t))))
-      (dolist (m ms)
-        (if (not (%memq m *standard-initialization-methods*))
-            (return-from %standard-path-p nil))))
-    (dolist (m (%applicable-methods #'make-instance (list class)) t)
-      (if (not (%memq m *standard-make-instance-methods*))
-          (return-from %standard-path-p :init)))))
+  (if (not (%standard-methods-p #'allocate-instance (list class) *standard-initialization-methods*))
+      (return-from %standard-path-p nil))
+  (let* ((proto (%class-prototype class))
+         (fill (and (%standard-methods-p #'initialize-instance (list proto) *standard-initialization-methods*)
+                    (%standard-methods-p #'shared-initialize (list proto t) *standard-initialization-methods*))))
+    (if (%standard-methods-p #'make-instance (list class) *standard-make-instance-methods*)
+        (if fill t :call)
+        (if fill :init :call-init))))
 
 (defun %standard-initialization-p (class)
-  ;; whether the standard method of MAKE-INSTANCE may take the standard path for CLASS
+  ;; whether the standard method of MAKE-INSTANCE may fill the slots itself for CLASS
   (%valid-initargs class)
   (let ((cache (%class.initargs-cache class)))
     (if (eq (cadr cache) :unknown) (rplaca (cdr cache) (%standard-path-p class)))
-    (cadr cache)))
+    (%memq (cadr cache) '(t :init))))
 
 (defun %make-standard-instance (class initargs)
   (%ensure-finalized class)

@@ -225,6 +225,34 @@
           *ic-log*))
   ((99 99 99) 99 (:make :make :make :make)))
 
+;;; a program's INITIALIZE-INSTANCE methods from the start: allocated in C, then initialized by
+;;; the generic function (the :CALL path)
+(defclass ic-called ()
+  ((a :initarg :a :reader ic-called-a)
+   (b :initarg :b :initform :b0 :reader ic-called-b)
+   (seen :initform nil :accessor ic-called-seen))
+  (:default-initargs :a (incf *ic-counter*)))
+
+(defmethod initialize-instance :after ((o ic-called) &key a b extra)
+  (setf (ic-called-seen o) (list a b extra)))
+
+(deftest ic-call-path
+  (progn (setq *ic-counter* 0)
+         (thrice (let ((o (make-instance 'ic-called :extra 1)))
+                   (list (ic-called-a o) (ic-called-b o) (ic-called-seen o)))))
+  ((1 :b0 (1 nil 1)) (2 :b0 (2 nil 1)) (3 :b0 (3 nil 1))))
+
+(deftest ic-call-path-invalid-initarg
+  (thrice (signals-error (make-instance 'ic-called :bogus 1) program-error))
+  (t t t))
+
+(defclass ic-skipped () ((a :initarg :a :initform :a0)))
+(defmethod initialize-instance :around ((o ic-skipped) &key) o)
+
+(deftest ic-call-path-around-without-next-method
+  (thrice (slot-boundp (make-instance 'ic-skipped :a 1) 'a))
+  (nil nil nil))
+
 ;;; ------------------------------------------------------------------
 ;;; Classes redefined after instances and plans were made
 
