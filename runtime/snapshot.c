@@ -155,10 +155,10 @@ static Obj take_full(Lisp *L) {
  * The boot image is mapped privately from the executable, so a page of it that nobody wrote since
  * still holds exactly what the image's writer saw when it took L->image_snapshot (written.c tells
  * which pages were written). The session's snapshot is then that snapshot with new records put in
- * front for what may differ: every symbol whose cells lie on a written page or outside the image
- * (NIL's live in the Lisp structure), and every symbol present in a package whose structure or
- * symbol tables lie there (a package made or changed since). Package records are the image's own
- * for unchanged packages. A symbol may then have two records; the first one is its state (the
+ * front for what may differ: every symbol whose bytes on a written page are not the executable's
+ * any more, NIL (its cells live in the Lisp structure), and every symbol present in a package whose
+ * names, uses or symbol tables changed (or that was made since). Package records are the image's
+ * own for unchanged packages. A symbol may then have two records; the first one is its state (the
  * others are older), as snapshot_restore and snapshot_verify read them. The start-up snapshot reads
  * a few symbols instead of every symbol and record of the image: cheaper, and the pages of the
  * image a session does not use are never brought in. */
@@ -180,7 +180,7 @@ static bool wordset_has(const WordSet *s, uintptr_t key) {
 }
 
 /* The image's pointer-bearing part [lo, hi), its pages of 1 << shift bytes, the bits of those
- * written, and what the written ones held before (orig, npages_read of them in page order, their
+ * written, and what the written ones held before (orig, nwritten pages in page order, their
  * indices in idx), when they could be read from the executable. */
 typedef struct Written {
     uintptr_t lo, hi; unsigned shift; uint64_t *bits;
