@@ -265,8 +265,9 @@ static Obj slot_protocol(Lisp *L, Obj op, Obj o, Obj name, Obj value) {
 }
 
 /* SLOT-VALUE and its kin; STD says to take the direct path even for a class flagged
- * INST_SLOT_PROTOCOL (the standard methods of SLOT-VALUE-USING-CLASS and its kin). */
-static Obj std_slot_value(Lisp *L, Obj o, Obj name, bool std) {
+ * INST_SLOT_PROTOCOL (the standard methods of SLOT-VALUE-USING-CLASS and its kin). Inlined into
+ * each primitive, so that the primitives cost what they cost before the flag but its test. */
+static inline __attribute__((always_inline)) Obj std_slot_value(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (cls == NIL) {
         Obj r = slot_missing(L, NIL, o, name, S(CLOS_SLOT_VALUE), NIL, false);
@@ -294,7 +295,7 @@ DEFPRIM(prim_slot_value) {
     return std_slot_value(L, args[0], check_symbol(L, args[1]), false);
 }
 
-static Obj std_set_slot_value(Lisp *L, Obj value, Obj o, Obj name, bool std) {
+static inline __attribute__((always_inline)) Obj std_set_slot_value(Lisp *L, Obj value, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (cls == NIL) {
         slot_missing(L, NIL, o, name, S(SETF), value, true);
@@ -328,7 +329,7 @@ static Obj current_slot_location(Lisp *L, Obj o, Obj cls, Obj name) {
     return slot_location(cls, name);
 }
 
-static Obj std_slot_boundp(Lisp *L, Obj o, Obj name, bool std) {
+static inline __attribute__((always_inline)) Obj std_slot_boundp(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (!std && cls != NIL && slot_protocol_p(cls))
         return boolean(L, slot_protocol(L, S(CLOS_SLOT_BOUNDP), o, name, NIL) != NIL);
@@ -343,7 +344,7 @@ DEFPRIM(prim_slot_boundp) {
     return std_slot_boundp(L, args[0], check_symbol(L, args[1]), false);
 }
 
-static Obj std_slot_makunbound(Lisp *L, Obj o, Obj name, bool std) {
+static inline __attribute__((always_inline)) Obj std_slot_makunbound(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (!std && cls != NIL && slot_protocol_p(cls)) {
         slot_protocol(L, S(CLOS_SLOT_MAKUNBOUND), o, name, NIL);

@@ -1544,51 +1544,59 @@
                                 (or (gethash s *class-table*) (%forward-class s)))
                             (or superclasses
                                 (list (if (eq kind :funcallable) 'funcallable-standard-object 'standard-object))))))
-      (dolist (s supers)
-        (if (or (eq s class) (%inherits-from-p s class))
-            (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
-                                 :format-arguments (list class)))
-        (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
-            ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
-            (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
-                                    (gethash 'funcallable-standard-object *class-table*))))
-                (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
-                                     :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
-      (%set-class.kind class kind)
-      (%adopt-metaclass class meta)
-      (if other-initargs (%metaclass-initargs class meta other-initargs))
-      ;; canonicalized slot plists (DEFCLASS with a program's metaclass, ENSURE-CLASS) become direct
-      ;; slot definitions through DIRECT-SLOT-DEFINITION-CLASS
-      (if *direct-slot-definition-maker*
-          (setq direct-slots (funcall *direct-slot-definition-maker* class direct-slots)))
-      (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
-          (%validate-superclasses class supers))
-      ;; the accessor methods of the old definition go
-      (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
-      ;; class slots keep their values when the slot stays shared
-      (dolist (d direct-slots)
-        (if (eq (%slot-definition-allocation d) :class)
-            (dolist (old (%class-direct-slots class))
-              (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
-                       (consp (%slotd.location old)))
-                  (%set-slotd.location d (%slotd.location old))))))
-      (%set-class.direct-slots class direct-slots)
-      (%set-class.direct-default-initargs class default-initargs)
-      (%set-class.documentation class doc)
-      (%set-direct-superclasses class supers)
-      (setf (gethash name *class-table*) class)
-      (%finalize-class class)
-      (%initialize-class-slots class)
+      (%shape-class class meta kind supers direct-slots default-initargs doc other-initargs
+                    #'(lambda () (setf (gethash name *class-table*) class)))
       (%set-documentation name 'type doc)
-      (%bump-epoch)
-      (dolist (d direct-slots)
-        (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-        (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
       (if (and redefined *metaobject-changed-hook*)
           (funcall *metaobject-changed-hook* class
-                   (list* :direct-superclasses supers :direct-slots direct-slots
+                   (list* :direct-superclasses supers :direct-slots (%class-direct-slots class)
                           :direct-default-initargs default-initargs other-initargs)))
       class)))
+
+(defun %shape-class (class meta kind supers direct-slots default-initargs doc other-initargs register)
+  ;; give CLASS, an instance of META, its definition: direct superclasses SUPERS (classes), slots,
+  ;; default initargs, documentation and the initargs of a program's metaclass; then REGISTER it
+  ;; (a function, or NIL for an anonymous class), finalize it and make its accessor methods
+  (dolist (s supers)
+    (if (or (eq s class) (%inherits-from-p s class))
+        (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
+                             :format-arguments (list class)))
+    (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
+        ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
+        (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
+                                (gethash 'funcallable-standard-object *class-table*))))
+            (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
+                                 :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
+  (%set-class.kind class kind)
+  (%adopt-metaclass class meta)
+  (if other-initargs (%metaclass-initargs class meta other-initargs))
+  ;; canonicalized slot plists (DEFCLASS with a program's metaclass, ENSURE-CLASS) become direct
+  ;; slot definitions through DIRECT-SLOT-DEFINITION-CLASS
+  (if *direct-slot-definition-maker*
+      (setq direct-slots (funcall *direct-slot-definition-maker* class direct-slots)))
+  (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+      (%validate-superclasses class supers))
+  ;; the accessor methods of the old definition go
+  (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
+  ;; class slots keep their values when the slot stays shared
+  (dolist (d direct-slots)
+    (if (eq (%slot-definition-allocation d) :class)
+        (dolist (old (%class-direct-slots class))
+          (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
+                   (consp (%slotd.location old)))
+              (%set-slotd.location d (%slotd.location old))))))
+  (%set-class.direct-slots class direct-slots)
+  (%set-class.direct-default-initargs class default-initargs)
+  (%set-class.documentation class doc)
+  (%set-direct-superclasses class supers)
+  (if register (funcall register))
+  (%finalize-class class)
+  (%initialize-class-slots class)
+  (%bump-epoch)
+  (dolist (d direct-slots)
+    (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+    (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+  class)
 
 (defun %inherits-from-p (class super)
   ;; whether SUPER is among the direct superclasses of CLASS, transitively

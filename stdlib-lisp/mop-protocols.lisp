@@ -194,6 +194,41 @@
 
 (setq sys::*class-finalizer* #'%finalize-by-protocol)
 
+;;; FINALIZE-INHERITANCE is a generic function, its standard method what it was (clos.lisp). A
+;;; class is finalized when it is defined, once its superclasses are, without a call of it: a
+;;; program's method on it runs when FINALIZE-INHERITANCE is called (as closer-mop's
+;;; ENSURE-FINALIZED and CLASS-PROTOTYPE of an unfinalized class do).
+(setf (symbol-function 'sys::%finalize-inheritance) #'finalize-inheritance)
+(fmakunbound 'finalize-inheritance)
+(defgeneric finalize-inheritance (class)
+  (:documentation "Computes the class precedence list, the slots and the default initargs of CLASS, whose superclasses must all be defined."))
+(%define-standard-method finalize-inheritance ((class class))
+  (sys::%finalize-inheritance class))
+
+;;; ------------------------------------------------------------------
+;;; MAKE-INSTANCE of a metaclass (STANDARD-CLASS or a subclass) makes an anonymous class from
+;;; AMOP's class initargs (5.4.1); DEFCLASS and ENSURE-CLASS make named ones without it.
+
+(defmethod initialize-instance :after ((class class) &key name direct-superclasses direct-slots
+                                                            direct-default-initargs documentation)
+  (let* ((meta (class-of class))
+         (funcallable (subtypep meta 'funcallable-standard-class)))
+    (unless (or (subtypep meta 'standard-class) funcallable)
+      (error "MAKE-INSTANCE of ~S: only STANDARD-CLASS, FUNCALLABLE-STANDARD-CLASS and their subclasses make classes." meta))
+    ;; the instance ALLOCATE-INSTANCE made becomes a class metaobject: its slots of CLASS empty,
+    ;; those of META as SHARED-INITIALIZE left them
+    (sys::%set-instance-flags class (sys::%flag.class))
+    (dotimes (i (sys::%class.nslots))
+      (when (eq (sys::%instance-ref class i) sys::+slot-unbound+) (sys::%instance-set class i nil)))
+    (sys::%set-class.version class 0)
+    (sys::%set-class.instance-size class 0)
+    (sys::%set-class.name class name)
+    (sys::%shape-class class meta (if funcallable :funcallable :standard)
+                       (or (mapcar #'(lambda (s) (if (classp s) s (find-class s))) direct-superclasses)
+                           (list (find-class (if funcallable 'funcallable-standard-object 'standard-object))))
+                       (mapcar #'%canonical-slot direct-slots)
+                       (%canonical-default-initargs direct-default-initargs) documentation nil nil)))
+
 ;;; ------------------------------------------------------------------
 ;;; Slot access (AMOP 5.5.x, "Instance structure protocol")
 

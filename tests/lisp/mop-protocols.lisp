@@ -313,3 +313,41 @@
           (mp-reinit 4)
           (signals-error (reinitialize-instance gf :no-such-initarg 1) error)))
   ("before" "after" "after" "after" 4 t))
+
+;;; ------------------------------------------------------------------
+;;; MAKE-INSTANCE of a metaclass makes an anonymous class
+
+(defclass mp-base () ((x :initarg :x :accessor mp-base-x)))
+
+(deftest mop-make-instance-of-metaclass
+  (let ((c (make-instance 'standard-class :name 'mp-anonymous
+                                          :direct-superclasses (list (find-class 'mp-base))
+                                          :direct-slots (list (list :name 'y :initargs '(:y) :initform 5
+                                                                    :initfunction (lambda () 5))))))
+    (sb-mop:finalize-inheritance c)
+    (let ((o (make-instance c :x 1)))
+      (list (class-name c) (find-class 'mp-anonymous nil)
+            (mapcar #'sb-mop:slot-definition-name (sb-mop:class-slots c))
+            (mp-base-x o) (slot-value o 'y) (typep o 'mp-base) (eq (class-of o) c)
+            (multiple-value-list (subtypep c 'mp-base)) (multiple-value-list (subtypep (find-class 'mp-base) c))
+            (and (member c (sb-mop:class-direct-subclasses (find-class 'mp-base))) t))))
+  (mp-anonymous nil (x y) 1 5 t t (t t) (nil t) t))
+
+(deftest mop-make-instance-of-program-metaclass
+  ;; through the program's metaclass: its slots, VALIDATE-SUPERCLASS and COMPUTE-SLOTS apply
+  (let ((c (make-instance 'mp-extra-class :direct-superclasses (list (find-class 'mp-extra)))))
+    (sb-mop:finalize-inheritance c)
+    (list (class-name (class-of c)) (slot-value (make-instance c :a 2) 'extra)
+          (mapcar #'sb-mop:slot-definition-name (sb-mop:class-slots c))))
+  (mp-extra-class 42 (a extra)))
+
+;;; FINALIZE-INHERITANCE is a generic function
+(defvar *mp-finalized* nil)
+(defmethod sb-mop:finalize-inheritance :after ((c mp-extra-class))
+  (push (class-name c) *mp-finalized*))
+
+(deftest mop-finalize-inheritance-generic
+  (let ((*mp-finalized* nil))
+    (sb-mop:finalize-inheritance (find-class 'mp-extra))
+    (list (typep #'sb-mop:finalize-inheritance 'generic-function) *mp-finalized*))
+  (t (mp-extra)))
