@@ -1456,10 +1456,9 @@
             (t (setq other-options (append other-options (list (car o) (cdr o)))))))
     `(progn
        (%ensure-class ',name ',superclasses
-                      (list ,@(%mapcar1 #'(lambda (s)
-                                            (%defclass-slot-form
-                                             name s (and metaclass (not (%memq metaclass '(standard-class funcallable-standard-class))))))
-                                        slots))
+                      (list ,@(let ((canonical (and metaclass (not (%memq metaclass '(standard-class
+                                                                                        funcallable-standard-class))))))
+                                (%mapcar1 #'(lambda (s) (%defclass-slot-form name s canonical)) slots)))
                       ,default-initargs ',doc ',metaclass ',other-options)
        (%note-definition 'defclass ',name)
        (find-class ',name))))
