@@ -1522,6 +1522,7 @@
       (setf (slot-value class (%slot-definition-name sd)) (cadr p)))))
 
 (defvar *direct-slot-definition-maker* nil) ; mop-protocols.lisp: (class slots) -> slot definitions
+(defvar *class-initializer* nil) ; mop-protocols.lisp: defines a class of a program's metaclass
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
   (%check-definition-lock name)
@@ -1537,6 +1538,14 @@
     (if (and class (not (eq (%class-name class) name))) (setq class nil))
     (setq redefined (and class (%memq (%class-kind class) '(:standard :funcallable))))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
+        (setq class nil))
+    ;; a program's metaclass: MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
+    (if (and *class-initializer* (not (eq meta *standard-class*)) (not (eq meta *funcallable-standard-class*)))
+        (return-from %ensure-class
+          (funcall *class-initializer* name class meta
+                   (%mapcar1 #'(lambda (s) (or (gethash s *class-table*) (%forward-class s))) superclasses)
+                   direct-slots default-initargs doc other-initargs)))
+    (if (null class)
         (progn (setq class (%make-class-object name kind))
                (%adopt-metaclass class meta)))
     (let ((supers (%mapcar1 #'(lambda (s)

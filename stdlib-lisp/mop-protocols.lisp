@@ -209,25 +209,60 @@
 ;;; MAKE-INSTANCE of a metaclass (STANDARD-CLASS or a subclass) makes an anonymous class from
 ;;; AMOP's class initargs (5.4.1); DEFCLASS and ENSURE-CLASS make named ones without it.
 
-(defmethod initialize-instance :after ((class class) &key name direct-superclasses direct-slots
-                                                            direct-default-initargs documentation)
+(defun %shape-class-from-initargs (class supers slots default-initargs documentation)
+  ;; CLASS, an instance of a metaclass, gets the definition AMOP's class initargs give
   (let* ((meta (class-of class))
          (funcallable (subtypep meta 'funcallable-standard-class)))
     (unless (or (subtypep meta 'standard-class) funcallable)
-      (error "MAKE-INSTANCE of ~S: only STANDARD-CLASS, FUNCALLABLE-STANDARD-CLASS and their subclasses make classes." meta))
-    ;; the instance ALLOCATE-INSTANCE made becomes a class metaobject: its slots of CLASS empty,
-    ;; those of META as SHARED-INITIALIZE left them
-    (sys::%set-instance-flags class (sys::%flag.class))
-    (dotimes (i (sys::%class.nslots))
-      (when (eq (sys::%instance-ref class i) sys::+slot-unbound+) (sys::%instance-set class i nil)))
-    (sys::%set-class.version class 0)
-    (sys::%set-class.instance-size class 0)
-    (sys::%set-class.name class name)
+      (error "~S is not STANDARD-CLASS, FUNCALLABLE-STANDARD-CLASS or a subclass of one: it makes no classes." meta))
     (sys::%shape-class class meta (if funcallable :funcallable :standard)
-                       (or (mapcar #'(lambda (s) (if (classp s) s (find-class s))) direct-superclasses)
+                       (or (mapcar #'(lambda (s) (if (classp s) s (find-class s))) supers)
                            (list (find-class (if funcallable 'funcallable-standard-object 'standard-object))))
-                       (mapcar #'%canonical-slot direct-slots)
-                       (%canonical-default-initargs direct-default-initargs) documentation nil nil)))
+                       (mapcar #'(lambda (s) (if (typep s 'slot-definition) s (%canonical-slot s))) slots)
+                       (%canonical-default-initargs default-initargs) documentation nil nil)))
+
+(defmethod initialize-instance :after ((class class) &key name direct-superclasses direct-slots
+                                                            direct-default-initargs documentation)
+  ;; the instance ALLOCATE-INSTANCE made becomes a class metaobject: its slots of CLASS empty,
+  ;; those of its metaclass as SHARED-INITIALIZE left them
+  (sys::%set-instance-flags class (sys::%flag.class))
+  (dotimes (i (sys::%class.nslots))
+    (when (eq (sys::%instance-ref class i) sys::+slot-unbound+) (sys::%instance-set class i nil)))
+  (sys::%set-class.version class 0)
+  (sys::%set-class.instance-size class 0)
+  (sys::%set-class.name class name)
+  (%shape-class-from-initargs class direct-superclasses direct-slots direct-default-initargs documentation))
+
+(defun %redefine-class-from-initargs (class &key (name nil name-p) (direct-superclasses nil supers-p)
+                                                 (direct-slots nil slots-p)
+                                                 (direct-default-initargs nil default-initargs-p)
+                                                 (documentation nil documentation-p) &allow-other-keys)
+  ;; REINITIALIZE-INSTANCE of a class (mop.lisp's :after method): the initargs given replace
+  ;; those parts of its definition, the others stay
+  (when name-p (sys::%set-class.name class name))
+  (when (or supers-p slots-p default-initargs-p documentation-p)
+    (%shape-class-from-initargs
+     class (if supers-p direct-superclasses (class-direct-superclasses class))
+     (if slots-p direct-slots (class-direct-slots class))
+     (if default-initargs-p direct-default-initargs (class-direct-default-initargs class))
+     (if documentation-p documentation (sys::%class.documentation class)))))
+
+(defun %define-class-by-protocol (name class meta supers direct-slots default-initargs doc other-initargs)
+  ;; SYS::*CLASS-INITIALIZER*: DEFCLASS and ENSURE-CLASS of a class whose metaclass is a
+  ;; program's make it with MAKE-INSTANCE of the metaclass, or redefine it (or a forward
+  ;; referenced class of the name) with REINITIALIZE-INSTANCE, as ENSURE-CLASS-USING-CLASS does,
+  ;; so that the metaclass's methods on those run; the other class options are initargs
+  (let ((initargs (list* :name name :direct-superclasses supers :direct-slots direct-slots
+                         :direct-default-initargs default-initargs :documentation doc other-initargs)))
+    (if class
+        (progn (sys::%adopt-metaclass class meta)
+               (apply #'reinitialize-instance class initargs))
+        (setq class (apply #'make-instance meta initargs)))
+    (setf (gethash name sys::*class-table*) class)
+    (sys::%set-documentation name 'type doc)
+    class))
+
+(setq sys::*class-initializer* #'%define-class-by-protocol)
 
 ;;; ------------------------------------------------------------------
 ;;; Slot access (AMOP 5.5.x, "Instance structure protocol")

@@ -378,6 +378,8 @@
   (:documentation "Tells DEPENDENT that METAOBJECT changed with INITARGS."))
 
 (defmethod reinitialize-instance :after ((metaobject class) &rest initargs)
+  ;; a change of definition first (mop-protocols.lisp), then the dependents
+  (apply #'%redefine-class-from-initargs metaobject initargs)
   (when sys::*metaobject-changed-hook* (funcall sys::*metaobject-changed-hook* metaobject initargs)))
 
 (defmethod reinitialize-instance :after ((metaobject generic-function) &rest initargs)

@@ -351,3 +351,30 @@
     (sb-mop:finalize-inheritance (find-class 'mp-extra))
     (list (typep #'sb-mop:finalize-inheritance 'generic-function) *mp-finalized*))
   (t (mp-extra)))
+
+;;; DEFCLASS of a program's metaclass makes the class with MAKE-INSTANCE of it and redefines it
+;;; with REINITIALIZE-INSTANCE, so the metaclass's methods on those run (here: a superclass
+;;; added to every class of the metaclass, as ContextL's special classes add theirs)
+
+(defclass mp-mixin () ((tag :initform :mixed :reader mp-tag)))
+(defclass mp-mixing-class (standard-class) ())
+(defmethod sb-mop:validate-superclass ((c mp-mixing-class) (s standard-class)) t)
+(defmethod initialize-instance :around ((c mp-mixing-class) &rest initargs &key direct-superclasses)
+  (apply #'call-next-method c :direct-superclasses (append direct-superclasses (list (find-class 'mp-mixin)))
+         initargs))
+(defmethod reinitialize-instance :around ((c mp-mixing-class) &rest initargs
+                                          &key (direct-superclasses nil direct-superclasses-p))
+  (if direct-superclasses-p
+      (apply #'call-next-method c :direct-superclasses (append direct-superclasses (list (find-class 'mp-mixin)))
+             initargs)
+      (call-next-method)))
+(defclass mp-mixed () ((a :initarg :a :initform 0 :reader mp-mixed-a)) (:metaclass mp-mixing-class))
+
+(deftest mop-defclass-through-make-instance
+  (let ((before (list (mp-tag (make-instance 'mp-mixed)) (mp-mixed-a (make-instance 'mp-mixed :a 1)))))
+    (eval '(defclass mp-mixed () ((a :initarg :a :initform 2 :reader mp-mixed-a) (b :initform 3))
+            (:metaclass mp-mixing-class)))
+    (let ((o (make-instance 'mp-mixed)))
+      (list before (mp-tag o) (mp-mixed-a o) (slot-value o 'b)
+            (mapcar #'class-name (sb-mop:class-direct-superclasses (find-class 'mp-mixed))))))
+  ((:mixed 1) :mixed 2 3 (mp-mixin)))
