@@ -3,6 +3,9 @@
 ;;;; STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS) or generic function class (a subclass of
 ;;;; STANDARD-GENERIC-FUNCTION) change what it does.
 ;;;;
+;;;; - Class initialization: MAKE-INSTANCE of a metaclass makes a class from AMOP's class
+;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS of a class
+;;;;   whose metaclass is a program's go through them.
 ;;;; - The class finalization protocol: a class whose metaclass is a program's is finalized by
 ;;;;   COMPUTE-CLASS-PRECEDENCE-LIST, COMPUTE-SLOTS (COMPUTE-EFFECTIVE-SLOT-DEFINITION,
 ;;;;   EFFECTIVE-SLOT-DEFINITION-CLASS) and COMPUTE-DEFAULT-INITARGS; its direct slots are made by
