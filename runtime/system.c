@@ -126,7 +126,7 @@ DEFPRIM(prim_machine_instance) {
     return string_from_cstr(L, buf);
 }
 
-static const PrimDef system_prims[] = {
+const PrimDef system_prims[] = {
     {"GET-UNIVERSAL-TIME", PK_CL, prim_get_universal_time, 0, 0, 0, "()", "The current time as a universal time: seconds since the start of 1900, GMT."},
     {"GET-INTERNAL-REAL-TIME", PK_CL, prim_get_internal_real_time, 0, 0, 0, "()", "The elapsed wall-clock time in INTERNAL-TIME-UNITS-PER-SECOND units since an arbitrary fixed point."},
     {"GET-INTERNAL-RUN-TIME", PK_CL, prim_get_internal_run_time, 0, 0, 0, "()", "The processor time used so far by this process, in INTERNAL-TIME-UNITS-PER-SECOND units."},
