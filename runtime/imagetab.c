@@ -55,6 +55,15 @@ static const ImageTable *table_at(size_t t) {
     return NULL;
 }
 
+bool imagetab_declared(const void *rows) {
+    pthread_mutex_lock(&lock);
+    bool found = false;
+    for (size_t g = 0; g < ngroups && !found; g++)
+        for (size_t i = 0; i < groups[g].n && !found; i++) found = groups[g].tables[i].rows == rows;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
 static const char *row_name(const ImageTable *t, size_t r) {
     const char *name;
     memcpy(&name, (const char *)t->rows + r * t->stride + t->name_at, sizeof name);

@@ -34,6 +34,10 @@ typedef struct ImageTable {
  * read and written with the same registry. */
 void imagetab_add(const ImageTable *tables, size_t n);
 
+/* Whether ROWS is the first row of a declared table (prims_register refuses a primitive table that
+ * is not: an image holding one of its primitives could not be written). */
+bool imagetab_declared(const void *rows);
+
 /* The registry resolved: every address its rows hold, sorted, each with its key (the first row
  * that holds it), and a hash of the names of the tables and of their rows (what an index means). */
 typedef struct ImageLinks {

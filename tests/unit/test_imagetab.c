@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 static Lisp *the_lisp;
 
@@ -248,6 +250,33 @@ START_TEST(boot_image_relinked) {
 }
 END_TEST
 
+static const PrimDef undeclared_prims[] = {
+    {"IMAGETAB-UNDECLARED", PK_SYS, unregistered_fn, 0, 0, 0, "()", NULL},
+    {0},
+};
+
+/* A primitive table that is not in the registry is refused when it is registered, before any
+ * image could hold one of its primitives (in a child process: it aborts). */
+START_TEST(undeclared_primitive_table_refused) {
+    Lisp *L = lisp();
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr)) _exit(2);
+        L->boot_phase = 0;    /* checked while booting from the sources */
+        prims_register(L, undeclared_prims);
+        _exit(0);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "status %d", status);
+    ck_assert(imagetab_declared(undeclared_prims) == false);
+    extern const PrimDef list_prims[];
+    ck_assert(imagetab_declared(list_prims));
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("imagetab");
     TCase *t = tcase_create("imagetab");
@@ -259,6 +288,7 @@ static Suite *suite(void) {
     tcase_add_test(t, index_beyond_a_table_refused);
     tcase_add_test(t, other_tables_refused);
     tcase_add_test(t, boot_image_relinked);
+    tcase_add_test(t, undeclared_primitive_table_refused);
     suite_add_tcase(s, t);
     return s;
 }
