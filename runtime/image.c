@@ -236,11 +236,15 @@ static void thread_stack(Writer *w) {
     w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 
+typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+static bool find_block(const Writer *w, uintptr_t v, Block *b);
+
 static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
     if (w->failed) return;
     w->failed = true;
     size_t size = 0;
-    if (where) GC_get_kind_and_size((void *)where, &size);
+    Block b;
+    if (where && find_block(w, where, &b)) size = b.size;    /* also a block of a loaded image */
     size_t at = 0;
     for (const uintptr_t *p = (const uintptr_t *)where; where && at < size / 8 && p[at] != word; at++) {}
     snprintf(w->err, IMAGE_ERRLEN, "%s: the word %#lx at byte %zu of a block of %zu bytes (first word %#lx)",
@@ -257,8 +261,6 @@ static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
  * anything else points to. */
 
 /* ---- blocks: of collected memory, or of the image the interpreter was loaded from ---- */
-
-typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
 
 static bool bit_at(const uint64_t *bits, size_t i) { return bits[i / 64] >> (i % 64) & 1; }
 

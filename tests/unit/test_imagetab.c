@@ -243,6 +243,17 @@ START_TEST(boot_image_relinked) {
                                        " (with-output-to-string (s) (prin1 (read-from-string \"(a . #(1 2))\") s))"
                                        " (documentation 'car 'function)))"),
                      "(42 \"(0 1 2) ok\" \"(A . #(1 2))\" \"The first element of LIST (NIL for NIL).\")");
+    /* a word no table names in a block of the loaded image (not the collector's): refused, with
+     * the block's size found from the image's block starts */
+    static const char stray[] __attribute__((aligned(8))) = "in no table";
+    Primitive *car = PRIM(SYM(intern_cstr(L2, L2->pkg_cl, "CAR"))->function);
+    ck_assert(image_heap_contains(&L2->image_heap, car));
+    const char *doc = car->doc;
+    car->doc = stray;
+    ck_assert(bootimage_write(L2, "/tmp/tinycl-imagetab-never-written", err) != 0);
+    unlink("/tmp/tinycl-imagetab-never-written");
+    ck_assert_msg(strstr(err, "no declared table") != NULL && strstr(err, "block of 0 bytes") == NULL, "%s", err);
+    car->doc = doc;
     lisp_free(L2);
     bootimage_use(NULL, 0);
     free(img);
