@@ -58,6 +58,15 @@ static void pass_on(int sig, siginfo_t *si, void *uc) {
     signal(sig, SIG_DFL);
 }
 
+/* Making one page writable splits the region's mapping, and the kernel caps a process's mappings
+ * (vm.max_map_count): when it refuses, the whole region is recorded and made writable at once,
+ * which needs no new mapping. */
+static bool give_up(Region *r, char *s) {
+    size_t pages = (size_t)(r->end - s + page_size - 1) / page_size;
+    for (size_t p = 0; p < pages; p++) __atomic_store_n(&r->dirty[p], 1, __ATOMIC_RELEASE);
+    return mprotect(s, pages * page_size, PROT_READ | PROT_WRITE) == 0;
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc) {
     int saved = errno;
     char *a = (char *)si->si_addr;
@@ -70,7 +79,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc) {
             /* recorded before the page becomes writable: a collection that stops this thread in
              * between scans the page once more, never once less */
             __atomic_store_n(&regions[i].dirty[p], 1, __ATOMIC_RELEASE);
-            if (mprotect(s + p * page_size, page_size, PROT_READ | PROT_WRITE) == 0) {
+            if (mprotect(s + p * page_size, page_size, PROT_READ | PROT_WRITE) == 0 || give_up(&regions[i], s)) {
                 atomic_fetch_add_explicit(&faults, 1, memory_order_relaxed);
                 errno = saved;
                 return;
@@ -195,7 +204,7 @@ void gcdirty_written(void *start, size_t bytes) {
         char *lo = a > s ? a : s, *hi = b < regions[i].end ? b : regions[i].end;
         size_t p = (size_t)(lo - s) / page_size, q = (size_t)(hi - s + page_size - 1) / page_size;
         for (size_t k = p; k < q; k++) __atomic_store_n(&regions[i].dirty[k], 1, __ATOMIC_RELEASE);
-        mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE);
+        if (mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE) != 0) give_up(&regions[i], s);
     }
 }
 
