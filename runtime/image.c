@@ -2,6 +2,7 @@
 #include "image.h"
 #include "hash.h"
 #include "imagetab.h"
+#include "gcdirty.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -970,7 +971,7 @@ void image_release(ImageHeap *heap) {
     free(heap->starts);
     heap->starts = NULL;
     if (!heap->scanned) return;
-    GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
+    if (!gcdirty_untrack(heap->scanned)) GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
     munmap(heap->scanned, heap->scanned_room);
     munmap(heap->atomic, heap->atomic_room);
     if (heap->fixed) {

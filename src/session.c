@@ -944,7 +944,7 @@ static void call_begin(EvalCall *c, size_t output_limit) {
     TclSession *s = c->s;
     Lisp *L = s->L;
     enter(s);
-    gc_clear_stack(L);
+    gc_clear_stack_used(L);
     specials_clear_stale(L);
     c->r = (TclResult *)calloc(1, sizeof *c->r);
     c->t0 = now_ms();
