@@ -1600,3 +1600,9 @@ void eval_init(Lisp *L) {
         SYM(sym)->h.aux = (uint16_t)(i + 1);
     }
 }
+
+/* The evaluators this file defines itself, for images (imagetab.h; the others are in nodes.c). */
+const EvalDef analyze_evaluators[] = {
+    EVALDEF(ev_ltv),
+    {0},
+};

@@ -7,8 +7,9 @@
 /* Land in frame F: restore the dynamic state it saved. F stays pushed. */
 static void land(Lisp *L, Frame *f) {
     unbind_specials(L, f->special_sp);
-    /* once unwound well above the soft stack limit, the headroom is reserved again */
-    if (L->stack_limit != L->stack_soft_limit && (char *)f > L->stack_soft_limit + L->cfg.stack_headroom)
+    /* once unwound well above the soft stack limit, the headroom is reserved again (a limit above
+     * the soft one is the collector's depth probe: it stays) */
+    if (L->stack_limit < L->stack_soft_limit && (char *)f > L->stack_soft_limit + L->cfg.stack_headroom)
         L->stack_limit = L->stack_soft_limit;
     L->calls = f->calls;
     L->error_depth = f->error_depth;

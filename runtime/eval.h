@@ -17,6 +17,9 @@ struct Node {
     EvalFn ev;
 };
 #define EVAL(L, n, env) ((n)->ev((L), (n), (env)))
+/* A row of a table of evaluators (imagetab.h: an image names a node's evaluator by its row). */
+typedef struct EvalDef { const char *name; EvalFn ev; } EvalDef;
+#define EVALDEF(fn) {#fn, fn}
 
 /* Evaluate a sub-node; pass a travelling local exit straight up. */
 #define EVAL_OR_EXIT(var, L, n, env)               \

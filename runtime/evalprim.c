@@ -622,7 +622,7 @@ DEFPRIM(mac_quasiquote) {
     return qq(L, second(form), 0);
 }
 
-static const PrimDef evalprim_prims[] = {
+const PrimDef evalprim_prims[] = {
     {"EVAL", PK_CL, prim_eval, 1, 1, FN_MV, "(form)", "Evaluates FORM in the current dynamic environment and the null lexical environment and returns its values."},
     {"FUNCALL", PK_CL, prim_funcall, 1, REST, FN_MV, "(function &rest arguments)", "Call FUNCTION with ARGUMENTS."},
     {"APPLY", PK_CL, prim_apply, 1, REST, FN_MV, "(function &rest arguments)", "Calls FUNCTION with ARGUMENTS, the last of which is a list whose elements are passed as further arguments."},

@@ -488,7 +488,7 @@ DEFPRIM(prim_pct_fasl_resolve) {
     return left;
 }
 
-static const PrimDef fasl_prims[] = {
+const PrimDef fasl_prims[] = {
     {"%FASL-WRITE", PK_SYS, prim_pct_fasl_write, 2, 2, 0, "(path object)", NULL},
     {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 1, FN_MV, "(path)", NULL},
     {"%FASL-RESOLVE", PK_SYS, prim_pct_fasl_resolve, 2, 2, 0, "(items pending)", NULL},

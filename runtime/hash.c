@@ -658,7 +658,7 @@ DEFPRIM(prim_eql) { UNUSED_ARGS; return boolean(L, lisp_eql(args[0], args[1])); 
 DEFPRIM(prim_equal) { UNUSED_ARGS; return boolean(L, lisp_equal(L, args[0], args[1])); }
 DEFPRIM(prim_equalp) { UNUSED_ARGS; return boolean(L, lisp_equalp(L, args[0], args[1])); }
 
-static const PrimDef hash_prims[] = {
+const PrimDef hash_prims[] = {
     {"EQ", PK_CL, prim_eq, 2, 2, 0, "(x y)", "True if X and Y are the same object."},
     {"EQL", PK_CL, prim_eql, 2, 2, 0, "(x y)", "EQ, or numbers of the same type and value, or equal characters."},
     {"EQUAL", PK_CL, prim_equal, 2, 2, 0, "(x y)", "True when X and Y are EQL, or are conses with EQUAL cars and cdrs, or strings or bit vectors with the same elements, or pathnames that are the same."},

@@ -130,3 +130,12 @@ void fuse_if_test(Lisp *L, IfNode *i) {
     i->call = c;
     i->n.ev = ev;
 }
+
+/* The evaluators of this file, for images (imagetab.h). */
+const EvalDef nodes_test_evaluators[] = {
+    EVALDEF(ev_if_null), EVALDEF(ev_if_consp), EVALDEF(ev_if_atom), EVALDEF(ev_if_listp), EVALDEF(ev_if_symbolp),
+    EVALDEF(ev_if_endp), EVALDEF(ev_if_zerop), EVALDEF(ev_if_plusp), EVALDEF(ev_if_minusp), EVALDEF(ev_if_eq),
+    EVALDEF(ev_if_eql), EVALDEF(ev_if_lt), EVALDEF(ev_if_gt), EVALDEF(ev_if_le), EVALDEF(ev_if_ge),
+    EVALDEF(ev_if_numeq), EVALDEF(ev_if_numne), EVALDEF(ev_if_lref0),
+    {0},
+};

@@ -872,3 +872,24 @@ void fdefinition_set(Lisp *L, Obj name, Obj fn) {
     }
     err_type(L, name, S(SYMBOL));
 }
+
+/* The evaluators of this file, for images (imagetab.h: a node's evaluator is written as its row). */
+const EvalDef nodes_evaluators[] = {
+    EVALDEF(ev_const), EVALDEF(ev_lref), EVALDEF(ev_lref0), EVALDEF(ev_lset), EVALDEF(ev_gref), EVALDEF(ev_gset),
+    EVALDEF(ev_if), EVALDEF(ev_progn), EVALDEF(ev_let), EVALDEF(ev_let_local), EVALDEF(ev_let_special1),
+    EVALDEF(ev_flet), EVALDEF(ev_local_fn), EVALDEF(ev_function), EVALDEF(ev_lambda), EVALDEF(ev_block),
+    EVALDEF(ev_block_nl), EVALDEF(ev_return), EVALDEF(ev_return_nl), EVALDEF(ev_tagbody), EVALDEF(ev_tagbody_nl),
+    EVALDEF(ev_go), EVALDEF(ev_go_nl), EVALDEF(ev_catch), EVALDEF(ev_throw), EVALDEF(ev_unwind_protect),
+    EVALDEF(ev_progv), EVALDEF(ev_mvcall), EVALDEF(ev_mvprog1), EVALDEF(ev_the), EVALDEF(ev_dbind),
+    EVALDEF(ev_call_node), EVALDEF(ev_call_global), EVALDEF(ev_call_global0), EVALDEF(ev_call_global1),
+    EVALDEF(ev_call_global2), EVALDEF(ev_call_global3), EVALDEF(ev_call_local0), EVALDEF(ev_call_local1),
+    EVALDEF(ev_call_local2), EVALDEF(ev_call_local3), EVALDEF(ev_call_prim),
+    EVALDEF(ev_inline_car), EVALDEF(ev_inline_cdr), EVALDEF(ev_inline_null), EVALDEF(ev_inline_consp),
+    EVALDEF(ev_inline_1plus), EVALDEF(ev_inline_1minus), EVALDEF(ev_inline_zerop), EVALDEF(ev_inline_add),
+    EVALDEF(ev_inline_sub), EVALDEF(ev_inline_lt), EVALDEF(ev_inline_gt), EVALDEF(ev_inline_le),
+    EVALDEF(ev_inline_ge), EVALDEF(ev_inline_numeq), EVALDEF(ev_inline_eq), EVALDEF(ev_inline_eql),
+    EVALDEF(ev_inline_cons), EVALDEF(ev_inline_mul), EVALDEF(ev_inline_mod), EVALDEF(ev_inline_add3),
+    EVALDEF(ev_inline_cadr), EVALDEF(ev_inline_cddr), EVALDEF(ev_inline_caar), EVALDEF(ev_inline_cdar),
+    EVALDEF(ev_inline_caddr),
+    {0},
+};

@@ -1164,7 +1164,7 @@ DEFPRIM(prim_pct_defpackage) {
     return pkg;
 }
 
-static const PrimDef package_prims[] = {
+const PrimDef package_prims[] = {
     {"FIND-PACKAGE", PK_CL, prim_find_package, 1, 1, 0, "(name)", "The package named NAME, or NIL."},
     {"%STRING-DESIGNATOR", PK_SYS, prim_pct_string_designator, 1, 1, 0, "(designator)", "A fresh string naming a string designator."},
     {"%FIND-PACKAGE-OR-LOSE", PK_SYS, prim_pct_find_package_or_lose, 1, 1, 0, "(designator)", NULL},

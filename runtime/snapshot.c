@@ -820,7 +820,7 @@ DEFPRIM(prim_pct_system_packages) {
     return out;
 }
 
-static const PrimDef snapshot_prims[] = {
+const PrimDef snapshot_prims[] = {
     {"%SNAPSHOT-CAPTURE", PK_SYS, prim_pct_snapshot_capture, 0, 0, 0, "()", NULL},
     {"%SNAPSHOT-COMMIT", PK_SYS, prim_pct_snapshot_commit, 1, 1, 0, "(capture)", NULL},
     {"%SYSTEM-PACKAGES", PK_SYS, prim_pct_system_packages, 0, 0, 0, "()", NULL},

@@ -79,6 +79,7 @@ _Noreturn static void interrupt_unwind(Lisp *L, int kind) {
 
 void safe_point_slow(Lisp *L) {
     char *sp = (char *)__builtin_frame_address(0);
+    if (sp < L->stack_limit && L->stack_limit > L->stack_soft_limit) gc_stack_probe(L, sp);
     if (sp < L->stack_limit) {
         if (L->stack_limit == L->stack_soft_limit) {
             /* let handlers run in the headroom below the soft limit */

@@ -110,7 +110,9 @@ struct Lisp {
     int unwind_code;
 
     /* safe points */
-    char *stack_limit;       /* current limit (lowered while a stack error is handled) */
+    char *stack_limit;       /* current limit (lowered while a stack error is handled; above the soft
+                              * limit, a probe of how deep the stack goes: gc_clear_stack_used) */
+    char *stack_low;         /* the deepest safe point seen since the probe was armed */
     char *stack_soft_limit;  /* the normal limit */
     char *stack_hard_limit;  /* beyond which nothing may run */
     volatile sig_atomic_t interrupt_pending; /* set by signals and other threads */

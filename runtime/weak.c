@@ -137,7 +137,7 @@ DEFPRIM(prim_pct_finalizer_cancel) {
 /* (sys:%finalized-ids) -> the numbers of this interpreter's finalizations queued since the last call */
 DEFPRIM(prim_pct_finalized_ids) { UNUSED_ARGS; return take_finalized(L); }
 
-static const PrimDef weak_prims[] = {
+const PrimDef weak_prims[] = {
     {"%FINALIZER-REGISTER", PK_SYS, prim_pct_finalizer_register, 1, 1, 0, "(object)", NULL},
     {"%FINALIZER-CANCEL", PK_SYS, prim_pct_finalizer_cancel, 1, 1, 0, "(object)", NULL},
     {"%FINALIZED-IDS", PK_SYS, prim_pct_finalized_ids, 0, 0, 0, "()", NULL},

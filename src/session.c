@@ -22,6 +22,7 @@
 #include "../runtime/warnings.h"
 #include "../runtime/character.h"
 #include "../runtime/abi.h"
+#include "../runtime/imagetab.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -160,7 +161,7 @@ static Obj prim_pct_session_log(Lisp *L, int nargs, Obj *args) {
     return S(T);
 }
 
-static const PrimDef session_prims[] = {
+const PrimDef session_prims[] = {
     {"%SESSION-PROGRESS", PK_SYS, prim_pct_session_progress, 1, 1, 0, "(message)",
      "Report progress of a long operation to the session's progress handler."},
     {"%SESSION-LOG", PK_SYS, prim_pct_session_log, 2, 2, 0, "(level message)",
@@ -190,7 +191,16 @@ static void set_labels(TclSession *s) {
             string_from_cstr(L, s->opt.exit_unavailable_report);
 }
 
+extern const PrimDef debugger_prims[];   /* debugger.c */
+
+void session_declare_tables(void) {
+    static const ImageTable tables[] = {PRIMDEF_IMAGE_TABLE("session", session_prims),
+                                        PRIMDEF_IMAGE_TABLE("debugger", debugger_prims)};
+    imagetab_add(tables, sizeof tables / sizeof *tables);
+}
+
 TclSession *tcl_session_new(const TclOptions *opt) {
+    session_declare_tables();
     TclSession *s = (TclSession *)calloc(1, sizeof *s);
     if (!s) return NULL;
     if (opt) s->opt = *opt;
@@ -934,7 +944,7 @@ static void call_begin(EvalCall *c, size_t output_limit) {
     TclSession *s = c->s;
     Lisp *L = s->L;
     enter(s);
-    gc_clear_stack(L);
+    gc_clear_stack_used(L);
     specials_clear_stale(L);
     c->r = (TclResult *)calloc(1, sizeof *c->r);
     c->t0 = now_ms();
