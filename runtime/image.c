@@ -144,6 +144,7 @@ typedef struct Writer {
     BlockMap map;
     BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
     const ImageHeap *loaded;                            /* the image the interpreter was loaded from, if any */
+    const ImageHeap *more; size_t nmore;                /* the heaps of session restores (state.h) */
     uint64_t *starts[2]; size_t starts_words[2];        /* block starts of the scanned and pointer-free parts */
     uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
     unsigned char *scanned; size_t scanned_len, scanned_cap;
@@ -265,18 +266,8 @@ static bool loaded_block(const uint64_t *starts, uintptr_t lo, size_t bytes, uin
     return true;
 }
 
-/* The block V points into, found as the collector finds it, or from the block starts the image an
- * interpreter was loaded from recorded: an interpreter loaded from an image can be written again. */
-static bool find_block(const Writer *w, uintptr_t v, Block *b) {
-    void *gb = GC_base((void *)v);
-    if (gb) {
-        size_t size = 0;
-        b->kind = GC_get_kind_and_size(gb, &size);
-        b->base = (uintptr_t)gb;
-        b->size = size;
-        return true;
-    }
-    const ImageHeap *h = w->loaded;
+/* In the loaded graph H: the block holding V, from the block starts its image recorded. */
+static bool heap_find_block(const ImageHeap *h, uintptr_t v, Block *b) {
     if (!h || !h->scanned || !h->starts) return false;
     uintptr_t s = (uintptr_t)h->scanned, a = (uintptr_t)h->atomic;
     if (v >= s && v < s + h->scanned_bytes) {
@@ -287,6 +278,23 @@ static bool find_block(const Writer *w, uintptr_t v, Block *b) {
         b->kind = GC_I_PTRFREE;
         return loaded_block(h->starts + (h->scanned_bytes / 8 + 63) / 64, a, h->atomic_bytes, v, b);
     }
+    return false;
+}
+
+/* The block V points into, found as the collector finds it, or in a graph loaded from an image (the
+ * boot image, the heaps of session restores): such a graph can be written again, object by object. */
+static bool find_block(const Writer *w, uintptr_t v, Block *b) {
+    void *gb = GC_base((void *)v);
+    if (gb) {
+        size_t size = 0;
+        b->kind = GC_get_kind_and_size(gb, &size);
+        b->base = (uintptr_t)gb;
+        b->size = size;
+        return true;
+    }
+    if (heap_find_block(w->loaded, v, b)) return true;
+    for (size_t i = 0; i < w->nmore; i++)
+        if (heap_find_block(&w->more[i], v, b)) return true;
     return false;
 }
 
@@ -319,13 +327,19 @@ static size_t block_size(Writer *w, uintptr_t base, int *kind) {
     return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
 }
 
+/* Whether V points into the external region X, or just past its end: unless a block of collected
+ * memory starts there (the collector may map its heap right after a region), which it then is. */
+static bool in_extern(const ImageRegion *x, uintptr_t v) {
+    uintptr_t lo = (uintptr_t)x->base;
+    return v >= lo && (v < lo + x->size || (v == lo + x->size && !GC_base((void *)v)));
+}
+
 /* The block of collected memory V points into, or 0 when V is not such a pointer (the same
  * decisions as encode_word makes). */
 static uintptr_t heap_block(const Writer *w, uintptr_t v) {
     if (v < 4096) return 0;
     for (size_t i = 0; i < w->nexterns; i++) {
-        uintptr_t lo = (uintptr_t)w->externs[i].base;
-        if (v >= lo && v <= lo + w->externs[i].size) return 0;
+        if (in_extern(&w->externs[i], v)) return 0;
     }
     if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) return 0;
     Block b;
@@ -424,7 +438,7 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
     if (v < 4096) return v;
     for (size_t i = 0; i < w->nexterns; i++) {
         uintptr_t lo = (uintptr_t)w->externs[i].base;
-        if (v >= lo && v <= lo + w->externs[i].size) {
+        if (in_extern(&w->externs[i], v)) {
             *rel = true;
             w->extern_words++;
             return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)i << REL_OFFSET_BITS) | (v - lo);
@@ -528,6 +542,8 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     w.nexterns = nexterns;
     w.cut = cut;
     w.loaded = L ? &L->image_heap : NULL;
+    w.more = L ? L->restored_heaps : NULL;
+    w.nmore = L ? L->nrestored_heaps : 0;
     w.err = err;
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;

@@ -192,8 +192,9 @@ struct Lisp {
         size_t atomic_bytes;
         uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
-    /* the heaps of session checkpoint restores (src/session-checkpoint.c): like the boot image's,
-     * their blocks are not the collector's (gc_realloc copies them) */
+    /* the heap of the last session checkpoint restore (src/session-checkpoint.c): like the boot
+     * image's, its blocks are not the collector's (gc_realloc copies them; the image writer finds
+     * them by their block starts) */
     struct ImageHeap *restored_heaps;
     size_t nrestored_heaps;
 };

@@ -1123,12 +1123,17 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     }
     Lisp *L = s->L;
     if (L->boot_snapshot == NIL) return;
+    /* the snapshot's streams are copies once a restore has put back a snapshot read from a
+     * checkpoint: the session's own (live) standard streams stay */
+    Obj live_streams = session_guard_saved_streams(L);
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
+    session_guard_reinstall_streams(L, live_streams);
     L->boot_symbols = NIL;
     if (lisp_pcall(L, FR_TOPLEVEL, reset_hook_step, NULL))
         fprintf(stderr, "tinycl: a reset hook failed (%s); the symbol state was restored anyway\n",
                 error_describe_bootstrap(L, L->last_error));
     SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    session_store_compact(s);
 }
 
 typedef struct ListDefs { TclDefinitions *d; const char *type, *package; } ListDefs;

@@ -4,6 +4,7 @@
  * trip gives back the model saved with it and the same list-definitions). Seeded; on failure prints the seed and a shrunk failing history.
  * Usage: prop_session [SEQUENCES] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
+#include "bootimage.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,8 +367,27 @@ static int shrink(const Op *ops, int n, Op *best, Outcome *why) {
 
 typedef struct Args { int sequences; unsigned long long seed; int result; } Args;
 
+/* Sessions boot from an image this program writes, as build/tinycl's do: a checkpoint then copies
+ * what the histories made, not the whole booted library (which lives in the image's heap). */
+static unsigned char *boot_image;
+
+static void use_boot_image(void) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/tinycl-prop-image-%ld", (long)getpid());
+    if (tcl_write_boot_image(path) != 0) { fprintf(stderr, "could not write a boot image: booting from source\n"); return; }
+    FILE *f = fopen(path, "rb");
+    long len = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (boot_image = (unsigned char *)malloc((size_t)len)) &&
+        fread(boot_image, 1, (size_t)len, f) == (size_t)len)
+        bootimage_use(boot_image, (size_t)len);
+    if (f) fclose(f);
+    remove(path);
+}
+
 static int run(void *p) {
     Args *a = (Args *)p;
+    use_boot_image();
     TclOptions opt = {0};
     opt.capture_output = true;
     TclSession *s = tcl_session_new(&opt);
@@ -378,14 +398,6 @@ static int run(void *p) {
     snprintf(state_path, sizeof state_path, "/tmp/tinycl-prop-%ld.state", (long)getpid());
     int passed = 0, failed = 0;
     for (int seq = 0; seq < a->sequences; seq++) {
-        /* a new interpreter every 25 histories: the heaps restores make are kept while any later
-         * checkpoint names them, and a reset frees none, so one interpreter running a thousand
-         * histories would copy ever more at each checkpoint (issue 18 note) */
-        if (seq && seq % 25 == 0) {
-            tcl_session_free(s);
-            s = tcl_session_new(&opt);
-            if (!s) { fprintf(stderr, "could not create a session\n"); return 2; }
-        }
         rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)seq * 1442695040888963407ULL + 1;
         Op ops[256];
         int n = 5 + (int)rnd(30);

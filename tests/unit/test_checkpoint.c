@@ -262,6 +262,56 @@ START_TEST(checkpoint_cost_is_measured) {
 }
 END_TEST
 
+
+static size_t checkpoint_bytes(TclSession *s, const char *name) {
+    TclCheckpoints *l = tcl_list_checkpoints(s);
+    size_t n = 0;
+    for (int i = 0; i < l->count; i++) if (strcmp(l->items[i].name, name) == 0) n = l->items[i].bytes;
+    tcl_checkpoints_free(l);
+    return n;
+}
+
+static long resident_kib(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) { if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0; fclose(f); }
+    return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Issue 18: a restore's heap is given back once nothing reaches it. Cycles of definitions,
+ * checkpoints and restores (and resets) keep the size of a checkpoint and the process's memory
+ * where they were after the first few, instead of each checkpoint copying every earlier restore. */
+START_TEST(checkpoint_restore_cycles_stay_bounded) {
+    TclSession *s = new_session();
+    define_some(s);
+    char *err = NULL;
+    ck_assert_int_eq(tcl_checkpoint(s, "base", &err), 0);
+    size_t early = 0;
+    long early_rss = 0;
+    for (int i = 0; i < 60; i++) {
+        char code[128];
+        snprintf(code, sizeof code, "(defun cycle-%d (x) (list x %d))", i % 5, i);
+        free(value(s, code));
+        /* garbage once the next cycle replaces it: 320 KB that no later checkpoint may carry */
+        snprintf(code, sizeof code, "(length (defparameter *junk* (make-list 20000 :initial-element %d)))", i);
+        free(value(s, code));
+        ck_assert_int_eq(tcl_checkpoint(s, "cycle", &err), 0);
+        ck_assert_int_eq(tcl_restore(s, i == 30 ? "base" : "cycle", &err), 0);
+        if (i % 20 == 10) tcl_reset(s, false);
+        if (i == 9) { early = checkpoint_bytes(s, "cycle"); early_rss = resident_kib(); }
+    }
+    ck_value(s, "(cycle-4 1)", "(1 59)");
+    ck_assert_int_eq(tcl_checkpoint(s, "cycle", &err), 0);
+    size_t late = checkpoint_bytes(s, "cycle");
+    long late_rss = resident_kib();
+    fprintf(stderr, "cycles: checkpoint %zu -> %zu bytes, resident %ld -> %ld KiB\n", early, late, early_rss, late_rss);
+    ck_assert_uint_gt(early, 0);
+    ck_assert_uint_le(late, early + early / 10);
+    ck_assert_int_le(late_rss, early_rss + 48 * 1024);
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *checkpoint_suite(void) {
     Suite *su = suite_create("checkpoint");
     TCase *tc = tcase_create("checkpoint");
@@ -271,6 +321,7 @@ static Suite *checkpoint_suite(void) {
     tcase_add_test(tc, session_file_carries_the_state_to_another_session);
     tcase_add_test(tc, damaged_session_file_is_refused_and_moved_aside);
     tcase_add_test(tc, checkpoint_cost_is_measured);
+    tcase_add_test(tc, checkpoint_restore_cycles_stay_bounded);
     suite_add_tcase(su, tc);
     return su;
 }
