@@ -394,7 +394,12 @@ DEFPRIM(prim_pct_snapshot_commit) {
         Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));    /* (attrs . present) */
         Obj merged = merge_present(L, CDR(attrs_cell), VEC(st)->data[1], now);
         CDR(attrs_cell) = merged;
-        for (Obj l = now; l != NIL; l = CDR(l)) record_symbol_if_new(L, snap, CAR(CAR(l)));
+        /* the symbols the load made: those the session had made before it (in CL-USER, say) stay
+         * the session's, listed as its definitions and gone after a reset */
+        Obj before = hash_new(L, HT_EQ, 64);
+        for (Obj l = VEC(st)->data[1]; l != NIL; l = CDR(l)) hash_put(L, before, CAR(CAR(l)), S(T));
+        for (Obj l = now; l != NIL; l = CDR(l))
+            if (hash_get(L, before, CAR(CAR(l)), NIL) == NIL) record_symbol_if_new(L, snap, CAR(CAR(l)));
         Obj pk[4] = {PKG(p)->name, PKG(p)->nicknames, PKG(p)->use_list, PKG(p)->shadowing};
         Obj f = fields;
         for (int k = 0; k < 4; k++, f = CDR(f))

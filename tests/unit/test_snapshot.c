@@ -37,6 +37,24 @@ static char *value(TclSession *s, const char *code) {
         free(v_);                                                                     \
     } while (0)
 
+/* What the session made before a system load stays the session's: listed by list-definitions after
+ * the load, and gone after a plain reset (the load's commit once took every symbol of CL-USER). */
+START_TEST(definitions_before_a_load_stay_the_sessions) {
+    TclSession *s = new_session();
+    ck_value(s, "(defclass before-load () ()) (defun before-load-fn () 1) t", "T");
+    TclReport *r = tcl_load_system(s, "fix-util", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    tcl_report_free(r);
+    TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
+    ck_assert_msg(strstr(d->text, "- BEFORE-LOAD\n") && strstr(d->text, "- BEFORE-LOAD-FN ()"), "%s", d->text);
+    tcl_definitions_free(d);
+    tcl_reset(s, false);
+    ck_value(s, "(list (find-class 'before-load nil) (fboundp 'before-load-fn) (funcall (find-symbol \"DOUBLE\" :fix-util) 2))",
+             "(NIL NIL 4)");
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(reset_restores_deleted_boot_package) {
     TclSession *s = new_session();
     ck_value(s, "(delete-package \"ASDF-USER\")", "T");
@@ -232,6 +250,7 @@ static Suite *suite(void) {
     tcase_add_test(t, load_system_failures);
     tcase_add_test(t, describe_and_local_systems);
     tcase_add_test(t, sessions_are_isolated);
+    tcase_add_test(t, definitions_before_a_load_stay_the_sessions);
     suite_add_tcase(s, t);
     return s;
 }
