@@ -377,6 +377,8 @@ Obj hash_new_weak(Lisp *L, HashTest test, size_t size, uint8_t weakness) {
  * marked stale and rehashed in place on its first lookup, so that loading touches no table. */
 enum { HT_STALE = 1 };
 
+static void rehash_weak(Lisp *L, HashTable *t, size_t cap);
+
 static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
     t->h.flags &= (uint8_t)~HT_STALE;
     size_t n = 0;
@@ -400,6 +402,9 @@ static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
         t->used++;
     }
     free(live);
+    /* a weak table read from an image has its entries in scanned memory, held strongly (the
+     * image cannot hold the collector's registrations): into a block of its own, weak again */
+    if (t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)) rehash_weak(L, t, t->cap);
     t->iter_mod++;
 }
 

@@ -143,6 +143,7 @@ typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } 
 typedef struct Writer {
     BlockMap map;
     BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
+    BlockMap weak_entries;                              /* the entries of weak hash tables: written scanned */
     const ImageHeap *loaded;                            /* the image the interpreter was loaded from, if any */
     const ImageHeap *more; size_t nmore;                /* the heaps of session restores (state.h) */
     uint64_t *starts[2]; size_t starts_words[2];        /* block starts of the scanned and pointer-free parts */
@@ -388,6 +389,7 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     if (w->map.keys[i]) return w->map.vals[i];
     int kind;
     size_t size = block_size(w, base, &kind);
+    if (kind == GC_I_PTRFREE && survey_slot(&w->weak_entries, base)) kind = GC_I_NORMAL;
     uint64_t rel;
     if (kind == GC_I_PTRFREE) {
         if (w->atomic_len + size > w->atomic_cap) {
@@ -505,9 +507,21 @@ static void encode_scanned(Writer *w, uintptr_t base) {
                cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
         w->scanned_cap = cap;
     }
-    if (looks_like_weak_table((const HashTable *)base, size))
-        fail(w, "a weak hash table (or weak pointer) cannot be saved in an image", *(const uintptr_t *)base, base);
-    if (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base)) {
+    /* a weak table's entries are in a block the collector does not scan: written as scanned
+     * memory, so that their words are relocated, and the table is listed to be rehashed, which
+     * makes it weak again (hash.c); the collector's registrations are the writer's process's */
+    bool weak = looks_like_weak_table((const HashTable *)base, size);
+    if (weak) {
+        uintptr_t e = (uintptr_t)((const HashTable *)base)->entries;
+        if ((w->weak_entries.count + 1) * 2 > w->weak_entries.cap) map_grow(&w->weak_entries);
+        size_t i = map_slot(&w->weak_entries, e);
+        if (!w->weak_entries.keys[i]) {     /* with the bytes the entries use: the block's rest is not cleared */
+            w->weak_entries.keys[i] = e;
+            w->weak_entries.vals[i] = ((const HashTable *)base)->cap * sizeof(HashEntry);
+            w->weak_entries.count++;
+        }
+    }
+    if (weak || (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base))) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
             w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
@@ -524,6 +538,11 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
     const uintptr_t *src = (const uintptr_t *)base;
     uint64_t *dst = (uint64_t *)(w->scanned + at);
+    const uint64_t *used = survey_slot(&w->weak_entries, base);
+    if (used && *used < size) {
+        memset(dst + *used / 8, 0, size - *used);
+        size = *used;
+    }
     for (size_t i = 0; i < size / 8; i++) {
         bool rel;
         dst[i] = encode_word(w, src[i], &rel, base);
@@ -627,6 +646,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
     free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
+    free(w.weak_entries.keys); free(w.weak_entries.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     return out;

@@ -312,6 +312,37 @@ START_TEST(checkpoint_restore_cycles_stay_bounded) {
 }
 END_TEST
 
+
+/* Weak objects (weak pointers, weak hash tables, the tables FINALIZE keeps) once made every later
+ * checkpoint and session-file write fail. They are written with what they hold, and come back
+ * weak again; what the collector registered for the process (finalizers) is the process's. */
+START_TEST(weak_objects_are_checkpointed) {
+    TclSession *s = new_session();
+    ck_value(s, "(defvar *keep* (list 1 2)) (defvar *wp* (tinycl:make-weak-pointer *keep*)) "
+                "(defvar *wt* (make-hash-table :test 'eq :weakness :key)) (setf (gethash *keep* *wt*) :kept) "
+                "(tinycl:finalize (list 3) (lambda () nil)) t", "T");
+    char *err = NULL;
+    ck_assert_msg(tcl_checkpoint(s, "weak", &err) == 0, "%s", err ? err : "");
+    ck_value(s, "(setq *keep* nil *wp* nil *wt* nil)", "NIL");
+    ck_assert_msg(tcl_restore(s, "weak", &err) == 0, "%s", err ? err : "");
+    ck_value(s, "(list (tinycl:weak-pointer-value *wp*) (eq (tinycl:weak-pointer-value *wp*) *keep*) "
+                "(gethash *keep* *wt*) (hash-table-weakness *wt*) (hash-table-count *wt*))",
+             "((1 2) T :KEPT :KEY 1)");
+    /* weak again: a new key only the table holds can go (and the table still works) */
+    ck_value(s, "(progn (setf (gethash (list 9) *wt*) :new) (hash-table-weakness *wt*))", ":KEY");
+    char path[] = "/tmp/tinycl-ckpt-weak-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    ck_assert_msg(tcl_session_file_save(s, path, &err) == 0, "%s", err ? err : "");
+    TclSession *t = new_session();
+    ck_assert_int_eq(tcl_session_file_load(t, path, &err), 1);
+    ck_value(t, "(list (tinycl:weak-pointer-value *wp*) (gethash *keep* *wt*))", "((1 2) :KEPT)");
+    unlink(path);
+    tcl_session_free(t);
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *checkpoint_suite(void) {
     Suite *su = suite_create("checkpoint");
     TCase *tc = tcase_create("checkpoint");
@@ -322,6 +353,7 @@ static Suite *checkpoint_suite(void) {
     tcase_add_test(tc, damaged_session_file_is_refused_and_moved_aside);
     tcase_add_test(tc, checkpoint_cost_is_measured);
     tcase_add_test(tc, checkpoint_restore_cycles_stay_bounded);
+    tcase_add_test(tc, weak_objects_are_checkpointed);
     suite_add_tcase(su, tc);
     return su;
 }
