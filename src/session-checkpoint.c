@@ -334,17 +334,6 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     return true;
 }
 
-void session_store_compact(TclSession *s) {
-    if (!s->store || !s->store->graph.scanned || s->debug) return;
-    char err[IMAGE_ERRLEN];
-    size_t len = 0;
-    unsigned char *bytes = state_write(s, &len, err);
-    /* a state that cannot be written leaves the heap as it is: nothing is lost, only memory kept */
-    if (bytes && !state_read(s, bytes, len, false, err))
-        fprintf(stderr, "tinycl: could not compact the session after the reset: %s\n", err);
-    free(bytes);
-}
-
 /* ---- named checkpoints ---- */
 
 static char *message(const char *fmt, const char *a, const char *b) {

@@ -35,9 +35,6 @@ void session_store_release_heaps(TclSession *s);
 void session_store_detach(TclSession *s);
 /* A change no evaluation counted (a reset): the session file is written again. */
 void session_store_changed(TclSession *s);
-/* After a reset that kept the interpreter: move what is still reachable out of the heap of the
- * last restore into a new one of its size (a checkpoint and restore), so the old heap is freed. */
-void session_store_compact(TclSession *s);
 
 /* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error
  * into R; move the captured output and warnings into R. */
