@@ -250,13 +250,31 @@ static inline Obj loc_ref(Obj o, Obj loc) {
     return is_fixnum(loc) ? INST(o)->slots[FIXVAL(loc)] : CDR(loc);
 }
 
-static Obj std_slot_value(Lisp *L, Obj o, Obj name) {
+/* Whether slot access to instances of CLS goes through SLOT-VALUE-USING-CLASS and its kin: set
+ * (mop.lisp, %UPDATE-SLOT-PROTOCOL-FLAGS) on the classes whose metaclass has a method of the
+ * program's on one of them, so that every other class keeps the direct path below. */
+static inline bool slot_protocol_p(Obj cls) {
+    return UNLIKELY(INST(cls)->h.flags & INST_SLOT_PROTOCOL);
+}
+
+static Obj slot_protocol(Lisp *L, Obj op, Obj o, Obj name, Obj value) {
+    Obj a[4] = {op, o, name, value};
+    Obj r = funcall(L, S(P_SLOT_PROTOCOL), 4, a);
+    L->nvals = 1;
+    return r;
+}
+
+/* SLOT-VALUE and its kin; STD says to take the direct path even for a class flagged
+ * INST_SLOT_PROTOCOL (the standard methods of SLOT-VALUE-USING-CLASS and its kin). Inlined into
+ * each primitive, so that the primitives cost what they cost before the flag but its test. */
+static inline __attribute__((always_inline)) Obj std_slot_value(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (cls == NIL) {
         Obj r = slot_missing(L, NIL, o, name, S(CLOS_SLOT_VALUE), NIL, false);
         L->nvals = 1;
         return r;
     }
+    if (!std && slot_protocol_p(cls)) return slot_protocol(L, S(CLOS_SLOT_VALUE), o, name, NIL);
     ensure_current(L, o, cls);
     Obj loc = slot_location(cls, name);
     if (loc == NO_VALUE) {
@@ -274,13 +292,17 @@ static Obj std_slot_value(Lisp *L, Obj o, Obj name) {
 
 DEFPRIM(prim_slot_value) {
     UNUSED_ARGS;
-    return std_slot_value(L, args[0], check_symbol(L, args[1]));
+    return std_slot_value(L, args[0], check_symbol(L, args[1]), false);
 }
 
-static Obj std_set_slot_value(Lisp *L, Obj value, Obj o, Obj name) {
+static inline __attribute__((always_inline)) Obj std_set_slot_value(Lisp *L, Obj value, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
     if (cls == NIL) {
         slot_missing(L, NIL, o, name, S(SETF), value, true);
+        return value;
+    }
+    if (!std && slot_protocol_p(cls)) {
+        slot_protocol(L, S(SETF), o, name, value);
         return value;
     }
     ensure_current(L, o, cls);
@@ -296,7 +318,7 @@ static Obj std_set_slot_value(Lisp *L, Obj value, Obj o, Obj name) {
 
 DEFPRIM(prim_setf_slot_value) {
     UNUSED_ARGS;
-    return std_set_slot_value(L, args[0], args[1], check_symbol(L, args[2]));
+    return std_set_slot_value(L, args[0], args[1], check_symbol(L, args[2]), false);
 }
 
 /* Where slot NAME of O (of class CLS, or NIL for a non-instance) lives once O is updated to its
@@ -307,20 +329,27 @@ static Obj current_slot_location(Lisp *L, Obj o, Obj cls, Obj name) {
     return slot_location(cls, name);
 }
 
-DEFPRIM(prim_slot_boundp) {
-    UNUSED_ARGS;
-    Obj o = args[0], name = check_symbol(L, args[1]);
+static inline __attribute__((always_inline)) Obj std_slot_boundp(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
+    if (!std && cls != NIL && slot_protocol_p(cls))
+        return boolean(L, slot_protocol(L, S(CLOS_SLOT_BOUNDP), o, name, NIL) != NIL);
     Obj loc = current_slot_location(L, o, cls, name);
     if (loc == NO_VALUE)
         return boolean(L, slot_missing(L, cls, o, name, S(CLOS_SLOT_BOUNDP), NIL, false) != NIL);
     return boolean(L, loc_ref(o, loc) != S(P_UNBOUND_SLOT));
 }
 
-DEFPRIM(prim_slot_makunbound) {
+DEFPRIM(prim_slot_boundp) {
     UNUSED_ARGS;
-    Obj o = args[0], name = check_symbol(L, args[1]);
+    return std_slot_boundp(L, args[0], check_symbol(L, args[1]), false);
+}
+
+static inline __attribute__((always_inline)) Obj std_slot_makunbound(Lisp *L, Obj o, Obj name, bool std) {
     Obj cls = clos_instance_class(o);
+    if (!std && cls != NIL && slot_protocol_p(cls)) {
+        slot_protocol(L, S(CLOS_SLOT_MAKUNBOUND), o, name, NIL);
+        return o;
+    }
     Obj loc = current_slot_location(L, o, cls, name);
     if (loc == NO_VALUE) {
         slot_missing(L, cls, o, name, S(CLOS_SLOT_MAKUNBOUND), NIL, false);
@@ -329,6 +358,24 @@ DEFPRIM(prim_slot_makunbound) {
     if (is_fixnum(loc)) INST(o)->slots[FIXVAL(loc)] = S(P_UNBOUND_SLOT);
     else CDR(loc) = S(P_UNBOUND_SLOT);
     return o;
+}
+
+DEFPRIM(prim_slot_makunbound) {
+    UNUSED_ARGS;
+    return std_slot_makunbound(L, args[0], check_symbol(L, args[1]), false);
+}
+
+/* (sys:%standard-slot-access operation object slot-name new-value): SLOT-VALUE, (SETF
+ * SLOT-VALUE), SLOT-BOUNDP or SLOT-MAKUNBOUND (OPERATION, as SLOT-MISSING names them) without
+ * the slot protocol: what the standard methods of SLOT-VALUE-USING-CLASS and its kin do */
+DEFPRIM(prim_pct_standard_slot_access) {
+    UNUSED_ARGS;
+    Obj op = args[0], o = args[1], name = check_symbol(L, args[2]);
+    if (op == S(CLOS_SLOT_VALUE)) return std_slot_value(L, o, name, true);
+    if (op == S(SETF)) return std_set_slot_value(L, args[3], o, name, true);
+    if (op == S(CLOS_SLOT_BOUNDP)) return std_slot_boundp(L, o, name, true);
+    if (op == S(CLOS_SLOT_MAKUNBOUND)) return std_slot_makunbound(L, o, name, true);
+    err_type(L, op, S(SYMBOL));
 }
 
 DEFPRIM(prim_slot_exists_p) {
@@ -858,6 +905,14 @@ Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
     return run_emf(L, emf, nargs, args);
 }
 
+/* (sys:%standard-dispatch gf &rest arguments): the standard discriminating function of GF, also
+ * when GF runs another one (COMPUTE-DISCRIMINATING-FUNCTION, mop-protocols.lisp) */
+DEFPRIM(prim_pct_standard_dispatch) {
+    Obj gf = args[0];
+    if (!is_type(gf, T_FUNCALLABLE) || INST(gf)->nslots < GF_NSLOTS) err_type(L, gf, S(GENERIC_FUNCTION));
+    return clos_dispatch(L, gf, nargs - 1, args + 1);
+}
+
 /* (sys:%run-emf emf arglist) */
 DEFPRIM(prim_pct_run_emf) {
     UNUSED_ARGS;
@@ -930,6 +985,7 @@ static const PrimDef clos_prims[] = {
     {"SLOT-BOUNDP", PK_CL, prim_slot_boundp, 2, 2, 0, "(instance slot-name)", "Whether the slot named SLOT-NAME of INSTANCE is bound."},
     {"SLOT-MAKUNBOUND", PK_CL, prim_slot_makunbound, 2, 2, 0, "(instance slot-name)", "Make the slot named SLOT-NAME of INSTANCE unbound."},
     {"SLOT-EXISTS-P", PK_CL, prim_slot_exists_p, 2, 2, 0, "(object slot-name)", "Whether OBJECT has a slot named SLOT-NAME."},
+    {"%STANDARD-SLOT-ACCESS", PK_SYS, prim_pct_standard_slot_access, 4, 4, 0, "(operation object slot-name new-value)", NULL},
     {"%BUILT-IN-CLASS-NAMES", PK_SYS, prim_pct_built_in_class_names, 0, 0, 0, "()", NULL},
     {"%SET-BUILT-IN-CLASS-TABLE", PK_SYS, prim_pct_set_built_in_class_table, 1, 1, 0, "(classes)", NULL},
     {"%ALLOCATE-INSTANCE", PK_SYS, prim_pct_allocate_instance, 2, 2, 0, "(class flags)", NULL},
@@ -951,6 +1007,7 @@ static const PrimDef clos_prims[] = {
     {"%CLASS-TYPEP", PK_SYS, prim_pct_class_typep, 2, 2, 0, "(object class)", NULL},
     {"%GF-CACHE-ADD", PK_SYS, prim_pct_gf_cache_add, 3, 3, 0, "(gf arglist emf)", NULL},
     {"%GF-CACHE-COUNT", PK_SYS, prim_pct_gf_cache_count, 1, 1, 0, "(gf)", NULL},
+    {"%STANDARD-DISPATCH", PK_SYS, prim_pct_standard_dispatch, 1, REST, FN_MV, "(gf &rest arguments)", NULL},
     {"%RUN-EMF", PK_SYS, prim_pct_run_emf, 2, 2, FN_MV, "(emf arglist)", NULL},
     {"%CALL-NEXT-METHOD", PK_SYS, prim_pct_call_next_method, 2, 2, FN_MV, "(chain arglist)", NULL},
     {"%CHECK-DEFINITION-LOCK", PK_SYS, prim_pct_check_definition_lock, 1, 1, 0, "(name)", NULL},

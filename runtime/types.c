@@ -1997,7 +1997,17 @@ bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain) {
         FT *d = ft_inter(&c, a, ft_compl(&c, b));
         if (!c.overflow) e = ft_emptiness(&c, d);
     }
-    if (c.overflow || e == TRI_UNKNOWN) { *certain = false; return false; }
+    if (c.overflow || e == TRI_UNKNOWN) {
+        /* a class without a proper name (made by MAKE-INSTANCE of a metaclass) is an opaque atom
+         * above; against a class, its precedence list decides */
+        if ((is_instance_obj(t1) || is_instance_obj(t2)) && (is_instance_obj(t1) || is_symbol(t1)) &&
+            (is_instance_obj(t2) || is_symbol(t2))) {
+            int r = class_rel(L, t1, t2);
+            if (r != 2) return r == 1;
+        }
+        *certain = false;
+        return false;
+    }
     return e == TRI_EMPTY;
 }
 
