@@ -16,21 +16,25 @@
 /* node evaluators live in nodes.c */
 Obj ev_lref0(Lisp *, Node *, Env *);
 Obj ev_lref(Lisp *, Node *, Env *);
-Obj ev_lset(Lisp *, Node *, Env *);
+Obj ev_lset(Lisp *, Node *, Env *), ev_lset0(Lisp *, Node *, Env *);
 Obj ev_gref(Lisp *, Node *, Env *);
 Obj ev_gset(Lisp *, Node *, Env *);
 Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *);
 Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
-Obj ev_call_node(Lisp *, Node *, Env *);
+Obj ev_call_node(Lisp *, Node *, Env *), ev_funcall(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
 Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
     ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *),
+    ev_call_global4(Lisp *, Node *, Env *), ev_call_global5(Lisp *, Node *, Env *),
+    ev_call_global6(Lisp *, Node *, Env *),
     ev_call_local0(Lisp *, Node *, Env *), ev_call_local1(Lisp *, Node *, Env *),
-    ev_call_local2(Lisp *, Node *, Env *), ev_call_local3(Lisp *, Node *, Env *);
+    ev_call_local2(Lisp *, Node *, Env *), ev_call_local3(Lisp *, Node *, Env *),
+    ev_call_local4(Lisp *, Node *, Env *), ev_call_local5(Lisp *, Node *, Env *),
+    ev_call_local6(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -1038,6 +1042,11 @@ static void bind_primitive(ACtx *c, CallNode *n) {
     if (n->nargs < p->min_args || (p->max_args >= 0 && n->nargs > p->max_args)) return;
     n->cached = fn;
     n->n.ev = ev_call_prim;
+    /* F and at most 6 arguments (ev_funcall, nodes.c) */
+    if (n->nargs >= 1 && n->nargs <= 7 && string_equal_cstr(SYM(sym)->name, "FUNCALL")) {
+        n->n.ev = ev_funcall;
+        return;
+    }
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
@@ -1053,10 +1062,13 @@ static Node *analyze_call(ACtx *c, Obj form) {
     int nargs = list_length_checked(L, CDR(form), form);
     if (nargs > 100000) err_program(L, "Too many arguments in call: %d", nargs);
     /* a global call with few arguments is specialised by their count (nodes.c) */
-    static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3};
-    static const EvalFn local_by_count[] = {ev_call_local0, ev_call_local1, ev_call_local2, ev_call_local3};
-    EvalFn local_call = nargs < 4 ? local_by_count[nargs] : ev_call_node;
-    CallNode *n = NEW(c, CallNode, nargs < 4 ? global_by_count[nargs] : ev_call_global);
+    static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3,
+                                             ev_call_global4, ev_call_global5, ev_call_global6};
+    static const EvalFn local_by_count[] = {ev_call_local0, ev_call_local1, ev_call_local2, ev_call_local3,
+                                            ev_call_local4, ev_call_local5, ev_call_local6};
+    enum { SPECIALISED = sizeof global_by_count / sizeof *global_by_count };
+    EvalFn local_call = nargs < SPECIALISED ? local_by_count[nargs] : ev_call_node;
+    CallNode *n = NEW(c, CallNode, nargs < SPECIALISED ? global_by_count[nargs] : ev_call_global);
     n->nargs = nargs;
     n->args = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nargs ? nargs : 1));
     if (is_symbol(head)) {
@@ -1234,11 +1246,6 @@ static int depth_between(AScope *site, AScope *target) {
     return d;
 }
 
-Env *env_up(Env *e, int depth) {
-    while (depth--) e = e->parent;
-    return e;
-}
-
 /* Block/tagbody markers were created without a scope; they live where the block is. */
 static void finalize(ACtx *c) {
     /* 1. captures: a variable referenced from another lambda lives in a heap frame,
@@ -1302,6 +1309,7 @@ static void finalize(ACtx *c) {
                 vn->depth = d;
                 vn->index = v->slot;
                 if (n->ev == ev_lref && d == 0) n->ev = ev_lref0;
+                else if (n->ev == ev_lset && d == 0) n->ev = ev_lset0;
             }
             break;
         }
@@ -1338,7 +1346,7 @@ static void finalize(ACtx *c) {
                 b->index = b->var->slot;
                 if (b->depth != 0) simple = false;
             }
-            if (simple) ln->n.ev = ev_let_local;
+            if (simple) ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
             else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;

@@ -245,7 +245,12 @@ LambdaList *analyze_pattern(ACtx *c, Obj pattern, Pending **pend_out, Obj decls)
 void bind_list(Lisp *L, LambdaList *ll, Env *frame, Obj list, Obj whole, Obj env_obj, Obj fn_name);
 void bind_args(Lisp *L, Lambda *lam, Env *frame, int nargs, Obj *args, Obj fn);
 
-Env *env_up(Env *e, int depth);
+/* The frame DEPTH lexical levels up from E: inline, since every variable access outside the
+ * current frame goes through it. */
+static inline Env *env_up(Env *e, int depth) {
+    while (depth--) e = e->parent;
+    return e;
+}
 
 Obj ev_const(Lisp *L, Node *n, Env *env);
 Obj ev_lref0(Lisp *L, Node *n, Env *env);

@@ -5,16 +5,29 @@
 
 /* The branch for the boolean B of the predicate call. With a NOT or NULL around the call the
  * branches were swapped at analysis; should that NOT no longer be CL's (it cannot be redefined,
- * but the check is one compare), it is called on the predicate's value the general way. */
+ * but the check is one compare), it is called on the predicate's value the general way. The
+ * slow paths are out of line: an argument array whose address escapes would keep the fast
+ * path from ending in a tail call of the branch. */
+static __attribute__((noinline)) Obj if_branch_neg(Lisp *L, IfNode *i, bool b, Env *env) {
+    Obj v = b ? S(T) : NIL;
+    Obj r = prim_call_slow(L, i->neg, 1, &v);
+    if (r == UNWIND_MARK) return r;
+    return r != NIL ? EVAL(L, i->els, env) : EVAL(L, i->then, env);
+}
+
 static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, bool b, Env *env) {
     CallNode *neg = i->neg;
-    if (UNLIKELY(neg != NULL) && UNLIKELY(SYM(neg->fname)->function != neg->cached)) {
-        Obj v = b ? S(T) : NIL;
-        Obj r = prim_call_slow(L, neg, 1, &v);
-        if (r == UNWIND_MARK) return r;
-        return r != NIL ? EVAL(L, i->els, env) : EVAL(L, i->then, env);
-    }
+    if (UNLIKELY(neg != NULL) && UNLIKELY(SYM(neg->fname)->function != neg->cached))
+        return if_branch_neg(L, i, b, env);
     return b ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+}
+
+/* The predicate called the general way with its NA arguments A and X. */
+static __attribute__((noinline)) Obj if_slow(Lisp *L, IfNode *i, int na, Obj a, Obj x, Env *env) {
+    Obj args[2] = {a, x};
+    Obj r = prim_call_slow(L, i->call, na, args);
+    if (UNLIKELY(r == UNWIND_MARK)) return r;
+    return if_branch(L, i, r != NIL, env);
 }
 
 /* One evaluator per predicate. FAST decides B and jumps to decided when it can (the symbol still
@@ -28,11 +41,7 @@ static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, b
         bool b;                                                                     \
         ARG_OR_EXIT(a, L, c->args[0], env);                                         \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
-        {                                                                           \
-            Obj r = prim_call_slow(L, c, 1, &a);                                    \
-            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
-            b = r != NIL;                                                           \
-        }                                                                           \
+        return if_slow(L, i, 1, a, NIL, env);                                       \
     decided:                                                                        \
         return if_branch(L, i, b, env);                                             \
     }
@@ -41,18 +50,12 @@ static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, b
     Obj name(Lisp *L, Node *n, Env *env) {                                          \
         IfNode *i = (IfNode *)n;                                                    \
         CallNode *c = i->call;                                                      \
-        Obj args[2];                                                                \
+        Obj a, x;                                                                   \
         bool b;                                                                     \
-        ARG_OR_EXIT(args[0], L, c->args[0], env);                                   \
-        ARG_OR_EXIT(args[1], L, c->args[1], env);                                   \
-        Obj a = args[0], x = args[1];                                               \
-        (void)a; (void)x;                                                           \
+        ARG_OR_EXIT(a, L, c->args[0], env);                                         \
+        ARG_OR_EXIT(x, L, c->args[1], env);                                         \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
-        {                                                                           \
-            Obj r = prim_call_slow(L, c, 2, args);                                  \
-            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
-            b = r != NIL;                                                           \
-        }                                                                           \
+        return if_slow(L, i, 2, a, x, env);                                         \
     decided:                                                                        \
         return if_branch(L, i, b, env);                                             \
     }

@@ -69,14 +69,22 @@ typedef struct Frame {
 /* The codes of exits, which FRAME_SETJMP returns when one lands. */
 enum { JUMP_RETURN = 1, JUMP_UNWIND = 2, JUMP_ERROR = 3, JUMP_INTERRUPT = 4, JUMP_EXIT = 5, JUMP_GO_BASE = 16 };
 
-/* A record of an active interpreted call, for backtraces. */
+/* A record of an active call, for backtraces, the debugger, TRACE and the profiler. A direct call
+ * (nodes.c: its arguments evaluated straight into the callee's frame) writes only the first three
+ * fields and sets the low bit of LINK: its arguments are the first slots of ENV, as many as its
+ * closure's required parameters; use callrec_prev, callrec_nargs and callrec_args to read one. */
 typedef struct CallRecord {
-    struct CallRecord *prev;
+    struct CallRecord *link; /* the caller's record; low bit: this record is a direct call's */
     Obj fn;
-    int nargs;
-    Obj *args;
     void *env;               /* an interpreted call's frame once its parameters are bound, else NULL */
+    int nargs;               /* not written by a direct call */
+    Obj *args;               /* not written by a direct call */
 } CallRecord;
+
+static inline CallRecord *callrec_prev(const CallRecord *r) {
+    return (CallRecord *)((uintptr_t)r->link & ~(uintptr_t)1);
+}
+static inline bool callrec_direct(const CallRecord *r) { return ((uintptr_t)r->link & 1) != 0; }
 
 typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;
 
