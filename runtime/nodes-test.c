@@ -68,6 +68,7 @@ DEFINE_TEST1(ev_if_consp, DECIDE(is_cons(a));)
 DEFINE_TEST1(ev_if_atom, DECIDE(!is_cons(a));)
 DEFINE_TEST1(ev_if_listp, DECIDE(a == NIL || is_cons(a));)
 DEFINE_TEST1(ev_if_symbolp, DECIDE(is_symbol(a));)
+DEFINE_TEST1(ev_if_numberp, DECIDE(is_number(a));)
 DEFINE_TEST1(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
 DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
 DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
@@ -95,7 +96,8 @@ static Obj ev_if_lref0(Lisp *L, Node *n, Env *env) {
 /* The predicates fused, by name in CL and argument count. */
 static const struct { const char *name; int nargs; EvalFn ev; } fused_tests[] = {
     {"NULL", 1, ev_if_null}, {"NOT", 1, ev_if_null}, {"CONSP", 1, ev_if_consp}, {"ATOM", 1, ev_if_atom},
-    {"LISTP", 1, ev_if_listp}, {"SYMBOLP", 1, ev_if_symbolp}, {"ENDP", 1, ev_if_endp},
+    {"LISTP", 1, ev_if_listp}, {"SYMBOLP", 1, ev_if_symbolp}, {"NUMBERP", 1, ev_if_numberp},
+    {"ENDP", 1, ev_if_endp},
     {"ZEROP", 1, ev_if_zerop}, {"PLUSP", 1, ev_if_plusp}, {"MINUSP", 1, ev_if_minusp},
     {"EQ", 2, ev_if_eq}, {"EQL", 2, ev_if_eql}, {"<", 2, ev_if_lt}, {">", 2, ev_if_gt},
     {"<=", 2, ev_if_le}, {">=", 2, ev_if_ge}, {"=", 2, ev_if_numeq}, {"/=", 2, ev_if_numne},

@@ -347,6 +347,7 @@ static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
 /* After an exit ended a protected region of the session: the interpreter's limits are back to normal. */
 static void call_recover(Lisp *L) {
     L->stack_limit = L->stack_soft_limit;
+    lisp_request_poll(L);
     gc_restore_cap(L);
 }
 
@@ -362,7 +363,7 @@ static char *report_text(Lisp *L, Obj err, size_t *len) {
     for (volatile int attempt = 0; attempt < 2 && !text; attempt++) {
         L->deadline = lisp_monotonic_now() + REPORT_GRACE;
         L->in_cleanup = false;
-        L->poll_countdown = 1;
+        lisp_poll_soon(L);
         Frame fr;
         LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
             bind_special(L, S(PRINT_ESCAPE), NIL);
@@ -958,7 +959,7 @@ static void call_arm(EvalCall *c) {
     L->deadline = c->timeout > 0 ? lisp_monotonic_now() + c->timeout : 0;
     L->in_cleanup = false;
     if (L->interrupt_kind != INTERRUPT_USER && L->interrupt_kind != INTERRUPT_CANCEL) L->interrupt_pending = 0;
-    L->poll_countdown = 1;
+    lisp_poll_soon(L);
 }
 
 /* After the forms: end the compilation unit and the per-form state; printing the values is
