@@ -449,6 +449,7 @@ static Node *an_if(ACtx *c, Obj form) {
     i->then = analyze(c, CAR(CDR(a)));
     i->els = n == 3 ? analyze(c, CAR(CDR(CDR(a)))) : const_node(c, NIL);
     fuse_if_test(L, i);
+    if (if_tests_var(i)) { i->next_var = c->if_vars; c->if_vars = i; }
     return &i->n;
 }
 
@@ -991,7 +992,8 @@ Obj ev_inline_car(Lisp *, Node *, Env *), ev_inline_cdr(Lisp *, Node *, Env *), 
     ev_inline_eql(Lisp *, Node *, Env *), ev_inline_cons(Lisp *, Node *, Env *), ev_inline_mul(Lisp *, Node *, Env *),
     ev_inline_mod(Lisp *, Node *, Env *), ev_inline_add3(Lisp *, Node *, Env *), ev_inline_cadr(Lisp *, Node *, Env *),
     ev_inline_cddr(Lisp *, Node *, Env *), ev_inline_caar(Lisp *, Node *, Env *), ev_inline_cdar(Lisp *, Node *, Env *),
-    ev_inline_caddr(Lisp *, Node *, Env *);
+    ev_inline_caddr(Lisp *, Node *, Env *), ev_inline_car_var(Lisp *, Node *, Env *),
+    ev_inline_cdr_var(Lisp *, Node *, Env *);
 
 static EvalFn inline_evaluator(int op) {
     switch (op) {
@@ -1096,6 +1098,10 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
+    if ((n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref) {
+        n->next_var = c->call_vars;
+        c->call_vars = n;
+    }
     return &n->n;
 }
 
@@ -1383,7 +1389,13 @@ static void finalize(ACtx *c) {
             lam->direct_arity = (uint8_t)(in_order && lam->nslots <= DIRECT_SLOTS ? lam->ll.nreq + 1 : 0);
         }
     }
-    /* 6. variables bound and never used: reported last, once the nodes are complete */
+    /* 6. tests and CAR/CDR of a variable of the current frame read its slot in place */
+    for (IfNode *i = c->if_vars; i; i = i->next_var) fuse_if_var(i);
+    c->if_vars = NULL;
+    for (CallNode *n = c->call_vars; n; n = n->next_var)
+        if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+    c->call_vars = NULL;
+    /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }
 

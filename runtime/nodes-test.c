@@ -82,9 +82,28 @@ DEFINE_TEST2(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
 DEFINE_TEST2(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
 DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
 
+/* The same with the argument a variable of the current frame, read in place (fuse_if_var). */
+#define DEFINE_TEST1_VAR(name, fast)                                                \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                   \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a = env->slots[((VarNode *)c->args[0])->index];                         \
+        bool b;                                                                     \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        return if_slow(L, i, 1, a, NIL, env);                                       \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+
+DEFINE_TEST1_VAR(ev_if_null_var, DECIDE(a == NIL);)
+DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
+DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
+DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
+
 #undef FIXNUMS
 #undef DECIDE
 #undef DEFINE_TEST1
+#undef DEFINE_TEST1_VAR
 #undef DEFINE_TEST2
 
 /* (if VAR ...) with VAR in the current frame: the slot is tested in place. */
@@ -112,9 +131,34 @@ static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
     return NULL;
 }
 
+/* The predicates that have a variant reading a variable in place. */
+static const struct { EvalFn ev, var; } fused_var_tests[] = {
+    {ev_if_null, ev_if_null_var}, {ev_if_consp, ev_if_consp_var}, {ev_if_atom, ev_if_atom_var},
+    {ev_if_endp, ev_if_endp_var},
+};
+
+Obj ev_lref(Lisp *L, Node *n, Env *env);
+Obj ev_if(Lisp *L, Node *n, Env *env);
+
+bool if_tests_var(IfNode *i) {
+    if (i->n.ev == ev_if) return i->test->ev == ev_lref;
+    for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
+        if (i->n.ev == fused_var_tests[k].ev) return i->call->args[0]->ev == ev_lref;
+    return false;
+}
+
+void fuse_if_var(IfNode *i) {
+    if (i->n.ev == ev_if) {
+        if (i->test->ev == ev_lref0) i->n.ev = ev_if_lref0;
+        return;
+    }
+    if (i->call->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
+        if (i->n.ev == fused_var_tests[k].ev) i->n.ev = fused_var_tests[k].var;
+}
+
 void fuse_if_test(Lisp *L, IfNode *i) {
     Node *t = i->test;
-    if (t->ev == ev_lref0) { i->n.ev = ev_if_lref0; return; }
     if (!call_node_bound(t)) return;
     CallNode *c = (CallNode *)t;
     EvalFn ev = fused_evaluator(L, c);

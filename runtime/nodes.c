@@ -462,6 +462,18 @@ DEFINE_INLINE1(ev_inline_1plus, Obj r; if (fixnum_add_checked(a, FIX(1), &r)) { 
 DEFINE_INLINE1(ev_inline_1minus, Obj r; if (fixnum_sub_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
 DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; })
 
+/* CAR and CDR of a variable of the current frame, read in place (set at finalisation). */
+#define DEFINE_INLINE1_VAR(name, fast)                                  \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[((VarNode *)c->args[0])->index];             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
+        return prim_slow1(L, c, a);                                     \
+    }
+DEFINE_INLINE1_VAR(ev_inline_car_var, if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+DEFINE_INLINE1_VAR(ev_inline_cdr_var, if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+#undef DEFINE_INLINE1_VAR
+
 /* One step of a CAR/CDR chain: false when X is not a list (the primitive then signals). */
 static inline bool cxr_step(Obj *x, bool car) {
     if (is_cons(*x)) { *x = car ? CAR(*x) : CDR(*x); return true; }

@@ -394,6 +394,11 @@ static void describe_error(TclSession *s, TclResult *r) {
     session_guard_repair(L, true);   /* describe with a readtable and radix that work */
     Obj err = L->last_error;
     Obj bt = L->last_backtrace;
+    /* describing runs Lisp (the condition's type, the backtrace's lines): it gets the report's grace
+     * instead of what is left of the call's time limit, which the safe points see within ticks */
+    double saved_deadline = L->deadline;
+    L->deadline = lisp_monotonic_now() + REPORT_GRACE;
+    lisp_poll_soon(L);
     Frame fr;
     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
         if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
@@ -435,6 +440,7 @@ static void describe_error(TclSession *s, TclResult *r) {
         call_recover(L);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
     } LISP_END_TRY;
+    L->deadline = saved_deadline;
     /* the report runs user code (a :REPORT function, PRINT-OBJECT methods): outside the frame
      * above, so that its time limit lands in report_text's own frame */
     if (!r->error_message && is_heap(err) && !is_symbol(err)) r->error_message = report_text(L, err, &r->error_message_len);

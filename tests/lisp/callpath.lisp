@@ -226,3 +226,29 @@
          (block out (flet ((f (a b c d e) (declare (ignore a b c d)) (return-from out e))) (f 1 2 3 4 5)))
          (subseq (cp-backtrace-of (lambda () (cp-bt-outer 2))) 0 4))
   ((car 2) (cp-bt-inner 2 3 :c :d 2) (cp-bt-middle 2) (cp-bt-outer 2)))
+
+;;; ---- tests and CAR/CDR of a variable of the current frame, read in place ----
+
+(defun cp-var-tests (x)
+  (list (if (null x) :null :not-null) (if (consp x) :cons :not-cons) (if (atom x) :atom :not-atom)
+        (if (not (consp x)) :not-cons :cons) (if x :true :false)
+        (handler-case (if (endp x) :end :not-end) (type-error () :type-error))
+        (handler-case (car x) (type-error () :type-error))
+        (handler-case (cdr x) (type-error () :type-error))))
+
+(deftest variable-tests-in-place
+  (list (cp-var-tests nil) (cp-var-tests '(1 . 2)) (cp-var-tests 5))
+  ((:null :not-cons :atom :not-cons :false :end nil nil)
+   (:not-null :cons :not-atom :cons :true :not-end 1 2)
+   (:not-null :not-cons :atom :not-cons :true :type-error :type-error :type-error)))
+
+(deftest variable-tests-of-let-and-closed-over-variables
+  (list (let ((y '(a b))) (list (if (null y) :n :nn) (car y) (cdr y)))
+        (let ((z nil)) (funcall (lambda () (list (if (null z) :n :nn) (car z) (if (consp z) :c :nc)))))
+        (let ((w '(1))) (setq w (cdr w)) (if (endp w) :end :more)))
+  ((:nn a (b)) (:n nil :nc) :end))
+
+(defun cp-bt-car-var (x) (car x))
+(deftest backtrace-of-car-of-a-variable
+  (subseq (cp-backtrace-of (lambda () (cp-bt-car-var 9))) 0 2)
+  ((car 9) (cp-bt-car-var 9)))
