@@ -360,8 +360,8 @@
 (defvar *generic-functions* nil
   "Every generic function made, newest first (for the session's reset).")
 
-(defun %make-generic-function (name lambda-list)
-  (let ((gf (%allocate-funcallable-instance *standard-generic-function-class* #'identity
+(defun %make-generic-function (name lambda-list &optional (class *standard-generic-function-class*))
+  (let ((gf (%allocate-funcallable-instance class #'identity
                                                 (+ (%flag.generic) (%flag.standard)))))
     (setq *generic-functions* (cons gf *generic-functions*))
     (%set-gf.name gf name)
@@ -376,6 +376,12 @@
     (%set-gf-lambda-list gf lambda-list)
     (%set-funcallable-instance-function
      gf #'(lambda (&rest args) (%run-emf (%gf-miss gf args) args)))
+    ;; the slots a subclass of STANDARD-GENERIC-FUNCTION adds take their initforms
+    (if (not (eq class *standard-generic-function-class*))
+        (dolist (sd (%class-effective-slots class))
+          (let ((loc (%slot-definition-location sd)))
+            (if (and (integerp loc) (>= loc (%gf.nslots)) (%slot-definition-initfunction sd))
+                (%instance-set gf loc (funcall (%slot-definition-initfunction sd)))))))
     gf))
 
 (defun %set-gf-lambda-list (gf lambda-list)
@@ -536,11 +542,14 @@
 
 (defvar *initargs-epoch* 0)
 
+(defvar *methods-changed-hook* nil) ; mop-protocols.lisp: told of every change of a generic function
+
 (defun %methods-changed (gf)
   (%update-gf-dispatch gf)
   (if (%memq (%gf.name gf) '(make-instance allocate-instance initialize-instance
                                      shared-initialize reinitialize-instance))
-      (setq *initargs-epoch* (1+ *initargs-epoch*))))
+      (setq *initargs-epoch* (1+ *initargs-epoch*)))
+  (if *methods-changed-hook* (funcall *methods-changed-hook* gf)))
 
 ;; AMOP 5.5's dependent maintenance: NIL until a program adds a dependent (mop.lisp), then a
 ;; function of a metaobject and the initargs describing its change, which tells its dependents
@@ -612,13 +621,23 @@
         (%set-fdefinition name gf)
         gf)))
 
+(defun %generic-function-class (designator)
+  ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
+  (let ((c (%coerce-to-class designator)))
+    (if (eq c *standard-generic-function-class*) (return-from %generic-function-class c))
+    (%ensure-finalized c)
+    (if (%memq *standard-generic-function-class* (%class-cpl c))
+        c
+        (error 'simple-error :format-control "~S is not a subclass of STANDARD-GENERIC-FUNCTION."
+                             :format-arguments (list designator)))))
+
 (defun ensure-generic-function (name &key (lambda-list nil lambda-list-p) documentation
                                           (method-combination nil mc-p) argument-precedence-order
                                           declare (generic-function-class 'standard-generic-function)
                                           (method-class nil method-class-p) environment
                                      &allow-other-keys)
   "The generic function named NAME, created when it does not exist or updated with LAMBDA-LIST, DOCUMENTATION and the other options."
-  (declare (ignore environment generic-function-class))
+  (declare (ignore environment))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
                 (let ((f (%untraced-fdefinition name)))
@@ -628,7 +647,8 @@
                 nil)))
     (if lambda-list-p (%check-gf-lambda-list lambda-list name))
     (if (null gf)
-        (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)))
+        (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
+                                                (%generic-function-class generic-function-class)))
                (%set-fdefinition name gf))
         (if lambda-list-p
             (let ((info (%parse-lambda-list-info lambda-list)))
@@ -685,7 +705,7 @@
 
 (defmacro defgeneric (name lambda-list &rest options)
   "Defines the generic function NAME with LAMBDA-LIST; OPTIONS may give :documentation, :method-combination, :argument-precedence-order and (:method ...) definitions."
-  (let ((doc nil) (mc nil) (apo nil) (decls nil) (methods nil) (method-class nil))
+  (let ((doc nil) (mc nil) (apo nil) (decls nil) (methods nil) (method-class nil) (gf-class nil))
     (dolist (o options)
       (if (not (consp o))
           (error 'simple-program-error :format-control "Malformed DEFGENERIC option ~S." :format-arguments (list o)))
@@ -699,18 +719,18 @@
             ((eq (car o) :argument-precedence-order) (setq apo (cdr o)))
             ((eq (car o) 'declare) (setq decls (append decls (cdr o))))
             ((eq (car o) :method) (setq methods (append methods (list (cdr o)))))
-            ((eq (car o) :generic-function-class))
+            ((eq (car o) :generic-function-class) (setq gf-class (cadr o)))
             ((eq (car o) :method-class) (setq method-class (cadr o)))
             (t (error 'simple-program-error :format-control "Unsupported option ~S in DEFGENERIC ~S."
                                             :format-arguments (list o name)))))
     `(progn
-       (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class)
+       (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class ',gf-class)
        (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
        (%note-definition 'defgeneric ',name)
        (%untraced-fdefinition ',name))))
 
-(defun %defgeneric (name lambda-list doc mc apo decls method-class)
+(defun %defgeneric (name lambda-list doc mc apo decls method-class &optional gf-class)
   (let ((gf (if (fboundp name) (%untraced-fdefinition name) nil)))
     (if (and gf (%generic-function-p gf))
         ;; methods from an earlier DEFGENERIC's :method options go
@@ -719,7 +739,8 @@
          (append (if mc (list :method-combination mc) (list :method-combination '(standard)))
                  (if apo (list :argument-precedence-order apo))
                  (if decls (list :declare decls))
-                 (if method-class (list :method-class method-class)))))
+                 (if method-class (list :method-class method-class))
+                 (if gf-class (list :generic-function-class gf-class)))))
 
 (defun %set-initial-methods (gf methods)
   (%set-gf.initial-methods gf methods))
@@ -951,12 +972,17 @@
          :format-control "invalid method error for~%  ~S~%method:~%  The method ~S on ~S has an invalid qualifier.~%  Standard method combination requires all methods to have one of the single qualifiers :AROUND, :BEFORE and :AFTER or to have no qualifier at all."
          :format-arguments (list m m gf)))
 
+(defun %slot-protocol-class-p (class)
+  ;; whether the slots of CLASS's instances are accessed through SLOT-VALUE-USING-CLASS and its kin
+  (/= 0 (logand (%instance-flags class) (%flag.slot-protocol))))
+
 (defun %slot-accessor-emf (gf m args kind)
   ;; the fast form of a single reader or writer method, when the object's class allows it
   (declare (ignore gf))
   (let* ((object (if (eq kind :reader) (car args) (cadr args)))
          (class (class-of object)))
-    (if (and (eq (%class-kind class) :standard) (%class-finalized-p class))
+    (if (and (eq (%class-kind class) :standard) (%class-finalized-p class)
+             (not (%slot-protocol-class-p class)))
         (let ((loc (%slot-location class (%method.slot-name m))))
           (if loc
               (%clos-vector (if (eq kind :reader) (%emf.reader) (%emf.writer)) class loc (%method.fast-function m))
@@ -1253,8 +1279,12 @@
                          ,opv)))
             ',doc)))))
 
+(defvar *gf-miss-hook* nil) ; mop-protocols.lisp: %GF-MISS for a generic function of a program's class
+
 (defun %gf-miss (gf args)
   ;; the slow path of a call: find the applicable methods, make and cache the effective method
+  (if (and *gf-miss-hook* (not (eq (%instance-layout gf) *standard-generic-function-class*)))
+      (return-from %gf-miss (funcall *gf-miss-hook* gf args)))
   (let ((nreq (%gf-nreq gf)))
     (if (< (%list-length args) nreq)
         (error 'simple-program-error :format-control "The function~%  ~S~%requires at least ~D argument~A."
@@ -1327,12 +1357,16 @@
 (defun %class-option-error (class-name what)
   (error 'simple-program-error :format-control "~A in DEFCLASS ~S." :format-arguments (list what class-name)))
 
-(defun %defclass-slot-form (class-name spec)
+(defun %defclass-slot-form (class-name spec &optional canonical)
+  ;; a form making the direct slot definition of SPEC; with CANONICAL (a metaclass of the
+  ;; program's), its canonicalized plist instead, other slot options included (AMOP 5.4.2)
   (if (symbolp spec)
-      `(%make-slot-definition ',spec nil nil nil nil nil :instance t nil)
+      (if canonical
+          `(list :name ',spec)
+          `(%make-slot-definition ',spec nil nil nil nil nil :instance t nil))
       (let ((name (car spec)) (options (cdr spec))
             (initargs nil) (initform nil) (initfunction nil) (readers nil) (writers nil)
-            (allocation :instance) (type t) (doc nil) (seen nil))
+            (allocation :instance) (type t) (doc nil) (seen nil) (others nil))
         (if (not (symbolp name))
             (%class-option-error class-name (format nil "~S is not a legal slot name" name)))
         (tagbody
@@ -1354,18 +1388,34 @@
                    ((eq k :accessor) (setq readers (append readers (list v)))
                                      (setq writers (append writers (list (list 'setf v)))))
                    ((eq k :allocation)
-                    (if (not (%memq v '(:instance :class)))
+                    (if (not (or canonical (%memq v '(:instance :class))))
                         (%class-option-error class-name (format nil "~S is not a legal slot allocation" v)))
                     (setq allocation v))
                    ((eq k :type) (setq type v))
                    ((eq k :documentation) (setq doc v))
+                   (canonical (setq others (append others (list (cons k v)))))
                    (t (error 'initarg-error :class (find-class 'standard-direct-slot-definition)
                                             :initargs (list k)))))
            (setq options (cddr options))
            (go top)
          end)
-        `(%make-slot-definition ',name ',initargs ',initform ,initfunction ',readers ',writers
-                                ',allocation ',type ',doc))))
+        (if canonical
+            `(list :name ',name :initargs ',initargs :initform ',initform :initfunction ,initfunction
+                   :readers ',readers :writers ',writers :allocation ',allocation :type ',type
+                   :documentation ',doc ,@(%other-slot-options others))
+            `(%make-slot-definition ',name ',initargs ',initform ,initfunction ',readers ',writers
+                                    ',allocation ',type ',doc)))))
+
+(defun %other-slot-options (others)
+  ;; ((key . value) ...) -> key 'value ...; an option given more than once gives the list of its
+  ;; values, in order (AMOP 5.4.2)
+  (let ((keys nil) (r nil))
+    (dolist (o others) (if (not (%memq (car o) keys)) (setq keys (cons (car o) keys))))
+    (dolist (k (nreverse-boot keys))
+      (let ((vs nil))
+        (dolist (o others) (if (eq (car o) k) (setq vs (cons (cdr o) vs))))
+        (setq r (append r (list k (list 'quote (if (cdr vs) (nreverse-boot vs) (car vs))))))))
+    r))
 
 (defmacro defclass (name superclasses slots &rest options)
   "Defines (or redefines) the class NAME with direct SUPERCLASSES and slot specifications SLOTS (each with options such as :initarg, :initform, :reader, :accessor, :type); OPTIONS include :documentation and :default-initargs. Returns the class."
@@ -1406,7 +1456,9 @@
             (t (setq other-options (append other-options (list (car o) (cdr o)))))))
     `(progn
        (%ensure-class ',name ',superclasses
-                      (list ,@(%mapcar1 #'(lambda (s) (%defclass-slot-form name s)) slots))
+                      (list ,@(let ((canonical (and metaclass (not (%memq metaclass '(standard-class
+                                                                                        funcallable-standard-class))))))
+                                (%mapcar1 #'(lambda (s) (%defclass-slot-form name s canonical)) slots)))
                       ,default-initargs ',doc ',metaclass ',other-options)
        (%note-definition 'defclass ',name)
        (find-class ',name))))
@@ -1469,6 +1521,9 @@
           (error 'initarg-error :class meta :initargs (list (car p))))
       (setf (slot-value class (%slot-definition-name sd)) (cadr p)))))
 
+(defvar *direct-slot-definition-maker* nil) ; mop-protocols.lisp: (class slots) -> slot definitions
+(defvar *class-initializer* nil) ; mop-protocols.lisp: defines a class of a program's metaclass
+
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
   (%check-definition-lock name)
   (sys::%check-type-name-free name)
@@ -1483,53 +1538,73 @@
     (if (and class (not (eq (%class-name class) name))) (setq class nil))
     (setq redefined (and class (%memq (%class-kind class) '(:standard :funcallable))))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
+        (setq class nil))
+    ;; a program's metaclass: MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
+    (if (and *class-initializer* (not (eq meta *standard-class*)) (not (eq meta *funcallable-standard-class*)))
+        (return-from %ensure-class
+          (funcall *class-initializer* name class meta
+                   (%mapcar1 #'(lambda (s) (or (gethash s *class-table*) (%forward-class s))) superclasses)
+                   direct-slots default-initargs doc other-initargs)))
+    (if (null class)
         (progn (setq class (%make-class-object name kind))
                (%adopt-metaclass class meta)))
     (let ((supers (%mapcar1 #'(lambda (s)
                                 (or (gethash s *class-table*) (%forward-class s)))
                             (or superclasses
                                 (list (if (eq kind :funcallable) 'funcallable-standard-object 'standard-object))))))
-      (dolist (s supers)
-        (if (or (eq s class) (%inherits-from-p s class))
-            (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
-                                 :format-arguments (list class)))
-        (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
-            ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
-            (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
-                                    (gethash 'funcallable-standard-object *class-table*))))
-                (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
-                                     :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
-      (%set-class.kind class kind)
-      (%adopt-metaclass class meta)
-      (if other-initargs (%metaclass-initargs class meta other-initargs))
-      (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
-          (%validate-superclasses class supers))
-      ;; the accessor methods of the old definition go
-      (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
-      ;; class slots keep their values when the slot stays shared
-      (dolist (d direct-slots)
-        (if (eq (%slot-definition-allocation d) :class)
-            (dolist (old (%class-direct-slots class))
-              (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
-                       (consp (%slotd.location old)))
-                  (%set-slotd.location d (%slotd.location old))))))
-      (%set-class.direct-slots class direct-slots)
-      (%set-class.direct-default-initargs class default-initargs)
-      (%set-class.documentation class doc)
-      (%set-direct-superclasses class supers)
-      (setf (gethash name *class-table*) class)
-      (%finalize-class class)
-      (%initialize-class-slots class)
+      (%shape-class class meta kind supers direct-slots default-initargs doc other-initargs
+                    #'(lambda () (setf (gethash name *class-table*) class)))
       (%set-documentation name 'type doc)
-      (%bump-epoch)
-      (dolist (d direct-slots)
-        (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-        (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
       (if (and redefined *metaobject-changed-hook*)
           (funcall *metaobject-changed-hook* class
-                   (list* :direct-superclasses supers :direct-slots direct-slots
+                   (list* :direct-superclasses supers :direct-slots (%class-direct-slots class)
                           :direct-default-initargs default-initargs other-initargs)))
       class)))
+
+(defun %shape-class (class meta kind supers direct-slots default-initargs doc other-initargs register)
+  ;; give CLASS, an instance of META, its definition: direct superclasses SUPERS (classes), slots,
+  ;; default initargs, documentation and the initargs of a program's metaclass; then REGISTER it
+  ;; (a function, or NIL for an anonymous class), finalize it and make its accessor methods
+  (dolist (s supers)
+    (if (or (eq s class) (%inherits-from-p s class))
+        (error 'simple-error :format-control "Specified class ~S as a superclass of itself."
+                             :format-arguments (list class)))
+    (if (not (%memq (%class-kind s) '(:standard :funcallable :forward)))
+        ;; STREAM may be a superclass, as Gray streams' FUNDAMENTAL-STREAM needs
+        (if (not (%memq s (list *t-class* *standard-object-class* (gethash 'stream *class-table*)
+                                (gethash 'funcallable-standard-object *class-table*))))
+            (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
+                                 :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
+  (%set-class.kind class kind)
+  (%adopt-metaclass class meta)
+  (if other-initargs (%metaclass-initargs class meta other-initargs))
+  ;; canonicalized slot plists (DEFCLASS with a program's metaclass, ENSURE-CLASS) become direct
+  ;; slot definitions through DIRECT-SLOT-DEFINITION-CLASS
+  (if *direct-slot-definition-maker*
+      (setq direct-slots (funcall *direct-slot-definition-maker* class direct-slots)))
+  (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+      (%validate-superclasses class supers))
+  ;; the accessor methods of the old definition go
+  (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
+  ;; class slots keep their values when the slot stays shared
+  (dolist (d direct-slots)
+    (if (eq (%slot-definition-allocation d) :class)
+        (dolist (old (%class-direct-slots class))
+          (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
+                   (consp (%slotd.location old)))
+              (%set-slotd.location d (%slotd.location old))))))
+  (%set-class.direct-slots class direct-slots)
+  (%set-class.direct-default-initargs class default-initargs)
+  (%set-class.documentation class doc)
+  (%set-direct-superclasses class supers)
+  (if register (funcall register))
+  (%finalize-class class)
+  (%initialize-class-slots class)
+  (%bump-epoch)
+  (dolist (d direct-slots)
+    (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+    (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+  class)
 
 (defun %inherits-from-p (class super)
   ;; whether SUPER is among the direct superclasses of CLASS, transitively
@@ -1630,9 +1705,11 @@
         (if (not (eq (nth 3 info) :none)) (setq keys (%cl-union-eq keys (nth 3 info))))))))
 
 (defun %valid-initargs (class)
-  ;; cached per class: slot initargs and the keywords of the initialization methods
-  (let ((cache (%class.initargs-cache class)) (stamp (cons *clos-epoch* *initargs-epoch*)))
-    (if (and cache (equal (car cache) stamp))
+  ;; cached per class: slot initargs and the keywords of the initialization methods; the cache is
+  ;; ((clos-epoch . initargs-epoch) path . keys), PATH as %STANDARD-PATH-P computes it (C reads
+  ;; it too: standard_plan in runtime/clos.c)
+  (let* ((cache (%class.initargs-cache class)) (stamp (car cache)))
+    (if (and stamp (eq (car stamp) *clos-epoch*) (eq (cdr stamp) *initargs-epoch*))
         (cddr cache)
         (let* ((proto (%class-prototype class))
                (keys (list :allow-other-keys))
@@ -1644,7 +1721,7 @@
           (dolist (k more)
             (if (eq k t) (setq keys t))
             (if (not (eq keys t)) (setq keys (%cl-union-eq keys k))))
-          (%set-class.initargs-cache class (list* stamp :unknown keys))
+          (%set-class.initargs-cache class (list* (cons *clos-epoch* *initargs-epoch*) :unknown keys))
           keys))))
 
 (defun %check-initargs (class initargs &optional extra-gfs)
@@ -1687,33 +1764,52 @@
 
 (defgeneric make-instance (class &rest initargs &key &allow-other-keys)
   (:documentation "Creates and initializes a new instance of CLASS (a class or its name), passing INITARGS to INITIALIZE-INSTANCE."))
-(defmethod make-instance ((class symbol) &rest initargs)
-  (apply #'make-instance (find-class class) initargs))
+(defvar *standard-make-instance-methods* nil "The methods of MAKE-INSTANCE defined here.")
+(push (defmethod make-instance ((class symbol) &rest initargs)
+        (or (%make-instance-on-standard-path class initargs)
+            (apply #'make-instance (find-class class) initargs)))
+      *standard-make-instance-methods*)
 
 
 (defun %initarg-error (class initargs)
   (error 'initarg-error :class class :initargs initargs))
 
+;;; The standard path of instance creation. MAKE-INSTANCE of a class whose metaclass is exactly
+;;; STANDARD-CLASS, when only the methods defined here apply to MAKE-INSTANCE, ALLOCATE-INSTANCE,
+;;; INITIALIZE-INSTANCE and SHARED-INITIALIZE for it, is done in C from the class's own tables
+;;; (runtime/clos.c, make_standard_instance: initargs checked against the cached valid ones,
+;;; default initargs added, slots filled from initargs or initforms, read and written directly,
+;;; without SLOT-VALUE-USING-CLASS). %STANDARD-PATH-P is the one place that decides it; the
+;;; answer is cached in the class's initargs cache with the two epochs, so that it is computed
+;;; again after any class is defined or redefined or finalized (*CLOS-EPOCH*) and after a method
+;;; of those functions or of REINITIALIZE-INSTANCE is added or removed (*INITARGS-EPOCH*).
+
+(defun %standard-methods-p (gf args standard)
+  (dolist (m (%applicable-methods gf args) t)
+    (if (not (%memq m standard)) (return nil))))
+
+(defun %standard-path-p (class)
+  ;; T: only the methods defined here apply, the slots are filled in C; :CALL: the same, except
+  ;; that a program's methods of INITIALIZE-INSTANCE or SHARED-INITIALIZE apply, so C checks
+  ;; the initargs, adds the defaults and allocates, then calls INITIALIZE-INSTANCE; :INIT and
+  ;; :CALL-INIT: T and :CALL when MAKE-INSTANCE has other methods too (its standard method still
+  ;; takes the path once they call it); NIL otherwise
+  (if (not (eq (%instance-layout class) *standard-class*)) (return-from %standard-path-p nil))
+  (if (not (%standard-methods-p #'allocate-instance (list class) *standard-initialization-methods*))
+      (return-from %standard-path-p nil))
+  (let* ((proto (%class-prototype class))
+         (fill (and (%standard-methods-p #'initialize-instance (list proto) *standard-initialization-methods*)
+                    (%standard-methods-p #'shared-initialize (list proto t) *standard-initialization-methods*))))
+    (if (%standard-methods-p #'make-instance (list class) *standard-make-instance-methods*)
+        (if fill t :call)
+        (if fill :init :call-init))))
+
 (defun %standard-initialization-p (class)
-  ;; whether only the standard methods initialize instances of CLASS (cached with the initargs)
+  ;; whether the standard method of MAKE-INSTANCE may fill the slots itself for CLASS
   (%valid-initargs class)
   (let ((cache (%class.initargs-cache class)))
-    (if (eq (cadr cache) :unknown)
-        (let ((fast (%only-standard-initialization-p class)))
-          (rplaca (cdr cache) fast)
-          fast)
-        (cadr cache))))
-
-(defun %only-standard-initialization-p (class)
-  (if (not (eq (%class-kind class) :standard)) (return-from %only-standard-initialization-p nil))
-  (let ((proto (%class-prototype class)))
-    (dolist (ms (list (%applicable-methods #'allocate-instance (list class))
-                      (%applicable-methods #'initialize-instance (list proto))
-                      (%applicable-methods #'shared-initialize (list proto t)))
-                t)
-      (dolist (m ms)
-        (if (not (%memq m *standard-initialization-methods*))
-            (return-from %only-standard-initialization-p nil))))))
+    (if (eq (cadr cache) :unknown) (rplaca (cdr cache) (%standard-path-p class)))
+    (%memq (cadr cache) '(t :init))))
 
 (defun %make-standard-instance (class initargs)
   (%ensure-finalized class)
@@ -1727,10 +1823,13 @@
       (apply #'initialize-instance instance initargs)
       instance)))
 
-(defmethod make-instance ((class standard-class) &rest initargs)
-  (%make-standard-instance class initargs))
-(defmethod make-instance ((class funcallable-standard-class) &rest initargs)
-  (%make-standard-instance class initargs))
+(push (defmethod make-instance ((class standard-class) &rest initargs)
+        (or (%make-instance-on-standard-path class initargs t)
+            (%make-standard-instance class initargs)))
+      *standard-make-instance-methods*)
+(push (defmethod make-instance ((class funcallable-standard-class) &rest initargs)
+        (%make-standard-instance class initargs))
+      *standard-make-instance-methods*)
 
 (defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys)
   (:documentation "Generic function called by MAKE-INSTANCE to initialize the new INSTANCE from INITARGS; its default method calls SHARED-INITIALIZE."))
@@ -1755,6 +1854,8 @@
       *standard-initialization-methods*)
 
 (defun %shared-initialize (instance slot-names initargs)
+  (if (eq (%instance-layout (class-of instance)) *standard-class*)
+      (return-from %shared-initialize (%fill-standard-slots instance slot-names initargs)))
   (let ((class (class-of instance)))
     (dolist (s (%class-effective-slots class))
       (let ((found '%none) (slot-initargs (%slot-definition-initargs s)) (name (%slot-definition-name s)))

@@ -74,6 +74,8 @@
     (%set-class.instance-size c 0)
     c))
 
+(defvar *class-finalizer* nil) ; mop-protocols.lisp: finalizes a class of a program's metaclass
+                              ; through the MOP's generic functions and returns true, else NIL
 (defvar *direct-slot-definition-class* nil)    ; the classes clos.lisp gives slot definitions
 (defvar *effective-slot-definition-class* nil)
 (defvar *condition-metaclass* nil)
@@ -257,11 +259,13 @@
           (if (or (eq (%class-kind s) :forward) (not (%class.finalized s))) (return t)))
         (%set-class.finalized class nil)
         (progn
-          (%set-class.cpl class (%compute-cpl class))
-          (multiple-value-bind (slots size) (%compute-slots class)
-            (%set-class.slots class slots)
-            (%set-class.instance-size class size))
-          (%set-class.default-initargs class (%compute-default-initargs class))
+          (if (not (and *class-finalizer* (funcall *class-finalizer* class)))
+              (progn
+                (%set-class.cpl class (%compute-cpl class))
+                (multiple-value-bind (slots size) (%compute-slots class)
+                  (%set-class.slots class slots)
+                  (%set-class.instance-size class size))
+                (%set-class.default-initargs class (%compute-default-initargs class))))
           (%set-class.initargs-cache class nil)
           (%set-class.finalized class t)
           (if (and (not (eq old-names :none))

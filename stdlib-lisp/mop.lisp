@@ -5,9 +5,9 @@
 ;;;; (clos.lisp). The readers answer for every class, generic function and method; ENSURE-CLASS
 ;;;; and ENSURE-GENERIC-FUNCTION define; a metaclass of the program's (a subclass of
 ;;;; STANDARD-CLASS, with slots and class options of its own) is accepted when
-;;;; VALIDATE-SUPERCLASS agrees. But the standard classes and generic functions do not call the
-;;;; protocol's generic functions (COMPUTE-SLOTS, SLOT-VALUE-USING-CLASS, ...) on themselves, so a
-;;;; method defined on one of those is called only by whoever calls it.
+;;;; VALIDATE-SUPERCLASS agrees. mop-protocols.lisp defines the generic functions through which
+;;;; tinycl's CLOS lets a program's metaclass or generic function class change its behaviour
+;;;; (COMPUTE-SLOTS, SLOT-VALUE-USING-CLASS, COMPUTE-DISCRIMINATING-FUNCTION, ...).
 
 (defpackage "TINYCL-MOP"
   (:use "COMMON-LISP")
@@ -180,8 +180,8 @@
         ((typep (eql-specializer-object specializer) class) :unknown)
         (t nil)))
 
-(defun compute-applicable-methods-using-classes (generic-function classes)
-  "The methods of GENERIC-FUNCTION applicable to arguments of CLASSES, most specific first, and T; or NIL and NIL when an EQL specializer makes the classes alone insufficient."
+(defun %applicable-methods-using-classes (generic-function classes)
+  ;; the standard method of COMPUTE-APPLICABLE-METHODS-USING-CLASSES (mop-protocols.lisp)
   (let ((gf (%check-gf generic-function)) (applicable nil))
     (dolist (c classes) (%check-class c))
     (dolist (m (generic-function-methods gf))
@@ -189,7 +189,7 @@
         (loop for s in (method-specializers m)
               for c in classes
               do (let ((a (%class-applies-p s c)))
-                   (cond ((eq a :unknown) (return-from compute-applicable-methods-using-classes
+                   (cond ((eq a :unknown) (return-from %applicable-methods-using-classes
                                             (values nil nil)))
                          ((null a) (setq ok nil) (return)))))
         (if ok (push m applicable))))
@@ -199,12 +199,9 @@
                                                       classes)))
             t)))
 
-(defgeneric compute-effective-method (generic-function method-combination methods)
-  (:documentation "A form that runs METHODS (applicable, most specific first) as GENERIC-FUNCTION's METHOD-COMBINATION combines them."))
-
-(defmethod compute-effective-method ((gf generic-function) mc methods)
-  ;; the standard method combination as a form of CALL-METHOD and MAKE-METHOD
-  (declare (ignore mc))
+(defun %standard-effective-method-form (gf methods)
+  ;; the standard method combination as a form of CALL-METHOD and MAKE-METHOD (the standard
+  ;; method of COMPUTE-EFFECTIVE-METHOD, mop-protocols.lisp)
   (let ((around nil) (before nil) (primary nil) (after nil))
     (dolist (m methods)
       (let ((q (method-qualifiers m)))
@@ -223,13 +220,6 @@
       (if around
           `(call-method ,(car around) (,@(cdr around) (make-method ,main)))
           main))))
-
-(defgeneric compute-discriminating-function (generic-function)
-  (:documentation "The function GENERIC-FUNCTION runs when called."))
-
-(defmethod compute-discriminating-function ((gf generic-function))
-  ;; tinycl's discriminating function is the generic function's own dispatch (runtime/clos.c)
-  #'(lambda (&rest args) (apply gf args)))
 
 (defgeneric make-method-lambda (generic-function method lambda-expression environment)
   (:documentation "A lambda expression for the method function of a method of GENERIC-FUNCTION whose body is LAMBDA-EXPRESSION, and initargs for the method."))
@@ -257,33 +247,6 @@
              (member b (list (find-class 'standard-class) (find-class 'funcallable-standard-class)))
              t))
       (eq (class-of superclass) (find-class 'forward-referenced-class))))
-
-(defun compute-class-precedence-list (class)
-  "The class precedence list of CLASS, computed from its direct superclasses."
-  (copy-list (class-precedence-list (sys::%ensure-finalized (%check-class class)))))
-
-(defun compute-slots (class)
-  "The effective slot definitions of CLASS."
-  (copy-list (class-slots (sys::%ensure-finalized (%check-class class)))))
-
-(defun compute-effective-slot-definition (class name direct-slot-definitions)
-  "The effective slot definition of the slot NAME of CLASS."
-  (declare (ignore direct-slot-definitions))
-  (find name (class-slots (sys::%ensure-finalized (%check-class class))) :key #'slot-definition-name))
-
-(defun compute-default-initargs (class)
-  "The default initargs of CLASS, its own and inherited."
-  (class-default-initargs (sys::%ensure-finalized (%check-class class))))
-
-(defun direct-slot-definition-class (class &rest initargs)
-  "The class of the direct slot definitions of CLASS."
-  (declare (ignore class initargs))
-  (find-class 'standard-direct-slot-definition))
-
-(defun effective-slot-definition-class (class &rest initargs)
-  "The class of the effective slot definitions of CLASS."
-  (declare (ignore class initargs))
-  (find-class 'standard-effective-slot-definition))
 
 (defun reader-method-class (class direct-slot &rest initargs)
   "The class of the reader methods DEFCLASS makes."
@@ -320,18 +283,13 @@
   specializer)
 
 (defun %canonical-slot (spec)
-  ;; a canonicalised slot specification (a plist, as AMOP's ENSURE-CLASS takes) or a symbol
+  ;; a canonicalised slot specification (a plist, as AMOP's ENSURE-CLASS takes) or a symbol, as
+  ;; a plist: %ENSURE-CLASS makes it a direct slot definition (mop-protocols.lisp)
   (unless (or (and spec (symbolp spec))
               (and (consp spec) (ignore-errors (evenp (list-length spec))) (getf spec :name)
                    (symbolp (getf spec :name))))
     (error "~S is not a canonicalized slot specification (a symbol, or a plist with :NAME)." spec))
-  (if (symbolp spec)
-      (sys::%make-slot-definition spec nil nil nil nil nil :instance t nil)
-      (destructuring-bind (&key name initargs initform initfunction readers writers
-                                (allocation :instance) (type t) documentation &allow-other-keys)
-          spec
-        (sys::%make-slot-definition name initargs initform initfunction readers writers
-                                    allocation type documentation))))
+  (if (symbolp spec) (list :name spec) spec))
 
 (defun %canonical-default-initargs (initargs)
   ;; ((key form function) ...), as DEFCLASS gives them; a plist is accepted too
@@ -385,25 +343,6 @@
 (defun (setf funcallable-standard-instance-access) (new-value instance location)
   (sys::%instance-set (%check-plain-instance instance) location new-value))
 
-(defun slot-value-using-class (class object slot)
-  "The value of the slot SLOT (a slot definition) of OBJECT, an instance of CLASS."
-  (declare (ignore class))
-  (slot-value object (slot-definition-name slot)))
-
-(defun (setf slot-value-using-class) (new-value class object slot)
-  (declare (ignore class))
-  (setf (slot-value object (slot-definition-name slot)) new-value))
-
-(defun slot-boundp-using-class (class object slot)
-  "Whether the slot SLOT (a slot definition) of OBJECT is bound."
-  (declare (ignore class))
-  (slot-boundp object (slot-definition-name slot)))
-
-(defun slot-makunbound-using-class (class object slot)
-  "Makes the slot SLOT (a slot definition) of OBJECT unbound."
-  (declare (ignore class))
-  (slot-makunbound object (slot-definition-name slot)))
-
 (defun set-funcallable-instance-function (funcallable-instance function)
   "Makes FUNCTION what FUNCALLABLE-INSTANCE runs when called."
   (sys::%set-funcallable-instance-function funcallable-instance function))
@@ -439,6 +378,8 @@
   (:documentation "Tells DEPENDENT that METAOBJECT changed with INITARGS."))
 
 (defmethod reinitialize-instance :after ((metaobject class) &rest initargs)
+  ;; a change of definition first (mop-protocols.lisp), then the dependents
+  (apply #'%redefine-class-from-initargs metaobject initargs)
   (when sys::*metaobject-changed-hook* (funcall sys::*metaobject-changed-hook* metaobject initargs)))
 
 (defmethod reinitialize-instance :after ((metaobject generic-function) &rest initargs)

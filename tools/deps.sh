@@ -4,7 +4,7 @@
 set -e
 PKGS="libgc-dev libcjson-dev libreadline-dev check libgmp-dev libmicrohttpd-dev pkg-config"
 # test: tmux for the REPL tests; the Debian Common Lisp libraries the system loader is tried on
-if [ "$1" = "test" ]; then PKGS="$PKGS tmux cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate cl-flexi-streams cl-trivial-gray-streams cl-babel cl-fad cl-bordeaux-threads cl-closer-mop cl-nibbles cl-interpol cl-md5 cl-yason cl-chunga cl-quri cl-local-time cl-cxml cl-metatilities-base"; fi
+if [ "$1" = "test" ]; then PKGS="$PKGS tmux cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate cl-flexi-streams cl-trivial-gray-streams cl-babel cl-fad cl-bordeaux-threads cl-closer-mop cl-nibbles cl-interpol cl-md5 cl-yason cl-chunga cl-quri cl-local-time cl-cxml cl-metatilities-base cl-contextl"; fi
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -429,12 +429,15 @@
     ("quri" "QURI" "(let ((u (quri:uri \"http://ex.com:8080/p?x=1\"))) (list (quri:uri-host u) (quri:uri-port u) (quri:uri-query-params u)))" ("ex.com" 8080 (("x" . "1"))))
     ("nibbles" "NIBBLES" "(let ((v (make-array 4 :element-type '(unsigned-byte 8) :initial-element 0))) (setf (nibbles:ub32ref/be v 0) #x01020304) (list (coerce v 'list) (nibbles:ub16ref/le v 2)))" ((1 2 3 4) 1027))
     ("local-time" "LOCAL-TIME" "(local-time:format-timestring nil (local-time:encode-timestamp 0 0 0 12 1 2 2020 :timezone local-time:+utc-zone+) :timezone local-time:+utc-zone+)" "2020-02-01T12:00:00.000000Z")
-    ("cxml" "CXML" "(dom:get-attribute (dom:document-element (cxml:parse \"<a x='1'><b/></a>\" (cxml-dom:make-dom-builder))) \"x\")" "1")))
+    ("cxml" "CXML" "(dom:get-attribute (dom:document-element (cxml:parse \"<a x='1'><b/></a>\" (cxml-dom:make-dom-builder))) \"x\")" "1")
+    ;; the metaobject protocol: special slots (SLOT-VALUE-USING-CLASS), layered functions (classes
+    ;; made by MAKE-INSTANCE of a metaclass, generic functions of a program's class)
+    ("contextl" "CONTEXTL" "(progn (eval '(defclass sy-cx-person () ((name :initarg :name :accessor sy-cx-name :special t)) (:metaclass contextl:special-class))) (eval '(contextl:deflayer sy-cx-polite)) (eval '(contextl:define-layered-function sy-cx-greet (x))) (eval '(contextl:define-layered-method sy-cx-greet ((x string)) (list :base x))) (eval '(contextl:define-layered-method sy-cx-greet :in-layer sy-cx-polite ((x string)) (list :polite (call-next-method)))) (let ((p (make-instance 'sy-cx-person :name \"x\"))) (list (funcall 'sy-cx-greet \"a\") (eval '(contextl:with-active-layers (sy-cx-polite) (sy-cx-greet \"b\"))) (sy-cx-name p) (eval `(contextl:dletf (((sy-cx-name ,p) \"y\")) (sy-cx-name ,p))) (sy-cx-name p))))" ((:base "a") (:polite (:base "b")) "x" "y" "x"))))
 
 (defparameter *sy-debian-expected*
   ;; the libraries that load unmodified with tinycl today (docs/compatibility.md)
   '("split-sequence" "parse-number" "iterate" "alexandria" "cl-ppcre" "trivial-gray-streams" "flexi-streams" "babel"
-    "md5" "yason" "quri" "nibbles" "local-time" "cxml"))
+    "md5" "yason" "quri" "nibbles" "local-time" "cxml" "contextl"))
 
 (defun sy-debian-installed-p () (probe-file "/usr/share/common-lisp/source/"))
 

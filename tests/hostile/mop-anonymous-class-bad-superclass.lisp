@@ -1,0 +1,2 @@
+;; expect: error
+(make-instance 'standard-class :direct-superclasses '(42))
