@@ -9,6 +9,7 @@
 #include "bootimage.h"
 #include "image.h"
 #include "abi.h"
+#include "ticker.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -202,7 +203,6 @@ static void lisp_setup(Lisp *L, const Config *cfg) {
     else config_defaults(&L->cfg);
     gc_set_max_heap(L, L->cfg.max_heap);
     lisp_set_stack_limits(L);
-    L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
     L->session_warnings = NIL;
@@ -268,10 +268,12 @@ Lisp *lisp_new(const Config *cfg) {
         return NULL;
     }
     gc_current = prev ? prev : L;
+    ticker_register(L);   /* the deadline, heap cap and finalizers reach its safe points */
     return L;
 }
 
 void lisp_free(Lisp *L) {
+    ticker_unregister(L);
     gc_forget_interpreter(L);
     weak_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;
