@@ -209,6 +209,7 @@ static void lisp_setup(Lisp *L, const Config *cfg) {
     L->form_file = NIL;
     L->system_packages = NIL;
     L->last_backtrace = NIL;
+    L->pkg_journal = NIL;
 }
 
 /* The boot from the stdlib sources: what the build runs once to write the boot image. */
