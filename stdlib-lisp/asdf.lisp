@@ -1363,7 +1363,7 @@
 
 (defun %begin-capture ()
   (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
-        (mapcar #'(lambda (table) (cons table (sys::%hash-table-snapshot table))) (%registry-tables))
+        (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
         (mapcar #'(lambda (gf) (cons gf (copy-list (sys::generic-function-methods gf)))) (%generic-functions))))
 
 (defun %release-capture (capture)
