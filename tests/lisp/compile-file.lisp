@@ -3,7 +3,7 @@
 ;;;; similarity, uninterned and circular), LOAD-TIME-VALUE, the values returned, and files LOAD
 ;;;; refuses. The files live in a temporary directory under /tmp.
 
-(defvar *cf-dir* (format nil "/tmp/tinycl-compile-file-test-~D-~D/" (get-universal-time) (random 100000)))
+(defvar *cf-dir* (format nil "/tmp/tinycl-compile-file-test-~D-~D/" (get-universal-time) (random 1000000 (make-random-state t))))
 (defvar *cf-log* nil)
 (defvar *cf-counter* 0)
 

@@ -3,7 +3,8 @@
 ;;;; directory under /tmp that the first test creates and the last one removes.
 
 (defvar *tf-dir*
-  (format nil "/tmp/~A-files-test-~D/" (lisp-implementation-type) (get-universal-time)))
+  (format nil "/tmp/~A-files-test-~D-~D/" (lisp-implementation-type) (get-universal-time)
+          (random 1000000 (make-random-state t))))
 
 (defun tf (name) (merge-pathnames name *tf-dir*))
 

@@ -3,7 +3,8 @@
 ;;;; with its notes, and the RT result collection of run-tests. The tools themselves are tested end
 ;;;; to end by tests/mcp/e2e-files.mjs.
 
-(defvar *ft-dir* (format nil "/tmp/tinycl-filetools-test-~D/" (get-universal-time)))
+(defvar *ft-dir* (format nil "/tmp/tinycl-filetools-test-~D-~D/" (get-universal-time)
+                               (random 1000000 (make-random-state t))))
 (ensure-directories-exist *ft-dir*)
 
 (defun ft-file (name text)

@@ -3,7 +3,7 @@
 ;;;; from SBCL. The files live in a directory under /tmp that the tests create and remove.
 
 (defparameter *lp-dir*
-  (format nil "/tmp/tinycl-lp-test-~D-~D/" (get-universal-time) (random 1000000)))
+  (format nil "/tmp/tinycl-lp-test-~D-~D/" (get-universal-time) (random 1000000 (make-random-state t))))
 
 (deftest lp-define-host
   (progn (setf (logical-pathname-translations "LPTEST")
