@@ -30,34 +30,6 @@ static void warm_up(Lisp *L) {
     SYM(restorers)->value = before;
 }
 
-static void force_step(Lisp *L, void *ud) { lambda_force(L, (Lambda *)ud); }
-
-static void force_function(Lisp *L, Obj fn) {
-    if (!is_type(fn, T_CLOSURE) || CLOSURE(fn)->lambda->lazy != LAZY_PENDING) return;
-    lisp_pcall(L, FR_TOPLEVEL, force_step, CLOSURE(fn)->lambda);   /* a failure leaves it lazy */
-}
-
-static void force_symbol(Lisp *L, Obj sym, void *ud) {
-    (void)ud;
-    Symbol *s = symbol_data(L, sym);
-    force_function(L, s->function);
-    force_function(L, s->setf_function);
-}
-
-/* The stdlib's functions are analysed on their first call, so that the boot stays fast; those of
- * the packages named here are analysed now and go into the image analysed: every system load
- * calls most of them (the loader, and the CLOS and LOOP code it runs), and a session would
- * otherwise analyse them on its first load. */
-static void analyse_loader(Lisp *L) {
-    static const char *const packages[] = {"ASDF", "UIOP", "QUICKLISP-CLIENT"};
-    for (size_t i = 0; i < sizeof packages / sizeof *packages; i++) {
-        Obj p = package_find_cstr(L, packages[i]);
-        if (p == NIL) continue;
-        symtable_each(&PKG(p)->internal, force_symbol, L, NULL);
-        symtable_each(&PKG(p)->external, force_symbol, L, NULL);
-    }
-}
-
 static void restorers_step(Lisp *L, void *ud) { funcall0(L, *(Obj *)ud); }
 
 /* The registries' restorers (SYS:%SESSION-SNAPSHOT copies the class table, the cross-reference,
@@ -84,7 +56,6 @@ int tcl_write_boot_image(const char *path) {
     char err[IMAGE_ERRLEN];
     gc_current = L;
     warm_up(L);
-    analyse_loader(L);
     image_restorers(L);
     /* the base every session's start-up snapshot shares what is unchanged with (snapshot.c) */
     L->image_snapshot = snapshot_take(L);
