@@ -237,6 +237,14 @@ UElt upgrade_element_type(Lisp *L, Obj spec) {
         spec == S(FLOAT) || spec == S(NUMBER) || spec == S(REAL) || spec == S(SYMBOL) || spec == S(LIST) ||
         spec == S(STRING) || spec == S(FUNCTION))
         return UE_T;
+    /* (UNSIGNED-BYTE n) and (SIGNED-BYTE n) without SUBTYPEP: the octet arrays' own type comes
+     * back here on every SUBSEQ, COERCE or copy of such an array (ARRAY-ELEMENT-TYPE makes it) */
+    if (is_cons(spec) && (CAR(spec) == S(UNSIGNED_BYTE) || CAR(spec) == S(SIGNED_BYTE)) &&
+        is_cons(CDR(spec)) && CDR(CDR(spec)) == NIL && is_fixnum(CAR(CDR(spec))) && FIXVAL(CAR(CDR(spec))) >= 1) {
+        intptr_t n = FIXVAL(CAR(CDR(spec)));
+        if (CAR(spec) == S(SIGNED_BYTE)) return UE_T;
+        return n == 1 ? UE_BIT : n <= 8 ? UE_UB8 : UE_T;
+    }
     bool certain;
     if (type_subtypep(L, spec, NIL, &certain) && certain) return UE_NIL;
     if (type_subtypep(L, spec, S(BIT), &certain) && certain) return UE_BIT;

@@ -373,13 +373,49 @@ static Obj plist_find(Obj plist, Obj key) {
     return NO_VALUE;
 }
 
-/* (sys:%make-standard-instance-fast class initargs valid-initargs): MAKE-INSTANCE's work for a
- * finalized standard class whose allocation and initialization methods are the standard ones:
- * check the initargs, add the default initargs, allocate, fill the slots (CLHS 7.1). */
-DEFPRIM(prim_pct_make_standard_instance_fast) {
+/* Fill the slots of O (of class CLS, current) from INITARGS, then those still unbound that SLOT_NAMES
+ * (T, or a list) names from their initforms: the standard SHARED-INITIALIZE (CLHS 7.1.4), for an
+ * instance of a class whose metaclass is STANDARD-CLASS (its slots are read and written directly). */
+static void fill_slots(Lisp *L, Obj o, Obj cls, Obj slot_names, Obj initargs) {
+    for (Obj s = class_slots(cls)[CL_SLOTS]; is_cons(s); s = CDR(s)) {
+        Obj *sd = INST(CAR(s))->slots;
+        Obj loc = sd[SD_LOCATION], value = NO_VALUE;
+        if (sd[SD_INITARGS] != NIL) {
+            for (Obj x = initargs; is_cons(x) && is_cons(CDR(x)) && value == NO_VALUE; x = CDR(CDR(x))) {
+                for (Obj k = sd[SD_INITARGS]; is_cons(k); k = CDR(k))
+                    if (CAR(k) == CAR(x)) { value = CAR(CDR(x)); break; }
+            }
+        }
+        if (value == NO_VALUE) {
+            if (sd[SD_INITFUNCTION] == NIL) continue;
+            if (slot_names != S(T)) {
+                Obj x = slot_names;
+                while (is_cons(x) && CAR(x) != sd[SD_NAME]) x = CDR(x);
+                if (!is_cons(x)) continue;
+            }
+            if (loc_ref(o, loc) != S(P_UNBOUND_SLOT)) continue;
+            value = funcall0(L, sd[SD_INITFUNCTION]);
+        }
+        if (is_fixnum(loc)) INST(o)->slots[FIXVAL(loc)] = value;
+        else CDR(loc) = value;
+    }
+}
+
+/* (sys:%fill-standard-slots instance slot-names initargs): the standard SHARED-INITIALIZE's work
+ * (after its checks) for an up-to-date instance of a class whose metaclass is STANDARD-CLASS */
+DEFPRIM(prim_pct_fill_standard_slots) {
     UNUSED_ARGS;
-    Obj cls = check_class(L, args[0]);
-    Obj initargs = args[1], valid = args[2];
+    Obj cls = clos_instance_class(args[0]);
+    if (cls == NIL) err_type(L, args[0], S(STANDARD_OBJECT));
+    fill_slots(L, args[0], cls, args[1], args[2]);
+    return args[0];
+}
+
+/* MAKE-INSTANCE's work for a finalized class on the standard path (see %STANDARD-PATH-P in
+ * clos.lisp): check the initargs, add the default initargs, allocate, and fill the slots (CLHS
+ * 7.1) or, when CALL_INIT (a program's methods of INITIALIZE-INSTANCE or SHARED-INITIALIZE
+ * apply), call INITIALIZE-INSTANCE. VALID is the list of valid initargs, or T when any is. */
+static Obj make_standard_instance(Lisp *L, Obj cls, Obj initargs, Obj valid, bool call_init) {
     size_t n = 0;
     for (Obj x = initargs; x != NIL; x = CDR(CDR(x))) {
         if (!is_cons(x)) err_program(L, "odd number of &KEY arguments");
@@ -420,25 +456,51 @@ DEFPRIM(prim_pct_make_standard_instance_fast) {
         }
     }
     Obj o = alloc_clos_instance(L, T_INSTANCE, cls, INST_STANDARD);
-    for (Obj s = class_slots(cls)[CL_SLOTS]; is_cons(s); s = CDR(s)) {
-        Obj *sd = INST(CAR(s))->slots;
-        Obj loc = sd[SD_LOCATION], value = NO_VALUE;
-        if (sd[SD_INITARGS] != NIL) {
-            for (Obj x = initargs; x != NIL && value == NO_VALUE; x = CDR(CDR(x))) {
-                for (Obj k = sd[SD_INITARGS]; is_cons(k); k = CDR(k))
-                    if (CAR(k) == CAR(x)) { value = CAR(CDR(x)); break; }
-            }
-        }
-        if (value == NO_VALUE) {
-            if (sd[SD_INITFUNCTION] == NIL) continue;
-            if (loc_ref(o, loc) != S(P_UNBOUND_SLOT)) continue;
-            value = funcall0(L, sd[SD_INITFUNCTION]);
-        }
-        if (is_fixnum(loc)) INST(o)->slots[FIXVAL(loc)] = value;
-        else CDR(loc) = value;
-    }
+    if (call_init) apply_list(L, S(CLOS_INITIALIZE_INSTANCE), cons(L, o, initargs));
+    else fill_slots(L, o, cls, S(T), initargs);
     L->nvals = 1;
     return o;
+}
+
+/* (sys:%make-standard-instance-fast class initargs valid-initargs) */
+DEFPRIM(prim_pct_make_standard_instance_fast) {
+    UNUSED_ARGS;
+    return make_standard_instance(L, check_class(L, args[0]), args[1], args[2], false);
+}
+
+/* The valid initargs of CLS when its plan, cached by %STANDARD-PATH-P in its initargs cache as
+ * ((clos-epoch . initargs-epoch) path . valid-initargs), is current and its path is T or :CALL
+ * (only the system's methods of MAKE-INSTANCE apply) or, when INSIDE (called from the system's
+ * MAKE-INSTANCE method), :INIT or :CALL-INIT; NO_VALUE otherwise. *CALL_INIT tells the :CALL
+ * paths (INITIALIZE-INSTANCE to be called) from the others (the slots filled here). */
+static Obj standard_plan(Lisp *L, Obj cls, bool inside, bool *call_init) {
+    Obj cache = class_slots(cls)[CL_INITARGS_CACHE];
+    if (!is_cons(cache) || !is_cons(CAR(cache)) || !is_cons(CDR(cache))) return NO_VALUE;
+    Obj stamp = CAR(cache);
+    if (CAR(stamp) != SYM(S(P_CLOS_EPOCH))->value || CDR(stamp) != SYM(S(P_INITARGS_EPOCH))->value)
+        return NO_VALUE;
+    Obj path = CAR(CDR(cache));
+    *call_init = path == S(K_CALL) || path == S(K_CALL_INIT);
+    if (path == S(T) || path == S(K_CALL) || (inside && (path == S(K_INIT) || path == S(K_CALL_INIT))))
+        return CDR(CDR(cache));
+    return NO_VALUE;
+}
+
+/* (sys:%make-instance-on-standard-path class-or-name initargs &optional inside): the new instance
+ * when the class (or the class the symbol names) has a current plan (standard_plan), else NIL: the
+ * caller then takes the generic way, which computes the plan for the next call. */
+DEFPRIM(prim_pct_make_instance_on_standard_path) {
+    Obj cls = args[0];
+    if (is_type(cls, T_SYMBOL)) {
+        Obj table = SYM(S(P_CLASS_TABLE))->value;
+        if (!is_type(table, T_HASHTABLE)) return NIL;
+        cls = hash_get(L, table, cls, NIL);
+    }
+    if (!is_class_object(cls)) return NIL;
+    bool call_init = false;
+    Obj valid = standard_plan(L, cls, nargs > 2 && args[2] != NIL, &call_init);
+    if (valid == NO_VALUE) return NIL;
+    return make_standard_instance(L, cls, args[1], valid, call_init);
 }
 
 /* ------------------------------------------------------------------ */
@@ -450,6 +512,8 @@ static inline bool class_inherits(Obj cls, Obj super) {
         if (CAR(c) == super) return true;
     return false;
 }
+
+bool clos_class_inherits(Obj cls, Obj super) { return class_inherits(cls, super); }
 
 static Obj check_structure(Lisp *L, Obj o, Obj cls) {
     if (LIKELY(is_type(o, T_INSTANCE))) {
@@ -876,6 +940,8 @@ static const PrimDef clos_prims[] = {
     {"%SLOT-LOCATION", PK_SYS, prim_pct_slot_location, 2, 2, 0, "(class slot-name)", NULL},
     {"%ENSURE-CURRENT-INSTANCE", PK_SYS, prim_pct_ensure_current_instance, 1, 1, 0, "(instance)", NULL},
     {"%MAKE-STANDARD-INSTANCE-FAST", PK_SYS, prim_pct_make_standard_instance_fast, 3, 3, 0, "(class initargs valid-initargs)", NULL},
+    {"%MAKE-INSTANCE-ON-STANDARD-PATH", PK_SYS, prim_pct_make_instance_on_standard_path, 2, 3, 0, "(class-or-name initargs &optional inside)", NULL},
+    {"%FILL-STANDARD-SLOTS", PK_SYS, prim_pct_fill_standard_slots, 3, 3, 0, "(instance slot-names initargs)", NULL},
     {"%STRUCTURE-REF", PK_SYS, prim_pct_structure_ref, 3, 3, 0, "(object class index)", NULL},
     {"%STRUCTURE-SET", PK_SYS, prim_pct_structure_set, 4, 4, 0, "(value object class index)", NULL},
     {"%MAKE-STRUCTURE", PK_SYS, prim_pct_make_structure, 1, REST, 0, "(class &rest values)", NULL},

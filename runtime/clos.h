@@ -26,6 +26,9 @@ static inline bool is_class_object(Obj o) {
 /* The class of any object (NIL before clos.lisp has made the built-in classes). */
 Obj clos_class_of(Lisp *L, Obj o);
 
+/* Whether CLS is SUPER or has it in its class precedence list. */
+bool clos_class_inherits(Obj cls, Obj super);
+
 /* Call a generic function (a funcallable instance flagged INST_GENERIC). */
 Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args);
 

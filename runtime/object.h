@@ -158,7 +158,7 @@ enum {
     SYM_SNAPSHOT_MARK = 128, /* transient: already recorded by the snapshot being taken (snapshot.c) */
 };
 typedef struct Symbol {
-    Header h;
+    Header h;          /* aux: the special operator's index + 1; aux32: the built-in type named (types.c) */
     Obj name;          /* a simple string */
     Obj package;       /* home package or NIL */
     Obj value;         /* global/dynamic value or UNBOUND */

@@ -13,6 +13,7 @@
 #include "lstring.h"
 #include "docs.h"
 #include "logical.h"
+#include "clos.h"
 #include <math.h>
 
 /* ------------------------------------------------------------------ */
@@ -201,15 +202,13 @@ static const char *const class_parents[][4] = {
     {"FLOATING-POINT-INEXACT", "ARITHMETIC-ERROR"}, {"FLOATING-POINT-INVALID-OPERATION", "ARITHMETIC-ERROR"},
 };
 
-static Obj builtin_table(Lisp *L) { return SYM(S(P_BUILTIN_TYPES))->value; }
-
+/* The built-in type a symbol names: types_init writes it into the symbol's header (aux32), so that
+ * TYPEP finds it without a table lookup; every other symbol has 0 there (BT_NONE). */
 static BType builtin_id(Lisp *L, Obj sym) {
+    (void)L;
     if (sym == NIL) return BT_NIL;
     if (!is_type(sym, T_SYMBOL)) return BT_NONE;
-    Obj t = builtin_table(L);
-    if (!is_type(t, T_HASHTABLE)) return BT_NONE;
-    Obj v = hash_get(L, t, sym, NO_VALUE);
-    return v == NO_VALUE ? BT_NONE : (BType)fixnum_val(v);
+    return (BType)SYM(sym)->h.aux32;
 }
 
 static Obj plist_prop(Lisp *L, Obj sym, Obj ind) {
@@ -248,6 +247,53 @@ Obj type_expand(Lisp *L, Obj spec) {
     return spec;
 }
 
+/* The expansion of NAME, a symbol DEFTYPE defined, for TYPEP. TYPEP of such a name is common in
+ * hot code (a structure's typed slots are checked on every construction), and calling the
+ * expanders each time allocated and cost more than the test itself, so the result is kept in
+ * SYS::*TYPE-EXPANSIONS* (an EQ table made on first use): NAME -> #(expansion name1 expander1
+ * name2 expander2 ...), one pair per DEFTYPE name the expansion went through. An entry is used
+ * only while every one of those names still has the expander it had, so a DEFTYPE redefined, a
+ * reset or a restored checkpoint is seen at once. Like SBCL, this assumes an expander's result
+ * depends only on its arguments. */
+#define TYPE_CHAIN_MAX 8
+static Obj type_expand_name(Lisp *L, Obj name) {
+    Obj table = SYM(S(P_TYPE_EXPANSIONS))->value;
+    if (is_type(table, T_HASHTABLE)) {
+        Obj e = hash_get(L, table, name, NO_VALUE);
+        if (is_type(e, T_VECTOR)) {
+            Obj *d = VEC(e)->data;
+            size_t n = VEC(e)->len, i = 1;
+            while (i + 1 < n && plist_prop(L, d[i], S(P_TYPE_EXPANDER)) == d[i + 1]) i += 2;
+            if (i >= n) return d[0];
+        }
+    }
+    Obj chain[2 * TYPE_CHAIN_MAX];
+    int k = 0;
+    bool cacheable = true;
+    Obj spec = name;
+    for (int n = 0;; n++) {
+        if (n > 1000) err_simple(L, "The type %S expands circularly.", name);
+        if ((n & 63) == 63) safe_point(L);
+        Obj head = is_cons(spec) ? CAR(spec) : spec;
+        if (!is_type(head, T_SYMBOL) || builtin_id(L, head) != BT_NONE) break;
+        Obj exp = plist_prop(L, head, S(P_TYPE_EXPANDER));
+        if (!is_function(exp)) break;
+        if (k < 2 * TYPE_CHAIN_MAX) { chain[k++] = head; chain[k++] = exp; } else cacheable = false;
+        spec = funcall2(L, exp, is_cons(spec) ? spec : cons(L, spec, NIL), NIL);
+    }
+    if (cacheable) {
+        if (!is_type(table, T_HASHTABLE) || HT(table)->count > 4096) {
+            table = hash_new(L, HT_EQ, 64);
+            SYM(S(P_TYPE_EXPANSIONS))->value = table;
+        }
+        Obj e = make_vector(L, (size_t)k + 1, NIL);
+        VEC(e)->data[0] = spec;
+        memcpy(VEC(e)->data + 1, chain, (size_t)k * sizeof(Obj));
+        hash_put(L, table, name, e);
+    }
+    return spec;
+}
+
 /* Whether a non-built-in symbol names a class (structure, condition or standard class). */
 static bool class_name_p(Lisp *L, Obj sym) {
     if (builtin_id(L, sym) == BT_CLASS) return true;
@@ -268,7 +314,16 @@ static bool is_instance_obj(Obj x) { return is_type(x, T_INSTANCE) || is_type(x,
 /* The answer for an instance and a class name (or class object), via the CLOS hook when defined. */
 static bool instance_typep(Lisp *L, Obj x, Obj cls) {
     Obj hook = abi_upcall(L, S(P_INSTANCE_TYPEP));   /* NIL only while the stdlib loads */
-    if (hook != NIL) return funcall2(L, hook, x, cls) != NIL;
+    if (hook != NIL) {
+        /* a class, or the name of one in the class table: what the hook would answer, without it */
+        Obj c = cls, table = SYM(S(P_CLASS_TABLE))->value;
+        if (is_type(cls, T_SYMBOL) && is_type(table, T_HASHTABLE)) c = hash_get(L, table, cls, NIL);
+        if (is_class_object(c)) {
+            Obj xc = clos_class_of(L, x);
+            return xc != NIL && clos_class_inherits(xc, c);
+        }
+        return funcall2(L, hook, x, cls) != NIL;
+    }
     if (!is_instance_obj(x)) return false;
     int f = is_type(x, T_INSTANCE) ? INST(x)->h.flags : 0;
     if (cls == S(STANDARD_OBJECT)) return is_type(x, T_FUNCALLABLE) || (f & INST_STANDARD);
@@ -635,7 +690,7 @@ static bool typep_symbol(Lisp *L, Obj x, Obj sym) {
         }
     }
     Obj exp = plist_prop(L, sym, S(P_TYPE_EXPANDER));
-    if (is_function(exp)) return typep_rec(L, x, type_expand(L, sym));
+    if (is_function(exp)) return typep_rec(L, x, type_expand_name(L, sym));
     if (is_instance_obj(x) && abi_upcall(L, S(P_INSTANCE_TYPEP)) != NIL) return instance_typep(L, x, sym);
     if (class_name_p(L, sym)) return false;
     err_unknown_type(L, sym);
@@ -2024,8 +2079,19 @@ static Obj coerce_to_complex(Lisp *L, Obj x, Obj spec, Obj part) {
     return x;
 }
 
+/* Whether SPEC is a symbol naming a sequence type of that kind: known without SUBTYPEP, which
+ * allocates and is far dearer than the copy for the short sequences COERCE mostly sees. */
+static bool list_type_name_p(Obj spec, BType bt) {
+    return is_symbol(spec) && (bt == BT_LIST || bt == BT_CONS || bt == BT_NULL);
+}
+static bool vector_type_name_p(Obj spec, BType bt) {
+    return is_symbol(spec) && (bt == BT_VECTOR || bt == BT_SIMPLE_VECTOR || bt == BT_STRING ||
+                               bt == BT_SIMPLE_STRING || bt == BT_BASE_STRING || bt == BT_SIMPLE_BASE_STRING ||
+                               bt == BT_BIT_VECTOR || bt == BT_SIMPLE_BIT_VECTOR);
+}
+
 static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
-    if (certainly_subtype(L, spec, S(LIST))) {
+    if (list_type_name_p(spec, bt) || (!vector_type_name_p(spec, bt) && certainly_subtype(L, spec, S(LIST)))) {
         Obj l = sequence_to_list(L, x);
         if (bt == BT_NULL && l != NIL)
             err_simple_type(L, FIX((intptr_t)sequence_length(L, x)), L2(L, S(EQL), FIX(0)),
@@ -2036,7 +2102,7 @@ static Obj coerce_sequence(Lisp *L, Obj x, Obj spec, BType bt) {
                             "The length requested (~S) does not match the type restriction in ~S.", L2(L, FIX(0), S(CONS)));
         return l;
     }
-    if (!certainly_subtype(L, spec, S(VECTOR))) err_coerce(L, x, spec);
+    if (!vector_type_name_p(spec, bt) && !certainly_subtype(L, spec, S(VECTOR))) err_coerce(L, x, spec);
     UElt ue = UE_T;
     intptr_t size = -1;
     if (is_array_bt(bt)) {
@@ -2146,7 +2212,21 @@ DEFPRIM(prim_pct_known_type_p) {
     return NIL;
 }
 
+/* (sys:%check-slot-type value type slot): VALUE, when it is of TYPE (or the unbound marker);
+ * otherwise the error of SYS::%SLOT-TYPE-ERROR. What a structure's constructor and writers call
+ * for each slot with a declared type. */
+DEFPRIM(prim_pct_check_slot_type) {
+    UNUSED_ARGS;
+    Obj v = args[0];
+    if (v != S(P_UNBOUND_SLOT) && !typep_rec(L, v, args[1])) {
+        funcall3(L, S(P_SLOT_TYPE_ERROR), v, args[1], args[2]);
+        err_type(L, v, args[1]);
+    }
+    return v;
+}
+
 static const PrimDef types_prims[] = {
+    {"%CHECK-SLOT-TYPE", PK_SYS, prim_pct_check_slot_type, 3, 3, 0, "(value type slot)", NULL},
     {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The most specific standard type name (or compound type) that OBJECT belongs to, as SBCL reports it."},
     {"TYPEP", PK_CL, prim_typep, 2, 3, 0, "(object type-specifier &optional environment)", "True when OBJECT is of the type TYPE-SPECIFIER."},
     {"SUBTYPEP", PK_CL, prim_subtypep, 2, 3, FN_MV, "(type-1 type-2 &optional environment)", "Two values: whether TYPE-1 is a subtype of TYPE-2, and whether that answer is certain."},
@@ -2176,14 +2256,13 @@ static Obj ancestors_of(Lisp *L, const char *name, int depth) {
 
 void types_init(Lisp *L) {
     prims_register(L, types_prims);
-    Obj t = hash_new(L, HT_EQ, 256);
     for (size_t i = 0; i < sizeof builtin_rows / sizeof *builtin_rows; i++)
-        hash_put(L, t, L->syms[builtin_rows[i].sy], FIX(builtin_rows[i].bt));
-    SYM(S(P_BUILTIN_TYPES))->value = t;
-    SYM(S(P_BUILTIN_TYPES))->h.flags |= SYM_SPECIAL;
+        SYM(L->syms[builtin_rows[i].sy])->h.aux32 = (uint32_t)builtin_rows[i].bt;
     Obj anc = hash_new(L, HT_EQ, 64);
     for (size_t i = 0; i < sizeof class_parents / sizeof *class_parents; i++)
         hash_put(L, anc, intern_cstr(L, L->pkg_cl, class_parents[i][0]), ancestors_of(L, class_parents[i][0], 0));
     SYM(S(P_CLASS_ANCESTORS))->value = anc;
     SYM(S(P_CLASS_ANCESTORS))->h.flags |= SYM_SPECIAL;
+    SYM(S(P_TYPE_EXPANSIONS))->value = NIL;
+    SYM(S(P_TYPE_EXPANSIONS))->h.flags |= SYM_SPECIAL;
 }

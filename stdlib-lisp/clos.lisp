@@ -1636,9 +1636,11 @@
         (if (not (eq (nth 3 info) :none)) (setq keys (%cl-union-eq keys (nth 3 info))))))))
 
 (defun %valid-initargs (class)
-  ;; cached per class: slot initargs and the keywords of the initialization methods
-  (let ((cache (%class.initargs-cache class)) (stamp (cons *clos-epoch* *initargs-epoch*)))
-    (if (and cache (equal (car cache) stamp))
+  ;; cached per class: slot initargs and the keywords of the initialization methods; the cache is
+  ;; ((clos-epoch . initargs-epoch) path . keys), PATH as %STANDARD-PATH-P computes it (C reads
+  ;; it too: standard_plan in runtime/clos.c)
+  (let* ((cache (%class.initargs-cache class)) (stamp (car cache)))
+    (if (and stamp (eq (car stamp) *clos-epoch*) (eq (cdr stamp) *initargs-epoch*))
         (cddr cache)
         (let* ((proto (%class-prototype class))
                (keys (list :allow-other-keys))
@@ -1650,7 +1652,7 @@
           (dolist (k more)
             (if (eq k t) (setq keys t))
             (if (not (eq keys t)) (setq keys (%cl-union-eq keys k))))
-          (%set-class.initargs-cache class (list* stamp :unknown keys))
+          (%set-class.initargs-cache class (list* (cons *clos-epoch* *initargs-epoch*) :unknown keys))
           keys))))
 
 (defun %check-initargs (class initargs &optional extra-gfs)
@@ -1693,33 +1695,52 @@
 
 (defgeneric make-instance (class &rest initargs &key &allow-other-keys)
   (:documentation "Creates and initializes a new instance of CLASS (a class or its name), passing INITARGS to INITIALIZE-INSTANCE."))
-(defmethod make-instance ((class symbol) &rest initargs)
-  (apply #'make-instance (find-class class) initargs))
+(defvar *standard-make-instance-methods* nil "The methods of MAKE-INSTANCE defined here.")
+(push (defmethod make-instance ((class symbol) &rest initargs)
+        (or (%make-instance-on-standard-path class initargs)
+            (apply #'make-instance (find-class class) initargs)))
+      *standard-make-instance-methods*)
 
 
 (defun %initarg-error (class initargs)
   (error 'initarg-error :class class :initargs initargs))
 
+;;; The standard path of instance creation. MAKE-INSTANCE of a class whose metaclass is exactly
+;;; STANDARD-CLASS, when only the methods defined here apply to MAKE-INSTANCE, ALLOCATE-INSTANCE,
+;;; INITIALIZE-INSTANCE and SHARED-INITIALIZE for it, is done in C from the class's own tables
+;;; (runtime/clos.c, make_standard_instance: initargs checked against the cached valid ones,
+;;; default initargs added, slots filled from initargs or initforms, read and written directly,
+;;; without SLOT-VALUE-USING-CLASS). %STANDARD-PATH-P is the one place that decides it; the
+;;; answer is cached in the class's initargs cache with the two epochs, so that it is computed
+;;; again after any class is defined or redefined or finalized (*CLOS-EPOCH*) and after a method
+;;; of those functions or of REINITIALIZE-INSTANCE is added or removed (*INITARGS-EPOCH*).
+
+(defun %standard-methods-p (gf args standard)
+  (dolist (m (%applicable-methods gf args) t)
+    (if (not (%memq m standard)) (return nil))))
+
+(defun %standard-path-p (class)
+  ;; T: only the methods defined here apply, the slots are filled in C; :CALL: the same, except
+  ;; that a program's methods of INITIALIZE-INSTANCE or SHARED-INITIALIZE apply, so C checks
+  ;; the initargs, adds the defaults and allocates, then calls INITIALIZE-INSTANCE; :INIT and
+  ;; :CALL-INIT: T and :CALL when MAKE-INSTANCE has other methods too (its standard method still
+  ;; takes the path once they call it); NIL otherwise
+  (if (not (eq (%instance-layout class) *standard-class*)) (return-from %standard-path-p nil))
+  (if (not (%standard-methods-p #'allocate-instance (list class) *standard-initialization-methods*))
+      (return-from %standard-path-p nil))
+  (let* ((proto (%class-prototype class))
+         (fill (and (%standard-methods-p #'initialize-instance (list proto) *standard-initialization-methods*)
+                    (%standard-methods-p #'shared-initialize (list proto t) *standard-initialization-methods*))))
+    (if (%standard-methods-p #'make-instance (list class) *standard-make-instance-methods*)
+        (if fill t :call)
+        (if fill :init :call-init))))
+
 (defun %standard-initialization-p (class)
-  ;; whether only the standard methods initialize instances of CLASS (cached with the initargs)
+  ;; whether the standard method of MAKE-INSTANCE may fill the slots itself for CLASS
   (%valid-initargs class)
   (let ((cache (%class.initargs-cache class)))
-    (if (eq (cadr cache) :unknown)
-        (let ((fast (%only-standard-initialization-p class)))
-          (rplaca (cdr cache) fast)
-          fast)
-        (cadr cache))))
-
-(defun %only-standard-initialization-p (class)
-  (if (not (eq (%class-kind class) :standard)) (return-from %only-standard-initialization-p nil))
-  (let ((proto (%class-prototype class)))
-    (dolist (ms (list (%applicable-methods #'allocate-instance (list class))
-                      (%applicable-methods #'initialize-instance (list proto))
-                      (%applicable-methods #'shared-initialize (list proto t)))
-                t)
-      (dolist (m ms)
-        (if (not (%memq m *standard-initialization-methods*))
-            (return-from %only-standard-initialization-p nil))))))
+    (if (eq (cadr cache) :unknown) (rplaca (cdr cache) (%standard-path-p class)))
+    (%memq (cadr cache) '(t :init))))
 
 (defun %make-standard-instance (class initargs)
   (%ensure-finalized class)
@@ -1733,10 +1754,13 @@
       (apply #'initialize-instance instance initargs)
       instance)))
 
-(defmethod make-instance ((class standard-class) &rest initargs)
-  (%make-standard-instance class initargs))
-(defmethod make-instance ((class funcallable-standard-class) &rest initargs)
-  (%make-standard-instance class initargs))
+(push (defmethod make-instance ((class standard-class) &rest initargs)
+        (or (%make-instance-on-standard-path class initargs t)
+            (%make-standard-instance class initargs)))
+      *standard-make-instance-methods*)
+(push (defmethod make-instance ((class funcallable-standard-class) &rest initargs)
+        (%make-standard-instance class initargs))
+      *standard-make-instance-methods*)
 
 (defgeneric initialize-instance (instance &rest initargs &key &allow-other-keys)
   (:documentation "Generic function called by MAKE-INSTANCE to initialize the new INSTANCE from INITARGS; its default method calls SHARED-INITIALIZE."))
@@ -1761,6 +1785,8 @@
       *standard-initialization-methods*)
 
 (defun %shared-initialize (instance slot-names initargs)
+  (if (eq (%instance-layout (class-of instance)) *standard-class*)
+      (return-from %shared-initialize (%fill-standard-slots instance slot-names initargs)))
   (let ((class (class-of instance)))
     (dolist (s (%class-effective-slots class))
       (let ((found '%none) (slot-initargs (%slot-definition-initargs s)) (name (%slot-definition-name s)))

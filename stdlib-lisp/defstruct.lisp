@@ -206,12 +206,11 @@
                            `(%check-slot-type ,value ',(caddr s) ',(car s)))))
                  slots (or keyword-vars (%mapcar1 #'(lambda (s) (declare (ignore s)) nil) slots))))
 
-(defun %check-slot-type (value type slot)
-  (if (and (not (eq value +slot-unbound+)) (fboundp 'typep) (not (funcall 'typep value type)))
-      (error 'simple-type-error :datum value :expected-type type
-                                :format-control "The value ~S is not of type ~S (slot ~S)."
-                                :format-arguments (list value type slot)))
-  value)
+;; %CHECK-SLOT-TYPE (value type slot), in C (runtime/types.c), calls this when VALUE is not of TYPE
+(defun %slot-type-error (value type slot)
+  (error 'simple-type-error :datum value :expected-type type
+                            :format-control "The value ~S is not of type ~S (slot ~S)."
+                            :format-arguments (list value type slot)))
 
 (defun %typed-make-form (d value-forms)
   ;; the list or vector of a typed structure: offsets are NIL, the name marker the name

@@ -691,3 +691,25 @@
           (progn (setf (documentation 'doc-ty 'type) "new") (documentation 'doc-ty 'type))
           (documentation 'doc-ty 'function)))
   ("doc of doc-ty" "new" nil))
+
+;; COERCE to a sequence type named by a symbol, and the element type of (UNSIGNED-BYTE n) and
+;; (SIGNED-BYTE n) arrays, are found without SUBTYPEP (runtime/types.c, runtime/array.c); the
+;; element types are tinycl's upgrading (BIT, octets or T), SBCL has more kinds of arrays
+(deftest coerce-sequence-type-names
+  (list (coerce #(1 2) 'list) (coerce #(1 2) 'cons) (coerce #() 'null) (coerce '(1 2) 'vector)
+        (coerce '(1 2) 'simple-vector) (coerce '(#\a #\b) 'string) (coerce '(#\a) 'simple-string)
+        (coerce '(#\a) 'base-string) (coerce '(1 0) 'bit-vector) (coerce "ab" 'list)
+        (signals-error (coerce #() 'cons) type-error) (signals-error (coerce #(1) 'null) type-error)
+        (signals-error (coerce '(1 a) 'string) type-error))
+  ((1 2) (1 2) nil #(1 2) #(1 2) "ab" "a" "a" #*10 (#\a #\b) t t t))
+
+(deftest upgraded-byte-element-types
+  (mapcar (lambda (ty) (let ((u (upgraded-array-element-type ty)))
+                         (list (subtypep ty u) (array-element-type (make-array 2 :element-type ty)))))
+          '((unsigned-byte 1) (unsigned-byte 2) (unsigned-byte 8) (unsigned-byte 9) (signed-byte 8)))
+  ((t bit) (t (unsigned-byte 8)) (t (unsigned-byte 8)) (t t) (t t)))
+
+(deftest subseq-of-octets-keeps-type
+  (let ((v (make-array 4 :element-type '(unsigned-byte 2) :initial-contents '(0 1 2 3))))
+    (list (array-element-type (subseq v 1)) (subseq v 1) (coerce v 'list)))
+  ((unsigned-byte 8) #(1 2 3) (0 1 2 3)))
