@@ -895,7 +895,10 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
     } else if (into_gc) {
         /* two blocks of the collector's heap: the objects live as long as something points into
-         * them, and the first word of the scanned one (in its guard) keeps the other alive */
+         * them (the definitions made from them: usually for good), and the first word of the
+         * scanned one (in its guard) keeps the other alive. The heap grows by their size first,
+         * so that making room for them starts no collection. */
+        GC_expand_hp(ss + as);
         scanned = (char *)GC_malloc(ss);
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
         if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }

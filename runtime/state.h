@@ -166,6 +166,9 @@ struct Lisp {
     Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
     Obj image_restorers;     /* the registries' restorers made then (SYS:*SESSION-RESTORERS*), or NIL */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
+    Obj pkg_journal;         /* while captures_open: #(package symbol status-before) per change to a
+                              * package's tables, newest first (snapshot.c) */
+    long captures_open;      /* system-load captures begun and not yet committed or released */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
