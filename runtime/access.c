@@ -466,7 +466,7 @@ DEFPRIM(prim_pct_source_registry_variable) {
     return v ? string_from_cstr(L, v) : NIL;
 }
 
-static const PrimDef access_prims[] = {
+const PrimDef access_prims[] = {
     {"%SOURCE-REGISTRY-VARIABLE", PK_SYS, prim_pct_source_registry_variable, 0, 0, 0, "()",
      "The value of CL_SOURCE_REGISTRY for the system loader, or NIL."},
     {"%CHECK-ACCESS", PK_SYS, prim_pct_check_access, 3, 3, 0, "(pathname direction operation)",

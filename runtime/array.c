@@ -1008,7 +1008,7 @@ BITPRIM(prim_bit_orc1, B_ORC1)
 BITPRIM(prim_bit_orc2, B_ORC2)
 DEFPRIM(prim_bit_not) { return bit_op(L, B_NOT, args[0], NIL, opt_arg(nargs, args, 1, NIL)); }
 
-static const PrimDef array_prims[] = {
+const PrimDef array_prims[] = {
     {"MAKE-ARRAY", PK_CL, prim_make_array, 1, REST, 0,
      "(dimensions &key element-type initial-element initial-contents adjustable fill-pointer displaced-to displaced-index-offset)",
      "Create an array."},

@@ -1,6 +1,7 @@
 /* bootimage.c: the booted interpreter as an image: written at build time, loaded by lisp_new. */
 #include "bootimage.h"
 #include "image.h"
+#include "gcdirty.h"
 #include "eval.h"
 #include "control.h"
 #include "stream.h"
@@ -34,7 +35,8 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(frames), INSTANCE_FIELD(calls), INSTANCE_FIELD(specials), INSTANCE_FIELD(special_sp),
     INSTANCE_FIELD(special_cap), INSTANCE_FIELD(exit_target), INSTANCE_FIELD(unwind_target),
     INSTANCE_FIELD(stack_limit), INSTANCE_FIELD(stack_soft_limit), INSTANCE_FIELD(stack_hard_limit),
-    INSTANCE_FIELD(interrupt_pending), INSTANCE_FIELD(interrupt_kind), INSTANCE_FIELD(poll_countdown),
+    INSTANCE_FIELD(stack_low),
+    INSTANCE_FIELD(interrupt_pending), INSTANCE_FIELD(interrupt_kind), INSTANCE_FIELD(poll_limit),
     INSTANCE_FIELD(deadline), INSTANCE_FIELD(in_cleanup), INSTANCE_FIELD(output_left),
     INSTANCE_FIELD(exit_unavailable), INSTANCE_FIELD(session), INSTANCE_FIELD(access),
     INSTANCE_FIELD(read_line_hook), INSTANCE_FIELD(read_line_ctx), INSTANCE_FIELD(cfg),
@@ -163,6 +165,9 @@ bool bootimage_load(Lisp *L, char *err) {
     memcpy(L, loaded, sizeof *L);
     free(loaded);
     L->image_heap = heap;
+    /* nothing in the loaded part points into the collector's heap yet: from here each collection
+     * scans only the pages written since (gcdirty.c) instead of the whole part */
+    gcdirty_track(heap.scanned, heap.scanned_bytes);
     /* the mapped pages were read once: give them back (they stay in the page cache for the next) */
     if (image_mapped) {
         uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);

@@ -493,7 +493,7 @@ DEFPRIM(prim_name_char) {
     return c < 0 ? NIL : make_char((uint32_t)c);
 }
 
-static const PrimDef character_prims[] = {
+const PrimDef character_prims[] = {
     {"CHAR=", PK_CL, prim_char_eq, 1, REST, 0, "(character &rest more-characters)", "True when all the characters are the same (case matters)."},
     {"CHAR/=", PK_CL, prim_char_slash_eq, 1, REST, 0, "(character &rest more-characters)", "True when no two of the characters are the same (case matters)."},
     {"CHAR<", PK_CL, prim_char_lt, 1, REST, 0, "(character &rest more-characters)", "True when the characters are in strictly increasing order of code (case matters)."},

@@ -976,7 +976,7 @@ DEFPRIM(prim_pct_clos_vref) {
     return VEC(args[0])->data[i];
 }
 
-static const PrimDef clos_prims[] = {
+const PrimDef clos_prims[] = {
     {"%CLOS-VECTOR", PK_SYS, prim_pct_clos_vector, 0, REST, 0, "(&rest objects)", NULL},
     {"%CLOS-VREF", PK_SYS, prim_pct_clos_vref, 2, 2, 0, "(vector index)", NULL},
     {"CLASS-OF", PK_CL, prim_class_of, 1, 1, 0, "(object)", "Return the class of which OBJECT is a direct instance."},

@@ -35,7 +35,7 @@ DEFPRIM(prim_pct_builtin_documentation) {
     return doc ? string_from_cstr(L, doc) : NIL;
 }
 
-static const PrimDef docs_prims[] = {
+const PrimDef docs_prims[] = {
     {"%BUILTIN-DOCUMENTATION", PK_SYS, prim_pct_builtin_documentation, 2, 2, 0, "(symbol doc-type)", NULL},
     {0},
 };

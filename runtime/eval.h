@@ -17,6 +17,9 @@ struct Node {
     EvalFn ev;
 };
 #define EVAL(L, n, env) ((n)->ev((L), (n), (env)))
+/* A row of a table of evaluators (imagetab.h: an image names a node's evaluator by its row). */
+typedef struct EvalDef { const char *name; EvalFn ev; } EvalDef;
+#define EVALDEF(fn) {#fn, fn}
 
 /* Evaluate a sub-node; pass a travelling local exit straight up. */
 #define EVAL_OR_EXIT(var, L, n, env)               \
@@ -83,6 +86,14 @@ typedef struct Lambda {
     Obj closure_vars;        /* ((name depth . slot) ...) of outer variables it uses, from its closure's
                               * environment (xref.c, for inspect); 0 or NIL when none */
 } Lambda;
+
+/* A call record's arguments (see CallRecord): a direct call's are the first slots of its frame. */
+static inline int callrec_nargs(const CallRecord *r) {
+    return callrec_direct(r) ? CLOSURE(r->fn)->lambda->ll.nreq : r->nargs;
+}
+static inline Obj *callrec_args(const CallRecord *r) {
+    return callrec_direct(r) ? ((Env *)r->env)->slots : r->args;
+}
 
 /* The most slots a frame made by a call node specialised by argument count may have. */
 #define DIRECT_SLOTS 8

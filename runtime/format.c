@@ -1927,7 +1927,7 @@ DEFPRIM(prim_pct_float_digits) {
     return values2(L, FIX(k), string_from_cstr(L, d));
 }
 
-static const PrimDef format_prims[] = {
+const PrimDef format_prims[] = {
     {"FORMAT", PK_CL, prim_format, 2, REST, 0, "(destination control-string &rest args)", "Writes CONTROL-STRING with its ~ directives applied to ARGS: to a new string that is returned when DESTINATION is NIL, to *STANDARD-OUTPUT* when it is T, else to the given stream or string with a fill pointer."},
     {"%FORMAT", PK_SYS, prim_pct_format, 3, 3, 0, "(stream control args)", "Format to STREAM; returns the arguments left."},
     {"%FLOAT-DIGITS", PK_SYS, prim_pct_float_digits, 1, 3, FN_MV, "(float &optional position relativep)", NULL},

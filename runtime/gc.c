@@ -101,6 +101,45 @@ void gc_clear_stack(Lisp *L) {
     clear_below(room < ((size_t)256 << 10) ? room : ((size_t)256 << 10));
 }
 
+/* The probe: the stack limit is raised to PROBE_STEP below the deepest safe point seen, so a
+ * deeper one takes the slow path once per step and lowers it again. What runs below the last safe
+ * point without one (the collector, GMP's temporary blocks, libc) is covered by CLEAR_MARGIN. */
+#define PROBE_STEP ((size_t)16 << 10)
+#define CLEAR_MARGIN ((size_t)32 << 10)
+
+static void arm_probe(Lisp *L, char *sp) {
+    L->stack_low = sp;
+    char *probe = sp - PROBE_STEP;
+    L->stack_limit = probe > L->stack_soft_limit ? probe : L->stack_soft_limit;
+    lisp_request_poll(L);   /* the safe point's single compare takes the new limit */
+}
+
+void gc_stack_probe(Lisp *L, char *sp) {
+    if (sp < L->stack_low) arm_probe(L, sp);
+    else {                                         /* not this thread's probe: disarm it */
+        L->stack_limit = L->stack_soft_limit;
+        lisp_request_poll(L);
+    }
+}
+
+void gc_clear_stack_used(Lisp *L) {
+    if (!L || !L->stack_hard_limit) return;
+    char *sp = (char *)__builtin_frame_address(0);
+    if (sp <= L->stack_hard_limit) return;
+    /* only when the stack is at its normal limit: not while a stack exhaustion is handled */
+    bool probing = L->stack_limit >= L->stack_soft_limit;
+    /* from the low-water mark (it may be above here: the last evaluation started deeper), else
+     * (the first call, no probe) the fixed 256 KB */
+    if (probing && L->stack_low > L->stack_hard_limit) {
+        size_t used = (L->stack_low < sp ? (size_t)(sp - L->stack_low) : 0) + PROBE_STEP + CLEAR_MARGIN;
+        size_t room = (size_t)(sp - L->stack_hard_limit) / 2;
+        clear_below(used < room ? used : room);
+    } else {
+        gc_clear_stack(L);
+    }
+    if (probing) arm_probe(L, sp);
+}
+
 /* Would REQUEST more bytes go over L's cap? Garbage counts as in use until collected, so
  * only a full collection decides. */
 static bool over_cap(Lisp *L, size_t request) {

@@ -37,6 +37,11 @@ _Noreturn void gc_heap_exhausted(Lisp *L, size_t request);
 /* Clear up to 256 KB of stack below the caller, within L's stack limits (call between
  * evaluations: stale words there would keep garbage alive). */
 void gc_clear_stack(Lisp *L);
+/* The same between a session's evaluations, clearing only as deep as the stack went since the
+ * last call (and a margin), and arming the probe that measures it for the next: safe points below
+ * the probe call gc_stack_probe. */
+void gc_clear_stack_used(Lisp *L);
+void gc_stack_probe(Lisp *L, char *sp);
 
 /* pthread_create for threads that touch Lisp objects (registered with the collector). */
 #include <pthread.h>

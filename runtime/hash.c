@@ -653,6 +653,67 @@ DEFPRIM(prim_pct_hash_table_snapshot) {
     return snap;
 }
 
+/* What a system load added to a registry (asdf.lisp, %COMMIT-CAPTURE): a registry holds thousands
+ * of entries and a load changes a few, so the comparison is done in C and, while the table has not
+ * been rebuilt, slot by slot.
+ * (sys:%hash-table-mark table) -> #(iter-mod cap key0 value0 ...): TABLE's slots as they are now, an
+ * empty slot's key being the mark itself. */
+DEFPRIM(prim_pct_hash_table_mark) {
+    UNUSED_ARGS;
+    HashTable *t = HT(check_table(L, args[0]));
+    fresh(L, t);
+    Obj m = make_vector(L, 2 + 2 * t->cap, NIL);
+    VEC(m)->data[0] = FIX((int64_t)(t->iter_mod & 0xffffffffffffull));
+    VEC(m)->data[1] = FIX((int64_t)t->cap);
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key, v = t->entries[i].value;
+        bool live = k != NO_VALUE && k != TOMBSTONE && k != WEAK_CLEARED && v != WEAK_CLEARED;
+        VEC(m)->data[2 + 2 * i] = live ? k : m;
+        VEC(m)->data[3 + 2 * i] = live ? v : NIL;
+    }
+    return m;
+}
+
+static bool live_slot(HashEntry *e) {
+    return e->key != NO_VALUE && e->key != TOMBSTONE && e->key != WEAK_CLEARED && e->value != WEAK_CLEARED;
+}
+
+/* (sys:%hash-table-changes table mark) -> ((key . value) ...): the entries of TABLE that MARK (a
+ * %HASH-TABLE-MARK of it) lacked or held with another (not EQ) value. */
+DEFPRIM(prim_pct_hash_table_changes) {
+    UNUSED_ARGS;
+    Obj tab = check_table(L, args[0]), m = args[1];
+    HashTable *t = HT(tab);
+    if (!is_type(m, T_VECTOR) || VEC(m)->len < 2 || !is_fixnum(VEC(m)->data[1]) ||
+        VEC(m)->len != 2 + 2 * (size_t)fixnum_val(VEC(m)->data[1]))
+        err_type(L, m, S(SIMPLE_VECTOR));
+    fresh(L, t);
+    size_t mcap = (size_t)fixnum_val(VEC(m)->data[1]);
+    Obj *md = VEC(m)->data + 2;
+    bool same_slots = !(t->h.flags & HT_WEAK) && t->cap == mcap &&
+                      VEC(m)->data[0] == FIX((int64_t)(t->iter_mod & 0xffffffffffffull));
+    /* the keys the mark had that may be elsewhere now: with the same slots, only those of slots
+     * that changed (a key removed and put back lands in another slot); else all of them */
+    Obj old = hash_new(L, (HashTest)t->h.aux, 8);
+    for (size_t i = 0; i < mcap; i++) {
+        if (md[2 * i] == m) continue;
+        if (same_slots && live_slot(&t->entries[i]) && t->entries[i].key == md[2 * i]) continue;
+        hash_put(L, old, md[2 * i], md[2 * i + 1]);
+    }
+    Obj out = NIL;
+    for (size_t i = 0; i < t->cap; i++) {
+        HashEntry *e = &t->entries[i];
+        if (!live_slot(e)) continue;
+        Obj k = e->key, v = e->value;
+        if (same_slots && md[2 * i] == k) {
+            if (md[2 * i + 1] != v) out = cons(L, cons(L, k, v), out);
+            continue;
+        }
+        if (hash_get(L, old, k, NO_VALUE) != v) out = cons(L, cons(L, k, v), out);
+    }
+    return out;
+}
+
 DEFPRIM(prim_sxhash) {
     UNUSED_ARGS;
     return FIX((intptr_t)(hash_equal(L, args[0]) & (uint64_t)MOST_POSITIVE_FIXNUM));
@@ -663,7 +724,7 @@ DEFPRIM(prim_eql) { UNUSED_ARGS; return boolean(L, lisp_eql(args[0], args[1])); 
 DEFPRIM(prim_equal) { UNUSED_ARGS; return boolean(L, lisp_equal(L, args[0], args[1])); }
 DEFPRIM(prim_equalp) { UNUSED_ARGS; return boolean(L, lisp_equalp(L, args[0], args[1])); }
 
-static const PrimDef hash_prims[] = {
+const PrimDef hash_prims[] = {
     {"EQ", PK_CL, prim_eq, 2, 2, 0, "(x y)", "True if X and Y are the same object."},
     {"EQL", PK_CL, prim_eql, 2, 2, 0, "(x y)", "EQ, or numbers of the same type and value, or equal characters."},
     {"EQUAL", PK_CL, prim_equal, 2, 2, 0, "(x y)", "True when X and Y are EQL, or are conses with EQUAL cars and cdrs, or strings or bit vectors with the same elements, or pathnames that are the same."},
@@ -682,6 +743,8 @@ static const PrimDef hash_prims[] = {
     {"HASH-TABLE-WEAKNESS", PK_EXT, prim_hash_table_weakness, 1, 1, 0, "(hash-table)", NULL},
     {"MAPHASH", PK_CL, prim_maphash, 2, 2, 0, "(function hash-table)", "Call FUNCTION on each key and value."},
     {"%HASH-TABLE-SNAPSHOT", PK_SYS, prim_pct_hash_table_snapshot, 1, 1, 0, "(hash-table)", NULL},
+    {"%HASH-TABLE-MARK", PK_SYS, prim_pct_hash_table_mark, 1, 1, 0, "(hash-table)", NULL},
+    {"%HASH-TABLE-CHANGES", PK_SYS, prim_pct_hash_table_changes, 2, 2, 0, "(hash-table mark)", NULL},
     {"SXHASH", PK_CL, prim_sxhash, 1, 1, 0, "(object)", "A hash code consistent with EQUAL."},
     {0},
 };

@@ -1,6 +1,8 @@
 /* image.c: the serialiser behind the boot image: write the blocks a root set reaches, read them back. */
 #include "image.h"
 #include "hash.h"
+#include "imagetab.h"
+#include "gcdirty.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -25,10 +27,14 @@
  *   tables         ntables words: offsets in the scanned region of the hash tables
  *   block starts   a bit per word of the scanned part, then one per word of the pointer-free
  *                  part, set where a block starts (so that a loaded graph can be written again)
+ *   links          nlinks pairs of words, in increasing order of the first: a C address the graph
+ *                  holds (the writer's) and its key in the declared tables (imagetab.h)
  * A word whose bit is set in a bitmap is a pointer, stored as the address it has when the image is
  * mapped at FIXED_BASE (below), or for an external region as REL_EXTERN in bits 60..63, the
- * region's index in bits 44..59 and the offset in bits 0..43. The checksum covers everything
- * after the header.
+ * region's index in bits 44..59 and the offset in bits 0..43, or for a C function or constant as
+ * the writer's address, which the links name by (table, row, field). The checksum covers
+ * everything after the header but the links, which have their own: a reader that keeps the
+ * writer's C addresses (the usual case) neither reads nor checks them.
  */
 
 #define IMAGE_MAGIC "TINYCLIM"
@@ -59,10 +65,13 @@ typedef struct ImageHeader {
     uint64_t nroots, nexterns, scanned_bytes, atomic_bytes, ntables;
     uint64_t writer_exe, exe_words, extern_words;  /* the writer's executable; words pointing there, and to external regions */
     uint64_t scanned_at, atomic_at;                /* offsets of the two parts from the image's start (page-aligned) */
+    uint64_t nlinks, names_hash;                   /* C addresses named, and what the table indices mean */
+    uint64_t links_checksum;                       /* of the links, read only when they are used */
     uint64_t payload_bytes, checksum;
 } ImageHeader;
 
 ImageStats image_last_stats;
+bool image_always_relink;
 
 extern char __executable_start[], _end[];
 
@@ -153,6 +162,8 @@ typedef struct Writer {
     unsigned char *atomic; size_t atomic_len, atomic_cap;
     uint64_t *tables; size_t ntables, tables_cap;
     size_t nrel, exe_words, extern_words;
+    const ImageLinks *links;                            /* the declared tables */
+    uint8_t *link_used; size_t nlinks;                  /* which of their addresses the graph holds */
     const ImageRegion *externs; size_t nexterns;
     const ImageCut *cut;                                /* blocks written as references (or NULL) */
     uint64_t *cut_sizes; size_t ncuts, cut_cap;
@@ -228,11 +239,15 @@ static void thread_stack(Writer *w) {
     w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 
+typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+static bool find_block(const Writer *w, uintptr_t v, Block *b);
+
 static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
     if (w->failed) return;
     w->failed = true;
     size_t size = 0;
-    if (where) GC_get_kind_and_size((void *)where, &size);
+    Block b;
+    if (where && find_block(w, where, &b)) size = b.size;    /* also a block of a loaded image */
     size_t at = 0;
     for (const uintptr_t *p = (const uintptr_t *)where; where && at < size / 8 && p[at] != word; at++) {}
     snprintf(w->err, IMAGE_ERRLEN, "%s: the word %#lx at byte %zu of a block of %zu bytes (first word %#lx)",
@@ -249,8 +264,6 @@ static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
  * anything else points to. */
 
 /* ---- blocks: of collected memory, or of the image the interpreter was loaded from ---- */
-
-typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
 
 static bool bit_at(const uint64_t *bits, size_t i) { return bits[i / 64] >> (i % 64) & 1; }
 
@@ -447,8 +460,19 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
         }
     }
     if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) {
-        *rel = true;
-        w->exe_words++;
+        long k = imagetab_find(w->links, v);
+        if (k >= 0) {
+            w->nlinks += !w->link_used[k];
+            w->link_used[k] = 1;
+            *rel = true;
+            w->exe_words++;
+            return v;
+        }
+        /* a fixnum or a character whose bits fall there is data; anything else would be an address
+         * the reader could not name */
+        if ((v & 1) || (v & 7) == TAG_CHAR) return v;
+        fail(w, "a C address in no declared table (runtime/imagetab.c; `addr2line -f -e` on the executable names it)",
+             v, where);
         return v;
     }
     Block b;
@@ -568,6 +592,9 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     w.atomic_len = REGION_GUARD;
     w.atomic_cap = (size_t)1 << 20;
     w.atomic = (unsigned char *)calloc(1, w.atomic_cap);
+    w.links = imagetab_links();
+    w.link_used = (uint8_t *)calloc(w.links->n + 1, 1);
+    if (!w.atomic || !w.link_used) { fputs("tinycl: out of memory writing an image\n", stderr); abort(); }
     if (nexterns > REL_INDEX_MASK) { snprintf(err, IMAGE_ERRLEN, "too many external regions"); free(w.atomic); return NULL; }
     read_maps(&w);
     thread_stack(&w);
@@ -596,7 +623,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
         size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
         size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
         size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8 +
-                       (scanned_bits_words + atomic_bits_words) * 8;
+                       (scanned_bits_words + atomic_bits_words) * 8 + w.nlinks * 16;
         out = (unsigned char *)calloc(1, total);
         if (!out) {
             snprintf(err, IMAGE_ERRLEN, "out of memory for an image of %zu bytes", total);
@@ -616,6 +643,8 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             h->extern_words = w.extern_words;
             h->scanned_at = scanned_at;
             h->atomic_at = atomic_at;
+            h->nlinks = w.nlinks;
+            h->names_hash = w.links->names_hash;
             h->payload_bytes = total - sizeof *h;
             unsigned char *p = out + sizeof *h;
             for (size_t i = 0; i < nexterns; i++) {
@@ -638,7 +667,15 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             if (sw) memcpy(p, w.starts[0], sw * 8);
             p += scanned_bits_words * 8;
             if (aw) memcpy(p, w.starts[1], aw * 8);
-            h->checksum = checksum(out + sizeof *h, h->payload_bytes);
+            p += atomic_bits_words * 8;
+            for (size_t k = 0; k < w.links->n; k++)
+                if (w.link_used[k]) {
+                    uint64_t pair[2] = {w.links->addrs[k], w.links->keys[k]};
+                    memcpy(p, pair, 16);
+                    p += 16;
+                }
+            h->checksum = checksum(out + sizeof *h, h->payload_bytes - w.nlinks * 16);
+            h->links_checksum = checksum(out + total - w.nlinks * 16, w.nlinks * 16);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
             *len = total;
         }
@@ -649,6 +686,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     free(w.weak_entries.keys); free(w.weak_entries.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
+    free(w.link_used);
     return out;
 }
 
@@ -678,9 +716,11 @@ static bool refuse(char *err, const char *msg) {
 }
 
 typedef struct Bases {
-    uintptr_t scanned, atomic, exe, writer_exe;
+    uintptr_t scanned, atomic;
     const ImageRegion *externs; size_t nexterns;
     size_t scanned_bytes, atomic_bytes;
+    bool relink;                       /* C addresses are looked up in the links, not kept */
+    const uint64_t *link_from; const uintptr_t *link_to; size_t nlinks;
 } Bases;
 
 /* The word as it is where the parts and the executable really are; false when it points outside. */
@@ -695,19 +735,26 @@ static bool relocate_word(uint64_t *word, const Bases *b) {
     }
     uint64_t d = v - (FIXED_BASE + ATOMIC_AT);
     if (d < b->atomic_bytes) { *word = b->atomic + d; return true; }
-    d = v - b->writer_exe;
-    if (d < (uint64_t)(_end - __executable_start)) { *word = b->exe + d; return true; }
-    return false;
+    if (!b->relink) return v - (uintptr_t)__executable_start < (uint64_t)(_end - __executable_start);
+    size_t lo = 0, hi = b->nlinks;       /* the writer's address of a C function or constant */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->link_from[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == b->nlinks || b->link_from[lo] != v) return false;
+    *word = b->link_to[lo];
+    return true;
 }
 
 /* Relocate the words of AREA marked in BITS (ALL: every one; otherwise only those not already
- * right when the parts are at FIXED_BASE: into the executable when it moved, into external
+ * right when the parts are at FIXED_BASE: C addresses when they must be relinked, into external
  * regions). Most point into the scanned part: that case is the loop's own. */
 static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const Bases *b, bool all, size_t *count) {
     size_t nbits = (nwords + 63) / 64;
     if (nwords % 64 && (bits[nbits - 1] >> (nwords % 64))) return false;   /* marks past the end */
     uint64_t scanned = b->scanned, limit = b->scanned_bytes;
-    bool exe_moved = b->exe != b->writer_exe;
+    bool relink = b->relink;
     for (size_t wi = 0; wi < nbits; wi++) {
         uint64_t m = bits[wi];
         if (!m) continue;
@@ -719,7 +766,7 @@ static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const 
             uint64_t d = *word - FIXED_BASE;
             if (LIKELY(d < limit)) {
                 if (all) *word = scanned + d;
-            } else if (all || exe_moved || (*word >> 60) == REL_EXTERN) {
+            } else if (all || relink || (*word >> 60) == REL_EXTERN) {
                 if (!relocate_word(word, b)) return false;
             }
         } while (m);
@@ -769,6 +816,7 @@ static bool check_header(const unsigned char *buf, size_t len, ImageHeader *hp, 
     if (h.build_id_len != idlen || memcmp(h.build_id, id, idlen) != 0)
         return refuse(err, "the image was written by another build of tinycl (build ids differ)");
     if (h.payload_bytes != len - sizeof h) return refuse(err, "the image is truncated or has trailing bytes");
+    if (h.nlinks > h.payload_bytes / 16) return refuse(err, "the image is corrupted (impossible sizes)");
     *hp = h;
     return true;
 }
@@ -778,10 +826,22 @@ bool image_check_header(const unsigned char *buf, size_t len, char *err) {
     return check_header(buf, len, &h, err);
 }
 
+void image_seal(unsigned char *buf, size_t len) {
+    ImageHeader h;
+    if (len < sizeof h) return;
+    memcpy(&h, buf, sizeof h);
+    if (h.nlinks > (len - sizeof h) / 16) return;
+    h.checksum = checksum(buf + sizeof h, len - sizeof h - h.nlinks * 16);
+    h.links_checksum = checksum(buf + len - h.nlinks * 16, h.nlinks * 16);
+    memcpy(buf, &h, sizeof h);
+}
+
 bool image_check(const unsigned char *buf, size_t len, char *err) {
     ImageHeader h;
     if (!check_header(buf, len, &h, err)) return false;
-    if (checksum(buf + sizeof h, h.payload_bytes) != h.checksum) return refuse(err, "the image is corrupted (checksum mismatch)");
+    if (checksum(buf + sizeof h, h.payload_bytes - h.nlinks * 16) != h.checksum ||
+        checksum(buf + len - h.nlinks * 16, h.nlinks * 16) != h.links_checksum)
+        return refuse(err, "the image is corrupted (checksum mismatch)");
     return true;
 }
 
@@ -798,15 +858,15 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         return refuse(err, "the image is corrupted (impossible sizes)");
     size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64, atomic_bits_words = (h.atomic_bytes / 8 + 63) / 64;
     size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
-    if (h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
+    if (h.nlinks > len || h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
         h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 +
-                (scanned_bits_words + atomic_bits_words) * 8 != len)
+                (scanned_bits_words + atomic_bits_words) * 8 + h.nlinks * 16 != len)
         return refuse(err, "the image is corrupted (sizes do not add up)");
     /* the pages of a file do not change under a private mapping: checked once per process */
     static const unsigned char *verified;
     static size_t verified_len;
     bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
-    if (!known && checksum(buf + sizeof h, h.payload_bytes) != h.checksum)
+    if (!known && checksum(buf + sizeof h, h.payload_bytes - h.nlinks * 16) != h.checksum)
         return refuse(err, "the image is corrupted (checksum mismatch)");
     if (!known && fd >= 0) {
         verified_len = len;
@@ -829,6 +889,37 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         if (off < REGION_GUARD || off + sizeof(HashTable) > h.scanned_bytes || (off & 7))
             return refuse(err, "the image is corrupted (a hash table outside the image)");
     }
+    /* C addresses: the writer's are right where the executable is where the writer's was (the same
+     * build, linked at a fixed address: the usual case, which costs nothing); elsewhere each is
+     * looked up by its key in the declared tables */
+    Bases b = {0, 0, externs, nexterns, h.scanned_bytes, h.atomic_bytes,
+               h.writer_exe != (uintptr_t)__executable_start || image_always_relink, NULL, NULL, 0};
+    uint64_t *link_from = NULL;
+    uintptr_t *link_to = NULL;
+    if (b.relink && h.nlinks) {
+        const ImageLinks *links = imagetab_links();
+        if (h.names_hash != links->names_hash)
+            return refuse(err, "the image names C functions in tables this tinycl declares otherwise (other primitives or evaluators)");
+        const unsigned char *linkp = tablep + h.ntables * 8 + (scanned_bits_words + atomic_bits_words) * 8;
+        if (checksum(linkp, h.nlinks * 16) != h.links_checksum) return refuse(err, "the image is corrupted (checksum mismatch in its links)");
+        link_from = (uint64_t *)malloc(h.nlinks * 8);
+        link_to = (uintptr_t *)malloc(h.nlinks * sizeof *link_to);
+        if (!link_from || !link_to) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
+        for (size_t i = 0; i < h.nlinks; i++) {
+            uint64_t pair[2];
+            memcpy(pair, linkp + i * 16, 16);
+            link_from[i] = pair[0];
+            bool ok = (i == 0 || pair[0] > link_from[i - 1]) || !refuse(err, "the image is corrupted (links out of order)");
+            if (!ok || !imagetab_resolve(links, pair[1], &link_to[i], err, IMAGE_ERRLEN)) {
+                free(link_from);
+                free(link_to);
+                return false;
+            }
+        }
+        b.link_from = link_from;
+        b.link_to = link_to;
+        b.nlinks = h.nlinks;
+    }
 
     /* everything checked that can be without allocating: now build it aside, mapped from the file
      * at the address it was written for when that is possible, else copied and relocated */
@@ -840,16 +931,19 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
     } else if (into_gc) {
         /* two blocks of the collector's heap: the objects live as long as something points into
-         * them, and the first word of the scanned one (in its guard) keeps the other alive */
+         * them (the definitions made from them: usually for good), and the first word of the
+         * scanned one (in its guard) keeps the other alive. The heap grows by their size first,
+         * so that making room for them starts no collection. */
+        GC_expand_hp(ss + as);
         scanned = (char *)GC_malloc(ss);
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
-        if (!scanned || !atomic) return refuse(err, "not enough memory to load the image");
+        if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
         memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
         memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
         *(char **)scanned = atomic;
     } else {
         char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        if (mem == MAP_FAILED) return refuse(err, "not enough memory to load the image");
+        if (mem == MAP_FAILED) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
         scanned = mem;
         atomic = mem + ss;
         memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
@@ -867,12 +961,14 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         memcpy(sbits, scanbits, scanned_bits_words * 8);
         memcpy(made.starts, tablep + h.ntables * 8, (scanned_bits_words + atomic_bits_words) * 8);
     }
-    Bases b = {(uintptr_t)scanned, (uintptr_t)atomic, (uintptr_t)__executable_start, h.writer_exe, externs, nexterns,
-               h.scanned_bytes, h.atomic_bytes};
+    b.scanned = (uintptr_t)scanned;
+    b.atomic = (uintptr_t)atomic;
     size_t nrel = 0;
-    bool needed = !fixed || b.exe != b.writer_exe || h.extern_words;
+    bool needed = !fixed || b.relink || h.extern_words;
     ok = ok && (!needed || relocate((uint64_t *)scanned, h.scanned_bytes / 8, sbits, &b, !fixed, &nrel)) &&
          relocate(rwords, nroots, rbits, &b, true, &nrel);
+    free(link_from);
+    free(link_to);
     if (!ok) {
         free(rwords); free(rbits); free(sbits);
         image_release(&made);
@@ -914,7 +1010,7 @@ void image_release(ImageHeap *heap) {
     free(heap->starts);
     heap->starts = NULL;
     if (!heap->scanned) return;
-    GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
+    if (!gcdirty_untrack(heap->scanned)) GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
     munmap(heap->scanned, heap->scanned_room);
     munmap(heap->atomic, heap->atomic_room);
     if (heap->fixed) {

@@ -12,11 +12,13 @@
  * points to:
  *   - an external region the caller names (the interpreter structure, say): the reader gets the
  *     caller's region of the same index, so the graph can point into a fresh interpreter;
- *   - this executable (C functions such as primitives and node evaluators, constant strings,
- *     static tables): the writer's address, valid only in the same build, which is why the
- *     header carries the build id;
+ *   - a C function or constant of this executable (a primitive's function and strings, a node's
+ *     evaluator): named by its key in the declared tables (imagetab.h), which the image lists
+ *     beside the writer's address; the reader keeps the address when its executable is where
+ *     the writer's was and looks each key up otherwise;
  * and the writer refuses a word that points into any other mapping (a malloc'd buffer, a shared
- * library, the stack): that memory would not exist in the reader.
+ * library, the stack), or into the executable but to nothing a declared table holds: that memory
+ * would not exist, or have no name, in the reader.
  *
  * The reader checks the header (format version, build id, sizes, checksum) before it allocates
  * anything, then maps the two parts (one scanned, one pointer-free) from the file at the address
@@ -27,7 +29,8 @@
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 4u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded */
+#define IMAGE_FORMAT_VERSION 5u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded;
+                                   * 5: C addresses listed with their keys in the declared tables */
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
@@ -75,6 +78,11 @@ void image_release(ImageHeap *heap);
  * nothing points into them any more); for small graphs loaded many times, such as compiled files. */
 bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                    const ImageRegion *externs, size_t nexterns, char *err);
+/* For tests: look every C address up in the declared tables even when the executable is where the
+ * writer's was (as a reader must when it is not); and give an image a test edited its checksum. */
+extern bool image_always_relink;
+void image_seal(unsigned char *buf, size_t len);
+
 /* The header's checks and the checksum, without building anything: true when BUF would be read. */
 bool image_check(const unsigned char *buf, size_t len, char *err);
 /* Only the header's checks (format, build id, size), for an image of LEN bytes of which BUF holds

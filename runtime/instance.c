@@ -112,7 +112,7 @@ DEFPRIM(prim_pct_address_string) {
     return string_from_cstr(L, buf);
 }
 
-static const PrimDef instance_prims[] = {
+const PrimDef instance_prims[] = {
     {"%ADDRESS-STRING", PK_SYS, prim_pct_address_string, 1, 1, 0, "(object)", NULL},
     {"%MAKE-INSTANCE", PK_SYS, prim_pct_make_instance, 2, 3, 0, "(layout nslots &optional flags)", NULL},
     {"%MAKE-FUNCALLABLE-INSTANCE", PK_SYS, prim_pct_make_funcallable_instance, 3, 3, 0, "(layout nslots function)", NULL},

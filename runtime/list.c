@@ -1024,7 +1024,7 @@ DEFPRIM(prim_maplist) { return map_tails(L, nargs, args, MAP_LIST); }
 DEFPRIM(prim_mapl) { return map_tails(L, nargs, args, MAP_DISCARD); }
 DEFPRIM(prim_mapcon) { return map_tails(L, nargs, args, MAP_NCONC); }
 
-static const PrimDef list_prims[] = {
+const PrimDef list_prims[] = {
     {"CONS", PK_CL, prim_cons, 2, 2, 0, "(car cdr)", "A fresh cons."},
     {"CAR", PK_CL, prim_car, 1, 1, 0, "(list)", "The first element of LIST (NIL for NIL)."},
     {"CDR", PK_CL, prim_cdr, 1, 1, 0, "(list)", "The rest of LIST after its first element (NIL for NIL)."},

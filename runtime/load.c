@@ -100,7 +100,7 @@ DEFPRIM(prim_pct_load_semicolons) {
     return NIL;
 }
 
-static const PrimDef load_prims[] = {
+const PrimDef load_prims[] = {
     {"%LOAD-STREAM", PK_SYS, prim_pct_load_stream, 2, 2, 0, "(stream print)", NULL},
     {"%LOAD-SEMICOLONS", PK_SYS, prim_pct_load_semicolons, 1, 1, 0, "(stream)", NULL},
     {0},

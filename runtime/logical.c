@@ -246,7 +246,7 @@ DEFPRIM(prim_pct_parse_logical_namestring) {
 /* (sys:%logical-host-name designator): the upper-case name of the defined logical host, or NIL */
 DEFPRIM(prim_pct_logical_host_name) { UNUSED_ARGS; return logical_host_find(L, args[0]); }
 
-static const PrimDef logical_prims[] = {
+const PrimDef logical_prims[] = {
     {"%PARSE-LOGICAL-NAMESTRING", PK_SYS, prim_pct_parse_logical_namestring, 2, 2, 0, "(host string)", NULL},
     {"%LOGICAL-HOST-NAME", PK_SYS, prim_pct_logical_host_name, 1, 1, 0, "(host)", NULL},
     {0},

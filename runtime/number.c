@@ -2567,7 +2567,7 @@ DEFPRIM(prim_integer_decode_float) {
 
 DEFPRIM(prim_scale_float) { UNUSED_ARGS; return num_scale_float(L, args[0], args[1]); }
 
-static const PrimDef number_prims[] = {
+const PrimDef number_prims[] = {
     {"+", PK_CL, prim_plus, 0, REST, 0, "(&rest numbers)", "Sum of NUMBERS."},
     {"-", PK_CL, prim_minus, 1, REST, 0, "(number &rest more-numbers)", "Difference, or negation of one number."},
     {"*", PK_CL, prim_star, 0, REST, 0, "(&rest numbers)", "Product of NUMBERS."},

@@ -2,6 +2,9 @@
 #include "prim.h"
 #include "package.h"
 #include "lstring.h"
+#include "imagetab.h"
+#include <stdio.h>
+#include <stdlib.h>
 
 const char *const heap_type_names[T_COUNT] = {
     "NONE",
@@ -31,6 +34,12 @@ static Obj prim_package(Lisp *L, PrimPackage pk) {
 }
 
 void prims_register(Lisp *L, const PrimDef *d) {
+    /* checked while booting from the sources, where every runtime table is registered (a start from
+     * the image registers only the session's two, declared beside it, and pays nothing) */
+    if (L->boot_phase == 0 && !imagetab_declared(d)) {
+        fprintf(stderr, "tinycl: the primitive table of %s is not declared in runtime/imagetab.c\n", d->name ? d->name : "(empty)");
+        abort();
+    }
     for (; d->name; d++) {
         Obj pkg = prim_package(L, d->pkg);
         /* "(SETF NAME)" registers the setf function of NAME */

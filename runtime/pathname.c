@@ -1306,7 +1306,7 @@ DEFPRIM(prim_compile_file_pathname) {
                          PATHNAME(in)->name, string_from_cstr(L, "fasl"), PATHNAME(in)->version);
 }
 
-static const PrimDef pathname_prims[] = {
+const PrimDef pathname_prims[] = {
     {"MAKE-PATHNAME", PK_CL, prim_make_pathname, 0, REST, 0, "(&key host device directory name type version defaults case)", "A pathname built from the components HOST, DEVICE, DIRECTORY, NAME, TYPE and VERSION; missing components come from DEFAULTS."},
     {"PATHNAME", PK_CL, prim_pathname, 1, 1, 0, "(pathspec)", "The pathname denoted by PATHSPEC: a pathname, a namestring, or a stream associated with a file."},
     {"PATHNAMEP", PK_CL, prim_pathnamep, 1, 1, 0, "(object)", "True when OBJECT is a pathname."},

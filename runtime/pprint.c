@@ -1126,7 +1126,7 @@ DEFPRIM(prim_pprint_tabular) {
     return NIL;
 }
 
-static const PrimDef pprint_prims[] = {
+const PrimDef pprint_prims[] = {
     {"PPRINT-NEWLINE", PK_CL, prim_pprint_newline, 1, 2, 0, "(kind &optional stream)", "A conditional newline in a logical block."},
     {"PPRINT-INDENT", PK_CL, prim_pprint_indent, 2, 3, 0, "(relative-to n &optional stream)", "Set the indentation of the current logical block."},
     {"PPRINT-TAB", PK_CL, prim_pprint_tab, 3, 4, 0, "(kind colnum colinc &optional stream)", "In pretty printing, moves to a column given by KIND (:LINE, :SECTION or their :RELATIVE forms), COLNUM and COLINC, as the ~T directive does."},

@@ -23,6 +23,12 @@ typedef struct PrimDef {
     const char *doc;
 } PrimDef;
 
+/* A primitive table as a row of the registry of image tables (imagetab.h): an image names a
+ * primitive's function, lambda list and documentation by (table, row, field). */
+#define PRIMDEF_IMAGE_TABLE(label, rows)                                                                   \
+    {label, rows, sizeof(PrimDef), offsetof(PrimDef, name), 3,                                            \
+     {offsetof(PrimDef, fn), offsetof(PrimDef, lambda_list), offsetof(PrimDef, doc)}}
+
 #define REST (-1)
 /* Register a table terminated by {0}. */
 void prims_register(Lisp *L, const PrimDef *defs);

@@ -1019,7 +1019,7 @@ DEFPRIM(prim_pct_output_object) {
     return args[0];
 }
 
-static const PrimDef printer_prims[] = {
+const PrimDef printer_prims[] = {
     {"PRIN1", PK_CL, prim_prin1, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM with escapes, so that READ can read it back; returns OBJECT."},
     {"PRINC", PK_CL, prim_princ, 1, 2, 0, "(object &optional stream)", "Writes OBJECT to STREAM for people, without escapes (strings without quotes); returns OBJECT."},
     {"PRINT", PK_CL, prim_print, 1, 2, 0, "(object &optional stream)", "Writes a newline, then OBJECT as PRIN1 does, then a space, to STREAM; returns OBJECT."},

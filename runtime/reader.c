@@ -1111,7 +1111,7 @@ static Obj standard_readtable(Lisp *L) {
     return rt;
 }
 
-static const PrimDef reader_prims[] = {
+const PrimDef reader_prims[] = {
     {"%READ-LEFT-PAREN", PK_SYS, rd_left_paren, 2, 2, 0, "(stream char)", NULL},
     {"%READ-RIGHT-PAREN", PK_SYS, rd_right_paren, 2, 2, 0, "(stream char)", NULL},
     {"%READ-QUOTE", PK_SYS, rd_quote, 2, 2, 0, "(stream char)", NULL},

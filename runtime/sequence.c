@@ -1791,7 +1791,7 @@ DEFPRIM(prim_merge) {
 #define SEQ_KEYS_SUBST_PRED "(newitem predicate sequence &key from-end start end count key)"
 #define SEQ_KEYS_TWO "(sequence-1 sequence-2 &key from-end test test-not key start1 end1 start2 end2)"
 
-static const PrimDef sequence_prims[] = {
+const PrimDef sequence_prims[] = {
     {"LENGTH", PK_CL, prim_length, 1, 1, 0, "(sequence)", "The number of elements of SEQUENCE (the fill pointer for vectors)."},
     {"ELT", PK_CL, prim_elt, 2, 2, 0, "(sequence index)", "The element of SEQUENCE at INDEX."},
     {"(SETF ELT)", PK_CL, prim_setf_elt, 3, 3, 0, "(new-value sequence index)", NULL},

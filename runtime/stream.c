@@ -1623,7 +1623,7 @@ DEFPRIM(prim_pct_query_answer_p) {
     return S(T);
 }
 
-static const PrimDef stream_prims[] = {
+const PrimDef stream_prims[] = {
     {"WRITE-CHAR", PK_CL, prim_write_char, 1, 2, 0, "(character &optional stream)", "Write CHARACTER to STREAM."},
     {"WRITE-STRING", PK_CL, prim_write_string, 1, REST, 0, "(string &optional stream &key start end)", "Write STRING to STREAM."},
     {"WRITE-LINE", PK_CL, prim_write_line, 1, REST, 0, "(string &optional stream &key start end)", "Write STRING and a newline."},

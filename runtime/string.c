@@ -403,7 +403,7 @@ DEFPRIM(prim_string_right_trim) { UNUSED_ARGS; return string_trim(L, args[0], ar
 #define CMP_LL "(string1 string2 &key (start1 0) end1 (start2 0) end2)"
 #define CASE_LL "(string &key (start 0) end)"
 
-static const PrimDef string_prims[] = {
+const PrimDef string_prims[] = {
     {"STRINGP", PK_CL, prim_stringp, 1, 1, 0, "(object)", "True when OBJECT is a string."},
     {"SIMPLE-STRING-P", PK_CL, prim_simple_string_p, 1, 1, 0, "(object)", "True when OBJECT is a simple string (no fill pointer, not adjustable, not displaced)."},
     {"STRING", PK_CL, prim_string, 1, 1, 0, "(x)", "The string a string designator denotes."},

@@ -214,7 +214,7 @@ DEFPRIM(prim_pct_define_symbol_macro) {
     return sym;
 }
 
-static const PrimDef symbol_prims[] = {
+const PrimDef symbol_prims[] = {
     {"SYMBOLP", PK_CL, prim_symbolp, 1, 1, 0, "(object)", "True when OBJECT is a symbol."},
     {"KEYWORDP", PK_CL, prim_keywordp, 1, 1, 0, "(object)", "True when OBJECT is a symbol of the KEYWORD package."},
     {"SYMBOL-NAME", PK_CL, prim_symbol_name, 1, 1, 0, "(symbol)", "The name of SYMBOL, a string."},

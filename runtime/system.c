@@ -5,6 +5,7 @@
 #include "number.h"
 #include "lstring.h"
 #include "gc.h"
+#include "gcdirty.h"
 #include "package.h"
 #include "access.h"
 #include "docs.h"
@@ -93,6 +94,14 @@ DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_bytes_in_use
 /* (sys:%bytes-allocated): bytes allocated since the process started, for TIME */
 DEFPRIM(prim_pct_bytes_allocated) { UNUSED_ARGS; return make_uint64(L, gc_total_bytes()); }
 
+/* (sys:%image-dirty-pages) -> pages of the boot image's pointer-holding part written since it was
+ * loaded (the ones each collection scans), its pages; both NIL when its writes are not tracked */
+DEFPRIM(prim_pct_image_dirty_pages) {
+    UNUSED_ARGS;
+    size_t total = 0, dirty = gcdirty_pages(L->image_heap.scanned, &total);
+    return total ? values2(L, make_uint64(L, dirty), make_uint64(L, total)) : values2(L, NIL, NIL);
+}
+
 /* (sys:%time-zone universal-time) -> hours west of Greenwich (a rational), daylight-saving-p,
  * for the local time zone at that moment */
 DEFPRIM(prim_pct_time_zone) {
@@ -126,7 +135,7 @@ DEFPRIM(prim_machine_instance) {
     return string_from_cstr(L, buf);
 }
 
-static const PrimDef system_prims[] = {
+const PrimDef system_prims[] = {
     {"GET-UNIVERSAL-TIME", PK_CL, prim_get_universal_time, 0, 0, 0, "()", "The current time as a universal time: seconds since the start of 1900, GMT."},
     {"GET-INTERNAL-REAL-TIME", PK_CL, prim_get_internal_real_time, 0, 0, 0, "()", "The elapsed wall-clock time in INTERNAL-TIME-UNITS-PER-SECOND units since an arbitrary fixed point."},
     {"GET-INTERNAL-RUN-TIME", PK_CL, prim_get_internal_run_time, 0, 0, 0, "()", "The processor time used so far by this process, in INTERNAL-TIME-UNITS-PER-SECOND units."},
@@ -137,6 +146,7 @@ static const PrimDef system_prims[] = {
     {"GC", PK_EXT, prim_gc, 0, REST, 0, "(&key full)", NULL},
     {"%HEAP-SIZE", PK_SYS, prim_pct_heap_size, 0, 0, 0, "()", NULL},
     {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
+    {"%IMAGE-DIRTY-PAGES", PK_SYS, prim_pct_image_dirty_pages, 0, 0, FN_MV, "()", NULL},
     {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
     {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", "The name of this Lisp implementation, as a string."},
     {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", "The version of this Lisp implementation, as a string."},

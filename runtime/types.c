@@ -2235,7 +2235,7 @@ DEFPRIM(prim_pct_check_slot_type) {
     return v;
 }
 
-static const PrimDef types_prims[] = {
+const PrimDef types_prims[] = {
     {"%CHECK-SLOT-TYPE", PK_SYS, prim_pct_check_slot_type, 3, 3, 0, "(value type slot)", NULL},
     {"TYPE-OF", PK_CL, prim_type_of, 1, 1, 0, "(object)", "The most specific standard type name (or compound type) that OBJECT belongs to, as SBCL reports it."},
     {"TYPEP", PK_CL, prim_typep, 2, 3, 0, "(object type-specifier &optional environment)", "True when OBJECT is of the type TYPE-SPECIFIER."},

@@ -362,7 +362,7 @@ DEFPRIM(prim_pct_warning_position) {
     return cons(L, FIX(L->form_line), FIX(L->form_column));
 }
 
-static const PrimDef warnings_prims[] = {
+const PrimDef warnings_prims[] = {
     {"%REPORT-UNDEFINED", PK_SYS, prim_pct_report_undefined, 0, 0, 0, "()",
      "Warn about the functions and variables of this compilation unit still undefined."},
     {"%TAKE-UNDEFINED-REFERENCES", PK_SYS, prim_pct_take_undefined_references, 0, 0, 0, "()", NULL},

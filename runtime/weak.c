@@ -93,6 +93,8 @@ void weak_run_finalizers(Lisp *L) {
     if (atomic_load_explicit(&weak_finalized_pending, memory_order_relaxed) <= 0) return;
     Obj fn = abi_upcall(L, S(P_RUN_FINALIZERS));
     if (fn == NIL) return;   /* the stdlib is still loading */
+    /* its first call analyses it, and the analysis reaches safe points: not from inside that */
+    if (is_type(fn, T_CLOSURE) && CLOSURE(fn)->lambda->lazy == LAZY_FORCING) return;
     /* the safe point may fall between a call's return and the use of its values */
     int nv = L->nvals;
     Obj saved[nv > 0 ? nv : 1];
@@ -137,7 +139,7 @@ DEFPRIM(prim_pct_finalizer_cancel) {
 /* (sys:%finalized-ids) -> the numbers of this interpreter's finalizations queued since the last call */
 DEFPRIM(prim_pct_finalized_ids) { UNUSED_ARGS; return take_finalized(L); }
 
-static const PrimDef weak_prims[] = {
+const PrimDef weak_prims[] = {
     {"%FINALIZER-REGISTER", PK_SYS, prim_pct_finalizer_register, 1, 1, 0, "(object)", NULL},
     {"%FINALIZER-CANCEL", PK_SYS, prim_pct_finalizer_cancel, 1, 1, 0, "(object)", NULL},
     {"%FINALIZED-IDS", PK_SYS, prim_pct_finalized_ids, 0, 0, 0, "()", NULL},

@@ -209,7 +209,7 @@ DEFPRIM(prim_pct_xref_analyse) {
     return analyze_for_xref(L, CLOSURE(args[1])->lambda, args[0], args[2]) ? S(T) : NIL;
 }
 
-static const PrimDef xref_prims[] = {
+const PrimDef xref_prims[] = {
     {"%XREF-ANALYSE", PK_SYS, prim_pct_xref_analyse, 3, 3, 0, "(key function location)",
      "Record the cross-reference of the stdlib FUNCTION under KEY, analysing it once more."},
     {"%XREF-TABLE", PK_SYS, prim_pct_xref_table, 0, 0, 0, "()",

@@ -357,6 +357,7 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     L->stack_limit = stack_limit;
     L->stack_soft_limit = soft;
     L->stack_hard_limit = hard;
+    lisp_request_poll(L);   /* the safe point's compare takes this thread's limit again */
     L->frames = frames_chain;
     L->calls = calls;
     L->error_depth = error_depth;
@@ -374,7 +375,7 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     return cons(L, keyword(L, "RESTART"), cons(L, string_from_cstr(L, d->restart ? d->restart : ""), vals));
 }
 
-static const PrimDef debugger_prims[] = {
+const PrimDef debugger_prims[] = {
     {"%DEBUG-SUSPEND", PK_SYS, prim_pct_debug_suspend, 4, 4, 0, "(condition restarts frames note)",
      "Park a debug evaluation at an unhandled error until a restart is chosen; NIL in any other evaluation."},
     {0},

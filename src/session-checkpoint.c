@@ -5,6 +5,7 @@
 #include "../runtime/image.h"
 #include "../runtime/bootimage.h"
 #include "../runtime/gc.h"
+#include "../runtime/gcdirty.h"
 #include "../runtime/eval.h"
 #include "../runtime/control.h"
 #include "../runtime/pathname.h"
@@ -308,7 +309,9 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     const unsigned char *tp = tables, *ap = atomics;
     size_t at = NROOTS;
     for (uint64_t i = 0; i < nh; i++) {
-        if (hs[i].scanned_bytes) memcpy(hs[i].scanned, roots + at, hs[i].scanned_bytes);
+        /* the boot heap's writes are tracked: its pages that do not change stay unwritten */
+        if (hs[i].scanned_bytes && i == 0) gcdirty_copy(hs[i].scanned, roots + at, hs[i].scanned_bytes);
+        else if (hs[i].scanned_bytes) memcpy(hs[i].scanned, roots + at, hs[i].scanned_bytes);
         at += hs[i].scanned_bytes / 8;
         if (hs[i].atomic_room) memcpy(hs[i].atomic, ap, hs[i].atomic_room);
         ap += hs[i].atomic_room;

@@ -7,6 +7,7 @@
 #include "control.h"
 #include "package.h"
 #include "snapshot.h"
+#include "session.h"
 #include <stdio.h>
 
 /* The two hooks of warm_up, run under a protected call. */
@@ -49,6 +50,7 @@ static void image_restorers(Lisp *L) {
 void tcl_boot_from_source(bool on) { bootimage_set_source_boot(on); }
 
 int tcl_write_boot_image(const char *path) {
+    session_declare_tables();
     bootimage_set_source_boot(true);
     Lisp *L = lisp_new(NULL);
     bootimage_set_source_boot(false);

@@ -22,6 +22,7 @@
 #include "../runtime/warnings.h"
 #include "../runtime/character.h"
 #include "../runtime/abi.h"
+#include "../runtime/imagetab.h"
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -160,7 +161,7 @@ static Obj prim_pct_session_log(Lisp *L, int nargs, Obj *args) {
     return S(T);
 }
 
-static const PrimDef session_prims[] = {
+const PrimDef session_prims[] = {
     {"%SESSION-PROGRESS", PK_SYS, prim_pct_session_progress, 1, 1, 0, "(message)",
      "Report progress of a long operation to the session's progress handler."},
     {"%SESSION-LOG", PK_SYS, prim_pct_session_log, 2, 2, 0, "(level message)",
@@ -190,7 +191,16 @@ static void set_labels(TclSession *s) {
             string_from_cstr(L, s->opt.exit_unavailable_report);
 }
 
+extern const PrimDef debugger_prims[];   /* debugger.c */
+
+void session_declare_tables(void) {
+    static const ImageTable tables[] = {PRIMDEF_IMAGE_TABLE("session", session_prims),
+                                        PRIMDEF_IMAGE_TABLE("debugger", debugger_prims)};
+    imagetab_add(tables, sizeof tables / sizeof *tables);
+}
+
 TclSession *tcl_session_new(const TclOptions *opt) {
+    session_declare_tables();
     TclSession *s = (TclSession *)calloc(1, sizeof *s);
     if (!s) return NULL;
     if (opt) s->opt = *opt;
@@ -347,6 +357,7 @@ static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
 /* After an exit ended a protected region of the session: the interpreter's limits are back to normal. */
 static void call_recover(Lisp *L) {
     L->stack_limit = L->stack_soft_limit;
+    lisp_request_poll(L);
     gc_restore_cap(L);
 }
 
@@ -362,7 +373,7 @@ static char *report_text(Lisp *L, Obj err, size_t *len) {
     for (volatile int attempt = 0; attempt < 2 && !text; attempt++) {
         L->deadline = lisp_monotonic_now() + REPORT_GRACE;
         L->in_cleanup = false;
-        L->poll_countdown = 1;
+        lisp_poll_soon(L);
         Frame fr;
         LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
             bind_special(L, S(PRINT_ESCAPE), NIL);
@@ -393,6 +404,11 @@ static void describe_error(TclSession *s, TclResult *r) {
     session_guard_repair(L, true);   /* describe with a readtable and radix that work */
     Obj err = L->last_error;
     Obj bt = L->last_backtrace;
+    /* describing runs Lisp (the condition's type, the backtrace's lines): it gets the report's grace
+     * instead of what is left of the call's time limit, which the safe points see within ticks */
+    double saved_deadline = L->deadline;
+    L->deadline = lisp_monotonic_now() + REPORT_GRACE;
+    lisp_poll_soon(L);
     Frame fr;
     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
         if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
@@ -434,6 +450,7 @@ static void describe_error(TclSession *s, TclResult *r) {
         call_recover(L);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
     } LISP_END_TRY;
+    L->deadline = saved_deadline;
     /* the report runs user code (a :REPORT function, PRINT-OBJECT methods): outside the frame
      * above, so that its time limit lands in report_text's own frame */
     if (!r->error_message && is_heap(err) && !is_symbol(err)) r->error_message = report_text(L, err, &r->error_message_len);
@@ -934,7 +951,7 @@ static void call_begin(EvalCall *c, size_t output_limit) {
     TclSession *s = c->s;
     Lisp *L = s->L;
     enter(s);
-    gc_clear_stack(L);
+    gc_clear_stack_used(L);
     specials_clear_stale(L);
     c->r = (TclResult *)calloc(1, sizeof *c->r);
     c->t0 = now_ms();
@@ -958,7 +975,7 @@ static void call_arm(EvalCall *c) {
     L->deadline = c->timeout > 0 ? lisp_monotonic_now() + c->timeout : 0;
     L->in_cleanup = false;
     if (L->interrupt_kind != INTERRUPT_USER && L->interrupt_kind != INTERRUPT_CANCEL) L->interrupt_pending = 0;
-    L->poll_countdown = 1;
+    lisp_poll_soon(L);
 }
 
 /* After the forms: end the compilation unit and the per-form state; printing the values is

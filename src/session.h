@@ -48,6 +48,9 @@ bool session_find_upcall(TclSession *s, const char *name, struct Object **fn);
 /* debugger.c: install its primitives; end a suspended evaluation past its time limit; end any
  * suspended evaluation (reset, free). */
 void debugger_attach(TclSession *s);
+/* session.c: add the session's and the debugger's primitive tables to the tables images name C
+ * functions by (runtime/imagetab.h); before any interpreter is made. */
+void session_declare_tables(void);
 void debugger_expire(TclSession *s);
 void debugger_abandon(TclSession *s);
 /* Evaluate FORM (an Obj) as one session call: time limit, output capture, errors described. */

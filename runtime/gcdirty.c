@@ -1,0 +1,242 @@
+/* gcdirty.c: write-tracked roots: the boot image's pointer-holding part scanned by each collection
+ * only where it was written since it was loaded.
+ *
+ * When the image is loaded its words point only into the image itself, the interpreter's struct
+ * (never collected) and the executable: a page nobody has written since cannot hold the only
+ * reference to an object of the collector's heap. So instead of registering the whole part (4 MB,
+ * most of a small program's marking time) as one root range, the part is made read-only; the first
+ * write to a page faults, the handler below records the page and makes it writable again, and a
+ * collection pushes the recorded pages only. A page stays recorded for the life of the region: the
+ * check is one byte per page and the fault happens once per page.
+ *
+ * The handler runs on any thread, at any point, also inside the collector (a disappearing link in
+ * an image object is cleared by it): it takes no lock, only reads the table of regions and sets a
+ * byte, and calls mprotect. Faults that are not ours go to the handler installed before ours (the
+ * default action, or a sanitizer's report). The table is changed only under the collector's lock,
+ * so a collection never sees half of a change. */
+#include "gcdirty.h"
+#define GC_THREADS
+#include <gc/gc.h>
+#include <gc/gc_mark.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+/* Interpreters alive at once in one process, each with its boot image (an HTTP server's
+ * sessions); a region past this many is registered as a plain root range instead. */
+#define MAX_REGIONS 1024
+
+typedef struct Region {
+    _Atomic(char *) start;     /* NULL: a free slot */
+    char *end;
+    unsigned char *dirty;      /* a byte per page: written since loaded */
+} Region;
+
+static Region regions[MAX_REGIONS];
+static atomic_size_t nslots;           /* slots ever used: the handler looks no further */
+static size_t page_size;
+static struct sigaction previous;      /* the SIGSEGV action before ours */
+static GC_push_other_roots_proc previous_push;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+static bool installed;
+static atomic_size_t faults;
+
+/* Give a fault that is not ours to whoever handled SIGSEGV before us. */
+static void pass_on(int sig, siginfo_t *si, void *uc) {
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction) { previous.sa_sigaction(sig, si, uc); return; }
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+        previous.sa_handler(sig);
+        return;
+    }
+    /* the default action: returning re-runs the faulting instruction, which now kills */
+    signal(sig, SIG_DFL);
+}
+
+/* Making one page writable splits the region's mapping, and the kernel caps a process's mappings
+ * (vm.max_map_count): when it refuses, the whole region is recorded and made writable at once,
+ * which needs no new mapping. */
+static bool give_up(Region *r, char *s) {
+    size_t pages = (size_t)(r->end - s + page_size - 1) / page_size;
+    for (size_t p = 0; p < pages; p++) __atomic_store_n(&r->dirty[p], 1, __ATOMIC_RELEASE);
+    return mprotect(s, pages * page_size, PROT_READ | PROT_WRITE) == 0;
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc) {
+    int saved = errno;
+    char *a = (char *)si->si_addr;
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    if (si->si_code == SEGV_ACCERR) {
+        for (size_t i = 0; i < n; i++) {
+            char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
+            if (!s || a < s || a >= regions[i].end) continue;
+            size_t p = (size_t)(a - s) / page_size;
+            /* recorded before the page becomes writable: a collection that stops this thread in
+             * between scans the page once more, never once less */
+            __atomic_store_n(&regions[i].dirty[p], 1, __ATOMIC_RELEASE);
+            if (mprotect(s + p * page_size, page_size, PROT_READ | PROT_WRITE) == 0 || give_up(&regions[i], s)) {
+                atomic_fetch_add_explicit(&faults, 1, memory_order_relaxed);
+                errno = saved;
+                return;
+            }
+            break;
+        }
+    }
+    errno = saved;
+    pass_on(sig, si, uc);
+}
+
+/* Called by the collector, world stopped, while it pushes its roots. */
+static void push_dirty(void) {
+    if (previous_push) previous_push();     /* the threads' stacks */
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
+        if (!s) continue;
+        size_t pages = (size_t)(regions[i].end - s + page_size - 1) / page_size;
+        for (size_t p = 0; p < pages;) {
+            if (!__atomic_load_n(&regions[i].dirty[p], __ATOMIC_ACQUIRE)) { p++; continue; }
+            size_t q = p + 1;
+            while (q < pages && __atomic_load_n(&regions[i].dirty[q], __ATOMIC_ACQUIRE)) q++;
+            char *lo = s + p * page_size, *hi = s + q * page_size;
+            /* marked now rather than queued: one queued range per run of pages could overflow
+             * the collector's mark stack, which it does not expect of roots */
+            GC_push_all_eager(lo, hi < regions[i].end ? hi : regions[i].end);
+            p = q;
+        }
+    }
+}
+
+/* Valgrind's tools resume a write that faulted with registers that may be stale (unless run with
+ * --vex-iropt-register-updates=allregs-at-mem-access): under it the image is scanned whole,
+ * unless TINYCL_GC_TRACK=1 says that flag was given (bench/profile.sh). */
+static bool under_valgrind(void) {
+    const char *pre = getenv("LD_PRELOAD");
+    return pre && strstr(pre, "vgpreload") && !getenv("TINYCL_GC_TRACK");
+}
+
+static void install(void) {
+    if (getenv("TINYCL_GC_SCAN_IMAGE") || under_valgrind()) return;     /* the whole part, as before */
+    page_size = (size_t)sysconf(_SC_PAGESIZE);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &previous) != 0) return;
+    GC_alloc_lock();
+    previous_push = GC_get_push_other_roots();
+    GC_set_push_other_roots(push_dirty);
+    GC_alloc_unlock();
+    installed = true;
+}
+
+typedef struct Change { char *start; size_t bytes; unsigned char *dirty; bool done; } Change;
+
+static void *add_locked(void *arg) {
+    Change *c = (Change *)arg;
+    size_t n = atomic_load_explicit(&nslots, memory_order_relaxed), i = 0;
+    while (i < n && atomic_load_explicit(&regions[i].start, memory_order_relaxed)) i++;
+    if (i == MAX_REGIONS) return NULL;
+    regions[i].end = c->start + c->bytes;
+    regions[i].dirty = c->dirty;
+    atomic_store_explicit(&regions[i].start, c->start, memory_order_release);
+    if (i == n) atomic_store_explicit(&nslots, n + 1, memory_order_release);
+    c->done = true;
+    return NULL;
+}
+
+bool gcdirty_track(void *start, size_t bytes) {
+    pthread_once(&install_once, install);
+    if (!installed || !bytes || (uintptr_t)start % page_size) return false;
+    size_t pages = (bytes + page_size - 1) / page_size;
+    Change c = {(char *)start, bytes, (unsigned char *)calloc(pages, 1), false};
+    if (!c.dirty) return false;
+    /* read-only first: once the region is in the table, a collection relies on its clean pages */
+    if (mprotect(start, pages * page_size, PROT_READ) != 0) { free(c.dirty); return false; }
+    GC_call_with_alloc_lock(add_locked, &c);
+    if (!c.done) {
+        mprotect(start, pages * page_size, PROT_READ | PROT_WRITE);
+        free(c.dirty);
+        return false;
+    }
+    GC_remove_roots(start, (char *)start + bytes);     /* if it was one, it is not scanned whole any more */
+    return true;
+}
+
+static void *remove_locked(void *arg) {
+    Change *c = (Change *)arg;
+    size_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+    for (size_t i = 0; i < n; i++) {
+        if (atomic_load_explicit(&regions[i].start, memory_order_relaxed) != c->start) continue;
+        atomic_store_explicit(&regions[i].start, NULL, memory_order_release);
+        c->dirty = regions[i].dirty;
+        c->bytes = (size_t)(regions[i].end - c->start);
+        regions[i].dirty = NULL;
+        c->done = true;
+        break;
+    }
+    return NULL;
+}
+
+bool gcdirty_untrack(void *start) {
+    if (!installed || !start) return false;
+    Change c = {(char *)start, 0, NULL, false};
+    GC_call_with_alloc_lock(remove_locked, &c);
+    if (!c.done) return false;
+    free(c.dirty);
+    mprotect(start, (c.bytes + page_size - 1) / page_size * page_size, PROT_READ | PROT_WRITE);
+    return true;
+}
+
+void gcdirty_written(void *start, size_t bytes) {
+    if (!installed || !bytes) return;
+    char *a = (char *)start, *b = a + bytes;
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
+        if (!s || b <= s || a >= regions[i].end) continue;
+        char *lo = a > s ? a : s, *hi = b < regions[i].end ? b : regions[i].end;
+        size_t p = (size_t)(lo - s) / page_size, q = (size_t)(hi - s + page_size - 1) / page_size;
+        for (size_t k = p; k < q; k++) __atomic_store_n(&regions[i].dirty[k], 1, __ATOMIC_RELEASE);
+        if (mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE) != 0) give_up(&regions[i], s);
+    }
+}
+
+void gcdirty_copy(void *dst, const void *src, size_t bytes) {
+    if (!installed) { memcpy(dst, src, bytes); return; }
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    /* page by page from DST's page boundaries: an equal page is left alone (and clean) */
+    for (size_t at = 0; at < bytes;) {
+        size_t n = page_size - (uintptr_t)(d + at) % page_size;
+        if (n > bytes - at) n = bytes - at;
+        if (memcmp(d + at, s + at, n) != 0) {
+            gcdirty_written(d + at, n);
+            memcpy(d + at, s + at, n);
+        }
+        at += n;
+    }
+}
+
+size_t gcdirty_pages(void *start, size_t *total) {
+    size_t dirty = 0;
+    if (total) *total = 0;
+    if (!installed) return 0;
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
+        if (!s || s != (char *)start) continue;
+        size_t pages = (size_t)(regions[i].end - s + page_size - 1) / page_size;
+        for (size_t p = 0; p < pages; p++) dirty += __atomic_load_n(&regions[i].dirty[p], __ATOMIC_ACQUIRE);
+        if (total) *total = pages;
+    }
+    return dirty;
+}
+
+size_t gcdirty_faults(void) { return atomic_load_explicit(&faults, memory_order_relaxed); }
