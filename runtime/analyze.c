@@ -16,21 +16,25 @@
 /* node evaluators live in nodes.c */
 Obj ev_lref0(Lisp *, Node *, Env *);
 Obj ev_lref(Lisp *, Node *, Env *);
-Obj ev_lset(Lisp *, Node *, Env *);
+Obj ev_lset(Lisp *, Node *, Env *), ev_lset0(Lisp *, Node *, Env *);
 Obj ev_gref(Lisp *, Node *, Env *);
 Obj ev_gset(Lisp *, Node *, Env *);
 Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *);
 Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
-Obj ev_call_node(Lisp *, Node *, Env *);
+Obj ev_call_node(Lisp *, Node *, Env *), ev_funcall(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
 Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
     ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *),
+    ev_call_global4(Lisp *, Node *, Env *), ev_call_global5(Lisp *, Node *, Env *),
+    ev_call_global6(Lisp *, Node *, Env *),
     ev_call_local0(Lisp *, Node *, Env *), ev_call_local1(Lisp *, Node *, Env *),
-    ev_call_local2(Lisp *, Node *, Env *), ev_call_local3(Lisp *, Node *, Env *);
+    ev_call_local2(Lisp *, Node *, Env *), ev_call_local3(Lisp *, Node *, Env *),
+    ev_call_local4(Lisp *, Node *, Env *), ev_call_local5(Lisp *, Node *, Env *),
+    ev_call_local6(Lisp *, Node *, Env *);
 Obj ev_lambda(Lisp *, Node *, Env *);
 Obj ev_flet(Lisp *, Node *, Env *);
 Obj ev_block(Lisp *, Node *, Env *);
@@ -445,6 +449,7 @@ static Node *an_if(ACtx *c, Obj form) {
     i->then = analyze(c, CAR(CDR(a)));
     i->els = n == 3 ? analyze(c, CAR(CDR(CDR(a)))) : const_node(c, NIL);
     fuse_if_test(L, i);
+    if (if_tests_var(i)) { i->next_var = c->if_vars; c->if_vars = i; }
     return &i->n;
 }
 
@@ -987,7 +992,8 @@ Obj ev_inline_car(Lisp *, Node *, Env *), ev_inline_cdr(Lisp *, Node *, Env *), 
     ev_inline_eql(Lisp *, Node *, Env *), ev_inline_cons(Lisp *, Node *, Env *), ev_inline_mul(Lisp *, Node *, Env *),
     ev_inline_mod(Lisp *, Node *, Env *), ev_inline_add3(Lisp *, Node *, Env *), ev_inline_cadr(Lisp *, Node *, Env *),
     ev_inline_cddr(Lisp *, Node *, Env *), ev_inline_caar(Lisp *, Node *, Env *), ev_inline_cdar(Lisp *, Node *, Env *),
-    ev_inline_caddr(Lisp *, Node *, Env *);
+    ev_inline_caddr(Lisp *, Node *, Env *), ev_inline_car_var(Lisp *, Node *, Env *),
+    ev_inline_cdr_var(Lisp *, Node *, Env *);
 
 static EvalFn inline_evaluator(int op) {
     switch (op) {
@@ -1038,6 +1044,11 @@ static void bind_primitive(ACtx *c, CallNode *n) {
     if (n->nargs < p->min_args || (p->max_args >= 0 && n->nargs > p->max_args)) return;
     n->cached = fn;
     n->n.ev = ev_call_prim;
+    /* F and at most 6 arguments (ev_funcall, nodes.c) */
+    if (n->nargs >= 1 && n->nargs <= 7 && string_equal_cstr(SYM(sym)->name, "FUNCALL")) {
+        n->n.ev = ev_funcall;
+        return;
+    }
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
@@ -1053,10 +1064,13 @@ static Node *analyze_call(ACtx *c, Obj form) {
     int nargs = list_length_checked(L, CDR(form), form);
     if (nargs > 100000) err_program(L, "Too many arguments in call: %d", nargs);
     /* a global call with few arguments is specialised by their count (nodes.c) */
-    static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3};
-    static const EvalFn local_by_count[] = {ev_call_local0, ev_call_local1, ev_call_local2, ev_call_local3};
-    EvalFn local_call = nargs < 4 ? local_by_count[nargs] : ev_call_node;
-    CallNode *n = NEW(c, CallNode, nargs < 4 ? global_by_count[nargs] : ev_call_global);
+    static const EvalFn global_by_count[] = {ev_call_global0, ev_call_global1, ev_call_global2, ev_call_global3,
+                                             ev_call_global4, ev_call_global5, ev_call_global6};
+    static const EvalFn local_by_count[] = {ev_call_local0, ev_call_local1, ev_call_local2, ev_call_local3,
+                                            ev_call_local4, ev_call_local5, ev_call_local6};
+    enum { SPECIALISED = sizeof global_by_count / sizeof *global_by_count };
+    EvalFn local_call = nargs < SPECIALISED ? local_by_count[nargs] : ev_call_node;
+    CallNode *n = NEW(c, CallNode, nargs < SPECIALISED ? global_by_count[nargs] : ev_call_global);
     n->nargs = nargs;
     n->args = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(nargs ? nargs : 1));
     if (is_symbol(head)) {
@@ -1084,6 +1098,10 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
+    if ((n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref) {
+        n->next_var = c->call_vars;
+        c->call_vars = n;
+    }
     return &n->n;
 }
 
@@ -1234,11 +1252,6 @@ static int depth_between(AScope *site, AScope *target) {
     return d;
 }
 
-Env *env_up(Env *e, int depth) {
-    while (depth--) e = e->parent;
-    return e;
-}
-
 /* Block/tagbody markers were created without a scope; they live where the block is. */
 static void finalize(ACtx *c) {
     /* 1. captures: a variable referenced from another lambda lives in a heap frame,
@@ -1302,6 +1315,7 @@ static void finalize(ACtx *c) {
                 vn->depth = d;
                 vn->index = v->slot;
                 if (n->ev == ev_lref && d == 0) n->ev = ev_lref0;
+                else if (n->ev == ev_lset && d == 0) n->ev = ev_lset0;
             }
             break;
         }
@@ -1338,7 +1352,7 @@ static void finalize(ACtx *c) {
                 b->index = b->var->slot;
                 if (b->depth != 0) simple = false;
             }
-            if (simple) ln->n.ev = ev_let_local;
+            if (simple) ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
             else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;
@@ -1375,7 +1389,13 @@ static void finalize(ACtx *c) {
             lam->direct_arity = (uint8_t)(in_order && lam->nslots <= DIRECT_SLOTS ? lam->ll.nreq + 1 : 0);
         }
     }
-    /* 6. variables bound and never used: reported last, once the nodes are complete */
+    /* 6. tests and CAR/CDR of a variable of the current frame read its slot in place */
+    for (IfNode *i = c->if_vars; i; i = i->next_var) fuse_if_var(i);
+    c->if_vars = NULL;
+    for (CallNode *n = c->call_vars; n; n = n->next_var)
+        if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+    c->call_vars = NULL;
+    /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }
 

@@ -36,7 +36,7 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(special_cap), INSTANCE_FIELD(exit_target), INSTANCE_FIELD(unwind_target),
     INSTANCE_FIELD(stack_limit), INSTANCE_FIELD(stack_soft_limit), INSTANCE_FIELD(stack_hard_limit),
     INSTANCE_FIELD(stack_low),
-    INSTANCE_FIELD(interrupt_pending), INSTANCE_FIELD(interrupt_kind), INSTANCE_FIELD(poll_countdown),
+    INSTANCE_FIELD(interrupt_pending), INSTANCE_FIELD(interrupt_kind), INSTANCE_FIELD(poll_limit),
     INSTANCE_FIELD(deadline), INSTANCE_FIELD(in_cleanup), INSTANCE_FIELD(output_left),
     INSTANCE_FIELD(exit_unavailable), INSTANCE_FIELD(session), INSTANCE_FIELD(access),
     INSTANCE_FIELD(read_line_hook), INSTANCE_FIELD(read_line_ctx), INSTANCE_FIELD(cfg),

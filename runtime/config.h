@@ -21,7 +21,6 @@ typedef struct Config {
     long print_level;
     size_t print_max_chars;
     int max_read_depth;         /* reader nesting */
-    int poll_interval;          /* safe points between clock reads */
 } Config;
 
 #define DEFAULT_MAX_HEAP ((size_t)1 << 30)
@@ -32,7 +31,6 @@ typedef struct Config {
 #define DEFAULT_PRINT_LEVEL 100
 #define DEFAULT_PRINT_MAX_CHARS 100000
 #define DEFAULT_MAX_READ_DEPTH 10000
-#define DEFAULT_POLL_INTERVAL 4096
 #define EVAL_THREAD_STACK ((size_t)64 << 20)
 
 void config_defaults(Config *c);

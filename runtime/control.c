@@ -9,8 +9,10 @@ static void land(Lisp *L, Frame *f) {
     unbind_specials(L, f->special_sp);
     /* once unwound well above the soft stack limit, the headroom is reserved again (a limit above
      * the soft one is the collector's depth probe: it stays) */
-    if (L->stack_limit < L->stack_soft_limit && (char *)f > L->stack_soft_limit + L->cfg.stack_headroom)
+    if (L->stack_limit < L->stack_soft_limit && (char *)f > L->stack_soft_limit + L->cfg.stack_headroom) {
         L->stack_limit = L->stack_soft_limit;
+        lisp_request_poll(L);   /* the safe point's compare takes the new limit */
+    }
     L->calls = f->calls;
     L->error_depth = f->error_depth;
     L->frames = f;

@@ -87,6 +87,14 @@ typedef struct Lambda {
                               * environment (xref.c, for inspect); 0 or NIL when none */
 } Lambda;
 
+/* A call record's arguments (see CallRecord): a direct call's are the first slots of its frame. */
+static inline int callrec_nargs(const CallRecord *r) {
+    return callrec_direct(r) ? CLOSURE(r->fn)->lambda->ll.nreq : r->nargs;
+}
+static inline Obj *callrec_args(const CallRecord *r) {
+    return callrec_direct(r) ? ((Env *)r->env)->slots : r->args;
+}
+
 /* The most slots a frame made by a call node specialised by argument count may have. */
 #define DIRECT_SLOTS 8
 

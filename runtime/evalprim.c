@@ -328,7 +328,7 @@ static Obj call_record_locals(Lisp *L, CallRecord *r) {
 static Obj capture_frames(Lisp *L, int limit, bool locals) {
     Obj head = NIL, tail = NIL, before_tail = NIL;
     int n = 0;
-    for (CallRecord *r = L->calls; r && n < limit; r = r->prev, n++) {
+    for (CallRecord *r = L->calls; r && n < limit; r = callrec_prev(r), n++) {
         Obj fnname = call_record_name(L, r);
         if (backtrace_boundary(L, fnname)) {
             /* the EVAL through which the session ran the form is the session's, not the user's */
@@ -340,8 +340,10 @@ static Obj capture_frames(Lisp *L, int limit, bool locals) {
             break;
         }
         Obj a = NIL;
-        int na = r->nargs > 16 ? 16 : r->nargs;
-        for (int i = na - 1; i >= 0; i--) a = cons(L, r->args[i], a);
+        int na = callrec_nargs(r);
+        Obj *args = callrec_args(r);
+        if (na > 16) na = 16;
+        for (int i = na - 1; i >= 0; i--) a = cons(L, args[i], a);
         Obj frame = cons(L, fnname, a);
         if (locals) frame = cons(L, frame, call_record_locals(L, r));
         Obj cell = cons(L, frame, NIL);
@@ -415,9 +417,9 @@ DEFPRIM(prim_pct_backtrace_locals) {
 DEFPRIM(prim_pct_trace_caller_system_p) {
     UNUSED_ARGS;
     CallRecord *r = L->calls;
-    while (r && !is_type(r->fn, T_CLOSURE)) r = r->prev;   /* this primitive's own record */
-    if (r) r = r->prev;                                     /* the wrapper's */
-    for (; r; r = r->prev) {
+    while (r && !is_type(r->fn, T_CLOSURE)) r = callrec_prev(r);   /* this primitive's own record */
+    if (r) r = callrec_prev(r);                                     /* the wrapper's */
+    for (; r; r = callrec_prev(r)) {
         if (backtrace_boundary(L, call_record_name(L, r))) return NIL;
         if (is_type(r->fn, T_PRIMITIVE)) {
             /* EVAL and LOAD's loop run the user's forms */

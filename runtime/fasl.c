@@ -296,11 +296,28 @@ DEFPRIM(prim_pct_fasl_write) {
 
 /* ---- reading ---- */
 
+/* The whole file. LOAD reads the compiled files of a system one after the other: the buffer of the
+ * last one is kept for the next (per thread, up to SLURP_KEEP bytes), so that each does not get
+ * megabytes of fresh pages from the kernel. slurp_free gives it back. */
+#define SLURP_KEEP ((size_t)32 << 20)
+static _Thread_local unsigned char *slurp_kept;
+static _Thread_local size_t slurp_kept_cap;
+
 static unsigned char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    unsigned char *p = NULL;
-    size_t n = 0, cap = 0, got;
+    unsigned char *p = slurp_kept;
+    size_t n = 0, cap = p ? slurp_kept_cap : 0, got;
+    slurp_kept = NULL;
+    slurp_kept_cap = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size >= 0 && (size_t)size + 1 > cap) {
+            unsigned char *q = (unsigned char *)realloc(p, (size_t)size + 1);
+            if (q) { p = q; cap = (size_t)size + 1; }
+        }
+    }
+    rewind(f);
     do {
         if (n == cap) {
             cap = cap ? cap * 2 : 65536;
@@ -313,7 +330,13 @@ static unsigned char *slurp(const char *path, size_t *len) {
     } while (got > 0);
     fclose(f);
     *len = n;
+    if (cap <= SLURP_KEEP) slurp_kept_cap = cap;   /* slurp_free keeps it */
     return p;
+}
+
+static void slurp_free(unsigned char *buf) {
+    if (buf && !slurp_kept && slurp_kept_cap) slurp_kept = buf;
+    else free(buf);
 }
 
 static bool take_string(const unsigned char **p, const unsigned char *end, const char **s, uint32_t *n) {
@@ -382,7 +405,7 @@ DEFPRIM(prim_pct_fasl_loadable_p) {
     char err[IMAGE_ERRLEN];
     const char *why = fasl_refusal(buf, len, &h, true, err);
     Obj r = why ? values2(L, NIL, string_from_cstr(L, why)) : values2(L, S(T), NIL);
-    free(buf);
+    slurp_free(buf);
     return r;
 }
 
@@ -411,7 +434,7 @@ DEFPRIM(prim_pct_fasl_read) {
     char err[IMAGE_ERRLEN];
     const char *why = fasl_refusal(buf, len, &h, false, err);
     if (why) {
-        free(buf);
+        slurp_free(buf);
         err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
     }
     /* resolve the references (interning what must be), then rebuild the graph over them */
@@ -421,14 +444,14 @@ DEFPRIM(prim_pct_fasl_read) {
     const unsigned char *p = buf + sizeof h, *end = p + h.table_bytes;
     Obj pending = NIL;
     for (uint32_t i = 0; i < h.nrefs; i++) {
-        if (end - p < 2) { free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (end - p < 2) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
         int kind = p[0];
         HeapType type = (HeapType)p[1];
         p += 2;
         const char *pn, *sn = NULL;
         uint32_t pl, sl = 0;
         bool ok = take_string(&p, end, &pn, &pl) && (kind == REF_PACKAGE || take_string(&p, end, &sn, &sl));
-        if (!ok) { free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (!ok) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
         Obj pname = string_from_utf8(L, pn, pl);
         Obj pkg = package_find(L, pname);
         if (pkg == NIL && kind == REF_SYMBOL) {
@@ -440,7 +463,7 @@ DEFPRIM(prim_pct_fasl_read) {
             continue;
         }
         if (pkg == NIL) {
-            free(buf);
+            slurp_free(buf);
             err_file(L, pathobj, "Cannot load the compiled file %s: it needs the package %S, which does not exist.", path, pname);
         }
         Obj o = pkg;
@@ -453,7 +476,7 @@ DEFPRIM(prim_pct_fasl_read) {
             else if (kind == REF_SETF_FUNCTION) o = SYM(sym)->setf_function;
             else if (kind == REF_CLASS) o = funcall1(L, intern_cstr(L, L->pkg_cl, "FIND-CLASS"), sym);
             if (!is_heap(o) || heap_type(o) != type) {
-                free(buf);
+                slurp_free(buf);
                 err_file(L, pathobj, "Cannot load the compiled file %s: it refers to the %s of %S, which is not what it was when the file was compiled.",
                          path, kind == REF_CLASS ? "class" : "function", sym);
             }
@@ -462,7 +485,7 @@ DEFPRIM(prim_pct_fasl_read) {
     }
     uintptr_t root = 0;
     bool ok = image_read_gc(L, buf + sizeof h + h.table_bytes, h.image_bytes, &root, 1, ext, nregions, err);
-    free(buf);
+    slurp_free(buf);
     if (!ok && strstr(err, "external regions"))
         snprintf(err, sizeof err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
     if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, err);

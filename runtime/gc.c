@@ -119,11 +119,15 @@ static void arm_probe(Lisp *L, char *sp) {
     L->stack_low = sp;
     char *probe = sp - PROBE_STEP;
     L->stack_limit = probe > L->stack_soft_limit ? probe : L->stack_soft_limit;
+    lisp_request_poll(L);   /* the safe point's single compare takes the new limit */
 }
 
 void gc_stack_probe(Lisp *L, char *sp) {
     if (sp < L->stack_low) arm_probe(L, sp);
-    else L->stack_limit = L->stack_soft_limit;     /* not this thread's probe: disarm it */
+    else {                                         /* not this thread's probe: disarm it */
+        L->stack_limit = L->stack_soft_limit;
+        lisp_request_poll(L);
+    }
 }
 
 void gc_clear_stack_used(Lisp *L) {

@@ -377,6 +377,8 @@ Obj hash_new_weak(Lisp *L, HashTest test, size_t size, uint8_t weakness) {
  * marked stale and rehashed in place on its first lookup, so that loading touches no table. */
 enum { HT_STALE = 1 };
 
+static void rehash_weak(Lisp *L, HashTable *t, size_t cap);
+
 static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
     t->h.flags &= (uint8_t)~HT_STALE;
     size_t n = 0;
@@ -400,6 +402,9 @@ static __attribute__((noinline, cold)) void refresh(Lisp *L, HashTable *t) {
         t->used++;
     }
     free(live);
+    /* a weak table read from an image has its entries in scanned memory, held strongly (the
+     * image cannot hold the collector's registrations): into a block of its own, weak again */
+    if (t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)) rehash_weak(L, t, t->cap);
     t->iter_mod++;
 }
 
@@ -648,6 +653,67 @@ DEFPRIM(prim_pct_hash_table_snapshot) {
     return snap;
 }
 
+/* What a system load added to a registry (asdf.lisp, %COMMIT-CAPTURE): a registry holds thousands
+ * of entries and a load changes a few, so the comparison is done in C and, while the table has not
+ * been rebuilt, slot by slot.
+ * (sys:%hash-table-mark table) -> #(iter-mod cap key0 value0 ...): TABLE's slots as they are now, an
+ * empty slot's key being the mark itself. */
+DEFPRIM(prim_pct_hash_table_mark) {
+    UNUSED_ARGS;
+    HashTable *t = HT(check_table(L, args[0]));
+    fresh(L, t);
+    Obj m = make_vector(L, 2 + 2 * t->cap, NIL);
+    VEC(m)->data[0] = FIX((int64_t)(t->iter_mod & 0xffffffffffffull));
+    VEC(m)->data[1] = FIX((int64_t)t->cap);
+    for (size_t i = 0; i < t->cap; i++) {
+        Obj k = t->entries[i].key, v = t->entries[i].value;
+        bool live = k != NO_VALUE && k != TOMBSTONE && k != WEAK_CLEARED && v != WEAK_CLEARED;
+        VEC(m)->data[2 + 2 * i] = live ? k : m;
+        VEC(m)->data[3 + 2 * i] = live ? v : NIL;
+    }
+    return m;
+}
+
+static bool live_slot(HashEntry *e) {
+    return e->key != NO_VALUE && e->key != TOMBSTONE && e->key != WEAK_CLEARED && e->value != WEAK_CLEARED;
+}
+
+/* (sys:%hash-table-changes table mark) -> ((key . value) ...): the entries of TABLE that MARK (a
+ * %HASH-TABLE-MARK of it) lacked or held with another (not EQ) value. */
+DEFPRIM(prim_pct_hash_table_changes) {
+    UNUSED_ARGS;
+    Obj tab = check_table(L, args[0]), m = args[1];
+    HashTable *t = HT(tab);
+    if (!is_type(m, T_VECTOR) || VEC(m)->len < 2 || !is_fixnum(VEC(m)->data[1]) ||
+        VEC(m)->len != 2 + 2 * (size_t)fixnum_val(VEC(m)->data[1]))
+        err_type(L, m, S(SIMPLE_VECTOR));
+    fresh(L, t);
+    size_t mcap = (size_t)fixnum_val(VEC(m)->data[1]);
+    Obj *md = VEC(m)->data + 2;
+    bool same_slots = !(t->h.flags & HT_WEAK) && t->cap == mcap &&
+                      VEC(m)->data[0] == FIX((int64_t)(t->iter_mod & 0xffffffffffffull));
+    /* the keys the mark had that may be elsewhere now: with the same slots, only those of slots
+     * that changed (a key removed and put back lands in another slot); else all of them */
+    Obj old = hash_new(L, (HashTest)t->h.aux, 8);
+    for (size_t i = 0; i < mcap; i++) {
+        if (md[2 * i] == m) continue;
+        if (same_slots && live_slot(&t->entries[i]) && t->entries[i].key == md[2 * i]) continue;
+        hash_put(L, old, md[2 * i], md[2 * i + 1]);
+    }
+    Obj out = NIL;
+    for (size_t i = 0; i < t->cap; i++) {
+        HashEntry *e = &t->entries[i];
+        if (!live_slot(e)) continue;
+        Obj k = e->key, v = e->value;
+        if (same_slots && md[2 * i] == k) {
+            if (md[2 * i + 1] != v) out = cons(L, cons(L, k, v), out);
+            continue;
+        }
+        if (hash_get(L, old, k, NO_VALUE) != v) out = cons(L, cons(L, k, v), out);
+    }
+    return out;
+}
+
 DEFPRIM(prim_sxhash) {
     UNUSED_ARGS;
     return FIX((intptr_t)(hash_equal(L, args[0]) & (uint64_t)MOST_POSITIVE_FIXNUM));
@@ -677,6 +743,8 @@ const PrimDef hash_prims[] = {
     {"HASH-TABLE-WEAKNESS", PK_EXT, prim_hash_table_weakness, 1, 1, 0, "(hash-table)", NULL},
     {"MAPHASH", PK_CL, prim_maphash, 2, 2, 0, "(function hash-table)", "Call FUNCTION on each key and value."},
     {"%HASH-TABLE-SNAPSHOT", PK_SYS, prim_pct_hash_table_snapshot, 1, 1, 0, "(hash-table)", NULL},
+    {"%HASH-TABLE-MARK", PK_SYS, prim_pct_hash_table_mark, 1, 1, 0, "(hash-table)", NULL},
+    {"%HASH-TABLE-CHANGES", PK_SYS, prim_pct_hash_table_changes, 2, 2, 0, "(hash-table mark)", NULL},
     {"SXHASH", PK_CL, prim_sxhash, 1, 1, 0, "(object)", "A hash code consistent with EQUAL."},
     {0},
 };

@@ -152,7 +152,9 @@ typedef struct BlockMap { uintptr_t *keys; uint64_t *vals; size_t cap, count; } 
 typedef struct Writer {
     BlockMap map;
     BlockMap survey;                                    /* every scanned block: 1 when it is a cons (below) */
+    BlockMap weak_entries;                              /* the entries of weak hash tables: written scanned */
     const ImageHeap *loaded;                            /* the image the interpreter was loaded from, if any */
+    const ImageHeap *more; size_t nmore;                /* the heaps of session restores (state.h) */
     uint64_t *starts[2]; size_t starts_words[2];        /* block starts of the scanned and pointer-free parts */
     uintptr_t *queue; size_t qlen, qhead, qcap;       /* scanned blocks to encode, in order */
     unsigned char *scanned; size_t scanned_len, scanned_cap;
@@ -278,18 +280,8 @@ static bool loaded_block(const uint64_t *starts, uintptr_t lo, size_t bytes, uin
     return true;
 }
 
-/* The block V points into, found as the collector finds it, or from the block starts the image an
- * interpreter was loaded from recorded: an interpreter loaded from an image can be written again. */
-static bool find_block(const Writer *w, uintptr_t v, Block *b) {
-    void *gb = GC_base((void *)v);
-    if (gb) {
-        size_t size = 0;
-        b->kind = GC_get_kind_and_size(gb, &size);
-        b->base = (uintptr_t)gb;
-        b->size = size;
-        return true;
-    }
-    const ImageHeap *h = w->loaded;
+/* In the loaded graph H: the block holding V, from the block starts its image recorded. */
+static bool heap_find_block(const ImageHeap *h, uintptr_t v, Block *b) {
     if (!h || !h->scanned || !h->starts) return false;
     uintptr_t s = (uintptr_t)h->scanned, a = (uintptr_t)h->atomic;
     if (v >= s && v < s + h->scanned_bytes) {
@@ -300,6 +292,23 @@ static bool find_block(const Writer *w, uintptr_t v, Block *b) {
         b->kind = GC_I_PTRFREE;
         return loaded_block(h->starts + (h->scanned_bytes / 8 + 63) / 64, a, h->atomic_bytes, v, b);
     }
+    return false;
+}
+
+/* The block V points into, found as the collector finds it, or in a graph loaded from an image (the
+ * boot image, the heaps of session restores): such a graph can be written again, object by object. */
+static bool find_block(const Writer *w, uintptr_t v, Block *b) {
+    void *gb = GC_base((void *)v);
+    if (gb) {
+        size_t size = 0;
+        b->kind = GC_get_kind_and_size(gb, &size);
+        b->base = (uintptr_t)gb;
+        b->size = size;
+        return true;
+    }
+    if (heap_find_block(w->loaded, v, b)) return true;
+    for (size_t i = 0; i < w->nmore; i++)
+        if (heap_find_block(&w->more[i], v, b)) return true;
     return false;
 }
 
@@ -332,13 +341,19 @@ static size_t block_size(Writer *w, uintptr_t base, int *kind) {
     return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
 }
 
+/* Whether V points into the external region X, or just past its end: unless a block of collected
+ * memory starts there (the collector may map its heap right after a region), which it then is. */
+static bool in_extern(const ImageRegion *x, uintptr_t v) {
+    uintptr_t lo = (uintptr_t)x->base;
+    return v >= lo && (v < lo + x->size || (v == lo + x->size && !GC_base((void *)v)));
+}
+
 /* The block of collected memory V points into, or 0 when V is not such a pointer (the same
  * decisions as encode_word makes). */
 static uintptr_t heap_block(const Writer *w, uintptr_t v) {
     if (v < 4096) return 0;
     for (size_t i = 0; i < w->nexterns; i++) {
-        uintptr_t lo = (uintptr_t)w->externs[i].base;
-        if (v >= lo && v <= lo + w->externs[i].size) return 0;
+        if (in_extern(&w->externs[i], v)) return 0;
     }
     if (v >= (uintptr_t)__executable_start && v < (uintptr_t)_end) return 0;
     Block b;
@@ -387,6 +402,7 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     if (w->map.keys[i]) return w->map.vals[i];
     int kind;
     size_t size = block_size(w, base, &kind);
+    if (kind == GC_I_PTRFREE && survey_slot(&w->weak_entries, base)) kind = GC_I_NORMAL;
     uint64_t rel;
     if (kind == GC_I_PTRFREE) {
         if (w->atomic_len + size > w->atomic_cap) {
@@ -437,7 +453,7 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
     if (v < 4096) return v;
     for (size_t i = 0; i < w->nexterns; i++) {
         uintptr_t lo = (uintptr_t)w->externs[i].base;
-        if (v >= lo && v <= lo + w->externs[i].size) {
+        if (in_extern(&w->externs[i], v)) {
             *rel = true;
             w->extern_words++;
             return ((uint64_t)REL_EXTERN << 60) | ((uint64_t)i << REL_OFFSET_BITS) | (v - lo);
@@ -515,9 +531,21 @@ static void encode_scanned(Writer *w, uintptr_t base) {
                cap / 64 / 8 * 8 + 8 - w->scanned_cap / 64 / 8 * 8);
         w->scanned_cap = cap;
     }
-    if (looks_like_weak_table((const HashTable *)base, size))
-        fail(w, "a weak hash table (or weak pointer) cannot be saved in an image", *(const uintptr_t *)base, base);
-    if (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base)) {
+    /* a weak table's entries are in a block the collector does not scan: written as scanned
+     * memory, so that their words are relocated, and the table is listed to be rehashed, which
+     * makes it weak again (hash.c); the collector's registrations are the writer's process's */
+    bool weak = looks_like_weak_table((const HashTable *)base, size);
+    if (weak) {
+        uintptr_t e = (uintptr_t)((const HashTable *)base)->entries;
+        if ((w->weak_entries.count + 1) * 2 > w->weak_entries.cap) map_grow(&w->weak_entries);
+        size_t i = map_slot(&w->weak_entries, e);
+        if (!w->weak_entries.keys[i]) {     /* with the bytes the entries use: the block's rest is not cleared */
+            w->weak_entries.keys[i] = e;
+            w->weak_entries.vals[i] = ((const HashTable *)base)->cap * sizeof(HashEntry);
+            w->weak_entries.count++;
+        }
+    }
+    if (weak || (looks_like_hash_table(w, (const HashTable *)base, size) && !hash_address_free((Obj)base))) {
         if (w->ntables == w->tables_cap) {
             w->tables_cap = w->tables_cap ? w->tables_cap * 2 : 256;
             w->tables = (uint64_t *)xrealloc(w->tables, w->tables_cap * sizeof *w->tables);
@@ -534,6 +562,11 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
     const uintptr_t *src = (const uintptr_t *)base;
     uint64_t *dst = (uint64_t *)(w->scanned + at);
+    const uint64_t *used = survey_slot(&w->weak_entries, base);
+    if (used && *used < size) {
+        memset(dst + *used / 8, 0, size - *used);
+        size = *used;
+    }
     for (size_t i = 0; i < size / 8; i++) {
         bool rel;
         dst[i] = encode_word(w, src[i], &rel, base);
@@ -552,6 +585,8 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     w.nexterns = nexterns;
     w.cut = cut;
     w.loaded = L ? &L->image_heap : NULL;
+    w.more = L ? L->restored_heaps : NULL;
+    w.nmore = L ? L->nrestored_heaps : 0;
     w.err = err;
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
@@ -648,6 +683,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
     free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
+    free(w.weak_entries.keys); free(w.weak_entries.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     free(w.link_used);
@@ -902,7 +938,10 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
     } else if (into_gc) {
         /* two blocks of the collector's heap: the objects live as long as something points into
-         * them, and the first word of the scanned one (in its guard) keeps the other alive */
+         * them (the definitions made from them: usually for good), and the first word of the
+         * scanned one (in its guard) keeps the other alive. The heap grows by their size first,
+         * so that making room for them starts no collection. */
+        GC_expand_hp(ss + as);
         scanned = (char *)GC_malloc(ss);
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
         if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }

@@ -9,6 +9,7 @@
 #include "bootimage.h"
 #include "image.h"
 #include "abi.h"
+#include "ticker.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -202,16 +203,44 @@ static void lisp_setup(Lisp *L, const Config *cfg) {
     else config_defaults(&L->cfg);
     gc_set_max_heap(L, L->cfg.max_heap);
     lisp_set_stack_limits(L);
-    L->poll_countdown = L->cfg.poll_interval;
     L->nvals = 1;
     L->last_error = NIL;
     L->session_warnings = NIL;
     L->form_file = NIL;
     L->system_packages = NIL;
     L->last_backtrace = NIL;
+    L->pkg_journal = NIL;
 }
 
 /* The boot from the stdlib sources: what the build runs once to write the boot image. */
+static void force_step(Lisp *L, void *ud) { lambda_force(L, (Lambda *)ud); }
+
+static void force_function(Lisp *L, Obj fn) {
+    if (!is_type(fn, T_CLOSURE) || CLOSURE(fn)->lambda->lazy != LAZY_PENDING) return;
+    lisp_pcall(L, FR_TOPLEVEL, force_step, CLOSURE(fn)->lambda);   /* a failure leaves it lazy */
+}
+
+static void force_symbol(Lisp *L, Obj sym, void *ud) {
+    (void)ud;
+    Symbol *s = symbol_data(L, sym);
+    force_function(L, s->function);
+    force_function(L, s->setf_function);
+}
+
+/* The stdlib's functions are analysed on their first call, so that the boot stays fast; those of
+ * the system loader's packages are analysed at the end of the boot instead, so that the boot image
+ * holds them analysed: every system load calls most of them (and the CLOS and LOOP code they
+ * expand to), and each session would otherwise analyse them on its first load. */
+static void boot_analyse_loader(Lisp *L) {
+    static const char *const packages[] = {"ASDF", "UIOP", "QUICKLISP-CLIENT"};
+    for (size_t i = 0; i < sizeof packages / sizeof *packages; i++) {
+        Obj p = package_find_cstr(L, packages[i]);
+        if (p == NIL) continue;
+        symtable_each(&PKG(p)->internal, force_symbol, L, NULL);
+        symtable_each(&PKG(p)->external, force_symbol, L, NULL);
+    }
+}
+
 static bool boot_from_source(Lisp *L) {
     boot_packages(L);
     boot_symbols(L);
@@ -230,6 +259,7 @@ static bool boot_from_source(Lisp *L) {
     }
     ((Header *)L->pkg_cl)->flags |= PKG_LOCKED;
     L->boot_phase = 1;
+    boot_analyse_loader(L);
     return true;
 }
 
@@ -268,10 +298,12 @@ Lisp *lisp_new(const Config *cfg) {
         return NULL;
     }
     gc_current = prev ? prev : L;
+    ticker_register(L);   /* the deadline, heap cap and finalizers reach its safe points */
     return L;
 }
 
 void lisp_free(Lisp *L) {
+    ticker_unregister(L);
     gc_forget_interpreter(L);
     weak_forget_interpreter(L);
     if (gc_current == L) gc_current = NULL;

@@ -11,7 +11,7 @@
 /* Reach the safe point now, clock included: it unwinds when the deadline has passed or an
  * interrupt (a cancellation, Ctrl-C) is pending. */
 static void checkpoint(Lisp *L) {
-    L->poll_countdown = 0;
+    lisp_request_poll(L);
     safe_point(L);
 }
 

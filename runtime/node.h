@@ -75,6 +75,8 @@ typedef struct ACtx {
     AVar *vars;            /* every AVar created, newest first */
     Fixup *fixups;
     struct LetNode *lets;  /* sub-scope nodes to finalise */
+    struct IfNode *if_vars;  /* IFs testing a variable, to specialise once its slot is known */
+    struct CallNode *call_vars; /* the same for CAR and CDR of a variable */
     struct Pending *pending; /* lambdas and lambda lists to finalise */
     ALambda *lambdas;
     bool eager;            /* analyse every lambda now (the analysis that forces a lazy one) */
@@ -99,7 +101,8 @@ typedef struct SymNode {       /* special/global variable */
 
 /* CALL: a fused test (nodes-test.c), the predicate call the test is or that NEG (a NOT or NULL
  * around it, whose branches are then swapped) takes; else NULL. */
-typedef struct IfNode { Node n; Node *test, *then, *els; struct CallNode *call, *neg; } IfNode;
+/* NEXT_VAR: the analysis context's list of IFs whose test reads a variable (fuse_if_var). */
+typedef struct IfNode { Node n; Node *test, *then, *els; struct CallNode *call, *neg; struct IfNode *next_var; } IfNode;
 
 typedef struct SeqNode { Node n; int count; Node **forms; } SeqNode;
 
@@ -142,6 +145,7 @@ typedef struct CallNode {
     Node **args;
     Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
     int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
+    struct CallNode *next_var; /* the analysis context's list of CAR and CDR calls of a variable */
 } CallNode;
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
@@ -226,6 +230,11 @@ typedef struct Pending {
 bool call_node_bound(Node *n);
 /* Give IF node I a fused test when its test is a call of a common CL predicate (nodes-test.c). */
 void fuse_if_test(Lisp *L, IfNode *i);
+/* Whether IF's test, or the one argument of its fused predicate, is a lexical variable reference. */
+bool if_tests_var(IfNode *i);
+/* Once the variables' slots are known (finalisation): an IF testing a variable of the current
+ * frame, or a fused predicate of one, reads the slot in place. */
+void fuse_if_var(IfNode *i);
 
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
@@ -245,7 +254,12 @@ LambdaList *analyze_pattern(ACtx *c, Obj pattern, Pending **pend_out, Obj decls)
 void bind_list(Lisp *L, LambdaList *ll, Env *frame, Obj list, Obj whole, Obj env_obj, Obj fn_name);
 void bind_args(Lisp *L, Lambda *lam, Env *frame, int nargs, Obj *args, Obj fn);
 
-Env *env_up(Env *e, int depth);
+/* The frame DEPTH lexical levels up from E: inline, since every variable access outside the
+ * current frame goes through it. */
+static inline Env *env_up(Env *e, int depth) {
+    while (depth--) e = e->parent;
+    return e;
+}
 
 Obj ev_const(Lisp *L, Node *n, Env *env);
 Obj ev_lref0(Lisp *L, Node *n, Env *env);

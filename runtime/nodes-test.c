@@ -5,16 +5,29 @@
 
 /* The branch for the boolean B of the predicate call. With a NOT or NULL around the call the
  * branches were swapped at analysis; should that NOT no longer be CL's (it cannot be redefined,
- * but the check is one compare), it is called on the predicate's value the general way. */
+ * but the check is one compare), it is called on the predicate's value the general way. The
+ * slow paths are out of line: an argument array whose address escapes would keep the fast
+ * path from ending in a tail call of the branch. */
+static __attribute__((noinline)) Obj if_branch_neg(Lisp *L, IfNode *i, bool b, Env *env) {
+    Obj v = b ? S(T) : NIL;
+    Obj r = prim_call_slow(L, i->neg, 1, &v);
+    if (r == UNWIND_MARK) return r;
+    return r != NIL ? EVAL(L, i->els, env) : EVAL(L, i->then, env);
+}
+
 static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, bool b, Env *env) {
     CallNode *neg = i->neg;
-    if (UNLIKELY(neg != NULL) && UNLIKELY(SYM(neg->fname)->function != neg->cached)) {
-        Obj v = b ? S(T) : NIL;
-        Obj r = prim_call_slow(L, neg, 1, &v);
-        if (r == UNWIND_MARK) return r;
-        return r != NIL ? EVAL(L, i->els, env) : EVAL(L, i->then, env);
-    }
+    if (UNLIKELY(neg != NULL) && UNLIKELY(SYM(neg->fname)->function != neg->cached))
+        return if_branch_neg(L, i, b, env);
     return b ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+}
+
+/* The predicate called the general way with its NA arguments A and X. */
+static __attribute__((noinline)) Obj if_slow(Lisp *L, IfNode *i, int na, Obj a, Obj x, Env *env) {
+    Obj args[2] = {a, x};
+    Obj r = prim_call_slow(L, i->call, na, args);
+    if (UNLIKELY(r == UNWIND_MARK)) return r;
+    return if_branch(L, i, r != NIL, env);
 }
 
 /* One evaluator per predicate. FAST decides B and jumps to decided when it can (the symbol still
@@ -28,11 +41,7 @@ static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, b
         bool b;                                                                     \
         ARG_OR_EXIT(a, L, c->args[0], env);                                         \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
-        {                                                                           \
-            Obj r = prim_call_slow(L, c, 1, &a);                                    \
-            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
-            b = r != NIL;                                                           \
-        }                                                                           \
+        return if_slow(L, i, 1, a, NIL, env);                                       \
     decided:                                                                        \
         return if_branch(L, i, b, env);                                             \
     }
@@ -41,18 +50,12 @@ static inline __attribute__((always_inline)) Obj if_branch(Lisp *L, IfNode *i, b
     Obj name(Lisp *L, Node *n, Env *env) {                                          \
         IfNode *i = (IfNode *)n;                                                    \
         CallNode *c = i->call;                                                      \
-        Obj args[2];                                                                \
+        Obj a, x;                                                                   \
         bool b;                                                                     \
-        ARG_OR_EXIT(args[0], L, c->args[0], env);                                   \
-        ARG_OR_EXIT(args[1], L, c->args[1], env);                                   \
-        Obj a = args[0], x = args[1];                                               \
-        (void)a; (void)x;                                                           \
+        ARG_OR_EXIT(a, L, c->args[0], env);                                         \
+        ARG_OR_EXIT(x, L, c->args[1], env);                                         \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
-        {                                                                           \
-            Obj r = prim_call_slow(L, c, 2, args);                                  \
-            if (UNLIKELY(r == UNWIND_MARK)) return r;                               \
-            b = r != NIL;                                                           \
-        }                                                                           \
+        return if_slow(L, i, 2, a, x, env);                                         \
     decided:                                                                        \
         return if_branch(L, i, b, env);                                             \
     }
@@ -65,6 +68,7 @@ DEFINE_TEST1(ev_if_consp, DECIDE(is_cons(a));)
 DEFINE_TEST1(ev_if_atom, DECIDE(!is_cons(a));)
 DEFINE_TEST1(ev_if_listp, DECIDE(a == NIL || is_cons(a));)
 DEFINE_TEST1(ev_if_symbolp, DECIDE(is_symbol(a));)
+DEFINE_TEST1(ev_if_numberp, DECIDE(is_number(a));)
 DEFINE_TEST1(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
 DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
 DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
@@ -78,9 +82,28 @@ DEFINE_TEST2(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
 DEFINE_TEST2(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
 DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
 
+/* The same with the argument a variable of the current frame, read in place (fuse_if_var). */
+#define DEFINE_TEST1_VAR(name, fast)                                                \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                   \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a = env->slots[((VarNode *)c->args[0])->index];                         \
+        bool b;                                                                     \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        return if_slow(L, i, 1, a, NIL, env);                                       \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+
+DEFINE_TEST1_VAR(ev_if_null_var, DECIDE(a == NIL);)
+DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
+DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
+DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
+
 #undef FIXNUMS
 #undef DECIDE
 #undef DEFINE_TEST1
+#undef DEFINE_TEST1_VAR
 #undef DEFINE_TEST2
 
 /* (if VAR ...) with VAR in the current frame: the slot is tested in place. */
@@ -92,7 +115,8 @@ static Obj ev_if_lref0(Lisp *L, Node *n, Env *env) {
 /* The predicates fused, by name in CL and argument count. */
 static const struct { const char *name; int nargs; EvalFn ev; } fused_tests[] = {
     {"NULL", 1, ev_if_null}, {"NOT", 1, ev_if_null}, {"CONSP", 1, ev_if_consp}, {"ATOM", 1, ev_if_atom},
-    {"LISTP", 1, ev_if_listp}, {"SYMBOLP", 1, ev_if_symbolp}, {"ENDP", 1, ev_if_endp},
+    {"LISTP", 1, ev_if_listp}, {"SYMBOLP", 1, ev_if_symbolp}, {"NUMBERP", 1, ev_if_numberp},
+    {"ENDP", 1, ev_if_endp},
     {"ZEROP", 1, ev_if_zerop}, {"PLUSP", 1, ev_if_plusp}, {"MINUSP", 1, ev_if_minusp},
     {"EQ", 2, ev_if_eq}, {"EQL", 2, ev_if_eql}, {"<", 2, ev_if_lt}, {">", 2, ev_if_gt},
     {"<=", 2, ev_if_le}, {">=", 2, ev_if_ge}, {"=", 2, ev_if_numeq}, {"/=", 2, ev_if_numne},
@@ -107,9 +131,34 @@ static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
     return NULL;
 }
 
+/* The predicates that have a variant reading a variable in place. */
+static const struct { EvalFn ev, var; } fused_var_tests[] = {
+    {ev_if_null, ev_if_null_var}, {ev_if_consp, ev_if_consp_var}, {ev_if_atom, ev_if_atom_var},
+    {ev_if_endp, ev_if_endp_var},
+};
+
+Obj ev_lref(Lisp *L, Node *n, Env *env);
+Obj ev_if(Lisp *L, Node *n, Env *env);
+
+bool if_tests_var(IfNode *i) {
+    if (i->n.ev == ev_if) return i->test->ev == ev_lref;
+    for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
+        if (i->n.ev == fused_var_tests[k].ev) return i->call->args[0]->ev == ev_lref;
+    return false;
+}
+
+void fuse_if_var(IfNode *i) {
+    if (i->n.ev == ev_if) {
+        if (i->test->ev == ev_lref0) i->n.ev = ev_if_lref0;
+        return;
+    }
+    if (i->call->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
+        if (i->n.ev == fused_var_tests[k].ev) i->n.ev = fused_var_tests[k].var;
+}
+
 void fuse_if_test(Lisp *L, IfNode *i) {
     Node *t = i->test;
-    if (t->ev == ev_lref0) { i->n.ev = ev_if_lref0; return; }
     if (!call_node_bound(t)) return;
     CallNode *c = (CallNode *)t;
     EvalFn ev = fused_evaluator(L, c);
@@ -136,6 +185,7 @@ const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_null), EVALDEF(ev_if_consp), EVALDEF(ev_if_atom), EVALDEF(ev_if_listp), EVALDEF(ev_if_symbolp),
     EVALDEF(ev_if_endp), EVALDEF(ev_if_zerop), EVALDEF(ev_if_plusp), EVALDEF(ev_if_minusp), EVALDEF(ev_if_eq),
     EVALDEF(ev_if_eql), EVALDEF(ev_if_lt), EVALDEF(ev_if_gt), EVALDEF(ev_if_le), EVALDEF(ev_if_ge),
-    EVALDEF(ev_if_numeq), EVALDEF(ev_if_numne), EVALDEF(ev_if_lref0),
+    EVALDEF(ev_if_numeq), EVALDEF(ev_if_numne), EVALDEF(ev_if_lref0), EVALDEF(ev_if_numberp),
+    EVALDEF(ev_if_null_var), EVALDEF(ev_if_consp_var), EVALDEF(ev_if_atom_var), EVALDEF(ev_if_endp_var),
     {0},
 };

@@ -28,8 +28,18 @@ Obj ev_lref(Lisp *L, Node *n, Env *env) {
 Obj ev_lset(Lisp *L, Node *n, Env *env) {
     VarNode *v = (VarNode *)n;
     Obj x;
-    EVAL_OR_EXIT(x, L, v->value, env);
+    ARG_OR_EXIT(x, L, v->value, env);
     env_up(env, v->depth)->slots[v->index] = x;
+    L->nvals = 1;
+    return x;
+}
+
+/* An assignment of a variable of the current frame. */
+Obj ev_lset0(Lisp *L, Node *n, Env *env) {
+    VarNode *v = (VarNode *)n;
+    Obj x;
+    ARG_OR_EXIT(x, L, v->value, env);
+    env->slots[v->index] = x;
     L->nvals = 1;
     return x;
 }
@@ -145,6 +155,18 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* The same with one variable, the commonest (DOLIST's, a temporary). */
+Obj ev_let_local1(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    Binding *b = &ln->b[0];
+    Obj v = NIL;
+    if (b->init) ARG_OR_EXIT(v, L, b->init, env);
+    env->slots[b->index] = v;
+    Obj r = EVAL(L, ln->body, env);
+    env->slots[b->index] = OBJ(0);
+    return r;
+}
+
 /* LET or LET* that binds one special variable and nothing else, the usual (let ((*x* v)) ...):
  * no frame, no value array, one binding made and undone. */
 Obj ev_let_special1(Lisp *L, Node *n, Env *env) {
@@ -169,7 +191,7 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
         case T_PRIMITIVE: {
             Primitive *p = PRIM(fn);
             /* a primitive's call is recorded too, so that a backtrace shows (CAR 5) */
-            CallRecord rec = {L->calls, fn, nargs, args, NULL};
+            CallRecord rec = {L->calls, fn, NULL, nargs, args};
             L->calls = &rec;
             PROFILE_ENTER(L, &rec);
             if (UNLIKELY(nargs < p->min_args || (p->max_args >= 0 && nargs > p->max_args)))
@@ -177,7 +199,7 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
             Obj r = p->fn(L, nargs, args);
             if (!(p->h.flags & FN_MV)) L->nvals = 1;
             PROFILE_EXIT(L, &rec);
-            L->calls = rec.prev;
+            L->calls = rec.link;
             return r;
         }
         case T_CLOSURE:
@@ -199,14 +221,19 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
  * stale pointer left by an earlier call at this depth (that would keep garbage alive as long as
  * the call runs). */
 static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
+    (void)na;   /* lam->ll.nreq: the record finds it there */
     frame->parent = CLOSURE(fn)->env;
     safe_point(L);
-    CallRecord rec = {L->calls, fn, na, frame->slots, frame};
+    /* a direct call's record: three words, its arguments read from the frame (see CallRecord) */
+    CallRecord *caller = L->calls, rec;
+    rec.link = (CallRecord *)((uintptr_t)caller | 1);
+    rec.fn = fn;
+    rec.env = frame;
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
     PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
+    L->calls = caller;
     return r;
 }
 
@@ -248,7 +275,7 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
 }
 
 /* ---- calls specialised by argument count ----
- * A call of a global function with 0 to 3 arguments: when the function is a closure whose
+ * A call of a global function with 1 to 6 arguments: when the function is a closure whose
  * Lambda takes exactly that many arguments directly (direct_arity), each argument is evaluated
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
  * general way (ev_call_global), which checks the argument count and signals what it signals. */
@@ -295,6 +322,10 @@ Obj ev_call_global0(Lisp *L, Node *n, Env *env) { return ev_call_global(L, n, en
 DEFINE_CALL_GLOBAL(ev_call_global1, 1, STORE_ARG(0))
 DEFINE_CALL_GLOBAL(ev_call_global2, 2, STORE_ARG(0) STORE_ARG(1))
 DEFINE_CALL_GLOBAL(ev_call_global3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+DEFINE_CALL_GLOBAL(ev_call_global4, 4, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3))
+DEFINE_CALL_GLOBAL(ev_call_global5, 5, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3) STORE_ARG(4))
+DEFINE_CALL_GLOBAL(ev_call_global6, 6, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3) STORE_ARG(4)
+                                       STORE_ARG(5))
 #undef DEFINE_CALL_GLOBAL
 
 /* The same for a call of a local function (FLET, LABELS) or a lambda form: the function is the
@@ -323,8 +354,44 @@ DEFINE_CALL_LOCAL(ev_call_local0, 0, )
 DEFINE_CALL_LOCAL(ev_call_local1, 1, STORE_ARG(0))
 DEFINE_CALL_LOCAL(ev_call_local2, 2, STORE_ARG(0) STORE_ARG(1))
 DEFINE_CALL_LOCAL(ev_call_local3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+DEFINE_CALL_LOCAL(ev_call_local4, 4, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3))
+DEFINE_CALL_LOCAL(ev_call_local5, 5, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3) STORE_ARG(4))
+DEFINE_CALL_LOCAL(ev_call_local6, 6, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3) STORE_ARG(4)
+                                     STORE_ARG(5))
 #undef DEFINE_CALL_LOCAL
 #undef STORE_ARG
+
+/* (FUNCALL f a...) with 0 to 6 arguments after F: when F's value is a closure that takes exactly
+ * that many arguments directly, they are evaluated straight into its frame as in a specialised
+ * call; any other F is called the general way (funcall), which signals what it signals. As in
+ * SBCL, where FUNCALL is open-coded, no FUNCALL call shows in a backtrace on either path. */
+static __attribute__((noinline)) Obj funcall_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, Env *env) {
+    Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */
+    Env *frame = (Env *)buf;
+    int na = c->nargs - 1;
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i + 1], env);
+    return direct_run(L, fn, lam, frame, na);
+}
+
+static __attribute__((noinline)) Obj funcall_general(Lisp *L, CallNode *c, Obj fn, Env *env) {
+    int na = c->nargs - 1;
+    Obj args[DIRECT_SLOTS] = {0};   /* see ev_call_prim */
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(args[i], L, c->args[i + 1], env);
+    return funcall(L, fn, na, args);
+}
+
+Obj ev_call_prim(Lisp *L, Node *n, Env *env);
+
+Obj ev_funcall(Lisp *L, Node *n, Env *env) {
+    CallNode *c = (CallNode *)n;
+    if (UNLIKELY(SYM(c->fname)->function != c->cached)) return ev_call_prim(L, n, env);
+    Obj f;
+    ARG_OR_EXIT(f, L, c->args[0], env);
+    if (LIKELY(is_heap(f)) && LIKELY(heap_type(f) == T_CLOSURE) &&
+        LIKELY(CLOSURE(f)->lambda->direct_arity == c->nargs))
+        return funcall_direct(L, c, f, CLOSURE(f)->lambda, env);
+    return funcall_general(L, c, f, env);
+}
 
 /* Call the primitive a call node was bound to at analysis time, or whatever its symbol names now
  * if that has changed (a redefinition): the one path of ev_call_prim and the inline evaluators'
@@ -336,17 +403,31 @@ static inline __attribute__((always_inline)) Obj ev_prim_cached(Lisp *L, CallNod
         return call_object(L, fn, na, args, c->fname);
     }
     Primitive *p = PRIM(fn);
-    CallRecord rec = {L->calls, fn, na, args, NULL};
+    CallRecord rec = {L->calls, fn, NULL, na, args};
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = p->fn(L, na, args);
     if (!(p->h.flags & FN_MV)) L->nvals = 1;
     PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
+    L->calls = rec.link;
     return r;
 }
 
 Obj prim_call_slow(Lisp *L, CallNode *c, int na, Obj *args) { return ev_prim_cached(L, c, na, args); }
+
+/* The inline evaluators' slow paths, out of line and with their arguments passed by value: an
+ * argument array whose address escapes would make each fast path save registers and spill. */
+static __attribute__((noinline)) Obj prim_slow1(Lisp *L, CallNode *c, Obj a) {
+    return ev_prim_cached(L, c, 1, &a);
+}
+static __attribute__((noinline)) Obj prim_slow2(Lisp *L, CallNode *c, Obj a, Obj b) {
+    Obj args[2] = {a, b};
+    return ev_prim_cached(L, c, 2, args);
+}
+static __attribute__((noinline)) Obj prim_slow3(Lisp *L, CallNode *c, Obj a, Obj b, Obj x) {
+    Obj args[3] = {a, b, x};
+    return ev_prim_cached(L, c, 3, args);
+}
 
 /* A call bound to a CL primitive at analysis time. */
 Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
@@ -370,7 +451,7 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
         Obj a;                                                          \
         ARG_OR_EXIT(a, L, c->args[0], env);                             \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
-        return ev_prim_cached(L, c, 1, &a);                                \
+        return prim_slow1(L, c, a);                                     \
     }
 
 DEFINE_INLINE1(ev_inline_car, if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
@@ -380,6 +461,18 @@ DEFINE_INLINE1(ev_inline_consp, L->nvals = 1; return is_cons(a) ? S(T) : NIL;)
 DEFINE_INLINE1(ev_inline_1plus, Obj r; if (fixnum_add_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
 DEFINE_INLINE1(ev_inline_1minus, Obj r; if (fixnum_sub_checked(a, FIX(1), &r)) { L->nvals = 1; return r; })
 DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FIX(0) ? S(T) : NIL; })
+
+/* CAR and CDR of a variable of the current frame, read in place (set at finalisation). */
+#define DEFINE_INLINE1_VAR(name, fast)                                  \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[((VarNode *)c->args[0])->index];             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
+        return prim_slow1(L, c, a);                                     \
+    }
+DEFINE_INLINE1_VAR(ev_inline_car_var, if (is_cons(a)) { L->nvals = 1; return CAR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+DEFINE_INLINE1_VAR(ev_inline_cdr_var, if (is_cons(a)) { L->nvals = 1; return CDR(a); } if (a == NIL) { L->nvals = 1; return NIL; })
+#undef DEFINE_INLINE1_VAR
 
 /* One step of a CAR/CDR chain: false when X is not a list (the primitive then signals). */
 static inline bool cxr_step(Obj *x, bool car) {
@@ -402,12 +495,11 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
 #define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
-        Obj args[2];                                                    \
-        ARG_OR_EXIT(args[0], L, c->args[0], env);                       \
-        ARG_OR_EXIT(args[1], L, c->args[1], env);                       \
-        Obj a = args[0], b = args[1];                                   \
+        Obj a, b;                                                       \
+        ARG_OR_EXIT(a, L, c->args[0], env);                             \
+        ARG_OR_EXIT(b, L, c->args[1], env);                             \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
-        return ev_prim_cached(L, c, 2, args);                              \
+        return prim_slow2(L, c, a, b);                                  \
     }
 #define FIXNUMS (is_fixnum(a) && is_fixnum(b))
 #define COMPARE(test) if (FIXNUMS) { L->nvals = 1; return (test) ? S(T) : NIL; }
@@ -441,16 +533,16 @@ DEFINE_INLINE2(ev_inline_mod,
 /* (+ a b c) */
 Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
-    Obj args[3], r;
-    ARG_OR_EXIT(args[0], L, c->args[0], env);
-    ARG_OR_EXIT(args[1], L, c->args[1], env);
-    ARG_OR_EXIT(args[2], L, c->args[2], env);
-    if (LIKELY(SYM(c->fname)->function == c->cached) && fixnum_add_checked(args[0], args[1], &r) &&
-        fixnum_add_checked(r, args[2], &r)) {
+    Obj a, b, x, r;
+    ARG_OR_EXIT(a, L, c->args[0], env);
+    ARG_OR_EXIT(b, L, c->args[1], env);
+    ARG_OR_EXIT(x, L, c->args[2], env);
+    if (LIKELY(SYM(c->fname)->function == c->cached) && fixnum_add_checked(a, b, &r) &&
+        fixnum_add_checked(r, x, &r)) {
         L->nvals = 1;
         return r;
     }
-    return ev_prim_cached(L, c, 3, args);
+    return prim_slow3(L, c, a, b, x);
 }
 
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
@@ -522,7 +614,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
         /* 0 until bound, as in a heap frame: a backtrace's locals skip such slots */
         for (int i = 0; i < ns; i++) frame->slots[i] = OBJ(0);
     }
-    CallRecord rec = {L->calls, fnobj, nargs, args, NULL};
+    CallRecord rec = {L->calls, fnobj, NULL, nargs, args};
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     size_t sp = L->special_sp;
@@ -540,7 +632,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     Obj r = EVAL(L, lam->body, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
     PROFILE_EXIT(L, &rec);
-    L->calls = rec.prev;
+    L->calls = rec.link;
     return r;
 }
 
@@ -890,6 +982,8 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_ge), EVALDEF(ev_inline_numeq), EVALDEF(ev_inline_eq), EVALDEF(ev_inline_eql),
     EVALDEF(ev_inline_cons), EVALDEF(ev_inline_mul), EVALDEF(ev_inline_mod), EVALDEF(ev_inline_add3),
     EVALDEF(ev_inline_cadr), EVALDEF(ev_inline_cddr), EVALDEF(ev_inline_caar), EVALDEF(ev_inline_cdar),
-    EVALDEF(ev_inline_caddr),
+    EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
+    EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
+    EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
     {0},
 };

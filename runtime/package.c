@@ -1,6 +1,7 @@
 /* package.c: packages (CLHS chapter 11): symbol tables, lookup, interning, the package operations
  * with their name-conflict checks, package locks, package-local nicknames, DEFPACKAGE's engine. */
 #include "package.h"
+#include "snapshot.h"
 #include "gc.h"
 #include "lstring.h"
 #include "error.h"
@@ -82,6 +83,17 @@ static bool symtable_remove(Lisp *L, SymTable *t, Obj sym) {
 static bool symtable_has(Lisp *L, SymTable *t, Obj sym) {
     Obj name = symbol_data(L, sym)->name;
     return symtable_get(L, t, STR(name)->data, STR(name)->len, sym_hash(L, sym)) == sym;
+}
+
+int package_symbol_status(Lisp *L, Obj pkg, Obj sym) {
+    if (symtable_has(L, &PKG(pkg)->external, sym)) return 2;
+    return symtable_has(L, &PKG(pkg)->internal, sym) ? 1 : 0;
+}
+
+/* Every change to a package's tables passes here first: while a system load is being captured,
+ * the snapshot's journal notes which symbol of which package is about to change (snapshot.c). */
+static inline void table_touch(Lisp *L, Obj pkg, Obj sym) {
+    if (UNLIKELY(L->captures_open > 0)) snapshot_note_table_change(L, pkg, sym, package_symbol_status(L, pkg, sym));
 }
 
 void symtable_each(SymTable *t, void (*fn)(Lisp *, Obj, void *), Lisp *L, void *ctx) {
@@ -356,10 +368,12 @@ static Obj present_symbol(Lisp *L, Obj pkg, Obj name, bool *external) {
 }
 
 void package_add_symbol(Lisp *L, Obj pkg, Obj sym, bool external) {
+    table_touch(L, pkg, sym);
     symtable_put(L, external ? &PKG(pkg)->external : &PKG(pkg)->internal, sym);
 }
 
 bool package_remove_symbol(Lisp *L, Obj pkg, Obj sym) {
+    table_touch(L, pkg, sym);
     bool a = symtable_remove(L, &PKG(pkg)->external, sym);
     bool b = symtable_remove(L, &PKG(pkg)->internal, sym);
     return a || b;
@@ -397,6 +411,7 @@ Obj keyword(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_keyword, n
 /* Mechanisms without checks (boot). */
 void package_export(Lisp *L, Obj pkg, Obj sym) {
     Package *p = PKG(pkg);
+    table_touch(L, pkg, sym);
     symtable_remove(L, &p->internal, sym);
     symtable_remove(L, &p->external, sym);
     symtable_put(L, &p->external, sym);
@@ -407,6 +422,7 @@ void package_import(Lisp *L, Obj pkg, Obj sym) {
     int st;
     package_find_symbol(L, pkg, STR(sd->name)->data, STR(sd->name)->len, &st);
     if (st == FIND_INTERNAL || st == FIND_EXTERNAL) return;
+    table_touch(L, pkg, sym);
     symtable_put(L, &PKG(pkg)->internal, sym);
     if (sd->package == NIL) sd->package = pkg;
 }
@@ -492,8 +508,10 @@ static bool is_shadowing(Obj pkg, Obj sym) { return memq(sym, PKG(pkg)->shadowin
 
 /* Make SYM present and internal in PKG (it was inherited or absent); give it a home if it has none. */
 static void make_present(Lisp *L, Obj pkg, Obj sym) {
-    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym))
+    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym)) {
+        table_touch(L, pkg, sym);
         symtable_put(L, &PKG(pkg)->internal, sym);
+    }
     Symbol *sd = symbol_data(L, sym);
     if (sd->package == NIL) sd->package = pkg;
 }
@@ -536,6 +554,7 @@ void package_export_checked(Lisp *L, Obj pkg, Obj syms) {
         Obj sym = CAR(l);
         find_by_name(L, pkg, symbol_name(L, sym), &st);
         if (st == FIND_EXTERNAL) continue;
+        table_touch(L, pkg, sym);
         symtable_remove(L, &PKG(pkg)->internal, sym);
         symtable_put(L, &PKG(pkg)->external, sym);
     }
@@ -572,8 +591,10 @@ static void shadowing_import1(Lisp *L, Obj pkg, Obj sym) {
     Obj old = present_symbol(L, pkg, symbol_name(L, sym), NULL);
     if (old != NO_VALUE && old != sym) remove_present(L, pkg, old);
     /* unlike IMPORT, SBCL's SHADOWING-IMPORT gives a homeless symbol no home package */
-    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym))
+    if (!symtable_has(L, &PKG(pkg)->internal, sym) && !symtable_has(L, &PKG(pkg)->external, sym)) {
+        table_touch(L, pkg, sym);
         symtable_put(L, &PKG(pkg)->internal, sym);
+    }
     if (!is_shadowing(pkg, sym)) PKG(pkg)->shadowing = cons(L, sym, PKG(pkg)->shadowing);
 }
 
@@ -583,6 +604,7 @@ static void shadow1(Lisp *L, Obj pkg, Obj name) {
     if (sym == NO_VALUE) {
         sym = symbol_new(L, string_from_u32(L, STR(name)->data, STR(name)->len));
         SYM(sym)->package = pkg;
+        table_touch(L, pkg, sym);
         symtable_put(L, &PKG(pkg)->internal, sym);
     }
     if (!is_shadowing(pkg, sym)) PKG(pkg)->shadowing = cons(L, sym, PKG(pkg)->shadowing);
@@ -794,6 +816,7 @@ DEFPRIM(prim_unexport) {
             pkg_error(L, pkg, "%S is not accessible in the %A package.", CAR(l), PKG(pkg)->name);
     }
     for (Obj l = syms; l != NIL; l = CDR(l)) {
+        table_touch(L, pkg, CAR(l));
         if (symtable_remove(L, &PKG(pkg)->external, CAR(l))) symtable_put(L, &PKG(pkg)->internal, CAR(l));
     }
     return S(T);

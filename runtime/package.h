@@ -51,6 +51,8 @@ void package_use(Lisp *L, Obj pkg, Obj used);
 /* Add SYM to PKG's internal or external table without checks (boot, tables). */
 void package_add_symbol(Lisp *L, Obj pkg, Obj sym, bool external);
 bool package_remove_symbol(Lisp *L, Obj pkg, Obj sym);
+/* 2: SYM is external in PKG, 1: internal, 0: not present */
+int package_symbol_status(Lisp *L, Obj pkg, Obj sym);
 /* Call fn on every symbol in the table. */
 void symtable_each(SymTable *t, void (*fn)(Lisp *, Obj, void *), Lisp *L, void *ctx);
 

@@ -649,18 +649,28 @@ DEFPRIM(prim_pct_package_own_symbols) {
 }
 
 /* ---- extending the snapshot with what a system load made ----
- * A capture is a simple vector: [0] the live packages, [1] the head of the symbol records,
- * [2] a simple vector of the cells of those records (6 per record: value function plist
- * setf-function flags package), [3] a list of package states, one simple vector per recorded
- * live package: package present-list name nicknames use-list shadowing attributes. */
+ * What a load changed is found without copying the session: symbols by comparing each record with
+ * its symbol's cells (no allocation unless they differ), package tables through a journal that
+ * package.c feeds while a capture is open (one entry per symbol a load adds, removes, exports...).
+ *
+ * A capture is a simple vector of CAP_SIZE slots: [0] the live packages, [1] the symbols that
+ * already differed from their records when the load began, ((record . #(6 cells)) ...), [2] the
+ * journal's head then, [3] a list of package states, one simple vector per recorded live package:
+ * package name nicknames use-list shadowing attributes, [4] T while the capture is open. */
 
-enum { CELLS = 6 };
-#define ABSENT FIX(-7)
+enum { CELLS = 6, CAP_SIZE = 5 };
 
 static void symbol_cells(Lisp *L, Obj sym, Obj *out) {
     Symbol *s = symbol_data(L, sym);
     out[0] = s->value; out[1] = s->function; out[2] = s->plist; out[3] = s->setf_function;
     out[4] = FIX(s->h.flags); out[5] = s->package;
+}
+
+/* The record's six cells as symbol_cells gives them. */
+static bool record_matches(Obj rec, const Obj *cells) {
+    Obj *d = VEC(rec)->data;
+    return d[1] == cells[0] && d[2] == cells[1] && d[3] == cells[2] && d[4] == cells[3] &&
+           is_cons(d[5]) && CAR(d[5]) == cells[4] && CDR(d[5]) == cells[5];
 }
 
 static Obj present_list(Lisp *L, Obj p) {
@@ -683,40 +693,67 @@ static bool same_attributes(Obj a, Obj b) {
     return CAR(a) == CAR(b) && CAR(CDR(a)) == CAR(CDR(b)) && same_list(CDR(CDR(a)), CDR(CDR(b)));
 }
 
+void snapshot_note_table_change(Lisp *L, Obj pkg, Obj sym, int before) {
+    Obj e = make_vector(L, 3, NIL);
+    VEC(e)->data[0] = pkg;
+    VEC(e)->data[1] = sym;
+    VEC(e)->data[2] = FIX(before);
+    L->pkg_journal = cons(L, e, L->pkg_journal);
+}
+
+static bool capture_p(Obj cap) { return is_type(cap, T_VECTOR) && VEC(cap)->len == CAP_SIZE; }
+
+/* The capture is over (committed or given up): the journal is dropped when no capture needs it. */
+static void capture_close(Lisp *L, Obj cap) {
+    if (VEC(cap)->data[4] == NIL) return;
+    VEC(cap)->data[4] = NIL;
+    if (L->captures_open > 0 && --L->captures_open == 0) L->pkg_journal = NIL;
+}
+
 /* (sys:%snapshot-capture) -> the state of the recorded packages and symbols now, or NIL without a snapshot */
 DEFPRIM(prim_pct_snapshot_capture) {
     UNUSED_ARGS;
     Obj snap = L->boot_snapshot;
     if (snap == NIL) return NIL;
-    Obj cap = make_vector(L, 4, NIL);
+    Obj cap = make_vector(L, CAP_SIZE, NIL);
     Obj pkgs = NIL;
     for (Obj l = L->packages; l != NIL; l = CDR(l)) pkgs = cons(L, CAR(l), pkgs);
     VEC(cap)->data[0] = pkgs;
-    Obj head = VEC(snap)->data[2];
-    size_t n = 0;
-    for (Obj r = head; r != NIL; r = CDR(r)) n++;
-    gc_check_request(L, n * CELLS * sizeof(Obj));
-    Obj cells = make_vector(L, n * CELLS, NIL);
-    size_t i = 0;
-    for (Obj r = head; r != NIL; r = CDR(r), i += CELLS) symbol_cells(L, VEC(CAR(r))->data[0], &VEC(cells)->data[i]);
-    VEC(cap)->data[1] = head;
-    VEC(cap)->data[2] = cells;
+    Obj dirty = NIL;
+    for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) {
+        Obj now[CELLS];
+        symbol_cells(L, VEC(CAR(r))->data[0], now);
+        if (record_matches(CAR(r), now)) continue;
+        Obj cells = make_vector(L, CELLS, NIL);
+        for (int k = 0; k < CELLS; k++) VEC(cells)->data[k] = now[k];
+        dirty = cons(L, cons(L, CAR(r), cells), dirty);
+    }
+    VEC(cap)->data[1] = dirty;
+    VEC(cap)->data[2] = L->pkg_journal;
     Obj states = NIL;
     for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
         Obj p = CAR(CAR(r));
         if (!live_package(p)) continue;
-        Obj st = make_vector(L, 7, NIL);
+        Obj st = make_vector(L, 6, NIL);
         VEC(st)->data[0] = p;
-        VEC(st)->data[1] = present_list(L, p);
-        VEC(st)->data[2] = PKG(p)->name;
-        VEC(st)->data[3] = PKG(p)->nicknames;
-        VEC(st)->data[4] = PKG(p)->use_list;
-        VEC(st)->data[5] = PKG(p)->shadowing;
-        VEC(st)->data[6] = package_attributes(L, p);
+        VEC(st)->data[1] = PKG(p)->name;
+        VEC(st)->data[2] = PKG(p)->nicknames;
+        VEC(st)->data[3] = PKG(p)->use_list;
+        VEC(st)->data[4] = PKG(p)->shadowing;
+        VEC(st)->data[5] = package_attributes(L, p);
         states = cons(L, st, states);
     }
     VEC(cap)->data[3] = states;
+    VEC(cap)->data[4] = S(T);
+    L->captures_open++;
     return cap;
+}
+
+/* (sys:%snapshot-release capture) -> NIL: the load it was taken for failed; nothing is committed */
+DEFPRIM(prim_pct_snapshot_release) {
+    UNUSED_ARGS;
+    if (capture_p(args[0])) capture_close(L, args[0]);
+    return NIL;
 }
 
 static void record_symbol_if_new(Lisp *L, Obj snap, Obj sym) {
@@ -738,26 +775,52 @@ static Obj find_state(Obj states, Obj p) {
     return NIL;
 }
 
-/* The record's present list, changed by what was added and removed since the capture. */
-static Obj merge_present(Lisp *L, Obj recorded, Obj before, Obj now) {
-    Obj was = hash_new(L, HT_EQ, 64), is = hash_new(L, HT_EQ, 64);
-    for (Obj l = before; l != NIL; l = CDR(l)) hash_put(L, was, CAR(CAR(l)), CDR(CAR(l)));
-    for (Obj l = now; l != NIL; l = CDR(l)) hash_put(L, is, CAR(CAR(l)), CDR(CAR(l)));
-    Obj out = NIL;
-    /* keep what the record had unless it was removed during the load, or its accessibility changed */
+static Obj find_record(Obj records, Obj p) {
+    for (; is_cons(records); records = CDR(records))
+        if (CAR(CAR(records)) == p) return CAR(records);
+    return NIL;
+}
+
+static Obj status_pair(Lisp *L, Obj sym, int status) { return cons(L, sym, boolean(L, status == 2)); }
+
+/* The record REC of package P after a load that changed the symbols of TOUCHED (an eq table:
+ * symbol -> its status before the load; SYMS its keys). As a symbol the load did not touch: a symbol the record
+ * has stays, unless the load removed it (then it goes) or changed its accessibility (then the
+ * record takes the new one); a symbol absent before the load that it made present is added. A
+ * symbol the user added before the load stays the user's. */
+static void merge_touched(Lisp *L, Obj snap, Obj rec, Obj p, Obj touched, Obj syms) {
+    Obj fields = CDR(rec);                          /* name nicknames use-list shadowing attrs . present */
+    Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));    /* (attrs . present) */
+    Obj recorded = CDR(attrs_cell);
+    Obj in_record = hash_new(L, HT_EQ, 16);
+    bool rebuild = false;
     for (Obj l = recorded; l != NIL; l = CDR(l)) {
         Obj sym = CAR(CAR(l));
-        Obj w = hash_get(L, was, sym, ABSENT), n = hash_get(L, is, sym, ABSENT);
-        if (w != ABSENT && n == ABSENT) continue;               /* uninterned by the load */
-        if (w != ABSENT && n != ABSENT && w != n) out = cons(L, cons(L, sym, n), out);
-        else out = cons(L, CAR(l), out);
-        hash_put(L, was, sym, S(T)); /* mark handled: any value that is not ABSENT */
+        Obj before = hash_get(L, touched, sym, NO_VALUE);
+        if (before == NO_VALUE) continue;
+        hash_put(L, in_record, sym, S(T));
+        int b = (int)fixnum_val(before), n = package_symbol_status(L, p, sym);
+        if (b != 0 && (n == 0 || n != b)) rebuild = true;
     }
-    for (Obj l = now; l != NIL; l = CDR(l)) {
-        Obj sym = CAR(CAR(l));
-        if (hash_get(L, was, sym, ABSENT) == ABSENT) out = cons(L, CAR(l), out); /* added by the load */
+    Obj out = recorded;
+    if (rebuild) {
+        out = NIL;
+        for (Obj l = recorded; l != NIL; l = CDR(l)) {
+            Obj sym = CAR(CAR(l));
+            Obj before = hash_get(L, touched, sym, NO_VALUE);
+            if (before == NO_VALUE) { out = cons(L, CAR(l), out); continue; }
+            int b = (int)fixnum_val(before), n = package_symbol_status(L, p, sym);
+            if (b != 0 && n == 0) continue;                                /* uninterned by the load */
+            out = cons(L, b != 0 && n != b ? status_pair(L, sym, n) : CAR(l), out);
+        }
     }
-    return out;
+    for (Obj l = syms; l != NIL; l = CDR(l)) {
+        Obj sym = CAR(l);
+        int b = (int)fixnum_val(hash_get(L, touched, sym, FIX(0))), n = package_symbol_status(L, p, sym);
+        if (n != 0) record_symbol_if_new(L, snap, sym);
+        if (b == 0 && n != 0 && hash_get(L, in_record, sym, NIL) == NIL) out = cons(L, status_pair(L, sym, n), out);
+    }
+    CDR(attrs_cell) = out;
 }
 
 /* (sys:%snapshot-commit capture) -> the packages created since CAPTURE, now part of the snapshot.
@@ -765,36 +828,62 @@ static Obj merge_present(Lisp *L, Obj recorded, Obj before, Obj now) {
 DEFPRIM(prim_pct_snapshot_commit) {
     UNUSED_ARGS;
     Obj snap = L->boot_snapshot, cap = args[0];
-    if (snap == NIL || !is_type(cap, T_VECTOR) || VEC(cap)->len != 4) return NIL;
-    /* 1. symbol cells changed since the capture */
-    Obj cells = VEC(cap)->data[2];
-    size_t i = 0;
-    for (Obj r = VEC(cap)->data[1]; r != NIL && i + CELLS <= VEC(cells)->len; r = CDR(r), i += CELLS) {
+    if (snap == NIL || !capture_p(cap)) return NIL;
+    if (VEC(cap)->data[4] == NIL) err_program(L, "This capture was already committed or released.");
+    /* 1. symbol cells the load changed: those that differ from their records, less those that
+     *    already differed when it began and are as they were then */
+    Obj dirty = VEC(cap)->data[1], before = NIL;
+    if (dirty != NIL) {
+        before = hash_new(L, HT_EQ, 16);
+        for (Obj l = dirty; l != NIL; l = CDR(l)) hash_put(L, before, CAR(CAR(l)), CDR(CAR(l)));
+    }
+    for (Obj r = VEC(snap)->data[2]; r != NIL; r = CDR(r)) {
         Obj rec = CAR(r), now[CELLS];
         symbol_cells(L, VEC(rec)->data[0], now);
-        bool changed = false;
-        for (int k = 0; k < CELLS; k++) if (now[k] != VEC(cells)->data[i + k]) changed = true;
-        if (!changed) continue;
+        if (record_matches(rec, now)) continue;
+        Obj was = before == NIL ? NIL : hash_get(L, before, rec, NIL);
+        if (was != NIL) {
+            bool changed = false;
+            for (int k = 0; k < CELLS; k++) if (now[k] != VEC(was)->data[k]) changed = true;
+            if (!changed) continue;
+        }
         for (int k = 0; k < 4; k++) VEC(rec)->data[k + 1] = now[k];
         VEC(rec)->data[5] = cons(L, now[4], now[5]);
     }
-    /* 2. recorded packages: symbols added or removed, names, uses and attributes changed */
+    /* 2. recorded packages: the symbols the journal says the load added, removed or moved; the
+     *    oldest entry of a symbol holds its status before the load */
+    Obj mark = VEC(cap)->data[2], per_package = NIL;   /* ((package . touched) ...) */
+    for (Obj l = L->pkg_journal; l != NIL && l != mark; l = CDR(l)) {
+        Obj e = CAR(l), p = VEC(e)->data[0];
+        Obj entry = NIL;
+        for (Obj q = per_package; q != NIL; q = CDR(q))
+            if (CAR(CAR(q)) == p) { entry = CAR(q); break; }
+        if (entry == NIL) {
+            entry = cons(L, p, cons(L, hash_new(L, HT_EQ, 16), NIL));   /* (package table . symbols) */
+            per_package = cons(L, entry, per_package);
+        }
+        Obj table = CAR(CDR(entry)), sym = VEC(e)->data[1];
+        if (hash_get(L, table, sym, NO_VALUE) == NO_VALUE) CDR(CDR(entry)) = cons(L, sym, CDR(CDR(entry)));
+        hash_put(L, table, sym, VEC(e)->data[2]);
+    }
+    for (Obj q = per_package; q != NIL; q = CDR(q)) {
+        Obj p = CAR(CAR(q)), rec = find_record(VEC(snap)->data[1], p);
+        if (rec != NIL && live_package(p) && find_state(VEC(cap)->data[3], p) != NIL)
+            merge_touched(L, snap, rec, p, CAR(CDR(CAR(q))), CDR(CDR(CAR(q))));
+    }
+    /* names, uses and attributes changed */
     for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
         Obj rec = CAR(r), p = CAR(rec);
         Obj st = find_state(VEC(cap)->data[3], p);
         if (st == NIL || !live_package(p)) continue;
-        Obj now = present_list(L, p);
-        Obj fields = CDR(rec);                          /* name nicknames use-list shadowing attrs . present */
-        Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));    /* (attrs . present) */
-        Obj merged = merge_present(L, CDR(attrs_cell), VEC(st)->data[1], now);
-        CDR(attrs_cell) = merged;
-        for (Obj l = now; l != NIL; l = CDR(l)) record_symbol_if_new(L, snap, CAR(CAR(l)));
+        Obj fields = CDR(rec);
+        Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));
         Obj pk[4] = {PKG(p)->name, PKG(p)->nicknames, PKG(p)->use_list, PKG(p)->shadowing};
         Obj f = fields;
         for (int k = 0; k < 4; k++, f = CDR(f))
-            if (!same_list(pk[k], VEC(st)->data[2 + k]) || (k == 0 && pk[k] != VEC(st)->data[2])) CAR(f) = pk[k];
+            if (!same_list(pk[k], VEC(st)->data[1 + k]) || (k == 0 && pk[k] != VEC(st)->data[1])) CAR(f) = pk[k];
         Obj attrs = package_attributes(L, p);
-        if (!same_attributes(attrs, VEC(st)->data[6])) CAR(attrs_cell) = attrs;
+        if (!same_attributes(attrs, VEC(st)->data[5])) CAR(attrs_cell) = attrs;
     }
     /* 3. packages created since the capture (and still alive) join the snapshot */
     Obj created = NIL;
@@ -808,6 +897,7 @@ DEFPRIM(prim_pct_snapshot_commit) {
         if (!member_eq(p, L->system_packages)) L->system_packages = cons(L, p, L->system_packages);
         created = cons(L, p, created);
     }
+    capture_close(L, cap);
     return created;
 }
 
@@ -823,6 +913,7 @@ DEFPRIM(prim_pct_system_packages) {
 const PrimDef snapshot_prims[] = {
     {"%SNAPSHOT-CAPTURE", PK_SYS, prim_pct_snapshot_capture, 0, 0, 0, "()", NULL},
     {"%SNAPSHOT-COMMIT", PK_SYS, prim_pct_snapshot_commit, 1, 1, 0, "(capture)", NULL},
+    {"%SNAPSHOT-RELEASE", PK_SYS, prim_pct_snapshot_release, 1, 1, 0, "(capture)", NULL},
     {"%SYSTEM-PACKAGES", PK_SYS, prim_pct_system_packages, 0, 0, 0, "()", NULL},
     {"%BOOT-PACKAGES", PK_SYS, prim_pct_boot_packages, 0, 0, 0, "()", NULL},
     {"%BOOT-SYMBOL-P", PK_SYS, prim_pct_boot_symbol_p, 1, 1, 0, "(symbol)", NULL},

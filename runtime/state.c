@@ -4,9 +4,11 @@
 #include "gc.h"
 #include "control.h"
 #include "error.h"
+#include "ticker.h"
 #include <pthread.h>
 #include <time.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 
 void config_defaults(Config *c) {
     memset(c, 0, sizeof *c);
@@ -19,7 +21,6 @@ void config_defaults(Config *c) {
     c->print_level = DEFAULT_PRINT_LEVEL;
     c->print_max_chars = DEFAULT_PRINT_MAX_CHARS;
     c->max_read_depth = DEFAULT_MAX_READ_DEPTH;
-    c->poll_interval = DEFAULT_POLL_INTERVAL;
 }
 
 void lisp_thread_stack(void **addr, size_t *size) {
@@ -51,6 +52,7 @@ void lisp_set_stack_limits(Lisp *L) {
     L->stack_hard_limit = low + reserve;
     L->stack_soft_limit = low + reserve + headroom;
     L->stack_limit = L->stack_soft_limit;
+    lisp_request_poll(L);   /* the next safe point takes the new limit into poll_limit */
 }
 
 static double monotonic_now(void) {
@@ -78,12 +80,17 @@ _Noreturn static void interrupt_unwind(Lisp *L, int kind) {
 }
 
 void safe_point_slow(Lisp *L) {
+    /* back to the stack compare first: a request made from now on sends the next safe point here
+     * again, and one made before is seen below */
+    L->poll_limit = L->stack_limit;
+    atomic_thread_fence(memory_order_seq_cst);
     char *sp = (char *)__builtin_frame_address(0);
     if (sp < L->stack_limit && L->stack_limit > L->stack_soft_limit) gc_stack_probe(L, sp);
     if (sp < L->stack_limit) {
         if (L->stack_limit == L->stack_soft_limit) {
             /* let handlers run in the headroom below the soft limit */
             L->stack_limit = L->stack_hard_limit;
+            L->poll_limit = L->stack_limit;
             err_storage(L, "Control stack exhausted (no more space for function call frames). "
                            "This is probably due to heavily nested or infinitely recursive function calls.");
         }
@@ -98,15 +105,17 @@ void safe_point_slow(Lisp *L) {
         int kind = L->interrupt_kind ? L->interrupt_kind : INTERRUPT_USER;
         interrupt_unwind(L, kind);
     }
-    if (L->poll_countdown <= 0) {
-        L->poll_countdown = L->cfg.poll_interval;
-        if (L->deadline > 0 && monotonic_now() >= L->deadline)
-            interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
-        /* small allocations are not checked one by one: the heap cap is polled here */
-        gc_poll_heap(L);
-        /* finalizers run here, in their interpreter's thread, never inside the collector */
-        weak_run_finalizers(L);
-    }
+    if (L->deadline > 0 && monotonic_now() >= L->deadline)
+        interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
+    /* small allocations are not checked one by one: the heap cap is polled here */
+    gc_poll_heap(L);
+    /* finalizers run here, in their interpreter's thread, never inside the collector */
+    weak_run_finalizers(L);
+}
+
+void lisp_poll_soon(Lisp *L) {
+    lisp_request_poll(L);
+    ticker_kick();
 }
 
 double lisp_monotonic_now(void) { return monotonic_now(); }

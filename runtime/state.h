@@ -69,14 +69,22 @@ typedef struct Frame {
 /* The codes of exits, which FRAME_SETJMP returns when one lands. */
 enum { JUMP_RETURN = 1, JUMP_UNWIND = 2, JUMP_ERROR = 3, JUMP_INTERRUPT = 4, JUMP_EXIT = 5, JUMP_GO_BASE = 16 };
 
-/* A record of an active interpreted call, for backtraces. */
+/* A record of an active call, for backtraces, the debugger, TRACE and the profiler. A direct call
+ * (nodes.c: its arguments evaluated straight into the callee's frame) writes only the first three
+ * fields and sets the low bit of LINK: its arguments are the first slots of ENV, as many as its
+ * closure's required parameters; use callrec_prev, callrec_nargs and callrec_args to read one. */
 typedef struct CallRecord {
-    struct CallRecord *prev;
+    struct CallRecord *link; /* the caller's record; low bit: this record is a direct call's */
     Obj fn;
-    int nargs;
-    Obj *args;
     void *env;               /* an interpreted call's frame once its parameters are bound, else NULL */
+    int nargs;               /* not written by a direct call */
+    Obj *args;               /* not written by a direct call */
 } CallRecord;
+
+static inline CallRecord *callrec_prev(const CallRecord *r) {
+    return (CallRecord *)((uintptr_t)r->link & ~(uintptr_t)1);
+}
+static inline bool callrec_direct(const CallRecord *r) { return ((uintptr_t)r->link & 1) != 0; }
 
 typedef struct SpecialBinding { Obj sym; Obj old; } SpecialBinding;
 
@@ -117,7 +125,8 @@ struct Lisp {
     char *stack_hard_limit;  /* beyond which nothing may run */
     volatile sig_atomic_t interrupt_pending; /* set by signals and other threads */
     int interrupt_kind;      /* INTERRUPT_* */
-    int poll_countdown;
+    char *volatile poll_limit; /* what the safe point compares the stack pointer with: stack_limit,
+                              * or POLL_NOW to send the next safe point down its slow path */
     double deadline;         /* monotonic seconds; 0 = none */
     bool in_cleanup;         /* running unwind-protect cleanups during an interrupt */
     size_t output_left;      /* characters the capture streams (ST_CAPTURE) may still take in this call;
@@ -157,6 +166,9 @@ struct Lisp {
     Obj image_snapshot;      /* the snapshot taken when the boot image was written, or NIL (snapshot.c) */
     Obj image_restorers;     /* the registries' restorers made then (SYS:*SESSION-RESTORERS*), or NIL */
     Obj boot_symbols;        /* eq table of the symbols in boot_snapshot, built on demand */
+    Obj pkg_journal;         /* while captures_open: #(package symbol status-before) per change to a
+                              * package's tables, newest first (snapshot.c) */
+    long captures_open;      /* system-load captures begun and not yet committed or released */
     Obj system_packages;     /* packages created by loading systems: kept by a plain reset */    /* (type-string . message-string) noted during the current call, newest first */
     int error_depth;         /* nesting of err_condition, to fall back to the bootstrap path */
     int exit_code;           /* set by (exit) before unwinding with JUMP_EXIT */
@@ -194,8 +206,9 @@ struct Lisp {
         size_t atomic_bytes;
         uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
     } image_heap;
-    /* the heaps of session checkpoint restores (src/session-checkpoint.c): like the boot image's,
-     * their blocks are not the collector's (gc_realloc copies them) */
+    /* the heap of the last session checkpoint restore (src/session-checkpoint.c): like the boot
+     * image's, its blocks are not the collector's (gc_realloc copies them; the image writer finds
+     * them by their block starts) */
     struct ImageHeap *restored_heaps;
     size_t nrestored_heaps;
 };
@@ -205,21 +218,29 @@ enum { INTERRUPT_NONE, INTERRUPT_TIMEOUT, INTERRUPT_CANCEL, INTERRUPT_USER, INTE
 /* The slow half of the safe point: stack, interrupts, deadlines. */
 void safe_point_slow(Lisp *L);
 
-/* Every call and every backward GO passes here: a stack test and the countdown, no more. An
- * interrupt is asked for with lisp_request_interrupt, which ends the countdown too (should another
- * thread's store be lost to a concurrent decrement, the countdown still ends within
- * poll_interval safe points, where the flag is read). */
+/* A poll_limit above every stack address. */
+#define POLL_NOW ((char *)UINTPTR_MAX)
+
+/* Send the next safe point down its slow path (safe from a signal handler or another thread). */
+static inline void lisp_request_poll(Lisp *L) { L->poll_limit = POLL_NOW; }
+
+/* Every call and every backward GO passes here: one compare. The stack limit, interrupts, the
+ * deadline, the heap cap and finalizers are all seen through it: whatever needs the slow path
+ * raises poll_limit (lisp_request_poll), interrupts when they are requested, the rest from the
+ * ticker thread every few milliseconds (ticker.c). */
 static inline void safe_point(Lisp *L) {
-    if (UNLIKELY((char *)__builtin_frame_address(0) < L->stack_limit || --L->poll_countdown <= 0))
-        safe_point_slow(L);
+    if (UNLIKELY((char *)__builtin_frame_address(0) < L->poll_limit)) safe_point_slow(L);
 }
+
+/* The deadline was set: the next safe point looks at it, and the ticker runs at its busy rate. */
+void lisp_poll_soon(Lisp *L);
 
 /* Ask the evaluation to stop at its next safe point with KIND (INTERRUPT_*); safe from a signal
  * handler or another thread. */
 static inline void lisp_request_interrupt(Lisp *L, int kind) {
     L->interrupt_kind = kind;
     L->interrupt_pending = 1;
-    L->poll_countdown = 0;
+    lisp_request_poll(L);
 }
 
 /* Used by C recursion (reader, printer, equal): only the stack test. */

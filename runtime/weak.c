@@ -93,6 +93,8 @@ void weak_run_finalizers(Lisp *L) {
     if (atomic_load_explicit(&weak_finalized_pending, memory_order_relaxed) <= 0) return;
     Obj fn = abi_upcall(L, S(P_RUN_FINALIZERS));
     if (fn == NIL) return;   /* the stdlib is still loading */
+    /* its first call analyses it, and the analysis reaches safe points: not from inside that */
+    if (is_type(fn, T_CLOSURE) && CLOSURE(fn)->lambda->lazy == LAZY_FORCING) return;
     /* the safe point may fall between a call's return and the use of its values */
     int nv = L->nvals;
     Obj saved[nv > 0 ? nv : 1];

@@ -357,6 +357,7 @@ static Obj prim_pct_debug_suspend(Lisp *L, int nargs, Obj *args) {
     L->stack_limit = stack_limit;
     L->stack_soft_limit = soft;
     L->stack_hard_limit = hard;
+    lisp_request_poll(L);   /* the safe point's compare takes this thread's limit again */
     L->frames = frames_chain;
     L->calls = calls;
     L->error_depth = error_depth;

@@ -26,20 +26,22 @@
 /*
  * The state of a session is everything its interpreter reaches: the words of the Lisp structure
  * (less the fields that belong to the instance, as for the boot image) and the objects they reach.
- * Most of them are in collected memory, which image_write copies; the rest live in heaps that are
- * not the collector's and whose objects it cannot tell apart: the boot image's (mutated since:
- * package tables, symbol cells) and those of earlier restores. Those heaps are written whole: the
- * words of their scanned part as roots (so what they point to is written and relocated), their
- * pointer-free part as raw bytes, and each is an external region, so pointers into it stay pointers
- * into it. A restore reads the graph into a new heap, then puts the Lisp structure's words and
- * every such heap's contents back in place; a heap the bytes name that this interpreter lacks (a
- * session file read by a new process, or after a reset that made a new interpreter) is made anew.
- * The result is the session as it was, with its own I/O channels (the standard streams stay the
- * live ones). A heap of an earlier restore that the state put back does not name is freed then.
+ * Most of them are in collected memory, or in the heap the last restore read its graph into; the
+ * writer finds the objects of both one by one (the latter by the block starts its image recorded)
+ * and copies only what is reachable. The boot image's heap is the exception: it is the same in
+ * every interpreter of this build, but mutated since (package tables, symbol cells), so it is
+ * written whole: the words of its scanned part as roots (so what they point to is written and
+ * relocated), its pointer-free part as raw bytes, and it is an external region, so pointers into
+ * it stay pointers into it. A restore reads the graph into a new heap, then puts the Lisp
+ * structure's words and the boot heap's contents back in place. The result is the session as it
+ * was, with its own I/O channels (the standard streams stay the live ones). Nothing reaches the
+ * heap of an earlier restore any more, so it is freed then: memory and the size of a checkpoint
+ * follow what the session holds, however many restores came before.
  *
- * Bytes of a state:  "TCLSTATE" u64 length, u64 checksum of what follows, u64 nheaps;
+ * Bytes of a state:  "TCLSTATE" u64 length, u64 checksum of what follows, u64 nheaps (1);
  *   per heap: id, scanned bytes, scanned room, atomic room, ntables; then the table offsets of
- *   every heap; then the pointer-free part of every heap; then u64 image length and the image.
+ *   every heap; then the pointer-free part of every heap; then the offsets of the file streams,
+ *   then u64 image length and the image.
  * Heap 0 is the boot image's (its sizes must be this interpreter's: the same build and boot).
  */
 
@@ -58,8 +60,7 @@ typedef struct Heap {
 typedef struct Checkpoint { char name[MAX_NAME + 1]; unsigned char *bytes; size_t len; double created, seconds; } Checkpoint;
 
 struct SessionStore {
-    Heap *heaps; size_t nheaps;          /* of restores, owned (the boot heap is L's) */
-    uint64_t next_id;
+    ImageHeap graph;                      /* the last restore's (scanned NULL when none), owned */
     Checkpoint ckpt[MAX_CHECKPOINTS];
     int count;
     long changes;                         /* restores and resets, for tcl_session_generation */
@@ -74,10 +75,7 @@ static double now_seconds(void) {
 }
 
 static SessionStore *store(TclSession *s) {
-    if (!s->store) {
-        s->store = (SessionStore *)calloc(1, sizeof *s->store);
-        if (s->store) s->store->next_id = 1;
-    }
+    if (!s->store) s->store = (SessionStore *)calloc(1, sizeof *s->store);
     return s->store;
 }
 
@@ -106,26 +104,16 @@ static Heap boot_heap(Lisp *L) {
     return h;
 }
 
-static void heap_free(Heap *h) {
-    if (h->scanned) {
-        GC_remove_roots(h->scanned, h->scanned + h->scanned_bytes);
-        munmap(h->scanned, h->scanned_room + h->atomic_room);
-    }
-    free(h->tables);
-}
-
-/* Tell the collector's side (L->restored_heaps, for gc_realloc) where the heaps of restores are. */
+/* Tell the interpreter (L->restored_heaps: for gc_realloc, and for the writer, which finds their
+ * objects by their block starts) where the heap of the last restore is. */
 static void publish_heaps(TclSession *s) {
     Lisp *L = s->L;
     SessionStore *st = s->store;
-    ImageHeap *v = st && st->nheaps ? (ImageHeap *)malloc(st->nheaps * sizeof *v) : NULL;
-    size_t n = 0;
-    for (size_t i = 0; v && i < st->nheaps; i++)
-        v[n++] = (ImageHeap){st->heaps[i].scanned, st->heaps[i].scanned_bytes, st->heaps[i].scanned_room,
-                             st->heaps[i].atomic, st->heaps[i].atomic_room, false, 0, NULL};
+    ImageHeap *v = st && st->graph.scanned ? (ImageHeap *)malloc(sizeof *v) : NULL;
+    if (v) *v = st->graph;
     free(L->restored_heaps);
     L->restored_heaps = v;
-    L->nrestored_heaps = n;
+    L->nrestored_heaps = v ? 1 : 0;
 }
 
 void session_store_detach(TclSession *s) {
@@ -136,10 +124,7 @@ void session_store_detach(TclSession *s) {
 
 void session_store_release_heaps(TclSession *s) {
     if (!s->store) return;
-    for (size_t i = 0; i < s->store->nheaps; i++) heap_free(&s->store->heaps[i]);
-    free(s->store->heaps);
-    s->store->heaps = NULL;
-    s->store->nheaps = 0;
+    image_release(&s->store->graph);
     s->store->changes++;
 }
 
@@ -163,12 +148,12 @@ static unsigned char *state_write(TclSession *s, size_t *len, char *err) {
     Lisp *L = s->L;
     SessionStore *st = store(s);
     if (!st) { snprintf(err, IMAGE_ERRLEN, "out of memory"); return NULL; }
-    size_t nh = st->nheaps + 1;
+    /* the boot heap only: the objects of a restore's heap are copied like collected ones */
+    size_t nh = 1;
     Heap *hs = (Heap *)malloc(nh * sizeof *hs);
     ImageRegion *ext = (ImageRegion *)malloc((1 + 2 * nh) * sizeof *ext);
     if (!hs || !ext) { free(hs); free(ext); snprintf(err, IMAGE_ERRLEN, "out of memory"); return NULL; }
     hs[0] = boot_heap(L);
-    if (st->nheaps) memcpy(hs + 1, st->heaps, st->nheaps * sizeof *hs);
     size_t nroots = NROOTS;
     for (size_t i = 0; i < nh; i++) nroots += hs[i].scanned_bytes / 8;
     uintptr_t *roots = (uintptr_t *)malloc(nroots * sizeof *roots);
@@ -226,11 +211,6 @@ static bool refuse(char *err, const char *msg) {
 
 static uint64_t get64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-static Heap *find_heap(SessionStore *st, uint64_t id) {
-    for (size_t i = 0; i < st->nheaps; i++) if (st->heaps[i].id == id) return &st->heaps[i];
-    return NULL;
-}
-
 static void restart_step(Lisp *L, void *ud) {
     (void)ud;
     pathname_default_init(L);
@@ -264,12 +244,11 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     if (get64(b + 8) != len) return refuse(err, "the session state is truncated or has trailing bytes");
     if (sum_bytes(b + 24, len - 24) != get64(b + 16)) return refuse(err, "the session state is damaged (checksum mismatch)");
     uint64_t nh = get64(b + 24);
-    if (nh < 1 || nh > 1u << 14 || 32 + nh * 40 + 8 > len) return refuse(err, "the session state is damaged (impossible sizes)");
+    if (nh != 1 || 32 + nh * 40 + 8 > len) return refuse(err, "the session state is damaged (impossible sizes)");
     Heap *hs = (Heap *)calloc(nh, sizeof *hs);
-    bool *made = (bool *)calloc(nh, sizeof *made);
     ImageRegion *ext = (ImageRegion *)malloc((1 + 2 * nh) * sizeof *ext);
     uintptr_t *roots = NULL;
-    bool ok = hs && made && ext;
+    bool ok = hs && ext;
     if (!ok) refuse(err, "out of memory");
     const unsigned char *p = b + 32;
     size_t need = 32 + nh * 40 + 8, nroots = NROOTS;
@@ -302,23 +281,8 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
         }
         if (ok && (size_t)(img - b) + ilen != len) ok = refuse(err, "the session state is damaged (sizes do not add up)");
     }
-    /* the heaps: this interpreter's boot heap, the restores' it still has, new ones for the rest */
-    for (uint64_t i = 0; ok && i < nh; i++) {
-        if (i == 0) { hs[0].scanned = boot.scanned; hs[0].atomic = boot.atomic; continue; }
-        Heap *live = find_heap(st, hs[i].id);
-        if (live && live->scanned_bytes == hs[i].scanned_bytes && live->scanned_room == hs[i].scanned_room &&
-            live->atomic_room == hs[i].atomic_room) {
-            hs[i].scanned = live->scanned;
-            hs[i].atomic = live->atomic;
-            continue;
-        }
-        char *m = (char *)mmap(NULL, hs[i].scanned_room + hs[i].atomic_room, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) { ok = refuse(err, "not enough memory to restore the session"); break; }
-        hs[i].scanned = m;
-        hs[i].atomic = m + hs[i].scanned_room;
-        made[i] = true;
-    }
+    hs[0].scanned = boot.scanned;
+    hs[0].atomic = boot.atomic;
     if (ok) {
         ext[0] = (ImageRegion){L, sizeof *L};
         for (uint64_t i = 0; i < nh; i++) {
@@ -331,18 +295,8 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     ImageHeap graph;
     memset(&graph, 0, sizeof graph);
     if (ok) ok = image_read(L, img, ilen, roots, nroots, ext, 1 + 2 * nh, &graph, err);
-    /* a new id for a heap made anew, and a place in the list for it and for the graph's heap */
-    Heap *grown = NULL;
-    if (ok) {
-        size_t add = 1;
-        for (uint64_t i = 1; i < nh; i++) add += made[i];
-        grown = (Heap *)realloc(st->heaps, (st->nheaps + add) * sizeof *grown);
-        if (!grown) { image_release(&graph); ok = refuse(err, "out of memory"); }
-        else st->heaps = grown;
-    }
     if (!ok) {
-        for (uint64_t i = 1; made && i < nh; i++) if (made[i]) munmap(hs[i].scanned, hs[i].scanned_room + hs[i].atomic_room);
-        free(hs); free(made); free(ext); free(roots);
+        free(hs); free(ext); free(roots);
         return false;
     }
     /* every check passed: from here the session becomes the state */
@@ -362,37 +316,16 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
         if (hs[i].atomic_room) memcpy(hs[i].atomic, ap, hs[i].atomic_room);
         ap += hs[i].atomic_room;
         for (size_t k = 0; k < hs[i].ntables; k++) hash_rehash_loaded(L, (Obj)(hs[i].scanned + get64(tp + k * 8)));
-        if (made[i]) {
-            GC_add_roots(hs[i].scanned, hs[i].scanned + hs[i].scanned_bytes);
-            Heap h = hs[i];
-            h.tables = (uint64_t *)malloc(h.ntables * 8 + 8);
-            if (h.tables) memcpy(h.tables, tp, h.ntables * 8); else h.ntables = 0;
-            if (find_heap(st, h.id)) h.id = st->next_id++;    /* a stale heap of that id stays, unnamed */
-            if (h.id >= st->next_id) st->next_id = h.id + 1;
-            st->heaps[st->nheaps++] = h;
-        }
         tp += hs[i].ntables * 8;
     }
-    /* heaps of earlier restores the state does not name are unreachable now: the interpreter's words
-     * and every named heap were just overwritten, the standard streams put back are the session's
-     * own (collected memory), and no Lisp frame is running; free them, or each restore would add
-     * its memory to every later checkpoint */
-    size_t kept = 0;
-    for (size_t j = 0; j < st->nheaps; j++) {
-        bool named = false;
-        for (uint64_t i = 1; i < nh && !named; i++) named = st->heaps[j].scanned == hs[i].scanned;
-        if (named) st->heaps[kept++] = st->heaps[j];
-        else heap_free(&st->heaps[j]);
-    }
-    st->nheaps = kept;
-    Heap g = {st->next_id++, graph.scanned, graph.scanned_bytes, graph.scanned_room, graph.atomic, graph.atomic_room, NULL, 0};
-    g.ntables = image_table_offsets(img, ilen, &g.tables);
-    /* image_read made the two parts one mapping, as heap_free unmaps them; its block starts are
-     * not needed: a later checkpoint writes this heap whole, as an external region */
-    free(graph.starts);
-    st->heaps[st->nheaps++] = g;
+    /* the heap of the restore before is unreachable now: the interpreter's words and the boot heap
+     * were just overwritten with the state's (which names only the boot heap), the standard
+     * streams put back are the session's own (collected memory), and no Lisp frame is running;
+     * free it, or each restore would keep its memory */
+    image_release(&st->graph);
+    st->graph = graph;      /* its block starts kept: a later checkpoint finds its objects with them */
     publish_heaps(s);
-    free(hs); free(made); free(ext); free(roots);
+    free(hs); free(ext); free(roots);
     close_process_streams(&graph, streams, nstreams);
     session_guard_reinstall_streams(L, saved_streams);
     L->format_cache = NULL;     /* keyed by address */

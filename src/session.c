@@ -357,6 +357,7 @@ static char *print_capped(Lisp *L, Obj v, size_t cap, size_t *len) {
 /* After an exit ended a protected region of the session: the interpreter's limits are back to normal. */
 static void call_recover(Lisp *L) {
     L->stack_limit = L->stack_soft_limit;
+    lisp_request_poll(L);
     gc_restore_cap(L);
 }
 
@@ -372,7 +373,7 @@ static char *report_text(Lisp *L, Obj err, size_t *len) {
     for (volatile int attempt = 0; attempt < 2 && !text; attempt++) {
         L->deadline = lisp_monotonic_now() + REPORT_GRACE;
         L->in_cleanup = false;
-        L->poll_countdown = 1;
+        lisp_poll_soon(L);
         Frame fr;
         LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
             bind_special(L, S(PRINT_ESCAPE), NIL);
@@ -403,6 +404,11 @@ static void describe_error(TclSession *s, TclResult *r) {
     session_guard_repair(L, true);   /* describe with a readtable and radix that work */
     Obj err = L->last_error;
     Obj bt = L->last_backtrace;
+    /* describing runs Lisp (the condition's type, the backtrace's lines): it gets the report's grace
+     * instead of what is left of the call's time limit, which the safe points see within ticks */
+    double saved_deadline = L->deadline;
+    L->deadline = lisp_monotonic_now() + REPORT_GRACE;
+    lisp_poll_soon(L);
     Frame fr;
     LISP_TRY(L, &fr, FR_TOPLEVEL, NIL) {
         if (is_type(err, T_SYMBOL) && is_keyword(L, err)) {
@@ -444,6 +450,7 @@ static void describe_error(TclSession *s, TclResult *r) {
         call_recover(L);
         if (!r->error_type) r->error_type = xstrdup("ERROR");
     } LISP_END_TRY;
+    L->deadline = saved_deadline;
     /* the report runs user code (a :REPORT function, PRINT-OBJECT methods): outside the frame
      * above, so that its time limit lands in report_text's own frame */
     if (!r->error_message && is_heap(err) && !is_symbol(err)) r->error_message = report_text(L, err, &r->error_message_len);
@@ -968,7 +975,7 @@ static void call_arm(EvalCall *c) {
     L->deadline = c->timeout > 0 ? lisp_monotonic_now() + c->timeout : 0;
     L->in_cleanup = false;
     if (L->interrupt_kind != INTERRUPT_USER && L->interrupt_kind != INTERRUPT_CANCEL) L->interrupt_pending = 0;
-    L->poll_countdown = 1;
+    lisp_poll_soon(L);
 }
 
 /* After the forms: end the compilation unit and the per-form state; printing the values is
@@ -1133,7 +1140,11 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     }
     Lisp *L = s->L;
     if (L->boot_snapshot == NIL) return;
+    /* the snapshot's streams are copies once a restore has put back a snapshot read from a
+     * checkpoint: the session's own (live) standard streams stay */
+    Obj live_streams = session_guard_saved_streams(L);
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
+    session_guard_reinstall_streams(L, live_streams);
     L->boot_symbols = NIL;
     if (lisp_pcall(L, FR_TOPLEVEL, reset_hook_step, NULL))
         fprintf(stderr, "tinycl: a reset hook failed (%s); the symbol state was restored anyway\n",

@@ -1117,43 +1117,102 @@
     (or (not (stringp name)) (zerop (length name)) (char= (char name 0) #\.)
         (member name '("_darcs" "CVS" "RCS" "_sgbak" "node_modules") :test #'string=))))
 
+;;; A scan visits the roots in search order (the central registry's directories, then the source
+;;; directories), each tree depth first in name order, and can stop after any directory and go on
+;;; later: FIND-SYSTEM scans only as far as the first .asd of the name it looks for, and a later
+;;; look-up continues from there. A scan is a simple vector:
+;;;   #(roots stack count deadline tree seen truncated config)
+;;; ROOTS the roots not begun, ((directory . tree-p) ...); STACK the directories of the current root
+;;; still to visit, ((directory . depth) ...), next first; COUNT and DEADLINE the current root's
+;;; bounds; TREE whether it is searched below; SEEN the directories visited (namestrings);
+;;; CONFIG the roots it was made for.
+
+(defun %scan-roots ()
+  (append (mapcar #'(lambda (d) (cons d nil)) (%central-registry-directories))
+          (%source-directories)))
+
+(defun %scan-config (roots)
+  (mapcar #'(lambda (e) (cons (namestring (car e)) (cdr e))) roots))
+
+(defun %make-scan ()
+  (let ((roots (%scan-roots)))
+    (vector roots nil 0 0 nil (make-hash-table :test 'equal) nil (%scan-config roots))))
+
+(defun %scan-step (scan function)
+  ;; visit the next directory of SCAN, calling FUNCTION on each of its .asd files; NIL when the
+  ;; scan is over. Each root has its own bounds (directories, depth, time), so that one huge tree
+  ;; cannot hide the others.
+  (loop
+    (when (null (svref scan 1))
+      (when (null (svref scan 0)) (return nil))
+      (let ((root (pop (svref scan 0))))
+        (when (probe-file* (car root))
+          (setf (svref scan 1) (list (cons (car root) 0))
+                (svref scan 2) 0
+                (svref scan 3) (+ (get-internal-real-time) (* *scan-max-seconds* internal-time-units-per-second))
+                (svref scan 4) (cdr root)))))
+    (let ((next (pop (svref scan 1))))
+      (when next
+        (let* ((dir (car next)) (depth (cdr next)) (key (namestring dir)) (seen (svref scan 5)))
+          (cond ((gethash key seen))
+                ((or (>= (svref scan 2) *scan-max-directories*) (> (get-internal-real-time) (svref scan 3)))
+                 ;; the root is over its bounds: the rest of it is not searched
+                 (setf (svref scan 6) t (svref scan 1) nil))
+                (t (setf (gethash key seen) t)
+                   (incf (svref scan 2))
+                   ;; one listing of the directory gives both its .asd files and its subdirectories
+                   (let ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir)))))
+                     (dolist (f (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
+                                                                         (equal (pathname-type e) "asd")))
+                                                     entries)
+                                      #'string< :key #'namestring))
+                       (funcall function f))
+                     (when (and (svref scan 4) (< depth *scan-max-depth*))
+                       (let ((subs nil))
+                         (dolist (sub (sort (remove-if-not #'directory-pathname-p entries) #'string< :key #'namestring))
+                           (unless (%skip-directory-p sub)
+                             (push (cons sub (1+ depth)) subs)))
+                         (setf (svref scan 1) (nreconc subs (svref scan 1))))))
+                   (return t))))))))
+
 (defun %scan-directories (function)
-  ;; call FUNCTION on every .asd file of the source directories, in search order. Each root has
-  ;; its own bounds (directories, depth, time), so that one huge tree cannot hide the others.
-  (let ((seen (make-hash-table :test 'equal))
-        (truncated nil))
-    (labels ((scan-root (root tree)
-               (let ((count 0)
-                     (deadline (+ (get-internal-real-time) (* *scan-max-seconds* internal-time-units-per-second))))
-                 (labels ((scan (dir depth)
-                            (let ((key (namestring dir)))
-                              (cond ((gethash key seen))
-                                    ((or (>= count *scan-max-directories*) (> (get-internal-real-time) deadline))
-                                     (setq truncated t))
-                                    (t (setf (gethash key seen) t)
-                                       (incf count)
-                                       (dolist (f (%asd-files-in dir)) (funcall function f))
-                                       (when (and tree (< depth *scan-max-depth*))
-                                         (dolist (sub (sort (or (subdirectories dir) nil) #'string< :key #'namestring))
-                                           (unless (%skip-directory-p sub)
-                                             (scan sub (1+ depth))))))))))
-                   (scan root 0)))))
-      (dolist (d (%central-registry-directories))
-        (when (probe-file* d) (scan-root d nil)))
-      (dolist (e (%source-directories))
-        (when (probe-file* (car e)) (scan-root (car e) (cdr e)))))
-    (setf (car *source-scan*) truncated)
-    truncated))
+  ;; call FUNCTION on every .asd file of the source directories, in search order
+  (let ((scan (%make-scan)))
+    (loop while (%scan-step scan function))
+    (setf (car *source-scan*) (svref scan 6))
+    (svref scan 6)))
+
+(defvar *index-scan* (list nil) "Box: the scan that fills *SOURCE-INDEX*, or NIL.")
+
+(defun %index-add (f)
+  (let ((name (pathname-name f)))
+    (unless (gethash name *source-index*)
+      (setf (gethash name *source-index*) f))))
 
 (defun %rescan ()
+  ;; the whole index from a complete scan
   (clrhash *source-index*)
-  (%scan-directories #'(lambda (f)
-                         (let ((name (pathname-name f)))
-                           (unless (gethash name *source-index*)
-                             (setf (gethash name *source-index*) f)))))
+  (let ((scan (%make-scan)))
+    (loop while (%scan-step scan #'%index-add))
+    (setf (car *source-scan*) (svref scan 6)
+          (car *index-scan*) scan))
   *source-index*)
 
-(defun clear-source-registry () (clrhash *source-index*) (values))
+(defun %index-find (primary &optional restart)
+  ;; the .asd the search order finds first for PRIMARY, scanning only as far as needed: an index
+  ;; entry made by the scan so far, else the scan goes on until it finds one. A scan begun for
+  ;; other roots (the configuration changed), or RESTART, starts over. -> (values asd fresh-p):
+  ;; FRESH-P when the scan that answered began in this call.
+  (let ((scan (car *index-scan*)) (fresh nil))
+    (when (or restart (null scan) (not (equal (svref scan 7) (%scan-config (%scan-roots)))))
+      (clrhash *source-index*)
+      (setq scan (%make-scan) fresh t)
+      (setf (car *index-scan*) scan))
+    (loop until (gethash primary *source-index*)
+          while (%scan-step scan #'%index-add))
+    (values (gethash primary *source-index*) fresh)))
+
+(defun clear-source-registry () (clrhash *source-index*) (setf (car *index-scan*) nil) (values))
 (defun initialize-source-registry (&optional parameter)
   ;; PARAMETER: NIL, or (:source-registry (:tree "dir") (:directory "dir") ...): directories
   ;; searched before the configured ones
@@ -1171,10 +1230,13 @@
   (or (dolist (d (%central-registry-directories))
         (let ((f (probe-file* (merge-pathnames (make-pathname :name primary :type "asd") d))))
           (when f (return f))))
-      (let ((known (gethash primary *source-index*)))
-        (and known (probe-file* known)))
-      (let ((f (gethash primary (%rescan))))
-        (and f (probe-file* f)))))
+      (multiple-value-bind (known fresh) (%index-find primary)
+        (or (and known (probe-file* known))
+            ;; not found, or its file is gone: unless the scan that said so began now, a scan from
+            ;; the start (an .asd may have appeared where the last one had already looked)
+            (and (not fresh)
+                 (let ((f (%index-find primary t)))
+                   (and f (probe-file* f))))))))
 
 (defun locate-system (name)
   ;; as ASDF: (values found-p found-system pathname previous previous-time)
@@ -1212,7 +1274,8 @@
       (if ok
           (%commit-capture capture)
           ;; a definition file that failed defines nothing
-          (sys::%restore-hash-table *registered-systems* saved)))
+          (progn (%release-capture capture)
+                 (sys::%restore-hash-table *registered-systems* saved))))
     truename))
 
 (defun %asd-changed-p (system)
@@ -1306,26 +1369,26 @@
 
 (defun %begin-capture ()
   (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
-        (mapcar #'(lambda (table) (cons table (sys::%hash-table-entries table))) (%registry-tables))
+        (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
         (mapcar #'(lambda (gf) (cons gf (copy-list (sys::generic-function-methods gf)))) (%generic-functions))))
+
+(defun %release-capture (capture)
+  ;; the load failed: nothing of it is committed, and the snapshot stops watching for it
+  (when (and (first capture) (fboundp 'sys::%snapshot-release))
+    (sys::%snapshot-release (first capture))))
 
 (defun %commit-capture (capture)
   ;; -> the packages the load created
   (destructuring-bind (snap registries gfs) capture
     (let ((created (if snap (sys::%snapshot-commit snap) nil)))
       (dolist (r registries)
-        (let* ((table (car r))
-               (before (make-hash-table :test (or (ignore-errors (hash-table-test table)) 'eql))))
-          (dolist (e (cdr r)) (setf (gethash (car e) before) (cdr e)))
-          ;; the entries the load added or changed replace older kept entries of the same keys
-          ;; (one pass: a load adds thousands of cross-reference entries)
+        (let ((table (car r)))
+          ;; the entries the load added or changed (found in C: a registry holds thousands of
+          ;; entries, a load changes a few) replace older kept entries of the same keys
           (let ((fresh nil) (seen (make-hash-table :test 'eq)))
-            (maphash #'(lambda (k v)
-                         (multiple-value-bind (old found) (gethash k before)
-                           (unless (and found (eq old v))
-                             (push (list table k v) fresh)
-                             (setf (gethash k seen) t))))
-                     table)
+            (dolist (e (sys::%hash-table-changes table (cdr r)))
+              (push (list table (car e) (cdr e)) fresh)
+              (setf (gethash (car e) seen) t))
             (when fresh
               (setf (car *kept-registry-entries*)
                     (append fresh
@@ -1566,6 +1629,7 @@
              (setq ok t))
         (unless ok
           ;; a failed load leaves no record of this system
+          (%release-capture capture)
           (remhash name *image-systems*)
           (remhash name *session-systems*)))
       (let* ((created (%commit-capture capture))
@@ -2184,6 +2248,7 @@
   #'(lambda ()
       (clrhash *session-systems*)
       (clrhash *source-index*)     ; the configuration it was built from is back to the boot one
+      (setf (car *index-scan*) nil)
       ;; systems the user defined in the session (no .asd) and did not load are the user's
       (let ((drop nil))
         (maphash #'(lambda (name system)

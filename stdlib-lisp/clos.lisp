@@ -537,7 +537,13 @@
     (if (or (%class-p s) (%eql-specializer-p s))
         (let* ((class-p (%class-p s))
                (old (if class-p (%class.direct-methods s) (%eqls.direct-methods s)))
-               (new (if add (cons method (%remove-eq method old)) (%remove-eq method old))))
+               ;; the list is only copied when METHOD is in it: T's holds hundreds of methods, and
+               ;; each method a load adds lands there (the lists are never changed in place: a
+               ;; reset puts the old ones back)
+               (there (member method old))
+               (new (cond ((not there) (if add (cons method old) old))
+                          (add (cons method (%remove-eq method old)))
+                          (t (%remove-eq method old)))))
           (if class-p (%set-class.direct-methods s new) (%set-eqls.direct-methods s new))))))
 
 (defvar *initargs-epoch* 0)

@@ -80,6 +80,37 @@ one) to its load-time cell, so that the file makes each such object once.")
         ((defun defgeneric defmacro) (push (cons 'function name) *compile-file-defined*))
         ((defvar defparameter defconstant) (push (cons 'variable name) *compile-file-defined*))))))
 
+(defvar *compile-file-context* nil
+  "While COMPILE-FILE processes the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY: the
+heads of those forms, innermost first, so that each form of the body is expanded, evaluated and
+analysed inside them (CLHS 3.2.3.1).")
+
+(defun %compile-wrap (form)
+  ;; FORM inside the MACROLET, SYMBOL-MACROLET and LOCALLY forms it was found in
+  (dolist (w *compile-file-context* form)
+    (setq form (append w (list form)))))
+
+(defmacro %compile-expand-here (form &environment env)
+  ;; expanded inside the wrappers: FORM's expansion in their environment, as two values
+  (multiple-value-bind (expansion expanded) (macroexpand-1 form env)
+    `(values ',expansion ',expanded)))
+
+(defun %compile-macroexpand-1 (form)
+  (if *compile-file-context*
+      (let ((*fasl-ltv-cells* :none))
+        (eval (%compile-wrap (list '%compile-expand-here form))))
+      (macroexpand-1 form)))
+
+(defun %compile-body-in (head body compile-time-too)
+  ;; the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY: its declarations go with HEAD,
+  ;; and each of its forms is a top-level form inside it
+  (let ((decls nil))
+    (loop (if (and (consp (car body)) (eq (caar body) 'declare))
+              (push (pop body) decls)
+              (return)))
+    (let ((*compile-file-context* (cons (append head (nreverse decls)) *compile-file-context*)))
+      (dolist (f body) (%compile-top-level f compile-time-too)))))
+
 (defun %compile-eval-when (form compile-time-too)
   ;; CLHS 3.2.3.1, figure 3-7
   (let* ((situations (cadr form))
@@ -91,11 +122,15 @@ one) to its load-time cell, so that the file makes each such object once.")
            (dolist (f body) (%compile-top-level f t)))
           (lt (dolist (f body) (%compile-top-level f nil)))
           ((or ct (and ex compile-time-too))
-           (%compile-time-eval (cons 'progn body))))))
+           (%compile-time-eval (%compile-wrap (cons 'progn body)))))))
 
 (defun %compile-top-level (form compile-time-too)
   ;; one top-level form, processed as CLHS 3.2.3.1 says
   (loop
+    (when (and form (symbolp form))      ; a symbol macro's expansion is processed as well
+      (multiple-value-bind (expansion expanded) (%compile-macroexpand-1 form)
+        (unless expanded (return))
+        (setq form expansion)))
     (unless (and (consp form) (symbolp (car form)))
       (return))
     (let ((head (car form)))
@@ -105,21 +140,30 @@ one) to its load-time cell, so that the file makes each such object once.")
             ((eq head 'eval-when)
              (%compile-eval-when form compile-time-too)
              (return-from %compile-top-level nil))
+            ((and (%memq head '(macrolet symbol-macrolet)) (consp (cdr form)))
+             (%compile-body-in (list head (cadr form)) (cddr form) compile-time-too)
+             (return-from %compile-top-level nil))
+            ((eq head 'locally)
+             (%compile-body-in (list 'locally) (cdr form) compile-time-too)
+             (return-from %compile-top-level nil))
             ((special-operator-p head) (return))
-            ((macro-function head)
-             (%compile-note-definition head form)
-             (when (and (%memq head '(defvar defparameter)) (consp (cdr form)) (symbolp (cadr form)))
-               (proclaim (list 'special (cadr form))))
-             (when (and (not compile-time-too) (%memq head *compile-time-definers*))
-               (%compile-time-eval form)
-               (%compile-emit form)
-               (return-from %compile-top-level nil))
-             (multiple-value-bind (expansion expanded) (macroexpand-1 form)
-               (unless expanded (return))
-               (setq form expansion)))
-            (t (%compile-note-definition head form) (return)))))
-  (when compile-time-too (%compile-time-eval form))
-  (%compile-emit form))
+            (t
+             (when (macro-function head)
+               (%compile-note-definition head form)
+               (when (and (%memq head '(defvar defparameter)) (consp (cdr form)) (symbolp (cadr form)))
+                 (proclaim (list 'special (cadr form))))
+               (when (and (not compile-time-too) (%memq head *compile-time-definers*))
+                 (%compile-time-eval (%compile-wrap form))
+                 (%compile-emit (%compile-wrap form))
+                 (return-from %compile-top-level nil)))
+             ;; a local macro (of an enclosing MACROLET) expands too
+             (multiple-value-bind (expansion expanded) (%compile-macroexpand-1 form)
+               (unless expanded
+                 (%compile-note-definition head form)
+                 (return))
+               (setq form expansion))))))
+  (when compile-time-too (%compile-time-eval (%compile-wrap form)))
+  (%compile-emit (%compile-wrap form)))
 
 (defun %compile-forget-defined ()
   ;; a function or variable the file defines is not undefined because the file is not loaded yet

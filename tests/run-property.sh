@@ -5,7 +5,7 @@ BUILD=${BUILD:-build}
 CC=${CC:-gcc}
 mkdir -p "$BUILD/tests"
 bin="$BUILD/tests/prop_session"
-if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -o "$bin" tests/property/prop_session.c \
+if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/prop_session.c \
         "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lreadline -lpthread -lm 2>"$bin.log"; then
     cat "$bin.log"; echo "0 passed, 1 failed"; exit 1
 fi

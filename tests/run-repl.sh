@@ -216,6 +216,7 @@ send '(list :after (kept *kept*))' Enter
 check restore-values '(:AFTER 42)'
 send ':checkpoints' Enter
 check checkpoints-listed 'one ('
+sleep 1.2    # the file is written within a second of the last change (below)
 start --session-file "$SDIR/state"
 send '(list :back (package-name *package*) (kept *kept*))' Enter
 check session-file-back '(:BACK "KEEP-PKG" 42)' 10
@@ -226,6 +227,25 @@ check session-file-refused 'was refused' 10
 send '(list :fresh (find-package :keep-pkg))' Enter
 check session-file-fresh '(:FRESH NIL)'
 if ls "$SDIR" | grep -q '^state\.bad-'; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL session-file-aside: $(ls "$SDIR")"; fi
+# the file is written as the MCP server writes it: not before every prompt, but once a change has
+# waited its short delay (here while (sleep 3) runs: nothing yet 1.5 s in, then within a second of
+# its end), at exit (Ctrl-D right after a change), and when the terminal goes (SIGHUP at the prompt)
+start --session-file "$SDIR/deb"
+send '(defvar *deb* 42)' Enter '(sleep 3)' Enter
+sleep 1.5
+if [ -e "$SDIR/deb" ]; then failed=$((failed + 1)); echo "repl FAIL session-file-debounced: written before the burst ended"; else passed=$((passed + 1)); fi
+n=50; while [ $n -gt 0 ] && [ ! -e "$SDIR/deb" ]; do sleep 0.1; n=$((n - 1)); done
+if [ -e "$SDIR/deb" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "repl FAIL session-file-debounced-written: not written after the burst"; fi
+send '(defvar *deb2* 7)' Enter C-d
+check session-file-exit-write 'EXIT-STATUS=0' 10
+start --session-file "$SDIR/deb"
+send '(defvar *deb3* (list *deb* *deb2*))' Enter
+check session-file-at-exit '*DEB3*'
+kill -HUP $(pgrep -P "$(tm display -p -t "$W" '#{pane_pid}')")
+check session-file-sighup 'EXIT-STATUS=129' 10
+start --session-file "$SDIR/deb"
+send '(list :after-hup *deb3*)' Enter
+check session-file-after-sighup '(:AFTER-HUP (42 7))' 10
 rm -rf "$SDIR"
 
 tm kill-server 2>/dev/null

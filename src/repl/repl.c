@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 #include <readline/readline.h>
@@ -16,6 +18,35 @@ static volatile sig_atomic_t evaluating;
 static void on_sigint(int sig) {
     (void)sig;
     if (evaluating && repl_session) tcl_interrupt(repl_session);
+}
+
+/* The session file (--session-file) is written as the MCP server writes it: once a change has
+ * waited its short delay, while the REPL waits for input (one write for a burst of inputs), and
+ * at exit. SIGHUP (the terminal closed) and SIGTERM at the prompt end the REPL the same way. */
+static volatile sig_atomic_t at_prompt, quit_signal;
+
+static void on_quit(int sig) {
+    if (!at_prompt) { signal(sig, SIG_DFL); raise(sig); return; }   /* mid-evaluation: as before */
+    quit_signal = sig;
+}
+
+/* readline calls this about every 0.1 s while it waits for a key */
+static int prompt_idle(void) {
+    if (quit_signal) { rl_done = 1; return 0; }
+    if (at_prompt && sfile_due_in() == 0) sfile_flush(repl_session, false);
+    return 0;
+}
+
+/* Piped input (stdio reads it): a pending write waits for a pause in the input or its due time,
+ * whichever comes first; input already read into stdin's buffer is no pause. */
+static void wait_for_input(TclSession *s) {
+    while (!quit_signal && sfile_due_in() >= 0 && stdin->_IO_read_ptr >= stdin->_IO_read_end) {
+        struct pollfd p = {0, POLLIN, 0};
+        int r = poll(&p, 1, (int)(sfile_due_in() * 1000) + 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r != 0) break;
+        sfile_flush(s, false);
+    }
 }
 
 static char *history_path(void) {
@@ -284,15 +315,26 @@ int repl_run(TclSession *s, bool interactive) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = on_quit;     /* no SA_RESTART: a read at the prompt ends, and the loop with it */
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    rl_event_hook = prompt_idle;
     int status = 0;
     char *acc = NULL;
     for (;;) {
-        /* one person types one form at a time: what changed the session is written before the next prompt */
-        if (!acc) sfile_flush(s, true);
+        sfile_note(s);
+        if (!interactive) wait_for_input(s);
         char prompt[600];
         if (acc) snprintf(prompt, sizeof prompt, "%*s", (int)strlen(tcl_prompt_package(s)) + 2, "");
         else snprintf(prompt, sizeof prompt, "%s> ", tcl_prompt_package(s));
-        char *line = read_line(prompt, interactive);
+        at_prompt = 1;
+        char *line = quit_signal ? NULL : read_line(prompt, interactive);
+        at_prompt = 0;
+        if (quit_signal) {
+            free(line);
+            status = 128 + quit_signal;
+            break;
+        }
         if (!line) {
             if (interactive) putchar('\n');
             break;

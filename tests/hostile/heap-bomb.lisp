@@ -1,2 +1,2 @@
-;; expect: error STORAGE-CONDITION
+;; expect: error STORAGE-CONDITION|TIMEOUT
 (let ((l nil)) (loop (push (make-array 100000) l)))

@@ -231,3 +231,50 @@
     (delete-directory *cf-dir*)
     (probe-file *cf-dir*))
   nil)
+
+(deftest compile-file-macrolet-symbol-macrolet-locally-bodies-are-top-level
+  ;; CLHS 3.2.3.1: the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY is processed as
+  ;; top-level forms: its EVAL-WHEN runs at compile time, its DEFMACRO is there for the forms after
+  ;; it, and its local macros and symbol macros expand into such forms
+  (progn
+    (setq *cf-log* nil)
+    (cf-write "ml.lisp"
+              "(macrolet ((note (x) `(push ,x cl-user::*cf-log*)))"
+              "  (eval-when (:compile-toplevel) (note :macrolet-ct))"
+              "  (defmacro cl-user::cf-ml-m () :from-macrolet)"
+              "  (defun cl-user::cf-ml-f () (list (note :at-load) (cl-user::cf-ml-m))))"
+              "(macrolet ((ct-only (x) `(eval-when (:compile-toplevel) (push ,x cl-user::*cf-log*))))"
+              "  (ct-only :local-macro-ct))"
+              "(symbol-macrolet ((ct-form (eval-when (:compile-toplevel) (push :symbol-macro-ct cl-user::*cf-log*))))"
+              "  ct-form)"
+              "(locally (declare (special cl-user::*cf-log*))"
+              "  (eval-when (:compile-toplevel) (push :locally-ct cl-user::*cf-log*))"
+              "  (defmacro cl-user::cf-lo-m () :from-locally))"
+              "(defun cl-user::cf-ml-g () (list (cl-user::cf-ml-m) (cl-user::cf-lo-m)))")
+    (let ((r (cf-compile "ml.lisp")))
+      (let ((at-compile (reverse *cf-log*)))
+        (setq *cf-log* nil)
+        (fmakunbound 'cf-ml-m)
+        (fmakunbound 'cf-lo-m)
+        (load (first r))
+        (list at-compile (third r) (cf-ml-f) (cf-ml-g) (reverse *cf-log*)))))
+  ((:macrolet-ct :local-macro-ct :symbol-macro-ct :locally-ct) nil
+   ((:at-load) :from-macrolet) (:from-macrolet :from-locally) (:at-load)))
+
+(deftest compile-file-user-macros-expanding-to-compile-time-forms
+  ;; whatever a top-level macro expands to is processed: EVAL-WHEN, DEFMACRO, PROGN of them
+  (progn
+    (setq *cf-log* nil)
+    (cf-write "um.lisp"
+              "(defmacro cl-user::cf-at-compile (x) `(eval-when (:compile-toplevel :load-toplevel :execute) (push ,x cl-user::*cf-log*)))"
+              "(defmacro cl-user::cf-def-const-macro (name value) `(progn (defmacro ,name () ,value) (cl-user::cf-at-compile ',name)))"
+              "(cl-user::cf-at-compile :user-ct)"
+              "(cl-user::cf-def-const-macro cl-user::cf-um-seven 7)"
+              "(defun cl-user::cf-um-f () (cl-user::cf-um-seven))")
+    (let ((r (cf-compile "um.lisp")))
+      (let ((at-compile (reverse *cf-log*)))
+        (setq *cf-log* nil)
+        (fmakunbound 'cf-um-seven)
+        (load (first r))
+        (list at-compile (third r) (cf-um-f) (reverse *cf-log*)))))
+  ((:user-ct cf-um-seven) nil 7 (:user-ct cf-um-seven)))

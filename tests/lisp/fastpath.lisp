@@ -17,7 +17,7 @@
         (1- most-negative-fixnum) 1/2 -3/4 0.0 1.5 -2.5d0 #c(1 2) nil t :k 'sym "str" #\a
         (list 1 2) (cons 1 2) (vector 1)))
 
-(defparameter *fp-predicates-1* '(null not consp atom listp symbolp endp zerop plusp minusp))
+(defparameter *fp-predicates-1* '(null not consp atom listp symbolp numberp endp zerop plusp minusp))
 (defparameter *fp-predicates-2* '(eq eql < > <= >= = /=))
 
 (defun fp-disagreements-1 (pred)

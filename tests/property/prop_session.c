@@ -1,9 +1,12 @@
 /* prop_session.c: property tests of the session API: random histories of definitions, uses,
- * package switches, errors, resets, checkpoints, restores and session-file round trips, each step
+ * package switches, classes (redefined), generic functions and their methods (redefined, removed),
+ * a fixture system loaded through the loader, errors, resets, checkpoints, restores and
+ * session-file round trips, each step
  * checked against a model of the session state (seeds 000-003; issue 18: a restore or a round
  * trip gives back the model saved with it and the same list-definitions). Seeded; on failure prints the seed and a shrunk failing history.
  * Usage: prop_session [SEQUENCES] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
+#include "bootimage.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +28,9 @@ typedef enum {
     OP_DEFUN, OP_CALL, OP_DEFVAR, OP_DEFPARAMETER, OP_SETF, OP_READVAR, OP_DEFMACRO, OP_USE_MACRO,
     OP_DEFPACKAGE, OP_IN_PACKAGE, OP_PACKAGE_PARAM, OP_ERROR, OP_RESET, OP_CHECK_PACKAGE,
     OP_LIST_DEFINITIONS, OP_DEFCLASS, OP_FIND_CLASS, OP_DEFSTRUCT, OP_USE_STRUCT,
-    OP_CHECKPOINT, OP_RESTORE, OP_FILE_ROUNDTRIP, OP_COUNT
+    OP_CHECKPOINT, OP_RESTORE, OP_FILE_ROUNDTRIP,
+    OP_DEFGENERIC, OP_DEFMETHOD, OP_REMOVE_METHOD, OP_CALL_GENERIC, OP_MAKE_INSTANCE, OP_LOAD_SYSTEM, OP_USE_SYSTEM,
+    OP_COUNT
 } OpKind;
 
 typedef struct Op { OpKind kind; int name; int value; int pkg; } Op;
@@ -41,14 +46,22 @@ typedef struct Model {
     bool fn[NPKGS][NNAMES]; int fn_k[NPKGS][NNAMES];
     bool var[NPKGS][NNAMES]; int var_v[NPKGS][NNAMES];
     bool mac[NPKGS][NNAMES]; int mac_k[NPKGS][NNAMES];
-    bool cls[NPKGS][NNAMES];
+    bool cls[NPKGS][NNAMES]; int cls_v[NPKGS][NNAMES];      /* the initform of its slot A */
     bool st[NPKGS][NNAMES]; int st_v[NPKGS][NNAMES];
+    bool gf[NPKGS][NNAMES];                                  /* generic function PROP-Gi */
+    bool gm[NPKGS][NNAMES]; int gm_k[NPKGS][NNAMES];        /* its method on INTEGER: (+ x k) */
+    bool sys;                 /* the fixture system fix-util is loaded (a reset keeps loaded systems), */
+    bool sys_listed;          /* and list-definitions shows it (loaded since the last reset) */
 } Model;
 
 static void model_reset(Model *m) {
+    bool sys = m->sys;
     memset(m, 0, sizeof *m);
     m->pkg_exists[0] = true;
+    m->sys = sys;
 }
+
+static char fix_util_dir[512];   /* tests/systems/fix-util/, absolute */
 
 static bool have_clos;
 
@@ -128,7 +141,19 @@ static void op_text(const Op *op, char *buf, size_t n) {
     case OP_RESET: snprintf(buf, n, "<reset>"); break;
     case OP_CHECK_PACKAGE: snprintf(buf, n, "(package-name *package*)"); break;
     case OP_LIST_DEFINITIONS: snprintf(buf, n, "<list-definitions>"); break;
-    case OP_DEFCLASS: snprintf(buf, n, "(defclass prop-c%d () ())", i); break;
+    case OP_DEFCLASS: snprintf(buf, n, "(defclass prop-c%d () ((a :initform %d)))", i, v); break;
+    case OP_MAKE_INSTANCE: snprintf(buf, n, "(slot-value (make-instance 'prop-c%d) 'a)", i); break;
+    case OP_DEFGENERIC: snprintf(buf, n, "(defgeneric prop-g%d (x))", i); break;
+    case OP_DEFMETHOD: snprintf(buf, n, "(defmethod prop-g%d ((x integer)) (+ x %d))", i, v); break;
+    case OP_REMOVE_METHOD:
+        snprintf(buf, n, "(let* ((gf (fdefinition 'prop-g%d)) (m (find-method gf '() (list (find-class 'integer)) nil)))"
+                         " (when m (remove-method gf m)) (not (null m)))", i);
+        break;
+    case OP_CALL_GENERIC: snprintf(buf, n, "(prop-g%d %d)", i, v); break;
+    case OP_LOAD_SYSTEM:
+        snprintf(buf, n, "(progn (push #p\"%s\" asdf:*central-registry*) (asdf:load-system :fix-util) t)", fix_util_dir);
+        break;
+    case OP_USE_SYSTEM: snprintf(buf, n, "(funcall (find-symbol \"DOUBLE\" \"FIX-UTIL\") %d)", v); break;
     case OP_FIND_CLASS: snprintf(buf, n, "(not (null (find-class 'prop-c%d nil)))", i); break;
     case OP_DEFSTRUCT: snprintf(buf, n, "(defstruct prop-s%d (a %d))", i, v); break;
     case OP_USE_STRUCT: snprintf(buf, n, "(prop-s%d-a (make-prop-s%d))", i, i); break;
@@ -141,7 +166,7 @@ static void op_text(const Op *op, char *buf, size_t n) {
 
 static Outcome run_op(TclSession *s, Model *m, const Op *op) {
     Outcome o = {true, ""};
-    char code[256], want[64];
+    char code[768], want[64];
     op_text(op, code, sizeof code);
     int p = m->current, i = op->name, v = op->value;
     TclResult *r = NULL;
@@ -207,9 +232,15 @@ static Outcome run_op(TclSession *s, Model *m, const Op *op) {
                 if (m->mac[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-M%d (X)", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
                 if (m->cls[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-C%d", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
                 if (m->st[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-S%d", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                if (m->gf[q][k]) { any = true; snprintf(needle, sizeof needle, "- %sPROP-G%d (X)", pre, k); if (o.ok && !strstr(d->text, needle)) fail(&o, "list-definitions lacks %s:\n%s", needle, d->text); }
+                snprintf(needle, sizeof needle, "- %sPROP-G%d (INTEGER)", pre, k);
+                if (o.ok && m->gm[q][k] != (strstr(d->text, needle) != NULL))
+                    fail(&o, "list-definitions %s %s:\n%s", m->gm[q][k] ? "lacks" : "still has", needle, d->text);
             }
             if (q > 0) any = true;
         }
+        if (o.ok && m->sys_listed) { any = true; if (!strstr(d->text, "- fix-util 1.2.0")) fail(&o, "list-definitions lacks fix-util:\n%s", d->text); }
+        if (o.ok && !m->sys_listed && strstr(d->text, "fix-util")) fail(&o, "list-definitions still has fix-util:\n%s", d->text);
         if (o.ok && !any && !strstr(d->text, "No user definitions")) fail(&o, "empty model but list-definitions says:\n%s", d->text);
         if (o.ok && any && strstr(d->text, "No user definitions")) fail(&o, "model has definitions but list-definitions says none");
         tcl_definitions_free(d);
@@ -285,6 +316,38 @@ static Outcome run_op(TclSession *s, Model *m, const Op *op) {
         case OP_DEFCLASS:
             if (r->status != TCL_OK) fail(&o, "%s: error %s %s", code, r->error_type, r->error_message);
             m->cls[p][i] = true;
+            m->cls_v[p][i] = v;
+            break;
+        case OP_MAKE_INSTANCE:
+            if (m->cls[p][i]) { snprintf(want, sizeof want, "%d", m->cls_v[p][i]); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, NULL, code);
+            break;
+        case OP_DEFGENERIC:
+            if (r->status != TCL_OK) fail(&o, "%s: error %s %s", code, r->error_type, r->error_message);
+            m->gf[p][i] = true;
+            break;
+        case OP_DEFMETHOD:
+            if (r->status != TCL_OK) fail(&o, "%s: error %s %s", code, r->error_type, r->error_message);
+            m->gf[p][i] = m->gm[p][i] = true;
+            m->gm_k[p][i] = v;
+            break;
+        case OP_REMOVE_METHOD:
+            if (!m->gf[p][i]) { expect_error(&o, r, "UNDEFINED-FUNCTION", code); break; }
+            expect_value(&o, r, m->gm[p][i] ? "T" : "NIL", code);
+            m->gm[p][i] = false;
+            break;
+        case OP_CALL_GENERIC:
+            if (!m->gf[p][i]) expect_error(&o, r, "UNDEFINED-FUNCTION", code);
+            else if (!m->gm[p][i]) expect_error(&o, r, NULL, code);    /* no applicable method */
+            else { snprintf(want, sizeof want, "%d", v + m->gm_k[p][i]); expect_value(&o, r, want, code); }
+            break;
+        case OP_LOAD_SYSTEM:
+            expect_value(&o, r, "T", code);
+            m->sys = m->sys_listed = true;
+            break;
+        case OP_USE_SYSTEM:
+            if (m->sys) { snprintf(want, sizeof want, "%d", 2 * v); expect_value(&o, r, want, code); }
+            else expect_error(&o, r, NULL, code);
             break;
         case OP_FIND_CLASS:
             expect_value(&o, r, m->cls[p][i] ? "T" : "NIL", code);
@@ -310,7 +373,10 @@ static Outcome run_op(TclSession *s, Model *m, const Op *op) {
 static void random_op(Op *op) {
     for (;;) {
         op->kind = (OpKind)rnd(OP_COUNT);
-        if (!have_clos && (op->kind == OP_DEFCLASS || op->kind == OP_FIND_CLASS || op->kind == OP_DEFSTRUCT || op->kind == OP_USE_STRUCT)) continue;
+        if (!have_clos && (op->kind == OP_DEFCLASS || op->kind == OP_FIND_CLASS || op->kind == OP_DEFSTRUCT || op->kind == OP_USE_STRUCT ||
+                           op->kind == OP_MAKE_INSTANCE || (op->kind >= OP_DEFGENERIC && op->kind <= OP_CALL_GENERIC)))
+            continue;
+        if (op->kind == OP_LOAD_SYSTEM && rnd(3)) continue;   /* a load reads two files */
         if (op->kind == OP_RESET && rnd(3)) continue;   /* resets are rarer */
         /* a checkpoint, a restore or a file round trip copies the whole state (milliseconds each):
          * rarer, so that the default thousand histories stay within make test's time */
@@ -328,6 +394,10 @@ static int run_history(TclSession *s, const Op *ops, int n, Outcome *out) {
     Model m;
     tcl_reset(s, false);
     forget_checkpoints(s);
+    /* a reset keeps loaded systems: the model starts from what the session has */
+    TclResult *r = tcl_eval(s, "(not (null (find-package \"FIX-UTIL\")))", NULL, -1);
+    m.sys = r->status == TCL_OK && r->nvalues && strcmp(r->values[0], "T") == 0;
+    tcl_result_free(r);
     model_reset(&m);
     for (int k = 0; k < n; k++) {
         Outcome o = run_op(s, &m, &ops[k]);
@@ -366,8 +436,29 @@ static int shrink(const Op *ops, int n, Op *best, Outcome *why) {
 
 typedef struct Args { int sequences; unsigned long long seed; int result; } Args;
 
+/* Sessions boot from an image this program writes, as build/tinycl's do: a checkpoint then copies
+ * what the histories made, not the whole booted library (which lives in the image's heap). */
+static unsigned char *boot_image;
+
+static void use_boot_image(void) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/tinycl-prop-image-%ld", (long)getpid());
+    if (tcl_write_boot_image(path) != 0) { fprintf(stderr, "could not write a boot image: booting from source\n"); return; }
+    FILE *f = fopen(path, "rb");
+    long len = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (boot_image = (unsigned char *)malloc((size_t)len)) &&
+        fread(boot_image, 1, (size_t)len, f) == (size_t)len)
+        bootimage_use(boot_image, (size_t)len);
+    if (f) fclose(f);
+    remove(path);
+}
+
 static int run(void *p) {
     Args *a = (Args *)p;
+    use_boot_image();
+    if (!getcwd(fix_util_dir, sizeof fix_util_dir - 32)) strcpy(fix_util_dir, ".");
+    strcat(fix_util_dir, "/tests/systems/fix-util/");
     TclOptions opt = {0};
     opt.capture_output = true;
     TclSession *s = tcl_session_new(&opt);
@@ -378,14 +469,6 @@ static int run(void *p) {
     snprintf(state_path, sizeof state_path, "/tmp/tinycl-prop-%ld.state", (long)getpid());
     int passed = 0, failed = 0;
     for (int seq = 0; seq < a->sequences; seq++) {
-        /* a new interpreter every 25 histories: the heaps restores make are kept while any later
-         * checkpoint names them, and a reset frees none, so one interpreter running a thousand
-         * histories would copy ever more at each checkpoint (issue 18 note) */
-        if (seq && seq % 25 == 0) {
-            tcl_session_free(s);
-            s = tcl_session_new(&opt);
-            if (!s) { fprintf(stderr, "could not create a session\n"); return 2; }
-        }
         rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)seq * 1442695040888963407ULL + 1;
         Op ops[256];
         int n = 5 + (int)rnd(30);
@@ -400,7 +483,7 @@ static int run(void *p) {
         int m = shrink(ops, at + 1, small, &why);
         printf("  shrunk to %d steps:\n", m);
         for (int k = 0; k < m; k++) {
-            char code[256];
+            char code[768];
             op_text(&small[k], code, sizeof code);
             printf("    %d: %s\n", k, code);
         }

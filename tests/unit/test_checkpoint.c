@@ -262,6 +262,87 @@ START_TEST(checkpoint_cost_is_measured) {
 }
 END_TEST
 
+
+static size_t checkpoint_bytes(TclSession *s, const char *name) {
+    TclCheckpoints *l = tcl_list_checkpoints(s);
+    size_t n = 0;
+    for (int i = 0; i < l->count; i++) if (strcmp(l->items[i].name, name) == 0) n = l->items[i].bytes;
+    tcl_checkpoints_free(l);
+    return n;
+}
+
+static long resident_kib(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) { if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0; fclose(f); }
+    return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Issue 18: a restore's heap is given back once nothing reaches it. Cycles of definitions,
+ * checkpoints and restores (and resets) keep the size of a checkpoint and the process's memory
+ * where they were after the first few, instead of each checkpoint copying every earlier restore. */
+START_TEST(checkpoint_restore_cycles_stay_bounded) {
+    TclSession *s = new_session();
+    define_some(s);
+    char *err = NULL;
+    ck_assert_int_eq(tcl_checkpoint(s, "base", &err), 0);
+    size_t early = 0;
+    long early_rss = 0;
+    for (int i = 0; i < 60; i++) {
+        char code[128];
+        snprintf(code, sizeof code, "(defun cycle-%d (x) (list x %d))", i % 5, i);
+        free(value(s, code));
+        /* garbage once the next cycle replaces it: 320 KB that no later checkpoint may carry */
+        snprintf(code, sizeof code, "(length (defparameter *junk* (make-list 20000 :initial-element %d)))", i);
+        free(value(s, code));
+        ck_assert_int_eq(tcl_checkpoint(s, "cycle", &err), 0);
+        ck_assert_int_eq(tcl_restore(s, i == 30 ? "base" : "cycle", &err), 0);
+        if (i % 20 == 10) tcl_reset(s, false);
+        if (i == 9) { early = checkpoint_bytes(s, "cycle"); early_rss = resident_kib(); }
+    }
+    ck_value(s, "(cycle-4 1)", "(1 59)");
+    ck_assert_int_eq(tcl_checkpoint(s, "cycle", &err), 0);
+    size_t late = checkpoint_bytes(s, "cycle");
+    long late_rss = resident_kib();
+    fprintf(stderr, "cycles: checkpoint %zu -> %zu bytes, resident %ld -> %ld KiB\n", early, late, early_rss, late_rss);
+    ck_assert_uint_gt(early, 0);
+    ck_assert_uint_le(late, early + early / 10);
+    ck_assert_int_le(late_rss, early_rss + 48 * 1024);
+    tcl_session_free(s);
+}
+END_TEST
+
+
+/* Weak objects (weak pointers, weak hash tables, the tables FINALIZE keeps) once made every later
+ * checkpoint and session-file write fail. They are written with what they hold, and come back
+ * weak again; what the collector registered for the process (finalizers) is the process's. */
+START_TEST(weak_objects_are_checkpointed) {
+    TclSession *s = new_session();
+    ck_value(s, "(defvar *keep* (list 1 2)) (defvar *wp* (tinycl:make-weak-pointer *keep*)) "
+                "(defvar *wt* (make-hash-table :test 'eq :weakness :key)) (setf (gethash *keep* *wt*) :kept) "
+                "(tinycl:finalize (list 3) (lambda () nil)) t", "T");
+    char *err = NULL;
+    ck_assert_msg(tcl_checkpoint(s, "weak", &err) == 0, "%s", err ? err : "");
+    ck_value(s, "(setq *keep* nil *wp* nil *wt* nil)", "NIL");
+    ck_assert_msg(tcl_restore(s, "weak", &err) == 0, "%s", err ? err : "");
+    ck_value(s, "(list (tinycl:weak-pointer-value *wp*) (eq (tinycl:weak-pointer-value *wp*) *keep*) "
+                "(gethash *keep* *wt*) (hash-table-weakness *wt*) (hash-table-count *wt*))",
+             "((1 2) T :KEPT :KEY 1)");
+    /* weak again: a new key only the table holds can go (and the table still works) */
+    ck_value(s, "(progn (setf (gethash (list 9) *wt*) :new) (hash-table-weakness *wt*))", ":KEY");
+    char path[] = "/tmp/tinycl-ckpt-weak-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    ck_assert_msg(tcl_session_file_save(s, path, &err) == 0, "%s", err ? err : "");
+    TclSession *t = new_session();
+    ck_assert_int_eq(tcl_session_file_load(t, path, &err), 1);
+    ck_value(t, "(list (tinycl:weak-pointer-value *wp*) (gethash *keep* *wt*))", "((1 2) :KEPT)");
+    unlink(path);
+    tcl_session_free(t);
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *checkpoint_suite(void) {
     Suite *su = suite_create("checkpoint");
     TCase *tc = tcase_create("checkpoint");
@@ -271,6 +352,8 @@ static Suite *checkpoint_suite(void) {
     tcase_add_test(tc, session_file_carries_the_state_to_another_session);
     tcase_add_test(tc, damaged_session_file_is_refused_and_moved_aside);
     tcase_add_test(tc, checkpoint_cost_is_measured);
+    tcase_add_test(tc, checkpoint_restore_cycles_stay_bounded);
+    tcase_add_test(tc, weak_objects_are_checkpointed);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -85,6 +85,27 @@ START_TEST(test_interrupt_then_cancel_delivered) {
 }
 END_TEST
 
+/* The safe point is one compare; the ticker thread sends it down the slow path, where the clock
+ * is read. A time limit stops code whose only safe points are calls (no backward GO), direct calls
+ * and FUNCALLs alike, also after the session sat idle long enough for the ticks to slow down. */
+START_TEST(test_time_limit_stops_calls_only) {
+    TclSession *s = new_session();
+    const char *forms[] = {
+        "(labels ((burn (a b c d n) (when (> n 0) (burn b c d a (1- n)) (burn a b c d (1- n))))) (burn 1 2 3 4 200))",
+        "(let ((f nil)) (setq f (lambda (n) (when (> n 0) (funcall f (1- n)) (funcall f (1- n))))) (funcall f 200))",
+    };
+    for (int i = 0; i < 2; i++) {
+        struct timespec idle = {1, 0};
+        nanosleep(&idle, NULL);
+        TclResult *r = tcl_eval(s, forms[i], NULL, 0.2);
+        ck_assert_int_eq(r->status, TCL_TIMEOUT);
+        ck_assert_double_lt(r->elapsed_ms, 3000);
+        tcl_result_free(r);
+    }
+    tcl_session_free(s);
+}
+END_TEST
+
 /* Stack exhaustion caught by HANDLER-CASE, twice, then once uncaught, then normal work again. */
 START_TEST(test_deep_recursion_twice) {
     TclSession *s = new_session();
@@ -143,6 +164,7 @@ static Suite *exits_suite(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_timeout_twice_through_unwind_protect);
     tcase_add_test(tc, test_interrupt_then_cancel_delivered);
+    tcase_add_test(tc, test_time_limit_stops_calls_only);
     tcase_add_test(tc, test_deep_recursion_twice);
     tcase_add_test(tc, test_special_two_threads);
     suite_add_tcase(su, tc);

@@ -37,6 +37,24 @@ static char *value(TclSession *s, const char *code) {
         free(v_);                                                                     \
     } while (0)
 
+/* What the session made before a system load stays the session's: listed by list-definitions after
+ * the load, and gone after a plain reset (the load's commit once took every symbol of CL-USER). */
+START_TEST(definitions_before_a_load_stay_the_sessions) {
+    TclSession *s = new_session();
+    ck_value(s, "(defclass before-load () ()) (defun before-load-fn () 1) t", "T");
+    TclReport *r = tcl_load_system(s, "fix-util", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    tcl_report_free(r);
+    TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
+    ck_assert_msg(strstr(d->text, "- BEFORE-LOAD\n") && strstr(d->text, "- BEFORE-LOAD-FN ()"), "%s", d->text);
+    tcl_definitions_free(d);
+    tcl_reset(s, false);
+    ck_value(s, "(list (find-class 'before-load nil) (fboundp 'before-load-fn) (funcall (find-symbol \"DOUBLE\" :fix-util) 2))",
+             "(NIL NIL 4)");
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(reset_restores_deleted_boot_package) {
     TclSession *s = new_session();
     ck_value(s, "(delete-package \"ASDF-USER\")", "T");
@@ -75,6 +93,57 @@ START_TEST(commit_keeps_local_nicknames_and_uses) {
     ck_value(s, "(tinycl:remove-package-local-nickname \"U\" :snap-q)", "T");
     tcl_reset(s, false);
     ck_value(s, "(mapcar #'car (tinycl:package-local-nicknames :snap-q))", "(\"U\")");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* A commit takes only what happened between the capture and itself: symbols the user interned or
+ * set before the capture stay the user's (a reset removes them), those of the load are kept; so are
+ * those of a capture nested in it. */
+START_TEST(commit_takes_only_the_load) {
+    TclSession *s = new_session();
+    ck_value(s, "(intern \"SNAP-USER-BEFORE\" :cl-user) (defvar cl-user::*snap-user-var* 1) (intern \"SNAP-USER-KW\" :keyword) t", "T");
+    ck_value(s, "(defvar *outer* (sys::%snapshot-capture)) (defun cl-user::snap-outer-1 () 1) "
+                "(defvar *inner* (sys::%snapshot-capture)) (defun cl-user::snap-inner () 2) (intern \"SNAP-LOAD-KW\" :keyword) "
+                "(sys::%snapshot-commit *inner*) (defun cl-user::snap-outer-2 () 3) "
+                "(export (intern \"SNAP-EXPORTED\" :cl-user) :cl-user) "
+                "(sys::%snapshot-commit *outer*) t", "T");
+    ck_value(s, "(intern \"SNAP-USER-AFTER\" :cl-user) t", "T");
+    tcl_reset(s, false);
+    ck_value(s, "(list (snap-outer-1) (snap-inner) (snap-outer-2) (nth-value 1 (find-symbol \"SNAP-EXPORTED\" :cl-user)) "
+                "(and (find-symbol \"SNAP-LOAD-KW\" :keyword) t))", "(1 2 3 :EXTERNAL T)");
+    ck_value(s, "(list (find-symbol \"SNAP-USER-BEFORE\" :cl-user) (find-symbol \"SNAP-USER-AFTER\" :cl-user) "
+                "(find-symbol \"*SNAP-USER-VAR*\" :cl-user) (find-symbol \"SNAP-USER-KW\" :keyword))", "(NIL NIL NIL NIL)");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* A capture is committed or released once; a released one commits nothing. */
+START_TEST(capture_released_or_committed_once) {
+    TclSession *s = new_session();
+    ck_value(s, "(defvar *c1* (sys::%snapshot-capture)) (defun cl-user::snap-released () 1) "
+                "(sys::%snapshot-release *c1*) (sys::%snapshot-release *c1*)", "NIL");
+    ck_value(s, "(handler-case (sys::%snapshot-commit *c1*) (error () :refused))", ":REFUSED");
+    ck_value(s, "(defvar *c2* (sys::%snapshot-capture)) (defun cl-user::snap-committed () 2) (sys::%snapshot-commit *c2*) "
+                "(handler-case (sys::%snapshot-commit *c2*) (error () :refused))", ":REFUSED");
+    tcl_reset(s, false);
+    ck_value(s, "(list (fboundp 'cl-user::snap-released) (fboundp 'cl-user::snap-committed))", "(NIL T)");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* A load that fails records nothing and leaves no capture open: a later load is recorded exactly. */
+START_TEST(failed_load_then_load) {
+    TclSession *s = new_session();
+    TclReport *r = tcl_load_system(s, "fix-broken", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_ERROR);
+    tcl_report_free(r);
+    ck_value(s, "(defun cl-user::snap-between () 1) t", "T");
+    r = tcl_load_system(s, "fix-app", false, false, -1);
+    ck_assert_int_eq(r->result->status, TCL_OK);
+    tcl_report_free(r);
+    tcl_reset(s, false);
+    ck_value(s, "(list (fboundp 'cl-user::snap-between) (fix-app:app-value) (tinycl:list-loaded-systems))", "(NIL 21 NIL)");
     tcl_session_free(s);
 }
 END_TEST
@@ -228,10 +297,14 @@ static Suite *suite(void) {
     tcase_add_test(t, reset_restores_deleted_boot_package);
     tcase_add_test(t, commit_extends_the_reset_state);
     tcase_add_test(t, commit_keeps_local_nicknames_and_uses);
+    tcase_add_test(t, commit_takes_only_the_load);
+    tcase_add_test(t, capture_released_or_committed_once);
+    tcase_add_test(t, failed_load_then_load);
     tcase_add_test(t, load_system_report);
     tcase_add_test(t, load_system_failures);
     tcase_add_test(t, describe_and_local_systems);
     tcase_add_test(t, sessions_are_isolated);
+    tcase_add_test(t, definitions_before_a_load_stay_the_sessions);
     suite_add_tcase(s, t);
     return s;
 }
