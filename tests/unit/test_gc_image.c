@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "tinycl.h"
-#include "bootimage.h"
 #include "session_unit.h"
+#include "image_unit.h"
 
 /* Helpers, and the image's objects pointed at fresh ones: a symbol's property list and a special
  * variable's value, a package table, a class's slots (subclasses, documentation), methods pushed
@@ -72,29 +72,6 @@ static char *check(TclSession *s, const char *tag) {
 
 /* Sessions start from a boot image, as build/tinycl's do (this program carries none): one this
  * program writes and hands over in memory, so that each session's image part is a copy. */
-static unsigned char *image;
-static size_t image_len;
-
-static void load_image(void) {
-    if (image) return;
-    char path[] = "/tmp/tinycl-gc-image-test-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_int_eq(tcl_write_boot_image(path), 0);
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    image_len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    image = malloc(image_len);
-    ck_assert_uint_eq(fread(image, 1, image_len, f), image_len);
-    fclose(f);
-    unlink(path);
-    bootimage_use(image, image_len);
-    setenv("TINYCL_BOOT", "image", 1);     /* a refused image fails tcl_session_new */
-}
-
 static TclSession *new_session(void) {
     TclOptions o;
     memset(&o, 0, sizeof o);
@@ -110,7 +87,7 @@ static TclSession *new_session(void) {
     } while (0)
 
 START_TEST(image_objects_keep_fresh_objects) {
-    load_image();
+    unit_use_boot_image();
     TclSession *s = new_session();
     ck_assert_ptr_nonnull(s);
     /* the image's writes are tracked: a few of its pages are written at start, most are not */
@@ -128,7 +105,7 @@ END_TEST
 
 /* A restore writes the whole state back into the image's pages at once. */
 START_TEST(image_objects_after_restore) {
-    load_image();
+    unit_use_boot_image();
     TclSession *s = new_session();
     ck_assert_ptr_nonnull(s);
     char *err = NULL;
@@ -169,7 +146,7 @@ static void *thread_main(void *arg) {
 }
 
 START_TEST(two_sessions_on_two_threads) {
-    load_image();
+    unit_use_boot_image();
     Worker a = {.tag = "alpha"}, b = {.tag = "beta"};
     pthread_t ta, tb;
     ck_assert_int_eq(pthread_create(&ta, NULL, thread_main, &a), 0);

@@ -8,34 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "tinycl.h"
-#include "bootimage.h"
 #include "session_unit.h"
-
-static unsigned char *image;
-static size_t image_len;
-
-static void load_image(void) {
-    if (image) return;
-    char path[] = "/tmp/tinycl-image-test-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_int_eq(tcl_write_boot_image(path), 0);
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    image_len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    image = malloc(image_len);
-    ck_assert_uint_eq(fread(image, 1, image_len, f), image_len);
-    fclose(f);
-    unlink(path);
-    bootimage_use(image, image_len);
-    setenv("TINYCL_BOOT", "image", 1);     /* a refused image fails tcl_session_new */
-}
+#include "image_unit.h"
 
 static TclSession *new_session(void) {
-    load_image();
+    unit_use_boot_image();
     TclOptions o;
     memset(&o, 0, sizeof o);
     o.capture_output = true;
@@ -144,11 +121,11 @@ END_TEST
 
 /* Last: a refused image is sticky for the process. */
 START_TEST(damaged_image_refused) {
-    load_image();
-    unsigned char *bad = malloc(image_len);
-    memcpy(bad, image, image_len);
-    bad[image_len / 2] ^= 0x10;
-    bootimage_use(bad, image_len);
+    unit_use_boot_image();
+    unsigned char *bad = malloc(unit_image_len);
+    memcpy(bad, unit_image, unit_image_len);
+    bad[unit_image_len / 2] ^= 0x10;
+    bootimage_use(bad, unit_image_len);
     TclOptions o;
     memset(&o, 0, sizeof o);
     o.capture_output = true;

@@ -4,6 +4,7 @@
 #include "unit.h"
 #include "tinycl.h"
 #include "bootimage.h"
+#include "image_unit.h"
 #include <string.h>
 #include <unistd.h>
 
@@ -14,20 +15,8 @@ static bool analysed(Lisp *L, const char *name) {
 }
 
 START_TEST(session_functions_analysed_in_the_image) {
-    char path[] = "/tmp/tinycl-image-warm-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_int_eq(tcl_write_boot_image(path), 0);
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    size_t len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *image = malloc(len);
-    ck_assert_uint_eq(fread(image, 1, len, f), len);
-    fclose(f);
-    unlink(path);
+    size_t len;
+    unsigned char *image = unit_read_boot_image(&len);
     bootimage_use(image, len);
     setenv("TINYCL_BOOT", "image", 1);
     Lisp *L = unit_lisp();
