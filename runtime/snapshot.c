@@ -83,6 +83,19 @@ static void collect_present(Lisp *L, Obj sym, void *vctx) {
     c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
 }
 
+/* A symbol's record: its cells, flags and home package as they are now. */
+static Obj make_record(Lisp *L, Obj sym) {
+    Symbol *s = symbol_data(L, sym);
+    Obj rec = make_vector(L, 6, NIL);
+    VEC(rec)->data[0] = sym;
+    VEC(rec)->data[1] = s->value;
+    VEC(rec)->data[2] = s->function;
+    VEC(rec)->data[3] = s->plist;
+    VEC(rec)->data[4] = s->setf_function;
+    VEC(rec)->data[5] = cons(L, FIX(s->h.flags & (uint8_t)~SYM_SNAPSHOT_MARK), s->package);
+    return rec;
+}
+
 static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
     Collect *c = (Collect *)vctx;
     BaseEntry *be = c->base.cap ? base_slot(&c->base, sym) : NULL;
@@ -96,14 +109,7 @@ static void collect_symbol(Lisp *L, Obj sym, void *vctx) {
         s->h.flags |= SYM_SNAPSHOT_MARK;
         return;
     }
-    Obj rec = make_vector(L, 6, NIL);
-    VEC(rec)->data[0] = sym;
-    VEC(rec)->data[1] = s->value;
-    VEC(rec)->data[2] = s->function;
-    VEC(rec)->data[3] = s->plist;
-    VEC(rec)->data[4] = s->setf_function;
-    VEC(rec)->data[5] = cons(L, FIX(s->h.flags), s->package);
-    c->records = cons(L, rec, c->records);
+    c->records = cons(L, make_record(L, sym), c->records);
     s->h.flags |= SYM_SNAPSHOT_MARK;
 }
 
@@ -296,18 +302,6 @@ static void collect_changed(Lisp *L, Obj sym, void *vctx) {
     Changed *c = (Changed *)vctx;
     c->present = cons(L, cons(L, sym, boolean(L, c->external)), c->present);
     changed_add(c, sym);
-}
-
-static Obj make_record(Lisp *L, Obj sym) {
-    Symbol *s = symbol_data(L, sym);
-    Obj rec = make_vector(L, 6, NIL);
-    VEC(rec)->data[0] = sym;
-    VEC(rec)->data[1] = s->value;
-    VEC(rec)->data[2] = s->function;
-    VEC(rec)->data[3] = s->plist;
-    VEC(rec)->data[4] = s->setf_function;
-    VEC(rec)->data[5] = cons(L, FIX(s->h.flags & (uint8_t)~SYM_SNAPSHOT_MARK), s->package);
-    return rec;
 }
 
 /* The image's snapshot, when it can serve as a base here: L->image_snapshot as the writer made
