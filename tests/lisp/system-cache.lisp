@@ -4,7 +4,8 @@
 ;;;; loaded when the cache cannot be written. tests/run-lisp.sh points XDG_CACHE_HOME at a
 ;;;; temporary directory; these tests use a directory of their own under /tmp.
 
-(defvar *sc-dir* (format nil "/tmp/tinycl-system-cache-test-~D-~D/" (get-universal-time) (random 100000)))
+(defvar *sc-dir* (format nil "/tmp/tinycl-system-cache-test-~D-~D/" (get-universal-time)
+                         (random 1000000 (make-random-state t))))
 (defvar *sc-from* nil)
 
 (defun sc (name) (concatenate 'string *sc-dir* name))

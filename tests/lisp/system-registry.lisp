@@ -3,7 +3,8 @@
 ;;;; only as far as the system it looks for and continues later, and the registries' changes a
 ;;;; load records (SYS:%HASH-TABLE-MARK / %HASH-TABLE-CHANGES). Tests run in order.
 
-(defvar *sr-dir* (format nil "/tmp/tinycl-registry-test-~D-~D/" (get-universal-time) (random 100000)))
+(defvar *sr-dir* (format nil "/tmp/tinycl-registry-test-~D-~D/" (get-universal-time)
+                         (random 1000000 (make-random-state t))))
 
 (defun sr (name) (concatenate 'string *sr-dir* name))
 

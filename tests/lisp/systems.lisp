@@ -6,7 +6,8 @@
 (asdf:initialize-source-registry
  `(:source-registry (:tree ,(namestring (merge-pathnames "tests/systems/")))))
 
-(defvar *sy-dir* (format nil "/tmp/tinycl-systems-test-~D/" (get-universal-time)))
+(defvar *sy-dir* (format nil "/tmp/tinycl-systems-test-~D-~D/" (get-universal-time)
+                                 (random 1000000 (make-random-state t))))
 
 (defun sy-loaded () (tinycl:list-loaded-systems))
 
