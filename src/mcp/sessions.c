@@ -10,6 +10,7 @@
 #include <sys/random.h>
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_released = PTHREAD_COND_INITIALIZER;   /* a reference was dropped */
 static McpSession *pool;                 /* live sessions (not ended) */
 static int pool_count;                   /* sessions not yet destroyed (counted against the limit) */
 static TclOptions pool_options;
@@ -177,6 +178,7 @@ void mcp_pool_release(McpSession *ms) {
     if (!ms) return;
     pthread_mutex_lock(&pool_lock);
     bool last = --ms->refs == 0;
+    pthread_cond_broadcast(&pool_released);
     pthread_mutex_unlock(&pool_lock);
     if (last) destroy(ms);
 }
@@ -192,14 +194,34 @@ static void end_session(McpSession *ms) {
     mcp_pool_release(ms);
 }
 
+/* How long an end waits for the session's other holders (its GET stream, a call being interrupted:
+ * its cleanups have two seconds) to let it go. */
+#define END_WAIT_SECONDS 5
+
 bool mcp_pool_end(const char *handle) {
     McpSession *found = NULL;
     pthread_mutex_lock(&pool_lock);
     for (McpSession **p = &pool; *p; p = &(*p)->next)
-        if (strcmp((*p)->handle, handle) == 0) { found = *p; *p = found->next; break; }
+        if (strcmp((*p)->handle, handle) == 0) {
+            found = *p;
+            *p = found->next;
+            found->refs++;      /* ours, while we wait below */
+            break;
+        }
     pthread_mutex_unlock(&pool_lock);
-    if (found) end_session(found);
-    return found != NULL;
+    if (!found) return false;
+    end_session(found);
+    /* The session counts against the limit until it is destroyed. Its GET stream and an
+     * interrupted call drop their references a moment after the end: wait for them (bounded), so
+     * that a client told its session ended can start another at once at the limit. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += END_WAIT_SECONDS;
+    pthread_mutex_lock(&pool_lock);
+    while (found->refs > 1 && pthread_cond_timedwait(&pool_released, &pool_lock, &until) != ETIMEDOUT) {}
+    pthread_mutex_unlock(&pool_lock);
+    mcp_pool_release(found);
+    return true;
 }
 
 int mcp_pool_expire(void) {
