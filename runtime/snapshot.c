@@ -4,6 +4,7 @@
 #include "package.h"
 #include "hash.h"
 #include "array.h"
+#include "list.h"
 #include "written.h"
 #include "bootimage.h"
 #include <stdio.h>
@@ -515,17 +516,6 @@ static void clear_table(Lisp *L, SymTable *t) {
     t->syms = NULL;
 }
 
-static Obj list_reverse_in_place(Obj l) {
-    Obj out = NIL;
-    while (l != NIL) {
-        Obj next = CDR(l);
-        CDR(l) = out;
-        out = l;
-        l = next;
-    }
-    return out;
-}
-
 /* A symbol's cells as REC has them. Only the cells that differ are written: the symbols of the
  * boot image the session did not change stay on pages it shares with the executable's file. */
 static void restore_symbol(Lisp *L, Obj rec) {
@@ -591,9 +581,9 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
         while (i > 0) restore_symbol(L, recs[--i]);
         free(recs);
     } else {
-        Obj rev = list_reverse_in_place(VEC(snap)->data[2]);
+        Obj rev = list_nreconc(L, VEC(snap)->data[2], NIL);
         for (Obj r = rev; r != NIL; r = CDR(r)) restore_symbol(L, CAR(r));
-        VEC(snap)->data[2] = list_reverse_in_place(rev);
+        VEC(snap)->data[2] = list_nreconc(L, rev, NIL);
     }
 }
 
