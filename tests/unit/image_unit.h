@@ -40,4 +40,14 @@ static inline void unit_use_boot_image(void) {
     setenv("TINYCL_BOOT", "image", 1);     /* a refused image fails tcl_session_new */
 }
 
+/* A session started from the program's image, its output captured. */
+static inline TclSession *unit_image_session(void) {
+    unit_use_boot_image();
+    TclOptions o = {0};
+    o.capture_output = true;
+    TclSession *s = tcl_session_new(&o);
+    ck_assert_msg(s != NULL, "tcl_session_new from the image failed");
+    return s;
+}
+
 #endif

@@ -13,16 +13,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-static TclSession *new_session(void) {
-    unit_use_boot_image();
-    TclOptions o;
-    memset(&o, 0, sizeof o);
-    o.capture_output = true;
-    TclSession *s = tcl_session_new(&o);
-    ck_assert_msg(s != NULL, "tcl_session_new from the image failed");
-    return s;
-}
-
 static char *value(TclSession *s, const char *code) {
     TclResult *r = tcl_eval(s, code, NULL, -1);
     char buf[2048];
@@ -60,7 +50,7 @@ static void define_some(TclSession *s) {
 }
 
 START_TEST(restore_returns_to_the_checkpoint) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     define_some(s);
     char *before = definitions(s);
     char *err = NULL;
@@ -116,7 +106,7 @@ START_TEST(restore_returns_to_the_checkpoint) {
 END_TEST
 
 START_TEST(checkpoints_are_bounded_listed_and_deleted) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     char *err = NULL;
     char name[32];
     TclCheckpoints *l = tcl_list_checkpoints(s);
@@ -159,14 +149,14 @@ static char *temp_path(void) {
 
 START_TEST(session_file_carries_the_state_to_another_session) {
     char *path = temp_path();
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     define_some(s);
     char *before = definitions(s);
     char *err = NULL;
     ck_assert_int_eq(tcl_session_file_load(s, path, &err), 0);   /* none yet */
     ck_assert_int_eq(tcl_session_file_save(s, path, &err), 0);
     tcl_session_free(s);
-    TclSession *t = new_session();
+    TclSession *t = unit_image_session();
     ck_assert_int_eq(tcl_session_file_load(t, path, &err), 1);
     char *after = definitions(t);
     ck_assert_str_eq(after, before);
@@ -177,7 +167,7 @@ START_TEST(session_file_carries_the_state_to_another_session) {
     ck_value(t, "(defun more () :more)", "MORE");
     ck_assert_int_eq(tcl_session_file_save(t, path, &err), 0);
     tcl_session_free(t);
-    TclSession *u = new_session();
+    TclSession *u = unit_image_session();
     ck_assert_int_eq(tcl_session_file_load(u, path, &err), 1);
     ck_value(u, "(list (more) (twice 1))", "(:MORE 2)");
     tcl_session_free(u);
@@ -189,7 +179,7 @@ END_TEST
 
 START_TEST(damaged_session_file_is_refused_and_moved_aside) {
     char *path = temp_path();
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     ck_value(s, "(defun kept () 1)", "KEPT");
     char *err = NULL;
     ck_assert_int_eq(tcl_session_file_save(s, path, &err), 0);
@@ -199,7 +189,7 @@ START_TEST(damaged_session_file_is_refused_and_moved_aside) {
     fputc(0x5a, f);
     fputc(0xa5, f);
     fclose(f);
-    TclSession *t = new_session();
+    TclSession *t = unit_image_session();
     ck_value(t, "(defun mine () 2)", "MINE");
     ck_assert_int_eq(tcl_session_file_load(t, path, &err), -1);
     ck_assert_ptr_nonnull(strstr(err, "damaged"));
@@ -221,7 +211,7 @@ START_TEST(damaged_session_file_is_refused_and_moved_aside) {
 END_TEST
 
 START_TEST(checkpoint_cost_is_measured) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     define_some(s);
     char *err = NULL;
     struct timespec a, b;
@@ -259,7 +249,7 @@ static long resident_kib(void) {
  * checkpoints and restores (and resets) keep the size of a checkpoint and the process's memory
  * where they were after the first few, instead of each checkpoint copying every earlier restore. */
 START_TEST(checkpoint_restore_cycles_stay_bounded) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     define_some(s);
     char *err = NULL;
     ck_assert_int_eq(tcl_checkpoint(s, "base", &err), 0);
@@ -294,7 +284,7 @@ END_TEST
  * checkpoint and session-file write fail. They are written with what they hold, and come back
  * weak again; what the collector registered for the process (finalizers) is the process's. */
 START_TEST(weak_objects_are_checkpointed) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     ck_value(s, "(defvar *keep* (list 1 2)) (defvar *wp* (tinycl:make-weak-pointer *keep*)) "
                 "(defvar *wt* (make-hash-table :test 'eq :weakness :key)) (setf (gethash *keep* *wt*) :kept) "
                 "(tinycl:finalize (list 3) (lambda () nil)) t", "T");
@@ -311,7 +301,7 @@ START_TEST(weak_objects_are_checkpointed) {
     int fd = mkstemp(path);
     close(fd);
     ck_assert_msg(tcl_session_file_save(s, path, &err) == 0, "%s", err ? err : "");
-    TclSession *t = new_session();
+    TclSession *t = unit_image_session();
     ck_assert_int_eq(tcl_session_file_load(t, path, &err), 1);
     ck_value(t, "(list (tinycl:weak-pointer-value *wp*) (gethash *keep* *wt*))", "((1 2) :KEPT)");
     unlink(path);

@@ -11,16 +11,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-static TclSession *new_session(void) {
-    unit_use_boot_image();
-    TclOptions o;
-    memset(&o, 0, sizeof o);
-    o.capture_output = true;
-    TclSession *s = tcl_session_new(&o);
-    ck_assert_msg(s != NULL, "tcl_session_new from the image failed");
-    return s;
-}
-
 /* The printed primary value of CODE (malloc'd), or "ERROR: type". */
 static char *value(TclSession *s, const char *code) {
     TclResult *r = tcl_eval(s, code, NULL, -1);
@@ -34,7 +24,7 @@ static char *value(TclSession *s, const char *code) {
 #define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
 
 START_TEST(image_session_evaluates) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     ck_value(s, "(+ 1 2)", "3");
     ck_value(s, "(loop for i below 5 collect (* i i))", "(0 1 4 9 16)");
     ck_value(s, "(format nil \"~{~a~^, ~}\" '(1 2 3))", "\"1, 2, 3\"");
@@ -57,7 +47,7 @@ START_TEST(image_session_evaluates) {
 END_TEST
 
 START_TEST(image_session_resets) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     ck_value(s, "(defun image-f () 42) (defvar *image-v* 1) (defpackage :image-p (:use :cl)) (image-f)", "42");
     tcl_reset(s, false);
     ck_value(s, "(fboundp 'image-f)", "NIL");
@@ -70,7 +60,7 @@ END_TEST
 /* A session's start-up snapshot shares the image's records of unchanged symbols (snapshot.c): a
  * reset still gives back the cells of a boot symbol the user changed, and of one changed again. */
 START_TEST(image_session_resets_boot_symbols) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     ck_value(s, "(setf (get 'list 'image-k) 1 (get 'car 'image-k) 2) (get 'list 'image-k)", "1");
     tcl_reset(s, false);
     ck_value(s, "(list (get 'list 'image-k) (get 'car 'image-k))", "(NIL NIL)");
@@ -84,7 +74,7 @@ END_TEST
 /* A session from the image takes the registries' restorers made when the image was written: a
  * reset still takes away the classes, methods and structures the user defined, every time. */
 START_TEST(image_session_resets_registries) {
-    TclSession *s = new_session();
+    TclSession *s = unit_image_session();
     char *before = value(s, "(length (sb-mop:generic-function-methods #'print-object))");
     for (int round = 0; round < 2; round++) {
         ck_value(s, "(defclass image-c () ()) (defstruct image-s a)"
@@ -103,7 +93,7 @@ END_TEST
 
 /* Two sessions from the same image share nothing. */
 START_TEST(image_sessions_independent) {
-    TclSession *a = new_session(), *b = new_session();
+    TclSession *a = unit_image_session(), *b = unit_image_session();
     ck_value(a, "(defun shared-p () :a) (shared-p)", ":A");
     ck_value(b, "(fboundp 'shared-p)", "NIL");
     ck_value(b, "(setf (symbol-function 'car) nil)", "ERROR: PACKAGE-ERROR");
@@ -112,7 +102,7 @@ START_TEST(image_sessions_independent) {
     ck_value(b, "(packagep (find-package :cl-user))", "T");
     tcl_session_free(b);
     for (int i = 0; i < 20; i++) {      /* sessions made and freed one after another */
-        TclSession *s = new_session();
+        TclSession *s = unit_image_session();
         ck_value(s, "(* 6 7)", "42");
         tcl_session_free(s);
     }
