@@ -1395,6 +1395,8 @@ static void finalize(ACtx *c) {
     for (CallNode *n = c->call_vars; n; n = n->next_var)
         if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
     c->call_vars = NULL;
+    for (Pending *p = c->pending; p; p = p->next)
+        if (p->lambda) mark_self_tail_calls(p->lambda);
     /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }

@@ -236,6 +236,14 @@ bool if_tests_var(IfNode *i);
  * frame, or a fused predicate of one, reads the slot in place. */
 void fuse_if_var(IfNode *i);
 
+/* Whether N is an IF with a fused test (nodes-test.c). */
+bool node_is_fused_if(Node *n);
+/* Calls of LAM's own name in tail position of its body become loops (nodes.c, at finalisation). */
+void mark_self_tail_calls(Lambda *lam);
+/* What a self tail call returns to its function's runner: run the body again (an immediate no
+ * other marker uses: see object.h, reader.c, load.c, session.c). */
+#define TAIL_MARK OBJ(0xB06)
+
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
 Node *analyze_body(ACtx *c, Obj body);      /* implicit progn */

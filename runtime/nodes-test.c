@@ -139,6 +139,7 @@ static const struct { EvalFn ev, var; } fused_var_tests[] = {
 
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 Obj ev_if(Lisp *L, Node *n, Env *env);
+extern const EvalDef nodes_test_evaluators[];
 
 bool if_tests_var(IfNode *i) {
     if (i->n.ev == ev_if) return i->test->ev == ev_lref;
@@ -178,6 +179,12 @@ void fuse_if_test(Lisp *L, IfNode *i) {
     }
     i->call = c;
     i->n.ev = ev;
+}
+
+bool node_is_fused_if(Node *n) {
+    for (const EvalDef *d = nodes_test_evaluators; d->ev; d++)
+        if (n->ev == d->ev) return true;
+    return false;
 }
 
 /* The evaluators of this file, for images (imagetab.h). */
