@@ -632,6 +632,74 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     return prim_slow3(L, c, a, b, x);
 }
 
+/* ---- inline arithmetic of variables and constants, read in place ----
+ * (1+ v), (1- v), (+ v w), (+ v k), (- v w), (- v k) with V and W variables of the current frame
+ * and K a constant (inline_in_place, at finalisation): nothing is evaluated through a node, so
+ * the fast path calls nothing and saves no register. */
+#define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
+#define CONST_ARG(k) (((ConstNode *)c->args[k])->value)
+#define DEFINE_INLINE_IN_PLACE1(name, op)                                                   \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj a = VAR_ARG(0), r;                                                              \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, FIX(1), &r)) {           \
+            L->nvals = 1;                                                                   \
+            return r;                                                                       \
+        }                                                                                   \
+        return prim_slow1(L, c, a);                                                         \
+    }
+#define DEFINE_INLINE_IN_PLACE2(name, B, op)                                                \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj a = VAR_ARG(0), b = B(1), r;                                                    \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, b, &r)) {                \
+            L->nvals = 1;                                                                   \
+            return r;                                                                       \
+        }                                                                                   \
+        return prim_slow2(L, c, a, b);                                                      \
+    }
+DEFINE_INLINE_IN_PLACE1(ev_inline_1plus_var, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE1(ev_inline_1minus_var, fixnum_sub_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_add_vv, VAR_ARG, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_add_vc, CONST_ARG, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vv, VAR_ARG, fixnum_sub_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vc, CONST_ARG, fixnum_sub_checked)
+#undef DEFINE_INLINE_IN_PLACE1
+#undef DEFINE_INLINE_IN_PLACE2
+#undef VAR_ARG
+#undef CONST_ARG
+
+/* The inline calls with a variant reading its arguments in place: the evaluator chosen at analysis,
+ * its variant for a variable of the current frame (and a variable or constant second argument). */
+static const struct { EvalFn ev, v, vv, vc; } inline_in_place_table[] = {
+    {ev_inline_car, ev_inline_car_var, NULL, NULL}, {ev_inline_cdr, ev_inline_cdr_var, NULL, NULL},
+    {ev_inline_1plus, ev_inline_1plus_var, NULL, NULL}, {ev_inline_1minus, ev_inline_1minus_var, NULL, NULL},
+    {ev_inline_add, NULL, ev_inline_add_vv, ev_inline_add_vc}, {ev_inline_sub, NULL, ev_inline_sub_vv, ev_inline_sub_vc},
+};
+
+Obj ev_lref(Lisp *L, Node *n, Env *env);
+
+bool inline_reads_var(CallNode *c) {
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
+        if (c->n.ev == inline_in_place_table[k].ev)
+            return c->args[0]->ev == ev_lref &&
+                   (c->nargs == 1 || c->args[1]->ev == ev_lref || c->args[1]->ev == ev_const);
+    return false;
+}
+
+void inline_in_place(CallNode *c) {
+    if (c->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++) {
+        if (c->n.ev != inline_in_place_table[k].ev) continue;
+        EvalFn ev = NULL;
+        if (c->nargs == 1) ev = inline_in_place_table[k].v;
+        else if (c->args[1]->ev == ev_lref0) ev = inline_in_place_table[k].vv;
+        else if (c->args[1]->ev == ev_const) ev = inline_in_place_table[k].vc;
+        if (ev) c->n.ev = ev;
+        return;
+    }
+}
+
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     Obj fn;
@@ -1073,6 +1141,8 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
+    EVALDEF(ev_inline_1plus_var), EVALDEF(ev_inline_1minus_var), EVALDEF(ev_inline_add_vv),
+    EVALDEF(ev_inline_add_vc), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_sub_vc),
     EVALDEF(ev_call_self_tail1), EVALDEF(ev_call_self_tail2), EVALDEF(ev_call_self_tail3),
     EVALDEF(ev_call_self_tail4), EVALDEF(ev_call_self_tail5), EVALDEF(ev_call_self_tail6),
     {0},
