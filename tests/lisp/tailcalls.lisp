@@ -1,7 +1,8 @@
 ;;;; tailcalls.lisp: a global function's call of itself in tail position runs as a loop in its
 ;;;; own frame (nodes.c, ev_call_self_tailN): the same answers as a call, no stack growth, the
 ;;;; general path whenever the name no longer names the running function, TRACE and the
-;;;; backtrace as SBCL shows them.
+;;;; backtrace as SBCL shows them; and the closure a specialised global call remembers, which
+;;;; must follow every redefinition.
 
 (in-package :cl-user)
 
@@ -135,3 +136,30 @@
                (unwind-protect (tc-traced 3) (untrace tc-traced)))))
     (list (count #\Newline out) (and (search "(TC-TRACED 0)" out) t) (tc-traced 2)))
   (8 t :end))
+
+;;; ---- the closure a specialised global call remembers (direct_fn) ----
+
+(defun tc-callee (x) (list :one x))
+(defun tc-caller (x) (list (tc-callee x)))
+(deftest specialised-call-follows-redefinitions
+  (list (tc-caller 1) (tc-caller 2)
+        (progn (defun tc-callee (x) (list :two x)) (tc-caller 3))
+        (progn (defun tc-callee (x &optional y) (list :three x y)) (tc-caller 4))
+        (progn (defun tc-callee (x y) (list :four x y))
+               (handler-case (tc-caller 5) (program-error () :wrong-count)))
+        (progn (fmakunbound 'tc-callee) (handler-case (tc-caller 6) (undefined-function () :undefined)))
+        (progn (defun tc-callee (x) (list :five x)) (tc-caller 7)))
+  (((:one 1)) ((:one 2)) ((:two 3)) ((:three 4 nil)) :wrong-count :undefined ((:five 7))))
+
+;; the same closure made the expander of a macro of that name: no longer callable
+(defun tc-macro-callee (x) (list x))
+(defun tc-macro-caller (x) (tc-macro-callee x))
+(deftest specialised-call-of-a-name-made-a-macro
+  (list (tc-macro-caller 1)
+        (let ((f #'tc-macro-callee))
+          (setf (macro-function 'tc-macro-callee) f)
+          (prog1 (handler-case (tc-macro-caller 2) (undefined-function () :undefined))
+            (fmakunbound 'tc-macro-callee)
+            (setf (symbol-function 'tc-macro-callee) f)))
+        (tc-macro-caller 3))
+  ((1) :undefined (3)))
