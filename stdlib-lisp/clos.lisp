@@ -1800,7 +1800,8 @@
   ;; the initargs, adds the defaults and allocates, then calls INITIALIZE-INSTANCE; :INIT and
   ;; :CALL-INIT: T and :CALL when MAKE-INSTANCE has other methods too (its standard method still
   ;; takes the path once they call it); NIL otherwise
-  (if (not (eq (%instance-layout class) *standard-class*)) (return-from %standard-path-p nil))
+  (if (or (not (eq (%instance-layout class) *standard-class*)) (%slot-protocol-class-p class))
+      (return-from %standard-path-p nil))
   (if (not (%standard-methods-p #'allocate-instance (list class) *standard-initialization-methods*))
       (return-from %standard-path-p nil))
   (let* ((proto (%class-prototype class))
@@ -1860,7 +1861,8 @@
       *standard-initialization-methods*)
 
 (defun %shared-initialize (instance slot-names initargs)
-  (if (eq (%instance-layout (class-of instance)) *standard-class*)
+  (if (and (eq (%instance-layout (class-of instance)) *standard-class*)
+           (not (%slot-protocol-class-p (class-of instance))))
       (return-from %shared-initialize (%fill-standard-slots instance slot-names initargs)))
   (let ((class (class-of instance)))
     (dolist (s (%class-effective-slots class))

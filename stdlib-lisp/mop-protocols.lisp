@@ -42,6 +42,13 @@
 (defun %program-gf-class-p (gf)
   (not (eq (sys::%instance-layout gf) sys::*standard-generic-function-class*)))
 
+(defvar *program-slot-methods-p* nil
+  "Whether a method of the program's on SLOT-VALUE-USING-CLASS or its kin exists: until then,
+finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look for one.")
+
+(defvar *slot-protocol-system-metaclasses*
+  (list (find-class 'standard-class) (find-class 'funcallable-standard-class)))
+
 (defvar *standard-protocol-methods* nil
   "The methods of the protocol's generic functions that tinycl defines.")
 
@@ -181,7 +188,12 @@
   (sys::%compute-default-initargs class))
 
 (defun %finalize-by-protocol (class)
-  ;; SYS::*CLASS-FINALIZER*: the finalization of a class whose metaclass is a program's
+  ;; SYS::*CLASS-FINALIZER*: the finalization of a class whose metaclass is a program's; a class
+  ;; of STANDARD-CLASS is finalized directly, and flagged when a method of the program's on
+  ;; SLOT-VALUE-USING-CLASS or its kin applies to it
+  (when (and *program-slot-methods-p* (not (%program-metaclass-p (sys::%instance-layout class)))
+             (%slot-protocol-candidate-p class))
+    (%update-slot-protocol-flag class))
   (when (%program-metaclass-p (sys::%instance-layout class))
     (let ((cpl (compute-class-precedence-list class)))
       (unless (and (consp cpl) (eq (car cpl) class) (every #'classp cpl))
@@ -287,10 +299,19 @@
 (%define-standard-method slot-makunbound-using-class ((class class) object (slot slot-definition))
   (sys::%standard-slot-access 'slot-makunbound object (slot-definition-name slot) nil))
 
+(defun %slot-protocol-candidate-p (class)
+  ;; whether the slots of CLASS's instances may take the protocol: those of a program's
+  ;; metaclass, and those of STANDARD-CLASS and FUNCALLABLE-STANDARD-CLASS but metaobjects
+  ;; (whose slots tinycl reads itself, and whose readers the protocol calls)
+  (let ((meta (sys::%instance-layout class)))
+    (or (%program-metaclass-p meta)
+        (and (member meta *slot-protocol-system-metaclasses* :test #'eq)
+             (not (member (find-class 'metaobject) (sys::%class-cpl class) :test #'eq))))))
+
 (defun %slot-protocol-applies-p (class)
   ;; whether a method of the program's on one of the four applies to instances of CLASS (the
   ;; class being their argument CLASS)
-  (and (%program-metaclass-p (sys::%instance-layout class))
+  (and (%slot-protocol-candidate-p class)
        (or (%program-method-applies-p #'slot-value-using-class class)
            (%program-method-applies-p #'(setf slot-value-using-class) class 1)
            (%program-method-applies-p #'slot-boundp-using-class class)
@@ -411,8 +432,14 @@
   ;; SYS::*METHODS-CHANGED-HOOK*: after ADD-METHOD, REMOVE-METHOD or a redefinition of GF
   (cond ((member gf (list #'slot-value-using-class #'(setf slot-value-using-class)
                           #'slot-boundp-using-class #'slot-makunbound-using-class))
+         (setq *program-slot-methods-p*
+               (dolist (g (list #'slot-value-using-class #'(setf slot-value-using-class)
+                                #'slot-boundp-using-class #'slot-makunbound-using-class) nil)
+                 (when (set-difference (generic-function-methods g) *standard-protocol-methods*)
+                   (return t))))
          (dolist (c (%all-classes))
-           (when (%program-metaclass-p (sys::%instance-layout c)) (%update-slot-protocol-flag c))))
+           (when (and (sys::%class-finalized-p c) (%slot-protocol-candidate-p c))
+             (%update-slot-protocol-flag c))))
         ((eq gf #'compute-discriminating-function)
          (dolist (g sys::*generic-functions*) (%install-discriminating-function g))))
   (when (%program-gf-class-p gf) (%install-discriminating-function gf)))

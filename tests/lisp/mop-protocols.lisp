@@ -378,3 +378,31 @@
       (list before (mp-tag o) (mp-mixed-a o) (slot-value o 'b)
             (mapcar #'class-name (sb-mop:class-direct-superclasses (find-class 'mp-mixed))))))
   ((:mixed 1) :mixed 2 3 (mp-mixin)))
+
+;;; ------------------------------------------------------------------
+;;; SLOT-VALUE-USING-CLASS and its kin with methods specialised on STANDARD-CLASS itself: called
+;;; for instances of standard classes (the class is flagged as a program's metaclass's would be)
+(defvar *mp-std-log* nil)
+(defclass mp-std-plain () ((a :initarg :a :accessor mp-std-plain-a) (b :initform 0)))
+(defmethod sb-mop:slot-value-using-class :before ((c standard-class) (object mp-std-plain) slot)
+  (push (list :read (sb-mop:slot-definition-name slot)) *mp-std-log*))
+(defmethod (setf sb-mop:slot-value-using-class) :before (new (c standard-class) (object mp-std-plain) slot)
+  (push (list :write (sb-mop:slot-definition-name slot) new) *mp-std-log*))
+(defmethod sb-mop:slot-boundp-using-class :before ((c standard-class) (object mp-std-plain) slot)
+  (push (list :boundp (sb-mop:slot-definition-name slot)) *mp-std-log*))
+
+(deftest mop-slot-value-using-class-on-standard-class
+  (let* ((*mp-std-log* nil)
+         (o (make-instance 'mp-std-plain :a 1)))
+    (setq *mp-std-log* nil)
+    (list (slot-value o 'a) (mp-std-plain-a o)
+          (progn (setf (mp-std-plain-a o) 5) (slot-value o 'a))
+          (slot-boundp o 'b)
+          (reverse *mp-std-log*)))
+  (1 1 5 t ((:read a) (:read a) (:write a 5) (:read a) (:boundp b))))
+
+(deftest mop-slot-value-using-class-on-standard-class-initialization
+  (let ((*mp-std-log* nil))
+    (make-instance 'mp-std-plain :a 7)
+    (reverse *mp-std-log*))
+  ((:write a 7) (:boundp b) (:write b 0)))
