@@ -1604,12 +1604,21 @@
   (%set-class.documentation class doc)
   (%set-direct-superclasses class supers)
   (if register (funcall register))
-  (%finalize-class class)
-  (%initialize-class-slots class)
-  (%bump-epoch)
-  (dolist (d direct-slots)
-    (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-    (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+  ;; a class to which a program's method on FINALIZE-INHERITANCE applies is finalized by calling
+  ;; it once the class is otherwise defined and registered (so that an error there leaves it
+  ;; defined and unfinalized, as SBCL leaves a class until it is first instantiated; without
+  ;; REGISTER, by the caller once it has registered it); any other directly
+  (let ((generic (and *generic-finalization-p* (funcall *generic-finalization-p* class))))
+    (if (not generic) (%finalize-class class))
+    (%initialize-class-slots class)
+    (%bump-epoch)
+    (dolist (d direct-slots)
+      (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+      (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+    (if (and generic register (%finalizable-p class))
+        (progn (finalize-inheritance class)
+               (%initialize-class-slots class)
+               (%bump-epoch))))
   class)
 
 (defun %inherits-from-p (class super)

@@ -210,15 +210,22 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
 (setq sys::*class-finalizer* #'%finalize-by-protocol)
 
 ;;; FINALIZE-INHERITANCE is a generic function, its standard method what it was (clos.lisp). A
-;;; class is finalized when it is defined, once its superclasses are, without a call of it: a
-;;; program's method on it runs when FINALIZE-INHERITANCE is called (as closer-mop's
-;;; ENSURE-FINALIZED and CLASS-PROTOTYPE of an unfinalized class do).
+;;; class is finalized when it is defined, once its superclasses are (or when they become so):
+;;; by calling FINALIZE-INHERITANCE when a method of the program's on it applies to the class,
+;;; directly otherwise. An unfinalized class is finalized by calling it when it is first needed
+;;; (MAKE-INSTANCE, CLASS-PROTOTYPE, closer-mop's ENSURE-FINALIZED).
 (setf (symbol-function 'sys::%finalize-inheritance) #'finalize-inheritance)
 (fmakunbound 'finalize-inheritance)
 (defgeneric finalize-inheritance (class)
   (:documentation "Computes the class precedence list, the slots and the default initargs of CLASS, whose superclasses must all be defined."))
 (%define-standard-method finalize-inheritance ((class class))
   (sys::%finalize-inheritance class))
+
+(defun %generic-finalization-p (class)
+  ;; SYS::*GENERIC-FINALIZATION-P*
+  (%program-method-applies-p #'finalize-inheritance class))
+
+(setq sys::*generic-finalization-p* #'%generic-finalization-p)
 
 ;;; ------------------------------------------------------------------
 ;;; MAKE-INSTANCE of a metaclass (STANDARD-CLASS or a subclass) makes an anonymous class from
@@ -275,6 +282,12 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
         (setq class (apply #'make-instance meta initargs)))
     (setf (gethash name sys::*class-table*) class)
     (sys::%set-documentation name 'type doc)
+    ;; registered, the class is finalized by FINALIZE-INHERITANCE when a method of the
+    ;; program's on it applies (%SHAPE-CLASS left it for now)
+    (when (and (%generic-finalization-p class) (sys::%finalizable-p class))
+      (finalize-inheritance class)
+      (sys::%initialize-class-slots class)
+      (sys::%bump-epoch))
     class))
 
 (setq sys::*class-initializer* #'%define-class-by-protocol)

@@ -406,3 +406,41 @@
     (make-instance 'mp-std-plain :a 7)
     (reverse *mp-std-log*))
   ((:write a 7) (:boundp b) (:write b 0)))
+
+;;; ------------------------------------------------------------------
+;;; CLOS finalizes a class by calling FINALIZE-INHERITANCE when a method of the program's on it
+;;; applies (tinycl when the class and its superclasses are defined, SBCL when it is first
+;;; instantiated): here for a class defined before its superclass
+
+(defvar *mp-fin-log* nil)
+(defclass mp-fin-class (standard-class) ())
+(defmethod sb-mop:validate-superclass ((c mp-fin-class) (s standard-class)) t)
+(defmethod sb-mop:finalize-inheritance :after ((c mp-fin-class))
+  (push (class-name c) *mp-fin-log*))
+(defclass mp-fin-sub (mp-fin-base) ((b :initform 2 :reader mp-fin-b)) (:metaclass mp-fin-class))
+(defclass mp-fin-base () ((a :initform 1 :reader mp-fin-a)) (:metaclass mp-fin-class))
+
+(deftest mop-finalize-inheritance-called-by-clos
+  (let ((o (make-instance 'mp-fin-sub)))
+    (list (mp-fin-a o) (mp-fin-b o) (if (member 'mp-fin-sub *mp-fin-log*) t nil)
+          (sb-mop:class-finalized-p (find-class 'mp-fin-sub))
+          (mapcar #'sb-mop:slot-definition-name (sb-mop:class-slots (find-class 'mp-fin-sub)))))
+  (1 2 t t (a b)))
+
+;;; a FINALIZE-INHERITANCE method that errors: the error reaches the program, the class stays
+;;; defined and unfinalized, and is finalized once the method is gone
+(defclass mp-bad-fin-class (standard-class) ())
+(defmethod sb-mop:validate-superclass ((c mp-bad-fin-class) (s standard-class)) t)
+
+(deftest mop-finalize-inheritance-method-errors
+  (let ((m (eval '(defmethod sb-mop:finalize-inheritance :before ((c mp-bad-fin-class))
+                   (error "No finalization for ~S." (class-name c))))))
+    (list (signals-error (progn (eval '(defclass mp-bad-fin () ((a :initform 1))
+                                        (:metaclass mp-bad-fin-class)))
+                                (make-instance 'mp-bad-fin))
+                         simple-error)
+          (class-name (find-class 'mp-bad-fin))
+          (progn (remove-method #'sb-mop:finalize-inheritance m)
+                 (slot-value (make-instance 'mp-bad-fin) 'a))
+          (sb-mop:class-finalized-p (find-class 'mp-bad-fin))))
+  (t mp-bad-fin 1 t))
