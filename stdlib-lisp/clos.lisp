@@ -1530,7 +1530,16 @@
 (defvar *direct-slot-definition-maker* nil) ; mop-protocols.lisp: (class slots) -> slot definitions
 (defvar *class-initializer* nil) ; mop-protocols.lisp: defines a class of a program's metaclass
 
+(defvar *ensure-class-hook* nil) ; mop.lisp: DEFCLASS defines through ENSURE-CLASS once it exists
+
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
+  ;; what DEFCLASS calls: ENSURE-CLASS (and so ENSURE-CLASS-USING-CLASS) once the MOP is loaded,
+  ;; whose standard methods call %ENSURE-CLASS-1
+  (if *ensure-class-hook*
+      (funcall *ensure-class-hook* name superclasses direct-slots default-initargs doc metaclass other-initargs)
+      (%ensure-class-1 name superclasses direct-slots default-initargs doc metaclass other-initargs)))
+
+(defun %ensure-class-1 (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
   (%check-definition-lock name)
   (sys::%check-type-name-free name)
   (if (%memq name superclasses)
@@ -1547,7 +1556,7 @@
         (setq class nil))
     ;; a program's metaclass: MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
     (if (and *class-initializer* (not (eq meta *standard-class*)) (not (eq meta *funcallable-standard-class*)))
-        (return-from %ensure-class
+        (return-from %ensure-class-1
           (funcall *class-initializer* name class meta
                    (%mapcar1 #'(lambda (s) (or (gethash s *class-table*) (%forward-class s))) superclasses)
                    direct-slots default-initargs doc other-initargs)))

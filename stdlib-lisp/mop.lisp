@@ -298,28 +298,57 @@
             collect (list k v (let ((v v)) #'(lambda () v))))
       initargs))
 
-(defun ensure-class (name &rest args &key direct-superclasses direct-slots direct-default-initargs
-                                          documentation metaclass &allow-other-keys)
-  "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments; returns the class."
+;;; ENSURE-CLASS calls the generic ENSURE-CLASS-USING-CLASS with the current class of the name
+;;; (NIL, a FORWARD-REFERENCED-CLASS or a class), whose standard methods (one for each, as AMOP
+;;; has them) define or redefine it; DEFCLASS calls ENSURE-CLASS. Its :DIRECT-SLOTS are
+;;; canonicalized slot plists, or (from DEFCLASS of a class of STANDARD-CLASS or
+;;; FUNCALLABLE-STANDARD-CLASS) direct slot definitions, made while loading.
+
+(defun ensure-class (name &rest args &key &allow-other-keys)
+  "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments, by ENSURE-CLASS-USING-CLASS; returns the class."
   (unless (and name (symbolp name))
     (error "~S is not a legal class name." name))
-  (dolist (s direct-superclasses)
-    (unless (or (sys::%class-p s) (and s (symbolp s)))
-      (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
-  (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
-        (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
-    (sys::%ensure-class name supers (mapcar #'%canonical-slot direct-slots)
-                        (%canonical-default-initargs direct-default-initargs) documentation meta
-                        ;; the other arguments are initargs of the metaclass
-                        (loop for (k v) on args by #'cddr
-                              unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
-                                                 :documentation :metaclass :name :environment))
-                                append (list k v)))))
+  (apply #'ensure-class-using-class (find-class name nil) name args))
 
-(defun ensure-class-using-class (class name &rest args &key &allow-other-keys)
-  "ENSURE-CLASS for NAME, whose current class is CLASS (or NIL)."
-  (declare (ignore class))
-  (apply #'ensure-class name args))
+(defgeneric ensure-class-using-class (class name &rest args &key &allow-other-keys)
+  (:documentation "Defines the class NAME, whose current class is CLASS (NIL when there is none, or a forward referenced class), or redefines CLASS, from ENSURE-CLASS's arguments; returns the class."))
+
+(defun %define-class (name args)
+  ;; the standard methods of ENSURE-CLASS-USING-CLASS: define or redefine the class NAME
+  (destructuring-bind (&key direct-superclasses direct-slots direct-default-initargs documentation
+                            metaclass &allow-other-keys)
+      args
+    (dolist (s direct-superclasses)
+      (unless (or (sys::%class-p s) (and s (symbolp s)))
+        (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
+    (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
+          (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
+      (sys::%ensure-class-1 name supers
+                            (mapcar #'(lambda (s) (if (typep s 'slot-definition) s (%canonical-slot s)))
+                                    direct-slots)
+                            (%canonical-default-initargs direct-default-initargs) documentation meta
+                            ;; the other arguments are initargs of the metaclass
+                            (loop for (k v) on args by #'cddr
+                                  unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
+                                                     :documentation :metaclass :name :environment))
+                                    append (list k v))))))
+
+(defmethod ensure-class-using-class ((class null) name &rest args)
+  (%define-class name args))
+
+(defmethod ensure-class-using-class ((class forward-referenced-class) name &rest args)
+  (%define-class name args))
+
+(defmethod ensure-class-using-class ((class class) name &rest args)
+  (%define-class name args))
+
+(defun %defclass-by-ensure-class (name superclasses direct-slots default-initargs doc metaclass other-initargs)
+  ;; SYS::*ENSURE-CLASS-HOOK*: DEFCLASS's arguments as ENSURE-CLASS takes them
+  (apply #'ensure-class name :direct-superclasses superclasses :direct-slots direct-slots
+         :direct-default-initargs default-initargs :documentation doc
+         :metaclass (or metaclass 'standard-class) other-initargs))
+
+(setq sys::*ensure-class-hook* #'%defclass-by-ensure-class)
 
 (defun ensure-generic-function-using-class (generic-function name &rest args &key &allow-other-keys)
   "ENSURE-GENERIC-FUNCTION for NAME, whose current generic function is GENERIC-FUNCTION (or NIL)."

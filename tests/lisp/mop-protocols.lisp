@@ -444,3 +444,41 @@
                  (slot-value (make-instance 'mp-bad-fin) 'a))
           (sb-mop:class-finalized-p (find-class 'mp-bad-fin))))
   (t mp-bad-fin 1 t))
+
+;;; ------------------------------------------------------------------
+;;; DEFCLASS calls ENSURE-CLASS, which calls the generic ENSURE-CLASS-USING-CLASS with the
+;;; current class of the name: NIL, a forward referenced class, or the class
+
+(defvar *mp-ecuc-log* nil)
+(defmethod sb-mop:ensure-class-using-class :before ((class null) (name (eql 'mp-ecuc)) &rest args)
+  (declare (ignore args))
+  (push (list :new name) *mp-ecuc-log*))
+(defmethod sb-mop:ensure-class-using-class :before ((class class) (name (eql 'mp-ecuc)) &rest args)
+  (declare (ignore args))
+  (push (list :redefine (class-name class)) *mp-ecuc-log*))
+(defmethod sb-mop:ensure-class-using-class :before ((class sb-mop:forward-referenced-class)
+                                                    (name (eql 'mp-ecuc-fwd)) &rest args)
+  (declare (ignore args))
+  (push (list :forward name) *mp-ecuc-log*))
+;; a method of the program's changes the arguments: a superclass added
+(defmethod sb-mop:ensure-class-using-class :around (class (name (eql 'mp-ecuc-mixed)) &rest args
+                                                    &key direct-superclasses &allow-other-keys)
+  (apply #'call-next-method class name
+         :direct-superclasses (append direct-superclasses (list (find-class 'mp-mixin))) args))
+
+(deftest mop-defclass-through-ensure-class-using-class
+  (let ((*mp-ecuc-log* nil))
+    (eval '(defclass mp-ecuc () ((a :initarg :a))))
+    (eval '(defclass mp-ecuc () ((a :initarg :a) (b :initform 2))))
+    (eval '(defclass mp-ecuc-fwd-sub (mp-ecuc-fwd) ()))
+    (eval '(defclass mp-ecuc-fwd () ((c :initform 3))))
+    (eval '(defclass mp-ecuc-mixed () ()))
+    (list (remove :forward (reverse *mp-ecuc-log*) :key #'car)
+          (if (member '(:forward mp-ecuc-fwd) *mp-ecuc-log* :test #'equal) t nil)
+          (slot-value (make-instance 'mp-ecuc :a 1) 'b)
+          (slot-value (make-instance 'mp-ecuc-fwd-sub) 'c)
+          (mp-tag (make-instance 'mp-ecuc-mixed))
+          (class-name (sb-mop:ensure-class-using-class nil 'mp-ecuc-direct :direct-slots '((:name d))))
+          (mapcar #'sb-mop:slot-definition-name (sb-mop:class-direct-slots (find-class 'mp-ecuc-direct)))
+          (typep #'sb-mop:ensure-class-using-class 'generic-function)))
+  (((:new mp-ecuc) (:redefine mp-ecuc)) t 2 3 :mixed mp-ecuc-direct (d) t))
