@@ -639,7 +639,7 @@
 
 (defun ensure-generic-function (name &key (lambda-list nil lambda-list-p) documentation
                                           (method-combination nil mc-p) argument-precedence-order
-                                          declare (generic-function-class 'standard-generic-function)
+                                          declare (generic-function-class 'standard-generic-function gf-class-p)
                                           (method-class nil method-class-p) environment
                                      &allow-other-keys)
   "The generic function named NAME, created when it does not exist or updated with LAMBDA-LIST, DOCUMENTATION and the other options."
@@ -664,6 +664,10 @@
                            :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
                            :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
               (%set-gf-lambda-list gf lambda-list))))
+    ;; a class given for an existing generic function becomes its class (CLHS, AMOP)
+    (if gf-class-p
+        (let ((c (%generic-function-class generic-function-class)))
+          (if (not (eq c (%instance-layout gf))) (%change-gf-class gf c))))
     (%set-gf.documentation gf documentation)
     (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
     (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
@@ -679,6 +683,29 @@
                      :format-arguments (list argument-precedence-order required name)))
           (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
     (%methods-changed gf)
+    gf))
+
+(defun %change-gf-class (gf new-class)
+  ;; the class of the generic function GF becomes NEW-CLASS as CHANGE-CLASS changes an instance's:
+  ;; the same object, the slots both classes have keep their values, the new class's other slots
+  ;; take their initforms; it dispatches as tinycl does until %METHODS-CHANGED decides again
+  (%ensure-finalized new-class)
+  (let* ((old-class (%instance-layout gf))
+         (kept (let ((r nil))
+                 (dolist (n (%instance-slot-names old-class) r)
+                   (setq r (cons (cons n (%instance-ref gf (%slot-location old-class n))) r))))))
+    (%resize-instance gf (%class.instance-size new-class))
+    (%set-instance-layout gf new-class)
+    (%set-instance-version gf (%class-version new-class))
+    (dolist (sd (%class-effective-slots new-class))
+      (let ((loc (%slot-definition-location sd)) (k (%cl-assq (%slot-definition-name sd) kept)))
+        (if (integerp loc)
+            (%instance-set gf loc (cond (k (cdr k))
+                                        ((%slot-definition-initfunction sd)
+                                         (funcall (%slot-definition-initfunction sd)))
+                                        (t +slot-unbound+))))))
+    (%set-generic-flag gf t)
+    (%bump-epoch)
     gf))
 
 (defun %required-names (ll)

@@ -482,3 +482,45 @@
           (mapcar #'sb-mop:slot-definition-name (sb-mop:class-direct-slots (find-class 'mp-ecuc-direct)))
           (typep #'sb-mop:ensure-class-using-class 'generic-function)))
   (((:new mp-ecuc) (:redefine mp-ecuc)) t 2 3 :mixed mp-ecuc-direct (d) t))
+
+;;; ------------------------------------------------------------------
+;;; ENSURE-GENERIC-FUNCTION (and DEFGENERIC) with :GENERIC-FUNCTION-CLASS changes the class of
+;;; an existing generic function, as CLHS and AMOP say (CHANGE-CLASS: the same object, its
+;;; methods kept, the new slots from their initforms). Not run under SBCL 2.2.9, which refuses
+;;; ("Cannot CHANGE-CLASS objects into GENERIC-FUNCTION metaobjects").
+
+(defclass mp-tagged-gf (standard-generic-function)
+  ((tag :initform :fresh :accessor mp-gf-tag))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defclass mp-counting-gf (standard-generic-function)
+  ((calls :initform 0 :accessor mp-gf-calls))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:compute-discriminating-function ((gf mp-counting-gf))
+  (let ((standard (call-next-method)))
+    (lambda (&rest args) (incf (mp-gf-calls gf)) (apply standard args))))
+
+#-sbcl
+(deftest mop-ensure-generic-function-changes-class
+  (progn
+    (eval '(defgeneric mp-changing (x)))
+    (eval '(defmethod mp-changing ((x integer)) (* x 2)))
+    (let ((gf (fdefinition 'mp-changing)) (results nil))
+      (push (funcall 'mp-changing 2) results)
+      (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'mp-tagged-gf)
+      (push (list (eq gf (fdefinition 'mp-changing)) (class-name (class-of gf)) (mp-gf-tag gf) (funcall 'mp-changing 3)
+                  (length (sb-mop:generic-function-methods gf)))
+            results)
+      (eval '(defgeneric mp-changing (x) (:generic-function-class mp-counting-gf)))
+      (push (list (class-name (class-of gf)) (funcall 'mp-changing 4) (funcall 'mp-changing 5) (mp-gf-calls gf)
+                  (slot-exists-p gf 'tag))
+            results)
+      (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'standard-generic-function)
+      (push (list (class-name (class-of gf)) (funcall 'mp-changing 6)) results)
+      ;; a class that is not one of generic functions is refused, the function unchanged
+      (push (list (signals-error (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'integer)
+                                 error)
+                  (class-name (class-of gf)) (funcall 'mp-changing 7))
+            results)
+      (reverse results)))
+  (4 (t mp-tagged-gf :fresh 6 1) (mp-counting-gf 8 10 2 nil) (standard-generic-function 12)
+   (t standard-generic-function 14)))
