@@ -1063,6 +1063,31 @@
                (%clos-vector (%emf.chain) (append arounds (list inner)) keys start)))))))
 
 (defun %short-emf (gf methods comb options type)
+  (let* ((groups (%short-method-groups gf methods comb options))
+         (arounds (car groups)) (primaries (cdr groups)))
+    (if (null primaries)
+        (%clos-vector (%emf.chain) (list (%clos-vector (%emf.inner) nil nil nil gf)) t 0)
+        (let* ((ms primaries)
+               (operator (cadr type))
+               (combined
+                 (%make-method *standard-method-class* nil nil nil nil
+                               (if (and (eq operator comb) (%memq comb *short-method-combinations*))
+                                   #'(lambda (&rest args) (%apply-short-combination comb ms args))
+                                   (%effective-method-function
+                                    gf (%short-combination-form type ms)))
+                               nil)))
+          (%clos-vector (%emf.chain) (append arounds (list combined)) (%emf-keys gf methods)
+                        (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))))
+
+(defun %short-combination-form (type primaries)
+  ;; the primary methods combined by the operator of the short-form combination TYPE
+  (if (and (caddr type) (null (cdr primaries)))
+      `(call-method ,(car primaries) nil)
+      `(,(cadr type) ,@(%mapcar1 #'(lambda (m) `(call-method ,m nil)) primaries))))
+
+(defun %short-method-groups (gf methods comb options)
+  ;; (arounds . primaries) of a short-form combination, in the order they run, once their
+  ;; qualifiers and the combination's options are checked
   (let ((arounds nil) (primaries nil))
     (dolist (m methods)
       (let ((q (%method.qualifiers m)))
@@ -1076,23 +1101,8 @@
           (error 'simple-program-error
                  :format-control "Illegal option ~S to the method combination ~S: only :MOST-SPECIFIC-FIRST and :MOST-SPECIFIC-LAST are allowed."
                  :format-arguments (list o comb))))
-    (setq arounds (nreverse-boot arounds))
-    (setq primaries (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))
-    (if (null primaries)
-        (%clos-vector (%emf.chain) (list (%clos-vector (%emf.inner) nil nil nil gf)) t 0)
-        (let* ((ms primaries)
-               (operator (cadr type))
-               (combined
-                 (%make-method *standard-method-class* nil nil nil nil
-                               (if (and (eq operator comb) (%memq comb *short-method-combinations*))
-                                   #'(lambda (&rest args) (%apply-short-combination comb ms args))
-                                   (%effective-method-function
-                                    gf (if (and (caddr type) (null (cdr ms)))
-                                           `(call-method ,(car ms))
-                                           `(,operator ,@(%mapcar1 #'(lambda (m) `(call-method ,m)) ms)))))
-                               nil)))
-          (%clos-vector (%emf.chain) (append arounds (list combined)) (%emf-keys gf methods)
-                        (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))))
+    (cons (nreverse-boot arounds)
+          (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))))
 
 (defun %apply-short-combination (comb methods args)
   (cond ((eq comb 'progn) (let ((r nil)) (dolist (m methods r) (setq r (%invoke-method m args)))))

@@ -379,10 +379,25 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
   (:documentation "A form that runs METHODS (applicable, most specific first) as GENERIC-FUNCTION's METHOD-COMBINATION combines them, with CALL-METHOD and MAKE-METHOD."))
 (%define-standard-method compute-effective-method ((gf generic-function) mc methods)
   (declare (ignore mc))
-  (if (eq (car (sys::%gf.method-combination gf)) 'standard)
-      (%standard-effective-method-form gf methods)
-      ;; another combination: a form running the effective method tinycl makes for it
-      `(sys::%run-emf ',(sys::%make-emf gf methods nil) ,sys::*emf-args*)))
+  (let* ((spec (sys::%gf.method-combination gf))
+         (type (gethash (car spec) sys::*method-combination-types*)))
+    (cond ((eq (car spec) 'standard) (%standard-effective-method-form gf methods))
+          ((null type)
+           (error "The method combination ~S of ~S is not defined." (car spec) gf))
+          ((eq (car type) :long)
+           ;; the form the long form's body returns, inside the binding of its :ARGUMENTS
+           (let ((result (funcall (cadr type) gf methods (cdr spec))))
+             (if (cadr result) (funcall (cadr result) (car result)) (car result))))
+          (t
+           ;; a short form (+, AND, LIST, ... or a program's): the :AROUND methods around the
+           ;; operator applied to the primary methods' values
+           (let* ((groups (sys::%short-method-groups gf methods (car spec) (cdr spec)))
+                  (main (if (cdr groups)
+                            (sys::%short-combination-form type (cdr groups))
+                            `(sys::%no-primary-method ',gf ,sys::*emf-args*))))
+             (if (car groups)
+                 `(call-method ,(caar groups) (,@(cdar groups) (make-method ,main)))
+                 main))))))
 
 (defun %emf-from-form (gf methods form)
   ;; an effective method (as %MAKE-EMF makes them) running FORM

@@ -211,12 +211,14 @@
               ((equal q '(:after)) (push m after))
               (t (sys::%invalid-qualifiers-error gf m)))))
     (setq around (nreverse around) before (nreverse before) primary (nreverse primary))
-    (let ((main (if (or before after)
+    (let ((main (cond
+                  ((null primary) `(sys::%no-primary-method ',gf ,sys::*emf-args*))
+                  ((or before after)
                     `(multiple-value-prog1
                          (progn ,@(mapcar #'(lambda (m) `(call-method ,m)) before)
                                 (call-method ,(car primary) ,(cdr primary)))
-                       ,@(mapcar #'(lambda (m) `(call-method ,m)) after))
-                    `(call-method ,(car primary) ,(cdr primary)))))
+                       ,@(mapcar #'(lambda (m) `(call-method ,m)) after)))
+                  (t `(call-method ,(car primary) ,(cdr primary))))))
       (if around
           `(call-method ,(car around) (,@(cdr around) (make-method ,main)))
           main))))

@@ -524,3 +524,87 @@
       (reverse results)))
   (4 (t mp-tagged-gf :fresh 6 1) (mp-counting-gf 8 10 2 nil) (standard-generic-function 12)
    (t standard-generic-function 14)))
+
+;;; ------------------------------------------------------------------
+;;; COMPUTE-EFFECTIVE-METHOD's standard method gives CALL-METHOD forms for every method
+;;; combination: the built-in short forms, a program's short form and a long form
+
+(defclass mp-cem-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:compute-effective-method ((gf mp-cem-gf) mc methods)
+  (declare (ignore mc methods))
+  `(list :combined ,(call-next-method)))
+
+(defvar *mp-cem-log* nil)
+(defgeneric mp-cem-sum (x) (:method-combination +) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-sum + ((x integer)) 1)
+(defmethod mp-cem-sum + ((x number)) 10)
+(defmethod mp-cem-sum :around ((x integer)) (* 2 (call-next-method)))
+(defgeneric mp-cem-all (x) (:method-combination list :most-specific-last)
+  (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-all list ((x integer)) :int)
+(defmethod mp-cem-all list ((x t)) :t)
+(defgeneric mp-cem-one (x) (:method-combination and) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-one and ((x t)) :only)
+(define-method-combination mp-cem-short :operator max :identity-with-one-argument t)
+(defgeneric mp-cem-sh (x) (:method-combination mp-cem-short) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-sh mp-cem-short ((x integer)) 3)
+(defmethod mp-cem-sh mp-cem-short ((x t)) 5)
+(define-method-combination mp-cem-long ()
+  ((early (:early)) (primary () :required t))
+  (:arguments x)
+  `(progn ,@(mapcar (lambda (m) `(call-method ,m)) early)
+          (list ,x (call-method ,(first primary) ,(rest primary)))))
+(defgeneric mp-cem-lg (x) (:method-combination mp-cem-long) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-lg :early ((x t)) (push :early *mp-cem-log*))
+(defmethod mp-cem-lg ((x integer)) (list :int (call-next-method)))
+(defmethod mp-cem-lg ((x t)) :t)
+
+
+(defun mp-cem-form (name &rest args)
+  ;; the form the standard method gives (without MP-CEM-GF's wrapping), methods as positions
+  (let* ((gf (fdefinition name)) (ms (compute-applicable-methods gf args))
+         (form (third (sb-mop:compute-effective-method
+                        gf (sb-mop:generic-function-method-combination gf) ms))))
+    (labels ((shape (form)
+               (cond ((member form ms) (list :m (position form ms)))
+                     ((consp form) (cons (shape (car form)) (shape (cdr form))))
+                     (t form))))
+      (shape form))))
+
+(defun mp-cem-mentions-p (form part)
+  (or (equal form part)
+      (and (consp form) (or (mp-cem-mentions-p (car form) part) (mp-cem-mentions-p (cdr form) part)))))
+
+(deftest mop-compute-effective-method-combinations
+  (let ((*mp-cem-log* nil))
+    (list (mp-cem-sum 1) (mp-cem-all 1) (mp-cem-one 1) (mp-cem-sh 1) (mp-cem-lg 1) *mp-cem-log*
+          (mp-cem-form 'mp-cem-sum 1) (mp-cem-form 'mp-cem-all 1) (mp-cem-form 'mp-cem-one 1)
+          (mp-cem-form 'mp-cem-sh 1)
+          (let ((form (mp-cem-form 'mp-cem-lg 1)))
+            (list (mp-cem-mentions-p form '(call-method (:m 2)))
+                  (mp-cem-mentions-p form '(call-method (:m 0) ((:m 1))))))))
+  ((:combined 22) (:combined (:t :int)) (:combined :only) (:combined 5)
+   (:combined (1 (:int :t))) (:early)
+   (call-method (:m 0) ((make-method (+ (call-method (:m 1) nil) (call-method (:m 2) nil)))))
+   (list (call-method (:m 1) nil) (call-method (:m 0) nil))
+   (call-method (:m 0) nil)
+   (max (call-method (:m 0) nil) (call-method (:m 1) nil))
+   (t t)))
+
+;;; closer-mop's COMPUTE-EFFECTIVE-METHOD-FUNCTION runs those forms (closer-mop is not loaded
+;;; into SBCL here)
+#-sbcl
+(deftest mop-compute-effective-method-function-of-combinations
+  (progn
+    (asdf:load-system "closer-mop")
+    (flet ((run (name &rest args)
+             (let* ((gf (fdefinition name)) (ms (compute-applicable-methods gf args))
+                    (form (third (sb-mop:compute-effective-method
+                                  gf (sb-mop:generic-function-method-combination gf) ms))))
+               (apply (funcall (find-symbol "COMPUTE-EFFECTIVE-METHOD-FUNCTION" "C2MOP") gf form nil)
+                      args))))
+      (let ((*mp-cem-log* nil))
+        (list (run 'mp-cem-sum 1) (run 'mp-cem-all 1) (run 'mp-cem-one 1) (run 'mp-cem-sh 1)
+              (run 'mp-cem-lg 1) *mp-cem-log*))))
+  (22 (:t :int) :only 5 (1 (:int :t)) (:early)))
