@@ -911,14 +911,30 @@
                      (t (or (walk (car x)) (walk (cdr x)))))))
       (walk tree))))
 
-(defmacro defmethod (name &rest args)
+(defvar *method-lambda-expander* nil) ; mop-protocols.lisp: DEFMETHOD by MAKE-METHOD-LAMBDA
+
+(defun %program-method-class-gf (name)
+  ;; the generic function NAME when it exists and its method class is a program's: DEFMETHOD then
+  ;; makes the method function with MAKE-METHOD-LAMBDA (AMOP), decided when it is expanded
+  (if (and *method-lambda-expander* (fboundp name)
+           (not (and (symbolp name) (or (macro-function name) (special-operator-p name)))))
+      (let ((f (%untraced-fdefinition name)))
+        (if (and (%generic-function-p f) (not (eq (%gf.method-class f) *standard-method-class*)))
+            f
+            nil))
+      nil))
+
+(defmacro defmethod (&environment env name &rest args)
   "Defines a method of the generic function NAME (creating it when needed): (DEFMETHOD name qualifier... specialized-lambda-list body...), where parameters may be (var class) or (var (EQL object))."
   (let* ((parsed (%parse-defmethod args))
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
-         (fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
-    `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
-                 ,(cadr fns) ,(car fns) ,(caddr fns))))
+         (gf (%program-method-class-gf name)))
+    (if gf
+        (funcall *method-lambda-expander* gf name qualifiers spec body env)
+        (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
+          `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                       ,(cadr fns) ,(car fns) ,(caddr fns))))))
 
 (defun %resolve-specializer (s)
   (cond ((%class-p s) s)

@@ -224,16 +224,73 @@
           main))))
 
 (defgeneric make-method-lambda (generic-function method lambda-expression environment)
-  (:documentation "A lambda expression for the method function of a method of GENERIC-FUNCTION whose body is LAMBDA-EXPRESSION, and initargs for the method."))
+  (:documentation "A lambda expression of two parameters, the arguments and the next methods, for the method function of a method of GENERIC-FUNCTION whose lambda is LAMBDA-EXPRESSION, and initargs for the method. DEFMETHOD calls it when GENERIC-FUNCTION's method class is a program's."))
 
 (defmethod make-method-lambda ((gf generic-function) method lambda-expression environment)
-  ;; the method function's convention is METHOD-FUNCTION's: (arguments next-methods)
+  ;; the method function tinycl makes of LAMBDA-EXPRESSION, called with the arguments and
+  ;; the next methods (a list its CALL-NEXT-METHOD runs)
   (declare (ignore method environment))
-  (let ((args (gensym "ARGS")) (next (gensym "NEXT-METHODS")))
-    (values `(lambda (,args ,next)
-               (declare (ignore ,next))
-               (apply ,lambda-expression ,args))
+  (unless (and (consp lambda-expression) (eq (car lambda-expression) 'lambda)
+               (consp (cdr lambda-expression)) (listp (cadr lambda-expression)))
+    (error "~S is not a lambda expression." lambda-expression))
+  (let* ((ll (cadr lambda-expression))
+         (fns (sys::%method-function-forms (generic-function-name gf) nil nil (%required-names ll) ll
+                                           (cddr lambda-expression)))
+         (args (gensym "ARGS")) (next (gensym "NEXT-METHODS")))
+    (values (if (car fns)
+                `(lambda (,args ,next)
+                   (declare (ignore ,next))
+                   (apply ,(car fns) ,args))
+                `(lambda (,args ,next)
+                   (apply ,(cadr fns) (cons nil ,next) ,args ,args)))
             nil)))
+
+(defun %defmethod-by-method-lambda (gf name qualifiers spec body env)
+  ;; SYS::*METHOD-LAMBDA-EXPANDER*: DEFMETHOD's expansion for GF, whose method class is a
+  ;; program's: the method function is what MAKE-METHOD-LAMBDA returns for the method's lambda
+  (let* ((ll (third spec))
+         (doc (car (sys::%parse-body body t)))
+         (lambda-expression `(lambda ,ll ,@body)))
+    (multiple-value-bind (method-lambda initargs)
+        (make-method-lambda gf (class-prototype (generic-function-method-class gf)) lambda-expression env)
+      (unless (and (consp method-lambda) (eq (car method-lambda) 'lambda)
+                   (consp (cdr method-lambda)) (listp (cadr method-lambda)))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S, which is not a lambda expression." gf method-lambda))
+      (unless (%takes-two-arguments-p (cadr method-lambda))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S, whose lambda list does not take two arguments (the method's arguments and its next methods)."
+               gf method-lambda))
+      (unless (and (listp initargs) (ignore-errors (evenp (list-length initargs))))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S as the method's initargs, which is not a property list."
+               gf initargs))
+      `(%add-method-from-method-lambda ',name ',qualifiers (list ,@(second spec)) ',ll
+                                       (function ,method-lambda) ',initargs ',doc))))
+
+(defun %takes-two-arguments-p (lambda-list)
+  (let ((required 0) (optional 0) (rest nil) (state :required))
+    (dolist (x lambda-list)
+      (case x
+        (&optional (setq state :optional))
+        ((&rest &body) (setq rest t) (setq state :other))
+        ((&key &allow-other-keys &aux) (setq state :other))
+        (t (case state (:required (incf required)) (:optional (incf optional))))))
+    (and (<= required 2) (or rest (>= (+ required optional) 2)))))
+
+(defun %add-method-from-method-lambda (name qualifiers specializers lambda-list method-function initargs doc)
+  ;; a method whose function calls METHOD-FUNCTION with the arguments and the next methods
+  (let* ((gf (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list)))
+         (m (sys::%make-method (generic-function-method-class gf) qualifiers
+                               (mapcar #'sys::%resolve-specializer specializers) lambda-list
+                               #'(lambda (chain args &rest spread)
+                                   (declare (ignore spread))
+                                   (funcall method-function args (cdr chain)))
+                               nil doc)))
+    ;; the slots of the program's method class: the initargs, then their initforms
+    (apply #'shared-initialize m t initargs)
+    (sys::%add-method gf m)
+    (sys::%note-definition 'defmethod name)
+    m))
+
+(setq sys::*method-lambda-expander* #'%defmethod-by-method-lambda)
 
 ;;; ------------------------------------------------------------------
 ;;; Classes

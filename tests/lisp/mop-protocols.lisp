@@ -608,3 +608,56 @@
         (list (run 'mp-cem-sum 1) (run 'mp-cem-all 1) (run 'mp-cem-one 1) (run 'mp-cem-sh 1)
               (run 'mp-cem-lg 1) *mp-cem-log*))))
   (22 (:t :int) :only 5 (1 (:int :t)) (:early)))
+
+;;; ------------------------------------------------------------------
+;;; DEFMETHOD calls MAKE-METHOD-LAMBDA when the generic function's method class is a program's:
+;;; here a method lambda that logs each call around the standard one's
+
+(defvar *mp-mml-log* nil)
+(defclass mp-logged-method (standard-method) ())
+(defclass mp-mml-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-mml-gf) (method mp-logged-method) lambda environment)
+  (declare (ignore environment))
+  (multiple-value-bind (standard initargs) (call-next-method)
+    (values `(lambda (args next-methods)
+               (push (list :call ',(second lambda) args) *mp-mml-log*)
+               (funcall ,standard args next-methods))
+            initargs)))
+(defgeneric mp-mml (x &optional y)
+  (:generic-function-class mp-mml-gf) (:method-class mp-logged-method))
+(defmethod mp-mml ((x integer) &optional (y 1)) (list :int (+ x y) (call-next-method)))
+(defmethod mp-mml ((x number) &optional y) (declare (ignore y)) :number)
+(defmethod mp-mml :before ((x t) &optional y) (push (list :before x y) *mp-mml-log*))
+
+(deftest mop-make-method-lambda
+  (let ((*mp-mml-log* nil))
+    (list (mp-mml 2) (mp-mml 2.5 3)
+          (reverse *mp-mml-log*)
+          (class-name (class-of (first (sb-mop:generic-function-methods #'mp-mml))))))
+  ((:int 3 :number) :number
+   ((:call (x &optional y) (2)) (:before 2 nil) (:call (x &optional (y 1)) (2))
+    (:call (x &optional y) (2)) (:call (x &optional y) (2.5 3)) (:before 2.5 3)
+    (:call (x &optional y) (2.5 3)))
+   mp-logged-method))
+
+;;; a MAKE-METHOD-LAMBDA method returning junk: DEFMETHOD signals an error, the generic
+;;; function is left as it was, and takes the method once the result is a method lambda
+(defvar *mp-mml-junk* 42)
+(defclass mp-junk-method (standard-method) ())
+(defclass mp-junk-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-junk-gf) (method mp-junk-method) lambda environment)
+  (declare (ignore lambda environment))
+  *mp-mml-junk*)
+(defgeneric mp-junk (x) (:generic-function-class mp-junk-gf) (:method-class mp-junk-method))
+
+(deftest mop-make-method-lambda-returns-junk
+  (list (signals-error (eval '(defmethod mp-junk ((x t)) x)) error)
+        (length (sb-mop:generic-function-methods #'mp-junk))
+        (let ((*mp-mml-junk* '(lambda (args next-methods)
+                               (declare (ignore next-methods))
+                               (list :made args))))
+          (eval '(defmethod mp-junk ((x t)) x))
+          (mp-junk 1)))
+  (t 0 (:made (1))))
