@@ -4,22 +4,24 @@
 ;;;; STANDARD-GENERIC-FUNCTION) change what it does.
 ;;;;
 ;;;; - Class initialization: MAKE-INSTANCE of a metaclass makes a class from AMOP's class
-;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS of a class
-;;;;   whose metaclass is a program's go through them.
+;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS (through
+;;;;   ENSURE-CLASS-USING-CLASS, mop.lisp) of a class whose metaclass is a program's go through them.
 ;;;; - The class finalization protocol: a class whose metaclass is a program's is finalized by
 ;;;;   COMPUTE-CLASS-PRECEDENCE-LIST, COMPUTE-SLOTS (COMPUTE-EFFECTIVE-SLOT-DEFINITION,
 ;;;;   EFFECTIVE-SLOT-DEFINITION-CLASS) and COMPUTE-DEFAULT-INITARGS; its direct slots are made by
 ;;;;   DIRECT-SLOT-DEFINITION-CLASS from canonicalized slot plists, with the slot options DEFCLASS
-;;;;   does not know passed as initargs.
+;;;;   does not know passed as initargs. A class to which a program's method on
+;;;;   FINALIZE-INHERITANCE applies is finalized by calling it.
 ;;;; - The slot access protocol: SLOT-VALUE, (SETF SLOT-VALUE), SLOT-BOUNDP and SLOT-MAKUNBOUND
-;;;;   of an instance call SLOT-VALUE-USING-CLASS and its kin when the instance's metaclass is a
-;;;;   program's with a method of the program's on one of them; the class is flagged
-;;;;   (INST_SLOT_PROTOCOL, runtime/clos.c), and accessor methods and MAKE-INSTANCE then leave
-;;;;   their direct paths.
+;;;;   of an instance call SLOT-VALUE-USING-CLASS and its kin when a method of the program's on
+;;;;   one of them applies to its class (of a program's metaclass, or of STANDARD-CLASS itself);
+;;;;   the class is flagged (INST_SLOT_PROTOCOL, runtime/clos.c), and accessor methods and
+;;;;   MAKE-INSTANCE then leave their direct paths.
 ;;;; - The generic function invocation protocol: a generic function of a program's class runs
 ;;;;   what COMPUTE-DISCRIMINATING-FUNCTION returns when a method of the program's applies to it,
 ;;;;   and on a dispatch-cache miss calls COMPUTE-APPLICABLE-METHODS(-USING-CLASSES) and
-;;;;   COMPUTE-EFFECTIVE-METHOD when methods of the program's apply.
+;;;;   COMPUTE-EFFECTIVE-METHOD (CALL-METHOD forms for every method combination) when methods of
+;;;;   the program's apply.
 ;;;;
 ;;;; Everything else keeps the direct paths of clos.lisp and runtime/clos.c: what takes the
 ;;;; protocol is decided once per class (at finalization, and again when a method is added to or
