@@ -717,9 +717,25 @@ Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     return call_node_args(L, c, fn, env);
 }
 
+/* A call of a local function or lambda form with more arguments than the specialised evaluators
+ * take, whose callee takes them directly: evaluated straight into its frame, as call_direct does
+ * for a global one. */
+static __attribute__((noinline)) Obj call_node_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, Env *env) {
+    int na = c->nargs;
+    Obj buf[lam->nslots + 1];
+    Env *frame = (Env *)buf;
+    memset(buf, 0, sizeof buf);   /* see direct_run */
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+    return direct_run(L, fn, lam, frame, na);
+}
+
 /* The arguments of call node C, then the call of FN with them the general way. */
 static Obj call_node_args(Lisp *L, CallNode *c, Obj fn, Env *env) {
     int na = c->nargs;
+    if (is_heap(fn) && heap_type(fn) == T_CLOSURE) {
+        Lambda *lam = lambda_ready(L, CLOSURE(fn)->lambda);
+        if (lam->direct_args && lam->ll.nreq == na) return call_node_direct(L, c, fn, lam, env);
+    }
     Obj args[na ? na : 1];
     for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
     return call_object(L, fn, na, args, NIL);

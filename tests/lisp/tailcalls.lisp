@@ -163,3 +163,41 @@
             (setf (symbol-function 'tc-macro-callee) f)))
         (tc-macro-caller 3))
   ((1) :undefined (3)))
+
+;;; ---- seven and more arguments: global calls and local calls straight into the frame ----
+
+(defun tc-g7 (a b c d e f g) (list a b c d e f g))
+(defun tc-g9 (a b c d e f g h i) (declare (ignore b c d e f g h)) (list a i))
+(deftest calls-of-seven-and-more-arguments
+  (flet ((l7 (a b c d e f g) (list g f e d c b a))
+         (l8 (a b c d e f g h) (+ a b c d e f g h)))
+    (let ((log '()))
+      (flet ((note (x) (push x log) x))
+        (list (tc-g7 1 2 3 4 5 6 7) (tc-g9 1 2 3 4 5 6 7 8 9) (l7 1 2 3 4 5 6 7) (l8 1 2 3 4 5 6 7 8)
+              ((lambda (a b c d e f g) (declare (ignore b c d e f)) (list a g)) 1 2 3 4 5 6 7)
+              (l7 (note 1) (note 2) (note 3) (note 4) (note 5) (note 6) (note 7)) (reverse log)
+              (multiple-value-list ((lambda (a b c d e f g) (values a b c d e f g)) 1 2 3 4 5 6 7))
+              (apply #'tc-g7 1 2 '(3 4 5 6 7)) (apply #'l8 '(1 1 1 1 1 1 1 1))))))
+  ((1 2 3 4 5 6 7) (1 9) (7 6 5 4 3 2 1) 36 (1 7) (7 6 5 4 3 2 1) (1 2 3 4 5 6 7) (1 2 3 4 5 6 7)
+   (1 2 3 4 5 6 7) 8))
+
+(deftest calls-of-seven-and-more-arguments-wrong-counts
+  (flet ((l7 (a b c d e f g) (list a b c d e f g)))
+    (list (tc-error-text (lambda () (tc-g7 1 2 3 4 5 6)))
+          (tc-error-text (lambda () (tc-g7 1 2 3 4 5 6 7 8)))
+          (tc-error-text (lambda () (tc-g9 1 2 3 4 5 6 7 8)))
+          (handler-case (l7 1 2 3 4 5 6 7 8) (program-error () :wrong-count))
+          (handler-case (l7 1 2 3 4 5 6) (program-error () :wrong-count))
+          (handler-case (apply #'tc-g7 '(1 2 3 4 5 6 7 8)) (program-error () :wrong-count))))
+  ("invalid number of arguments to TC-G7: 6" "invalid number of arguments to TC-G7: 8"
+   "invalid number of arguments to TC-G9: 8" :wrong-count :wrong-count :wrong-count))
+
+(deftest backtrace-through-a-local-seven-argument-call
+  (flet ((inner (a b c d e f g) (declare (ignore a b c d e f)) (car g)))
+    (block nil
+      (handler-bind ((error (lambda (c) (declare (ignore c))
+                              (let ((frames (sys::%backtrace 40)))
+                                (return (subseq frames (position 'car frames :key #'car)
+                                                (+ 2 (position 'car frames :key #'car))))))))
+        (inner 1 2 3 4 5 6 7))))
+  ((car 7) (inner 1 2 3 4 5 6 7)))
