@@ -1595,7 +1595,20 @@
                               (unless (typep e '(or system-definition-error operation-error))
                                 (error 'component-load-error :component c :operation operation
                                                              :file file :condition e)))))
-      (perform-with-restarts operation c))))
+      (perform-with-restarts operation c)
+      (%run-file-layers c))))
+
+;;; File layers (stdlib-lisp/layers.lisp): for a library that loads on tinycl but takes a
+;;; portable, slow path where it has a branch per implementation, tinycl's branch of a function
+;;; is evaluated right after the file that defines the portable one, each time that file loads.
+(defvar *file-layers* nil "((system-name file-name loader-function) ...)")
+
+(defun %run-file-layers (c)
+  (when (and *file-layers* (not (typep c 'system)))
+    (let ((system-name (component-name (component-system c))))
+      (dolist (entry *file-layers*)
+        (when (and (string= (first entry) system-name) (string= (second entry) (component-name c)))
+          (funcall (third entry)))))))
 
 (defun %load-one-system (system)
   (let* ((name (component-name system))
