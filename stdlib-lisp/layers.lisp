@@ -297,6 +297,24 @@
             (values nil nil nil nil nil)))))
 ")
 
+;;; xmls (Debian's 3.0.x): xmls.lisp defines TEST, which its xmls/test system calls, only for
+;;; six implementations, because its SBCL, CMUCL, ABCL and Allegro branches read test files from
+;;; the command line when given none; CCL's branch (like CLISP's, but without printing its
+;;; arguments) has no implementation-specific code. The layer reads that definition from
+;;; xmls.lisp on disk as CCL's reader sees it (:CCL among the features while the file is read,
+;;; nothing else of it evaluated) and evaluates it, after xmls.lisp has loaded.
+(%register-file-layer "xmls" "xmls" "
+(let ((file (merge-pathnames \"xmls.lisp\" (asdf::%library-source-directory \"xmls\")))
+      (*package* (find-package \"XMLS\"))
+      (*features* (cons :ccl *features*)))
+  (with-open-file (in file)
+    (do ((form (read in nil in) (read in nil in)))
+        ((eq form in))
+      (when (and (consp form) (eq (car form) 'defun) (eq (cadr form) (find-symbol \"TEST\" \"XMLS\")))
+        (let ((*features* (cdr *features*)))
+          (eval form))))))
+")
+
 ;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
 ;;; ships ASDF, so that (:depends-on ("uiop")) and (asdf:find-system "uiop") find them; loading
 ;;; them does nothing more.
