@@ -137,8 +137,7 @@
 ;;; temporary-files.lisp calls its own GETENV while it loads, which stops on an unlisted Lisp.
 ;;; The layer loads packages.lisp, fad.lisp and path.lisp from the sources on disk, then gives
 ;;; those three functions tinycl's branch (SBCL's: DIRECTORY, PROBE-FILE, DELETE-DIRECTORY),
-;;; and provides the temporary-file part (OPEN-TEMPORARY and its macros, with the library's
-;;; names and behaviour) itself.
+;;; then loads temporary-files.lisp from disk with its GETENV given tinycl's branch.
 (%register-builtin-system "cl-fad" "0.7.6"
   "Portable pathname library (tinycl's built-in layer: the sources on disk with tinycl's branches)."
   "
@@ -169,66 +168,24 @@
         (:ignore nil)))
   (values))
 
-;;; temporary files
-(defun getenv (name) (tinycl:posix-getenv name))
-
-(defun get-default-temporary-directory ()
-  (let ((dir (getenv \"TMPDIR\")))
-    (if (plusp (length dir)) (pathname-as-directory dir) #p\"/tmp/\")))
-
-(defparameter *default-template*
-  (concatenate 'string (namestring (get-default-temporary-directory)) \"temp-%\")
-  \"Where OPEN-TEMPORARY makes files: % stands for a random string.\")
-(defparameter *max-tries* 10000)
-(defvar *name-random-state* (make-random-state t))
-
-(define-condition invalid-temporary-pathname-template (error)
-  ((string :initarg :string))
-  (:report (lambda (c stream)
-             (format stream \"invalid temporary file name template ~S: it needs a % to stand for a random string\"
-                     (slot-value c 'string)))))
-
-(define-condition cannot-create-temporary-file (error)
-  ((template :initarg :template) (max-tries :initarg :max-tries))
-  (:report (lambda (c stream)
-             (format stream \"cannot create a temporary file from the template ~A after ~D attempt~:P\"
-                     (slot-value c 'template) (slot-value c 'max-tries)))))
-
-(defun generate-random-string ()
-  (format nil \"~:@(~36,8,'0R~)\" (random (expt 36 8) *name-random-state*)))
-
-(defun generate-random-pathname (template random-string-generator)
-  (let ((at (or (position #\\% template)
-                (error 'invalid-temporary-pathname-template :string template))))
-    (merge-pathnames (concatenate 'string (subseq template 0 at) (funcall random-string-generator)
-                                  (subseq template (1+ at))))))
-
-(defun open-temporary (&rest open-arguments
-                       &key (template *default-template*)
-                            (generate-random-string 'generate-random-string)
-                            (max-tries *max-tries*) (direction :output)
-                       &allow-other-keys)
-  \"A new file named from TEMPLATE (its % replaced by a random string), opened with OPEN-ARGUMENTS.\"
-  (let ((args (alexandria:remove-from-plist open-arguments :template :generate-random-string :max-tries
-                                            :direction)))
-    (dotimes (i max-tries (error 'cannot-create-temporary-file :template template :max-tries max-tries))
-      (let ((s (apply #'open (translate-logical-pathname (generate-random-pathname template generate-random-string))
-                      :direction direction :if-exists nil args)))
-        (when s (return s))))))
-
-(defmacro with-output-to-temporary-file ((stream &rest args) &body body)
-  \"Runs BODY with STREAM on a new temporary file; returns the file's pathname.\"
-  `(with-open-stream (,stream (open-temporary ,@args))
-     ,@body
-     (pathname ,stream)))
-
-(defmacro with-open-temporary-file ((stream &rest args &key keep &allow-other-keys) &body body)
-  \"Runs BODY with STREAM on a new temporary file, deleted afterwards unless KEEP.\"
-  `(with-open-stream (,stream (open-temporary ,@(alexandria:remove-from-plist args :keep)))
-     (unwind-protect (progn ,@body)
-       (unless ,keep
-         (close ,stream)
-         (delete-file (pathname ,stream))))))
+;;; temporary files: temporary-files.lisp from disk, its GETENV given tinycl's branch (SBCL's
+;;; calls SB-EXT:POSIX-GETENV); it sets up the logical host TEMPORARY-FILES as on any Lisp
+(let ((*package* (find-package :cl-fad))
+      (file (merge-pathnames \"temporary-files.lisp\" (asdf::%library-source-directory \"cl-fad\"))))
+  (labels ((fix (form)
+             ;; the library's (defun getenv ...), wherever it is (inside an EVAL-WHEN), becomes tinycl's
+             (cond ((and (consp form) (eq (car form) 'defun) (consp (cdr form))
+                         (eq (cadr form) (intern \"GETENV\" :cl-fad)))
+                    '(defun getenv (x) \"The value of the environment variable named X, or NIL.\"
+                      (tinycl:posix-getenv x)))
+                   ((consp form) (fix-elements form))
+                   (t form)))
+           (fix-elements (list)
+             (if (consp list) (cons (fix (car list)) (fix-elements (cdr list))) list)))
+    (with-open-file (in file)
+      (do ((form (read in nil in) (read in nil in)))
+          ((eq form in))
+        (eval (fix form))))))
 " '("bordeaux-threads" "alexandria"))
 
 ;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS

@@ -572,9 +572,9 @@
   (nil "1.0.0" t (x y) (:b :a) t t (a b)))
 
 (deftest sy-builtin-cl-fad
-  ;; the sources on disk (packages, fad, path) with tinycl's branches and its temporary files
+  ;; the sources on disk (packages, fad, path, temporary-files) with tinycl's branches
   (if (not (probe-file "/usr/share/common-lisp/source/cl-fad/fad.lisp"))
-      '(nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t) ; not installed
+      '(nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t "TEMPORARY-FILES:TEMP-%" t) ; not installed
       (progn
         (asdf:load-system "cl-fad")
         (ensure-directories-exist "/tmp/sy-fad/sub/")
@@ -587,8 +587,12 @@
                     (funcall fn "DIRECTORY-EXISTS-P" "/tmp/sy-fad/sub")
                     (eval (read-from-string "(cl-fad:with-open-temporary-file (s :direction :io) (print 5 s) (file-position s 0) (read s))"))
                     (progn (funcall fn "DELETE-DIRECTORY-AND-FILES" "/tmp/sy-fad/")
-                           (null (probe-file "/tmp/sy-fad/"))))))))
-  (nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t))
+                           (null (probe-file "/tmp/sy-fad/")))
+                    ;; temporary-files.lisp from disk: its template names the logical host it sets up
+                    (symbol-value (find-symbol "*DEFAULT-TEMPLATE*" "CL-FAD"))
+                    (equal (translate-logical-pathname "TEMPORARY-FILES:X.Y")
+                           (merge-pathnames "x.y" (funcall fn "GET-DEFAULT-TEMPORARY-DIRECTORY"))))))))
+  (nil "0.7.6" (#p"/tmp/sy-fad/a.txt" #p"/tmp/sy-fad/sub/") #p"/tmp/sy-fad/sub/" 5 t "TEMPORARY-FILES:TEMP-%" t))
 
 (deftest sy-builtin-uiop-and-asdf
   ;; part of the image: found by name, loadable as a dependency, loading does nothing more
