@@ -21,6 +21,10 @@
   ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load first
   (push (list name version description #'(lambda () (%load-layer-text text)) depends-on) *builtin-systems*))
 
+(defun %register-file-layer (system-name file-name text)
+  ;; TEXT runs after FILE-NAME of SYSTEM-NAME (loaded from disk) each time it loads (asdf.lisp)
+  (push (list system-name file-name #'(lambda () (%load-layer-text text))) *file-layers*))
+
 (defun %library-source-directory (name)
   ;; the directory of the .asd on disk that defines NAME (for a layer that loads part of it)
   (let ((asd (%locate-asd name)))
@@ -237,9 +241,6 @@
 ;;; walks SBCL's readtable internals instead; tinycl's walks its own (the primitive
 ;;; %READTABLE-MACRO-CHARACTERS), giving the same entries in increasing order of character, as
 ;;; the portable one does. It replaces the portable one as soon as cruft.lisp has loaded.
-(defun %register-file-layer (system-name file-name text)
-  (push (list system-name file-name #'(lambda () (%load-layer-text text))) *file-layers*))
-
 (%register-file-layer "named-readtables" "cruft" "
 (in-package :editor-hints.named-readtables)
 
