@@ -17,9 +17,10 @@
           ((eq form in) t)
         (eval form)))))
 
-(defun %register-builtin-system (name version description text &optional depends-on)
-  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load first
-  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on) *builtin-systems*))
+(defun %register-builtin-system (name version description text &optional depends-on options)
+  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load
+  ;; first; OPTIONS: :IN-ORDER-TO as in DEFSYSTEM, :TEST a function TEST-OP calls
+  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on options) *builtin-systems*))
 
 (defun %register-file-layer (system-name file-name text)
   ;; TEXT runs after FILE-NAME of SYSTEM-NAME (loaded from disk) each time it loads (asdf.lisp)
@@ -332,12 +333,14 @@
 (defun finalize (object function) (tinycl:finalize object function))
 
 (defun cancel-finalization (object) (tinycl:cancel-finalization object))
-")
+" nil '(:in-order-to ((test-op (test-op "trivial-garbage/tests")))))
 
 (%register-builtin-system "trivial-garbage/tests" nil
   "Unit tests for TRIVIAL-GARBAGE (its tests.lisp, loaded from disk by tinycl's built-in layer)."
   "(load (merge-pathnames \"tests.lisp\" (asdf::%library-source-directory \"trivial-garbage\")))"
-  '("trivial-garbage" "rt"))
+  '("trivial-garbage" "rt")
+  ;; as its .asd: (asdf:test-system "trivial-garbage") runs RT's DO-TESTS
+  (list :test #'(lambda () (funcall (find-symbol "DO-TESTS" "REGRESSION-TEST")))))
 
 ;;; closer-mop 1.0.0: its package definition imports the MOP from a package chosen by
 ;;; implementation feature (with none for an unlisted Lisp, DEFPACKAGE is given a package named
