@@ -225,6 +225,18 @@
     (cf-compile "bad.lisp"))
   (nil t t))
 
+;; a compiled file keeps no function's source form (SBCL's FUNCTION-LAMBDA-EXPRESSION of a compiled
+;; function is NIL too): loaded from source the function has it; its docstring and lambda list stay
+(deftest compile-file-keeps-no-source-forms
+  (progn
+    (cf-write "src.lisp" "(defun cl-user::cf-src (a &optional (b 2) &key c) \"Doc of cf-src.\" (list a b c))")
+    (load (cf "src.lisp"))
+    (let ((from-source (function-lambda-expression #'cf-src)))
+      (load (first (cf-compile "src.lisp")))
+      (list (car from-source) (function-lambda-expression #'cf-src) (documentation 'cf-src 'function)
+            (sys::%function-lambda-list #'cf-src) (cf-src 1 2 :c 3))))
+  (lambda nil "Doc of cf-src." (a &optional (b 2) &key c) (1 2 3)))
+
 (deftest compile-file-cleanup
   (progn
     (dolist (f (directory (cf "*.*"))) (delete-file f))
