@@ -237,6 +237,22 @@
             (sys::%function-lambda-list #'cf-src) (cf-src 1 2 :c 3))))
   (lambda nil "Doc of cf-src." (a &optional (b 2) &key c) (1 2 3)))
 
+;; esrap's rule.lisp: a top-level MACROLET's local macro expands into an EVAL-WHEN of all three
+;; situations defining a function, which a later DEFCONSTANT calls at compile time
+(deftest compile-file-macrolet-eval-when-defun-used-at-compile-time
+  (progn
+    (cf-write "mr.lisp"
+              "(macrolet ((define (&rest names)"
+              "             `(eval-when (:compile-toplevel :load-toplevel :execute)"
+              "                (defun cl-user::cf-mr-props (&key ,@names) (+ ,@names)))))"
+              "  (define a b))"
+              "(defconstant cl-user::+cf-mr-default+ (cl-user::cf-mr-props :a 1 :b 2))"
+              "(defun cl-user::cf-mr-get () cl-user::+cf-mr-default+)")
+    (fmakunbound 'cf-mr-props)
+    (let ((r (cf-compile "mr.lisp")))
+      (list (second r) (third r) (progn (load (first r)) (cf-mr-get)))))
+  (nil nil 3))
+
 (deftest compile-file-cleanup
   (progn
     (dolist (f (directory (cf "*.*"))) (delete-file f))
