@@ -253,6 +253,24 @@
       (list (second r) (third r) (progn (load (first r)) (cf-mr-get)))))
   (nil nil 3))
 
+;; a file whose literal is an object an earlier compiled file made (read with #.) holds a copy of
+;; that object only, not the whole of the earlier file (loaded as one block of the heap); a global
+;; function the earlier file defined is referred to by its name
+(deftest compile-file-objects-of-an-earlier-compiled-file
+  (progn
+    (cf-write "early.lisp"
+              "(defparameter cl-user::*cf-early* '(optimize speed))"
+              "(defparameter cl-user::*cf-early-big* '#.(make-list 20000 :initial-element 7))"
+              "(defun cl-user::cf-early-fn () :early)")
+    (load (first (cf-compile "early.lisp")))
+    (cf-write "late.lisp"
+              "(defun cl-user::cf-late () (list '#.cl-user::*cf-early* #.#'cl-user::cf-early-fn))")
+    (let ((out (first (cf-compile "late.lisp"))))
+      (load out)
+      (list (< (length (cf-bytes out)) 100000) (first (cf-late))
+            (eq (second (cf-late)) #'cf-early-fn))))
+  (t (optimize speed) t))
+
 (deftest compile-file-cleanup
   (progn
     (dolist (f (directory (cf "*.*"))) (delete-file f))
