@@ -146,7 +146,6 @@ typedef struct CallNode {
     Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
     int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
     struct CallNode *next_var; /* the analysis context's list of inline calls of variables */
-    Obj direct_fn;             /* a specialised global call: the closure last called directly, or 0 */
 } CallNode;
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,

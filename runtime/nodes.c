@@ -292,9 +292,7 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
  * A call of a global function with 1 to 6 arguments: when the function is a closure whose
  * Lambda takes exactly that many arguments directly (direct_arity), each argument is evaluated
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
- * general way (ev_call_global), which checks the argument count and signals what it signals.
- * The node remembers the last closure found so (direct_fn): while the symbol still names it, one
- * compare chooses the direct path (a closure's Lambda never changes). */
+ * general way (ev_call_global), which checks the argument count and signals what it signals. */
 
 
 /* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
@@ -318,24 +316,16 @@ static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode 
         STORE_ARGS                                                                          \
         return direct_enter(L, c, fn, lam, frame, N);                                       \
     }                                                                                       \
-    static __attribute__((noinline)) Obj name##_first(Lisp *L, CallNode *c, Obj f, Env *env) {    \
-        if (is_heap(f) && heap_type(f) == T_CLOSURE) {                                      \
-            Lambda *lam = lambda_ready(L, CLOSURE(f)->lambda);                              \
-            if (lam->direct_arity == N + 1 &&                                               \
-                !(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))) {                 \
-                c->direct_fn = f;                                                           \
-                return name##_direct(L, c, f, lam, env);                                    \
-            }                                                                               \
-        }                                                                                   \
-        return ev_call_global(L, &c->n, env);                                               \
-    }                                                                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                                                  \
         CallNode *c = (CallNode *)n;                                                        \
         Obj f = SYM(c->fname)->function;                                                    \
-        if (LIKELY(f == c->direct_fn) &&                                                    \
-            LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))))               \
-            return name##_direct(L, c, f, CLOSURE(f)->lambda, env);                         \
-        return name##_first(L, c, f, env);                                                  \
+        if (LIKELY(is_heap(f)) && LIKELY(heap_type(f) == T_CLOSURE)) {                     \
+            Lambda *lam = CLOSURE(f)->lambda;                                               \
+            if (LIKELY(lam->direct_arity == N + 1) &&                                       \
+                LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP))))           \
+                return name##_direct(L, c, f, lam, env);                                    \
+        }                                                                                   \
+        return ev_call_global(L, n, env);                                                   \
     }
 
 #define STORE_ARG(i) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);

@@ -1,8 +1,8 @@
 ;;;; tailcalls.lisp: a global function's call of itself in tail position runs as a loop in its
 ;;;; own frame (nodes.c, ev_call_self_tailN): the same answers as a call, no stack growth, the
 ;;;; general path whenever the name no longer names the running function, TRACE and the
-;;;; backtrace as SBCL shows them; and the closure a specialised global call remembers, which
-;;;; must follow every redefinition.
+;;;; backtrace as SBCL shows them; specialised global calls after redefinitions; calls of seven
+;;;; and more arguments.
 
 (in-package :cl-user)
 
@@ -137,7 +137,7 @@
     (list (count #\Newline out) (and (search "(TC-TRACED 0)" out) t) (tc-traced 2)))
   (8 t :end))
 
-;;; ---- the closure a specialised global call remembers (direct_fn) ----
+;;; ---- specialised global calls follow every redefinition of their callee ----
 
 (defun tc-callee (x) (list :one x))
 (defun tc-caller (x) (list (tc-callee x)))
