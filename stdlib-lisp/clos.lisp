@@ -729,7 +729,8 @@
             ((eq (car o) :method-class) (setq method-class (cadr o)))
             (t (error 'simple-program-error :format-control "Unsupported option ~S in DEFGENERIC ~S."
                                             :format-arguments (list o name)))))
-    `(progn
+    ;; defined at compile time too, so that the rest of a file COMPILE-FILE processes knows it
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class ',gf-class)
        (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
@@ -890,8 +891,11 @@
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
          (fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
-    `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
-                 ,(cadr fns) ,(car fns) ,(caddr fns))))
+    ;; COMPILE-FILE notes NAME as a function the file defines; the method exists once it is loaded
+    `(progn
+       (eval-when (:compile-toplevel) (%compiler-defun ',name))
+       (%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                   ,(cadr fns) ,(car fns) ,(caddr fns)))))
 
 (defun %resolve-specializer (s)
   (cond ((%class-p s) s)
@@ -1247,7 +1251,9 @@
                                                        :format-arguments (list (car rest) name))))
                  (setq rest (cddr rest))
                  (go top))))
-        `(%define-short-method-combination ',name ',operator ',identity ',doc))
+        ;; evaluated by COMPILE-FILE too, for a later DEFGENERIC of the file that names it
+        `(eval-when (:compile-toplevel :load-toplevel :execute)
+           (%define-short-method-combination ',name ',operator ',identity ',doc)))
       ;; the long form
       (let* ((lambda-list (car args))
              (groups (%mapcar1 #'%parse-method-group-specifier (cadr args)))
@@ -1263,7 +1269,8 @@
                (doc (car parsed))
                (gfv (gensym "GF")) (msv (gensym "METHODS")) (opv (gensym "OPTIONS"))
                (arg-vars (%lambda-list-variables arguments)))
-          `(%define-long-method-combination
+          `(eval-when (:compile-toplevel :load-toplevel :execute)
+            (%define-long-method-combination
             ',name
             #'(lambda (,gfv ,msv ,opv)
                 (declare (ignorable ,gfv))
@@ -1283,7 +1290,7 @@
                                           `(%make-arguments-binder ',arguments (list ,@arg-vars))
                                           nil))))
                          ,opv)))
-            ',doc)))))
+            ',doc))))))
 
 (defvar *gf-miss-hook* nil) ; mop-protocols.lisp: %GF-MISS for a generic function of a program's class
 
@@ -1460,7 +1467,9 @@
             ((eq (car o) :metaclass) (setq metaclass (cadr o)))
             ;; another option is an initarg of the metaclass, its value the option's rest (AMOP)
             (t (setq other-options (append other-options (list (car o) (cdr o)))))))
-    `(progn
+    ;; COMPILE-FILE defines the class at compile time too: later forms of the file may name it as a
+    ;; type, a specializer, a superclass or a metaclass (CLHS DEFCLASS)
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%ensure-class ',name ',superclasses
                       (list ,@(let ((canonical (and metaclass (not (%memq metaclass '(standard-class
                                                                                         funcallable-standard-class))))))
