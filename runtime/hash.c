@@ -474,6 +474,7 @@ static void rehash(Lisp *L, HashTable *t, size_t cap) {
         t->count++;
         t->used++;
     }
+    gc_forget_array((Obj *)old, oldcap * (sizeof *old / sizeof(Obj)), NO_VALUE);   /* a boot table's */
     if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;   /* the entries it holds before growing */
     t->iter_mod++;
 }
@@ -527,6 +528,7 @@ bool hash_remove(Lisp *L, Obj table, Obj key) {
 void hash_clear(Lisp *L, Obj table) {
     HashTable *t = HT(table);
     if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE))) weak_unlink_all(t);
+    else gc_forget_array((Obj *)t->entries, t->cap * (sizeof *t->entries / sizeof(Obj)), NO_VALUE);
     alloc_entries(L, t, 16);
     t->iter_mod++;
 }

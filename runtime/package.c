@@ -61,6 +61,7 @@ static void symtable_grow(Lisp *L, SymTable *t) {
     t->used = 0;
     for (size_t i = 0; i < old; i++)
         if (olds[i] != NO_VALUE && olds[i] != TOMBSTONE) { symtable_put_raw(L, t, olds[i]); t->count++; }
+    gc_forget_array(olds, old, NO_VALUE);
 }
 
 static void symtable_put(Lisp *L, SymTable *t, Obj sym) {

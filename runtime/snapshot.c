@@ -512,6 +512,9 @@ static bool member_eq(Obj x, Obj list) {
 
 static void clear_table(Lisp *L, SymTable *t) {
     (void)L;
+    /* a boot package's array is in the boot image's heap: what was interned since must not stay
+     * reachable from it (a reset would keep the user's symbols, and all they hold, alive) */
+    gc_forget_array(t->syms, t->cap, NO_VALUE);
     t->count = t->used = t->cap = 0;
     t->syms = NULL;
 }

@@ -1150,6 +1150,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
         fprintf(stderr, "tinycl: a reset hook failed (%s); the symbol state was restored anyway\n",
                 error_describe_bootstrap(L, L->last_error));
     SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    session_store_compact(s);
 }
 
 typedef struct ListDefs { TclDefinitions *d; const char *type, *package; } ListDefs;
