@@ -272,6 +272,8 @@ void gc_collect(void) { GC_gcollect(); }
  * the heap of the boot image or of a restore is never freed and is a root of the collector and of
  * the checkpoint writer, so the words it still holds (symbols interned since the boot, entries
  * since cleared) would keep whatever they reach alive: fill it with FILL. */
+bool gc_collected(const void *p) { return p && GC_base((void *)p); }
+
 void gc_forget_array(Obj *words, size_t n, Obj fill) {
     if (!words || GC_base(words)) return;
     for (size_t i = 0; i < n; i++) if (words[i] != fill) words[i] = fill;

@@ -94,6 +94,7 @@ int package_symbol_status(Lisp *L, Obj pkg, Obj sym) {
 /* Every change to a package's tables passes here first: while a system load is being captured,
  * the snapshot's journal notes which symbol of which package is about to change (snapshot.c). */
 static inline void table_touch(Lisp *L, Obj pkg, Obj sym) {
+    package_tables_changed(pkg);
     if (UNLIKELY(L->captures_open > 0)) snapshot_note_table_change(L, pkg, sym, package_symbol_status(L, pkg, sym));
 }
 
@@ -911,6 +912,7 @@ DEFPRIM(prim_delete_package) {
     for (Obj l = L->packages; l != NIL; l = CDR(l))
         PKG(CAR(l))->local_nicknames = without_nicknames_of(L, PKG(CAR(l))->local_nicknames, pkg);
     SymTable *tables[2] = {&p->internal, &p->external};
+    package_tables_changed(pkg);
     for (int k = 0; k < 2; k++) {
         SymTable *t = tables[k];
         SYMTABLE_EACH_BEGIN(t, sym)

@@ -2339,15 +2339,27 @@
     (dolist (gf *generic-functions*)
       (setq gfs (cons (list gf (%gf.methods gf) (%gf.initial-methods gf)) gfs)))
     (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%eqls.direct-methods (cdr e)))) eqls))
+    ;; what the session did not change is only compared: a reset after a few definitions touches
+    ;; the classes and generic functions they changed
     #'(lambda ()
         (dolist (c classes)
-          (%set-class.direct-subclasses (car c) (cadr c))
-          (%set-class.direct-methods (car c) (caddr c))
-          (%set-class.initargs-cache (car c) nil))
+          (let ((class (car c)))
+            (unless (and (eq (%class.direct-subclasses class) (cadr c))
+                         (eq (%class.direct-methods class) (caddr c))
+                         (null (%class.initargs-cache class)))
+              (%set-class.direct-subclasses class (cadr c))
+              (%set-class.direct-methods class (caddr c))
+              (%set-class.initargs-cache class nil))))
         (dolist (g gfs)
-          (%set-gf.methods (car g) (cadr g))
-          (%set-gf.initial-methods (car g) (caddr g))
-          (%update-gf-dispatch (car g)))
+          (let ((gf (car g)))
+            (if (and (eq (%gf.methods gf) (cadr g)) (eq (%gf.initial-methods gf) (caddr g)))
+                ;; the epoch goes back with the reset, so a cache may carry the stamp it will have:
+                ;; emptied, it keeps no class of the session either
+                (if (%gf.cache gf) (%set-gf.cache gf nil))
+                (progn
+                  (%set-gf.methods gf (cadr g))
+                  (%set-gf.initial-methods gf (caddr g))
+                  (%update-gf-dispatch gf)))))
         (clrhash *eql-specializers*)
         (dolist (e eqls)
           (setf (gethash (car e) *eql-specializers*) (cadr e))
