@@ -646,10 +646,8 @@
       (error 'simple-error :format-control "ENSURE-GENERIC-FUNCTION-USING-CLASS for ~S returned ~S, not a generic function."
                            :format-arguments (list name result))))
 
-(defun %ensure-gf (name lambda-list-for-new &optional from-method)
-  ;; the generic function named NAME, made when there is none; FROM-METHOD (DEFMETHOD's):
-  ;; ENSURE-GENERIC-FUNCTION-USING-CLASS, when called, is given no :LAMBDA-LIST, as in SBCL (the
-  ;; generic function takes the method's; %CONGRUENCE-ERROR)
+(defun %ensure-gf (name lambda-list-for-new)
+  ;; the generic function named NAME, made when there is none
   (if (fboundp name)
       (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
@@ -660,13 +658,18 @@
                          name)
             f))
       (if *program-ensure-gf-methods-p*
-          (%ensured-gf (if from-method
-                           (funcall *ensure-gf-using-class* nil name)
-                           (funcall *ensure-gf-using-class* nil name :lambda-list lambda-list-for-new))
-                       name)
+          (%ensured-gf (funcall *ensure-gf-using-class* nil name :lambda-list lambda-list-for-new) name)
           (let ((gf (%make-generic-function name lambda-list-for-new)))
             (%set-fdefinition name gf)
             gf))))
+
+(defun %ensure-gf-of-method (name lambda-list-for-new)
+  ;; DEFMETHOD's %ENSURE-GF while a program's method on ENSURE-GENERIC-FUNCTION-USING-CLASS
+  ;; exists: for a new generic function it is given no :LAMBDA-LIST, as in SBCL (the generic
+  ;; function takes the method's: %CONGRUENCE-ERROR); DEFCLASS's accessors give theirs
+  (if (fboundp name)
+      (%ensure-gf name lambda-list-for-new)
+      (%ensured-gf (funcall *ensure-gf-using-class* nil name) name)))
 
 (defun %generic-function-class (designator)
   ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
@@ -996,7 +999,9 @@
                                         :format-arguments (list s)))))
 
 (defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
-  (let* ((gf (%ensure-gf name (%gf-lambda-list-from-method lambda-list) t))
+  (let* ((gf (if *program-ensure-gf-methods-p*
+                 (%ensure-gf-of-method name (%gf-lambda-list-from-method lambda-list))
+                 (%ensure-gf name (%gf-lambda-list-from-method lambda-list))))
          (m (%make-method (%gf.method-class gf) qualifiers
                           (%mapcar1 #'%resolve-specializer specializers)
                           lambda-list function fast-function doc)))

@@ -532,9 +532,13 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
                 #'ensure-class-using-class))
   "The generic functions whose methods decide what takes the protocol: one test per change of any generic function.")
 
+;;; each is marked in its plist, so that the test costs the same however many are watched
+(dolist (g *protocol-watched-gfs*)
+  (sys::%set-gf.plist g (list* '%protocol-watched t (sys::%gf.plist g))))
+
 (defun %protocol-methods-changed (gf)
   ;; SYS::*METHODS-CHANGED-HOOK*: after ADD-METHOD, REMOVE-METHOD or a redefinition of GF
-  (when (member gf *protocol-watched-gfs* :test #'eq)
+  (when (getf (sys::%gf.plist gf) '%protocol-watched)
     (cond ((member gf *slot-access-gfs* :test #'eq)
            (setq *program-slot-methods-p*
                  (dolist (g *slot-access-gfs* nil)

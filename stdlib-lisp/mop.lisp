@@ -277,7 +277,9 @@
 
 (defun %add-method-from-method-lambda (name qualifiers specializers lambda-list method-function initargs doc)
   ;; a method whose function calls METHOD-FUNCTION with the arguments and the next methods
-  (let* ((gf (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list) t))
+  (let* ((gf (if sys::*program-ensure-gf-methods-p*
+                 (sys::%ensure-gf-of-method name (sys::%gf-lambda-list-from-method lambda-list))
+                 (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list))))
          (m (sys::%make-method (generic-function-method-class gf) qualifiers
                                (mapcar #'sys::%resolve-specializer specializers) lambda-list
                                #'(lambda (chain args &rest spread)
