@@ -365,7 +365,8 @@
 ;;; (NIL, a FORWARD-REFERENCED-CLASS or a class), whose standard methods (one for each, as AMOP
 ;;; has them) define or redefine it; DEFCLASS calls ENSURE-CLASS. Its :DIRECT-SLOTS are
 ;;; canonicalized slot plists, or (from DEFCLASS of a class of STANDARD-CLASS or
-;;; FUNCALLABLE-STANDARD-CLASS) direct slot definitions, made while loading.
+;;; FUNCALLABLE-STANDARD-CLASS, while no program's method could read them: mop-protocols.lisp)
+;;; direct slot definitions, made while loading.
 
 (defun ensure-class (name &rest args &key &allow-other-keys)
   "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments, by ENSURE-CLASS-USING-CLASS; returns the class."
