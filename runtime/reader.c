@@ -434,7 +434,9 @@ DEFPRIM(rd_left_paren) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
-    if (UNLIKELY(L->form_positions != NIL) && head != NIL && line > 0)
+    /* only the forms LOAD reads from its file: a READ-FROM-STRING in the code being loaded would
+     * otherwise add every list it reads to the table, kept until the top-level form ends */
+    if (UNLIKELY(L->form_positions != NIL) && head != NIL && line > 0 && SYM(S(P_LOAD_READING))->value != NIL)
         hash_put(L, L->form_positions, head, cons(L, FIX(line), FIX(column)));
     return head;
 }
