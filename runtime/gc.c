@@ -229,7 +229,7 @@ static void do_init(void) {
     if (!getenv("GC_MARKERS")) GC_set_markers_count(1);
     GC_set_dont_precollect(1);       /* nothing to collect yet */
     GC_INIT();
-    if (GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
+    if (!getenv("GC_INITIAL_HEAP_SIZE") && GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
     GC_allow_register_threads();
     GC_set_oom_fn(oom_fn);
     GC_set_warn_proc(quiet_warn);

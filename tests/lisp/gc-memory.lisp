@@ -29,3 +29,10 @@
 (deftest gc-memory.load-still-records-places
   (mapcar #'cadr (gethash '(defun gc-memory-defined-here) (sys::%xref-sites)))
   (list car))
+
+;; the same in the code of a session call: the tests run inside the call (run-tests "gc-memory")
+(deftest gc-memory.reads-during-a-call-not-kept
+  (let ((before (gc-memory-in-use)))
+    (dotimes (i 20000) (read-from-string "(a (b c) (d e f))"))
+    (< (- (gc-memory-in-use) before) 1000000))
+  t)
