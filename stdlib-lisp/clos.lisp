@@ -617,15 +617,37 @@
   (let ((f (fdefinition name)) (e (%trace-entry name)))
     (if (and e (not (nth 3 e)) (eq (nth 1 e) f)) (nth 2 e) f)))
 
+;; mop.lisp: the generic function ENSURE-GENERIC-FUNCTION-USING-CLASS, through which
+;; ENSURE-GENERIC-FUNCTION (and so DEFGENERIC) goes once the MOP is loaded
+(defvar *ensure-gf-using-class* nil)
+;; mop-protocols.lisp: T while a program's method on it exists: DEFMETHOD (and DEFCLASS's
+;; accessors) then call it too, for a new generic function and for an existing one (with its
+;; class), as SBCL does; until then %ENSURE-GF does the standard methods' work directly
+(defvar *program-ensure-gf-methods-p* nil)
+
+(defun %ensured-gf (result name)
+  ;; the generic function ENSURE-GENERIC-FUNCTION-USING-CLASS returned for NAME
+  (if (%generic-function-p result)
+      result
+      (error 'simple-error :format-control "ENSURE-GENERIC-FUNCTION-USING-CLASS for ~S returned ~S, not a generic function."
+                           :format-arguments (list name result))))
+
 (defun %ensure-gf (name lambda-list-for-new)
   ;; the generic function named NAME, made when there is none
   (if (fboundp name)
       (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
-        (if (%generic-function-p f) f (%not-generic-error name)))
-      (let ((gf (%make-generic-function name lambda-list-for-new)))
-        (%set-fdefinition name gf)
-        gf)))
+        (if (not (%generic-function-p f)) (%not-generic-error name))
+        (if *program-ensure-gf-methods-p*
+            (%ensured-gf (funcall *ensure-gf-using-class* f name
+                                  :generic-function-class (%instance-layout f))
+                         name)
+            f))
+      (if *program-ensure-gf-methods-p*
+          (%ensured-gf (funcall *ensure-gf-using-class* nil name :lambda-list lambda-list-for-new) name)
+          (let ((gf (%make-generic-function name lambda-list-for-new)))
+            (%set-fdefinition name gf)
+            gf))))
 
 (defun %generic-function-class (designator)
   ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
@@ -637,13 +659,8 @@
         (error 'simple-error :format-control "~S is not a subclass of STANDARD-GENERIC-FUNCTION."
                              :format-arguments (list designator)))))
 
-(defun ensure-generic-function (name &key (lambda-list nil lambda-list-p) documentation
-                                          (method-combination nil mc-p) argument-precedence-order
-                                          declare (generic-function-class 'standard-generic-function gf-class-p)
-                                          (method-class nil method-class-p) environment
-                                     &allow-other-keys)
+(defun ensure-generic-function (name &rest args &key &allow-other-keys)
   "The generic function named NAME, created when it does not exist or updated with LAMBDA-LIST, DOCUMENTATION and the other options."
-  (declare (ignore environment))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
                 (let ((f (%untraced-fdefinition name)))
@@ -651,39 +668,51 @@
                       (%not-generic-error name))
                   f)
                 nil)))
-    (if lambda-list-p (%check-gf-lambda-list lambda-list name))
-    (if (null gf)
-        (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
-                                                (%generic-function-class generic-function-class)))
-               (%set-fdefinition name gf))
-        (if lambda-list-p
-            (let ((info (%parse-lambda-list-info lambda-list)))
-              (dolist (m (%gf.methods gf))
-                (if (not (%lambda-lists-congruent-p info (%method-info m)))
-                    (error 'simple-error
-                           :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
-                           :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
-              (%set-gf-lambda-list gf lambda-list))))
-    ;; a class given for an existing generic function becomes its class (CLHS, AMOP)
-    (if gf-class-p
-        (let ((c (%generic-function-class generic-function-class)))
-          (if (not (eq c (%instance-layout gf))) (%change-gf-class gf c))))
-    (%set-gf.documentation gf documentation)
-    (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
-    (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
-    (if method-class-p (%set-gf.method-class gf (%coerce-to-class method-class)))
-    (if declare (%set-gf.declarations gf declare))
-    (if argument-precedence-order
-        (let ((required (%required-names (%gf.lambda-list gf))))
-          (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
-                        (dolist (v required t)
-                          (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
-              (error 'simple-program-error
-                     :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
-                     :format-arguments (list argument-precedence-order required name)))
-          (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
-    (%methods-changed gf)
-    gf))
+    (if *ensure-gf-using-class*
+        (%ensured-gf (apply *ensure-gf-using-class* gf name args) name)
+        (apply #'%ensure-generic-function-1 gf name args))))
+
+(defun %ensure-generic-function-1 (gf name &key (lambda-list nil lambda-list-p) (documentation nil documentation-p)
+                                             (method-combination nil mc-p) argument-precedence-order
+                                             declare (generic-function-class 'standard-generic-function gf-class-p)
+                                             (method-class nil method-class-p) environment
+                                        &allow-other-keys)
+  ;; ENSURE-GENERIC-FUNCTION's work for NAME, whose generic function is GF (NIL: none yet, made
+  ;; and named here); the standard methods of ENSURE-GENERIC-FUNCTION-USING-CLASS (mop.lisp)
+  (declare (ignore environment))
+  (if lambda-list-p (%check-gf-lambda-list lambda-list name))
+  (if (null gf)
+      (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
+                                              (%generic-function-class generic-function-class)))
+             (%set-fdefinition name gf))
+      (if lambda-list-p
+          (let ((info (%parse-lambda-list-info lambda-list)))
+            (dolist (m (%gf.methods gf))
+              (if (not (%lambda-lists-congruent-p info (%method-info m)))
+                  (error 'simple-error
+                         :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
+                         :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
+            (%set-gf-lambda-list gf lambda-list))))
+  ;; a class given for an existing generic function becomes its class (CLHS, AMOP)
+  (if gf-class-p
+      (let ((c (%generic-function-class generic-function-class)))
+        (if (not (eq c (%instance-layout gf))) (%change-gf-class gf c))))
+  (if (or documentation-p lambda-list-p) (%set-gf.documentation gf documentation))
+  (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
+  (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
+  (if method-class-p (%set-gf.method-class gf (%coerce-to-class method-class)))
+  (if declare (%set-gf.declarations gf declare))
+  (if argument-precedence-order
+      (let ((required (%required-names (%gf.lambda-list gf))))
+        (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
+                      (dolist (v required t)
+                        (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
+            (error 'simple-program-error
+                   :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
+                   :format-arguments (list argument-precedence-order required name)))
+        (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
+  (%methods-changed gf)
+  gf)
 
 (defun %change-gf-class (gf new-class)
   ;; the class of the generic function GF becomes NEW-CLASS as CHANGE-CLASS changes an instance's:
@@ -1582,6 +1611,11 @@
 
 (defvar *direct-slot-definition-maker* nil) ; mop-protocols.lisp: (class slots) -> slot definitions
 (defvar *class-initializer* nil) ; mop-protocols.lisp: defines a class of a program's metaclass
+;; mop-protocols.lisp: T while a program's method on INITIALIZE-INSTANCE, SHARED-INITIALIZE or
+;; REINITIALIZE-INSTANCE applies to a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS, whose
+;; classes are then made by *CLASS-INITIALIZER* too (so that the method runs); NIL keeps them on
+;; the direct path below
+(defvar *standard-class-initializer-p* nil)
 
 (defvar *ensure-class-hook* nil) ; mop.lisp: DEFCLASS defines through ENSURE-CLASS once it exists
 
@@ -1607,8 +1641,11 @@
     (setq redefined (and class (%memq (%class-kind class) '(:standard :funcallable))))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (setq class nil))
-    ;; a program's metaclass: MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
-    (if (and *class-initializer* (not (eq meta *standard-class*)) (not (eq meta *funcallable-standard-class*)))
+    ;; a program's metaclass (or STANDARD-CLASS with a program's initialization method on it):
+    ;; MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
+    (if (and *class-initializer*
+             (or (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+                 *standard-class-initializer-p*))
         (return-from %ensure-class-1
           (funcall *class-initializer* name class meta
                    (%mapcar1 #'(lambda (s) (or (gethash s *class-table*) (%forward-class s))) superclasses)
@@ -2109,7 +2146,9 @@
     (values (if (eq (nth 3 info) :none) nil (nth 3 info)) (nth 4 info))))
 
 (defun method-function (method)
-  (or (%method.fast-function method)
+  ;; a method made by MAKE-METHOD-LAMBDA (mop.lisp) keeps the function its method lambda made
+  (or (%plist-get (%method.plist method) :method-function nil)
+      (%method.fast-function method)
       (let ((f (%method.function method)))
         #'(lambda (args next-methods)
             (declare (ignore next-methods))

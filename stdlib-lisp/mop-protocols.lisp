@@ -5,7 +5,9 @@
 ;;;;
 ;;;; - Class initialization: MAKE-INSTANCE of a metaclass makes a class from AMOP's class
 ;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS (through
-;;;;   ENSURE-CLASS-USING-CLASS, mop.lisp) of a class whose metaclass is a program's go through them.
+;;;;   ENSURE-CLASS-USING-CLASS, mop.lisp) of a class whose metaclass is a program's go through them,
+;;;;   and so do those of STANDARD-CLASS itself while a program's method on INITIALIZE-INSTANCE,
+;;;;   SHARED-INITIALIZE or REINITIALIZE-INSTANCE applies to such a class.
 ;;;; - The class finalization protocol: a class whose metaclass is a program's is finalized by
 ;;;;   COMPUTE-CLASS-PRECEDENCE-LIST, COMPUTE-SLOTS (COMPUTE-EFFECTIVE-SLOT-DEFINITION,
 ;;;;   EFFECTIVE-SLOT-DEFINITION-CLASS) and COMPUTE-DEFAULT-INITARGS; its direct slots are made by
@@ -22,6 +24,8 @@
 ;;;;   and on a dispatch-cache miss calls COMPUTE-APPLICABLE-METHODS(-USING-CLASSES) and
 ;;;;   COMPUTE-EFFECTIVE-METHOD (CALL-METHOD forms for every method combination) when methods of
 ;;;;   the program's apply.
+;;;; - ENSURE-GENERIC-FUNCTION-USING-CLASS (mop.lisp) is called by DEFMETHOD too while a method
+;;;;   of the program's on it exists.
 ;;;;
 ;;;; Everything else keeps the direct paths of clos.lisp and runtime/clos.c: what takes the
 ;;;; protocol is decided once per class (at finalization, and again when a method is added to or
@@ -456,22 +460,75 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
         (sys::%set-generic-flag gf t))))
 
 ;;; ------------------------------------------------------------------
+;;; Initialization of classes of STANDARD-CLASS
+
+;;; Classes of STANDARD-CLASS and FUNCALLABLE-STANDARD-CLASS are made directly, not by
+;;; MAKE-INSTANCE, until a program defines a method on INITIALIZE-INSTANCE, SHARED-INITIALIZE or
+;;; REINITIALIZE-INSTANCE that applies to such a class (specialised on STANDARD-CLASS, CLASS,
+;;; STANDARD-OBJECT, T, ... or an EQL specializer of one): SYS::*STANDARD-CLASS-INITIALIZER-P*
+;;; then sends DEFCLASS and ENSURE-CLASS of them through %DEFINE-CLASS-BY-PROTOCOL, as a
+;;; program's metaclass goes, so that the method runs. Decided again when methods of those three
+;;; generic functions change, never per class.
+
+(defvar *class-initialization-gfs*
+  (list #'initialize-instance #'shared-initialize #'reinitialize-instance))
+
+(defvar *standard-class-specializers*
+  (remove-duplicates (append (class-precedence-list (find-class 'standard-class))
+                             (class-precedence-list (find-class 'funcallable-standard-class))))
+  "The classes a method must be specialised on to apply to a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS.")
+
+(defun %standard-class-initialization-method-p (method)
+  ;; whether METHOD, of one of *CLASS-INITIALIZATION-GFS*, is the program's and applies to some
+  ;; class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS
+  (let ((s (first (method-specializers method))))
+    (and (if (typep s 'eql-specializer)
+             (let ((o (eql-specializer-object s)))
+               (and (classp o) (member (class-of o) *slot-protocol-system-metaclasses* :test #'eq)))
+             (member s *standard-class-specializers* :test #'eq))
+         (not (member method *standard-protocol-methods* :test #'eq)))))
+
+(defun %update-standard-class-initializer ()
+  (setq sys::*standard-class-initializer-p*
+        (dolist (g *class-initialization-gfs* nil)
+          (when (some #'%standard-class-initialization-method-p (generic-function-methods g))
+            (return t)))))
+
+;;; tinycl's own methods on them (clos.lisp's, mop.lisp's and this file's) are the standard
+;;; ones, and so are ENSURE-GENERIC-FUNCTION-USING-CLASS's (mop.lisp)
+(dolist (g (cons #'ensure-generic-function-using-class *class-initialization-gfs*))
+  (dolist (m (generic-function-methods g))
+    (pushnew m *standard-protocol-methods*)))
+
+;;; ------------------------------------------------------------------
 ;;; Changes of the protocol's generic functions and of a program's generic functions
+
+(defvar *slot-access-gfs*
+  (list #'slot-value-using-class #'(setf slot-value-using-class) #'slot-boundp-using-class
+        #'slot-makunbound-using-class))
+
+(defvar *protocol-watched-gfs*
+  (append *slot-access-gfs* *class-initialization-gfs*
+          (list #'compute-discriminating-function #'ensure-generic-function-using-class))
+  "The generic functions whose methods decide what takes the protocol: one test per change of any generic function.")
 
 (defun %protocol-methods-changed (gf)
   ;; SYS::*METHODS-CHANGED-HOOK*: after ADD-METHOD, REMOVE-METHOD or a redefinition of GF
-  (cond ((member gf (list #'slot-value-using-class #'(setf slot-value-using-class)
-                          #'slot-boundp-using-class #'slot-makunbound-using-class))
-         (setq *program-slot-methods-p*
-               (dolist (g (list #'slot-value-using-class #'(setf slot-value-using-class)
-                                #'slot-boundp-using-class #'slot-makunbound-using-class) nil)
-                 (when (set-difference (generic-function-methods g) *standard-protocol-methods*)
-                   (return t))))
-         (dolist (c (%all-classes))
-           (when (and (sys::%class-finalized-p c) (%slot-protocol-candidate-p c))
-             (%update-slot-protocol-flag c))))
-        ((eq gf #'compute-discriminating-function)
-         (dolist (g sys::*generic-functions*) (%install-discriminating-function g))))
+  (when (member gf *protocol-watched-gfs* :test #'eq)
+    (cond ((member gf *slot-access-gfs* :test #'eq)
+           (setq *program-slot-methods-p*
+                 (dolist (g *slot-access-gfs* nil)
+                   (when (set-difference (generic-function-methods g) *standard-protocol-methods*)
+                     (return t))))
+           (dolist (c (%all-classes))
+             (when (and (sys::%class-finalized-p c) (%slot-protocol-candidate-p c))
+               (%update-slot-protocol-flag c))))
+          ((eq gf #'compute-discriminating-function)
+           (dolist (g sys::*generic-functions*) (%install-discriminating-function g)))
+          ((eq gf #'ensure-generic-function-using-class)
+           (setq sys::*program-ensure-gf-methods-p*
+                 (if (set-difference (generic-function-methods gf) *standard-protocol-methods*) t nil)))
+          (t (%update-standard-class-initializer))))
   (when (%program-gf-class-p gf) (%install-discriminating-function gf)))
 
 (setq sys::*methods-changed-hook* #'%protocol-methods-changed)

@@ -284,6 +284,8 @@
                                    (declare (ignore spread))
                                    (funcall method-function args (cdr chain)))
                                nil doc)))
+    ;; METHOD-FUNCTION answers the function the method lambda made, as SBCL's does
+    (sys::%set-method.plist m (list* :method-function method-function (sys::%method.plist m)))
     ;; the slots of the program's method class: the initargs, then their initforms
     (apply #'shared-initialize m t initargs)
     (sys::%add-method gf m)
@@ -409,10 +411,24 @@
 
 (setq sys::*ensure-class-hook* #'%defclass-by-ensure-class)
 
-(defun ensure-generic-function-using-class (generic-function name &rest args &key &allow-other-keys)
-  "ENSURE-GENERIC-FUNCTION for NAME, whose current generic function is GENERIC-FUNCTION (or NIL)."
-  (declare (ignore generic-function))
-  (apply #'ensure-generic-function name args))
+;;; ENSURE-GENERIC-FUNCTION calls the generic ENSURE-GENERIC-FUNCTION-USING-CLASS with the
+;;; current generic function of the name (NIL when there is none), and so do DEFGENERIC and
+;;; DEFMETHOD of a new generic function (DEFMETHOD of an existing one as well, with its class as
+;;; :GENERIC-FUNCTION-CLASS, while a program's method on it exists, as SBCL's does); its standard
+;;; methods, one for NIL and one for a generic function as AMOP has them, make or update it.
+
+(defgeneric ensure-generic-function-using-class (generic-function function-name &key &allow-other-keys)
+  (:documentation "Defines the generic function FUNCTION-NAME, whose current generic function is GENERIC-FUNCTION (NIL when there is none), or updates GENERIC-FUNCTION, from ENSURE-GENERIC-FUNCTION's arguments; returns the generic function."))
+
+(defmethod ensure-generic-function-using-class ((generic-function null) function-name &rest args
+                                                &key &allow-other-keys)
+  (apply #'sys::%ensure-generic-function-1 nil function-name args))
+
+(defmethod ensure-generic-function-using-class ((generic-function generic-function) function-name
+                                                &rest args &key &allow-other-keys)
+  (apply #'sys::%ensure-generic-function-1 generic-function function-name args))
+
+(setq sys::*ensure-gf-using-class* #'ensure-generic-function-using-class)
 
 ;;; ------------------------------------------------------------------
 ;;; Slot access

@@ -661,3 +661,160 @@
           (eval '(defmethod mp-junk ((x t)) x))
           (mp-junk 1)))
   (t 0 (:made (1))))
+
+;;; METHOD-FUNCTION of such a method is the function its method lambda made (here one taking an
+;;; optional third argument, which a function wrapping it would not pass on)
+(defclass mp-mf-method (standard-method) ())
+(defclass mp-mf-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-mf-gf) (method mp-mf-method) lambda environment)
+  (declare (ignore environment))
+  (values `(lambda (args next-methods &optional (tag :called))
+             (declare (ignore next-methods))
+             (list tag (apply ,lambda args)))
+          nil))
+(defgeneric mp-mf (x) (:generic-function-class mp-mf-gf) (:method-class mp-mf-method))
+(defmethod mp-mf ((x integer)) (* x 2))
+
+(deftest mop-method-function-of-make-method-lambda
+  (let ((f (sb-mop:method-function (first (sb-mop:generic-function-methods #'mp-mf)))))
+    (list (mp-mf 4) (funcall f (list 5) nil) (funcall f (list 6) nil :direct)))
+  ((:called 8) (:called 10) (:direct 12)))
+
+;;; DEFGENERIC's (:method ...) options are DEFMETHODs of the generic function the DEFGENERIC
+;;; has just defined with its :GENERIC-FUNCTION-CLASS and :METHOD-CLASS, so they go through
+;;; MAKE-METHOD-LAMBDA too, each time the DEFGENERIC is evaluated (at top level: SBCL and tinycl
+;;; decide it when the DEFMETHOD is expanded, after the generic function exists)
+(defvar *mp-dgm-log* nil)
+(defclass mp-dgm-method (standard-method) ())
+(defclass mp-dgm-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-dgm-gf) (method mp-dgm-method) lambda environment)
+  (declare (ignore environment))
+  (push (second lambda) *mp-dgm-log*)
+  (call-next-method))
+(defgeneric mp-dgm (x) (:generic-function-class mp-dgm-gf) (:method-class mp-dgm-method)
+  (:method ((x integer)) (list :int x (call-next-method)))
+  (:method ((x t)) :t))
+(defvar *mp-dgm-first* (reverse *mp-dgm-log*))
+(defgeneric mp-dgm (x) (:generic-function-class mp-dgm-gf) (:method-class mp-dgm-method)
+  (:method ((x integer)) (list :integer x)))
+(defvar *mp-dgm-second* (reverse *mp-dgm-log*))
+
+(deftest mop-defgeneric-method-option-make-method-lambda
+  (list *mp-dgm-first* *mp-dgm-second* (mp-dgm 1) (length (sb-mop:generic-function-methods #'mp-dgm))
+        (class-name (class-of (first (sb-mop:generic-function-methods #'mp-dgm)))))
+  (((x) (x)) ((x) (x) (x)) (:integer 1) 1 mp-dgm-method))
+
+;;; ------------------------------------------------------------------
+;;; ENSURE-GENERIC-FUNCTION-USING-CLASS: a generic function, called by ENSURE-GENERIC-FUNCTION,
+;;; DEFGENERIC and DEFMETHOD (of a new generic function, and of an existing one with its class)
+;;; with the current generic function of the name or NIL
+
+(defvar *mp-egf-log* nil)
+(defmethod sb-mop:ensure-generic-function-using-class :before (gf name &rest args &key &allow-other-keys)
+  (when (member name '(mp-egf-a mp-egf-b mp-egf-c mp-egf-d))
+    (push (list (and gf (class-name (class-of gf))) name
+                (let ((c (getf args :generic-function-class)))
+                  (if (typep c 'class) (class-name c) c)))
+          *mp-egf-log*)))
+(defgeneric mp-egf-a (x))
+(defmethod mp-egf-a ((x integer)) x)
+(defmethod mp-egf-b ((x integer)) x)
+(ensure-generic-function 'mp-egf-c :lambda-list '(a b))
+(defgeneric mp-egf-a (x) (:documentation "A."))
+(defvar *mp-egf-first* (reverse *mp-egf-log*))
+
+;;; an :AROUND method changes the arguments: the generic function class it names is used
+(defclass mp-egf-gf (standard-generic-function) ((note :initform :noted :reader mp-egf-note))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:ensure-generic-function-using-class :around ((gf null) (name (eql 'mp-egf-d)) &rest args)
+  (apply #'call-next-method gf name :generic-function-class 'mp-egf-gf args))
+(defgeneric mp-egf-d (x))
+(defvar *mp-egf-d-removed*
+  (remove-method #'sb-mop:ensure-generic-function-using-class
+                 (find-method #'sb-mop:ensure-generic-function-using-class '(:around)
+                              (list (find-class 'null) (sb-mop:intern-eql-specializer 'mp-egf-d)))))
+(defvar *mp-egf-removed*
+  (remove-method #'sb-mop:ensure-generic-function-using-class
+                 (find-method #'sb-mop:ensure-generic-function-using-class '(:before)
+                              (list (find-class t) (find-class t)))))
+
+(deftest mop-ensure-generic-function-using-class
+  (list *mp-egf-first*
+        (typep #'sb-mop:ensure-generic-function-using-class 'generic-function)
+        (mp-egf-note #'mp-egf-d)
+        (documentation 'mp-egf-a 'function)
+        ;; the standard methods: NIL makes and names one, a generic function is updated
+        (let ((gf (sb-mop:ensure-generic-function-using-class nil 'mp-egf-e :lambda-list '(p q))))
+          (list (eq gf (fdefinition 'mp-egf-e)) (sb-mop:generic-function-lambda-list gf)))
+        (let ((gf (sb-mop:ensure-generic-function-using-class (fdefinition 'mp-egf-e) 'mp-egf-e :lambda-list '(p q r))))
+          (sb-mop:generic-function-lambda-list gf))
+        (signals-error (sb-mop:ensure-generic-function-using-class #'mp-egf-a 'mp-egf-a :lambda-list '(p q))
+                       error))
+  (((nil mp-egf-a nil) (standard-generic-function mp-egf-a standard-generic-function)
+    (nil mp-egf-b nil) (nil mp-egf-c nil) (standard-generic-function mp-egf-a nil))
+   t :noted "A." (t (p q)) (p q r) t))
+
+;;; ------------------------------------------------------------------
+;;; A program's methods on INITIALIZE-INSTANCE, REINITIALIZE-INSTANCE and SHARED-INITIALIZE of
+;;; STANDARD-CLASS (or FUNCALLABLE-STANDARD-CLASS) run for the classes DEFCLASS and ENSURE-CLASS
+;;; define (made by MAKE-INSTANCE of the metaclass, redefined by REINITIALIZE-INSTANCE), and no
+;;; longer once they are removed. (Last in this file: until then they apply to every class.)
+
+(defvar *mp-sci-log* nil)
+(defmethod initialize-instance :after ((c standard-class) &key name &allow-other-keys)
+  (when (member name '(mp-sci-a mp-sci-b mp-sci-c mp-sci-d mp-sci-e))
+    (push (list :init name) *mp-sci-log*)))
+(defmethod reinitialize-instance :after ((c standard-class) &rest initargs)
+  (declare (ignore initargs))
+  (when (member (class-name c) '(mp-sci-a mp-sci-b mp-sci-c))
+    (push (list :reinit (class-name c)) *mp-sci-log*)))
+(defmethod shared-initialize :before ((c sb-mop:funcallable-standard-class) slots &key name &allow-other-keys)
+  (when (eq name 'mp-sci-f)
+    (push (list :shared name slots) *mp-sci-log*)))
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a)))
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a) (b :initform 2 :reader mp-sci-a-b)))
+(defclass mp-sci-b (mp-sci-c) ())
+(defclass mp-sci-c (mp-sci-a) ((c :initform 3 :reader mp-sci-c-c)))
+(defclass mp-sci-f () () (:metaclass sb-mop:funcallable-standard-class))
+(sb-mop:ensure-class 'mp-sci-d :direct-superclasses '(mp-sci-a))
+(defvar *mp-sci-first* (reverse *mp-sci-log*))
+(remove-method #'initialize-instance
+               (find-method #'initialize-instance '(:after) (list (find-class 'standard-class))))
+(remove-method #'reinitialize-instance
+               (find-method #'reinitialize-instance '(:after) (list (find-class 'standard-class))))
+(remove-method #'shared-initialize
+               (find-method #'shared-initialize '(:before)
+                            (list (find-class 'sb-mop:funcallable-standard-class) (find-class t))))
+(setq *mp-sci-log* nil)
+(defclass mp-sci-e () ())
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a) (b :initform 2 :reader mp-sci-a-b)))
+
+(deftest mop-standard-class-initialization-methods
+  (list *mp-sci-first* *mp-sci-log*
+        (let ((o (make-instance 'mp-sci-b :a 1)))
+          (list (mp-sci-a-a o) (mp-sci-a-b o) (mp-sci-c-c o)))
+        (mapcar #'class-name (subseq (sb-mop:class-precedence-list (find-class 'mp-sci-b)) 0 4))
+        (class-name (class-of (find-class 'mp-sci-d)))
+        (typep (make-instance 'mp-sci-d) 'mp-sci-a))
+  (((:init mp-sci-a) (:reinit mp-sci-a) (:init mp-sci-b) (:reinit mp-sci-c) (:shared mp-sci-f t)
+    (:init mp-sci-d))
+   nil (1 2 3) (mp-sci-b mp-sci-c mp-sci-a standard-object) standard-class t))
+
+;;; such a method that signals an error: the DEFCLASS signals it and defines no class; once the
+;;; method lets it, the same DEFCLASS defines the class
+(defvar *mp-sci-fail* t)
+(defmethod initialize-instance :before ((c standard-class) &key name &allow-other-keys)
+  (when (and *mp-sci-fail* (eq name 'mp-sci-x))
+    (error "No class ~S today." name)))
+(defvar *mp-sci-error* (signals-error (defclass mp-sci-x () ((s :initform 5 :reader mp-sci-x-s))) error))
+(defvar *mp-sci-undefined* (find-class 'mp-sci-x nil))
+(setq *mp-sci-fail* nil)
+(defclass mp-sci-x () ((s :initform 5 :reader mp-sci-x-s)))
+(remove-method #'initialize-instance
+               (find-method #'initialize-instance '(:before) (list (find-class 'standard-class))))
+
+(deftest mop-standard-class-initialization-method-errors
+  (list *mp-sci-error* *mp-sci-undefined* (mp-sci-x-s (make-instance 'mp-sci-x)))
+  (t nil 5))
