@@ -27,6 +27,10 @@ Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *), ev_funcall(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
+/* the same by argument count (nodes.c) */
+Obj ev_call_prim1(Lisp *, Node *, Env *), ev_call_prim2(Lisp *, Node *, Env *), ev_call_prim3(Lisp *, Node *, Env *),
+    ev_call_prim4(Lisp *, Node *, Env *);
+static const EvalFn prim_by_count[] = {ev_call_prim, ev_call_prim1, ev_call_prim2, ev_call_prim3, ev_call_prim4};
 Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
     ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *),
     ev_call_global4(Lisp *, Node *, Env *), ev_call_global5(Lisp *, Node *, Env *),
@@ -678,6 +682,8 @@ static Node *an_tagbody(ACtx *c, Obj form) {
     for (Obj p = CDR(form); p != NIL; p = CDR(p))
         if (is_cons(CAR(p))) n->stmts[s++] = analyze(c, CAR(p));
     c->env = saved;
+    EvalFn loop = loop_evaluator(n);
+    if (loop) { n->n.ev = loop; n->next_loop = c->loops; c->loops = n; }
     return &n->n;
 }
 
@@ -1027,7 +1033,8 @@ static EvalFn inline_evaluator(int op) {
 }
 
 bool call_node_bound(Node *n) {
-    if (n->ev == ev_call_prim) return true;
+    for (size_t i = 0; i < sizeof prim_by_count / sizeof *prim_by_count; i++)
+        if (n->ev == prim_by_count[i]) return true;
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++)
         if (n->ev == inline_evaluator(inline_ops[i].op)) return true;
     return false;
@@ -1053,9 +1060,10 @@ static void bind_primitive(ACtx *c, CallNode *n) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
             n->n.ev = inline_evaluator(n->op);
-            break;
+            return;
         }
     }
+    if (n->nargs < (int)(sizeof prim_by_count / sizeof *prim_by_count)) n->n.ev = prim_by_count[n->nargs];
 }
 
 static Node *analyze_call(ACtx *c, Obj form) {
@@ -1395,6 +1403,8 @@ static void finalize(ACtx *c) {
     for (CallNode *n = c->call_vars; n; n = n->next_var)
         if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
     c->call_vars = NULL;
+    for (TagbodyNode *t = c->loops; t; t = t->next_loop) fuse_loop(t);
+    c->loops = NULL;
     /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }

@@ -442,6 +442,23 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     return ev_prim_cached(L, c, na, args);
 }
 
+/* The same by argument count, 1 to 4 (chosen at analysis): a fixed array, cleared by stores
+ * rather than a call of memset, and the loop unrolled. */
+#define DEFINE_CALL_PRIM(name, N, STORE_ARGS)                           \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj args[N] = {0};   /* see ev_call_prim */                     \
+        STORE_ARGS                                                      \
+        return ev_prim_cached(L, c, N, args);                           \
+    }
+#define STORE_ARG(i) ARG_OR_EXIT(args[i], L, c->args[i], env);
+DEFINE_CALL_PRIM(ev_call_prim1, 1, STORE_ARG(0))
+DEFINE_CALL_PRIM(ev_call_prim2, 2, STORE_ARG(0) STORE_ARG(1))
+DEFINE_CALL_PRIM(ev_call_prim3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+DEFINE_CALL_PRIM(ev_call_prim4, 4, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3))
+#undef STORE_ARG
+#undef DEFINE_CALL_PRIM
+
 /* One evaluator per inline primitive, chosen at analysis (no switch at run time). Each takes its
  * fast path while the symbol still names the primitive seen at analysis, and otherwise calls
  * whatever the symbol names now. */
@@ -512,7 +529,7 @@ DEFINE_INLINE2(ev_inline_le, COMPARE(!fixnum_less(b, a)))
 DEFINE_INLINE2(ev_inline_ge, COMPARE(!fixnum_less(a, b)))
 DEFINE_INLINE2(ev_inline_numeq, if (FIXNUMS) { L->nvals = 1; return a == b ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_eq, L->nvals = 1; return a == b ? S(T) : NIL;)
-DEFINE_INLINE2(ev_inline_eql, if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; })
+DEFINE_INLINE2(ev_inline_eql, int e = eql_quick(a, b); if (e >= 0) { L->nvals = 1; return e ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_cons, L->nvals = 1; return cons(L, a, b);)
 DEFINE_INLINE2(ev_inline_mul,
     intptr_t p;
@@ -985,5 +1002,6 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
+    EVALDEF(ev_call_prim1), EVALDEF(ev_call_prim2), EVALDEF(ev_call_prim3), EVALDEF(ev_call_prim4),
     {0},
 };

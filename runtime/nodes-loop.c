@@ -1,0 +1,138 @@
+/* nodes-loop.c: loops: a TAGBODY whose last statement goes back to one of its own tags (what DO,
+ * DO*, DOLIST and DOTIMES expand to) runs as a C loop, and DOLIST's test, element and step are
+ * done in place. */
+#include "node.h"
+#include "lstring.h"
+
+Obj ev_go(Lisp *L, Node *n, Env *env);
+Obj ev_lset0(Lisp *L, Node *n, Env *env);
+Obj ev_let_local1(Lisp *L, Node *n, Env *env);
+Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
+Obj ev_inline_cdr_var(Lisp *L, Node *n, Env *env);
+
+/* The statements of loop T from statement I on, as ev_tagbody runs them, except that its last
+ * statement, a GO to one of its tags, is not evaluated: the loop goes on from that tag
+ * (loop_pos). A GO from inside lands as in ev_tagbody; one to a tag after the last statement
+ * ends the loop. Each turn passes a safe point, as the GO did. */
+static Obj loop_from(Lisp *L, TagbodyNode *t, Env *env, int i) {
+    int last = t->count - 1;
+    for (;;) {
+        while (i < last) {
+            Obj r = EVAL(L, t->stmts[i], env);
+            if (UNLIKELY(r == UNWIND_MARK)) {
+                if (L->exit_target != &t->n) return r;
+                i = t->tag_pos[L->exit_tag];
+                safe_point(L);
+                continue;
+            }
+            i++;
+        }
+        if (i > last) break;
+        i = t->loop_pos;
+        safe_point(L);
+    }
+    L->nvals = 1;
+    return NIL;
+}
+
+Obj ev_tagbody_loop(Lisp *L, Node *n, Env *env) { return loop_from(L, (TagbodyNode *)n, env, 0); }
+
+/* DOLIST's loop: (tagbody top (if (endp g) (go end)) [(let ((x (car g))) ...)] ... (setq g (cdr g))
+ * (go top) end), G a variable of the current frame. The test, the element's binding and the
+ * step read and write G's slot in place while ENDP, CAR and CDR are still CL's and G holds a
+ * cons; anything else (the end of a dotted list, a GO out of the body, a redefinition) goes on
+ * the general way from the statement at hand, which signals what it signals. */
+Obj ev_tagbody_dolist(Lisp *L, Node *n, Env *env) {
+    TagbodyNode *t = (TagbodyNode *)n;
+    CallNode *endp = ((IfNode *)t->stmts[0])->call;
+    VarNode *step = (VarNode *)t->stmts[t->count - 2];
+    CallNode *cdr = (CallNode *)step->value;
+    LetNode *elt = t->elt;
+    Obj *list = &env->slots[step->index];
+    int body_end = t->count - 2;
+    for (;;) {
+        Obj x = *list;
+        if (UNLIKELY(!is_cons(x)) || UNLIKELY(SYM(endp->fname)->function != endp->cached)) {
+            if (x == NIL && SYM(endp->fname)->function == endp->cached) break;
+            return loop_from(L, t, env, 0);
+        }
+        int i = 1;
+        if (elt) {
+            CallNode *car = (CallNode *)elt->b[0].init;
+            if (LIKELY(SYM(car->fname)->function == car->cached)) {
+                Obj *var = &env->slots[elt->b[0].index];
+                *var = CAR(x);
+                Obj r = EVAL(L, elt->body, env);
+                *var = OBJ(0);   /* out of scope again, as ev_let_local1 leaves it */
+                if (UNLIKELY(r == UNWIND_MARK)) goto unwound;
+                i = 2;
+            }
+        }
+        for (; i < body_end; i++) {
+            Obj r = EVAL(L, t->stmts[i], env);
+            if (UNLIKELY(r == UNWIND_MARK)) goto unwound;
+        }
+        x = *list;
+        if (UNLIKELY(!is_cons(x)) || UNLIKELY(SYM(cdr->fname)->function != cdr->cached))
+            return loop_from(L, t, env, body_end);
+        *list = CDR(x);
+        safe_point(L);
+        continue;
+    unwound:
+        if (L->exit_target != n) return UNWIND_MARK;
+        safe_point(L);
+        return loop_from(L, t, env, t->tag_pos[L->exit_tag]);
+    }
+    L->nvals = 1;
+    return NIL;
+}
+
+EvalFn loop_evaluator(TagbodyNode *t) {
+    if (t->count < 1) return NULL;
+    GoNode *g = (GoNode *)t->stmts[t->count - 1];
+    if (g->n.ev != ev_go || g->target != t) return NULL;
+    t->loop_pos = t->tag_pos[g->tag];
+    return ev_tagbody_loop;
+}
+
+/* Whether N is a call of the CL function NAME bound at analysis to its primitive. */
+static bool bound_call_of(Node *n, EvalFn ev, const char *name) {
+    if (n->ev != ev) return false;
+    CallNode *c = (CallNode *)n;
+    return c->cached && is_type(c->fname, T_SYMBOL) && string_equal_cstr(SYM(c->fname)->name, name);
+}
+
+void fuse_loop(TagbodyNode *t) {
+    if (t->n.ev != ev_tagbody_loop || t->loop_pos != 0 || t->count < 3) return;
+    /* the test: a fused (endp g) whose true branch goes to a tag after the last statement */
+    if (!if_node_p(t->stmts[0])) return;
+    IfNode *test = (IfNode *)t->stmts[0];
+    CallNode *endp = test->call;
+    if (!endp || test->neg || endp->nargs != 1 || endp->args[0]->ev != ev_lref0 || !endp->cached ||
+        !is_type(endp->fname, T_SYMBOL) || !string_equal_cstr(SYM(endp->fname)->name, "ENDP"))
+        return;
+    GoNode *out = (GoNode *)test->then;
+    if (out->n.ev != ev_go || out->target != t || t->tag_pos[out->tag] != t->count) return;
+    if (test->els->ev != ev_const || ((ConstNode *)test->els)->value != NIL) return;
+    int g = ((VarNode *)endp->args[0])->index;
+    /* the step: (setq g (cdr g)) */
+    VarNode *step = (VarNode *)t->stmts[t->count - 2];
+    if (step->n.ev != ev_lset0 || step->index != g) return;
+    if (!bound_call_of(step->value, ev_inline_cdr_var, "CDR") ||
+        ((VarNode *)((CallNode *)step->value)->args[0])->index != g)
+        return;
+    /* the element: (let ((x (car g))) ...) first in the body, when it is there */
+    t->elt = NULL;
+    LetNode *ln = (LetNode *)t->stmts[1];
+    if (t->count > 3 && ln->n.ev == ev_let_local1 && ln->b[0].init &&
+        bound_call_of(ln->b[0].init, ev_inline_car_var, "CAR") &&
+        ((VarNode *)((CallNode *)ln->b[0].init)->args[0])->index == g && ln->b[0].index != g)
+        t->elt = ln;
+    t->n.ev = ev_tagbody_dolist;
+}
+
+/* The evaluators of this file, for images (imagetab.h). */
+const EvalDef nodes_loop_evaluators[] = {
+    EVALDEF(ev_tagbody_loop), EVALDEF(ev_tagbody_dolist),
+    {0},
+};
