@@ -679,8 +679,24 @@ static Node *an_tagbody(ACtx *c, Obj form) {
     c->env->target = &n->n;
     c->env->tags = tags;
     s = 0;
-    for (Obj p = CDR(form); p != NIL; p = CDR(p))
-        if (is_cons(CAR(p))) n->stmts[s++] = analyze(c, CAR(p));
+    for (Obj p = CDR(form); p != NIL; p = CDR(p)) {
+        if (!is_cons(CAR(p))) continue;
+        Node *st = analyze(c, CAR(p));
+        TagbodyNode *in = (TagbodyNode *)st;
+        if (st->ev == ev_tagbody && in->ntags == 0) {
+            /* a TAGBODY without tags (the body of DO, DOLIST, DOTIMES) among the statements: its
+             * statements go in its place (no GO can land in it, its value is not used) */
+            Node **more = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(n->count + in->count + 1));
+            memcpy(more, n->stmts, sizeof(Node *) * (size_t)s);
+            memcpy(more + s, in->stmts, sizeof(Node *) * (size_t)in->count);
+            n->stmts = more;
+            for (int k = 0; k < ntags; k++) if (n->tag_pos[k] > s) n->tag_pos[k] += in->count - 1;
+            n->count += in->count - 1;
+            s += in->count;
+            continue;
+        }
+        n->stmts[s++] = st;
+    }
     c->env = saved;
     EvalFn loop = loop_evaluator(n);
     if (loop) { n->n.ev = loop; n->next_loop = c->loops; c->loops = n; }

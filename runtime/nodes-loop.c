@@ -5,6 +5,7 @@
 #include "lstring.h"
 
 Obj ev_go(Lisp *L, Node *n, Env *env);
+Obj ev_tagbody(Lisp *L, Node *n, Env *env);
 Obj ev_lset0(Lisp *L, Node *n, Env *env);
 Obj ev_let_local1(Lisp *L, Node *n, Env *env);
 Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
@@ -62,7 +63,15 @@ Obj ev_tagbody_dolist(Lisp *L, Node *n, Env *env) {
             if (LIKELY(SYM(car->fname)->function == car->cached)) {
                 Obj *var = &env->slots[elt->b[0].index];
                 *var = CAR(x);
-                Obj r = EVAL(L, elt->body, env);
+                Obj r;
+                if (elt->body->ev == ev_tagbody && ((TagbodyNode *)elt->body)->ntags == 0) {
+                    /* DOLIST's body, a TAGBODY without tags: its statements run here */
+                    TagbodyNode *in = (TagbodyNode *)elt->body;
+                    r = NIL;
+                    for (int k = 0; k < in->count && r != UNWIND_MARK; k++) r = EVAL(L, in->stmts[k], env);
+                } else {
+                    r = EVAL(L, elt->body, env);
+                }
                 *var = OBJ(0);   /* out of scope again, as ev_let_local1 leaves it */
                 if (UNLIKELY(r == UNWIND_MARK)) goto unwound;
                 i = 2;

@@ -249,3 +249,30 @@ assigning L, leaving early and starting over."
 (deftest prim-call-values-of-one
   (multiple-value-list (let ((x "abc")) (length x)))
   (3))
+
+;;; ---- a TAGBODY without tags among a TAGBODY's statements runs in its place ----
+
+(deftest inner-tagbody-go-outer
+  (let ((n 0)) (tagbody top (tagbody (incf n) (if (< n 3) (go top)))) n)
+  3)
+(deftest inner-tagbody-tags-after
+  (let ((r '()) (again t))
+    (tagbody
+       (tagbody (push 1 r) (push 2 r))
+       (tagbody)
+     mid
+       (push 3 r)
+       (tagbody (when again (setq again nil) (go mid)))
+       (push 4 r))
+    (nreverse r))
+  (1 2 3 3 4))
+(deftest inner-tagbody-value
+  (list (tagbody (tagbody (+ 1 2))) (let ((x 0)) (tagbody top (tagbody (incf x)) (if (< x 2) (go top))) x))
+  (nil 2))
+(deftest dotimes-body-go-out
+  (let ((r '()))
+    (tagbody
+       (dotimes (i 10) (when (= i 3) (go out)) (push i r))
+     out)
+    r)
+  (2 1 0))
