@@ -1377,6 +1377,7 @@ static void finalize(ACtx *c) {
                 if (b->depth != 0) simple = false;
             }
             if (simple) ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
+            if (simple) fuse_psetq(ln);
             else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;

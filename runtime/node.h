@@ -246,6 +246,10 @@ void fuse_if_var(IfNode *i);
  * evaluator for it or NULL; once the variables' slots are known, a DOLIST's loop gets its own. */
 EvalFn loop_evaluator(TagbodyNode *t);
 void fuse_loop(TagbodyNode *t);
+/* Once the slots are known, a LET that is a PSETQ of variables of the current frame (DO's step)
+ * gets an evaluator without temporaries (at most PSETQ_MAX variables). */
+#define PSETQ_MAX 8
+void fuse_psetq(LetNode *ln);
 
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);

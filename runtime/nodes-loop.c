@@ -1,12 +1,14 @@
 /* nodes-loop.c: loops: a TAGBODY whose last statement goes back to one of its own tags (what DO,
- * DO*, DOLIST and DOTIMES expand to) runs as a C loop, and DOLIST's test, element and step are
- * done in place. */
+ * DO*, DOLIST and DOTIMES expand to) runs as a C loop, DOLIST's test, element and step are done
+ * in place, and DO's parallel step (PSETQ) assigns without its temporaries. */
 #include "node.h"
 #include "lstring.h"
 
 Obj ev_go(Lisp *L, Node *n, Env *env);
 Obj ev_tagbody(Lisp *L, Node *n, Env *env);
 Obj ev_lset0(Lisp *L, Node *n, Env *env);
+Obj ev_progn(Lisp *L, Node *n, Env *env);
+Obj ev_let_local(Lisp *L, Node *n, Env *env);
 Obj ev_let_local1(Lisp *L, Node *n, Env *env);
 Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
 Obj ev_inline_cdr_var(Lisp *L, Node *n, Env *env);
@@ -140,8 +142,38 @@ void fuse_loop(TagbodyNode *t) {
     t->n.ev = ev_tagbody_dolist;
 }
 
+/* PSETQ of variables of the current frame, DO's step of several variables: (let ((g1 v1) ...)
+ * (setq a1 g1) ... nil) with the Gs in the frame. The values are computed in order into a C array,
+ * then assigned in order; the Gs, which nothing else reads, are not written. */
+Obj ev_psetq_local(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    SeqNode *sets = (SeqNode *)ln->body;
+    Obj vals[PSETQ_MAX] = {0};
+    for (int i = 0; i < ln->count; i++) ARG_OR_EXIT(vals[i], L, ln->b[i].init, env);
+    for (int i = 0; i < ln->count; i++) env->slots[((VarNode *)sets->forms[i])->index] = vals[i];
+    L->nvals = 1;
+    return NIL;
+}
+
+void fuse_psetq(LetNode *ln) {
+    if (ln->n.ev != ev_let_local || ln->count > PSETQ_MAX || ln->body->ev != ev_progn) return;
+    SeqNode *sets = (SeqNode *)ln->body;
+    if (sets->count != ln->count + 1) return;
+    Node *last = sets->forms[ln->count];
+    if (last->ev != ev_const || ((ConstNode *)last)->value != NIL) return;
+    for (int i = 0; i < ln->count; i++) {
+        VarNode *set = (VarNode *)sets->forms[i];
+        if (!ln->b[i].init || set->n.ev != ev_lset0 || set->value->ev != ev_lref0 ||
+            ((VarNode *)set->value)->index != ln->b[i].index)
+            return;
+        for (int j = 0; j < ln->count; j++)
+            if (set->index == ln->b[j].index) return;
+    }
+    ln->n.ev = ev_psetq_local;
+}
+
 /* The evaluators of this file, for images (imagetab.h). */
 const EvalDef nodes_loop_evaluators[] = {
-    EVALDEF(ev_tagbody_loop), EVALDEF(ev_tagbody_dolist),
+    EVALDEF(ev_tagbody_loop), EVALDEF(ev_tagbody_dolist), EVALDEF(ev_psetq_local),
     {0},
 };

@@ -276,3 +276,26 @@ assigning L, leaving early and starting over."
      out)
     r)
   (2 1 0))
+
+;;; ---- PSETQ of variables of the frame ----
+
+(deftest psetq-swap (let ((a 1) (b 2)) (list (psetq a b b a) a b)) (nil 2 1))
+(deftest psetq-rotate
+  (let ((a 1) (b 2) (c 3)) (psetq a b b c c a) (list a b c))
+  (2 3 1))
+(deftest psetq-values-before-assignments
+  (let ((a 1) (b 10)) (psetq a (+ a b) b (* a 100)) (list a b))
+  (11 100))
+(deftest psetq-captured-variable
+  (let ((a 1) (b 2)) (let ((f (lambda () (list a b)))) (psetq a b b a) (funcall f)))
+  (2 1))
+(deftest psetq-special
+  (let ((a 1) (*ln-special* 2)) (psetq a *ln-special* *ln-special* a) (list a (ln-read-special)))
+  (2 1))
+(deftest psetq-error-leaves-variables
+  (let ((a 1) (b 2))
+    (list (signals-error (psetq a 5 b (car a)) type-error) a b))
+  (t 1 2))
+(deftest do-two-steps-lists
+  (do ((tail '(1 2 3) (cdr tail)) (acc '() (cons (car tail) acc))) ((null tail) acc))
+  (3 2 1))
