@@ -22,7 +22,7 @@ Obj ev_gset(Lisp *, Node *, Env *);
 Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
 Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *), ev_funcall(Lisp *, Node *, Env *);
@@ -1376,8 +1376,11 @@ static void finalize(ACtx *c) {
                 b->index = b->var->slot;
                 if (b->depth != 0) simple = false;
             }
-            if (simple) ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
-            if (simple) fuse_psetq(ln);
+            if (simple) {
+                ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
+                fuse_psetq(ln);
+                if (ln->n.ev == ev_let_local && ln->count == 2) ln->n.ev = ev_let_local2;
+            }
             else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;

@@ -155,6 +155,22 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* The same with two variables, unrolled. */
+Obj ev_let_local2(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    Binding *b0 = &ln->b[0], *b1 = &ln->b[1];
+    Obj v = NIL;
+    if (b0->init) ARG_OR_EXIT(v, L, b0->init, env);
+    env->slots[b0->index] = v;
+    v = NIL;
+    if (b1->init) ARG_OR_EXIT(v, L, b1->init, env);
+    env->slots[b1->index] = v;
+    Obj r = EVAL(L, ln->body, env);
+    env->slots[b0->index] = OBJ(0);
+    env->slots[b1->index] = OBJ(0);
+    return r;
+}
+
 /* The same with one variable, the commonest (DOLIST's, a temporary). */
 Obj ev_let_local1(Lisp *L, Node *n, Env *env) {
     LetNode *ln = (LetNode *)n;
@@ -1003,5 +1019,6 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
     EVALDEF(ev_call_prim1), EVALDEF(ev_call_prim2), EVALDEF(ev_call_prim3), EVALDEF(ev_call_prim4),
+    EVALDEF(ev_let_local2),
     {0},
 };

@@ -299,3 +299,14 @@ assigning L, leaving early and starting over."
 (deftest do-two-steps-lists
   (do ((tail '(1 2 3) (cdr tail)) (acc '() (cons (car tail) acc))) ((null tail) acc))
   (3 2 1))
+
+;;; ---- LET of two variables of the frame ----
+
+(deftest let-two-shadowing
+  (let ((x 1) (y 10)) (let ((x (+ x 1)) (y x)) (list x y)))
+  (2 1))
+(deftest let-two-no-inits (let ((a) (b)) (list a b)) (nil nil))
+(deftest let-two-error-in-init
+  (let ((r (list 1))) (list (signals-error (let ((a 1) (b (car 5))) (list a b)) type-error) r))
+  (t (1)))
+(deftest let*-two (let* ((a 1) (b (+ a 1))) (list a b)) (1 2))
