@@ -1122,7 +1122,12 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
-    if ((n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref) {
+    bool in_place = (n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref;
+    if (nargs == 2 && inline_vv_variant(n->n.ev))
+        in_place = (n->args[0]->ev == ev_lref || n->args[1]->ev == ev_lref) &&
+                   (n->args[0]->ev == ev_lref || n->args[0]->ev == ev_const) &&
+                   (n->args[1]->ev == ev_lref || n->args[1]->ev == ev_const);
+    if (in_place) {
         n->next_var = c->call_vars;
         c->call_vars = n;
     }
@@ -1420,8 +1425,15 @@ static void finalize(ACtx *c) {
     /* 6. tests and CAR/CDR of a variable of the current frame read its slot in place */
     for (IfNode *i = c->if_vars; i; i = i->next_var) fuse_if_var(i);
     c->if_vars = NULL;
-    for (CallNode *n = c->call_vars; n; n = n->next_var)
-        if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+    for (CallNode *n = c->call_vars; n; n = n->next_var) {
+        if (n->nargs == 2) {
+            if ((n->args[0]->ev == ev_lref0 || n->args[0]->ev == ev_const) &&
+                (n->args[1]->ev == ev_lref0 || n->args[1]->ev == ev_const))
+                n->n.ev = inline_vv_variant(n->n.ev);
+        } else if (n->args[0]->ev == ev_lref0) {
+            n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+        }
+    }
     c->call_vars = NULL;
     for (TagbodyNode *t = c->loops; t; t = t->next_loop) fuse_loop(t);
     c->loops = NULL;

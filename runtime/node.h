@@ -299,6 +299,10 @@ static inline int eql_quick(Obj a, Obj b) {
     return t == T_BIGNUM || t == T_RATIO || t == T_DOUBLE || t == T_COMPLEX ? -1 : 0;
 }
 
+/* The variant of the two-argument inline evaluator EV that reads arguments that are each a
+ * variable of the current frame or a constant in place, or NULL (nodes.c). */
+EvalFn inline_vv_variant(EvalFn ev);
+
 /* The call of a CL primitive node C with its evaluated ARGS the general way: the primitive seen at
  * analysis, or whatever the symbol names now (the inline evaluators' slow path). */
 Obj prim_call_slow(Lisp *L, CallNode *c, int na, Obj *args);

@@ -524,13 +524,23 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
 
 #undef DEFINE_INLINE1
 
-/* The two-argument ones. */
+/* The two-argument ones. Each has a variant (NAME_vv) for arguments that are each a variable of
+ * the current frame or a constant, read in place (chosen at finalisation, inline_vv_variant):
+ * without a node call the fast path saves no registers. */
+#define IN_PLACE(node, env) \
+    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
 #define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
         Obj a, b;                                                       \
         ARG_OR_EXIT(a, L, c->args[0], env);                             \
         ARG_OR_EXIT(b, L, c->args[1], env);                             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_vv(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = IN_PLACE(c->args[0], env), b = IN_PLACE(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
     }
@@ -562,6 +572,20 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef COMPARE
 #undef FIXNUMS
 #undef DEFINE_INLINE2
+#undef IN_PLACE
+
+static const struct { EvalFn ev, vv; } inline_vv[] = {
+    {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
+    {ev_inline_gt, ev_inline_gt_vv}, {ev_inline_le, ev_inline_le_vv}, {ev_inline_ge, ev_inline_ge_vv},
+    {ev_inline_numeq, ev_inline_numeq_vv}, {ev_inline_eq, ev_inline_eq_vv}, {ev_inline_eql, ev_inline_eql_vv},
+    {ev_inline_cons, ev_inline_cons_vv}, {ev_inline_mul, ev_inline_mul_vv}, {ev_inline_mod, ev_inline_mod_vv},
+};
+
+EvalFn inline_vv_variant(EvalFn ev) {
+    for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++)
+        if (inline_vv[i].ev == ev) return inline_vv[i].vv;
+    return NULL;
+}
 
 /* (+ a b c) */
 Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
@@ -1019,6 +1043,9 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
     EVALDEF(ev_call_prim1), EVALDEF(ev_call_prim2), EVALDEF(ev_call_prim3), EVALDEF(ev_call_prim4),
-    EVALDEF(ev_let_local2),
+    EVALDEF(ev_let_local2), EVALDEF(ev_inline_add_vv), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_lt_vv),
+    EVALDEF(ev_inline_gt_vv), EVALDEF(ev_inline_le_vv), EVALDEF(ev_inline_ge_vv), EVALDEF(ev_inline_numeq_vv),
+    EVALDEF(ev_inline_eq_vv), EVALDEF(ev_inline_eql_vv), EVALDEF(ev_inline_cons_vv), EVALDEF(ev_inline_mul_vv),
+    EVALDEF(ev_inline_mod_vv),
     {0},
 };

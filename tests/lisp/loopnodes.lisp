@@ -310,3 +310,25 @@ assigning L, leaving early and starting over."
   (let ((r (list 1))) (list (signals-error (let ((a 1) (b (car 5))) (list a b)) type-error) r))
   (t (1)))
 (deftest let*-two (let* ((a 1) (b (+ a 1))) (list a b)) (1 2))
+
+;;; ---- inline arithmetic on variables and constants read in place ----
+
+(deftest inline-in-place-overflow
+  (let ((m most-positive-fixnum) (n most-negative-fixnum) (big (expt 2 62)))
+    (list (+ m 1) (- n 1) (* m 2) (* big big) (- m n) (+ 1 m) (* 3 m)))
+  #.(list (+ most-positive-fixnum 1) (- most-negative-fixnum 1) (* most-positive-fixnum 2)
+          (expt 2 124) (- most-positive-fixnum most-negative-fixnum) (+ 1 most-positive-fixnum)
+          (* 3 most-positive-fixnum)))
+(deftest inline-in-place-mod
+  (let ((a -7) (b 7) (z 0) (h 5/2) (f 7.5))
+    (list (mod a 3) (mod b -3) (mod a -3) (mod b 3) (mod h 1) (mod f 2)
+          (signals-error (mod b z) division-by-zero) (signals-error (mod 'x b) type-error)))
+  (2 -2 -1 1 1/2 1.5 t t))
+(deftest inline-in-place-compare
+  (let ((a 1) (b 2) (f 1.5) (big (expt 2 65)))
+    (list (< a b) (> a b) (<= a 1) (>= b 3) (= a 1) (= f 1.5) (< a big) (= big big)
+          (eq a 1) (eql f 1.5) (eql big (expt 2 65)) (signals-error (< a 'x) type-error)))
+  (t nil t nil t t t t t t t t))
+(deftest inline-in-place-cons-and-sub
+  (let ((a 1) (l '(2))) (list (cons a l) (cons a 3) (- a 10) (- 10 a) (signals-error (- a "s") type-error)))
+  ((1 2) (1 . 3) -9 9 t))
