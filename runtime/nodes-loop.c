@@ -12,6 +12,7 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env);
 Obj ev_let_local1(Lisp *L, Node *n, Env *env);
 Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
 Obj ev_inline_cdr_var(Lisp *L, Node *n, Env *env);
+Obj ev_inline_1plus(Lisp *L, Node *n, Env *env);
 
 /* The statements of loop T from statement I on, as ev_tagbody runs them, except that its last
  * statement, a GO to one of its tags, is not evaluated: the loop goes on from that tag
@@ -98,6 +99,42 @@ Obj ev_tagbody_dolist(Lisp *L, Node *n, Env *env) {
     return NIL;
 }
 
+/* DOTIMES's loop: (tagbody top (if (>= i n) (go end)) ... (setq i (1+ i)) (go top) end), I a
+ * variable of the current frame, N one or a constant. The test and the step are done in place
+ * while I and N are fixnums (and I + 1 is one) and >= and 1+ are still CL's; anything else goes
+ * on the general way from the statement at hand. */
+Obj ev_tagbody_dotimes(Lisp *L, Node *n, Env *env) {
+    TagbodyNode *t = (TagbodyNode *)n;
+    CallNode *ge = ((IfNode *)t->stmts[0])->call;
+    VarNode *step = (VarNode *)t->stmts[t->count - 2];
+    CallNode *inc = (CallNode *)step->value;
+    Obj *var = &env->slots[step->index];
+    Node *limit = ge->args[1];
+    int body_end = t->count - 2;
+    for (;;) {
+        Obj i = *var;
+        Obj lim = limit->ev == ev_const ? ((ConstNode *)limit)->value : env->slots[((VarNode *)limit)->index];
+        if (UNLIKELY(!is_fixnum(i) || !is_fixnum(lim)) || UNLIKELY(SYM(ge->fname)->function != ge->cached))
+            return loop_from(L, t, env, 0);
+        if (!fixnum_less(i, lim)) break;
+        for (int k = 1; k < body_end; k++) {
+            Obj r = EVAL(L, t->stmts[k], env);
+            if (UNLIKELY(r == UNWIND_MARK)) {
+                if (L->exit_target != n) return r;
+                safe_point(L);
+                return loop_from(L, t, env, t->tag_pos[L->exit_tag]);
+            }
+        }
+        Obj next;
+        if (UNLIKELY(SYM(inc->fname)->function != inc->cached) || !fixnum_add_checked(*var, FIX(1), &next))
+            return loop_from(L, t, env, body_end);
+        *var = next;
+        safe_point(L);
+    }
+    L->nvals = 1;
+    return NIL;
+}
+
 EvalFn loop_evaluator(TagbodyNode *t) {
     if (t->count < 1) return NULL;
     GoNode *g = (GoNode *)t->stmts[t->count - 1];
@@ -113,8 +150,35 @@ static bool bound_call_of(Node *n, EvalFn ev, const char *name) {
     return c->cached && is_type(c->fname, T_SYMBOL) && string_equal_cstr(SYM(c->fname)->name, name);
 }
 
+/* Whether IF node N is (if TEST (go end)) with END a tag after the last statement of T. */
+static bool exit_test(TagbodyNode *t, Node *n) {
+    if (!if_node_p(n)) return false;
+    IfNode *test = (IfNode *)n;
+    if (!test->call || test->neg) return false;
+    GoNode *out = (GoNode *)test->then;
+    if (out->n.ev != ev_go || out->target != t || t->tag_pos[out->tag] != t->count) return false;
+    return test->els->ev == ev_const && ((ConstNode *)test->els)->value == NIL;
+}
+
+static void fuse_dotimes(TagbodyNode *t) {
+    if (!exit_test(t, t->stmts[0])) return;
+    CallNode *ge = ((IfNode *)t->stmts[0])->call;
+    if (ge->nargs != 2 || !ge->cached || !is_type(ge->fname, T_SYMBOL) ||
+        !string_equal_cstr(SYM(ge->fname)->name, ">=") || ge->args[0]->ev != ev_lref0 ||
+        (ge->args[1]->ev != ev_lref0 && ge->args[1]->ev != ev_const))
+        return;
+    int i = ((VarNode *)ge->args[0])->index;
+    VarNode *step = (VarNode *)t->stmts[t->count - 2];
+    if (step->n.ev != ev_lset0 || step->index != i || !bound_call_of(step->value, ev_inline_1plus, "1+")) return;
+    Node *arg = ((CallNode *)step->value)->args[0];
+    if (arg->ev != ev_lref0 || ((VarNode *)arg)->index != i) return;
+    t->n.ev = ev_tagbody_dotimes;
+}
+
 void fuse_loop(TagbodyNode *t) {
     if (t->n.ev != ev_tagbody_loop || t->loop_pos != 0 || t->count < 3) return;
+    fuse_dotimes(t);
+    if (t->n.ev != ev_tagbody_loop) return;
     /* the test: a fused (endp g) whose true branch goes to a tag after the last statement */
     if (!if_node_p(t->stmts[0])) return;
     IfNode *test = (IfNode *)t->stmts[0];
@@ -148,7 +212,8 @@ void fuse_loop(TagbodyNode *t) {
 Obj ev_psetq_local(Lisp *L, Node *n, Env *env) {
     LetNode *ln = (LetNode *)n;
     SeqNode *sets = (SeqNode *)ln->body;
-    Obj vals[PSETQ_MAX] = {0};
+    Obj vals[PSETQ_MAX];
+    for (int i = 0; i < ln->count; i++) vals[i] = OBJ(0);   /* see ev_call_prim */
     for (int i = 0; i < ln->count; i++) ARG_OR_EXIT(vals[i], L, ln->b[i].init, env);
     for (int i = 0; i < ln->count; i++) env->slots[((VarNode *)sets->forms[i])->index] = vals[i];
     L->nvals = 1;
@@ -174,6 +239,6 @@ void fuse_psetq(LetNode *ln) {
 
 /* The evaluators of this file, for images (imagetab.h). */
 const EvalDef nodes_loop_evaluators[] = {
-    EVALDEF(ev_tagbody_loop), EVALDEF(ev_tagbody_dolist), EVALDEF(ev_psetq_local),
+    EVALDEF(ev_tagbody_loop), EVALDEF(ev_tagbody_dolist), EVALDEF(ev_psetq_local), EVALDEF(ev_tagbody_dotimes),
     {0},
 };

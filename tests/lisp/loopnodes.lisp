@@ -332,3 +332,27 @@ assigning L, leaving early and starting over."
 (deftest inline-in-place-cons-and-sub
   (let ((a 1) (l '(2))) (list (cons a l) (cons a 3) (- a 10) (- 10 a) (signals-error (- a "s") type-error)))
   ((1 2) (1 . 3) -9 9 t))
+
+;;; ---- DOTIMES's test and step in place ----
+
+(defun ln-dotimes-sum (n) (let ((s 0)) (dotimes (i n s) (incf s i))))
+(deftest dotimes-plain (list (ln-dotimes-sum 5) (ln-dotimes-sum 0) (ln-dotimes-sum -3)) (10 0 0))
+(deftest dotimes-bignum-limit
+  (let ((n 0)) (dotimes (i (expt 2 70)) (when (= i 3) (return n)) (incf n)))
+  3)
+(deftest dotimes-float-limit (let ((n 0)) (dotimes (i 2.5 n) (incf n))) 3)
+(deftest dotimes-body-sets-variable
+  (let ((r '())) (dotimes (i 10) (push i r) (setq i (+ i 2))) (nreverse r))
+  (0 3 6 9))
+(deftest dotimes-step-past-fixnums
+  (let ((r '()) (m most-positive-fixnum))
+    (dotimes (i (+ m 3)) (when (= i 0) (setq i (- m 1))) (push i r) (when (> i m) (return)))
+    (nreverse r))
+  #.(list (1- most-positive-fixnum) most-positive-fixnum (1+ most-positive-fixnum)))
+(deftest dotimes-body-sets-variable-non-number
+  (signals-error (dotimes (i 10) (setq i 'a)) type-error)
+  t)
+(deftest dotimes-sees-redefined-1+
+  (let ((*ln-count* 0))
+    (list (ln-with-counting (1+ *ln-count*) (ln-dotimes-sum 4)) (>= *ln-count* 4)))
+  (6 t))
