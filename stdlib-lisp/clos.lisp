@@ -494,9 +494,23 @@
 ;;; Congruence (CLHS 7.6.4)
 
 (defun %congruence-error (gf method reason)
-  (error 'simple-program-error
-         :format-control "attempt to add the method~%  ~S~%to the generic function~%  ~S;~%but ~A."
-         :format-arguments (list method gf reason)))
+  ;; a generic function made with no lambda list (ENSURE-GENERIC-FUNCTION without one, as
+  ;; DEFMETHOD of a new one calls ENSURE-GENERIC-FUNCTION-USING-CLASS) takes its first method's,
+  ;; as in SBCL; its lambda list () until then is what the method is found incongruent with
+  (if (and (null (%gf.methods gf)) (getf (%gf.plist gf) 'lambda-list-from-first-method))
+      (progn (%set-gf.plist gf (%remove-lambda-list-marker (%gf.plist gf)))
+             (%set-gf-lambda-list gf (%gf-lambda-list-from-method (%method.lambda-list method))))
+      (error 'simple-program-error
+             :format-control "attempt to add the method~%  ~S~%to the generic function~%  ~S;~%but ~A."
+             :format-arguments (list method gf reason))))
+
+(defun %remove-lambda-list-marker (plist)
+  ;; PLIST (a generic function's) without LAMBDA-LIST-FROM-FIRST-METHOD: its lambda list is known
+  (let ((r nil))
+    (do ((p plist (cddr p))) ((null p))
+      (if (not (eq (car p) 'lambda-list-from-first-method))
+          (setq r (cons (cadr p) (cons (car p) r)))))
+    (nreverse-boot r)))
 
 (defun %check-congruence (gf method)
   (let ((g (%gf.info gf)) (m (%method-info method)))
@@ -649,6 +663,14 @@
             (%set-fdefinition name gf)
             gf))))
 
+(defun %ensure-gf-of-method (name lambda-list-for-new)
+  ;; DEFMETHOD's %ENSURE-GF while a program's method on ENSURE-GENERIC-FUNCTION-USING-CLASS
+  ;; exists: for a new generic function it is given no :LAMBDA-LIST, as in SBCL (the generic
+  ;; function takes the method's: %CONGRUENCE-ERROR); DEFCLASS's accessors give theirs
+  (if (fboundp name)
+      (%ensure-gf name lambda-list-for-new)
+      (%ensured-gf (funcall *ensure-gf-using-class* nil name) name)))
+
 (defun %generic-function-class (designator)
   ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
   (let ((c (%coerce-to-class designator)))
@@ -684,9 +706,12 @@
   (if (null gf)
       (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
                                               (%generic-function-class generic-function-class)))
+             ;; with no lambda list, its first method gives it one (%CONGRUENCE-ERROR)
+             (if (not lambda-list-p) (%set-gf.plist gf (list 'lambda-list-from-first-method t)))
              (%set-fdefinition name gf))
       (if lambda-list-p
           (let ((info (%parse-lambda-list-info lambda-list)))
+            (%set-gf.plist gf (%remove-lambda-list-marker (%gf.plist gf)))
             (dolist (m (%gf.methods gf))
               (if (not (%lambda-lists-congruent-p info (%method-info m)))
                   (error 'simple-error
@@ -785,7 +810,8 @@
             ((eq (car o) :method-class) (setq method-class (cadr o)))
             (t (error 'simple-program-error :format-control "Unsupported option ~S in DEFGENERIC ~S."
                                             :format-arguments (list o name)))))
-    `(progn
+    ;; defined at compile time too, so that the rest of a file COMPILE-FILE processes knows it
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class ',gf-class)
        (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
@@ -959,11 +985,14 @@
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
          (gf (%program-method-class-gf name)))
-    (if gf
-        (funcall *method-lambda-expander* gf name qualifiers spec body env)
-        (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
-          `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
-                       ,(cadr fns) ,(car fns) ,(caddr fns))))))
+    ;; COMPILE-FILE notes NAME as a function the file defines; the method exists once it is loaded
+    `(progn
+       (eval-when (:compile-toplevel) (%compiler-defun ',name))
+       ,(if gf
+            (funcall *method-lambda-expander* gf name qualifiers spec body env)
+            (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
+              `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                           ,(cadr fns) ,(car fns) ,(caddr fns)))))))
 
 (defun %resolve-specializer (s)
   (cond ((%class-p s) s)
@@ -974,7 +1003,9 @@
                                         :format-arguments (list s)))))
 
 (defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
-  (let* ((gf (%ensure-gf name (%gf-lambda-list-from-method lambda-list)))
+  (let* ((gf (if *program-ensure-gf-methods-p*
+                 (%ensure-gf-of-method name (%gf-lambda-list-from-method lambda-list))
+                 (%ensure-gf name (%gf-lambda-list-from-method lambda-list))))
          (m (%make-method (%gf.method-class gf) qualifiers
                           (%mapcar1 #'%resolve-specializer specializers)
                           lambda-list function fast-function doc)))
@@ -1329,7 +1360,9 @@
                                                        :format-arguments (list (car rest) name))))
                  (setq rest (cddr rest))
                  (go top))))
-        `(%define-short-method-combination ',name ',operator ',identity ',doc))
+        ;; evaluated by COMPILE-FILE too, for a later DEFGENERIC of the file that names it
+        `(eval-when (:compile-toplevel :load-toplevel :execute)
+           (%define-short-method-combination ',name ',operator ',identity ',doc)))
       ;; the long form
       (let* ((lambda-list (car args))
              (groups (%mapcar1 #'%parse-method-group-specifier (cadr args)))
@@ -1345,7 +1378,8 @@
                (doc (car parsed))
                (gfv (gensym "GF")) (msv (gensym "METHODS")) (opv (gensym "OPTIONS"))
                (arg-vars (%lambda-list-variables arguments)))
-          `(%define-long-method-combination
+          `(eval-when (:compile-toplevel :load-toplevel :execute)
+            (%define-long-method-combination
             ',name
             #'(lambda (,gfv ,msv ,opv)
                 (declare (ignorable ,gfv))
@@ -1365,7 +1399,7 @@
                                           `(%make-arguments-binder ',arguments (list ,@arg-vars))
                                           nil))))
                          ,opv)))
-            ',doc)))))
+            ',doc))))))
 
 (defvar *gf-miss-hook* nil) ; mop-protocols.lisp: %GF-MISS for a generic function of a program's class
 
@@ -1542,7 +1576,9 @@
             ((eq (car o) :metaclass) (setq metaclass (cadr o)))
             ;; another option is an initarg of the metaclass, its value the option's rest (AMOP)
             (t (setq other-options (append other-options (list (car o) (cdr o)))))))
-    `(progn
+    ;; COMPILE-FILE defines the class at compile time too: later forms of the file may name it as a
+    ;; type, a specializer, a superclass or a metaclass (CLHS DEFCLASS)
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%ensure-class ',name ',superclasses
                       (list ,@(let ((canonical (and metaclass (not (%memq metaclass '(standard-class
                                                                                         funcallable-standard-class))))))
@@ -2442,15 +2478,27 @@
     (dolist (gf *generic-functions*)
       (setq gfs (cons (list gf (%gf.methods gf) (%gf.initial-methods gf)) gfs)))
     (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%eqls.direct-methods (cdr e)))) eqls))
+    ;; what the session did not change is only compared: a reset after a few definitions touches
+    ;; the classes and generic functions they changed
     #'(lambda ()
         (dolist (c classes)
-          (%set-class.direct-subclasses (car c) (cadr c))
-          (%set-class.direct-methods (car c) (caddr c))
-          (%set-class.initargs-cache (car c) nil))
+          (let ((class (car c)))
+            (unless (and (eq (%class.direct-subclasses class) (cadr c))
+                         (eq (%class.direct-methods class) (caddr c))
+                         (null (%class.initargs-cache class)))
+              (%set-class.direct-subclasses class (cadr c))
+              (%set-class.direct-methods class (caddr c))
+              (%set-class.initargs-cache class nil))))
         (dolist (g gfs)
-          (%set-gf.methods (car g) (cadr g))
-          (%set-gf.initial-methods (car g) (caddr g))
-          (%update-gf-dispatch (car g)))
+          (let ((gf (car g)))
+            (if (and (eq (%gf.methods gf) (cadr g)) (eq (%gf.initial-methods gf) (caddr g)))
+                ;; the epoch goes back with the reset, so a cache may carry the stamp it will have:
+                ;; emptied, it keeps no class of the session either
+                (if (%gf.cache gf) (%set-gf.cache gf nil))
+                (progn
+                  (%set-gf.methods gf (cadr g))
+                  (%set-gf.initial-methods gf (caddr g))
+                  (%update-gf-dispatch gf)))))
         (clrhash *eql-specializers*)
         (dolist (e eqls)
           (setf (gethash (car e) *eql-specializers*) (cadr e))
