@@ -155,6 +155,22 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* The same with two variables, unrolled. */
+Obj ev_let_local2(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    Binding *b0 = &ln->b[0], *b1 = &ln->b[1];
+    Obj v = NIL;
+    if (b0->init) ARG_OR_EXIT(v, L, b0->init, env);
+    env->slots[b0->index] = v;
+    v = NIL;
+    if (b1->init) ARG_OR_EXIT(v, L, b1->init, env);
+    env->slots[b1->index] = v;
+    Obj r = EVAL(L, ln->body, env);
+    env->slots[b0->index] = OBJ(0);
+    env->slots[b1->index] = OBJ(0);
+    return r;
+}
+
 /* The same with one variable, the commonest (DOLIST's, a temporary). */
 Obj ev_let_local1(Lisp *L, Node *n, Env *env) {
     LetNode *ln = (LetNode *)n;
@@ -449,7 +465,7 @@ static void mark_tail(Node *n, Lambda *lam) {
     if (n->ev == ev_progn) {
         SeqNode *s = (SeqNode *)n;
         if (s->count > 0) mark_tail(s->forms[s->count - 1], lam);
-    } else if (n->ev == ev_if || node_is_fused_if(n)) {
+    } else if (if_node_p(n)) {
         mark_tail(((IfNode *)n)->then, lam);
         mark_tail(((IfNode *)n)->els, lam);
     } else if (n->ev == ev_block) {
@@ -529,6 +545,23 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     return ev_prim_cached(L, c, na, args);
 }
 
+/* The same by argument count, 1 to 4 (chosen at analysis): a fixed array, cleared by stores
+ * rather than a call of memset, and the loop unrolled. */
+#define DEFINE_CALL_PRIM(name, N, STORE_ARGS)                           \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj args[N] = {0};   /* see ev_call_prim */                     \
+        STORE_ARGS                                                      \
+        return ev_prim_cached(L, c, N, args);                           \
+    }
+#define STORE_ARG(i) ARG_OR_EXIT(args[i], L, c->args[i], env);
+DEFINE_CALL_PRIM(ev_call_prim1, 1, STORE_ARG(0))
+DEFINE_CALL_PRIM(ev_call_prim2, 2, STORE_ARG(0) STORE_ARG(1))
+DEFINE_CALL_PRIM(ev_call_prim3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+DEFINE_CALL_PRIM(ev_call_prim4, 4, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3))
+#undef STORE_ARG
+#undef DEFINE_CALL_PRIM
+
 /* One evaluator per inline primitive, chosen at analysis (no switch at run time). Each takes its
  * fast path while the symbol still names the primitive seen at analysis, and otherwise calls
  * whatever the symbol names now. */
@@ -578,13 +611,23 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
 
 #undef DEFINE_INLINE1
 
-/* The two-argument ones. */
+/* The two-argument ones. Each has a variant (NAME_vv) for arguments that are each a variable of
+ * the current frame or a constant, read in place (chosen at finalisation, inline_vv_variant):
+ * without a node call the fast path saves no registers. */
+#define IN_PLACE(node, env) \
+    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
 #define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
         Obj a, b;                                                       \
         ARG_OR_EXIT(a, L, c->args[0], env);                             \
         ARG_OR_EXIT(b, L, c->args[1], env);                             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_vv(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = IN_PLACE(c->args[0], env), b = IN_PLACE(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
     }
@@ -599,7 +642,7 @@ DEFINE_INLINE2(ev_inline_le, COMPARE(!fixnum_less(b, a)))
 DEFINE_INLINE2(ev_inline_ge, COMPARE(!fixnum_less(a, b)))
 DEFINE_INLINE2(ev_inline_numeq, if (FIXNUMS) { L->nvals = 1; return a == b ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_eq, L->nvals = 1; return a == b ? S(T) : NIL;)
-DEFINE_INLINE2(ev_inline_eql, if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; })
+DEFINE_INLINE2(ev_inline_eql, int e = eql_quick(a, b); if (e >= 0) { L->nvals = 1; return e ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_cons, L->nvals = 1; return cons(L, a, b);)
 DEFINE_INLINE2(ev_inline_mul,
     intptr_t p;
@@ -616,6 +659,20 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef COMPARE
 #undef FIXNUMS
 #undef DEFINE_INLINE2
+#undef IN_PLACE
+
+static const struct { EvalFn ev, vv; } inline_vv[] = {
+    {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
+    {ev_inline_gt, ev_inline_gt_vv}, {ev_inline_le, ev_inline_le_vv}, {ev_inline_ge, ev_inline_ge_vv},
+    {ev_inline_numeq, ev_inline_numeq_vv}, {ev_inline_eq, ev_inline_eq_vv}, {ev_inline_eql, ev_inline_eql_vv},
+    {ev_inline_cons, ev_inline_cons_vv}, {ev_inline_mul, ev_inline_mul_vv}, {ev_inline_mod, ev_inline_mod_vv},
+};
+
+EvalFn inline_vv_variant(EvalFn ev) {
+    for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++)
+        if (inline_vv[i].ev == ev) return inline_vv[i].vv;
+    return NULL;
+}
 
 /* (+ a b c) */
 Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
@@ -632,12 +689,10 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     return prim_slow3(L, c, a, b, x);
 }
 
-/* ---- inline arithmetic of variables and constants, read in place ----
- * (1+ v), (1- v), (+ v w), (+ v k), (- v w), (- v k) with V and W variables of the current frame
- * and K a constant (inline_in_place, at finalisation): nothing is evaluated through a node, so
- * the fast path calls nothing and saves no register. */
+/* ---- (1+ v) and (1- v) of a variable of the current frame, read in place ----
+ * (inline_in_place, at finalisation; the two-argument calls have their _vv variants above): nothing
+ * is evaluated through a node, so the fast path calls nothing and saves no register. */
 #define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
-#define CONST_ARG(k) (((ConstNode *)c->args[k])->value)
 #define DEFINE_INLINE_IN_PLACE1(name, op)                                                   \
     static Obj name(Lisp *L, Node *n, Env *env) {                                           \
         CallNode *c = (CallNode *)n;                                                        \
@@ -648,56 +703,33 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
         }                                                                                   \
         return prim_slow1(L, c, a);                                                         \
     }
-#define DEFINE_INLINE_IN_PLACE2(name, B, op)                                                \
-    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
-        CallNode *c = (CallNode *)n;                                                        \
-        Obj a = VAR_ARG(0), b = B(1), r;                                                    \
-        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, b, &r)) {                \
-            L->nvals = 1;                                                                   \
-            return r;                                                                       \
-        }                                                                                   \
-        return prim_slow2(L, c, a, b);                                                      \
-    }
 DEFINE_INLINE_IN_PLACE1(ev_inline_1plus_var, fixnum_add_checked)
 DEFINE_INLINE_IN_PLACE1(ev_inline_1minus_var, fixnum_sub_checked)
-DEFINE_INLINE_IN_PLACE2(ev_inline_add_vv, VAR_ARG, fixnum_add_checked)
-DEFINE_INLINE_IN_PLACE2(ev_inline_add_vc, CONST_ARG, fixnum_add_checked)
-DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vv, VAR_ARG, fixnum_sub_checked)
-DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vc, CONST_ARG, fixnum_sub_checked)
 #undef DEFINE_INLINE_IN_PLACE1
-#undef DEFINE_INLINE_IN_PLACE2
 #undef VAR_ARG
-#undef CONST_ARG
 
-/* The inline calls with a variant reading its arguments in place: the evaluator chosen at analysis,
- * its variant for a variable of the current frame (and a variable or constant second argument). */
-static const struct { EvalFn ev, v, vv, vc; } inline_in_place_table[] = {
-    {ev_inline_car, ev_inline_car_var, NULL, NULL}, {ev_inline_cdr, ev_inline_cdr_var, NULL, NULL},
-    {ev_inline_1plus, ev_inline_1plus_var, NULL, NULL}, {ev_inline_1minus, ev_inline_1minus_var, NULL, NULL},
-    {ev_inline_add, NULL, ev_inline_add_vv, ev_inline_add_vc}, {ev_inline_sub, NULL, ev_inline_sub_vv, ev_inline_sub_vc},
+/* The one-argument inline calls with a variant reading a variable of the current frame in place:
+ * the evaluator chosen at analysis, and that variant. */
+static const struct { EvalFn ev, v; } inline_in_place_table[] = {
+    {ev_inline_car, ev_inline_car_var}, {ev_inline_cdr, ev_inline_cdr_var},
+    {ev_inline_1plus, ev_inline_1plus_var}, {ev_inline_1minus, ev_inline_1minus_var},
 };
 
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 
 bool inline_reads_var(CallNode *c) {
     for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
-        if (c->n.ev == inline_in_place_table[k].ev)
-            return c->args[0]->ev == ev_lref &&
-                   (c->nargs == 1 || c->args[1]->ev == ev_lref || c->args[1]->ev == ev_const);
+        if (c->n.ev == inline_in_place_table[k].ev) return c->nargs == 1 && c->args[0]->ev == ev_lref;
     return false;
 }
 
 void inline_in_place(CallNode *c) {
-    if (c->args[0]->ev != ev_lref0) return;
-    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++) {
-        if (c->n.ev != inline_in_place_table[k].ev) continue;
-        EvalFn ev = NULL;
-        if (c->nargs == 1) ev = inline_in_place_table[k].v;
-        else if (c->args[1]->ev == ev_lref0) ev = inline_in_place_table[k].vv;
-        else if (c->args[1]->ev == ev_const) ev = inline_in_place_table[k].vc;
-        if (ev) c->n.ev = ev;
-        return;
-    }
+    if (c->nargs != 1 || c->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
+        if (c->n.ev == inline_in_place_table[k].ev) {
+            c->n.ev = inline_in_place_table[k].v;
+            return;
+        }
 }
 
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
@@ -1157,9 +1189,13 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
-    EVALDEF(ev_inline_1plus_var), EVALDEF(ev_inline_1minus_var), EVALDEF(ev_inline_add_vv),
-    EVALDEF(ev_inline_add_vc), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_sub_vc),
+    EVALDEF(ev_inline_1plus_var), EVALDEF(ev_inline_1minus_var),
     EVALDEF(ev_call_self_tail1), EVALDEF(ev_call_self_tail2), EVALDEF(ev_call_self_tail3),
     EVALDEF(ev_call_self_tail4), EVALDEF(ev_call_self_tail5), EVALDEF(ev_call_self_tail6),
+    EVALDEF(ev_call_prim1), EVALDEF(ev_call_prim2), EVALDEF(ev_call_prim3), EVALDEF(ev_call_prim4),
+    EVALDEF(ev_let_local2), EVALDEF(ev_inline_add_vv), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_lt_vv),
+    EVALDEF(ev_inline_gt_vv), EVALDEF(ev_inline_le_vv), EVALDEF(ev_inline_ge_vv), EVALDEF(ev_inline_numeq_vv),
+    EVALDEF(ev_inline_eq_vv), EVALDEF(ev_inline_eql_vv), EVALDEF(ev_inline_cons_vv), EVALDEF(ev_inline_mul_vv),
+    EVALDEF(ev_inline_mod_vv),
     {0},
 };
