@@ -3,6 +3,7 @@
 #include "hash.h"
 #include "imagetab.h"
 #include "gcdirty.h"
+#include "imagestats.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -174,6 +175,8 @@ typedef struct Writer {
     int note_type;                                      /* image_write_noting: blocks of this type and size, */
     size_t note_size;
     uint64_t *noted; size_t nnoted, noted_cap;          /* their offsets in the scanned part */
+    bool stats;                                         /* TINYCL_IMAGE_STATS: tally the blocks (imagestats.h) */
+    BlockMap owners;                                    /* for the tally: each block's owner */
 } Writer;
 
 static void *xrealloc(void *p, size_t n) {
@@ -395,8 +398,11 @@ static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
     free(queue);
 }
 
-/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
-static uint64_t place_block(Writer *w, uintptr_t base) {
+static void tally_block(Writer *w, uintptr_t base, size_t size, int kind, uintptr_t where);
+
+/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation.
+ * WHERE: the block holding the word that points to it (0 for a root). */
+static uint64_t place_block(Writer *w, uintptr_t base, uintptr_t where) {
     if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
     size_t i = map_slot(&w->map, base);
     if (w->map.keys[i]) return w->map.vals[i];
@@ -426,7 +432,36 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     w->map.keys[i] = base;
     w->map.vals[i] = rel;
     w->map.count++;
+    if (w->stats) tally_block(w, base, size, kind, where);
     return rel;
+}
+
+/* The tally of TINYCL_IMAGE_STATS: the block's kind, and its owner (imagestats.h), which it keeps
+ * for the blocks reached through it. */
+static void tally_block(Writer *w, uintptr_t base, size_t size, int kind, uintptr_t where) {
+    const uint64_t *word = (const uint64_t *)base;
+    bool atomic = kind == GC_I_PTRFREE;
+    uint64_t *cons_only = survey_slot(&w->survey, base);
+    bool node = !atomic && size >= 8 && word[0] >= (uintptr_t)__executable_start && word[0] < (uintptr_t)_end &&
+                imagetab_find(w->links, word[0]) >= 0 && !(word[0] & 7);
+    int k = imagestats_kind(base, size, !atomic && cons_only && *cons_only && size == sizeof(Cons), atomic, node);
+    int from = IMAGESTATS_ROOT;
+    if (where) {
+        uint64_t *o = survey_slot(&w->owners, where);
+        if (o) from = (int)*o;
+    }
+    int owner = k;
+    if (k == IMAGESTATS_CONS || k == IMAGESTATS_ATOMIC || k == IMAGESTATS_CSTRUCT) owner = from;
+    size_t trailing = 0;
+    while (trailing < size && word[(size - trailing) / 8 - 1] == 0) trailing += 8;
+    imagestats_add(k, owner, size, trailing);
+    if ((w->owners.count + 1) * 2 > w->owners.cap) map_grow(&w->owners);
+    size_t j = map_slot(&w->owners, base);
+    if (!w->owners.keys[j]) {
+        w->owners.keys[j] = base;
+        w->owners.vals[j] = (uint64_t)owner;
+        w->owners.count++;
+    }
 }
 
 /* A word pointing OFF bytes into the block the caller cut as its object K (of SIZE bytes): an
@@ -483,7 +518,7 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
     }
     if (find_block(w, v, &b)) {
         *rel = true;
-        return place_block(w, b.base) + (v - b.base);
+        return place_block(w, b.base, where) + (v - b.base);
     }
     /* the stack of a call that has returned (a block's exit point saved by a closure made during the
      * boot): nothing can use it any more, and nothing of it survives the writer's process */
@@ -588,6 +623,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     w.more = L ? L->restored_heaps : NULL;
     w.nmore = L ? L->nrestored_heaps : 0;
     w.err = err;
+    w.stats = imagestats_enabled();
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
     w.atomic_cap = (size_t)1 << 20;
@@ -677,13 +713,17 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             h->checksum = checksum(out + sizeof *h, h->payload_bytes - w.nlinks * 16);
             h->links_checksum = checksum(out + total - w.nlinks * 16, w.nlinks * 16);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
+            if (w.stats)
+                imagestats_print(stderr, w.scanned_len, w.atomic_len,
+                                 scanned_bits_words * 8 + w.ntables * 8 + (scanned_bits_words + atomic_bits_words) * 8,
+                                 w.nlinks * 16, total);
             *len = total;
         }
     }
     if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
     free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
-    free(w.weak_entries.keys); free(w.weak_entries.vals);
+    free(w.weak_entries.keys); free(w.weak_entries.vals); free(w.owners.keys); free(w.owners.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     free(w.link_used);
