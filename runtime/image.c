@@ -1350,3 +1350,15 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len) {
     memcpy(&h, buf, sizeof h);
     return h.scanned_at < len ? (size_t)h.scanned_at : 0;
 }
+
+bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages) {
+    ImageHeader h;
+    if (len < sizeof h) return false;
+    memcpy(&h, buf, sizeof h);
+    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
+    Sections x = sections(&h);
+    *at = (size_t)h.cold_at;
+    *bytes = (size_t)h.cold_bytes;
+    *pages = x.ncold_s + x.ncold_a;
+    return true;
+}

@@ -117,6 +117,10 @@ size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out)
  * BUF is too short): image_read_file maps it from there. */
 size_t image_scanned_offset(const unsigned char *buf, size_t len);
 
+/* Where the compressed pages of BUF are (image_write_layout): the section's offset and bytes (an
+ * index of PAGES + 1 32-bit offsets, then the data); false when it has none. For the tests. */
+bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages);
+
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);
 
