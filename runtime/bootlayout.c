@@ -24,7 +24,7 @@
 
 typedef struct Hot {
     uintptr_t *v; size_t n, cap; bool failed;
-    uintptr_t *seen; size_t seen_cap, seen_n;       /* blocks the code walk has visited */
+    uintptr_t *seen; int *seen_depth; size_t seen_cap, seen_n;  /* blocks the code walk has visited, and how deep */
 } Hot;
 
 static void add(Hot *h, const void *p) {
@@ -91,28 +91,40 @@ static void add_table(Hot *h, const SymTable *t) {
  * FUNCTION-LAMBDA-EXPRESSION, nor its documentation (unless the function is still to be analysed,
  * from that source). */
 
-static bool seen(Hot *h, uintptr_t base) {
+/* Whether BASE was walked already with at least DEPTH calls to follow (else it is walked now: the
+ * same code reached again with more depth left is walked again, so the result does not depend on
+ * the order things are reached in). */
+static bool seen(Hot *h, uintptr_t base, int depth) {
     if ((h->seen_n + 1) * 2 > h->seen_cap) {
         size_t cap = h->seen_cap ? h->seen_cap * 2 : 1 << 14;
         uintptr_t *t = (uintptr_t *)calloc(cap, sizeof *t);
-        if (!t) { h->failed = true; return true; }
+        int *d = (int *)calloc(cap, sizeof *d);
+        if (!t || !d) { free(t); free(d); h->failed = true; return true; }
         for (size_t i = 0; i < h->seen_cap; i++) {
             uintptr_t k = h->seen[i];
             if (!k) continue;
             size_t j = (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
             while (t[j]) j = (j + 1) & (cap - 1);
             t[j] = k;
+            d[j] = h->seen_depth[i];
         }
         free(h->seen);
+        free(h->seen_depth);
         h->seen = t;
+        h->seen_depth = d;
         h->seen_cap = cap;
     }
     size_t j = (size_t)((base >> 4) * 0x9E3779B97F4A7C15ull >> 20) & (h->seen_cap - 1);
     while (h->seen[j]) {
-        if (h->seen[j] == base) return true;
+        if (h->seen[j] == base) {
+            if (h->seen_depth[j] >= depth) return true;
+            h->seen_depth[j] = depth;
+            return false;
+        }
         j = (j + 1) & (h->seen_cap - 1);
     }
     h->seen[j] = base;
+    h->seen_depth[j] = depth;
     h->seen_n++;
     return false;
 }
@@ -120,11 +132,11 @@ static bool seen(Hot *h, uintptr_t base) {
 static void walk_word(Hot *h, uintptr_t v, int depth);
 
 static void walk_function(Hot *h, Obj f, int depth) {
-    if (!is_type(f, T_CLOSURE) || seen(h, (uintptr_t)f)) return;
+    if (!is_type(f, T_CLOSURE) || seen(h, (uintptr_t)f, depth)) return;
     add(h, (const void *)f);
     walk_word(h, (uintptr_t)CLOSURE(f)->env, depth);
     Lambda *lam = CLOSURE(f)->lambda;
-    if (!lam || !GC_base(lam) || seen(h, (uintptr_t)lam)) return;
+    if (!lam || !GC_base(lam) || seen(h, (uintptr_t)lam, depth)) return;
     add(h, lam);
     const uintptr_t *w = (const uintptr_t *)lam;
     for (size_t i = 0; i < sizeof *lam / sizeof(uintptr_t); i++) {
@@ -144,14 +156,14 @@ static void walk_word(Hot *h, uintptr_t v, int depth) {
     if (kind == GC_I_PTRFREE) { add(h, base); return; }
     Obj o = (Obj)(uintptr_t)base;
     if (v == (uintptr_t)base + TAG_CONS && size <= 2 * sizeof(Cons)) {      /* a constant list */
-        for (Obj x = OBJ(v); is_cons(x) && !seen(h, WORD(CONS(x))); x = CDR(x)) {
+        for (Obj x = OBJ(v); is_cons(x) && !seen(h, WORD(CONS(x)), depth); x = CDR(x)) {
             add(h, CONS(x));
             walk_word(h, WORD(CAR(x)), depth);
             if (!is_cons(CDR(x))) walk_word(h, WORD(CDR(x)), depth);
         }
         return;
     }
-    if (seen(h, (uintptr_t)base)) return;
+    if (seen(h, (uintptr_t)base, depth)) return;
     int k = imagestats_kind((uintptr_t)base, size, false, false, false);
     switch (k) {
     case T_SYMBOL:                       /* hot already: the functions it names, a call deeper */
@@ -176,6 +188,13 @@ static void walk_word(Hot *h, uintptr_t v, int depth) {
         for (size_t i = 0; i < size / sizeof(uintptr_t); i++) walk_word(h, w[i], depth);
         return;
     }
+    case T_INSTANCE:                     /* a structure or object the code holds: its slots, a call deeper */
+        add(h, base);
+        if (depth > 0 && INST(o)->slots) {
+            add(h, INST(o)->slots);
+            for (size_t i = 0; i < INST(o)->nslots && i < 64; i++) walk_word(h, WORD(INST(o)->slots[i]), depth - 1);
+        }
+        return;
     default:                             /* another Lisp object: itself */
         add(h, base);
         return;
@@ -224,7 +243,7 @@ static int call_depth(void) {
 }
 
 uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t *n) {
-    Hot h = {NULL, 0, 0, false, NULL, 0, 0};
+    Hot h = {NULL, 0, 0, false, NULL, NULL, 0, 0};
     for (size_t i = 0; i < nroots; i++) {      /* the interpreter's fields, and the lists they hold */
         if (is_cons(OBJ(roots[i]))) add_tree(&h, OBJ(roots[i]), 0);
         else add(&h, (const void *)roots[i]);
@@ -265,6 +284,7 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
     WalkCtx wc = {&h, call_depth()};
     each_start_function(L, walk_one, &wc);
     free(h.seen);
+    free(h.seen_depth);
     if (h.failed) { free(h.v); return NULL; }
     *n = h.n;
     return h.v;
