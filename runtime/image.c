@@ -1205,7 +1205,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     /* cold pages: inflated on their first touch when the collector's write tracking (whose fault
      * handler brings them in) is on and no word is to be relocated, else all of them here */
     bool cold = x.ncold_s + x.ncold_a > 0, relocating = b.relink || h.extern_words;
-    bool lazy = cold && !relocating && !into_gc && gcdirty_usable();
+    bool lazy = cold && !relocating && !into_gc && !imagecold_eager() && gcdirty_usable();
     bool fixed = fd >= 0 && !(file_offset % PAGE) &&
                  map_fixed(fd, file_offset, &h, buf, lazy ? PROT_READ : PROT_READ | PROT_WRITE);
     char *scanned, *atomic;

@@ -223,3 +223,8 @@ void imagecold_forget(char *lo, size_t bytes) {
 }
 
 size_t imagecold_inflated(void) { return atomic_load_explicit(&inflated, memory_order_relaxed); }
+
+bool imagecold_eager(void) {
+    const char *e = getenv("TINYCL_IMAGE_EAGER"), *pre = getenv("LD_PRELOAD");
+    return (e && *e && *e != '0') || (pre && strstr(pre, "vgpreload"));
+}

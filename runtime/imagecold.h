@@ -41,6 +41,9 @@ bool imagecold_fault(void *addr);
 bool imagecold_fill(char *lo, size_t bytes);
 /* Forget the ranges that start in the BYTES from LO (the caller unmaps them). */
 void imagecold_forget(char *lo, size_t bytes);
+/* Whether every cold page is to be inflated when the image is loaded: TINYCL_IMAGE_EAGER=1, or
+ * under Valgrind, whose tools do not resume a fault on a page moved in by a signal handler. */
+bool imagecold_eager(void);
 /* Pages inflated so far in this process (for TINYCL_IMAGE_STATS and the tests). */
 size_t imagecold_inflated(void);
 
