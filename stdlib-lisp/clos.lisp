@@ -617,15 +617,37 @@
   (let ((f (fdefinition name)) (e (%trace-entry name)))
     (if (and e (not (nth 3 e)) (eq (nth 1 e) f)) (nth 2 e) f)))
 
+;; mop.lisp: the generic function ENSURE-GENERIC-FUNCTION-USING-CLASS, through which
+;; ENSURE-GENERIC-FUNCTION (and so DEFGENERIC) goes once the MOP is loaded
+(defvar *ensure-gf-using-class* nil)
+;; mop-protocols.lisp: T while a program's method on it exists: DEFMETHOD (and DEFCLASS's
+;; accessors) then call it too, for a new generic function and for an existing one (with its
+;; class), as SBCL does; until then %ENSURE-GF does the standard methods' work directly
+(defvar *program-ensure-gf-methods-p* nil)
+
+(defun %ensured-gf (result name)
+  ;; the generic function ENSURE-GENERIC-FUNCTION-USING-CLASS returned for NAME
+  (if (%generic-function-p result)
+      result
+      (error 'simple-error :format-control "ENSURE-GENERIC-FUNCTION-USING-CLASS for ~S returned ~S, not a generic function."
+                           :format-arguments (list name result))))
+
 (defun %ensure-gf (name lambda-list-for-new)
   ;; the generic function named NAME, made when there is none
   (if (fboundp name)
       (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))
-        (if (%generic-function-p f) f (%not-generic-error name)))
-      (let ((gf (%make-generic-function name lambda-list-for-new)))
-        (%set-fdefinition name gf)
-        gf)))
+        (if (not (%generic-function-p f)) (%not-generic-error name))
+        (if *program-ensure-gf-methods-p*
+            (%ensured-gf (funcall *ensure-gf-using-class* f name
+                                  :generic-function-class (%instance-layout f))
+                         name)
+            f))
+      (if *program-ensure-gf-methods-p*
+          (%ensured-gf (funcall *ensure-gf-using-class* nil name :lambda-list lambda-list-for-new) name)
+          (let ((gf (%make-generic-function name lambda-list-for-new)))
+            (%set-fdefinition name gf)
+            gf))))
 
 (defun %generic-function-class (designator)
   ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
@@ -637,13 +659,8 @@
         (error 'simple-error :format-control "~S is not a subclass of STANDARD-GENERIC-FUNCTION."
                              :format-arguments (list designator)))))
 
-(defun ensure-generic-function (name &key (lambda-list nil lambda-list-p) documentation
-                                          (method-combination nil mc-p) argument-precedence-order
-                                          declare (generic-function-class 'standard-generic-function)
-                                          (method-class nil method-class-p) environment
-                                     &allow-other-keys)
+(defun ensure-generic-function (name &rest args &key &allow-other-keys)
   "The generic function named NAME, created when it does not exist or updated with LAMBDA-LIST, DOCUMENTATION and the other options."
-  (declare (ignore environment))
   (if (and (symbolp name) (special-operator-p name)) (%not-generic-error name))
   (let ((gf (if (fboundp name)
                 (let ((f (%untraced-fdefinition name)))
@@ -651,34 +668,73 @@
                       (%not-generic-error name))
                   f)
                 nil)))
-    (if lambda-list-p (%check-gf-lambda-list lambda-list name))
-    (if (null gf)
-        (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
-                                                (%generic-function-class generic-function-class)))
-               (%set-fdefinition name gf))
-        (if lambda-list-p
-            (let ((info (%parse-lambda-list-info lambda-list)))
-              (dolist (m (%gf.methods gf))
-                (if (not (%lambda-lists-congruent-p info (%method-info m)))
-                    (error 'simple-error
-                           :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
-                           :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
-              (%set-gf-lambda-list gf lambda-list))))
-    (%set-gf.documentation gf documentation)
-    (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
-    (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
-    (if method-class-p (%set-gf.method-class gf (%coerce-to-class method-class)))
-    (if declare (%set-gf.declarations gf declare))
-    (if argument-precedence-order
-        (let ((required (%required-names (%gf.lambda-list gf))))
-          (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
-                        (dolist (v required t)
-                          (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
-              (error 'simple-program-error
-                     :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
-                     :format-arguments (list argument-precedence-order required name)))
-          (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
-    (%methods-changed gf)
+    (if *ensure-gf-using-class*
+        (%ensured-gf (apply *ensure-gf-using-class* gf name args) name)
+        (apply #'%ensure-generic-function-1 gf name args))))
+
+(defun %ensure-generic-function-1 (gf name &key (lambda-list nil lambda-list-p) (documentation nil documentation-p)
+                                             (method-combination nil mc-p) argument-precedence-order
+                                             declare (generic-function-class 'standard-generic-function gf-class-p)
+                                             (method-class nil method-class-p) environment
+                                        &allow-other-keys)
+  ;; ENSURE-GENERIC-FUNCTION's work for NAME, whose generic function is GF (NIL: none yet, made
+  ;; and named here); the standard methods of ENSURE-GENERIC-FUNCTION-USING-CLASS (mop.lisp)
+  (declare (ignore environment))
+  (if lambda-list-p (%check-gf-lambda-list lambda-list name))
+  (if (null gf)
+      (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
+                                              (%generic-function-class generic-function-class)))
+             (%set-fdefinition name gf))
+      (if lambda-list-p
+          (let ((info (%parse-lambda-list-info lambda-list)))
+            (dolist (m (%gf.methods gf))
+              (if (not (%lambda-lists-congruent-p info (%method-info m)))
+                  (error 'simple-error
+                         :format-control "New lambda-list ~S is incompatible with existing methods of ~S.~%Old lambda-list ~S"
+                         :format-arguments (list lambda-list gf (%gf.lambda-list gf)))))
+            (%set-gf-lambda-list gf lambda-list))))
+  ;; a class given for an existing generic function becomes its class (CLHS, AMOP)
+  (if gf-class-p
+      (let ((c (%generic-function-class generic-function-class)))
+        (if (not (eq c (%instance-layout gf))) (%change-gf-class gf c))))
+  (if (or documentation-p lambda-list-p) (%set-gf.documentation gf documentation))
+  (if (or documentation lambda-list-p) (%set-documentation gf t documentation))
+  (if mc-p (%set-gf.method-combination gf (%canonical-method-combination method-combination)))
+  (if method-class-p (%set-gf.method-class gf (%coerce-to-class method-class)))
+  (if declare (%set-gf.declarations gf declare))
+  (if argument-precedence-order
+      (let ((required (%required-names (%gf.lambda-list gf))))
+        (if (not (and (= (%list-length required) (%list-length argument-precedence-order))
+                      (dolist (v required t)
+                        (if (not (= 1 (count v argument-precedence-order))) (return nil)))))
+            (error 'simple-program-error
+                   :format-control "The argument precedence order ~S is not a permutation of the required parameters ~S of ~S."
+                   :format-arguments (list argument-precedence-order required name)))
+        (%set-gf.apo gf (%mapcar1 #'(lambda (v) (%cl-position v required)) argument-precedence-order))))
+  (%methods-changed gf)
+  gf)
+
+(defun %change-gf-class (gf new-class)
+  ;; the class of the generic function GF becomes NEW-CLASS as CHANGE-CLASS changes an instance's:
+  ;; the same object, the slots both classes have keep their values, the new class's other slots
+  ;; take their initforms; it dispatches as tinycl does until %METHODS-CHANGED decides again
+  (%ensure-finalized new-class)
+  (let* ((old-class (%instance-layout gf))
+         (kept (let ((r nil))
+                 (dolist (n (%instance-slot-names old-class) r)
+                   (setq r (cons (cons n (%instance-ref gf (%slot-location old-class n))) r))))))
+    (%resize-instance gf (%class.instance-size new-class))
+    (%set-instance-layout gf new-class)
+    (%set-instance-version gf (%class-version new-class))
+    (dolist (sd (%class-effective-slots new-class))
+      (let ((loc (%slot-definition-location sd)) (k (%cl-assq (%slot-definition-name sd) kept)))
+        (if (integerp loc)
+            (%instance-set gf loc (cond (k (cdr k))
+                                        ((%slot-definition-initfunction sd)
+                                         (funcall (%slot-definition-initfunction sd)))
+                                        (t +slot-unbound+))))))
+    (%set-generic-flag gf t)
+    (%bump-epoch)
     gf))
 
 (defun %required-names (ll)
@@ -884,14 +940,30 @@
                      (t (or (walk (car x)) (walk (cdr x)))))))
       (walk tree))))
 
-(defmacro defmethod (name &rest args)
+(defvar *method-lambda-expander* nil) ; mop-protocols.lisp: DEFMETHOD by MAKE-METHOD-LAMBDA
+
+(defun %program-method-class-gf (name)
+  ;; the generic function NAME when it exists and its method class is a program's: DEFMETHOD then
+  ;; makes the method function with MAKE-METHOD-LAMBDA (AMOP), decided when it is expanded
+  (if (and *method-lambda-expander* (fboundp name)
+           (not (and (symbolp name) (or (macro-function name) (special-operator-p name)))))
+      (let ((f (%untraced-fdefinition name)))
+        (if (and (%generic-function-p f) (not (eq (%gf.method-class f) *standard-method-class*)))
+            f
+            nil))
+      nil))
+
+(defmacro defmethod (&environment env name &rest args)
   "Defines a method of the generic function NAME (creating it when needed): (DEFMETHOD name qualifier... specialized-lambda-list body...), where parameters may be (var class) or (var (EQL object))."
   (let* ((parsed (%parse-defmethod args))
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
-         (fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
-    `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
-                 ,(cadr fns) ,(car fns) ,(caddr fns))))
+         (gf (%program-method-class-gf name)))
+    (if gf
+        (funcall *method-lambda-expander* gf name qualifiers spec body env)
+        (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
+          `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                       ,(cadr fns) ,(car fns) ,(caddr fns))))))
 
 (defun %resolve-specializer (s)
   (cond ((%class-p s) s)
@@ -1036,6 +1108,31 @@
                (%clos-vector (%emf.chain) (append arounds (list inner)) keys start)))))))
 
 (defun %short-emf (gf methods comb options type)
+  (let* ((groups (%short-method-groups gf methods comb options))
+         (arounds (car groups)) (primaries (cdr groups)))
+    (if (null primaries)
+        (%clos-vector (%emf.chain) (list (%clos-vector (%emf.inner) nil nil nil gf)) t 0)
+        (let* ((ms primaries)
+               (operator (cadr type))
+               (combined
+                 (%make-method *standard-method-class* nil nil nil nil
+                               (if (and (eq operator comb) (%memq comb *short-method-combinations*))
+                                   #'(lambda (&rest args) (%apply-short-combination comb ms args))
+                                   (%effective-method-function
+                                    gf (%short-combination-form type ms)))
+                               nil)))
+          (%clos-vector (%emf.chain) (append arounds (list combined)) (%emf-keys gf methods)
+                        (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))))
+
+(defun %short-combination-form (type primaries)
+  ;; the primary methods combined by the operator of the short-form combination TYPE
+  (if (and (caddr type) (null (cdr primaries)))
+      `(call-method ,(car primaries) nil)
+      `(,(cadr type) ,@(%mapcar1 #'(lambda (m) `(call-method ,m nil)) primaries))))
+
+(defun %short-method-groups (gf methods comb options)
+  ;; (arounds . primaries) of a short-form combination, in the order they run, once their
+  ;; qualifiers and the combination's options are checked
   (let ((arounds nil) (primaries nil))
     (dolist (m methods)
       (let ((q (%method.qualifiers m)))
@@ -1049,23 +1146,8 @@
           (error 'simple-program-error
                  :format-control "Illegal option ~S to the method combination ~S: only :MOST-SPECIFIC-FIRST and :MOST-SPECIFIC-LAST are allowed."
                  :format-arguments (list o comb))))
-    (setq arounds (nreverse-boot arounds))
-    (setq primaries (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))
-    (if (null primaries)
-        (%clos-vector (%emf.chain) (list (%clos-vector (%emf.inner) nil nil nil gf)) t 0)
-        (let* ((ms primaries)
-               (operator (cadr type))
-               (combined
-                 (%make-method *standard-method-class* nil nil nil nil
-                               (if (and (eq operator comb) (%memq comb *short-method-combinations*))
-                                   #'(lambda (&rest args) (%apply-short-combination comb ms args))
-                                   (%effective-method-function
-                                    gf (if (and (caddr type) (null (cdr ms)))
-                                           `(call-method ,(car ms))
-                                           `(,operator ,@(%mapcar1 #'(lambda (m) `(call-method ,m)) ms)))))
-                               nil)))
-          (%clos-vector (%emf.chain) (append arounds (list combined)) (%emf-keys gf methods)
-                        (+ (car (%gf.info gf)) (cadr (%gf.info gf))))))))
+    (cons (nreverse-boot arounds)
+          (if (%memq :most-specific-last options) primaries (nreverse-boot primaries)))))
 
 (defun %apply-short-combination (comb methods args)
   (cond ((eq comb 'progn) (let ((r nil)) (dolist (m methods r) (setq r (%invoke-method m args)))))
@@ -1529,8 +1611,22 @@
 
 (defvar *direct-slot-definition-maker* nil) ; mop-protocols.lisp: (class slots) -> slot definitions
 (defvar *class-initializer* nil) ; mop-protocols.lisp: defines a class of a program's metaclass
+;; mop-protocols.lisp: T while a program's method on INITIALIZE-INSTANCE, SHARED-INITIALIZE or
+;; REINITIALIZE-INSTANCE applies to a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS, whose
+;; classes are then made by *CLASS-INITIALIZER* too (so that the method runs); NIL keeps them on
+;; the direct path below
+(defvar *standard-class-initializer-p* nil)
+
+(defvar *ensure-class-hook* nil) ; mop.lisp: DEFCLASS defines through ENSURE-CLASS once it exists
 
 (defun %ensure-class (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
+  ;; what DEFCLASS calls: ENSURE-CLASS (and so ENSURE-CLASS-USING-CLASS) once the MOP is loaded,
+  ;; whose standard methods call %ENSURE-CLASS-1
+  (if *ensure-class-hook*
+      (funcall *ensure-class-hook* name superclasses direct-slots default-initargs doc metaclass other-initargs)
+      (%ensure-class-1 name superclasses direct-slots default-initargs doc metaclass other-initargs)))
+
+(defun %ensure-class-1 (name superclasses direct-slots default-initargs doc metaclass &optional other-initargs)
   (%check-definition-lock name)
   (sys::%check-type-name-free name)
   (if (%memq name superclasses)
@@ -1545,9 +1641,12 @@
     (setq redefined (and class (%memq (%class-kind class) '(:standard :funcallable))))
     (if (or (null class) (not (%memq (%class-kind class) '(:standard :funcallable :forward))))
         (setq class nil))
-    ;; a program's metaclass: MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
-    (if (and *class-initializer* (not (eq meta *standard-class*)) (not (eq meta *funcallable-standard-class*)))
-        (return-from %ensure-class
+    ;; a program's metaclass (or STANDARD-CLASS with a program's initialization method on it):
+    ;; MAKE-INSTANCE or REINITIALIZE-INSTANCE of it (mop-protocols.lisp)
+    (if (and *class-initializer*
+             (or (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+                 *standard-class-initializer-p*))
+        (return-from %ensure-class-1
           (funcall *class-initializer* name class meta
                    (%mapcar1 #'(lambda (s) (or (gethash s *class-table*) (%forward-class s))) superclasses)
                    direct-slots default-initargs doc other-initargs)))
@@ -1604,12 +1703,21 @@
   (%set-class.documentation class doc)
   (%set-direct-superclasses class supers)
   (if register (funcall register))
-  (%finalize-class class)
-  (%initialize-class-slots class)
-  (%bump-epoch)
-  (dolist (d direct-slots)
-    (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-    (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+  ;; a class to which a program's method on FINALIZE-INHERITANCE applies is finalized by calling
+  ;; it once the class is otherwise defined and registered (so that an error there leaves it
+  ;; defined and unfinalized, as SBCL leaves a class until it is first instantiated; without
+  ;; REGISTER, by the caller once it has registered it); any other directly
+  (let ((generic (and *generic-finalization-p* (funcall *generic-finalization-p* class))))
+    (if (not generic) (%finalize-class class))
+    (%initialize-class-slots class)
+    (%bump-epoch)
+    (dolist (d direct-slots)
+      (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+      (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+    (if (and generic register (%finalizable-p class))
+        (progn (finalize-inheritance class)
+               (%initialize-class-slots class)
+               (%bump-epoch))))
   class)
 
 (defun %inherits-from-p (class super)
@@ -1800,7 +1908,8 @@
   ;; the initargs, adds the defaults and allocates, then calls INITIALIZE-INSTANCE; :INIT and
   ;; :CALL-INIT: T and :CALL when MAKE-INSTANCE has other methods too (its standard method still
   ;; takes the path once they call it); NIL otherwise
-  (if (not (eq (%instance-layout class) *standard-class*)) (return-from %standard-path-p nil))
+  (if (or (not (eq (%instance-layout class) *standard-class*)) (%slot-protocol-class-p class))
+      (return-from %standard-path-p nil))
   (if (not (%standard-methods-p #'allocate-instance (list class) *standard-initialization-methods*))
       (return-from %standard-path-p nil))
   (let* ((proto (%class-prototype class))
@@ -1860,7 +1969,8 @@
       *standard-initialization-methods*)
 
 (defun %shared-initialize (instance slot-names initargs)
-  (if (eq (%instance-layout (class-of instance)) *standard-class*)
+  (if (and (eq (%instance-layout (class-of instance)) *standard-class*)
+           (not (%slot-protocol-class-p (class-of instance))))
       (return-from %shared-initialize (%fill-standard-slots instance slot-names initargs)))
   (let ((class (class-of instance)))
     (dolist (s (%class-effective-slots class))
@@ -2036,7 +2146,9 @@
     (values (if (eq (nth 3 info) :none) nil (nth 3 info)) (nth 4 info))))
 
 (defun method-function (method)
-  (or (%method.fast-function method)
+  ;; a method made by MAKE-METHOD-LAMBDA (mop.lisp) keeps the function its method lambda made
+  (or (%plist-get (%method.plist method) :method-function nil)
+      (%method.fast-function method)
       (let ((f (%method.function method)))
         #'(lambda (args next-methods)
             (declare (ignore next-methods))

@@ -76,6 +76,9 @@
 
 (defvar *class-finalizer* nil) ; mop-protocols.lisp: finalizes a class of a program's metaclass
                               ; through the MOP's generic functions and returns true, else NIL
+(defvar *generic-finalization-p* nil) ; mop-protocols.lisp: whether a method of the program's on
+                                     ; FINALIZE-INHERITANCE applies to a class, which is then
+                                     ; finalized by calling it
 (defvar *direct-slot-definition-class* nil)    ; the classes clos.lisp gives slot definitions
 (defvar *effective-slot-definition-class* nil)
 (defvar *condition-metaclass* nil)
@@ -272,8 +275,18 @@
                    (not (%equal-names old-names (%instance-slot-names class))))
               (%make-instances-obsolete class old-names)))))
   (dolist (sub (%class-direct-subclasses class))
-    (%finalize-class sub))
+    ;; a subclass now finalizable, to which a program's method on FINALIZE-INHERITANCE applies,
+    ;; is finalized by calling it
+    (if (and *generic-finalization-p* (not (%class.finalized sub)) (%finalizable-p sub)
+             (funcall *generic-finalization-p* sub))
+        (finalize-inheritance sub)
+        (%finalize-class sub)))
   class)
+
+(defun %finalizable-p (class)
+  ;; whether the direct superclasses of CLASS are all defined and finalized
+  (dolist (s (%class-direct-superclasses class) t)
+    (if (or (eq (%class-kind s) :forward) (not (%class.finalized s))) (return nil))))
 
 (defun %make-instances-obsolete (class old-names)
   (let ((v (%class.version class)))

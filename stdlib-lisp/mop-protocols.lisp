@@ -4,22 +4,28 @@
 ;;;; STANDARD-GENERIC-FUNCTION) change what it does.
 ;;;;
 ;;;; - Class initialization: MAKE-INSTANCE of a metaclass makes a class from AMOP's class
-;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS of a class
-;;;;   whose metaclass is a program's go through them.
+;;;;   initargs, REINITIALIZE-INSTANCE of a class changes it; DEFCLASS and ENSURE-CLASS (through
+;;;;   ENSURE-CLASS-USING-CLASS, mop.lisp) of a class whose metaclass is a program's go through them,
+;;;;   and so do those of STANDARD-CLASS itself while a program's method on INITIALIZE-INSTANCE,
+;;;;   SHARED-INITIALIZE or REINITIALIZE-INSTANCE applies to such a class.
 ;;;; - The class finalization protocol: a class whose metaclass is a program's is finalized by
 ;;;;   COMPUTE-CLASS-PRECEDENCE-LIST, COMPUTE-SLOTS (COMPUTE-EFFECTIVE-SLOT-DEFINITION,
 ;;;;   EFFECTIVE-SLOT-DEFINITION-CLASS) and COMPUTE-DEFAULT-INITARGS; its direct slots are made by
 ;;;;   DIRECT-SLOT-DEFINITION-CLASS from canonicalized slot plists, with the slot options DEFCLASS
-;;;;   does not know passed as initargs.
+;;;;   does not know passed as initargs. A class to which a program's method on
+;;;;   FINALIZE-INHERITANCE applies is finalized by calling it.
 ;;;; - The slot access protocol: SLOT-VALUE, (SETF SLOT-VALUE), SLOT-BOUNDP and SLOT-MAKUNBOUND
-;;;;   of an instance call SLOT-VALUE-USING-CLASS and its kin when the instance's metaclass is a
-;;;;   program's with a method of the program's on one of them; the class is flagged
-;;;;   (INST_SLOT_PROTOCOL, runtime/clos.c), and accessor methods and MAKE-INSTANCE then leave
-;;;;   their direct paths.
+;;;;   of an instance call SLOT-VALUE-USING-CLASS and its kin when a method of the program's on
+;;;;   one of them applies to its class (of a program's metaclass, or of STANDARD-CLASS itself);
+;;;;   the class is flagged (INST_SLOT_PROTOCOL, runtime/clos.c), and accessor methods and
+;;;;   MAKE-INSTANCE then leave their direct paths.
 ;;;; - The generic function invocation protocol: a generic function of a program's class runs
 ;;;;   what COMPUTE-DISCRIMINATING-FUNCTION returns when a method of the program's applies to it,
 ;;;;   and on a dispatch-cache miss calls COMPUTE-APPLICABLE-METHODS(-USING-CLASSES) and
-;;;;   COMPUTE-EFFECTIVE-METHOD when methods of the program's apply.
+;;;;   COMPUTE-EFFECTIVE-METHOD (CALL-METHOD forms for every method combination) when methods of
+;;;;   the program's apply.
+;;;; - ENSURE-GENERIC-FUNCTION-USING-CLASS (mop.lisp) is called by DEFMETHOD too while a method
+;;;;   of the program's on it exists.
 ;;;;
 ;;;; Everything else keeps the direct paths of clos.lisp and runtime/clos.c: what takes the
 ;;;; protocol is decided once per class (at finalization, and again when a method is added to or
@@ -41,6 +47,13 @@
 
 (defun %program-gf-class-p (gf)
   (not (eq (sys::%instance-layout gf) sys::*standard-generic-function-class*)))
+
+(defvar *program-slot-methods-p* nil
+  "Whether a method of the program's on SLOT-VALUE-USING-CLASS or its kin exists: until then,
+finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look for one.")
+
+(defvar *slot-protocol-system-metaclasses*
+  (list (find-class 'standard-class) (find-class 'funcallable-standard-class)))
 
 (defvar *standard-protocol-methods* nil
   "The methods of the protocol's generic functions that tinycl defines.")
@@ -181,7 +194,12 @@
   (sys::%compute-default-initargs class))
 
 (defun %finalize-by-protocol (class)
-  ;; SYS::*CLASS-FINALIZER*: the finalization of a class whose metaclass is a program's
+  ;; SYS::*CLASS-FINALIZER*: the finalization of a class whose metaclass is a program's; a class
+  ;; of STANDARD-CLASS is finalized directly, and flagged when a method of the program's on
+  ;; SLOT-VALUE-USING-CLASS or its kin applies to it
+  (when (and *program-slot-methods-p* (not (%program-metaclass-p (sys::%instance-layout class)))
+             (%slot-protocol-candidate-p class))
+    (%update-slot-protocol-flag class))
   (when (%program-metaclass-p (sys::%instance-layout class))
     (let ((cpl (compute-class-precedence-list class)))
       (unless (and (consp cpl) (eq (car cpl) class) (every #'classp cpl))
@@ -198,15 +216,22 @@
 (setq sys::*class-finalizer* #'%finalize-by-protocol)
 
 ;;; FINALIZE-INHERITANCE is a generic function, its standard method what it was (clos.lisp). A
-;;; class is finalized when it is defined, once its superclasses are, without a call of it: a
-;;; program's method on it runs when FINALIZE-INHERITANCE is called (as closer-mop's
-;;; ENSURE-FINALIZED and CLASS-PROTOTYPE of an unfinalized class do).
+;;; class is finalized when it is defined, once its superclasses are (or when they become so):
+;;; by calling FINALIZE-INHERITANCE when a method of the program's on it applies to the class,
+;;; directly otherwise. An unfinalized class is finalized by calling it when it is first needed
+;;; (MAKE-INSTANCE, CLASS-PROTOTYPE, closer-mop's ENSURE-FINALIZED).
 (setf (symbol-function 'sys::%finalize-inheritance) #'finalize-inheritance)
 (fmakunbound 'finalize-inheritance)
 (defgeneric finalize-inheritance (class)
   (:documentation "Computes the class precedence list, the slots and the default initargs of CLASS, whose superclasses must all be defined."))
 (%define-standard-method finalize-inheritance ((class class))
   (sys::%finalize-inheritance class))
+
+(defun %generic-finalization-p (class)
+  ;; SYS::*GENERIC-FINALIZATION-P*
+  (%program-method-applies-p #'finalize-inheritance class))
+
+(setq sys::*generic-finalization-p* #'%generic-finalization-p)
 
 ;;; ------------------------------------------------------------------
 ;;; MAKE-INSTANCE of a metaclass (STANDARD-CLASS or a subclass) makes an anonymous class from
@@ -263,6 +288,12 @@
         (setq class (apply #'make-instance meta initargs)))
     (setf (gethash name sys::*class-table*) class)
     (sys::%set-documentation name 'type doc)
+    ;; registered, the class is finalized by FINALIZE-INHERITANCE when a method of the
+    ;; program's on it applies (%SHAPE-CLASS left it for now)
+    (when (and (%generic-finalization-p class) (sys::%finalizable-p class))
+      (finalize-inheritance class)
+      (sys::%initialize-class-slots class)
+      (sys::%bump-epoch))
     class))
 
 (setq sys::*class-initializer* #'%define-class-by-protocol)
@@ -287,10 +318,19 @@
 (%define-standard-method slot-makunbound-using-class ((class class) object (slot slot-definition))
   (sys::%standard-slot-access 'slot-makunbound object (slot-definition-name slot) nil))
 
+(defun %slot-protocol-candidate-p (class)
+  ;; whether the slots of CLASS's instances may take the protocol: those of a program's
+  ;; metaclass, and those of STANDARD-CLASS and FUNCALLABLE-STANDARD-CLASS but metaobjects
+  ;; (whose slots tinycl reads itself, and whose readers the protocol calls)
+  (let ((meta (sys::%instance-layout class)))
+    (or (%program-metaclass-p meta)
+        (and (member meta *slot-protocol-system-metaclasses* :test #'eq)
+             (not (member (find-class 'metaobject) (sys::%class-cpl class) :test #'eq))))))
+
 (defun %slot-protocol-applies-p (class)
   ;; whether a method of the program's on one of the four applies to instances of CLASS (the
   ;; class being their argument CLASS)
-  (and (%program-metaclass-p (sys::%instance-layout class))
+  (and (%slot-protocol-candidate-p class)
        (or (%program-method-applies-p #'slot-value-using-class class)
            (%program-method-applies-p #'(setf slot-value-using-class) class 1)
            (%program-method-applies-p #'slot-boundp-using-class class)
@@ -345,10 +385,25 @@
   (:documentation "A form that runs METHODS (applicable, most specific first) as GENERIC-FUNCTION's METHOD-COMBINATION combines them, with CALL-METHOD and MAKE-METHOD."))
 (%define-standard-method compute-effective-method ((gf generic-function) mc methods)
   (declare (ignore mc))
-  (if (eq (car (sys::%gf.method-combination gf)) 'standard)
-      (%standard-effective-method-form gf methods)
-      ;; another combination: a form running the effective method tinycl makes for it
-      `(sys::%run-emf ',(sys::%make-emf gf methods nil) ,sys::*emf-args*)))
+  (let* ((spec (sys::%gf.method-combination gf))
+         (type (gethash (car spec) sys::*method-combination-types*)))
+    (cond ((eq (car spec) 'standard) (%standard-effective-method-form gf methods))
+          ((null type)
+           (error "The method combination ~S of ~S is not defined." (car spec) gf))
+          ((eq (car type) :long)
+           ;; the form the long form's body returns, inside the binding of its :ARGUMENTS
+           (let ((result (funcall (cadr type) gf methods (cdr spec))))
+             (if (cadr result) (funcall (cadr result) (car result)) (car result))))
+          (t
+           ;; a short form (+, AND, LIST, ... or a program's): the :AROUND methods around the
+           ;; operator applied to the primary methods' values
+           (let* ((groups (sys::%short-method-groups gf methods (car spec) (cdr spec)))
+                  (main (if (cdr groups)
+                            (sys::%short-combination-form type (cdr groups))
+                            `(sys::%no-primary-method ',gf ,sys::*emf-args*))))
+             (if (car groups)
+                 `(call-method ,(caar groups) (,@(cdar groups) (make-method ,main)))
+                 main))))))
 
 (defun %emf-from-form (gf methods form)
   ;; an effective method (as %MAKE-EMF makes them) running FORM
@@ -405,16 +460,75 @@
         (sys::%set-generic-flag gf t))))
 
 ;;; ------------------------------------------------------------------
+;;; Initialization of classes of STANDARD-CLASS
+
+;;; Classes of STANDARD-CLASS and FUNCALLABLE-STANDARD-CLASS are made directly, not by
+;;; MAKE-INSTANCE, until a program defines a method on INITIALIZE-INSTANCE, SHARED-INITIALIZE or
+;;; REINITIALIZE-INSTANCE that applies to such a class (specialised on STANDARD-CLASS, CLASS,
+;;; STANDARD-OBJECT, T, ... or an EQL specializer of one): SYS::*STANDARD-CLASS-INITIALIZER-P*
+;;; then sends DEFCLASS and ENSURE-CLASS of them through %DEFINE-CLASS-BY-PROTOCOL, as a
+;;; program's metaclass goes, so that the method runs. Decided again when methods of those three
+;;; generic functions change, never per class.
+
+(defvar *class-initialization-gfs*
+  (list #'initialize-instance #'shared-initialize #'reinitialize-instance))
+
+(defvar *standard-class-specializers*
+  (remove-duplicates (append (class-precedence-list (find-class 'standard-class))
+                             (class-precedence-list (find-class 'funcallable-standard-class))))
+  "The classes a method must be specialised on to apply to a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS.")
+
+(defun %standard-class-initialization-method-p (method)
+  ;; whether METHOD, of one of *CLASS-INITIALIZATION-GFS*, is the program's and applies to some
+  ;; class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS
+  (let ((s (first (method-specializers method))))
+    (and (if (typep s 'eql-specializer)
+             (let ((o (eql-specializer-object s)))
+               (and (classp o) (member (class-of o) *slot-protocol-system-metaclasses* :test #'eq)))
+             (member s *standard-class-specializers* :test #'eq))
+         (not (member method *standard-protocol-methods* :test #'eq)))))
+
+(defun %update-standard-class-initializer ()
+  (setq sys::*standard-class-initializer-p*
+        (dolist (g *class-initialization-gfs* nil)
+          (when (some #'%standard-class-initialization-method-p (generic-function-methods g))
+            (return t)))))
+
+;;; tinycl's own methods on them (clos.lisp's, mop.lisp's and this file's) are the standard
+;;; ones, and so are ENSURE-GENERIC-FUNCTION-USING-CLASS's (mop.lisp)
+(dolist (g (cons #'ensure-generic-function-using-class *class-initialization-gfs*))
+  (dolist (m (generic-function-methods g))
+    (pushnew m *standard-protocol-methods*)))
+
+;;; ------------------------------------------------------------------
 ;;; Changes of the protocol's generic functions and of a program's generic functions
+
+(defvar *slot-access-gfs*
+  (list #'slot-value-using-class #'(setf slot-value-using-class) #'slot-boundp-using-class
+        #'slot-makunbound-using-class))
+
+(defvar *protocol-watched-gfs*
+  (append *slot-access-gfs* *class-initialization-gfs*
+          (list #'compute-discriminating-function #'ensure-generic-function-using-class))
+  "The generic functions whose methods decide what takes the protocol: one test per change of any generic function.")
 
 (defun %protocol-methods-changed (gf)
   ;; SYS::*METHODS-CHANGED-HOOK*: after ADD-METHOD, REMOVE-METHOD or a redefinition of GF
-  (cond ((member gf (list #'slot-value-using-class #'(setf slot-value-using-class)
-                          #'slot-boundp-using-class #'slot-makunbound-using-class))
-         (dolist (c (%all-classes))
-           (when (%program-metaclass-p (sys::%instance-layout c)) (%update-slot-protocol-flag c))))
-        ((eq gf #'compute-discriminating-function)
-         (dolist (g sys::*generic-functions*) (%install-discriminating-function g))))
+  (when (member gf *protocol-watched-gfs* :test #'eq)
+    (cond ((member gf *slot-access-gfs* :test #'eq)
+           (setq *program-slot-methods-p*
+                 (dolist (g *slot-access-gfs* nil)
+                   (when (set-difference (generic-function-methods g) *standard-protocol-methods*)
+                     (return t))))
+           (dolist (c (%all-classes))
+             (when (and (sys::%class-finalized-p c) (%slot-protocol-candidate-p c))
+               (%update-slot-protocol-flag c))))
+          ((eq gf #'compute-discriminating-function)
+           (dolist (g sys::*generic-functions*) (%install-discriminating-function g)))
+          ((eq gf #'ensure-generic-function-using-class)
+           (setq sys::*program-ensure-gf-methods-p*
+                 (if (set-difference (generic-function-methods gf) *standard-protocol-methods*) t nil)))
+          (t (%update-standard-class-initializer))))
   (when (%program-gf-class-p gf) (%install-discriminating-function gf)))
 
 (setq sys::*methods-changed-hook* #'%protocol-methods-changed)

@@ -211,27 +211,88 @@
               ((equal q '(:after)) (push m after))
               (t (sys::%invalid-qualifiers-error gf m)))))
     (setq around (nreverse around) before (nreverse before) primary (nreverse primary))
-    (let ((main (if (or before after)
+    (let ((main (cond
+                  ((null primary) `(sys::%no-primary-method ',gf ,sys::*emf-args*))
+                  ((or before after)
                     `(multiple-value-prog1
                          (progn ,@(mapcar #'(lambda (m) `(call-method ,m)) before)
                                 (call-method ,(car primary) ,(cdr primary)))
-                       ,@(mapcar #'(lambda (m) `(call-method ,m)) after))
-                    `(call-method ,(car primary) ,(cdr primary)))))
+                       ,@(mapcar #'(lambda (m) `(call-method ,m)) after)))
+                  (t `(call-method ,(car primary) ,(cdr primary))))))
       (if around
           `(call-method ,(car around) (,@(cdr around) (make-method ,main)))
           main))))
 
 (defgeneric make-method-lambda (generic-function method lambda-expression environment)
-  (:documentation "A lambda expression for the method function of a method of GENERIC-FUNCTION whose body is LAMBDA-EXPRESSION, and initargs for the method."))
+  (:documentation "A lambda expression of two parameters, the arguments and the next methods, for the method function of a method of GENERIC-FUNCTION whose lambda is LAMBDA-EXPRESSION, and initargs for the method. DEFMETHOD calls it when GENERIC-FUNCTION's method class is a program's."))
 
 (defmethod make-method-lambda ((gf generic-function) method lambda-expression environment)
-  ;; the method function's convention is METHOD-FUNCTION's: (arguments next-methods)
+  ;; the method function tinycl makes of LAMBDA-EXPRESSION, called with the arguments and
+  ;; the next methods (a list its CALL-NEXT-METHOD runs)
   (declare (ignore method environment))
-  (let ((args (gensym "ARGS")) (next (gensym "NEXT-METHODS")))
-    (values `(lambda (,args ,next)
-               (declare (ignore ,next))
-               (apply ,lambda-expression ,args))
+  (unless (and (consp lambda-expression) (eq (car lambda-expression) 'lambda)
+               (consp (cdr lambda-expression)) (listp (cadr lambda-expression)))
+    (error "~S is not a lambda expression." lambda-expression))
+  (let* ((ll (cadr lambda-expression))
+         (fns (sys::%method-function-forms (generic-function-name gf) nil nil (%required-names ll) ll
+                                           (cddr lambda-expression)))
+         (args (gensym "ARGS")) (next (gensym "NEXT-METHODS")))
+    (values (if (car fns)
+                `(lambda (,args ,next)
+                   (declare (ignore ,next))
+                   (apply ,(car fns) ,args))
+                `(lambda (,args ,next)
+                   (apply ,(cadr fns) (cons nil ,next) ,args ,args)))
             nil)))
+
+(defun %defmethod-by-method-lambda (gf name qualifiers spec body env)
+  ;; SYS::*METHOD-LAMBDA-EXPANDER*: DEFMETHOD's expansion for GF, whose method class is a
+  ;; program's: the method function is what MAKE-METHOD-LAMBDA returns for the method's lambda
+  (let* ((ll (third spec))
+         (doc (car (sys::%parse-body body t)))
+         (lambda-expression `(lambda ,ll ,@body)))
+    (multiple-value-bind (method-lambda initargs)
+        (make-method-lambda gf (class-prototype (generic-function-method-class gf)) lambda-expression env)
+      (unless (and (consp method-lambda) (eq (car method-lambda) 'lambda)
+                   (consp (cdr method-lambda)) (listp (cadr method-lambda)))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S, which is not a lambda expression." gf method-lambda))
+      (unless (%takes-two-arguments-p (cadr method-lambda))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S, whose lambda list does not take two arguments (the method's arguments and its next methods)."
+               gf method-lambda))
+      (unless (and (listp initargs) (ignore-errors (evenp (list-length initargs))))
+        (error "MAKE-METHOD-LAMBDA of ~S returned ~S as the method's initargs, which is not a property list."
+               gf initargs))
+      `(%add-method-from-method-lambda ',name ',qualifiers (list ,@(second spec)) ',ll
+                                       (function ,method-lambda) ',initargs ',doc))))
+
+(defun %takes-two-arguments-p (lambda-list)
+  (let ((required 0) (optional 0) (rest nil) (state :required))
+    (dolist (x lambda-list)
+      (case x
+        (&optional (setq state :optional))
+        ((&rest &body) (setq rest t) (setq state :other))
+        ((&key &allow-other-keys &aux) (setq state :other))
+        (t (case state (:required (incf required)) (:optional (incf optional))))))
+    (and (<= required 2) (or rest (>= (+ required optional) 2)))))
+
+(defun %add-method-from-method-lambda (name qualifiers specializers lambda-list method-function initargs doc)
+  ;; a method whose function calls METHOD-FUNCTION with the arguments and the next methods
+  (let* ((gf (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list)))
+         (m (sys::%make-method (generic-function-method-class gf) qualifiers
+                               (mapcar #'sys::%resolve-specializer specializers) lambda-list
+                               #'(lambda (chain args &rest spread)
+                                   (declare (ignore spread))
+                                   (funcall method-function args (cdr chain)))
+                               nil doc)))
+    ;; METHOD-FUNCTION answers the function the method lambda made, as SBCL's does
+    (sys::%set-method.plist m (list* :method-function method-function (sys::%method.plist m)))
+    ;; the slots of the program's method class: the initargs, then their initforms
+    (apply #'shared-initialize m t initargs)
+    (sys::%add-method gf m)
+    (sys::%note-definition 'defmethod name)
+    m))
+
+(setq sys::*method-lambda-expander* #'%defmethod-by-method-lambda)
 
 ;;; ------------------------------------------------------------------
 ;;; Classes
@@ -298,33 +359,76 @@
             collect (list k v (let ((v v)) #'(lambda () v))))
       initargs))
 
-(defun ensure-class (name &rest args &key direct-superclasses direct-slots direct-default-initargs
-                                          documentation metaclass &allow-other-keys)
-  "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments; returns the class."
+;;; ENSURE-CLASS calls the generic ENSURE-CLASS-USING-CLASS with the current class of the name
+;;; (NIL, a FORWARD-REFERENCED-CLASS or a class), whose standard methods (one for each, as AMOP
+;;; has them) define or redefine it; DEFCLASS calls ENSURE-CLASS. Its :DIRECT-SLOTS are
+;;; canonicalized slot plists, or (from DEFCLASS of a class of STANDARD-CLASS or
+;;; FUNCALLABLE-STANDARD-CLASS) direct slot definitions, made while loading.
+
+(defun ensure-class (name &rest args &key &allow-other-keys)
+  "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments, by ENSURE-CLASS-USING-CLASS; returns the class."
   (unless (and name (symbolp name))
     (error "~S is not a legal class name." name))
-  (dolist (s direct-superclasses)
-    (unless (or (sys::%class-p s) (and s (symbolp s)))
-      (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
-  (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
-        (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
-    (sys::%ensure-class name supers (mapcar #'%canonical-slot direct-slots)
-                        (%canonical-default-initargs direct-default-initargs) documentation meta
-                        ;; the other arguments are initargs of the metaclass
-                        (loop for (k v) on args by #'cddr
-                              unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
-                                                 :documentation :metaclass :name :environment))
-                                append (list k v)))))
+  (apply #'ensure-class-using-class (find-class name nil) name args))
 
-(defun ensure-class-using-class (class name &rest args &key &allow-other-keys)
-  "ENSURE-CLASS for NAME, whose current class is CLASS (or NIL)."
-  (declare (ignore class))
-  (apply #'ensure-class name args))
+(defgeneric ensure-class-using-class (class name &rest args &key &allow-other-keys)
+  (:documentation "Defines the class NAME, whose current class is CLASS (NIL when there is none, or a forward referenced class), or redefines CLASS, from ENSURE-CLASS's arguments; returns the class."))
 
-(defun ensure-generic-function-using-class (generic-function name &rest args &key &allow-other-keys)
-  "ENSURE-GENERIC-FUNCTION for NAME, whose current generic function is GENERIC-FUNCTION (or NIL)."
-  (declare (ignore generic-function))
-  (apply #'ensure-generic-function name args))
+(defun %define-class (name args)
+  ;; the standard methods of ENSURE-CLASS-USING-CLASS: define or redefine the class NAME
+  (destructuring-bind (&key direct-superclasses direct-slots direct-default-initargs documentation
+                            metaclass &allow-other-keys)
+      args
+    (dolist (s direct-superclasses)
+      (unless (or (sys::%class-p s) (and s (symbolp s)))
+        (error 'type-error :datum s :expected-type '(or class (and symbol (not null))))))
+    (let ((supers (mapcar #'(lambda (s) (if (sys::%class-p s) (class-name s) s)) direct-superclasses))
+          (meta (if (sys::%class-p metaclass) (class-name metaclass) metaclass)))
+      (sys::%ensure-class-1 name supers
+                            (mapcar #'(lambda (s) (if (typep s 'slot-definition) s (%canonical-slot s)))
+                                    direct-slots)
+                            (%canonical-default-initargs direct-default-initargs) documentation meta
+                            ;; the other arguments are initargs of the metaclass
+                            (loop for (k v) on args by #'cddr
+                                  unless (member k '(:direct-superclasses :direct-slots :direct-default-initargs
+                                                     :documentation :metaclass :name :environment))
+                                    append (list k v))))))
+
+(defmethod ensure-class-using-class ((class null) name &rest args)
+  (%define-class name args))
+
+(defmethod ensure-class-using-class ((class forward-referenced-class) name &rest args)
+  (%define-class name args))
+
+(defmethod ensure-class-using-class ((class class) name &rest args)
+  (%define-class name args))
+
+(defun %defclass-by-ensure-class (name superclasses direct-slots default-initargs doc metaclass other-initargs)
+  ;; SYS::*ENSURE-CLASS-HOOK*: DEFCLASS's arguments as ENSURE-CLASS takes them
+  (apply #'ensure-class name :direct-superclasses superclasses :direct-slots direct-slots
+         :direct-default-initargs default-initargs :documentation doc
+         :metaclass (or metaclass 'standard-class) other-initargs))
+
+(setq sys::*ensure-class-hook* #'%defclass-by-ensure-class)
+
+;;; ENSURE-GENERIC-FUNCTION calls the generic ENSURE-GENERIC-FUNCTION-USING-CLASS with the
+;;; current generic function of the name (NIL when there is none), and so do DEFGENERIC and
+;;; DEFMETHOD of a new generic function (DEFMETHOD of an existing one as well, with its class as
+;;; :GENERIC-FUNCTION-CLASS, while a program's method on it exists, as SBCL's does); its standard
+;;; methods, one for NIL and one for a generic function as AMOP has them, make or update it.
+
+(defgeneric ensure-generic-function-using-class (generic-function function-name &key &allow-other-keys)
+  (:documentation "Defines the generic function FUNCTION-NAME, whose current generic function is GENERIC-FUNCTION (NIL when there is none), or updates GENERIC-FUNCTION, from ENSURE-GENERIC-FUNCTION's arguments; returns the generic function."))
+
+(defmethod ensure-generic-function-using-class ((generic-function null) function-name &rest args
+                                                &key &allow-other-keys)
+  (apply #'sys::%ensure-generic-function-1 nil function-name args))
+
+(defmethod ensure-generic-function-using-class ((generic-function generic-function) function-name
+                                                &rest args &key &allow-other-keys)
+  (apply #'sys::%ensure-generic-function-1 generic-function function-name args))
+
+(setq sys::*ensure-gf-using-class* #'ensure-generic-function-using-class)
 
 ;;; ------------------------------------------------------------------
 ;;; Slot access

@@ -378,3 +378,443 @@
       (list before (mp-tag o) (mp-mixed-a o) (slot-value o 'b)
             (mapcar #'class-name (sb-mop:class-direct-superclasses (find-class 'mp-mixed))))))
   ((:mixed 1) :mixed 2 3 (mp-mixin)))
+
+;;; ------------------------------------------------------------------
+;;; SLOT-VALUE-USING-CLASS and its kin with methods specialised on STANDARD-CLASS itself: called
+;;; for instances of standard classes (the class is flagged as a program's metaclass's would be)
+(defvar *mp-std-log* nil)
+(defclass mp-std-plain () ((a :initarg :a :accessor mp-std-plain-a) (b :initform 0)))
+(defmethod sb-mop:slot-value-using-class :before ((c standard-class) (object mp-std-plain) slot)
+  (push (list :read (sb-mop:slot-definition-name slot)) *mp-std-log*))
+(defmethod (setf sb-mop:slot-value-using-class) :before (new (c standard-class) (object mp-std-plain) slot)
+  (push (list :write (sb-mop:slot-definition-name slot) new) *mp-std-log*))
+(defmethod sb-mop:slot-boundp-using-class :before ((c standard-class) (object mp-std-plain) slot)
+  (push (list :boundp (sb-mop:slot-definition-name slot)) *mp-std-log*))
+
+(deftest mop-slot-value-using-class-on-standard-class
+  (let* ((*mp-std-log* nil)
+         (o (make-instance 'mp-std-plain :a 1)))
+    (setq *mp-std-log* nil)
+    (list (slot-value o 'a) (mp-std-plain-a o)
+          (progn (setf (mp-std-plain-a o) 5) (slot-value o 'a))
+          (slot-boundp o 'b)
+          (reverse *mp-std-log*)))
+  (1 1 5 t ((:read a) (:read a) (:write a 5) (:read a) (:boundp b))))
+
+(deftest mop-slot-value-using-class-on-standard-class-initialization
+  (let ((*mp-std-log* nil))
+    (make-instance 'mp-std-plain :a 7)
+    (reverse *mp-std-log*))
+  ((:write a 7) (:boundp b) (:write b 0)))
+
+;;; ------------------------------------------------------------------
+;;; CLOS finalizes a class by calling FINALIZE-INHERITANCE when a method of the program's on it
+;;; applies (tinycl when the class and its superclasses are defined, SBCL when it is first
+;;; instantiated): here for a class defined before its superclass
+
+(defvar *mp-fin-log* nil)
+(defclass mp-fin-class (standard-class) ())
+(defmethod sb-mop:validate-superclass ((c mp-fin-class) (s standard-class)) t)
+(defmethod sb-mop:finalize-inheritance :after ((c mp-fin-class))
+  (push (class-name c) *mp-fin-log*))
+(defclass mp-fin-sub (mp-fin-base) ((b :initform 2 :reader mp-fin-b)) (:metaclass mp-fin-class))
+(defclass mp-fin-base () ((a :initform 1 :reader mp-fin-a)) (:metaclass mp-fin-class))
+
+(deftest mop-finalize-inheritance-called-by-clos
+  (let ((o (make-instance 'mp-fin-sub)))
+    (list (mp-fin-a o) (mp-fin-b o) (if (member 'mp-fin-sub *mp-fin-log*) t nil)
+          (sb-mop:class-finalized-p (find-class 'mp-fin-sub))
+          (mapcar #'sb-mop:slot-definition-name (sb-mop:class-slots (find-class 'mp-fin-sub)))))
+  (1 2 t t (a b)))
+
+;;; a FINALIZE-INHERITANCE method that errors: the error reaches the program, the class stays
+;;; defined and unfinalized, and is finalized once the method is gone
+(defclass mp-bad-fin-class (standard-class) ())
+(defmethod sb-mop:validate-superclass ((c mp-bad-fin-class) (s standard-class)) t)
+
+(deftest mop-finalize-inheritance-method-errors
+  (let ((m (eval '(defmethod sb-mop:finalize-inheritance :before ((c mp-bad-fin-class))
+                   (error "No finalization for ~S." (class-name c))))))
+    (list (signals-error (progn (eval '(defclass mp-bad-fin () ((a :initform 1))
+                                        (:metaclass mp-bad-fin-class)))
+                                (make-instance 'mp-bad-fin))
+                         simple-error)
+          (class-name (find-class 'mp-bad-fin))
+          (progn (remove-method #'sb-mop:finalize-inheritance m)
+                 (slot-value (make-instance 'mp-bad-fin) 'a))
+          (sb-mop:class-finalized-p (find-class 'mp-bad-fin))))
+  (t mp-bad-fin 1 t))
+
+;;; ------------------------------------------------------------------
+;;; DEFCLASS calls ENSURE-CLASS, which calls the generic ENSURE-CLASS-USING-CLASS with the
+;;; current class of the name: NIL, a forward referenced class, or the class
+
+(defvar *mp-ecuc-log* nil)
+(defmethod sb-mop:ensure-class-using-class :before ((class null) (name (eql 'mp-ecuc)) &rest args)
+  (declare (ignore args))
+  (push (list :new name) *mp-ecuc-log*))
+(defmethod sb-mop:ensure-class-using-class :before ((class class) (name (eql 'mp-ecuc)) &rest args)
+  (declare (ignore args))
+  (push (list :redefine (class-name class)) *mp-ecuc-log*))
+(defmethod sb-mop:ensure-class-using-class :before ((class sb-mop:forward-referenced-class)
+                                                    (name (eql 'mp-ecuc-fwd)) &rest args)
+  (declare (ignore args))
+  (push (list :forward name) *mp-ecuc-log*))
+;; a method of the program's changes the arguments: a superclass added
+(defmethod sb-mop:ensure-class-using-class :around (class (name (eql 'mp-ecuc-mixed)) &rest args
+                                                    &key direct-superclasses &allow-other-keys)
+  (apply #'call-next-method class name
+         :direct-superclasses (append direct-superclasses (list (find-class 'mp-mixin))) args))
+
+(deftest mop-defclass-through-ensure-class-using-class
+  (let ((*mp-ecuc-log* nil))
+    (eval '(defclass mp-ecuc () ((a :initarg :a))))
+    (eval '(defclass mp-ecuc () ((a :initarg :a) (b :initform 2))))
+    (eval '(defclass mp-ecuc-fwd-sub (mp-ecuc-fwd) ()))
+    (eval '(defclass mp-ecuc-fwd () ((c :initform 3))))
+    (eval '(defclass mp-ecuc-mixed () ()))
+    (list (remove :forward (reverse *mp-ecuc-log*) :key #'car)
+          (if (member '(:forward mp-ecuc-fwd) *mp-ecuc-log* :test #'equal) t nil)
+          (slot-value (make-instance 'mp-ecuc :a 1) 'b)
+          (slot-value (make-instance 'mp-ecuc-fwd-sub) 'c)
+          (mp-tag (make-instance 'mp-ecuc-mixed))
+          (class-name (sb-mop:ensure-class-using-class nil 'mp-ecuc-direct :direct-slots '((:name d))))
+          (mapcar #'sb-mop:slot-definition-name (sb-mop:class-direct-slots (find-class 'mp-ecuc-direct)))
+          (typep #'sb-mop:ensure-class-using-class 'generic-function)))
+  (((:new mp-ecuc) (:redefine mp-ecuc)) t 2 3 :mixed mp-ecuc-direct (d) t))
+
+;;; ------------------------------------------------------------------
+;;; ENSURE-GENERIC-FUNCTION (and DEFGENERIC) with :GENERIC-FUNCTION-CLASS changes the class of
+;;; an existing generic function, as CLHS and AMOP say (CHANGE-CLASS: the same object, its
+;;; methods kept, the new slots from their initforms). Not run under SBCL 2.2.9, which refuses
+;;; ("Cannot CHANGE-CLASS objects into GENERIC-FUNCTION metaobjects").
+
+(defclass mp-tagged-gf (standard-generic-function)
+  ((tag :initform :fresh :accessor mp-gf-tag))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defclass mp-counting-gf (standard-generic-function)
+  ((calls :initform 0 :accessor mp-gf-calls))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:compute-discriminating-function ((gf mp-counting-gf))
+  (let ((standard (call-next-method)))
+    (lambda (&rest args) (incf (mp-gf-calls gf)) (apply standard args))))
+
+#-sbcl
+(deftest mop-ensure-generic-function-changes-class
+  (progn
+    (eval '(defgeneric mp-changing (x)))
+    (eval '(defmethod mp-changing ((x integer)) (* x 2)))
+    (let ((gf (fdefinition 'mp-changing)) (results nil))
+      (push (funcall 'mp-changing 2) results)
+      (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'mp-tagged-gf)
+      (push (list (eq gf (fdefinition 'mp-changing)) (class-name (class-of gf)) (mp-gf-tag gf) (funcall 'mp-changing 3)
+                  (length (sb-mop:generic-function-methods gf)))
+            results)
+      (eval '(defgeneric mp-changing (x) (:generic-function-class mp-counting-gf)))
+      (push (list (class-name (class-of gf)) (funcall 'mp-changing 4) (funcall 'mp-changing 5) (mp-gf-calls gf)
+                  (slot-exists-p gf 'tag))
+            results)
+      (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'standard-generic-function)
+      (push (list (class-name (class-of gf)) (funcall 'mp-changing 6)) results)
+      ;; a class that is not one of generic functions is refused, the function unchanged
+      (push (list (signals-error (sb-mop:ensure-generic-function 'mp-changing :generic-function-class 'integer)
+                                 error)
+                  (class-name (class-of gf)) (funcall 'mp-changing 7))
+            results)
+      (reverse results)))
+  (4 (t mp-tagged-gf :fresh 6 1) (mp-counting-gf 8 10 2 nil) (standard-generic-function 12)
+   (t standard-generic-function 14)))
+
+;;; ------------------------------------------------------------------
+;;; COMPUTE-EFFECTIVE-METHOD's standard method gives CALL-METHOD forms for every method
+;;; combination: the built-in short forms, a program's short form and a long form
+
+(defclass mp-cem-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:compute-effective-method ((gf mp-cem-gf) mc methods)
+  (declare (ignore mc methods))
+  `(list :combined ,(call-next-method)))
+
+(defvar *mp-cem-log* nil)
+(defgeneric mp-cem-sum (x) (:method-combination +) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-sum + ((x integer)) 1)
+(defmethod mp-cem-sum + ((x number)) 10)
+(defmethod mp-cem-sum :around ((x integer)) (* 2 (call-next-method)))
+(defgeneric mp-cem-all (x) (:method-combination list :most-specific-last)
+  (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-all list ((x integer)) :int)
+(defmethod mp-cem-all list ((x t)) :t)
+(defgeneric mp-cem-one (x) (:method-combination and) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-one and ((x t)) :only)
+(define-method-combination mp-cem-short :operator max :identity-with-one-argument t)
+(defgeneric mp-cem-sh (x) (:method-combination mp-cem-short) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-sh mp-cem-short ((x integer)) 3)
+(defmethod mp-cem-sh mp-cem-short ((x t)) 5)
+(define-method-combination mp-cem-long ()
+  ((early (:early)) (primary () :required t))
+  (:arguments x)
+  `(progn ,@(mapcar (lambda (m) `(call-method ,m)) early)
+          (list ,x (call-method ,(first primary) ,(rest primary)))))
+(defgeneric mp-cem-lg (x) (:method-combination mp-cem-long) (:generic-function-class mp-cem-gf))
+(defmethod mp-cem-lg :early ((x t)) (push :early *mp-cem-log*))
+(defmethod mp-cem-lg ((x integer)) (list :int (call-next-method)))
+(defmethod mp-cem-lg ((x t)) :t)
+
+
+(defun mp-cem-form (name &rest args)
+  ;; the form the standard method gives (without MP-CEM-GF's wrapping), methods as positions
+  (let* ((gf (fdefinition name)) (ms (compute-applicable-methods gf args))
+         (form (third (sb-mop:compute-effective-method
+                        gf (sb-mop:generic-function-method-combination gf) ms))))
+    (labels ((shape (form)
+               (cond ((member form ms) (list :m (position form ms)))
+                     ((consp form) (cons (shape (car form)) (shape (cdr form))))
+                     (t form))))
+      (shape form))))
+
+(defun mp-cem-mentions-p (form part)
+  (or (equal form part)
+      (and (consp form) (or (mp-cem-mentions-p (car form) part) (mp-cem-mentions-p (cdr form) part)))))
+
+(deftest mop-compute-effective-method-combinations
+  (let ((*mp-cem-log* nil))
+    (list (mp-cem-sum 1) (mp-cem-all 1) (mp-cem-one 1) (mp-cem-sh 1) (mp-cem-lg 1) *mp-cem-log*
+          (mp-cem-form 'mp-cem-sum 1) (mp-cem-form 'mp-cem-all 1) (mp-cem-form 'mp-cem-one 1)
+          (mp-cem-form 'mp-cem-sh 1)
+          (let ((form (mp-cem-form 'mp-cem-lg 1)))
+            (list (mp-cem-mentions-p form '(call-method (:m 2)))
+                  (mp-cem-mentions-p form '(call-method (:m 0) ((:m 1))))))))
+  ((:combined 22) (:combined (:t :int)) (:combined :only) (:combined 5)
+   (:combined (1 (:int :t))) (:early)
+   (call-method (:m 0) ((make-method (+ (call-method (:m 1) nil) (call-method (:m 2) nil)))))
+   (list (call-method (:m 1) nil) (call-method (:m 0) nil))
+   (call-method (:m 0) nil)
+   (max (call-method (:m 0) nil) (call-method (:m 1) nil))
+   (t t)))
+
+;;; closer-mop's COMPUTE-EFFECTIVE-METHOD-FUNCTION runs those forms (closer-mop is not loaded
+;;; into SBCL here)
+#-sbcl
+(deftest mop-compute-effective-method-function-of-combinations
+  (progn
+    (asdf:load-system "closer-mop")
+    (flet ((run (name &rest args)
+             (let* ((gf (fdefinition name)) (ms (compute-applicable-methods gf args))
+                    (form (third (sb-mop:compute-effective-method
+                                  gf (sb-mop:generic-function-method-combination gf) ms))))
+               (apply (funcall (find-symbol "COMPUTE-EFFECTIVE-METHOD-FUNCTION" "C2MOP") gf form nil)
+                      args))))
+      (let ((*mp-cem-log* nil))
+        (list (run 'mp-cem-sum 1) (run 'mp-cem-all 1) (run 'mp-cem-one 1) (run 'mp-cem-sh 1)
+              (run 'mp-cem-lg 1) *mp-cem-log*))))
+  (22 (:t :int) :only 5 (1 (:int :t)) (:early)))
+
+;;; ------------------------------------------------------------------
+;;; DEFMETHOD calls MAKE-METHOD-LAMBDA when the generic function's method class is a program's:
+;;; here a method lambda that logs each call around the standard one's
+
+(defvar *mp-mml-log* nil)
+(defclass mp-logged-method (standard-method) ())
+(defclass mp-mml-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-mml-gf) (method mp-logged-method) lambda environment)
+  (declare (ignore environment))
+  (multiple-value-bind (standard initargs) (call-next-method)
+    (values `(lambda (args next-methods)
+               (push (list :call ',(second lambda) args) *mp-mml-log*)
+               (funcall ,standard args next-methods))
+            initargs)))
+(defgeneric mp-mml (x &optional y)
+  (:generic-function-class mp-mml-gf) (:method-class mp-logged-method))
+(defmethod mp-mml ((x integer) &optional (y 1)) (list :int (+ x y) (call-next-method)))
+(defmethod mp-mml ((x number) &optional y) (declare (ignore y)) :number)
+(defmethod mp-mml :before ((x t) &optional y) (push (list :before x y) *mp-mml-log*))
+
+(deftest mop-make-method-lambda
+  (let ((*mp-mml-log* nil))
+    (list (mp-mml 2) (mp-mml 2.5 3)
+          (reverse *mp-mml-log*)
+          (class-name (class-of (first (sb-mop:generic-function-methods #'mp-mml))))))
+  ((:int 3 :number) :number
+   ((:call (x &optional y) (2)) (:before 2 nil) (:call (x &optional (y 1)) (2))
+    (:call (x &optional y) (2)) (:call (x &optional y) (2.5 3)) (:before 2.5 3)
+    (:call (x &optional y) (2.5 3)))
+   mp-logged-method))
+
+;;; a MAKE-METHOD-LAMBDA method returning junk: DEFMETHOD signals an error, the generic
+;;; function is left as it was, and takes the method once the result is a method lambda
+(defvar *mp-mml-junk* 42)
+(defclass mp-junk-method (standard-method) ())
+(defclass mp-junk-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-junk-gf) (method mp-junk-method) lambda environment)
+  (declare (ignore lambda environment))
+  *mp-mml-junk*)
+(defgeneric mp-junk (x) (:generic-function-class mp-junk-gf) (:method-class mp-junk-method))
+
+(deftest mop-make-method-lambda-returns-junk
+  (list (signals-error (eval '(defmethod mp-junk ((x t)) x)) error)
+        (length (sb-mop:generic-function-methods #'mp-junk))
+        (let ((*mp-mml-junk* '(lambda (args next-methods)
+                               (declare (ignore next-methods))
+                               (list :made args))))
+          (eval '(defmethod mp-junk ((x t)) x))
+          (mp-junk 1)))
+  (t 0 (:made (1))))
+
+;;; METHOD-FUNCTION of such a method is the function its method lambda made (here one taking an
+;;; optional third argument, which a function wrapping it would not pass on)
+(defclass mp-mf-method (standard-method) ())
+(defclass mp-mf-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-mf-gf) (method mp-mf-method) lambda environment)
+  (declare (ignore environment))
+  (values `(lambda (args next-methods &optional (tag :called))
+             (declare (ignore next-methods))
+             (list tag (apply ,lambda args)))
+          nil))
+(defgeneric mp-mf (x) (:generic-function-class mp-mf-gf) (:method-class mp-mf-method))
+(defmethod mp-mf ((x integer)) (* x 2))
+
+(deftest mop-method-function-of-make-method-lambda
+  (let ((f (sb-mop:method-function (first (sb-mop:generic-function-methods #'mp-mf)))))
+    (list (mp-mf 4) (funcall f (list 5) nil) (funcall f (list 6) nil :direct)))
+  ((:called 8) (:called 10) (:direct 12)))
+
+;;; DEFGENERIC's (:method ...) options are DEFMETHODs of the generic function the DEFGENERIC
+;;; has just defined with its :GENERIC-FUNCTION-CLASS and :METHOD-CLASS, so they go through
+;;; MAKE-METHOD-LAMBDA too, each time the DEFGENERIC is evaluated (at top level: SBCL and tinycl
+;;; decide it when the DEFMETHOD is expanded, after the generic function exists)
+(defvar *mp-dgm-log* nil)
+(defclass mp-dgm-method (standard-method) ())
+(defclass mp-dgm-gf (standard-generic-function) ()
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:make-method-lambda ((gf mp-dgm-gf) (method mp-dgm-method) lambda environment)
+  (declare (ignore environment))
+  (push (second lambda) *mp-dgm-log*)
+  (call-next-method))
+(defgeneric mp-dgm (x) (:generic-function-class mp-dgm-gf) (:method-class mp-dgm-method)
+  (:method ((x integer)) (list :int x (call-next-method)))
+  (:method ((x t)) :t))
+(defvar *mp-dgm-first* (reverse *mp-dgm-log*))
+(defgeneric mp-dgm (x) (:generic-function-class mp-dgm-gf) (:method-class mp-dgm-method)
+  (:method ((x integer)) (list :integer x)))
+(defvar *mp-dgm-second* (reverse *mp-dgm-log*))
+
+(deftest mop-defgeneric-method-option-make-method-lambda
+  (list *mp-dgm-first* *mp-dgm-second* (mp-dgm 1) (length (sb-mop:generic-function-methods #'mp-dgm))
+        (class-name (class-of (first (sb-mop:generic-function-methods #'mp-dgm)))))
+  (((x) (x)) ((x) (x) (x)) (:integer 1) 1 mp-dgm-method))
+
+;;; ------------------------------------------------------------------
+;;; ENSURE-GENERIC-FUNCTION-USING-CLASS: a generic function, called by ENSURE-GENERIC-FUNCTION,
+;;; DEFGENERIC and DEFMETHOD (of a new generic function, and of an existing one with its class)
+;;; with the current generic function of the name or NIL
+
+(defvar *mp-egf-log* nil)
+(defmethod sb-mop:ensure-generic-function-using-class :before (gf name &rest args &key &allow-other-keys)
+  (when (member name '(mp-egf-a mp-egf-b mp-egf-c mp-egf-d))
+    (push (list (and gf (class-name (class-of gf))) name
+                (let ((c (getf args :generic-function-class)))
+                  (if (typep c 'class) (class-name c) c)))
+          *mp-egf-log*)))
+(defgeneric mp-egf-a (x))
+(defmethod mp-egf-a ((x integer)) x)
+(defmethod mp-egf-b ((x integer)) x)
+(ensure-generic-function 'mp-egf-c :lambda-list '(a b))
+(defgeneric mp-egf-a (x) (:documentation "A."))
+(defvar *mp-egf-first* (reverse *mp-egf-log*))
+
+;;; an :AROUND method changes the arguments: the generic function class it names is used
+(defclass mp-egf-gf (standard-generic-function) ((note :initform :noted :reader mp-egf-note))
+  (:metaclass sb-mop:funcallable-standard-class))
+(defmethod sb-mop:ensure-generic-function-using-class :around ((gf null) (name (eql 'mp-egf-d)) &rest args)
+  (apply #'call-next-method gf name :generic-function-class 'mp-egf-gf args))
+(defgeneric mp-egf-d (x))
+(defvar *mp-egf-d-removed*
+  (remove-method #'sb-mop:ensure-generic-function-using-class
+                 (find-method #'sb-mop:ensure-generic-function-using-class '(:around)
+                              (list (find-class 'null) (sb-mop:intern-eql-specializer 'mp-egf-d)))))
+(defvar *mp-egf-removed*
+  (remove-method #'sb-mop:ensure-generic-function-using-class
+                 (find-method #'sb-mop:ensure-generic-function-using-class '(:before)
+                              (list (find-class t) (find-class t)))))
+
+(deftest mop-ensure-generic-function-using-class
+  (list *mp-egf-first*
+        (typep #'sb-mop:ensure-generic-function-using-class 'generic-function)
+        (mp-egf-note #'mp-egf-d)
+        (documentation 'mp-egf-a 'function)
+        ;; the standard methods: NIL makes and names one, a generic function is updated
+        (let ((gf (sb-mop:ensure-generic-function-using-class nil 'mp-egf-e :lambda-list '(p q))))
+          (list (eq gf (fdefinition 'mp-egf-e)) (sb-mop:generic-function-lambda-list gf)))
+        (let ((gf (sb-mop:ensure-generic-function-using-class (fdefinition 'mp-egf-e) 'mp-egf-e :lambda-list '(p q r))))
+          (sb-mop:generic-function-lambda-list gf))
+        (signals-error (sb-mop:ensure-generic-function-using-class #'mp-egf-a 'mp-egf-a :lambda-list '(p q))
+                       error))
+  (((nil mp-egf-a nil) (standard-generic-function mp-egf-a standard-generic-function)
+    (nil mp-egf-b nil) (nil mp-egf-c nil) (standard-generic-function mp-egf-a nil))
+   t :noted "A." (t (p q)) (p q r) t))
+
+;;; ------------------------------------------------------------------
+;;; A program's methods on INITIALIZE-INSTANCE, REINITIALIZE-INSTANCE and SHARED-INITIALIZE of
+;;; STANDARD-CLASS (or FUNCALLABLE-STANDARD-CLASS) run for the classes DEFCLASS and ENSURE-CLASS
+;;; define (made by MAKE-INSTANCE of the metaclass, redefined by REINITIALIZE-INSTANCE), and no
+;;; longer once they are removed. (Last in this file: until then they apply to every class.)
+
+(defvar *mp-sci-log* nil)
+(defmethod initialize-instance :after ((c standard-class) &key name &allow-other-keys)
+  (when (member name '(mp-sci-a mp-sci-b mp-sci-c mp-sci-d mp-sci-e))
+    (push (list :init name) *mp-sci-log*)))
+(defmethod reinitialize-instance :after ((c standard-class) &rest initargs)
+  (declare (ignore initargs))
+  (when (member (class-name c) '(mp-sci-a mp-sci-b mp-sci-c))
+    (push (list :reinit (class-name c)) *mp-sci-log*)))
+(defmethod shared-initialize :before ((c sb-mop:funcallable-standard-class) slots &key name &allow-other-keys)
+  (when (eq name 'mp-sci-f)
+    (push (list :shared name slots) *mp-sci-log*)))
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a)))
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a) (b :initform 2 :reader mp-sci-a-b)))
+(defclass mp-sci-b (mp-sci-c) ())
+(defclass mp-sci-c (mp-sci-a) ((c :initform 3 :reader mp-sci-c-c)))
+(defclass mp-sci-f () () (:metaclass sb-mop:funcallable-standard-class))
+(sb-mop:ensure-class 'mp-sci-d :direct-superclasses '(mp-sci-a))
+(defvar *mp-sci-first* (reverse *mp-sci-log*))
+(remove-method #'initialize-instance
+               (find-method #'initialize-instance '(:after) (list (find-class 'standard-class))))
+(remove-method #'reinitialize-instance
+               (find-method #'reinitialize-instance '(:after) (list (find-class 'standard-class))))
+(remove-method #'shared-initialize
+               (find-method #'shared-initialize '(:before)
+                            (list (find-class 'sb-mop:funcallable-standard-class) (find-class t))))
+(setq *mp-sci-log* nil)
+(defclass mp-sci-e () ())
+(defclass mp-sci-a () ((a :initarg :a :accessor mp-sci-a-a) (b :initform 2 :reader mp-sci-a-b)))
+
+(deftest mop-standard-class-initialization-methods
+  (list *mp-sci-first* *mp-sci-log*
+        (let ((o (make-instance 'mp-sci-b :a 1)))
+          (list (mp-sci-a-a o) (mp-sci-a-b o) (mp-sci-c-c o)))
+        (mapcar #'class-name (subseq (sb-mop:class-precedence-list (find-class 'mp-sci-b)) 0 4))
+        (class-name (class-of (find-class 'mp-sci-d)))
+        (typep (make-instance 'mp-sci-d) 'mp-sci-a))
+  (((:init mp-sci-a) (:reinit mp-sci-a) (:init mp-sci-b) (:reinit mp-sci-c) (:shared mp-sci-f t)
+    (:init mp-sci-d))
+   nil (1 2 3) (mp-sci-b mp-sci-c mp-sci-a standard-object) standard-class t))
+
+;;; such a method that signals an error: the DEFCLASS signals it and defines no class; once the
+;;; method lets it, the same DEFCLASS defines the class
+(defvar *mp-sci-fail* t)
+(defmethod initialize-instance :before ((c standard-class) &key name &allow-other-keys)
+  (when (and *mp-sci-fail* (eq name 'mp-sci-x))
+    (error "No class ~S today." name)))
+(defvar *mp-sci-error* (signals-error (defclass mp-sci-x () ((s :initform 5 :reader mp-sci-x-s))) error))
+(defvar *mp-sci-undefined* (find-class 'mp-sci-x nil))
+(setq *mp-sci-fail* nil)
+(defclass mp-sci-x () ((s :initform 5 :reader mp-sci-x-s)))
+(remove-method #'initialize-instance
+               (find-method #'initialize-instance '(:before) (list (find-class 'standard-class))))
+
+(deftest mop-standard-class-initialization-method-errors
+  (list *mp-sci-error* *mp-sci-undefined* (mp-sci-x-s (make-instance 'mp-sci-x)))
+  (t nil 5))

@@ -1,0 +1,2 @@
+;; expect: error SIMPLE-ERROR
+(progn (defclass hm-mml-gf (standard-generic-function) () (:metaclass sb-mop:funcallable-standard-class)) (defclass hm-mml-method (standard-method) ()) (defmethod sb-mop:make-method-lambda ((gf hm-mml-gf) (m hm-mml-method) lambda env) (declare (ignore lambda env)) 42) (defgeneric hm-mml (x) (:generic-function-class hm-mml-gf) (:method-class hm-mml-method)) (eval '(defmethod hm-mml ((x t)) x)))

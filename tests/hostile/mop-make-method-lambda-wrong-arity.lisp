@@ -1,0 +1,2 @@
+;; expect: error SIMPLE-ERROR
+(progn (defclass hm-mml2-gf (standard-generic-function) () (:metaclass sb-mop:funcallable-standard-class)) (defclass hm-mml2-method (standard-method) ()) (defmethod sb-mop:make-method-lambda ((gf hm-mml2-gf) (m hm-mml2-method) lambda env) (declare (ignore lambda env)) '(lambda (x) x)) (defgeneric hm-mml2 (x) (:generic-function-class hm-mml2-gf) (:method-class hm-mml2-method)) (eval '(defmethod hm-mml2 ((x t)) x)) (funcall 'hm-mml2 1))
