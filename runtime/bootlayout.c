@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern char __executable_start[], _end[];
+
 typedef struct Hot {
     uintptr_t *v; size_t n, cap; bool failed;
     uintptr_t *seen; int *seen_depth; size_t seen_cap, seen_n;  /* blocks the code walk has visited, and how deep */
@@ -164,7 +166,12 @@ static void walk_word(Hot *h, uintptr_t v, int depth) {
         return;
     }
     if (seen(h, (uintptr_t)base, depth)) return;
-    int k = imagestats_kind((uintptr_t)base, size, false, false, false);
+    /* a node starts with its evaluator, an address in the executable whose low byte may look like
+     * a type: it is told apart first */
+    uintptr_t w0 = size >= sizeof(uintptr_t) ? *(const uintptr_t *)base : 0;
+    bool node = w0 >= (uintptr_t)__executable_start && w0 < (uintptr_t)_end;
+    int k = imagestats_kind((uintptr_t)base, size, false, false, node);
+    if (k == IMAGESTATS_NODE) k = IMAGESTATS_CSTRUCT;
     switch (k) {
     case T_SYMBOL:                       /* hot already: the functions it names, a call deeper */
         if (depth > 0) {
