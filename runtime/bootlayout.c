@@ -215,6 +215,18 @@ static const struct { const char *name; } start_functions[] = {
     {"%SESSION-EVAL"}, {"%END-COMPILATION-UNIT"}, {"%MAKE-RESTART"}, {"%RUN-FINALIZERS"},
 };
 
+/* The symbol NAME of the package PKG if it is there (NIL if not): nothing is interned, since writing
+ * the image must not change what it writes. */
+static Obj find_cstr(Lisp *L, Obj pkg, const char *name) {
+    uint32_t buf[64];
+    size_t n = strlen(name);
+    if (n > 64) return NIL;
+    for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)name[i];
+    int status = 0;
+    Obj sym = package_find_symbol(L, pkg, buf, n, &status);
+    return status ? sym : NIL;
+}
+
 static void force_step(Lisp *L, void *ud) { lambda_force(L, (Lambda *)ud); }
 
 static void force(Lisp *L, Obj f) {
@@ -224,11 +236,11 @@ static void force(Lisp *L, Obj f) {
 
 /* The start functions, each as a function (or NIL), in FN's hands. */
 static void each_start_function(Lisp *L, void (*fn)(Lisp *L, Obj f, void *ctx), void *ctx) {
-    Obj var = intern_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
+    Obj var = find_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     if (is_type(var, T_SYMBOL))
         for (Obj l = SYM(var)->value; is_cons(l); l = CDR(l)) fn(L, CAR(l), ctx);
     for (size_t i = 0; i < sizeof start_functions / sizeof *start_functions; i++) {
-        Obj sym = intern_cstr(L, L->pkg_system, start_functions[i].name);
+        Obj sym = find_cstr(L, L->pkg_system, start_functions[i].name);
         if (is_type(sym, T_SYMBOL)) fn(L, SYM(sym)->function, ctx);
     }
 }
@@ -286,7 +298,7 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
             else add_tree(&h, x, 8);
         }
     }
-    Obj var = intern_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
+    Obj var = find_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     if (is_type(var, T_SYMBOL)) add_tree(&h, SYM(var)->value, 0);
     WalkCtx wc = {&h, call_depth()};
     each_start_function(L, walk_one, &wc);
