@@ -388,6 +388,8 @@ static Obj fasl_cells_var(Lisp *L) {
     return SYM(cells)->value != UNBOUND && is_list(SYM(cells)->value) ? cells : NIL;
 }
 
+bool analysing_for_fasl(Lisp *L) { return fasl_cells_var(L) != NIL; }
+
 /* A literal a compiled file cannot hold as it is: an instance other than a class (it is rebuilt
  * by MAKE-LOAD-FORM), or a list or vector holding one; BUDGET bounds the walk. */
 static bool holds_instance(Obj v, int *budget) {

@@ -245,6 +245,7 @@ UElt upgrade_element_type(Lisp *L, Obj spec) {
         if (CAR(spec) == S(SIGNED_BYTE)) return UE_T;
         return n == 1 ? UE_BIT : n <= 8 ? UE_UB8 : UE_T;
     }
+    if (type_upgrades_to_t_p(L, spec)) return UE_T;
     bool certain;
     if (type_subtypep(L, spec, NIL, &certain) && certain) return UE_NIL;
     if (type_subtypep(L, spec, S(BIT), &certain) && certain) return UE_BIT;

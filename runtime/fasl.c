@@ -51,12 +51,12 @@ typedef struct Refs {
     Obj *objs; uint8_t *kinds; size_t n, objcap;
 } Refs;
 
-/* O is an object of type T that this interpreter made: a block of the collector's heap starting
- * there, or in the boot image. (Words of node structures are not objects, so the header is checked
- * only where the block is one.) */
+/* O is an object of type T that this interpreter made: in the collector's heap (a block of its
+ * own, or one of a graph loaded from a compiled file, which is one block for the collector), or in
+ * the boot image. (Words of node structures are not objects: the writer asks about blocks.) */
 static bool object_of(Lisp *L, Obj o, HeapType t) {
     if (!is_heap(o) || (WORD(o) & 7)) return false;
-    if (!image_heap_contains(&L->image_heap, o) && GC_base(o) != (void *)o) return false;
+    if (!image_heap_contains(&L->image_heap, o) && !GC_base(o)) return false;
     return heap_type(o) == t;
 }
 
@@ -77,9 +77,8 @@ static size_t ref_size(HeapType t) {
     }
 }
 
-/* What kind of reference the block at BASE is, 0 when it is copied. */
-static int ref_kind(Lisp *L, Obj o) {
-    size_t size = GC_size((void *)o);
+/* What kind of reference the block at BASE (of SIZE bytes) is, 0 when it is copied. */
+static int ref_kind(Lisp *L, Obj o, size_t size) {
     if (size < sizeof(Header) + 8) return 0;
     switch ((HeapType)((Header *)o)->type) {
     case T_SYMBOL:
@@ -154,7 +153,7 @@ static long fasl_cut(void *ctx, uintptr_t base, size_t *size) {
         if (k >= 0) *size = ref_size(heap_type(r->objs[k]));
         return k;
     }
-    int kind = ref_kind(r->L, (Obj)base);
+    int kind = ref_kind(r->L, (Obj)base, *size);
     long k = -1;
     if (kind) {
         if (r->n == r->objcap) {
@@ -443,6 +442,12 @@ DEFPRIM(prim_pct_fasl_read) {
     fasl_regions(L, ext);
     const unsigned char *p = buf + sizeof h, *end = p + h.table_bytes;
     Obj pending = NIL;
+    /* the entries of a package follow one another: its name is looked up once per run of them,
+     * and a symbol's name is decoded into NAMEBUF, not made a string, to be interned */
+    const char *last_pn = NULL;
+    uint32_t last_pl = 0;
+    Obj last_pkg = NIL;
+    uint32_t namebuf[256];
     for (uint32_t i = 0; i < h.nrefs; i++) {
         if (end - p < 2) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
         int kind = p[0];
@@ -452,9 +457,15 @@ DEFPRIM(prim_pct_fasl_read) {
         uint32_t pl, sl = 0;
         bool ok = take_string(&p, end, &pn, &pl) && (kind == REF_PACKAGE || take_string(&p, end, &sn, &sl));
         if (!ok) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
-        Obj pname = string_from_utf8(L, pn, pl);
-        Obj pkg = package_find(L, pname);
+        Obj pkg = last_pkg;
+        if (!last_pn || pl != last_pl || memcmp(pn, last_pn, pl) != 0) {
+            pkg = package_find(L, string_from_utf8(L, pn, pl));
+            last_pn = pn;
+            last_pl = pl;
+            last_pkg = pkg;
+        }
         if (pkg == NIL && kind == REF_SYMBOL) {
+            Obj pname = string_from_utf8(L, pn, pl);
             /* a package the file itself makes (its DEFPACKAGE runs first): a stand-in until then */
             Obj sname = string_from_utf8(L, sn, sl);
             Obj stand_in = symbol_new(L, sname);
@@ -464,13 +475,24 @@ DEFPRIM(prim_pct_fasl_read) {
         }
         if (pkg == NIL) {
             slurp_free(buf);
-            err_file(L, pathobj, "Cannot load the compiled file %s: it needs the package %S, which does not exist.", path, pname);
+            err_file(L, pathobj, "Cannot load the compiled file %s: it needs the package %S, which does not exist.", path,
+                     string_from_utf8(L, pn, pl));
         }
         Obj o = pkg;
         if (kind != REF_PACKAGE) {
-            Obj sname = string_from_utf8(L, sn, sl);
             int status;
-            Obj sym = package_intern(L, pkg, STR(sname)->data, STR(sname)->len, &status);
+            Obj sym;
+            size_t n = 0;
+            bool ascii = sl <= sizeof namebuf / sizeof *namebuf;
+            for (uint32_t k = 0; ascii && k < sl; k++) {
+                if ((unsigned char)sn[k] >= 0x80) ascii = false;
+                else namebuf[n++] = (unsigned char)sn[k];
+            }
+            if (ascii) sym = package_intern(L, pkg, namebuf, n, &status);
+            else {
+                Obj sname = string_from_utf8(L, sn, sl);
+                sym = package_intern(L, pkg, STR(sname)->data, STR(sname)->len, &status);
+            }
             o = sym;
             if (kind == REF_FUNCTION) o = SYM(sym)->function;
             else if (kind == REF_SETF_FUNCTION) o = SYM(sym)->setf_function;

@@ -319,13 +319,73 @@ static bool heap_find_block(const ImageHeap *h, uintptr_t v, Block *b) {
     return false;
 }
 
+/* ---- graphs read into two blocks of the collector's heap (image_read_gc) ----
+ * For the collector each part is one object: a writer reaching an object in one (COMPILE-FILE
+ * writing a constant that an earlier compiled file made) would copy the whole part. Their block
+ * starts are kept here, as the boot image's are, so that the writer copies only the objects it
+ * reaches. The second word of each part's guard (REGION_GUARD bytes where no object starts) holds
+ * GC_PART_TAG and the entry's index: a part that was collected, its memory reused, matches no
+ * entry any more (a new object of collected memory is cleared, or written over, and the scanned
+ * part, which keeps the pointer-free one alive, is checked for both). */
+#define GC_PART_TAG 0xF1A5000000000000ull    /* not an address: never taken for a pointer */
+static pthread_mutex_t gc_parts_lock = PTHREAD_MUTEX_INITIALIZER;
+static ImageHeap *gc_parts;
+static size_t ngc_parts, gc_parts_cap;
+
+static uint64_t gc_part_tag(size_t i) { return GC_PART_TAG | (uint64_t)i << 1 | 1; }
+
+/* Whether entry I still describes live parts (the lock held). */
+static bool gc_part_live(size_t i) {
+    const ImageHeap *h = &gc_parts[i];
+    if (!h->starts || GC_base(h->scanned) != h->scanned) return false;
+    const uint64_t *g = (const uint64_t *)h->scanned;
+    return g[0] == (uintptr_t)h->atomic && g[1] == gc_part_tag(i);
+}
+
+/* Keep the block starts STARTS of parts H just read (image_read_gc); false when they are not kept
+ * (no memory), and the caller frees them. */
+static bool gc_parts_register(ImageHeap *h) {
+    pthread_mutex_lock(&gc_parts_lock);
+    size_t i = 0;
+    while (i < ngc_parts && gc_part_live(i)) i++;
+    if (i == ngc_parts && ngc_parts == gc_parts_cap) {
+        size_t cap = gc_parts_cap ? gc_parts_cap * 2 : 64;
+        ImageHeap *p = (ImageHeap *)realloc(gc_parts, cap * sizeof *p);
+        if (!p) { pthread_mutex_unlock(&gc_parts_lock); return false; }
+        gc_parts = p;
+        gc_parts_cap = cap;
+    }
+    if (i == ngc_parts) ngc_parts++;
+    else free(gc_parts[i].starts);     /* a collected graph's */
+    gc_parts[i] = *h;
+    ((uint64_t *)h->scanned)[1] = gc_part_tag(i);
+    ((uint64_t *)h->atomic)[1] = gc_part_tag(i);
+    pthread_mutex_unlock(&gc_parts_lock);
+    return true;
+}
+
+/* The block of such parts that V (in the collector's block GB, of SIZE bytes) points into. */
+static bool gc_parts_find(void *gb, size_t size, uintptr_t v, Block *b) {
+    if (size < REGION_GUARD) return false;
+    uint64_t tag = ((const uint64_t *)gb)[1];
+    if ((tag & 0xFFFF000000000001ull) != (GC_PART_TAG | 1)) return false;
+    size_t i = (size_t)(tag & 0xFFFFFFFFull) >> 1;
+    pthread_mutex_lock(&gc_parts_lock);
+    bool found = i < ngc_parts && (gc_parts[i].scanned == gb || (void *)gc_parts[i].atomic == gb) && gc_part_live(i) &&
+                 heap_find_block(&gc_parts[i], v, b);
+    pthread_mutex_unlock(&gc_parts_lock);
+    return found;
+}
+
 /* The block V points into, found as the collector finds it, or in a graph loaded from an image (the
- * boot image, the heaps of session restores): such a graph can be written again, object by object. */
+ * boot image, the heaps of session restores, compiled files): such a graph can be written again,
+ * object by object. */
 static bool find_block(const Writer *w, uintptr_t v, Block *b) {
     void *gb = GC_base((void *)v);
     if (gb) {
         size_t size = 0;
         b->kind = GC_get_kind_and_size(gb, &size);
+        if (gc_parts_find(gb, size, v, b)) return true;
         b->base = (uintptr_t)gb;
         b->size = size;
         return true;
@@ -533,7 +593,7 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
     }
     Block b;
     if (find_block(w, v, &b) && w->cut) {
-        size_t size = 0;
+        size_t size = b.size;
         long k = w->cut->fn(w->cut->ctx, b.base, &size);
         if (k >= 0) return cut_word(w, (size_t)k, size, v - b.base, rel, where);
     }
@@ -1293,7 +1353,10 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     memcpy(roots_out, rwords, nroots * 8);
     free(rwords); free(rbits); free(sbits);
     if (heap) *heap = made;
-    else if (!fixed) free(made.starts);    /* the caller keeps no handle: the graph cannot be written again */
+    else if (into_gc) {
+        made.scanned = scanned;            /* its starts are kept for a writer that reaches its objects */
+        if (!gc_parts_register(&made)) free(made.starts);
+    } else if (!fixed) free(made.starts);  /* the caller keeps no handle: the graph cannot be written again */
     image_last_stats = (ImageStats){h.scanned_bytes, h.atomic_bytes, 0, nrel, h.ntables};
     return true;
 }

@@ -48,7 +48,8 @@ unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots
                                   size_t nexterns, const uintptr_t *hot, size_t nhot, size_t *len, char *err);
 
 /* Objects the caller writes as references instead of copies (symbols and packages by name, say):
- * FN is asked about each block of collected memory the graph reaches, at its base; it returns -1
+ * FN is asked about each block of collected memory the graph reaches, at its base (*SIZE its
+ * size: a block of a loaded graph is not the collector's own); it returns -1
  * to copy it, or K >= 0 (numbered densely from 0) with *SIZE the bytes a word may point past the
  * base. The image then records K as external region NEXTERNS + K, so the reader passes the
  * caller's regions followed by one region per cut object (the object the caller resolved, of the

@@ -231,6 +231,12 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
     }
     out->nparams = b.n;
     out->params = b.p;
+    if (b.n && b.n < b.cap) {
+        /* the parameters take their own size: the buffer's 8 would be most of a compiled file's
+         * lambda lists, which are written as they are in memory */
+        out->params = (Param *)gc_alloc(L, sizeof(Param) * (size_t)b.n);
+        memcpy(out->params, b.p, sizeof(Param) * (size_t)b.n);
+    }
     for (int i = 0; i < b.n; i++)
         if ((b.p[i].var != NIL && !b.vars[i] && b.p[i].kind != P_WHOLE) || (b.p[i].svar != NIL && !b.svars[i])) {
             out->has_specials = true;
@@ -258,7 +264,9 @@ Lambda *analyze_lambda(ACtx *c, Obj name, Obj llform, Obj body, bool is_macro, O
     if (!is_list(llform)) err_program(L, "The lambda list %S is not a list.", llform);
     Lambda *lam = (Lambda *)gc_alloc(L, sizeof(Lambda));
     lam->name = name;
-    lam->source = cons(L, S(LAMBDA), cons(L, llform, body));
+    /* FUNCTION-LAMBDA-EXPRESSION's answer; a function COMPILE-FILE writes has none, as in SBCL:
+     * the source forms were a third of a compiled file, which LOAD reads whole */
+    lam->source = analysing_for_fasl(L) ? NIL : cons(L, S(LAMBDA), cons(L, llform, body));
     lam->block_name = block_name == NO_VALUE ? NIL : block_name;
     lam->system = !L->boot_phase || c->eager;
     if (!L->boot_phase && !c->eager && c->env == NULL && c->lambda && c->lambda->parent == NULL) {

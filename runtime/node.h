@@ -248,6 +248,8 @@ Obj parse_body(Lisp *L, Obj body, Obj *decls, Obj *doc, bool allow_doc);
 /* Bind the free special declarations of DECLS in the current env. */
 void push_special_decls(ACtx *c, Obj decls, Obj bound_vars);
 Lambda *analyze_lambda(ACtx *c, Obj name, Obj ll, Obj body, bool is_macro, Obj block_name);
+/* COMPILE-FILE is analysing a form for its compiled file (SYS::*FASL-LTV-CELLS* a list). */
+bool analysing_for_fasl(Lisp *L);
 /* Analyse a destructuring pattern as a lambda list bound into the current scope. */
 LambdaList *analyze_pattern(ACtx *c, Obj pattern, Pending **pend_out, Obj decls);
 /* Bind a list against a lambda list at runtime. */

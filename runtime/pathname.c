@@ -657,7 +657,38 @@ static Obj truename_or_error(Lisp *L, Obj d) {
 
 /* ---- DIRECTORY ---- */
 
-typedef struct { Obj results; bool resolve; } DirCtx;
+/* DIR and REAL: the last directory whose entries were resolved and its truename. */
+typedef struct { Obj results; bool resolve; char *dir, *real; } DirCtx;
+
+/* The truename of PATH, an entry of the directory of its first DLEN bytes that is no symbolic
+ * link, into BUF: the directory's truename and the entry's name. realpath costs a readlink per
+ * component of the path, and the source registry's scan resolves hundreds of entries. */
+static char *gc_strdup(Lisp *L, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *r = (char *)gc_alloc_atomic(L, n);
+    memcpy(r, s, n);
+    return r;
+}
+
+static bool entry_truename(Lisp *L, DirCtx *ctx, const char *path, size_t dlen, char *buf) {
+    const char *name = path + dlen + 1;
+    if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) return false;
+    if (!ctx->dir || strlen(ctx->dir) != dlen || memcmp(ctx->dir, path, dlen) != 0) {
+        char dir[PATH_MAX], real[PATH_MAX];
+        if (dlen >= sizeof dir) return false;
+        memcpy(dir, path, dlen);
+        dir[dlen] = 0;
+        if (!realpath(dir, real)) return false;
+        ctx->dir = gc_strdup(L, dir);
+        ctx->real = gc_strdup(L, real);
+    }
+    size_t rl = strlen(ctx->real);
+    if (rl + strlen(name) + 2 > PATH_MAX) return false;
+    memcpy(buf, ctx->real, rl);
+    if (rl == 0 || buf[rl - 1] != '/') buf[rl++] = '/';
+    strcpy(buf + rl, name);
+    return true;
+}
 
 static void add_result(Lisp *L, DirCtx *ctx, const char *path, bool is_dir) {
     char buf[PATH_MAX];
@@ -665,10 +696,16 @@ static void add_result(Lisp *L, DirCtx *ctx, const char *path, bool is_dir) {
     /* a symbolic link out of the readable directories is left out */
     if (!access_readable(L, path)) return;
     if (ctx->resolve) {
-        if (!realpath(path, buf)) return;
-        use = buf;
         struct stat st;
-        is_dir = stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+        const char *slash = strrchr(path, '/');
+        if (slash && slash > path && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode) &&
+            entry_truename(L, ctx, path, (size_t)(slash - path), buf)) {
+            is_dir = S_ISDIR(st.st_mode);
+        } else {
+            if (!realpath(path, buf)) return;
+            is_dir = stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
+        }
+        use = buf;
     }
     ctx->results = cons(L, string_from_cstr(L, is_dir && strcmp(use, "/") ? use : use), ctx->results);
     ctx->results = cons(L, is_dir ? S(T) : NIL, ctx->results);
@@ -815,7 +852,7 @@ DEFPRIM(prim_directory) {
     parse_keys(L, nargs, args, 1, 1, keys, out);
     Obj w = pathname_merged(L, args[0]);
     if (logical_pathname_p(w)) w = pathname_merge(L, logical_to_physical(L, w), default_defaults(L), S(K_NEWEST));
-    DirCtx ctx = {NIL, out[0] == NO_VALUE || out[0] != NIL};
+    DirCtx ctx = {NIL, out[0] == NO_VALUE || out[0] != NIL, NULL, NULL};
     Obj dir = PATHNAME(w)->directory;
     /* CLHS 19.2.2.4.3: :UP or :BACK right after :ABSOLUTE or :WILD-INFERIORS is a FILE-ERROR */
     for (Obj l = dir; is_cons(l) && is_cons(CDR(l)); l = CDR(l)) {

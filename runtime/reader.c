@@ -1043,6 +1043,38 @@ DEFPRIM(prim_get_dispatch_macro_character) {
     return VEC(dispatch_vector(L, rt, c))->data[sub];
 }
 
+/* One entry of %READTABLE-MACRO-CHARACTERS: (char function non-terminating-p dispatch-p sub-alist),
+ * the sub-alist in increasing order of sub-character (they are stored upcased, ASCII only). */
+static Obj macro_entry(Lisp *L, uint32_t c, Syntax syn, Obj fn, Obj disp) {
+    Obj subs = NIL;
+    if (disp != NIL)
+        for (int i = RT_ASCII - 1; i >= 0; i--)
+            if (VEC(disp)->data[i] != NIL) subs = cons(L, cons(L, make_char((uint32_t)i), VEC(disp)->data[i]), subs);
+    return cons(L, make_char(c), cons(L, fn, cons(L, boolean(L, syn == SYN_NONTERM_MACRO),
+                cons(L, boolean(L, disp != NIL), cons(L, subs, NIL)))));
+}
+
+/* The macro characters of a readtable, without asking about every character code: what
+ * named-readtables' readtable iterator walks (its SBCL branch reads SBCL's readtable the same
+ * way). ASCII characters in increasing order, then the others as the readtable holds them. */
+DEFPRIM(prim_readtable_macro_characters) {
+    UNUSED_ARGS;
+    Obj rt = args[0] == NIL ? standard_readtable(L) : check_rt(L, args[0]);
+    Obj out = NIL;
+    for (Obj l = RT(rt)->extra; is_cons(l); l = CDR(l)) {
+        Obj e = CAR(l);
+        Syntax syn = (Syntax)fixnum_val(CAR(CDR(e)));
+        if (syn == SYN_TERM_MACRO || syn == SYN_NONTERM_MACRO)
+            out = cons(L, macro_entry(L, (uint32_t)fixnum_val(CAR(e)), syn, CAR(CDR(CDR(e))), CAR(CDR(CDR(CDR(e))))), out);
+    }
+    for (int c = RT_ASCII - 1; c >= 0; c--) {
+        Syntax syn = (Syntax)RT(rt)->syntax[c];
+        if (syn == SYN_TERM_MACRO || syn == SYN_NONTERM_MACRO)
+            out = cons(L, macro_entry(L, (uint32_t)c, syn, RT(rt)->macro[c], RT(rt)->dispatch[c]), out);
+    }
+    return out;
+}
+
 DEFPRIM(prim_set_syntax_from_char) {
     uint32_t to = char_code(check_char(L, args[0]));
     uint32_t from = char_code(check_char(L, args[1]));
@@ -1154,6 +1186,7 @@ const PrimDef reader_prims[] = {
     {"MAKE-DISPATCH-MACRO-CHARACTER", PK_CL, prim_make_dispatch_macro_character, 1, 3, 0, "(char &optional non-terminating-p readtable)", "Makes CHAR a dispatching macro character in READTABLE (like #), with an empty table of sub-characters; NON-TERMINATING-P lets it appear inside tokens. Returns T."},
     {"SET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_set_dispatch_macro_character, 3, 4, 0, "(disp-char sub-char function &optional readtable)", "Makes FUNCTION run in READTABLE when SUB-CHAR follows the dispatching character DISP-CHAR; it gets the stream, the sub-character and the numeric argument or NIL. Returns T."},
     {"GET-DISPATCH-MACRO-CHARACTER", PK_CL, prim_get_dispatch_macro_character, 2, 3, 0, "(disp-char sub-char &optional readtable)", "The function run for SUB-CHAR after the dispatching character DISP-CHAR in READTABLE, or NIL."},
+    {"%READTABLE-MACRO-CHARACTERS", PK_SYS, prim_readtable_macro_characters, 1, 1, 0, "(readtable)", "The macro characters of READTABLE (NIL: the standard one) as a list of (char function non-terminating-p dispatch-p sub-char-alist)."},
     {"SET-SYNTAX-FROM-CHAR", PK_CL, prim_set_syntax_from_char, 2, 4, 0, "(to-char from-char &optional to-readtable from-readtable)", "Gives TO-CHAR in TO-READTABLE the syntax that FROM-CHAR has in FROM-READTABLE (the standard one by default). Returns T."},
     {0},
 };

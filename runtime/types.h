@@ -12,6 +12,10 @@ bool type_typep(Lisp *L, Obj object, Obj type);
 bool type_subtypep(Lisp *L, Obj t1, Obj t2, bool *certain);
 /* Expand DEFTYPE definitions at the head of SPEC until it is no longer a derived type. */
 Obj type_expand(Lisp *L, Obj spec);
+/* True when SPEC certainly holds an object that is neither a character nor an integer from 0 to
+ * 255 (an array type, a list, (EQL -1), an OR with such a part, a DEFTYPE of one): such an
+ * element type upgrades to T, with no SUBTYPEP. False means "not known", not "no". */
+bool type_upgrades_to_t_p(Lisp *L, Obj spec);
 /* Signal an error if SPEC (after expansion) names no known type. */
 void type_check_known(Lisp *L, Obj spec);
 /* Does the symbol SYM name a type: built in, a class or structure, or a DEFTYPE? */

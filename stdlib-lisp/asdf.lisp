@@ -1288,19 +1288,23 @@
 ;;; Built-in systems (stdlib-lisp/layers.lisp): systems tinycl provides itself, found before any
 ;;; .asd on disk, as ASDF finds UIOP. Each is made the first time its name is looked up, so that
 ;;; the boot pays only for an entry in a list.
-(defvar *builtin-systems* nil "((name version description loader-function depends-on) ...)")
+(defvar *builtin-systems* nil "((name version description loader-function depends-on options) ...); OPTIONS: :in-order-to, :test")
 
 (defun %ensure-builtin-system (name)
   (let ((entry (and (not (gethash name *registered-systems*))
                     (assoc name *builtin-systems* :test #'string=))))
     (when entry
-      (destructuring-bind (name version description loader &optional depends-on) entry
+      (destructuring-bind (name version description loader &optional depends-on options) entry
         (let ((system (make-instance 'system :name name)))
           (setf (component-version system) version
                 (component-description system) description
-                (system-depends-on system) depends-on)
+                (system-depends-on system) depends-on
+                (component-in-order-to system) (getf options :in-order-to))
           ;; loading it runs the loader; the load is recorded as any other
           (eval `(defmethod perform ((o load-op) (c (eql ',system))) (funcall ',loader)))
+          ;; a test system's TEST-OP, as its .asd on disk defines it
+          (when (getf options :test)
+            (eval `(defmethod perform ((o test-op) (c (eql ',system))) (funcall ',(getf options :test)))))
           (register-system system))))))
 
 (defun find-system (name &optional (error-p t))
@@ -1595,7 +1599,20 @@
                               (unless (typep e '(or system-definition-error operation-error))
                                 (error 'component-load-error :component c :operation operation
                                                              :file file :condition e)))))
-      (perform-with-restarts operation c))))
+      (perform-with-restarts operation c)
+      (%run-file-layers c))))
+
+;;; File layers (stdlib-lisp/layers.lisp): for a library that loads on tinycl but takes a
+;;; portable, slow path where it has a branch per implementation, tinycl's branch of a function
+;;; is evaluated right after the file that defines the portable one, each time that file loads.
+(defvar *file-layers* nil "((system-name file-name loader-function) ...)")
+
+(defun %run-file-layers (c)
+  (when (and *file-layers* (not (typep c 'system)))
+    (let ((system-name (component-name (component-system c))))
+      (dolist (entry *file-layers*)
+        (when (and (string= (first entry) system-name) (string= (second entry) (component-name c)))
+          (funcall (third entry)))))))
 
 (defun %load-one-system (system)
   (let* ((name (component-name system))

@@ -17,9 +17,14 @@
           ((eq form in) t)
         (eval form)))))
 
-(defun %register-builtin-system (name version description text &optional depends-on)
-  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load first
-  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on) *builtin-systems*))
+(defun %register-builtin-system (name version description text &optional depends-on options)
+  ;; the system object is made when the name is first looked up (asdf.lisp); DEPENDS-ON load
+  ;; first; OPTIONS: :IN-ORDER-TO as in DEFSYSTEM, :TEST a function TEST-OP calls
+  (push (list name version description #'(lambda () (%load-layer-text text)) depends-on options) *builtin-systems*))
+
+(defun %register-file-layer (system-name file-name text)
+  ;; TEXT runs after FILE-NAME of SYSTEM-NAME (loaded from disk) each time it loads (asdf.lisp)
+  (push (list system-name file-name #'(lambda () (%load-layer-text text))) *file-layers*))
 
 (defun %library-source-directory (name)
   ;; the directory of the .asd on disk that defines NAME (for a layer that loads part of it)
@@ -137,8 +142,7 @@
 ;;; temporary-files.lisp calls its own GETENV while it loads, which stops on an unlisted Lisp.
 ;;; The layer loads packages.lisp, fad.lisp and path.lisp from the sources on disk, then gives
 ;;; those three functions tinycl's branch (SBCL's: DIRECTORY, PROBE-FILE, DELETE-DIRECTORY),
-;;; and provides the temporary-file part (OPEN-TEMPORARY and its macros, with the library's
-;;; names and behaviour) itself.
+;;; then loads temporary-files.lisp from disk with its GETENV given tinycl's branch.
 (%register-builtin-system "cl-fad" "0.7.6"
   "Portable pathname library (tinycl's built-in layer: the sources on disk with tinycl's branches)."
   "
@@ -169,66 +173,24 @@
         (:ignore nil)))
   (values))
 
-;;; temporary files
-(defun getenv (name) (tinycl:posix-getenv name))
-
-(defun get-default-temporary-directory ()
-  (let ((dir (getenv \"TMPDIR\")))
-    (if (plusp (length dir)) (pathname-as-directory dir) #p\"/tmp/\")))
-
-(defparameter *default-template*
-  (concatenate 'string (namestring (get-default-temporary-directory)) \"temp-%\")
-  \"Where OPEN-TEMPORARY makes files: % stands for a random string.\")
-(defparameter *max-tries* 10000)
-(defvar *name-random-state* (make-random-state t))
-
-(define-condition invalid-temporary-pathname-template (error)
-  ((string :initarg :string))
-  (:report (lambda (c stream)
-             (format stream \"invalid temporary file name template ~S: it needs a % to stand for a random string\"
-                     (slot-value c 'string)))))
-
-(define-condition cannot-create-temporary-file (error)
-  ((template :initarg :template) (max-tries :initarg :max-tries))
-  (:report (lambda (c stream)
-             (format stream \"cannot create a temporary file from the template ~A after ~D attempt~:P\"
-                     (slot-value c 'template) (slot-value c 'max-tries)))))
-
-(defun generate-random-string ()
-  (format nil \"~:@(~36,8,'0R~)\" (random (expt 36 8) *name-random-state*)))
-
-(defun generate-random-pathname (template random-string-generator)
-  (let ((at (or (position #\\% template)
-                (error 'invalid-temporary-pathname-template :string template))))
-    (merge-pathnames (concatenate 'string (subseq template 0 at) (funcall random-string-generator)
-                                  (subseq template (1+ at))))))
-
-(defun open-temporary (&rest open-arguments
-                       &key (template *default-template*)
-                            (generate-random-string 'generate-random-string)
-                            (max-tries *max-tries*) (direction :output)
-                       &allow-other-keys)
-  \"A new file named from TEMPLATE (its % replaced by a random string), opened with OPEN-ARGUMENTS.\"
-  (let ((args (alexandria:remove-from-plist open-arguments :template :generate-random-string :max-tries
-                                            :direction)))
-    (dotimes (i max-tries (error 'cannot-create-temporary-file :template template :max-tries max-tries))
-      (let ((s (apply #'open (translate-logical-pathname (generate-random-pathname template generate-random-string))
-                      :direction direction :if-exists nil args)))
-        (when s (return s))))))
-
-(defmacro with-output-to-temporary-file ((stream &rest args) &body body)
-  \"Runs BODY with STREAM on a new temporary file; returns the file's pathname.\"
-  `(with-open-stream (,stream (open-temporary ,@args))
-     ,@body
-     (pathname ,stream)))
-
-(defmacro with-open-temporary-file ((stream &rest args &key keep &allow-other-keys) &body body)
-  \"Runs BODY with STREAM on a new temporary file, deleted afterwards unless KEEP.\"
-  `(with-open-stream (,stream (open-temporary ,@(alexandria:remove-from-plist args :keep)))
-     (unwind-protect (progn ,@body)
-       (unless ,keep
-         (close ,stream)
-         (delete-file (pathname ,stream))))))
+;;; temporary files: temporary-files.lisp from disk, its GETENV given tinycl's branch (SBCL's
+;;; calls SB-EXT:POSIX-GETENV); it sets up the logical host TEMPORARY-FILES as on any Lisp
+(let ((*package* (find-package :cl-fad))
+      (file (merge-pathnames \"temporary-files.lisp\" (asdf::%library-source-directory \"cl-fad\"))))
+  (labels ((fix (form)
+             ;; the library's (defun getenv ...), wherever it is (inside an EVAL-WHEN), becomes tinycl's
+             (cond ((and (consp form) (eq (car form) 'defun) (consp (cdr form))
+                         (eq (cadr form) (intern \"GETENV\" :cl-fad)))
+                    '(defun getenv (x) \"The value of the environment variable named X, or NIL.\"
+                      (tinycl:posix-getenv x)))
+                   ((consp form) (fix-elements form))
+                   (t form)))
+           (fix-elements (list)
+             (if (consp list) (cons (fix (car list)) (fix-elements (cdr list))) list)))
+    (with-open-file (in file)
+      (do ((form (read in nil in) (read in nil in)))
+          ((eq form in))
+        (eval (fix form))))))
 " '("bordeaux-threads" "alexandria"))
 
 ;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS
@@ -271,6 +233,45 @@
   (dolist (file '(\"api\" \"l0-utils\" \"l0-strings\" \"l0-macros\" \"l0-arrays\" \"l0-clos\" \"l0-files\"
                   \"l0-time\" \"set-equal\" \"generic-lisp\" \"generic-interface\" \"defclass-star\" \"copy-file\"))
     (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir))))
+")
+
+;;; named-readtables 0.9 loads from disk as it is; but with no readtable iterator for tinycl,
+;;; its portable one (cruft.lisp) calls GET-MACRO-CHARACTER on every character code up to
+;;; CHAR-CODE-LIMIT and, for each dispatching character, GET-DISPATCH-MACRO-CHARACTER on every
+;;; one again: 2.2 million calls per iteration, half of cl-interpol's load. Its SBCL branch
+;;; walks SBCL's readtable internals instead; tinycl's walks its own (the primitive
+;;; %READTABLE-MACRO-CHARACTERS), giving the same entries in increasing order of character, as
+;;; the portable one does. It replaces the portable one as soon as cruft.lisp has loaded.
+(%register-file-layer "named-readtables" "cruft" "
+(in-package :editor-hints.named-readtables)
+
+(defun %make-readtable-iterator (readtable)
+  (check-type readtable readtable)
+  (let ((entries (sys::%readtable-macro-characters readtable)))
+    #'(lambda ()
+        (if entries
+            (destructuring-bind (char reader-fn non-terminating-p disp? table) (pop entries)
+              (declare (ignore non-terminating-p))
+              (values t char reader-fn disp? table))
+            (values nil nil nil nil nil)))))
+")
+
+;;; xmls (Debian's 3.0.x): xmls.lisp defines TEST, which its xmls/test system calls, only for
+;;; six implementations, because its SBCL, CMUCL, ABCL and Allegro branches read test files from
+;;; the command line when given none; CCL's branch (like CLISP's, but without printing its
+;;; arguments) has no implementation-specific code. The layer reads that definition from
+;;; xmls.lisp on disk as CCL's reader sees it (:CCL among the features while the file is read,
+;;; nothing else of it evaluated) and evaluates it, after xmls.lisp has loaded.
+(%register-file-layer "xmls" "xmls" "
+(let ((file (merge-pathnames \"xmls.lisp\" (asdf::%library-source-directory \"xmls\")))
+      (*package* (find-package \"XMLS\"))
+      (*features* (cons :ccl *features*)))
+  (with-open-file (in file)
+    (do ((form (read in nil in) (read in nil in)))
+        ((eq form in))
+      (when (and (consp form) (eq (car form) 'defun) (eq (cadr form) (find-symbol \"TEST\" \"XMLS\")))
+        (let ((*features* (cdr *features*)))
+          (eval form))))))
 ")
 
 ;;; uiop and asdf: part of the image (asdf.lisp, uiop.lisp), as in an implementation that
@@ -332,12 +333,14 @@
 (defun finalize (object function) (tinycl:finalize object function))
 
 (defun cancel-finalization (object) (tinycl:cancel-finalization object))
-")
+" nil '(:in-order-to ((test-op (test-op "trivial-garbage/tests")))))
 
 (%register-builtin-system "trivial-garbage/tests" nil
   "Unit tests for TRIVIAL-GARBAGE (its tests.lisp, loaded from disk by tinycl's built-in layer)."
   "(load (merge-pathnames \"tests.lisp\" (asdf::%library-source-directory \"trivial-garbage\")))"
-  '("trivial-garbage" "rt"))
+  '("trivial-garbage" "rt")
+  ;; as its .asd: (asdf:test-system "trivial-garbage") runs RT's DO-TESTS
+  (list :test #'(lambda () (funcall (find-symbol "DO-TESTS" "REGRESSION-TEST")))))
 
 ;;; closer-mop 1.0.0: its package definition imports the MOP from a package chosen by
 ;;; implementation feature (with none for an unlisted Lisp, DEFPACKAGE is given a package named

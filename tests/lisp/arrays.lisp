@@ -754,3 +754,24 @@
     (vector-push-extend 7 a) (vector-push-extend 9 a)
     (list a (type-of a) (equalp a #(7 9)) (array-element-type (adjust-array a 5))))
   (#(7 9) (vector (unsigned-byte 8) 2) t (unsigned-byte 8)))
+
+;;; An element type that holds arrays, lists or integers beyond an octet upgrades to T without
+;;; SUBTYPEP (types.c, type_upgrades_to_t_p): esrap's chunk arrays were checked on every parse
+;;; with five SUBTYPEP calls of 40,000 instructions each. The answers are SBCL's where tinycl
+;;; has the same specialised arrays; the last part took seconds before.
+(deftype ar-chunk () '(simple-array t 1))
+(deftype ar-chunk-array () '(simple-array (or (eql 0) ar-chunk) 1))
+(deftest upgraded-element-type-without-subtypep
+  (let ((a (make-array 3 :initial-element 0)))
+    (list (upgraded-array-element-type '(or (eql 0) ar-chunk))
+          (upgraded-array-element-type '(or (eql 0) (eql 1)))
+          (upgraded-array-element-type '(or (eql 0) (eql #\a)))
+          (upgraded-array-element-type '(member #\a #\b))
+          (upgraded-array-element-type '(or list (eql 1)))
+          (typep a 'ar-chunk-array)
+          (typep "abc" 'ar-chunk-array)
+          (typep (make-array 2 :element-type 'bit) '(simple-array (or (eql 0) (eql 1)) (2)))
+          (let ((start (get-internal-run-time)) (type (list 'simple-array '(or (eql 0) ar-chunk) 1)))
+            (dotimes (i 200000) (typep a type))
+            (< (- (get-internal-run-time) start) (floor internal-time-units-per-second 2)))))
+  (t bit t base-char t t nil t t))

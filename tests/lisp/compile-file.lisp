@@ -225,6 +225,52 @@
     (cf-compile "bad.lisp"))
   (nil t t))
 
+;; a compiled file keeps no function's source form (SBCL's FUNCTION-LAMBDA-EXPRESSION of a compiled
+;; function is NIL too): loaded from source the function has it; its docstring and lambda list stay
+(deftest compile-file-keeps-no-source-forms
+  (progn
+    (cf-write "src.lisp" "(defun cl-user::cf-src (a &optional (b 2) &key c) \"Doc of cf-src.\" (list a b c))")
+    (load (cf "src.lisp"))
+    (let ((from-source (function-lambda-expression #'cf-src)))
+      (load (first (cf-compile "src.lisp")))
+      (list (car from-source) (function-lambda-expression #'cf-src) (documentation 'cf-src 'function)
+            (sys::%function-lambda-list #'cf-src) (cf-src 1 2 :c 3))))
+  (lambda nil "Doc of cf-src." (a &optional (b 2) &key c) (1 2 3)))
+
+;; esrap's rule.lisp: a top-level MACROLET's local macro expands into an EVAL-WHEN of all three
+;; situations defining a function, which a later DEFCONSTANT calls at compile time
+(deftest compile-file-macrolet-eval-when-defun-used-at-compile-time
+  (progn
+    (cf-write "mr.lisp"
+              "(macrolet ((define (&rest names)"
+              "             `(eval-when (:compile-toplevel :load-toplevel :execute)"
+              "                (defun cl-user::cf-mr-props (&key ,@names) (+ ,@names)))))"
+              "  (define a b))"
+              "(defconstant cl-user::+cf-mr-default+ (cl-user::cf-mr-props :a 1 :b 2))"
+              "(defun cl-user::cf-mr-get () cl-user::+cf-mr-default+)")
+    (fmakunbound 'cf-mr-props)
+    (let ((r (cf-compile "mr.lisp")))
+      (list (second r) (third r) (progn (load (first r)) (cf-mr-get)))))
+  (nil nil 3))
+
+;; a file whose literal is an object an earlier compiled file made (read with #.) holds a copy of
+;; that object only, not the whole of the earlier file (loaded as one block of the heap); a global
+;; function the earlier file defined is referred to by its name
+(deftest compile-file-objects-of-an-earlier-compiled-file
+  (progn
+    (cf-write "early.lisp"
+              "(defparameter cl-user::*cf-early* '(optimize speed))"
+              "(defparameter cl-user::*cf-early-big* '#.(make-list 20000 :initial-element 7))"
+              "(defun cl-user::cf-early-fn () :early)")
+    (load (first (cf-compile "early.lisp")))
+    (cf-write "late.lisp"
+              "(defun cl-user::cf-late () (list '#.cl-user::*cf-early* #.#'cl-user::cf-early-fn))")
+    (let ((out (first (cf-compile "late.lisp"))))
+      (load out)
+      (list (< (length (cf-bytes out)) 100000) (first (cf-late))
+            (eq (second (cf-late)) #'cf-early-fn))))
+  (t (optimize speed) t))
+
 (deftest compile-file-cleanup
   (progn
     (dolist (f (directory (cf "*.*"))) (delete-file f))
