@@ -1100,7 +1100,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
-    if ((n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref) {
+    if (inline_reads_var(n)) {
         n->next_var = c->call_vars;
         c->call_vars = n;
     }
@@ -1394,9 +1394,10 @@ static void finalize(ACtx *c) {
     /* 6. tests and CAR/CDR of a variable of the current frame read its slot in place */
     for (IfNode *i = c->if_vars; i; i = i->next_var) fuse_if_var(i);
     c->if_vars = NULL;
-    for (CallNode *n = c->call_vars; n; n = n->next_var)
-        if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+    for (CallNode *n = c->call_vars; n; n = n->next_var) inline_in_place(n);
     c->call_vars = NULL;
+    for (Pending *p = c->pending; p; p = p->next)
+        if (p->lambda) mark_self_tail_calls(p->lambda);
     /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }

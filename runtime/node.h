@@ -76,7 +76,7 @@ typedef struct ACtx {
     Fixup *fixups;
     struct LetNode *lets;  /* sub-scope nodes to finalise */
     struct IfNode *if_vars;  /* IFs testing a variable, to specialise once its slot is known */
-    struct CallNode *call_vars; /* the same for CAR and CDR of a variable */
+    struct CallNode *call_vars; /* the same for inline calls of variables (inline_reads_var) */
     struct Pending *pending; /* lambdas and lambda lists to finalise */
     ALambda *lambdas;
     bool eager;            /* analyse every lambda now (the analysis that forces a lazy one) */
@@ -145,7 +145,7 @@ typedef struct CallNode {
     Node **args;
     Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
     int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
-    struct CallNode *next_var; /* the analysis context's list of CAR and CDR calls of a variable */
+    struct CallNode *next_var; /* the analysis context's list of inline calls of variables */
 } CallNode;
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
@@ -235,6 +235,18 @@ bool if_tests_var(IfNode *i);
 /* Once the variables' slots are known (finalisation): an IF testing a variable of the current
  * frame, or a fused predicate of one, reads the slot in place. */
 void fuse_if_var(IfNode *i);
+
+/* Whether inline call C has a variant reading its arguments in place, should they be variables of
+ * the current frame (or a constant second one); once the slots are known, choose it (nodes.c). */
+bool inline_reads_var(CallNode *c);
+void inline_in_place(CallNode *c);
+/* Whether N is an IF with a fused test (nodes-test.c). */
+bool node_is_fused_if(Node *n);
+/* Calls of LAM's own name in tail position of its body become loops (nodes.c, at finalisation). */
+void mark_self_tail_calls(Lambda *lam);
+/* What a self tail call returns to its function's runner: run the body again (an immediate no
+ * other marker uses: see object.h, reader.c, load.c, session.c). */
+#define TAIL_MARK OBJ(0xB06)
 
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);

@@ -100,6 +100,43 @@ DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
 DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
 DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
 
+DEFINE_TEST1_VAR(ev_if_zerop_var, if (is_fixnum(a)) DECIDE(a == FIX(0));)
+DEFINE_TEST1_VAR(ev_if_plusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
+DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+
+/* The two-argument ones with a variable of the current frame and a variable or a constant, read in
+ * place (fuse_if_var): no argument is evaluated through its node, so the fast path calls nothing
+ * and saves no register (the general evaluators above push six). */
+#define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
+#define CONST_ARG(k) (((ConstNode *)c->args[k])->value)
+#define DEFINE_TEST2_IN_PLACE(name, A, X, fast)                                     \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                   \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a = A(0), x = X(1);                                                     \
+        bool b;                                                                     \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        return if_slow(L, i, 2, a, x, env);                                         \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+#define DEFINE_TEST2_VV_VC(name, fast)                                              \
+    DEFINE_TEST2_IN_PLACE(name##_vv, VAR_ARG, VAR_ARG, fast)                        \
+    DEFINE_TEST2_IN_PLACE(name##_vc, VAR_ARG, CONST_ARG, fast)
+
+DEFINE_TEST2_VV_VC(ev_if_eq, DECIDE(a == x);)
+DEFINE_TEST2_VV_VC(ev_if_eql, if (a == x) DECIDE(true); if (!is_heap(a) || !is_heap(x)) DECIDE(false);)
+DEFINE_TEST2_VV_VC(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
+DEFINE_TEST2_VV_VC(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
+DEFINE_TEST2_VV_VC(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
+DEFINE_TEST2_VV_VC(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
+DEFINE_TEST2_VV_VC(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
+DEFINE_TEST2_VV_VC(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+
+#undef DEFINE_TEST2_VV_VC
+#undef DEFINE_TEST2_IN_PLACE
+#undef VAR_ARG
+#undef CONST_ARG
 #undef FIXNUMS
 #undef DECIDE
 #undef DEFINE_TEST1
@@ -134,16 +171,31 @@ static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
 /* The predicates that have a variant reading a variable in place. */
 static const struct { EvalFn ev, var; } fused_var_tests[] = {
     {ev_if_null, ev_if_null_var}, {ev_if_consp, ev_if_consp_var}, {ev_if_atom, ev_if_atom_var},
-    {ev_if_endp, ev_if_endp_var},
+    {ev_if_endp, ev_if_endp_var}, {ev_if_zerop, ev_if_zerop_var}, {ev_if_plusp, ev_if_plusp_var},
+    {ev_if_minusp, ev_if_minusp_var},
+};
+
+/* The two-argument predicates that have variants reading (variable, variable) and (variable,
+ * constant) in place. */
+static const struct { EvalFn ev, vv, vc; } fused_var2_tests[] = {
+    {ev_if_eq, ev_if_eq_vv, ev_if_eq_vc}, {ev_if_eql, ev_if_eql_vv, ev_if_eql_vc},
+    {ev_if_lt, ev_if_lt_vv, ev_if_lt_vc}, {ev_if_gt, ev_if_gt_vv, ev_if_gt_vc},
+    {ev_if_le, ev_if_le_vv, ev_if_le_vc}, {ev_if_ge, ev_if_ge_vv, ev_if_ge_vc},
+    {ev_if_numeq, ev_if_numeq_vv, ev_if_numeq_vc}, {ev_if_numne, ev_if_numne_vv, ev_if_numne_vc},
 };
 
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 Obj ev_if(Lisp *L, Node *n, Env *env);
+extern const EvalDef nodes_test_evaluators[];
 
 bool if_tests_var(IfNode *i) {
     if (i->n.ev == ev_if) return i->test->ev == ev_lref;
     for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
         if (i->n.ev == fused_var_tests[k].ev) return i->call->args[0]->ev == ev_lref;
+    for (size_t k = 0; k < sizeof fused_var2_tests / sizeof *fused_var2_tests; k++)
+        if (i->n.ev == fused_var2_tests[k].ev)
+            return i->call->args[0]->ev == ev_lref &&
+                   (i->call->args[1]->ev == ev_lref || i->call->args[1]->ev == ev_const);
     return false;
 }
 
@@ -155,6 +207,12 @@ void fuse_if_var(IfNode *i) {
     if (i->call->args[0]->ev != ev_lref0) return;
     for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
         if (i->n.ev == fused_var_tests[k].ev) i->n.ev = fused_var_tests[k].var;
+    for (size_t k = 0; k < sizeof fused_var2_tests / sizeof *fused_var2_tests; k++)
+        if (i->n.ev == fused_var2_tests[k].ev) {
+            EvalFn second = i->call->args[1]->ev;
+            if (second == ev_lref0) i->n.ev = fused_var2_tests[k].vv;
+            else if (second == ev_const) i->n.ev = fused_var2_tests[k].vc;
+        }
 }
 
 void fuse_if_test(Lisp *L, IfNode *i) {
@@ -180,6 +238,12 @@ void fuse_if_test(Lisp *L, IfNode *i) {
     i->n.ev = ev;
 }
 
+bool node_is_fused_if(Node *n) {
+    for (const EvalDef *d = nodes_test_evaluators; d->ev; d++)
+        if (n->ev == d->ev) return true;
+    return false;
+}
+
 /* The evaluators of this file, for images (imagetab.h). */
 const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_null), EVALDEF(ev_if_consp), EVALDEF(ev_if_atom), EVALDEF(ev_if_listp), EVALDEF(ev_if_symbolp),
@@ -187,5 +251,10 @@ const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_eql), EVALDEF(ev_if_lt), EVALDEF(ev_if_gt), EVALDEF(ev_if_le), EVALDEF(ev_if_ge),
     EVALDEF(ev_if_numeq), EVALDEF(ev_if_numne), EVALDEF(ev_if_lref0), EVALDEF(ev_if_numberp),
     EVALDEF(ev_if_null_var), EVALDEF(ev_if_consp_var), EVALDEF(ev_if_atom_var), EVALDEF(ev_if_endp_var),
+    EVALDEF(ev_if_zerop_var), EVALDEF(ev_if_plusp_var), EVALDEF(ev_if_minusp_var),
+    EVALDEF(ev_if_eq_vv), EVALDEF(ev_if_eq_vc), EVALDEF(ev_if_eql_vv), EVALDEF(ev_if_eql_vc),
+    EVALDEF(ev_if_lt_vv), EVALDEF(ev_if_lt_vc), EVALDEF(ev_if_gt_vv), EVALDEF(ev_if_gt_vc),
+    EVALDEF(ev_if_le_vv), EVALDEF(ev_if_le_vc), EVALDEF(ev_if_ge_vv), EVALDEF(ev_if_ge_vc),
+    EVALDEF(ev_if_numeq_vv), EVALDEF(ev_if_numeq_vc), EVALDEF(ev_if_numne_vv), EVALDEF(ev_if_numne_vc),
     {0},
 };

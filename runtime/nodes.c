@@ -214,6 +214,19 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
     err_type(L, fn, S(FUNCTION));
 }
 
+/* The body of LAM returned TAIL_MARK: a call of the function itself in tail position
+ * (ev_call_self_tailN) put its arguments in FRAME's parameter slots; run the body again, as often
+ * as it asks. Its other slots are cleared as a new call's are (see direct_run). */
+static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *frame) {
+    Obj r;
+    do {
+        for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
+        safe_point(L);
+        r = EVAL(L, lam->body, frame);
+    } while (r == TAIL_MARK);
+    return r;
+}
+
 /* Run the body of closure FN (LAM, direct_args) in FRAME, whose first NA slots hold its arguments.
  * The callers clear the frame's other slots (a specialised call clears its fixed DIRECT_SLOTS
  * whole, before the arguments are evaluated into it): they hold 0 until bound, so that a
@@ -232,6 +245,7 @@ static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lam
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
+    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
     PROFILE_EXIT(L, &rec);
     L->calls = caller;
     return r;
@@ -381,6 +395,79 @@ static __attribute__((noinline)) Obj funcall_general(Lisp *L, CallNode *c, Obj f
 }
 
 Obj ev_call_prim(Lisp *L, Node *n, Env *env);
+
+/* ---- calls of the function itself in tail position ----
+ * A call of a global function by the name of the function whose body it ends (mark_self_tail_calls,
+ * at analysis): when, once its arguments are evaluated, the name still names the closure whose
+ * call is the innermost (its record is L->calls, its frame this one), the arguments replace the
+ * parameters in place and TAIL_MARK goes up to the call's runner (direct_run, apply_closure),
+ * which runs the body again: a loop, without a frame, a record or a C frame per call. As with
+ * SBCL's tail calls, the calls so merged show as one frame in a backtrace (with the latest
+ * arguments). Not while the profiler counts calls; a traced function's name names the TRACE
+ * wrapper, so its calls go the general way and are all shown. */
+static __attribute__((noinline)) Obj self_tail_general(Lisp *L, CallNode *c, int na, Obj a0, Obj a1, Obj a2,
+                                                      Obj a3, Obj a4, Obj a5) {
+    Obj args[6] = {a0, a1, a2, a3, a4, a5};
+    Symbol *s = SYM(c->fname);
+    if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+    return call_object(L, s->function, na, args, c->fname);
+}
+
+/* NA is a constant in each evaluator below: the loops unrolled, the arguments kept in registers
+ * (the slow path takes them by value, so that no array's address escapes). */
+static inline __attribute__((always_inline)) Obj self_tail(Lisp *L, Node *n, Env *env, const int na) {
+    CallNode *c = (CallNode *)n;
+    Obj a[6] = {0};
+#pragma GCC unroll 6
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(a[i], L, c->args[i], env);
+    /* L->calls is never NULL here: the function whose body holds this node pushed a record */
+    CallRecord *rec = L->calls;
+    if (LIKELY(SYM(c->fname)->function == rec->fn) && LIKELY(rec->env == env) && LIKELY(!L->profiling) &&
+        LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))) {
+#pragma GCC unroll 6
+        for (int i = 0; i < na; i++) env->slots[i] = a[i];
+        return TAIL_MARK;
+    }
+    return self_tail_general(L, c, na, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+Obj ev_call_self_tail1(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 1); }
+Obj ev_call_self_tail2(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 2); }
+Obj ev_call_self_tail3(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 3); }
+Obj ev_call_self_tail4(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 4); }
+Obj ev_call_self_tail5(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 5); }
+Obj ev_call_self_tail6(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 6); }
+
+Obj ev_if(Lisp *L, Node *n, Env *env);
+Obj ev_block(Lisp *L, Node *n, Env *env);
+Obj ev_the(Lisp *L, Node *n, Env *env);
+
+/* Give the calls of LAM's own name in tail position of its body ev_call_self_tailN: through PROGN's
+ * last form, both branches of IF (plain or fused), BLOCK without a non-local exit and THE. A LET
+ * is not looked into (its variables are cleared after its body). */
+static void mark_tail(Node *n, Lambda *lam) {
+    if (n->ev == ev_progn) {
+        SeqNode *s = (SeqNode *)n;
+        if (s->count > 0) mark_tail(s->forms[s->count - 1], lam);
+    } else if (n->ev == ev_if || node_is_fused_if(n)) {
+        mark_tail(((IfNode *)n)->then, lam);
+        mark_tail(((IfNode *)n)->els, lam);
+    } else if (n->ev == ev_block) {
+        mark_tail(((BlockNode *)n)->body, lam);
+    } else if (n->ev == ev_the) {
+        mark_tail(((TheNode *)n)->form, lam);
+    } else if (n->ev == ev_call_global1 || n->ev == ev_call_global2 || n->ev == ev_call_global3 ||
+               n->ev == ev_call_global4 || n->ev == ev_call_global5 || n->ev == ev_call_global6) {
+        CallNode *c = (CallNode *)n;
+        static const EvalFn self[] = {ev_call_self_tail1, ev_call_self_tail2, ev_call_self_tail3,
+                                      ev_call_self_tail4, ev_call_self_tail5, ev_call_self_tail6};
+        if (c->fname == lam->name && c->nargs == lam->ll.nreq) c->n.ev = self[c->nargs - 1];
+    }
+}
+
+void mark_self_tail_calls(Lambda *lam) {
+    if (lam->direct_arity > 1 && lam->body && is_type(lam->name, T_SYMBOL)) mark_tail(lam->body, lam);
+}
 
 Obj ev_funcall(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
@@ -545,6 +632,74 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     return prim_slow3(L, c, a, b, x);
 }
 
+/* ---- inline arithmetic of variables and constants, read in place ----
+ * (1+ v), (1- v), (+ v w), (+ v k), (- v w), (- v k) with V and W variables of the current frame
+ * and K a constant (inline_in_place, at finalisation): nothing is evaluated through a node, so
+ * the fast path calls nothing and saves no register. */
+#define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
+#define CONST_ARG(k) (((ConstNode *)c->args[k])->value)
+#define DEFINE_INLINE_IN_PLACE1(name, op)                                                   \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj a = VAR_ARG(0), r;                                                              \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, FIX(1), &r)) {           \
+            L->nvals = 1;                                                                   \
+            return r;                                                                       \
+        }                                                                                   \
+        return prim_slow1(L, c, a);                                                         \
+    }
+#define DEFINE_INLINE_IN_PLACE2(name, B, op)                                                \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj a = VAR_ARG(0), b = B(1), r;                                                    \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, b, &r)) {                \
+            L->nvals = 1;                                                                   \
+            return r;                                                                       \
+        }                                                                                   \
+        return prim_slow2(L, c, a, b);                                                      \
+    }
+DEFINE_INLINE_IN_PLACE1(ev_inline_1plus_var, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE1(ev_inline_1minus_var, fixnum_sub_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_add_vv, VAR_ARG, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_add_vc, CONST_ARG, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vv, VAR_ARG, fixnum_sub_checked)
+DEFINE_INLINE_IN_PLACE2(ev_inline_sub_vc, CONST_ARG, fixnum_sub_checked)
+#undef DEFINE_INLINE_IN_PLACE1
+#undef DEFINE_INLINE_IN_PLACE2
+#undef VAR_ARG
+#undef CONST_ARG
+
+/* The inline calls with a variant reading its arguments in place: the evaluator chosen at analysis,
+ * its variant for a variable of the current frame (and a variable or constant second argument). */
+static const struct { EvalFn ev, v, vv, vc; } inline_in_place_table[] = {
+    {ev_inline_car, ev_inline_car_var, NULL, NULL}, {ev_inline_cdr, ev_inline_cdr_var, NULL, NULL},
+    {ev_inline_1plus, ev_inline_1plus_var, NULL, NULL}, {ev_inline_1minus, ev_inline_1minus_var, NULL, NULL},
+    {ev_inline_add, NULL, ev_inline_add_vv, ev_inline_add_vc}, {ev_inline_sub, NULL, ev_inline_sub_vv, ev_inline_sub_vc},
+};
+
+Obj ev_lref(Lisp *L, Node *n, Env *env);
+
+bool inline_reads_var(CallNode *c) {
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
+        if (c->n.ev == inline_in_place_table[k].ev)
+            return c->args[0]->ev == ev_lref &&
+                   (c->nargs == 1 || c->args[1]->ev == ev_lref || c->args[1]->ev == ev_const);
+    return false;
+}
+
+void inline_in_place(CallNode *c) {
+    if (c->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++) {
+        if (c->n.ev != inline_in_place_table[k].ev) continue;
+        EvalFn ev = NULL;
+        if (c->nargs == 1) ev = inline_in_place_table[k].v;
+        else if (c->args[1]->ev == ev_lref0) ev = inline_in_place_table[k].vv;
+        else if (c->args[1]->ev == ev_const) ev = inline_in_place_table[k].vc;
+        if (ev) c->n.ev = ev;
+        return;
+    }
+}
+
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     Obj fn;
@@ -552,9 +707,25 @@ Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     return call_node_args(L, c, fn, env);
 }
 
+/* A call of a local function or lambda form with more arguments than the specialised evaluators
+ * take, whose callee takes them directly: evaluated straight into its frame, as call_direct does
+ * for a global one. */
+static __attribute__((noinline)) Obj call_node_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, Env *env) {
+    int na = c->nargs;
+    Obj buf[lam->nslots + 1];
+    Env *frame = (Env *)buf;
+    memset(buf, 0, sizeof buf);   /* see direct_run */
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+    return direct_run(L, fn, lam, frame, na);
+}
+
 /* The arguments of call node C, then the call of FN with them the general way. */
 static Obj call_node_args(Lisp *L, CallNode *c, Obj fn, Env *env) {
     int na = c->nargs;
+    if (is_heap(fn) && heap_type(fn) == T_CLOSURE) {
+        Lambda *lam = lambda_ready(L, CLOSURE(fn)->lambda);
+        if (lam->direct_args && lam->ll.nreq == na) return call_node_direct(L, c, fn, lam, env);
+    }
     Obj args[na ? na : 1];
     for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
     return call_object(L, fn, na, args, NIL);
@@ -630,6 +801,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     }
     rec.env = frame;
     Obj r = EVAL(L, lam->body, frame);
+    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
     PROFILE_EXIT(L, &rec);
     L->calls = rec.link;
@@ -985,5 +1157,9 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
+    EVALDEF(ev_inline_1plus_var), EVALDEF(ev_inline_1minus_var), EVALDEF(ev_inline_add_vv),
+    EVALDEF(ev_inline_add_vc), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_sub_vc),
+    EVALDEF(ev_call_self_tail1), EVALDEF(ev_call_self_tail2), EVALDEF(ev_call_self_tail3),
+    EVALDEF(ev_call_self_tail4), EVALDEF(ev_call_self_tail5), EVALDEF(ev_call_self_tail6),
     {0},
 };

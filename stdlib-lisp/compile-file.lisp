@@ -200,7 +200,7 @@ analysed inside them (CLHS 3.2.3.1).")
           (with-open-file (stream truename :external-format external-format)
             (let ((eof (list nil)))
               (loop
-                (let ((form (handler-case (let ((*load-reading* nil)) (read stream nil eof))
+                (let ((form (handler-case (let ((*load-reading* nil)) (%place-lists-from stream) (read stream nil eof))
                               (error (c)
                                 (%compile-report-error c)
                                 (setq aborted t warnings-p t failure-p t)
