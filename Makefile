@@ -6,7 +6,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
 # libmicrohttpd is not linked: `tinycl mcp --http` opens it when it starts (src/mcp/mhd.c), so its
 # headers are needed to build and its shared library only to serve HTTP.
-LDLIBS  = -lgc -lgmp -lcjson -lreadline -ldl -lpthread -lm
+LDLIBS  = -lgc -lgmp -lcjson -lz -lreadline -ldl -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 
@@ -14,7 +14,7 @@ export SANFLAGS
 # core: objects, interpreter state, memory, unwinding, errors, symbols and packages, the boot
 CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c runtime/error.c \
                runtime/symbol.c runtime/package.c runtime/lstring.c runtime/init.c runtime/abi.c \
-               runtime/image.c runtime/imagetab.c runtime/bootimage.c \
+               runtime/image.c runtime/imagetab.c runtime/imagestats.c runtime/imagecold.c runtime/bootimage.c runtime/bootlayout.c \
                runtime/snapshot.c runtime/written.c runtime/access.c runtime/iowait.c runtime/weak.c
 # evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
 EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/nodes-test.c runtime/evalprim.c runtime/load.c \
@@ -92,7 +92,7 @@ EXE_LDFLAGS ?= -no-pie
 # libraries fewer, a quarter of the instructions of `tinycl -e nil` (docs/performance.md).
 static_a = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))
 lib_or_a = $(if $(call static_a,$(1)),-l:lib$(1).a,-l$(1))
-EXE_LDLIBS ?= $(call lib_or_a,gc) $(call lib_or_a,gmp) -lcjson $(call lib_or_a,readline) \
+EXE_LDLIBS ?= $(call lib_or_a,gc) $(call lib_or_a,gmp) -lcjson $(call lib_or_a,z) $(call lib_or_a,readline) \
               $(if $(call static_a,readline),$(call lib_or_a,tinfo)) -ldl -lpthread -lm
 $(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
 	$(CC) $(SANFLAGS) $(EXE_LDFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(EXE_LDLIBS)

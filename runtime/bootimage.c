@@ -1,6 +1,7 @@
 /* bootimage.c: the booted interpreter as an image: written at build time, loaded by lisp_new. */
 #include "bootimage.h"
 #include "image.h"
+#include "bootlayout.h"
 #include "gcdirty.h"
 #include "eval.h"
 #include "control.h"
@@ -63,13 +64,18 @@ bool bootimage_source_boot(void) { return from_source || boot_env_is("source"); 
 bool bootimage_required(void) { return boot_env_is("image"); }
 
 int bootimage_write(Lisp *L, const char *path, char *err) {
+    /* the hot part first for the image the build writes (tcl_write_boot_image, which gives it
+     * the snapshot a start uses); another interpreter's image is written in the writer's order */
+    size_t nhot = 0;
+    uintptr_t *hot = is_type(L->image_snapshot, T_VECTOR) ? bootlayout_hot(L, (const uintptr_t *)L, NROOTS, &nhot) : NULL;
     Lisp *copy = (Lisp *)malloc(sizeof *copy);
-    if (!copy) { snprintf(err, IMAGE_ERRLEN, "out of memory"); return -1; }
+    if (!copy) { free(hot); snprintf(err, IMAGE_ERRLEN, "out of memory"); return -1; }
     memcpy(copy, L, sizeof *copy);
     for (size_t i = 0; i < NFIELDS; i++) memset((char *)copy + instance_fields[i].off, 0, instance_fields[i].size);
     ImageRegion ext[1] = {{L, sizeof *L}};
     size_t len = 0;
-    unsigned char *img = image_write(L, (const uintptr_t *)copy, NROOTS, ext, 1, &len, err);
+    unsigned char *img = image_write_layout(L, (const uintptr_t *)copy, NROOTS, ext, 1, hot, nhot, &len, err);
+    free(hot);
     free(copy);
     if (!img) return -1;
     FILE *f = fopen(path, "wb");
@@ -174,7 +180,7 @@ bool bootimage_load(Lisp *L, char *err) {
     L->image_heap = heap;
     /* nothing in the loaded part points into the collector's heap yet: from here each collection
      * scans only the pages written since (gcdirty.c) instead of the whole part */
-    gcdirty_track(heap.scanned, heap.scanned_bytes);
+    if (!heap.tracked) gcdirty_track(heap.scanned, heap.scanned_bytes);
     /* the mapped pages were read once: give them back (they stay in the page cache for the next) */
     if (image_mapped) {
         __atomic_store_n(&image_scanned_at, image_scanned_offset(image_bytes, image_len), __ATOMIC_RELAXED);

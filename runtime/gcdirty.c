@@ -15,6 +15,7 @@
  * default action, or a sanitizer's report). The table is changed only under the collector's lock,
  * so a collection never sees half of a change. */
 #include "gcdirty.h"
+#include "imagecold.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -63,6 +64,7 @@ static void pass_on(int sig, siginfo_t *si, void *uc) {
  * which needs no new mapping. */
 static bool give_up(Region *r, char *s) {
     size_t pages = (size_t)(r->end - s + page_size - 1) / page_size;
+    imagecold_fill(s, pages * page_size);     /* no page may become writable before it is there */
     for (size_t p = 0; p < pages; p++) __atomic_store_n(&r->dirty[p], 1, __ATOMIC_RELEASE);
     return mprotect(s, pages * page_size, PROT_READ | PROT_WRITE) == 0;
 }
@@ -71,6 +73,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc) {
     int saved = errno;
     char *a = (char *)si->si_addr;
     size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    /* a compressed page of the boot image touched for the first time (imagecold.h) */
+    if (si->si_code == SEGV_ACCERR && imagecold_fault(a)) { errno = saved; return; }
     if (si->si_code == SEGV_ACCERR) {
         for (size_t i = 0; i < n; i++) {
             char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
@@ -151,17 +155,25 @@ static void *add_locked(void *arg) {
     return NULL;
 }
 
-bool gcdirty_track(void *start, size_t bytes) {
+bool gcdirty_usable(void) {
     pthread_once(&install_once, install);
-    if (!installed || !bytes || (uintptr_t)start % page_size) return false;
+    return installed;
+}
+
+bool gcdirty_track(void *start, size_t bytes) { return gcdirty_track_part(start, bytes, bytes); }
+
+bool gcdirty_track_part(void *start, size_t bytes, size_t protect) {
+    pthread_once(&install_once, install);
+    if (!installed || !bytes || (uintptr_t)start % page_size || protect > bytes) return false;
     size_t pages = (bytes + page_size - 1) / page_size;
     Change c = {(char *)start, bytes, (unsigned char *)calloc(pages, 1), false};
     if (!c.dirty) return false;
+    size_t protect_pages = (protect + page_size - 1) / page_size;
     /* read-only first: once the region is in the table, a collection relies on its clean pages */
-    if (mprotect(start, pages * page_size, PROT_READ) != 0) { free(c.dirty); return false; }
+    if (protect_pages && mprotect(start, protect_pages * page_size, PROT_READ) != 0) { free(c.dirty); return false; }
     GC_call_with_alloc_lock(add_locked, &c);
     if (!c.done) {
-        mprotect(start, pages * page_size, PROT_READ | PROT_WRITE);
+        if (protect_pages) mprotect(start, protect_pages * page_size, PROT_READ | PROT_WRITE);
         free(c.dirty);
         return false;
     }
@@ -203,6 +215,7 @@ void gcdirty_written(void *start, size_t bytes) {
         if (!s || b <= s || a >= regions[i].end) continue;
         char *lo = a > s ? a : s, *hi = b < regions[i].end ? b : regions[i].end;
         size_t p = (size_t)(lo - s) / page_size, q = (size_t)(hi - s + page_size - 1) / page_size;
+        imagecold_fill(s + p * page_size, (q - p) * page_size);
         for (size_t k = p; k < q; k++) __atomic_store_n(&regions[i].dirty[k], 1, __ATOMIC_RELEASE);
         if (mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE) != 0) give_up(&regions[i], s);
     }

@@ -11,6 +11,12 @@
  * not possible: the caller registers the region as an ordinary root range then. A root range
  * registered with GC_add_roots for exactly that region is removed. */
 bool gcdirty_track(void *start, size_t bytes);
+/* The same for a region of which only the first PROTECT bytes are made read-only here: the rest
+ * are pages that come read-only when first touched (imagecold.h). */
+bool gcdirty_track_part(void *start, size_t bytes, size_t protect);
+/* Whether regions can be tracked at all (not when the image is scanned whole: TINYCL_GC_SCAN_IMAGE,
+ * Valgrind): the fault handler, which also brings in cold pages, is installed. */
+bool gcdirty_usable(void);
 /* Forget the region at START (before it is unmapped); false if it was not tracked. */
 bool gcdirty_untrack(void *start);
 /* The BYTES from START are about to be written wholesale: record their pages at once instead of

@@ -3,6 +3,8 @@
 #include "hash.h"
 #include "imagetab.h"
 #include "gcdirty.h"
+#include "imagestats.h"
+#include "imagecold.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -67,8 +69,26 @@ typedef struct ImageHeader {
     uint64_t scanned_at, atomic_at;                /* offsets of the two parts from the image's start (page-aligned) */
     uint64_t nlinks, names_hash;                   /* C addresses named, and what the table indices mean */
     uint64_t links_checksum;                       /* of the links, read only when they are used */
+    uint64_t scanned_hot, atomic_hot;              /* of each part, the bytes written as they are (the rest: cold) */
+    uint64_t cold_at, cold_bytes;                  /* the cold pages, compressed (imagecold.h) */
     uint64_t payload_bytes, checksum;
 } ImageHeader;
+
+/* Where the sections after the parts start (the layout above), from a header already checked. */
+typedef struct Sections { size_t scanned_bits, atomic_bits, relbits, tables, starts, links, end, ncold_s, ncold_a; } Sections;
+static Sections sections(const ImageHeader *h) {
+    Sections x;
+    x.scanned_bits = (size_t)(h->scanned_bytes / 8 + 63) / 64;
+    x.atomic_bits = (size_t)(h->atomic_bytes / 8 + 63) / 64;
+    x.ncold_s = h->scanned_hot < h->scanned_bytes ? (ROUND_PAGE(h->scanned_bytes) - h->scanned_hot) / PAGE : 0;
+    x.ncold_a = h->atomic_hot < h->atomic_bytes ? (ROUND_PAGE(h->atomic_bytes) - h->atomic_hot) / PAGE : 0;
+    x.relbits = (size_t)(h->cold_at + h->cold_bytes);
+    x.tables = x.relbits + x.scanned_bits * 8;
+    x.starts = x.tables + (size_t)h->ntables * 8;
+    x.links = x.starts + (x.scanned_bits + x.atomic_bits) * 8;
+    x.end = x.links + (size_t)h->nlinks * 16;
+    return x;
+}
 
 ImageStats image_last_stats;
 bool image_always_relink;
@@ -174,6 +194,10 @@ typedef struct Writer {
     int note_type;                                      /* image_write_noting: blocks of this type and size, */
     size_t note_size;
     uint64_t *noted; size_t nnoted, noted_cap;          /* their offsets in the scanned part */
+    const uintptr_t *hot; size_t nhot;                  /* image_write_layout: what goes first, uncompressed */
+    size_t scanned_hot, atomic_hot;                     /* the bytes of each part written as they are */
+    bool stats;                                         /* TINYCL_IMAGE_STATS: tally the blocks (imagestats.h) */
+    BlockMap owners;                                    /* for the tally: each block's owner */
 } Writer;
 
 static void *xrealloc(void *p, size_t n) {
@@ -455,8 +479,11 @@ static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
     free(queue);
 }
 
-/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation. */
-static uint64_t place_block(Writer *w, uintptr_t base) {
+static void tally_block(Writer *w, uintptr_t base, size_t size, int kind, uintptr_t where);
+
+/* Where the block at BASE goes (allocating its place on first sight): the encoded relocation.
+ * WHERE: the block holding the word that points to it (0 for a root). */
+static uint64_t place_block(Writer *w, uintptr_t base, uintptr_t where) {
     if ((w->map.count + 1) * 2 > w->map.cap) map_grow(&w->map);
     size_t i = map_slot(&w->map, base);
     if (w->map.keys[i]) return w->map.vals[i];
@@ -486,7 +513,36 @@ static uint64_t place_block(Writer *w, uintptr_t base) {
     w->map.keys[i] = base;
     w->map.vals[i] = rel;
     w->map.count++;
+    if (w->stats) tally_block(w, base, size, kind, where);
     return rel;
+}
+
+/* The tally of TINYCL_IMAGE_STATS: the block's kind, and its owner (imagestats.h), which it keeps
+ * for the blocks reached through it. */
+static void tally_block(Writer *w, uintptr_t base, size_t size, int kind, uintptr_t where) {
+    const uint64_t *word = (const uint64_t *)base;
+    bool atomic = kind == GC_I_PTRFREE;
+    uint64_t *cons_only = survey_slot(&w->survey, base);
+    bool node = !atomic && size >= 8 && word[0] >= (uintptr_t)__executable_start && word[0] < (uintptr_t)_end &&
+                imagetab_find(w->links, word[0]) >= 0 && !(word[0] & 7);
+    int k = imagestats_kind(base, size, !atomic && cons_only && *cons_only && size == sizeof(Cons), atomic, node);
+    int from = IMAGESTATS_ROOT;
+    if (where) {
+        uint64_t *o = survey_slot(&w->owners, where);
+        if (o) from = (int)*o;
+    }
+    int owner = k;
+    if (k == IMAGESTATS_CONS || k == IMAGESTATS_ATOMIC || k == IMAGESTATS_CSTRUCT) owner = from;
+    size_t trailing = 0;
+    while (trailing < size && word[(size - trailing) / 8 - 1] == 0) trailing += 8;
+    imagestats_add(k, owner, size, trailing);
+    if ((w->owners.count + 1) * 2 > w->owners.cap) map_grow(&w->owners);
+    size_t j = map_slot(&w->owners, base);
+    if (!w->owners.keys[j]) {
+        w->owners.keys[j] = base;
+        w->owners.vals[j] = (uint64_t)owner;
+        w->owners.count++;
+    }
 }
 
 /* A word pointing OFF bytes into the block the caller cut as its object K (of SIZE bytes): an
@@ -543,7 +599,7 @@ static uint64_t encode_word(Writer *w, uintptr_t v, bool *rel, uintptr_t where) 
     }
     if (find_block(w, v, &b)) {
         *rel = true;
-        return place_block(w, b.base) + (v - b.base);
+        return place_block(w, b.base, where) + (v - b.base);
     }
     /* the stack of a call that has returned (a block's exit point saved by a closure made during the
      * boot): nothing can use it any more, and nothing of it survives the writer's process */
@@ -634,11 +690,139 @@ static void encode_scanned(Writer *w, uintptr_t base) {
     }
 }
 
+
+/* ---- the hot part first (image_write_layout) ----
+ * The graph is encoded in the order the writer reaches it; then the blocks the caller named hot
+ * move to the front of each part, keeping their order, and the others after them from the next
+ * page on, where they are compressed page by page (imagecold.h). Every pointer into a part is
+ * moved with its block, through a table of where each old block start went. */
+
+typedef struct Moves {
+    size_t words;            /* of the old part */
+    uint32_t *block;         /* for each old word: the old block start (word index) holding it */
+    uint32_t *to;            /* for each old block start: its new word index */
+} Moves;
+
+/* New places for the blocks of a part of BYTES with block starts STARTS, hot blocks those whose
+ * start is set in HOT: returns the new length (*HOT_BYTES: of the uncompressed front). */
+static bool plan_moves(Moves *m, size_t bytes, const uint64_t *starts, size_t starts_words, const uint64_t *hot,
+                       size_t *new_len, size_t *hot_bytes) {
+    m->words = bytes / 8;
+    m->block = (uint32_t *)calloc(m->words + 1, sizeof *m->block);
+    m->to = (uint32_t *)calloc(m->words + 1, sizeof *m->to);
+    if (!m->block || !m->to) return false;
+    size_t at = REGION_GUARD / 8, nhot = 0, ncold = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            nhot = at;
+            at = ROUND_PAGE(at * 8) / 8;          /* the cold blocks from a page on */
+        }
+        for (size_t i = REGION_GUARD / 8; i < m->words;) {
+            size_t e = i + 1;
+            while (e < m->words && !(e / 64 < starts_words && bit_at(starts, e))) e++;
+            bool is_hot = bit_at(hot, i);
+            if (is_hot == (pass == 0)) {
+                m->to[i] = (uint32_t)at;
+                at += e - i;
+                ncold += pass;
+            }
+            if (pass == 0)
+                for (size_t k = i; k < e; k++) m->block[k] = (uint32_t)i;
+            i = e;
+        }
+    }
+    *hot_bytes = nhot * 8;
+    *new_len = ncold ? at * 8 : nhot * 8;
+    return true;
+}
+
+static uint64_t move_offset(const Moves *m, uint64_t off) {
+    size_t w = (size_t)(off / 8);
+    uint32_t b = m->block[w];
+    return (uint64_t)m->to[b] * 8 + (off - (uint64_t)b * 8);
+}
+
+/* A relocated word after the moves. */
+static uint64_t move_word(const Moves *ms, const Moves *ma, uint64_t v) {
+    uint64_t d = v - FIXED_BASE;
+    if (d >= REGION_GUARD && d < ms->words * 8) return FIXED_BASE + move_offset(ms, d);
+    d = v - (FIXED_BASE + ATOMIC_AT);
+    if (d >= REGION_GUARD && d < ma->words * 8) return FIXED_BASE + ATOMIC_AT + move_offset(ma, d);
+    return v;
+}
+
+static void hot_mark(Writer *w, uint64_t *hs, uint64_t *ha, uintptr_t v) {
+    Block b;
+    if (!heap_block(w, v) || !find_block(w, v, &b)) return;
+    uint64_t *rel = survey_slot(&w->map, b.base);
+    if (!rel) return;
+    uint64_t d = *rel - FIXED_BASE;
+    if (d < w->scanned_len) set_bit(hs, (size_t)(d / 8));
+    else if ((d -= ATOMIC_AT) < w->atomic_len) set_bit(ha, (size_t)(d / 8));
+}
+
+static bool lay_out_hot_first(Writer *w, uint64_t *root_words, size_t nroots, const uint64_t *root_bits) {
+    size_t sw = (w->scanned_len / 8 + 64) / 64, aw = (w->atomic_len / 8 + 64) / 64;
+    uint64_t *hs = (uint64_t *)calloc(sw, 8), *ha = (uint64_t *)calloc(aw, 8);
+    Moves ms = {0, NULL, NULL}, ma = {0, NULL, NULL};
+    size_t slen = 0, shot = 0, alen = 0, ahot = 0;
+    bool ok = hs && ha;
+    for (size_t i = 0; ok && i < w->nhot; i++) hot_mark(w, hs, ha, w->hot[i]);
+    ok = ok && plan_moves(&ms, w->scanned_len, w->starts[0], w->starts_words[0], hs, &slen, &shot) &&
+         plan_moves(&ma, w->atomic_len, w->starts[1], w->starts_words[1], ha, &alen, &ahot);
+    size_t scap = ROUND_PAGE(slen), acap = ROUND_PAGE(alen);
+    unsigned char *ns = ok ? (unsigned char *)calloc(1, scap) : NULL, *na = ok ? (unsigned char *)calloc(1, acap) : NULL;
+    uint64_t *nbits = ok ? (uint64_t *)calloc(scap / 64 / 8 * 8 + 8, 1) : NULL;
+    size_t nsw = (scap / 8 + 63) / 64 + 1, naw = (acap / 8 + 63) / 64 + 1;
+    uint64_t *nss = ok ? (uint64_t *)calloc(nsw, 8) : NULL, *nsa = ok ? (uint64_t *)calloc(naw, 8) : NULL;
+    ok = ok && ns && na && nbits && nss && nsa;
+    if (ok) {
+        for (size_t i = REGION_GUARD / 8; i < ms.words;) {         /* the scanned part, with its marks */
+            size_t e = i + 1;
+            while (e < ms.words && ms.block[e] == i) e++;
+            size_t to = ms.to[i];
+            memcpy(ns + to * 8, w->scanned + i * 8, (e - i) * 8);
+            set_bit(nss, to);
+            for (size_t k = i; k < e; k++)
+                if (bit_at(w->scanned_bits, k)) {
+                    uint64_t *word = (uint64_t *)(ns + (to + k - i) * 8);
+                    *word = move_word(&ms, &ma, *word);
+                    set_bit(nbits, to + k - i);
+                }
+            i = e;
+        }
+        for (size_t i = REGION_GUARD / 8; i < ma.words;) {
+            size_t e = i + 1;
+            while (e < ma.words && ma.block[e] == i) e++;
+            memcpy(na + (size_t)ma.to[i] * 8, w->atomic + i * 8, (e - i) * 8);
+            set_bit(nsa, ma.to[i]);
+            i = e;
+        }
+        for (size_t i = 0; i < nroots; i++)
+            if (bit_at(root_bits, i)) root_words[i] = move_word(&ms, &ma, root_words[i]);
+        for (size_t i = 0; i < w->ntables; i++) w->tables[i] = move_offset(&ms, w->tables[i]);
+        for (size_t i = 0; i < w->nnoted; i++) w->noted[i] = move_offset(&ms, w->noted[i]);
+        free(w->scanned); free(w->scanned_bits); free(w->atomic); free(w->starts[0]); free(w->starts[1]);
+        w->scanned = ns; w->scanned_len = slen; w->scanned_cap = scap; w->scanned_bits = nbits;
+        w->atomic = na; w->atomic_len = alen; w->atomic_cap = acap;
+        w->starts[0] = nss; w->starts_words[0] = nsw;
+        w->starts[1] = nsa; w->starts_words[1] = naw;
+        w->scanned_hot = shot < slen ? ROUND_PAGE(shot) : slen;
+        w->atomic_hot = ahot < alen ? ROUND_PAGE(ahot) : alen;
+    } else {
+        free(ns); free(na); free(nbits); free(nss); free(nsa);
+    }
+    free(hs); free(ha); free(ms.block); free(ms.to); free(ma.block); free(ma.to);
+    return ok;
+}
+
 static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                   size_t nexterns, const ImageCut *cut, size_t *len, char *err, int note_type,
-                                  size_t note_size, uint64_t **noted, size_t *nnoted) {
+                                  size_t note_size, uint64_t **noted, size_t *nnoted, const uintptr_t *hot, size_t nhot) {
     Writer w;
     memset(&w, 0, sizeof w);
+    w.hot = hot;
+    w.nhot = nhot;
     w.note_type = note_type;
     w.note_size = note_size;
     w.externs = externs;
@@ -648,6 +832,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     w.more = L ? L->restored_heaps : NULL;
     w.nmore = L ? L->nrestored_heaps : 0;
     w.err = err;
+    w.stats = imagestats_enabled();
     w.scanned_len = REGION_GUARD;
     w.atomic_len = REGION_GUARD;
     w.atomic_cap = (size_t)1 << 20;
@@ -671,6 +856,28 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     }
     while (w.qhead < w.qlen && !w.failed) encode_scanned(&w, w.queue[w.qhead++]);
     GC_enable();
+    w.scanned_hot = w.scanned_len;
+    w.atomic_hot = w.atomic_len;
+    if (!w.failed && hot && !lay_out_hot_first(&w, root_words, nroots, root_bits)) {
+        w.failed = true;
+        snprintf(err, IMAGE_ERRLEN, "out of memory laying out an image");
+    }
+    /* the cold pages compressed: an index of offsets (one per page, and the end), then the data */
+    size_t ncs = w.scanned_hot < w.scanned_len ? (ROUND_PAGE(w.scanned_len) - w.scanned_hot) / PAGE : 0;
+    size_t nca = w.atomic_hot < w.atomic_len ? (ROUND_PAGE(w.atomic_len) - w.atomic_hot) / PAGE : 0;
+    unsigned char *cold = NULL;
+    size_t cold_len = 0, cold_cap = 0;
+    uint32_t *cold_offs = ncs + nca ? (uint32_t *)calloc(ncs + nca + 1, 4) : NULL;
+    for (size_t k = 0; !w.failed && k < ncs + nca; k++) {
+        cold_offs[k] = (uint32_t)cold_len;
+        const unsigned char *page = k < ncs ? w.scanned + w.scanned_hot + k * PAGE : w.atomic + w.atomic_hot + (k - ncs) * PAGE;
+        if (!imagecold_deflate(page, &cold, &cold_len, &cold_cap) || cold_len >= PART_LIMIT) {
+            w.failed = true;
+            snprintf(err, IMAGE_ERRLEN, "out of memory compressing an image");
+        }
+    }
+    if (cold_offs) cold_offs[ncs + nca] = (uint32_t)cold_len;
+    size_t cold_bytes = ncs + nca ? ((ncs + nca + 1) * 4 + cold_len + 7) & ~(size_t)7 : 0;
     unsigned char *out = NULL;
     if (!w.failed && (w.scanned_len >= PART_LIMIT || w.atomic_len >= PART_LIMIT)) {
         w.failed = true;
@@ -681,8 +888,9 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     if (!w.failed) {
         size_t scanned_bits_words = (w.scanned_len / 8 + 63) / 64, atomic_bits_words = (w.atomic_len / 8 + 63) / 64;
         size_t head = sizeof(ImageHeader) + nexterns * 8 + nroots * 8 + nbits_roots * 8;
-        size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_len);
-        size_t total = atomic_at + ROUND_PAGE(w.atomic_len) + scanned_bits_words * 8 + w.ntables * 8 +
+        size_t scanned_at = ROUND_PAGE(head), atomic_at = scanned_at + ROUND_PAGE(w.scanned_hot);
+        size_t cold_at = atomic_at + ROUND_PAGE(w.atomic_hot);
+        size_t total = cold_at + cold_bytes + scanned_bits_words * 8 + w.ntables * 8 +
                        (scanned_bits_words + atomic_bits_words) * 8 + w.nlinks * 16;
         out = (unsigned char *)calloc(1, total);
         if (!out) {
@@ -705,6 +913,10 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             h->atomic_at = atomic_at;
             h->nlinks = w.nlinks;
             h->names_hash = w.links->names_hash;
+            h->scanned_hot = w.scanned_hot;
+            h->atomic_hot = w.atomic_hot;
+            h->cold_at = cold_at;
+            h->cold_bytes = cold_bytes;
             h->payload_bytes = total - sizeof *h;
             unsigned char *p = out + sizeof *h;
             for (size_t i = 0; i < nexterns; i++) {
@@ -714,10 +926,14 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             }
             memcpy(p, root_words, nroots * 8); p += nroots * 8;
             memcpy(p, root_bits, nbits_roots * 8);
-            if (w.scanned_len > REGION_GUARD)
-                memcpy(out + scanned_at + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_len - REGION_GUARD);
-            memcpy(out + atomic_at, w.atomic, w.atomic_len);
-            p = out + atomic_at + ROUND_PAGE(w.atomic_len);
+            if (w.scanned_hot > REGION_GUARD)
+                memcpy(out + scanned_at + REGION_GUARD, w.scanned + REGION_GUARD, w.scanned_hot - REGION_GUARD);
+            memcpy(out + atomic_at, w.atomic, w.atomic_hot);
+            if (cold_bytes) {
+                memcpy(out + cold_at, cold_offs, (ncs + nca + 1) * 4);
+                memcpy(out + cold_at + (ncs + nca + 1) * 4, cold, cold_len);
+            }
+            p = out + cold_at + cold_bytes;
             if (w.scanned_bits) memcpy(p, w.scanned_bits, scanned_bits_words * 8);
             p += scanned_bits_words * 8;
             if (w.ntables) memcpy(p, w.tables, w.ntables * 8);
@@ -737,27 +953,41 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
             h->checksum = checksum(out + sizeof *h, h->payload_bytes - w.nlinks * 16);
             h->links_checksum = checksum(out + total - w.nlinks * 16, w.nlinks * 16);
             image_last_stats = (ImageStats){w.scanned_len, w.atomic_len, w.map.count, w.nrel, w.ntables};
+            if (w.stats)
+                imagestats_print(stderr, w.scanned_len, w.atomic_len,
+                                 scanned_bits_words * 8 + w.ntables * 8 + (scanned_bits_words + atomic_bits_words) * 8,
+                                 w.nlinks * 16, total);
+            if (w.stats)
+                fprintf(stderr, "laid out: pointer-bearing part %zu bytes as they are, %zu pages cold; pointer-free part "
+                                "%zu bytes as they are, %zu pages cold; the cold pages compressed: %zu bytes\n",
+                        w.scanned_hot, ncs, w.atomic_hot, nca, cold_bytes);
             *len = total;
         }
     }
     if (noted && out) { *noted = w.noted; *nnoted = w.nnoted; w.noted = NULL; }
     free(w.noted);
     free(root_words); free(root_bits); free(w.map.keys); free(w.map.vals); free(w.queue); free(w.survey.keys); free(w.survey.vals);
-    free(w.weak_entries.keys); free(w.weak_entries.vals);
+    free(w.weak_entries.keys); free(w.weak_entries.vals); free(w.owners.keys); free(w.owners.vals);
     free(w.starts[0]); free(w.starts[1]);
     free(w.scanned); free(w.scanned_bits); free(w.atomic); free(w.tables); free(w.maps); free(w.cut_sizes);
     free(w.link_used);
+    free(cold); free(cold_offs);
     return out;
 }
 
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err) {
-    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL);
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL, NULL, 0);
+}
+
+unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, const uintptr_t *hot, size_t nhot, size_t *len, char *err) {
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL, hot, nhot ? nhot : 0);
 }
 
 unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                size_t nexterns, const ImageCut *cut, size_t *len, char *err) {
-    return write_image(L, roots, nroots, externs, nexterns, cut, len, err, -1, 0, NULL, NULL);
+    return write_image(L, roots, nroots, externs, nexterns, cut, len, err, -1, 0, NULL, NULL, NULL, 0);
 }
 
 unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
@@ -765,7 +995,7 @@ unsigned char *image_write_noting(Lisp *L, const uintptr_t *roots, size_t nroots
                                   size_t *nnoted) {
     *noted = NULL;
     *nnoted = 0;
-    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, type, size, noted, nnoted);
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, type, size, noted, nnoted, NULL, 0);
 }
 
 /* ---- the reader ---- */
@@ -838,26 +1068,52 @@ static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const 
 static pthread_mutex_t fixed_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool fixed_busy;
 
-/* Map the two parts from FD at FIXED_BASE (private: written pages become the process's own).
- * False, with nothing mapped, when the address is taken or the kernel puts them elsewhere. */
-static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h) {
+/* Map the two parts from FD at FIXED_BASE (private: written pages become the process's own): their
+ * hot pages from the file, their cold pages reserved, to be inflated on first touch (PROT: the
+ * access they get then). False, with nothing mapped, when the address is taken or the kernel
+ * puts them elsewhere. */
+static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const unsigned char *buf, int prot) {
     pthread_mutex_lock(&fixed_lock);
     bool ok = !fixed_busy;
-    void *want_s = (void *)(uintptr_t)FIXED_BASE, *want_a = (void *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
-    size_t ss = ROUND_PAGE(h->scanned_bytes), as = ROUND_PAGE(h->atomic_bytes);
+    char *want_s = (char *)(uintptr_t)FIXED_BASE, *want_a = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+    size_t ss = ROUND_PAGE(h->scanned_hot), as = ROUND_PAGE(h->atomic_hot);
+    Sections x = sections(h);
+    const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
+    const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
     void *s = MAP_FAILED, *a = MAP_FAILED;
+    bool cs = false, ca = false;
     if (ok) s = mmap(want_s, ss, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->scanned_at));
-    if (s != MAP_FAILED && s == want_s)
-        a = mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at));
+    if (s == want_s)
+        a = as ? mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at))
+               : want_a;
     ok = s == want_s && a == want_a;
+    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, prot);
+    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, PROT_READ | PROT_WRITE);
     if (!ok) {
+        if (cs) { imagecold_forget(want_s + ss, PAGE); munmap(want_s + ss, x.ncold_s * PAGE); }
+        if (ca) { imagecold_forget(want_a + as, PAGE); munmap(want_a + as, x.ncold_a * PAGE); }
         if (s != MAP_FAILED) munmap(s, ss);
-        if (a != MAP_FAILED) munmap(a, as);
+        if (a != MAP_FAILED && as) munmap(a, as);
     } else {
         fixed_busy = true;
     }
     pthread_mutex_unlock(&fixed_lock);
     return ok;
+}
+
+/* Copy the parts of H from BUF to SCANNED and ATOMIC (of their full sizes), inflating the cold pages. */
+static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *scanned, char *atomic) {
+    Sections x = sections(h);
+    memcpy(scanned, buf + h->scanned_at, h->scanned_hot);
+    memcpy(atomic, buf + h->atomic_at, h->atomic_hot);
+    const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
+    const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
+    for (size_t k = 0; k < x.ncold_s + x.ncold_a; k++) {
+        unsigned char *to = k < x.ncold_s ? (unsigned char *)scanned + h->scanned_hot + k * PAGE
+                                          : (unsigned char *)atomic + h->atomic_hot + (k - x.ncold_s) * PAGE;
+        if (!imagecold_inflate(data + offs[k], offs[k + 1] - offs[k], to)) return false;
+    }
+    return true;
 }
 
 /* The header's checks, shared by the readers and image_check. */
@@ -923,14 +1179,29 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         return refuse(err, "the image does not fit this caller (different roots or external regions)");
     size_t nbits_roots = (nroots + 63) / 64;
     if (h.scanned_bytes < REGION_GUARD || h.atomic_bytes < REGION_GUARD || (h.scanned_bytes & 7) ||
-        h.scanned_bytes > len || h.atomic_bytes > len || h.ntables > len)
+        h.scanned_bytes >= PART_LIMIT || h.atomic_bytes >= PART_LIMIT || h.scanned_hot > len || h.atomic_hot > len || h.ntables > len)
         return refuse(err, "the image is corrupted (impossible sizes)");
     size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64, atomic_bits_words = (h.atomic_bytes / 8 + 63) / 64;
     size_t head = sizeof h + nexterns * 8 + nroots * 8 + nbits_roots * 8;
-    if (h.nlinks > len || h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_bytes) ||
-        h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8 + h.ntables * 8 +
-                (scanned_bits_words + atomic_bits_words) * 8 + h.nlinks * 16 != len)
+    if (h.scanned_hot > h.scanned_bytes || h.atomic_hot > h.atomic_bytes || h.cold_bytes > len ||
+        (h.scanned_hot < h.scanned_bytes && h.scanned_hot % PAGE) || (h.atomic_hot < h.atomic_bytes && h.atomic_hot % PAGE))
+        return refuse(err, "the image is corrupted (impossible sizes)");
+    Sections x = sections(&h);
+    if (h.nlinks > len || h.scanned_at != ROUND_PAGE(head) || h.atomic_at != h.scanned_at + ROUND_PAGE(h.scanned_hot) ||
+        h.cold_at != h.atomic_at + ROUND_PAGE(h.atomic_hot) || x.end != len ||
+        (h.cold_bytes && h.cold_bytes < (x.ncold_s + x.ncold_a + 1) * 4) || (!h.cold_bytes && x.ncold_s + x.ncold_a))
         return refuse(err, "the image is corrupted (sizes do not add up)");
+    if (x.ncold_s + x.ncold_a) {      /* the index of the cold pages: in order, inside the section */
+        const unsigned char *ip = buf + h.cold_at;
+        size_t room = h.cold_bytes - (x.ncold_s + x.ncold_a + 1) * 4;
+        uint32_t prev = 0;
+        for (size_t k = 0; k <= x.ncold_s + x.ncold_a; k++) {
+            uint32_t o;
+            memcpy(&o, ip + k * 4, 4);
+            if (o < prev || o > room || (k == 0 && o != 0)) return refuse(err, "the image is corrupted (its compressed pages)");
+            prev = o;
+        }
+    }
     /* the pages of a file do not change under a private mapping: checked once per process */
     bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
     if (!known && checksum(buf + sizeof h, h.payload_bytes - h.nlinks * 16) != h.checksum)
@@ -948,8 +1219,8 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     p += nexterns * 8;
     const unsigned char *rootp = p; p += nroots * 8;
     const unsigned char *rootbits = p;
-    const unsigned char *scanbits = buf + h.atomic_at + ROUND_PAGE(h.atomic_bytes);
-    const unsigned char *tablep = scanbits + scanned_bits_words * 8;
+    const unsigned char *scanbits = buf + x.relbits;
+    const unsigned char *tablep = buf + x.tables;
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -991,11 +1262,22 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     /* everything checked that can be without allocating: now build it aside, mapped from the file
      * at the address it was written for when that is possible, else copied and relocated */
     size_t ss = ROUND_PAGE(h.scanned_bytes), as = ROUND_PAGE(h.atomic_bytes);
-    bool fixed = fd >= 0 && !(file_offset % PAGE) && map_fixed(fd, file_offset, &h);
+    /* cold pages: inflated on their first touch when the collector's write tracking (whose fault
+     * handler brings them in) is on and no word is to be relocated, else all of them here */
+    bool cold = x.ncold_s + x.ncold_a > 0, relocating = b.relink || h.extern_words;
+    bool lazy = cold && !relocating && !into_gc && !imagecold_eager() && gcdirty_usable();
+    bool fixed = fd >= 0 && !(file_offset % PAGE) &&
+                 map_fixed(fd, file_offset, &h, buf, lazy ? PROT_READ : PROT_READ | PROT_WRITE);
     char *scanned, *atomic;
     if (fixed) {
         scanned = (char *)(uintptr_t)FIXED_BASE;
         atomic = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
+        if (cold && !lazy && !(imagecold_fill(scanned, ss) && imagecold_fill(atomic, as))) {
+            free(link_from); free(link_to);
+            ImageHeap gone = {scanned, h.scanned_bytes, ss, atomic, as, true, h.atomic_bytes, NULL, 0, false};
+            image_release(&gone);
+            return refuse(err, "the image is corrupted (a compressed page does not inflate)");
+        }
     } else if (into_gc) {
         /* two blocks of the collector's heap: the objects live as long as something points into
          * them (the definitions made from them: usually for good), and the first word of the
@@ -1005,18 +1287,24 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         scanned = (char *)GC_malloc(ss);
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
         if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
-        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
-        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+        if (!copy_parts(buf, &h, scanned, atomic)) {
+            free(link_from); free(link_to);
+            return refuse(err, "the image is corrupted (a compressed page does not inflate)");
+        }
         *(char **)scanned = atomic;
     } else {
         char *mem = (char *)mmap(NULL, ss + as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (mem == MAP_FAILED) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
         scanned = mem;
         atomic = mem + ss;
-        memcpy(scanned, buf + h.scanned_at, h.scanned_bytes);
-        memcpy(atomic, buf + h.atomic_at, h.atomic_bytes);
+        if (!copy_parts(buf, &h, scanned, atomic)) {
+            munmap(mem, ss + as);
+            free(link_from); free(link_to);
+            return refuse(err, "the image is corrupted (a compressed page does not inflate)");
+        }
     }
-    ImageHeap made = {into_gc ? NULL : scanned, h.scanned_bytes, ss, atomic, as, fixed, h.atomic_bytes, NULL};
+    ImageHeap made = {into_gc ? NULL : scanned, h.scanned_bytes, ss, atomic, as, fixed, h.atomic_bytes, NULL,
+                      fixed && h.scanned_hot < h.scanned_bytes ? (size_t)h.scanned_hot : (size_t)h.scanned_bytes, false};
     b.scanned = (uintptr_t)scanned;
     b.atomic = (uintptr_t)atomic;
     bool needed = !fixed || b.relink || h.extern_words;
@@ -1046,8 +1334,17 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         return refuse(err, rwords && rbits && (sbits || !needed) ? "the image is corrupted (a relocation points outside the image)"
                                                     : "not enough memory to load the image");
     }
-    /* from here the objects are live: the collector must see what they point to */
-    if (!into_gc) GC_add_roots(scanned, scanned + h.scanned_bytes);
+    /* from here the objects are live: the collector must see what they point to. Cold pages that
+     * come when touched are tracked from here, as the caller would track the others (gcdirty.h) */
+    if (lazy && fixed) {
+        made.tracked = gcdirty_track_part(scanned, h.scanned_bytes, ROUND_PAGE(h.scanned_hot));
+        if (!made.tracked) {
+            imagecold_fill(scanned, ss);
+            imagecold_fill(atomic, as);
+            mprotect(scanned, ss, PROT_READ | PROT_WRITE);
+        }
+    }
+    if (!into_gc && !made.tracked) GC_add_roots(scanned, scanned + h.scanned_bytes);
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -1085,6 +1382,8 @@ void image_release(ImageHeap *heap) {
     heap->starts = NULL;
     if (!heap->scanned) return;
     if (!gcdirty_untrack(heap->scanned)) GC_remove_roots(heap->scanned, heap->scanned + heap->scanned_bytes);
+    imagecold_forget(heap->scanned, heap->scanned_room);
+    imagecold_forget(heap->atomic, heap->atomic_room);
     munmap(heap->scanned, heap->scanned_room);
     munmap(heap->atomic, heap->atomic_room);
     if (heap->fixed) {
@@ -1100,8 +1399,7 @@ size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out)
     *out = NULL;
     if (len < sizeof h) return 0;
     memcpy(&h, buf, sizeof h);
-    size_t scanned_bits_words = (h.scanned_bytes / 8 + 63) / 64;
-    size_t at = h.atomic_at + ROUND_PAGE(h.atomic_bytes) + scanned_bits_words * 8;
+    size_t at = sections(&h).tables;
     if (!h.ntables || at + h.ntables * 8 > len) return 0;
     *out = (uint64_t *)malloc(h.ntables * 8);
     if (!*out) return 0;
@@ -1114,4 +1412,16 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len) {
     if (len < sizeof h) return 0;
     memcpy(&h, buf, sizeof h);
     return h.scanned_at < len ? (size_t)h.scanned_at : 0;
+}
+
+bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages) {
+    ImageHeader h;
+    if (len < sizeof h) return false;
+    memcpy(&h, buf, sizeof h);
+    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
+    Sections x = sections(&h);
+    *at = (size_t)h.cold_at;
+    *bytes = (size_t)h.cold_bytes;
+    *pages = x.ncold_s + x.ncold_a;
+    return true;
 }

@@ -29,14 +29,23 @@
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 5u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded;
-                                   * 5: C addresses listed with their keys in the declared tables */
+#define IMAGE_FORMAT_VERSION 6u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded;
+                                   * 5: C addresses listed with their keys in the declared tables;
+                                   * 6: a hot part as it is and cold pages compressed */
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer
  * (its length in *LEN) or NULL with ERR (IMAGE_ERRLEN bytes) saying why. */
 unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                            size_t nexterns, size_t *len, char *err);
+
+/* image_write, the blocks holding the NHOT addresses HOT first in each part, written as they are:
+ * every other block follows from the next page on, and its pages are compressed one by one
+ * (imagecold.h). Mapped from a file at the address it was written for, such an image reads its hot
+ * pages from the file and inflates a cold page when it is first touched; copied, it is inflated
+ * whole. For the boot image: HOT is what a start touches. */
+unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
+                                  size_t nexterns, const uintptr_t *hot, size_t nhot, size_t *len, char *err);
 
 /* Objects the caller writes as references instead of copies (symbols and packages by name, say):
  * FN is asked about each block of collected memory the graph reaches, at its base (*SIZE its
@@ -108,6 +117,10 @@ size_t image_table_offsets(const unsigned char *buf, size_t len, uint64_t **out)
 /* Where the pointer-bearing part of BUF, an image image_read accepted, starts in it (0 when
  * BUF is too short): image_read_file maps it from there. */
 size_t image_scanned_offset(const unsigned char *buf, size_t len);
+
+/* Where the compressed pages of BUF are (image_write_layout): the section's offset and bytes (an
+ * index of PAGES + 1 32-bit offsets, then the data); false when it has none. For the tests. */
+bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages);
 
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);

@@ -314,7 +314,7 @@ static bool image_base_usable(Lisp *L, Written *w) {
         !is_type(VEC(base)->data[3], T_VECTOR))
         return false;
     w->lo = (uintptr_t)h->scanned;
-    w->hi = (uintptr_t)h->scanned + h->scanned_bytes;
+    w->hi = (uintptr_t)h->scanned + h->scanned_raw;    /* the file's bytes: its compressed pages are not */
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     w->shift = 0;
     while (((size_t)1 << w->shift) < page) w->shift++;

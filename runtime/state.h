@@ -206,6 +206,8 @@ struct Lisp {
         bool fixed;          /* mapped from the executable at the address it was written for */
         size_t atomic_bytes;
         uint64_t *starts;    /* where blocks start: a bit per word of the scanned part, then of the atomic part */
+        size_t scanned_raw;  /* mapped: the bytes of the scanned part that are the file's (the rest was compressed) */
+        bool tracked;        /* the reader made the scanned part write-tracked (gcdirty.h) */
     } image_heap;
     /* the heap of the last session checkpoint restore (src/session-checkpoint.c): like the boot
      * image's, its blocks are not the collector's (gc_realloc copies them; the image writer finds

@@ -1,6 +1,7 @@
 /* session-image.c: the embedding API's side of the boot image (runtime/bootimage.c). */
 #include "tinycl.h"
 #include "bootimage.h"
+#include "bootlayout.h"
 #include "image.h"
 #include "gc.h"
 #include "eval.h"
@@ -64,6 +65,7 @@ int tcl_write_boot_image(const char *path) {
     char err[IMAGE_ERRLEN];
     gc_current = L;
     warm_up(L);
+    bootlayout_prepare(L);
     image_restorers(L);
     /* the base every session's start-up snapshot shares what is unchanged with (snapshot.c) */
     L->image_snapshot = snapshot_take_base(L);

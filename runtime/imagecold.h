@@ -1,0 +1,50 @@
+/* imagecold.h: the cold pages of an image: kept compressed in the file, each inflated on its first touch. */
+#ifndef TINYCL_IMAGECOLD_H
+#define TINYCL_IMAGECOLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The boot image puts the blocks a start touches first (its hot part, mapped from the file as they
+ * are) and compresses every other page of its two parts on its own (raw deflate, zlib). Mapped
+ * at the address it was written for, a cold page is reserved without access; the first touch
+ * faults, and the SIGSEGV handler of gcdirty.c asks imagecold_fault, which inflates the page into
+ * a fresh one and moves it into place (mremap) with the access it is to have: another thread sees
+ * the page either absent or whole. Nothing else changes: a pointer into a cold page is the
+ * address it always was, so the graph needs no relocation and no Lisp code can tell. Where the
+ * fault cannot be taken (the handler is not installed: the image scanned whole, or under
+ * Valgrind), imagecold_fill inflates every page at once.
+ *
+ * The handler takes one lock, with every signal blocked, and allocates nothing (the inflater's
+ * state is made when a range is added); a page that does not inflate is corruption the checksum
+ * would have caught, and aborts with a message.
+ */
+
+#define IMAGECOLD_PAGE 4096u
+
+/* Deflate the page at PAGE (IMAGECOLD_PAGE bytes) onto the end of *BUF (*LEN bytes used, *CAP
+ * allocated, grown with realloc). False when out of memory. */
+bool imagecold_deflate(const unsigned char *page, unsigned char **buf, size_t *len, size_t *cap);
+/* Inflate SRC (SRCLEN bytes) into the page at DST; false unless it is exactly one page. */
+bool imagecold_inflate(const unsigned char *src, size_t srclen, unsigned char *dst);
+
+/* Reserve NPAGES pages at LO (which must be free) without access, page I to be inflated from
+ * DATA + OFFS[I] .. DATA + OFFS[I + 1] on its first touch and given PROT (PROT_READ for a part the
+ * collector tracks by write faults, PROT_READ | PROT_WRITE otherwise). DATA and OFFS must stay
+ * readable while the range lives. False, with nothing reserved, when that cannot be done. */
+bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, int prot);
+/* Called with the address of a SIGSEGV: true when it was in a cold page, now there (retry). */
+bool imagecold_fault(void *addr);
+/* Inflate every cold page from LO for BYTES not yet inflated (no fault needed); false when one fails. */
+bool imagecold_fill(char *lo, size_t bytes);
+/* Forget the ranges that start in the BYTES from LO (the caller unmaps them). */
+void imagecold_forget(char *lo, size_t bytes);
+/* Whether every cold page is to be inflated when the image is loaded: TINYCL_IMAGE_EAGER=1, or
+ * under Valgrind, whose tools do not resume a fault on a page moved in by a signal handler. */
+bool imagecold_eager(void);
+/* Pages inflated so far in this process (for TINYCL_IMAGE_STATS and the tests). */
+size_t imagecold_inflated(void);
+
+#endif

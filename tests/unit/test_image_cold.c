@@ -1,0 +1,203 @@
+/* test_image_cold.c: images laid out hot first with their other pages compressed (image_write_layout,
+ * runtime/imagecold.c): the pages themselves, round trips copied and mapped from a file (each cold
+ * page inflated on its first touch, written and collected like the others), and damaged pages refused. */
+#include "unit.h"
+#include "image.h"
+#include "imagecold.h"
+#include "gcdirty.h"
+#include "eval.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <gc/gc.h>
+
+static Lisp *the_lisp;
+
+static Lisp *lisp(void) {
+    if (!the_lisp) the_lisp = unit_lisp();
+    gc_current = the_lisp;
+    return the_lisp;
+}
+
+/* A graph of many pages: every kind of object, shared and circular structure, strings. */
+static const char *graph_code =
+    "(let* ((x (list 1 2)) (c (list 1 2 3)) (v (vector 0 x))"
+    "       (strings (loop for i below 3000 collect (format nil \"string number ~d\" i))))"
+    "  (setf (cdr (cddr c)) c) (setf (svref v 0) v)"
+    "  (list x x c v (expt 3 100) -7/3 2.5d0 #c(1 2) \"héllo\" #*10110 (make-array '(2 3) :initial-element 7)"
+    "        (make-hash-table) 'image-cold-sym strings))";
+
+/* Its root written hot first, with the root cons the only hot block. */
+static unsigned char *write_layout(Lisp *L, Obj root, size_t *len) {
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {WORD(root)}, hot[1] = {WORD(CONS(root))};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    unsigned char *img = image_write_layout(L, roots, 1, ext, 1, hot, 1, len, err);
+    ck_assert_msg(img != NULL, "image_write_layout: %s", err);
+    return img;
+}
+
+static Obj nth(Obj list, int n) {
+    while (n-- > 0) list = CDR(list);
+    return CAR(list);
+}
+
+static bool equalp_obj(Lisp *L, Obj a, Obj b) {
+    return funcall2(L, intern_cstr(L, L->pkg_cl, "EQUALP"), a, b) != NIL;
+}
+
+/* What a copy must be: EQUALP to the original, element by element, sharing and cycles kept. */
+static void check_copy(Lisp *L, Obj orig, Obj copy) {
+    ck_assert(copy != orig);
+    Obj a = orig, b = copy;
+    for (int n = 0; a != NIL; a = CDR(a), b = CDR(b), n++) {
+        ck_assert_msg(is_cons(b), "element %d: the copy's list is shorter", n);
+        if (n == 2 || n == 3 || n == 12) continue;   /* the circular list and vector, the symbol (a copy): below */
+        ck_assert_msg(equalp_obj(L, CAR(a), CAR(b)), "element %d differs", n);
+    }
+    Obj x1 = CAR(copy), x2 = CAR(CDR(copy)), c = CAR(CDR(CDR(copy))), v = CAR(CDR(CDR(CDR(copy))));
+    ck_assert(x1 == x2 && x1 != CAR(orig));
+    ck_assert(CDR(CDR(CDR(c))) == c);
+    ck_assert(VEC(v)->data[0] == v && VEC(v)->data[1] == x1);
+    Obj sym = nth(copy, 12);
+    ck_assert(is_type(sym, T_SYMBOL));
+    ck_assert_str_eq(string_to_utf8(L, SYM(sym)->name, NULL), "IMAGE-COLD-SYM");
+    Obj last = nth(copy, 13);
+    ck_assert_str_eq(string_to_utf8(L, CAR(last), NULL), "string number 0");
+}
+
+/* A page compressed and inflated is the page; a damaged or short one does not inflate. */
+START_TEST(pages_deflate_and_inflate) {
+    unsigned char page[IMAGECOLD_PAGE], back[IMAGECOLD_PAGE];
+    for (size_t i = 0; i < sizeof page; i++) page[i] = (unsigned char)(i % 7 == 0 ? i * 31 : 0);
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    ck_assert(imagecold_deflate(page, &buf, &len, &cap));
+    ck_assert(len > 0 && len < IMAGECOLD_PAGE);
+    ck_assert(imagecold_inflate(buf, len, back));
+    ck_assert(memcmp(page, back, sizeof page) == 0);
+    ck_assert(!imagecold_inflate(buf, len / 2, back));
+    buf[len / 2] ^= 0x55;
+    bool same = imagecold_inflate(buf, len, back) && memcmp(page, back, sizeof page) == 0;
+    ck_assert(!same);
+    free(buf);
+}
+END_TEST
+
+/* Copied into memory (image_read), every cold page is inflated where it belongs. */
+START_TEST(layout_round_trips_copied) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0, plain_len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    size_t at, bytes, pages;
+    ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
+    ck_assert_msg(pages > 10, "only %zu cold pages", pages);
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {WORD(orig)};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    unsigned char *plain = image_write(L, roots, 1, ext, 1, &plain_len, err);
+    ck_assert(plain != NULL);
+    ck_assert_msg(len * 2 < plain_len, "compressed %zu bytes, plain %zu", len, plain_len);
+    free(plain);
+    uintptr_t back[1] = {0};
+    ck_assert_msg(image_read(L, img, len, back, 1, ext, 1, NULL, err), "image_read: %s", err);
+    check_copy(L, orig, OBJ(back[0]));
+    /* and written again from the copy, it reads back the same */
+    free(img);
+}
+END_TEST
+
+/* Mapped from a file at the address it was written for, a cold page comes when first touched; it
+ * can be written, and what is stored there survives collections (the collector tracks it). */
+START_TEST(layout_mapped_lazily) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    char path[] = "/tmp/tinycl-cold-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_uint_eq((size_t)write(fd, img, len), len);
+    free(img);
+    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    ck_assert(buf != MAP_FAILED);
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t back[1] = {0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    ImageHeap heap;
+    ck_assert_msg(image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err), "image_read_file: %s", err);
+    ck_assert_msg(heap.fixed, "the image was not mapped at its address");
+    bool lazy = gcdirty_usable();
+    size_t before = imagecold_inflated();
+    check_copy(L, orig, OBJ(back[0]));
+    if (lazy) ck_assert_msg(imagecold_inflated() > before, "no cold page was inflated");
+    /* a fresh object stored into a cold page, then collections: it stays */
+    Obj strings = nth(OBJ(back[0]), 13);
+    Obj cell = strings;
+    for (int i = 0; i < 2500; i++) cell = CDR(cell);
+    CAR(cell) = unit_eval(L, "(make-string 5 :initial-element #\\z)");
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "zzzzz");
+    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 2501");
+    image_release(&heap);
+    munmap((void *)buf, len);
+    close(fd);
+    unlink(path);
+}
+END_TEST
+
+/* A cold page that does not inflate, or an index out of order, is refused before anything is
+ * built, with a message that says so, even when the checksum agrees. */
+START_TEST(damaged_cold_pages_refused) {
+    Lisp *L = lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0, at, bytes, pages;
+    unsigned char *img = write_layout(L, orig, &len);
+    ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t back[1] = {0xDEAD};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    /* the data of the first page damaged */
+    size_t data = at + (pages + 1) * 4;
+    uint32_t second;
+    memcpy(&second, img + at + 4, 4);
+    for (size_t i = 0; i < second; i++) img[data + i] ^= 0xA5;
+    image_seal(img, len);
+    ck_assert(!image_read(L, img, len, back, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "inflate") != NULL, "%s", err);
+    ck_assert(back[0] == 0xDEAD);
+    for (size_t i = 0; i < second; i++) img[data + i] ^= 0xA5;
+    /* the index out of order */
+    uint32_t big = (uint32_t)bytes;
+    memcpy(img + at + 4, &big, 4);
+    image_seal(img, len);
+    ck_assert(!image_read(L, img, len, back, 1, ext, 1, NULL, err));
+    ck_assert_msg(strstr(err, "compressed pages") != NULL, "%s", err);
+    ck_assert(back[0] == 0xDEAD);
+    memcpy(img + at + 4, &second, 4);
+    image_seal(img, len);
+    /* undamaged, it loads */
+    ck_assert_msg(image_read(L, img, len, back, 1, ext, 1, NULL, err), "%s", err);
+    check_copy(L, orig, OBJ(back[0]));
+    free(img);
+}
+END_TEST
+
+static Suite *suite(void) {
+    Suite *s = suite_create("image_cold");
+    TCase *t = tcase_create("image_cold");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, pages_deflate_and_inflate);
+    tcase_add_test(t, layout_round_trips_copied);
+    tcase_add_test(t, layout_mapped_lazily);
+    tcase_add_test(t, damaged_cold_pages_refused);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+UNIT_MAIN(suite)
