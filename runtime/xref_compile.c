@@ -1,0 +1,100 @@
+/* xref_compile.c: the cross-reference and source locations of a file COMPILE-FILE compiles.
+ * COMPILE-FILE (stdlib-lisp/compile-file.lisp) reads and expands the top-level forms itself, so
+ * it places each form and opens the definition scope a defining macro names here, as LOAD
+ * (load.c) and lisp_eval (analyze.c) do for source; the entries go into the compiled file. */
+#include "xref.h"
+#include "prim.h"
+#include "list.h"
+#include "formstart.h"
+#include "array.h"
+
+/* (sys:%xref-save-state) -> the whole recording state, for %xref-restore-state: COMPILE-FILE
+ * may run inside a definition being recorded (a DEFPARAMETER whose value compiles a file). */
+DEFPRIM(prim_pct_xref_save_state) {
+    UNUSED_ARGS;
+    Obj v = make_vector(L, 6, NIL);
+    Obj *s = VEC(v)->data;
+    s[0] = L->source_location;
+    s[1] = L->xref_caller;
+    s[2] = L->xref_pending;
+    s[3] = L->xref_pending_sites;
+    s[4] = L->xref_site;
+    s[5] = L->form_positions;
+    return v;
+}
+
+DEFPRIM(prim_pct_xref_restore_state) {
+    UNUSED_ARGS;
+    Obj v = args[0];
+    if (!is_type(v, T_VECTOR) || VEC(v)->len != 6) return NIL;
+    Obj *s = VEC(v)->data;
+    L->source_location = s[0];
+    L->xref_caller = s[1];
+    L->xref_pending = s[2];
+    L->xref_pending_sites = s[3];
+    L->xref_site = s[4];
+    L->form_positions = s[5];
+    return NIL;
+}
+
+/* (sys:%xref-form-begin stream file): the next form of STREAM gets the location (FILE line
+ * column) and its lists their places, as load_stream gives them; %xref-restore-state ends it. */
+DEFPRIM(prim_pct_xref_form_begin) {
+    UNUSED_ARGS;
+    long line = 0, column = 0;
+    form_locate(L, args[0], &line, &column);
+    xref_set_location(L, list3(L, args[1], FIX(line), FIX(column)));
+    xref_positions_begin(L);
+    return NIL;
+}
+
+/* (sys:%xref-definition-begin form) -> NIL, or, when FORM's head is a defining macro, what
+ * %xref-definition-end needs: the definition's notes are recorded until then. */
+DEFPRIM(prim_pct_xref_definition_begin) {
+    UNUSED_ARGS;
+    Obj form = args[0];
+    if (!is_cons(form) || !is_type(CAR(form), T_SYMBOL)) return NIL;
+    Obj key = xref_macro_use(L, CAR(form), form);
+    return key == NIL ? NIL : xref_begin(L, key);
+}
+
+/* (sys:%xref-pause) -> NIL outside a definition; inside one, what %xref-definition-end (OK NIL)
+ * needs to go on recording it: until then nothing is recorded (COMPILE-FILE's own expansions,
+ * the local macros of a top-level MACROLET, which the definition does not call). */
+DEFPRIM(prim_pct_xref_pause) {
+    UNUSED_ARGS;
+    return L->xref_caller == NIL ? NIL : xref_begin(L, NIL);
+}
+
+/* (sys:%xref-definition-end saved ok): store the definition (OK) or drop it (an error); after
+ * %xref-pause, go on recording the definition that was paused. */
+DEFPRIM(prim_pct_xref_definition_end) {
+    UNUSED_ARGS;
+    if (!is_cons(args[0])) return NIL;
+    if (args[1] != NIL) xref_end(L, args[0]);
+    else xref_restore(L, args[0]);
+    return NIL;
+}
+
+/* (sys:%primitive-function-p object): true when OBJECT is a function written in C */
+DEFPRIM(prim_pct_primitive_function_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_PRIMITIVE)); }
+
+const PrimDef xref_compile_prims[] = {
+    {"%XREF-SAVE-STATE", PK_SYS, prim_pct_xref_save_state, 0, 0, 0, "()",
+     "The cross-reference's recording state, for %XREF-RESTORE-STATE."},
+    {"%XREF-RESTORE-STATE", PK_SYS, prim_pct_xref_restore_state, 1, 1, 0, "(state)",
+     "Restore the recording state %XREF-SAVE-STATE returned."},
+    {"%XREF-FORM-BEGIN", PK_SYS, prim_pct_xref_form_begin, 2, 2, 0, "(stream file)",
+     "Place the next top-level form of STREAM (its location and its lists') for the cross-reference."},
+    {"%XREF-DEFINITION-BEGIN", PK_SYS, prim_pct_xref_definition_begin, 1, 1, 0, "(form)",
+     "Start recording the definition a defining macro FORM names, or return NIL."},
+    {"%XREF-DEFINITION-END", PK_SYS, prim_pct_xref_definition_end, 2, 2, 0, "(saved ok)",
+     "Store (OK) or drop the definition %XREF-DEFINITION-BEGIN started."},
+    {"%XREF-PAUSE", PK_SYS, prim_pct_xref_pause, 0, 0, 0, "()",
+     "Stop recording the definition being recorded until %XREF-DEFINITION-END (OK NIL)."},
+    {"%PRIMITIVE-FUNCTION-P", PK_SYS, prim_pct_primitive_function_p, 1, 1, 0, "(object)",
+     "True when OBJECT is a function written in C."},
+    {0},
+};
+
+void xref_compile_init(Lisp *L) { prims_register(L, xref_compile_prims); }
