@@ -494,9 +494,23 @@
 ;;; Congruence (CLHS 7.6.4)
 
 (defun %congruence-error (gf method reason)
-  (error 'simple-program-error
-         :format-control "attempt to add the method~%  ~S~%to the generic function~%  ~S;~%but ~A."
-         :format-arguments (list method gf reason)))
+  ;; a generic function made with no lambda list (ENSURE-GENERIC-FUNCTION without one, as
+  ;; DEFMETHOD of a new one calls ENSURE-GENERIC-FUNCTION-USING-CLASS) takes its first method's,
+  ;; as in SBCL; its lambda list () until then is what the method is found incongruent with
+  (if (and (null (%gf.methods gf)) (getf (%gf.plist gf) 'lambda-list-from-first-method))
+      (progn (%set-gf.plist gf (%remove-lambda-list-marker (%gf.plist gf)))
+             (%set-gf-lambda-list gf (%gf-lambda-list-from-method (%method.lambda-list method))))
+      (error 'simple-program-error
+             :format-control "attempt to add the method~%  ~S~%to the generic function~%  ~S;~%but ~A."
+             :format-arguments (list method gf reason))))
+
+(defun %remove-lambda-list-marker (plist)
+  ;; PLIST (a generic function's) without LAMBDA-LIST-FROM-FIRST-METHOD: its lambda list is known
+  (let ((r nil))
+    (do ((p plist (cddr p))) ((null p))
+      (if (not (eq (car p) 'lambda-list-from-first-method))
+          (setq r (cons (cadr p) (cons (car p) r)))))
+    (nreverse-boot r)))
 
 (defun %check-congruence (gf method)
   (let ((g (%gf.info gf)) (m (%method-info method)))
@@ -649,6 +663,14 @@
             (%set-fdefinition name gf)
             gf))))
 
+(defun %ensure-gf-of-method (name lambda-list-for-new)
+  ;; DEFMETHOD's %ENSURE-GF while a program's method on ENSURE-GENERIC-FUNCTION-USING-CLASS
+  ;; exists: for a new generic function it is given no :LAMBDA-LIST, as in SBCL (the generic
+  ;; function takes the method's: %CONGRUENCE-ERROR); DEFCLASS's accessors give theirs
+  (if (fboundp name)
+      (%ensure-gf name lambda-list-for-new)
+      (%ensured-gf (funcall *ensure-gf-using-class* nil name) name)))
+
 (defun %generic-function-class (designator)
   ;; STANDARD-GENERIC-FUNCTION or a subclass of it (the :GENERIC-FUNCTION-CLASS option)
   (let ((c (%coerce-to-class designator)))
@@ -684,9 +706,12 @@
   (if (null gf)
       (progn (setq gf (%make-generic-function name (if lambda-list-p lambda-list nil)
                                               (%generic-function-class generic-function-class)))
+             ;; with no lambda list, its first method gives it one (%CONGRUENCE-ERROR)
+             (if (not lambda-list-p) (%set-gf.plist gf (list 'lambda-list-from-first-method t)))
              (%set-fdefinition name gf))
       (if lambda-list-p
           (let ((info (%parse-lambda-list-info lambda-list)))
+            (%set-gf.plist gf (%remove-lambda-list-marker (%gf.plist gf)))
             (dolist (m (%gf.methods gf))
               (if (not (%lambda-lists-congruent-p info (%method-info m)))
                   (error 'simple-error
@@ -974,7 +999,9 @@
                                         :format-arguments (list s)))))
 
 (defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
-  (let* ((gf (%ensure-gf name (%gf-lambda-list-from-method lambda-list)))
+  (let* ((gf (if *program-ensure-gf-methods-p*
+                 (%ensure-gf-of-method name (%gf-lambda-list-from-method lambda-list))
+                 (%ensure-gf name (%gf-lambda-list-from-method lambda-list))))
          (m (%make-method (%gf.method-class gf) qualifiers
                           (%mapcar1 #'%resolve-specializer specializers)
                           lambda-list function fast-function doc)))

@@ -279,13 +279,15 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
   ;; SYS::*CLASS-INITIALIZER*: DEFCLASS and ENSURE-CLASS of a class whose metaclass is a
   ;; program's make it with MAKE-INSTANCE of the metaclass, or redefine it (or a forward
   ;; referenced class of the name) with REINITIALIZE-INSTANCE, as ENSURE-CLASS-USING-CLASS does,
-  ;; so that the metaclass's methods on those run; the other class options are initargs
-  (let ((initargs (list* :name name :direct-superclasses supers :direct-slots direct-slots
+  ;; so that the metaclass's methods on those run; the other class options are initargs (and
+  ;; :NAME for a new class only: a class redefined keeps its name, and SBCL's
+  ;; REINITIALIZE-INSTANCE is not given one)
+  (let ((initargs (list* :direct-superclasses supers :direct-slots direct-slots
                          :direct-default-initargs default-initargs :documentation doc other-initargs)))
     (if class
         (progn (sys::%adopt-metaclass class meta)
                (apply #'reinitialize-instance class initargs))
-        (setq class (apply #'make-instance meta initargs)))
+        (setq class (apply #'make-instance meta :name name initargs)))
     (setf (gethash name sys::*class-table*) class)
     (sys::%set-documentation name 'type doc)
     ;; registered, the class is finalized by FINALIZE-INHERITANCE when a method of the
@@ -492,11 +494,28 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
   (setq sys::*standard-class-initializer-p*
         (dolist (g *class-initialization-gfs* nil)
           (when (some #'%standard-class-initialization-method-p (generic-function-methods g))
-            (return t)))))
+            (return t))))
+  (%update-defclass-slot-plists))
+
+;;; DEFCLASS of a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS makes its direct slot
+;;; definitions while loading, and gives them to ENSURE-CLASS as they are: none of tinycl's own
+;;; methods reads them as plists. While a program's method on ENSURE-CLASS-USING-CLASS exists,
+;;; or one on the initialization of such a class (above), DEFCLASS gives ENSURE-CLASS slot plists
+;;; instead, as AMOP and SBCL do, so that the method can read them with GETF: the hook is
+;;; switched when those methods change, so that DEFCLASS without them pays nothing.
+
+(defvar *program-ensure-class-methods-p* nil)
+
+(defun %update-defclass-slot-plists ()
+  (setq sys::*ensure-class-hook*
+        (if (or *program-ensure-class-methods-p* sys::*standard-class-initializer-p*)
+            #'%defclass-by-ensure-class-with-plists
+            #'%defclass-by-ensure-class)))
 
 ;;; tinycl's own methods on them (clos.lisp's, mop.lisp's and this file's) are the standard
 ;;; ones, and so are ENSURE-GENERIC-FUNCTION-USING-CLASS's (mop.lisp)
-(dolist (g (cons #'ensure-generic-function-using-class *class-initialization-gfs*))
+(dolist (g (list* #'ensure-generic-function-using-class #'ensure-class-using-class
+                  *class-initialization-gfs*))
   (dolist (m (generic-function-methods g))
     (pushnew m *standard-protocol-methods*)))
 
@@ -509,12 +528,17 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
 
 (defvar *protocol-watched-gfs*
   (append *slot-access-gfs* *class-initialization-gfs*
-          (list #'compute-discriminating-function #'ensure-generic-function-using-class))
+          (list #'compute-discriminating-function #'ensure-generic-function-using-class
+                #'ensure-class-using-class))
   "The generic functions whose methods decide what takes the protocol: one test per change of any generic function.")
+
+;;; each is marked in its plist, so that the test costs the same however many are watched
+(dolist (g *protocol-watched-gfs*)
+  (sys::%set-gf.plist g (list* '%protocol-watched t (sys::%gf.plist g))))
 
 (defun %protocol-methods-changed (gf)
   ;; SYS::*METHODS-CHANGED-HOOK*: after ADD-METHOD, REMOVE-METHOD or a redefinition of GF
-  (when (member gf *protocol-watched-gfs* :test #'eq)
+  (when (getf (sys::%gf.plist gf) '%protocol-watched)
     (cond ((member gf *slot-access-gfs* :test #'eq)
            (setq *program-slot-methods-p*
                  (dolist (g *slot-access-gfs* nil)
@@ -528,6 +552,10 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
           ((eq gf #'ensure-generic-function-using-class)
            (setq sys::*program-ensure-gf-methods-p*
                  (if (set-difference (generic-function-methods gf) *standard-protocol-methods*) t nil)))
+          ((eq gf #'ensure-class-using-class)
+           (setq *program-ensure-class-methods-p*
+                 (if (set-difference (generic-function-methods gf) *standard-protocol-methods*) t nil))
+           (%update-defclass-slot-plists))
           (t (%update-standard-class-initializer))))
   (when (%program-gf-class-p gf) (%install-discriminating-function gf)))
 
@@ -548,6 +576,7 @@ finalizing a class of STANDARD-CLASS or FUNCALLABLE-STANDARD-CLASS does not look
       (dolist (m (generic-function-methods gf))
         (unless (sys::%lambda-lists-congruent-p info (sys::%method-info m))
           (error "New lambda-list ~S is incompatible with existing methods of ~S." lambda-list gf))))
+    (sys::%set-gf.plist gf (sys::%remove-lambda-list-marker (sys::%gf.plist gf)))
     (sys::%set-gf-lambda-list gf lambda-list))
   (when documentation-p
     (sys::%set-gf.documentation gf documentation)

@@ -277,7 +277,9 @@
 
 (defun %add-method-from-method-lambda (name qualifiers specializers lambda-list method-function initargs doc)
   ;; a method whose function calls METHOD-FUNCTION with the arguments and the next methods
-  (let* ((gf (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list)))
+  (let* ((gf (if sys::*program-ensure-gf-methods-p*
+                 (sys::%ensure-gf-of-method name (sys::%gf-lambda-list-from-method lambda-list))
+                 (sys::%ensure-gf name (sys::%gf-lambda-list-from-method lambda-list))))
          (m (sys::%make-method (generic-function-method-class gf) qualifiers
                                (mapcar #'sys::%resolve-specializer specializers) lambda-list
                                #'(lambda (chain args &rest spread)
@@ -363,7 +365,8 @@
 ;;; (NIL, a FORWARD-REFERENCED-CLASS or a class), whose standard methods (one for each, as AMOP
 ;;; has them) define or redefine it; DEFCLASS calls ENSURE-CLASS. Its :DIRECT-SLOTS are
 ;;; canonicalized slot plists, or (from DEFCLASS of a class of STANDARD-CLASS or
-;;; FUNCALLABLE-STANDARD-CLASS) direct slot definitions, made while loading.
+;;; FUNCALLABLE-STANDARD-CLASS, while no program's method could read them: mop-protocols.lisp)
+;;; direct slot definitions, made while loading.
 
 (defun ensure-class (name &rest args &key &allow-other-keys)
   "Defines or redefines the class NAME as DEFCLASS does, from canonicalised arguments, by ENSURE-CLASS-USING-CLASS; returns the class."
@@ -410,6 +413,31 @@
          :metaclass (or metaclass 'standard-class) other-initargs))
 
 (setq sys::*ensure-class-hook* #'%defclass-by-ensure-class)
+
+(defun %slot-definition-plist (d)
+  ;; the canonicalized slot plist (AMOP 5.4.2) DEFCLASS would have made for the direct slot
+  ;; definition D, with the keys SBCL's DEFCLASS gives: :INITFORM and :INITFUNCTION only when
+  ;; the slot has an initform, :ALLOCATION, :TYPE and :DOCUMENTATION only when not the default
+  (let ((doc (sys::%slotd.documentation d)) (type (sys::%slotd.type d))
+        (allocation (sys::%slotd.allocation d)))
+    (append (list :name (sys::%slotd.name d))
+            (when (sys::%slotd.initfunction d)
+              (list :initform (sys::%slotd.initform d) :initfunction (sys::%slotd.initfunction d)))
+            (list :initargs (sys::%slotd.initargs d) :readers (sys::%slotd.readers d)
+                  :writers (sys::%slotd.writers d))
+            (unless (eq allocation :instance) (list :allocation allocation))
+            (unless (eq type t) (list :type type))
+            (when doc (list :documentation doc)))))
+
+(defun %defclass-by-ensure-class-with-plists (name superclasses direct-slots default-initargs doc
+                                              metaclass other-initargs)
+  ;; SYS::*ENSURE-CLASS-HOOK* while a program's method on ENSURE-CLASS-USING-CLASS, or on the
+  ;; initialization of a class of STANDARD-CLASS, may read the direct slots (mop-protocols.lisp
+  ;; decides): the direct slot definitions DEFCLASS made while loading go as slot plists, as
+  ;; AMOP and SBCL pass them; otherwise %DEFCLASS-BY-ENSURE-CLASS passes them as they are
+  (%defclass-by-ensure-class name superclasses
+                             (mapcar #'(lambda (s) (if (consp s) s (%slot-definition-plist s))) direct-slots)
+                             default-initargs doc metaclass other-initargs))
 
 ;;; ENSURE-GENERIC-FUNCTION calls the generic ENSURE-GENERIC-FUNCTION-USING-CLASS with the
 ;;; current generic function of the name (NIL when there is none), and so do DEFGENERIC and

@@ -818,3 +818,98 @@
 (deftest mop-standard-class-initialization-method-errors
   (list *mp-sci-error* *mp-sci-undefined* (mp-sci-x-s (make-instance 'mp-sci-x)))
   (t nil 5))
+
+;;; ------------------------------------------------------------------
+;;; DEFCLASS of a class of STANDARD-CLASS gives ENSURE-CLASS-USING-CLASS, INITIALIZE-INSTANCE
+;;; and REINITIALIZE-INSTANCE its direct slots as canonicalized slot plists (AMOP 5.4.2), which
+;;; a program's method reads with GETF; a redefinition's REINITIALIZE-INSTANCE is given no :NAME
+;;; (IGNORE-ERRORS: slot definition objects instead fail the test, not the file)
+
+(defun mp-plist-slot (s)
+  (list (getf s :name) (getf s :initform)
+        (let ((f (getf s :initfunction))) (and f (funcall f)))
+        (getf s :initargs) (getf s :readers) (getf s :writers)
+        (getf s :allocation) (getf s :type) (getf s :documentation)))
+
+(defvar *mp-plist-log* nil)
+(defmethod sb-mop:ensure-class-using-class :around (class (name (eql 'mp-plist-a)) &rest args
+                                                    &key direct-slots &allow-other-keys)
+  (declare (ignore args))
+  (push (list* :ensure (and class t) (ignore-errors (mapcar #'mp-plist-slot direct-slots))) *mp-plist-log*)
+  (call-next-method))
+(defmethod initialize-instance :before ((c standard-class) &key name direct-slots &allow-other-keys)
+  (when (member name '(mp-plist-a mp-plist-b))
+    (push (list :init name (ignore-errors (mapcar #'(lambda (s) (getf s :name)) direct-slots)))
+          *mp-plist-log*)))
+(defmethod reinitialize-instance :before ((c standard-class) &rest initargs &key direct-slots
+                                          &allow-other-keys)
+  (when (member (class-name c) '(mp-plist-a mp-plist-b mp-plist-c))
+    (push (list :reinit (class-name c) (ignore-errors (mapcar #'(lambda (s) (getf s :name)) direct-slots))
+                (if (get-properties initargs '(:name)) :name :no-name))
+          *mp-plist-log*)))
+(defclass mp-plist-a ()
+  ((x :initarg :x :initform (+ 1 2) :accessor mp-plist-a-x)
+   y
+   (z :type integer :allocation :class :documentation "Zed." :reader mp-plist-a-z :writer set-mp-plist-a-z)))
+(defclass mp-plist-a () ((x :initarg :ex) (w :initform 4 :reader mp-plist-a-w)))
+(defclass mp-plist-b (mp-plist-c) ((b :initform 2 :reader mp-plist-b-b)))
+(defclass mp-plist-c () ((c :initform 3 :reader mp-plist-c-c)))
+(defvar *mp-plist-first* (reverse *mp-plist-log*))
+(remove-method #'sb-mop:ensure-class-using-class
+               (find-method #'sb-mop:ensure-class-using-class '(:around)
+                            (list (find-class t) (sb-mop:intern-eql-specializer 'mp-plist-a))))
+(remove-method #'initialize-instance
+               (find-method #'initialize-instance '(:before) (list (find-class 'standard-class))))
+(remove-method #'reinitialize-instance
+               (find-method #'reinitialize-instance '(:before) (list (find-class 'standard-class))))
+(setq *mp-plist-log* nil)
+(defclass mp-plist-b (mp-plist-c) ((b :initform 2 :reader mp-plist-b-b) (bb :initform 5)))
+
+(deftest mop-defclass-gives-slot-plists
+  (list *mp-plist-first* *mp-plist-log*
+        (let ((o (make-instance 'mp-plist-a :ex 1)))
+          (list (slot-value o 'x) (mp-plist-a-w o) (slot-exists-p o 'y)))
+        (let ((o (make-instance 'mp-plist-b)))
+          (list (mp-plist-b-b o) (mp-plist-c-c o) (slot-value o 'bb)))
+        (mapcar #'sb-mop:slot-definition-initargs
+                (sb-mop:class-direct-slots (find-class 'mp-plist-a))))
+  (((:ensure nil (x (+ 1 2) 3 (:x) (mp-plist-a-x) ((setf mp-plist-a-x)) nil nil nil)
+              (y nil nil nil nil nil nil nil nil)
+              (z nil nil nil (mp-plist-a-z) (set-mp-plist-a-z) :class integer "Zed."))
+    (:init mp-plist-a (x y z))
+    (:ensure t (x nil nil (:ex) nil nil nil nil nil) (w 4 4 nil (mp-plist-a-w) nil nil nil nil))
+    (:reinit mp-plist-a (x w) :no-name)
+    (:init mp-plist-b (b))
+    (:reinit mp-plist-c (c) :no-name))
+   nil (1 4 nil) (2 3 5) ((:ex) nil)))
+
+;;; DEFMETHOD of a new generic function gives ENSURE-GENERIC-FUNCTION-USING-CLASS no
+;;; :LAMBDA-LIST (DEFCLASS's accessors give theirs): the generic function takes the method's; a
+;;; generic function ENSURE-GENERIC-FUNCTION made without one takes its first method's too
+
+(defvar *mp-egf-ll-log* nil)
+(defmethod sb-mop:ensure-generic-function-using-class :before ((gf null) name &rest args
+                                                               &key &allow-other-keys)
+  (when (member name '(mp-egf-ll mp-egf-ll-acc (setf mp-egf-ll-acc)) :test #'equal)
+    (push (list name (let ((ll (getf args :lambda-list :none)))
+                       (if (listp ll) (mapcar #'symbol-name ll) ll)))
+          *mp-egf-ll-log*)))
+(defmethod mp-egf-ll ((x integer) &optional y &key z) (list x y z))
+(defclass mp-egf-ll-class () ((a :initform 1 :accessor mp-egf-ll-acc)))
+(remove-method #'sb-mop:ensure-generic-function-using-class
+               (find-method #'sb-mop:ensure-generic-function-using-class '(:before)
+                            (list (find-class 'null) (find-class t))))
+(ensure-generic-function 'mp-egf-bare)
+;; (IGNORE-ERRORS: an incongruent method fails the test, not the file)
+(ignore-errors (defmethod mp-egf-bare ((x t) &rest more) (list x more)))
+
+(deftest mop-defmethod-gives-no-lambda-list
+  (list (reverse *mp-egf-ll-log*)
+        (sb-mop:generic-function-lambda-list #'mp-egf-ll)
+        (mp-egf-ll 1 2 :z 3)
+        (signals-error (eval '(defmethod mp-egf-ll ((x string)) x)) error)
+        (sb-mop:generic-function-lambda-list #'mp-egf-bare)
+        (funcall 'mp-egf-bare 1 2 3)
+        (signals-error (eval '(defmethod mp-egf-bare ((x t) (y t)) x)) error))
+  (((mp-egf-ll :none) (mp-egf-ll-acc ("OBJECT")) ((setf mp-egf-ll-acc) ("NEW-VALUE" "OBJECT")))
+   (x &optional y &key) (1 2 3) t (x &rest more) (1 (2 3)) t))
