@@ -7,6 +7,7 @@
 #include "list.h"
 #include "formstart.h"
 #include "array.h"
+#include "hash.h"
 
 /* (sys:%xref-save-state) -> the whole recording state, for %xref-restore-state: COMPILE-FILE
  * may run inside a definition being recorded (a DEFPARAMETER whose value compiles a file). */
@@ -76,6 +77,59 @@ DEFPRIM(prim_pct_xref_definition_end) {
     return NIL;
 }
 
+/* One code of a compiled file's table: (kind . name) of a note. False when it is damaged. */
+static bool note_of(Lisp *L, Obj code, const Vector *names, Obj *out) {
+    if (!is_fixnum(code) || fixnum_val(code) < 0) return false;
+    intptr_t c = fixnum_val(code);
+    if ((size_t)(c >> 3) >= names->len) return false;
+    *out = cons(L, FIX(c & 7), names->data[c >> 3]);
+    return true;
+}
+
+static void append(Lisp *L, Obj *head, Obj *tail, Obj x) {
+    Obj cell = cons(L, x, NIL);
+    if (*head == NIL) *head = cell;
+    else CONS(*tail)->cdr = cell;
+    *tail = cell;
+}
+
+/* (sys:%xref-install item): put the entries and sites of a compiled file's table,
+ * #(:xref names defs codes locations) (stdlib-lisp/compile-file.lisp says how it is coded), into
+ * the cross-reference; a damaged table is ignored from where it is damaged. */
+DEFPRIM(prim_pct_xref_install) {
+    UNUSED_ARGS;
+    Obj item = args[0];
+    if (!is_type(item, T_VECTOR) || VEC(item)->len != 5) return NIL;
+    Obj nv = VEC(item)->data[1], dv = VEC(item)->data[2], cv = VEC(item)->data[3];
+    if (!is_type(nv, T_VECTOR) || !is_type(dv, T_VECTOR) || !is_type(cv, T_VECTOR)) return NIL;
+    const Vector *names = VEC(nv), *defs = VEC(dv), *codes = VEC(cv);
+    size_t at = 0;
+    for (size_t d = 0; d + 1 < defs->len; d += 2) {
+        Obj key = defs->data[d], loc = defs->data[d + 1];
+        if (at >= codes->len || !is_fixnum(codes->data[at])) return NIL;
+        intptr_t n = fixnum_val(codes->data[at++]);
+        Obj head = NIL, tail = NIL, note;
+        for (intptr_t i = 0; i < n; i++) {
+            if (at >= codes->len || !note_of(L, codes->data[at++], names, &note)) return NIL;
+            append(L, &head, &tail, note);
+        }
+        hash_put(L, L->xref_table, key, cons(L, loc, head));
+        if (at >= codes->len || !is_fixnum(codes->data[at])) return NIL;
+        n = fixnum_val(codes->data[at++]);
+        head = tail = NIL;
+        for (intptr_t i = 0; i < n; i++) {
+            Obj code = at < codes->len ? codes->data[at++] : NIL;
+            if (!is_fixnum(code) || fixnum_val(code) < 0) return NIL;
+            intptr_t c = fixnum_val(code);
+            if (!note_of(L, FIX(c >> 40), names, &note)) return NIL;
+            Obj place = cons(L, FIX((c >> 16) & 0xFFFFFF), FIX(c & 0xFFFF));
+            append(L, &head, &tail, cons(L, CAR(note), cons(L, CDR(note), place)));
+        }
+        if (head != NIL) hash_put(L, L->xref_sites, key, head);
+    }
+    return S(T);
+}
+
 /* (sys:%primitive-function-p object): true when OBJECT is a function written in C */
 DEFPRIM(prim_pct_primitive_function_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_PRIMITIVE)); }
 
@@ -92,6 +146,8 @@ const PrimDef xref_compile_prims[] = {
      "Store (OK) or drop the definition %XREF-DEFINITION-BEGIN started."},
     {"%XREF-PAUSE", PK_SYS, prim_pct_xref_pause, 0, 0, 0, "()",
      "Stop recording the definition being recorded until %XREF-DEFINITION-END (OK NIL)."},
+    {"%XREF-INSTALL", PK_SYS, prim_pct_xref_install, 1, 1, 0, "(item)",
+     "Put the cross-reference table of a compiled file into the session's."},
     {"%PRIMITIVE-FUNCTION-P", PK_SYS, prim_pct_primitive_function_p, 1, 1, 0, "(object)",
      "True when OBJECT is a function written in C."},
     {0},

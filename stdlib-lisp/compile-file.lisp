@@ -215,29 +215,43 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
     (%restore-undefined-references (nreverse keep))))
 
 ;;; The cross-reference and source locations of a compiled file: recorded while it is compiled
-;;; (each form placed as LOAD places it, %xref-form-begin), kept as its last item, a vector
-;;; #(:xref entries sites locations), and put back into the session's tables when it is loaded.
+;;; (each form placed as LOAD places it, %xref-form-begin), kept as its last item, and put back
+;;; into the session's tables when it is loaded (%xref-install, runtime/xref_compile.c). The item
+;;; is #(:xref names defs codes locations), compact: NAMES the names noted, once each; DEFS a
+;;; definition's key and location, two slots each; CODES per definition the number of its notes,
+;;; each note (+ (* 8 name-index) kind), the number of its sites, each site (+ (* (+ (* 8
+;;; name-index) kind) 2^40) (* line 2^16) column); LOCATIONS each item's source location.
 
 (defun %compile-xref-item (file)
   ;; the entries the file's forms recorded: their locations name FILE (the very string)
-  (let ((entries nil) (sites nil) (table (%xref-sites)))
-    (maphash #'(lambda (key v)
-                 (let ((loc (car v)))
-                   (when (and (consp loc) (eq (car loc) file))
-                     (push (cons key v) entries)
-                     (let ((s (gethash key table)))
-                       (when s (push (cons key s) sites))))))
-             (%xref-table))
-    (vector :xref entries sites
+  (let ((index (make-hash-table :test 'eq)) (names nil) (n 0) (defs nil) (codes nil)
+        (sites (%xref-sites)))
+    (flet ((code (kind name)
+             (+ kind (* 8 (or (gethash name index)
+                              (progn (push name names)
+                                     (setf (gethash name index) (prog1 n (incf n)))))))))
+      (maphash #'(lambda (key v)
+                   (let ((loc (car v)))
+                     (when (and (consp loc) (eq (car loc) file))
+                       (push key defs)
+                       (push loc defs)
+                       (push (length (cdr v)) codes)
+                       (dolist (e (cdr v)) (push (code (car e) (cdr e)) codes))
+                       (let ((placed (remove-if-not
+                                      #'(lambda (s) (and (typep (caddr s) '(integer 0 (16777216)))
+                                                         (typep (cdddr s) '(integer 0 (65536)))))
+                                      (gethash key sites))))
+                         (push (length placed) codes)
+                         (dolist (s placed)
+                           (push (+ (* (code (car s) (cadr s)) 1099511627776) (* (caddr s) 65536) (cdddr s))
+                                 codes))))))
+               (%xref-table)))
+    (vector :xref (coerce (nreverse names) 'simple-vector) (coerce (nreverse defs) 'simple-vector)
+            (coerce (nreverse codes) 'simple-vector)
             (coerce (reverse *compile-file-item-locations*) 'simple-vector))))
 
 (defun %fasl-xref-item-p (item)
-  (and (simple-vector-p item) (= (length item) 4) (eq (svref item 0) :xref)))
-
-(defun %fasl-install-xref (item)
-  (let ((table (%xref-table)) (sites (%xref-sites)))
-    (dolist (e (svref item 1)) (setf (gethash (car e) table) (cdr e)))
-    (dolist (e (svref item 2)) (setf (gethash (car e) sites) (cdr e)))))
+  (and (simple-vector-p item) (= (length item) 5) (eq (svref item 0) :xref)))
 
 (defun %compile-report-error (c)
   (format *error-output* "~&; caught ERROR:~%;   ~A~%" c))
@@ -322,7 +336,7 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
     (multiple-value-bind (items pending) (%fasl-read truename)
       (let* ((n (length items))
              (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
-             (locations (and xref (svref xref 3)))
+             (locations (and xref (svref xref 4)))
              (outer (%xref-save-state)))
         (when xref (decf n))
         (unwind-protect
@@ -344,5 +358,5 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
           (error 'simple-file-error :pathname truename
                                     :format-control "The compiled file ~A needs the package ~S, which does not exist."
                                     :format-arguments (list (namestring truename) (cadr (first pending)))))
-        (when xref (%fasl-install-xref xref))))
+        (when xref (%xref-install xref))))
     t))
