@@ -467,18 +467,25 @@ DEFPRIM(prim_identity) { UNUSED_ARGS; return args[0]; }
 
 /* ---- macros implemented in C: the ones the stdlib needs before it can define macros ---- */
 
-/* (defun name lambda-list . body) */
+/* (defun name lambda-list . body) =>
+ *   (progn (eval-when (:compile-toplevel) (sys:%compiler-defun 'name)) (sys:%defun 'name #'(named-lambda ...)))
+ * COMPILE-FILE notes the name as defined by the file (no undefined-function warning) without
+ * defining it: the function exists once the file is loaded (CLHS DEFUN). */
 DEFPRIM(mac_defun) {
     UNUSED_ARGS;
     Obj form = args[0];
     if (!is_cons(CDR(form)) || !is_cons(CDR(CDR(form)))) err_program(L, "Malformed DEFUN: %S", form);
     Obj name = CAR(CDR(form));
     Obj rest = CDR(CDR(form));
+    Obj quoted = list2(L, S(QUOTE), name);
     Obj lam = cons(L, S(NAMED_LAMBDA), cons(L, name, rest));
-    return list3(L, S(P_DEFUN), list2(L, S(QUOTE), name), list2(L, S(FUNCTION), lam));
+    Obj note = list3(L, S(EVAL_WHEN), cons(L, S(K_COMPILE_TOPLEVEL), NIL), list2(L, S(P_COMPILER_DEFUN), quoted));
+    return list3(L, S(PROGN), note, list3(L, S(P_DEFUN), quoted, list2(L, S(FUNCTION), lam)));
 }
 
-/* (defmacro name lambda-list . body) */
+/* (defmacro name lambda-list . body) =>
+ *   (eval-when (:compile-toplevel :load-toplevel :execute) (sys:%defmacro 'name #'(macro-lambda ...)))
+ * so that the rest of a file COMPILE-FILE processes can use the macro (CLHS 3.2.3.1.1). */
 DEFPRIM(mac_defmacro) {
     UNUSED_ARGS;
     Obj form = args[0];
@@ -486,7 +493,8 @@ DEFPRIM(mac_defmacro) {
         err_program(L, "Malformed DEFMACRO: %S", form);
     Obj name = CAR(CDR(form));
     Obj lam = cons(L, S(MACRO_LAMBDA), cons(L, name, CDR(CDR(form))));
-    return list3(L, S(P_DEFMACRO), list2(L, S(QUOTE), name), list2(L, S(FUNCTION), lam));
+    Obj def = list3(L, S(P_DEFMACRO), list2(L, S(QUOTE), name), list2(L, S(FUNCTION), lam));
+    return list3(L, S(EVAL_WHEN), list3(L, S(K_COMPILE_TOPLEVEL), S(K_LOAD_TOPLEVEL), S(K_EXECUTE)), def);
 }
 
 /* (lambda lambda-list . body) => #'(lambda ...) */

@@ -268,6 +268,17 @@ size_t gc_bytes_in_use(void) { return bytes_in_use(); }
 size_t gc_total_bytes(void) { return GC_get_total_bytes(); }
 void gc_collect(void) { GC_gcollect(); }
 
+/* An array of N words a table has just replaced. One in collected memory becomes garbage; one in
+ * the heap of the boot image or of a restore is never freed and is a root of the collector and of
+ * the checkpoint writer, so the words it still holds (symbols interned since the boot, entries
+ * since cleared) would keep whatever they reach alive: fill it with FILL. */
+bool gc_collected(const void *p) { return p && GC_base((void *)p); }
+
+void gc_forget_array(Obj *words, size_t n, Obj fill) {
+    if (!words || GC_base(words)) return;
+    for (size_t i = 0; i < n; i++) if (words[i] != fill) words[i] = fill;
+}
+
 void gc_restore_cap(Lisp *L) {
     if (L->heap_reserve_granted) {
         L->heap_reserve_granted = false;

@@ -29,6 +29,8 @@ void gc_poll_heap(Lisp *L);
 size_t gc_total_bytes(void);
 size_t gc_max_heap(Lisp *L);
 void gc_collect(void);
+bool gc_collected(const void *p);   /* in the collector's heap (not the boot image's or a restore's) */
+void gc_forget_array(Obj *words, size_t n, Obj fill);   /* a replaced array outside collected memory */
 /* After unwinding to the top level: give back the emergency reserve. */
 void gc_restore_cap(Lisp *L);
 

@@ -474,6 +474,7 @@ static void rehash(Lisp *L, HashTable *t, size_t cap) {
         t->count++;
         t->used++;
     }
+    gc_forget_array((Obj *)old, oldcap * (sizeof *old / sizeof(Obj)), NO_VALUE);   /* a boot table's */
     if (t->size < t->cap / 4 * 3) t->size = t->cap / 4 * 3;   /* the entries it holds before growing */
     t->iter_mod++;
 }
@@ -527,8 +528,48 @@ bool hash_remove(Lisp *L, Obj table, Obj key) {
 void hash_clear(Lisp *L, Obj table) {
     HashTable *t = HT(table);
     if (UNLIKELY(t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE))) weak_unlink_all(t);
+    else gc_forget_array((Obj *)t->entries, t->cap * (sizeof *t->entries / sizeof(Obj)), NO_VALUE);
     alloc_entries(L, t, 16);
     t->iter_mod++;
+}
+
+/* A copy of TABLE as it is (a new table with its own entries), or NIL for a weak table: what a
+ * reset puts back with hash_restore_entries. */
+Obj hash_copy_entries(Lisp *L, Obj table) {
+    HashTable *t = HT(table);
+    if (t->h.flags & (HT_WEAK_KEY | HT_WEAK_VALUE)) return NIL;
+    fresh(L, t);
+    HashTable *c = (HashTable *)heap_alloc(L, T_HASHTABLE, sizeof(HashTable));
+    *c = *t;
+    c->entries = (HashEntry *)gc_alloc(L, t->cap * sizeof(HashEntry));
+    memcpy(c->entries, t->entries, t->cap * sizeof(HashEntry));
+    c->iter_mod = 0;
+    return (Obj)c;
+}
+
+/* Make TABLE hold exactly the entries of COPY (hash_copy_entries of it). Returns false, touching
+ * nothing, when it already does: a registry the session did not change costs one comparison. */
+bool hash_restore_entries(Lisp *L, Obj table, Obj copy) {
+    HashTable *t = HT(table), *c = HT(copy);
+    fresh(L, t);
+    fresh(L, c);
+    size_t bytes = c->cap * sizeof(HashEntry);
+    if (t->cap == c->cap && t->count == c->count && t->used == c->used && t->size == c->size &&
+        memcmp(t->entries, c->entries, bytes) == 0)
+        return false;
+    if (t->cap != c->cap || !gc_collected(t->entries)) {
+        /* a boot table's array stays in the image's heap: emptied, it keeps nothing alive */
+        HashEntry *e = (HashEntry *)gc_alloc(L, bytes);
+        gc_forget_array((Obj *)t->entries, t->cap * (sizeof *t->entries / sizeof(Obj)), NO_VALUE);
+        t->entries = e;
+    }
+    memcpy(t->entries, c->entries, bytes);
+    t->cap = c->cap;
+    t->count = c->count;
+    t->used = c->used;
+    t->size = c->size;
+    t->iter_mod++;
+    return true;
 }
 
 /* ---- primitives ---- */

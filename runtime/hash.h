@@ -16,6 +16,8 @@ Obj hash_get(Lisp *L, Obj table, Obj key, Obj dflt);
 void hash_put(Lisp *L, Obj table, Obj key, Obj value);
 bool hash_remove(Lisp *L, Obj table, Obj key);
 void hash_clear(Lisp *L, Obj table);
+Obj hash_copy_entries(Lisp *L, Obj table);                 /* NIL for a weak table */
+bool hash_restore_entries(Lisp *L, Obj table, Obj copy);  /* false: it held them already */
 
 bool lisp_eql(Obj a, Obj b);
 bool lisp_equal(Lisp *L, Obj a, Obj b);

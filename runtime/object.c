@@ -64,6 +64,12 @@ void prims_register(Lisp *L, const PrimDef *d) {
         PRIM(fn)->lambda_list = d->lambda_list;
         PRIM(fn)->doc = d->doc;
         Symbol *s = symbol_data(L, sym);
+        /* two tables naming one primitive: the later one would silently replace the earlier
+         * (checked while booting from the sources, as above) */
+        if (L->boot_phase == 0 && s->function != UNBOUND) {
+            fprintf(stderr, "tinycl: the primitive %s is registered twice\n", d->name);
+            abort();
+        }
         s->function = fn;
         if (d->flags & FN_MACRO_EXPANDER) s->h.flags |= SYM_MACRO;
     }

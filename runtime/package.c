@@ -61,6 +61,7 @@ static void symtable_grow(Lisp *L, SymTable *t) {
     t->used = 0;
     for (size_t i = 0; i < old; i++)
         if (olds[i] != NO_VALUE && olds[i] != TOMBSTONE) { symtable_put_raw(L, t, olds[i]); t->count++; }
+    gc_forget_array(olds, old, NO_VALUE);
 }
 
 static void symtable_put(Lisp *L, SymTable *t, Obj sym) {
@@ -93,6 +94,7 @@ int package_symbol_status(Lisp *L, Obj pkg, Obj sym) {
 /* Every change to a package's tables passes here first: while a system load is being captured,
  * the snapshot's journal notes which symbol of which package is about to change (snapshot.c). */
 static inline void table_touch(Lisp *L, Obj pkg, Obj sym) {
+    package_tables_changed(pkg);
     if (UNLIKELY(L->captures_open > 0)) snapshot_note_table_change(L, pkg, sym, package_symbol_status(L, pkg, sym));
 }
 
@@ -910,6 +912,7 @@ DEFPRIM(prim_delete_package) {
     for (Obj l = L->packages; l != NIL; l = CDR(l))
         PKG(CAR(l))->local_nicknames = without_nicknames_of(L, PKG(CAR(l))->local_nicknames, pkg);
     SymTable *tables[2] = {&p->internal, &p->external};
+    package_tables_changed(pkg);
     for (int k = 0; k < 2; k++) {
         SymTable *t = tables[k];
         SYMTABLE_EACH_BEGIN(t, sym)

@@ -19,6 +19,13 @@ typedef struct Package {
     uint64_t serial;        /* creation order, for the session's provenance */
 } Package;
 #define PKG(o) ((Package *)(o))
+/* h.aux: PKG_TABLES_CHANGED once a symbol was added to, removed from or moved in the package's
+ * tables since they last matched the reset snapshot's record of them (snapshot.c clears it when
+ * it records or restores them): a reset rebuilds only the tables of packages that have it. */
+#define PKG_TABLES_CHANGED 1
+static inline void package_tables_changed(Obj pkg) {
+    if (PKG(pkg)->h.aux != PKG_TABLES_CHANGED) PKG(pkg)->h.aux = PKG_TABLES_CHANGED;
+}
 /* PKG_LOCKED: the package lock of SBCL (no new symbols, no definitions on its symbols).
  * (CL-USER is protected too: the runtime falls back to it when *PACKAGE* is unusable.)
  * PKG_PROTECTED: the implementation needs it: it can be neither deleted nor renamed. */

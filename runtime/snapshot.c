@@ -470,6 +470,13 @@ static const char *snapshot_check_wanted(void) {
     return e && *e && strcmp(e, "0") != 0 ? e : NULL;
 }
 
+/* SNAP's package records are what the tables hold now: no table has changed since. Written only
+ * where set, so the pages of the image's packages stay unwritten. */
+static void tables_recorded(Obj snap) {
+    for (Obj l = VEC(snap)->data[0]; is_cons(l); l = CDR(l))
+        if (PKG(CAR(l))->h.aux) PKG(CAR(l))->h.aux = 0;
+}
+
 Obj snapshot_take(Lisp *L) {
     Written w;
     Obj snap = NIL;
@@ -488,11 +495,13 @@ Obj snapshot_take(Lisp *L) {
         bool ok = snapshot_verify(L, snap, why, sizeof why);
         fprintf(stderr, "tinycl: start-up snapshot %s (%zu new records): %s\n", how, n, ok ? "verified" : why);
     }
+    tables_recorded(snap);
     return snap;
 }
 
 Obj snapshot_take_base(Lisp *L) {
     Obj snap = take_full(L);
+    tables_recorded(snap);
     Obj base = make_vector(L, 4, NIL);
     for (int k = 0; k < 3; k++) VEC(base)->data[k] = VEC(snap)->data[k];
     size_t n = 0;
@@ -512,6 +521,9 @@ static bool member_eq(Obj x, Obj list) {
 
 static void clear_table(Lisp *L, SymTable *t) {
     (void)L;
+    /* a boot package's array is in the boot image's heap: what was interned since must not stay
+     * reachable from it (a reset would keep the user's symbols, and all they hold, alive) */
+    gc_forget_array(t->syms, t->cap, NO_VALUE);
     t->count = t->used = t->cap = 0;
     t->syms = NULL;
 }
@@ -559,9 +571,12 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
         pk->doc = CAR(CDR(attrs));
         pk->local_nicknames = CDR(CDR(attrs));
         rest = CDR(rest);
+        /* tables nothing changed since they matched the record are left as they are */
+        if (pk->h.aux != PKG_TABLES_CHANGED) continue;
         clear_table(L, &pk->internal);
         clear_table(L, &pk->external);
         for (Obj s = rest; s != NIL; s = CDR(s)) package_add_symbol(L, p, CAR(CAR(s)), CDR(CAR(s)) != NIL);
+        pk->h.aux = 0;
     }
     /* kept system packages may use boot packages; used-by lists are rebuilt from use lists */
     for (Obj l = L->packages; l != NIL; l = CDR(l)) PKG(CAR(l))->used_by = NIL;
@@ -885,6 +900,23 @@ DEFPRIM(prim_pct_snapshot_commit) {
     return created;
 }
 
+/* (sys:%registry-copy table) -> a copy of TABLE's entries, or NIL for a weak table;
+ * (sys:%registry-put-back table copy) puts them back, true when TABLE had changed. A registry
+ * restorer (stdlib-lisp/session.lisp) is then a comparison when nothing changed, and a copy of
+ * words otherwise: no hashing, no Lisp loop over the entries. */
+DEFPRIM(prim_pct_registry_copy) {
+    UNUSED_ARGS;
+    if (!is_type(args[0], T_HASHTABLE)) err_type(L, args[0], S(HASH_TABLE));
+    return hash_copy_entries(L, args[0]);
+}
+
+DEFPRIM(prim_pct_registry_put_back) {
+    UNUSED_ARGS;
+    if (!is_type(args[0], T_HASHTABLE)) err_type(L, args[0], S(HASH_TABLE));
+    if (!is_type(args[1], T_HASHTABLE)) err_type(L, args[1], S(HASH_TABLE));
+    return boolean(L, hash_restore_entries(L, args[0], args[1]));
+}
+
 /* (sys:%system-packages) -> the packages loaded systems created (kept by a plain reset) */
 DEFPRIM(prim_pct_system_packages) {
     UNUSED_ARGS;
@@ -899,6 +931,8 @@ const PrimDef snapshot_prims[] = {
     {"%SNAPSHOT-COMMIT", PK_SYS, prim_pct_snapshot_commit, 1, 1, 0, "(capture)", NULL},
     {"%SNAPSHOT-RELEASE", PK_SYS, prim_pct_snapshot_release, 1, 1, 0, "(capture)", NULL},
     {"%SYSTEM-PACKAGES", PK_SYS, prim_pct_system_packages, 0, 0, 0, "()", NULL},
+    {"%REGISTRY-COPY", PK_SYS, prim_pct_registry_copy, 1, 1, 0, "(table)", NULL},
+    {"%REGISTRY-PUT-BACK", PK_SYS, prim_pct_registry_put_back, 2, 2, 0, "(table copy)", NULL},
     {"%BOOT-PACKAGES", PK_SYS, prim_pct_boot_packages, 0, 0, 0, "()", NULL},
     {"%BOOT-SYMBOL-P", PK_SYS, prim_pct_boot_symbol_p, 1, 1, 0, "(symbol)", NULL},
     {"%PACKAGE-OWN-SYMBOLS", PK_SYS, prim_pct_package_own_symbols, 1, 1, 0, "(package)", NULL},

@@ -36,18 +36,38 @@ unsigned long weak_gc_count(void) { return (unsigned long)GC_get_gc_no(); }
 typedef struct Finalization {
     const Lisp *owner;          /* compared, never followed: the owner may be gone */
     long id;
-    struct Finalization *next;
+    struct Finalization *next;  /* in the queue, once finalized */
+    struct Finalization *reg_prev, *reg_next;   /* among the registered ones, until then */
 } Finalization;
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static Finalization *queue;
+/* The records the collector holds (registered, not yet finalized): a restore asks which numbers
+ * can still be queued, to drop the Lisp entries of the others (weak_finalizer_live_ids). */
+static Finalization *registered;
 atomic_long weak_finalized_pending;
 static atomic_long next_id = 1;   /* numbers are unique in the process, so a stale one matches nothing */
+
+/* with queue_lock held */
+static void unregister_record(Finalization *f) {
+    if (f->reg_prev) f->reg_prev->reg_next = f->reg_next;
+    else if (registered == f) registered = f->reg_next;
+    if (f->reg_next) f->reg_next->reg_prev = f->reg_prev;
+    f->reg_prev = f->reg_next = NULL;
+}
+
+static void forget_record(Finalization *f) {
+    pthread_mutex_lock(&queue_lock);
+    unregister_record(f);
+    pthread_mutex_unlock(&queue_lock);
+    free(f);
+}
 
 static void finalized(void *obj, void *cd) {
     (void)obj;
     Finalization *f = (Finalization *)cd;
     pthread_mutex_lock(&queue_lock);
+    unregister_record(f);
     f->next = queue;
     queue = f;
     pthread_mutex_unlock(&queue_lock);
@@ -116,11 +136,17 @@ DEFPRIM(prim_pct_finalizer_register) {
     f->owner = L;
     f->id = atomic_fetch_add(&next_id, 1);
     f->next = NULL;
+    f->reg_prev = NULL;
+    pthread_mutex_lock(&queue_lock);
+    f->reg_next = registered;
+    if (registered) registered->reg_prev = f;
+    registered = f;
+    pthread_mutex_unlock(&queue_lock);
     GC_finalization_proc old_fn = 0;
     void *old_cd = NULL;
     /* no order: an object reachable from another finalizable one is still finalized */
     GC_register_finalizer_no_order(base, finalized, f, &old_fn, &old_cd);
-    if (old_fn == finalized) free(old_cd);
+    if (old_fn == finalized) forget_record((Finalization *)old_cd);
     return FIX(f->id);
 }
 
@@ -132,8 +158,29 @@ DEFPRIM(prim_pct_finalizer_cancel) {
     GC_finalization_proc old_fn = 0;
     void *old_cd = NULL;
     GC_register_finalizer_no_order(base, 0, NULL, &old_fn, &old_cd);
-    if (old_fn == finalized) free(old_cd);
+    if (old_fn == finalized) forget_record((Finalization *)old_cd);
     return NIL;
+}
+
+/* (sys:%finalizer-live-ids) -> the numbers of this interpreter's finalizations that can still be
+ * queued or are queued: any other number in the Lisp table (one a restored state brought back,
+ * whose object was a copy or is gone) never comes. */
+DEFPRIM(prim_pct_finalizer_live_ids) {
+    UNUSED_ARGS;
+    enum { CHUNK = 256 };
+    long ids[CHUNK];
+    Obj out = NIL;
+    /* collected a chunk at a time: no allocation while the lock is held */
+    for (size_t skip = 0;; skip += CHUNK) {
+        size_t n = 0, seen = 0;
+        pthread_mutex_lock(&queue_lock);
+        for (int pass = 0; pass < 2 && n < CHUNK; pass++)
+            for (Finalization *f = pass ? queue : registered; f && n < CHUNK; f = pass ? f->next : f->reg_next)
+                if (f->owner == L && seen++ >= skip) ids[n++] = f->id;
+        pthread_mutex_unlock(&queue_lock);
+        for (size_t i = 0; i < n; i++) out = cons(L, FIX(ids[i]), out);
+        if (n < CHUNK) return out;
+    }
 }
 
 /* (sys:%finalized-ids) -> the numbers of this interpreter's finalizations queued since the last call */
@@ -143,6 +190,7 @@ const PrimDef weak_prims[] = {
     {"%FINALIZER-REGISTER", PK_SYS, prim_pct_finalizer_register, 1, 1, 0, "(object)", NULL},
     {"%FINALIZER-CANCEL", PK_SYS, prim_pct_finalizer_cancel, 1, 1, 0, "(object)", NULL},
     {"%FINALIZED-IDS", PK_SYS, prim_pct_finalized_ids, 0, 0, 0, "()", NULL},
+    {"%FINALIZER-LIVE-IDS", PK_SYS, prim_pct_finalizer_live_ids, 0, 0, 0, "()", NULL},
     {0},
 };
 

@@ -12,6 +12,7 @@
 #include "../runtime/package.h"
 #include "../runtime/hash.h"
 #include "../runtime/stream.h"
+#include "../runtime/abi.h"
 #include <gc/gc.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,6 +65,8 @@ struct SessionStore {
     Checkpoint ckpt[MAX_CHECKPOINTS];
     int count;
     long changes;                         /* restores and resets, for tcl_session_generation */
+    bool graph_restored;                  /* GRAPH is a restore's, not yet compacted by a reset */
+    size_t compacted_bytes;               /* the size of the heap the last compaction made */
     double last_write_seconds, last_read_seconds;
     size_t last_bytes;
 };
@@ -211,6 +214,12 @@ static bool refuse(char *err, const char *msg) {
 
 static uint64_t get64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
+/* The finalizer table came back with the state: drop the entries no finalization can reach. */
+static void finalizers_step(Lisp *L, void *ud) {
+    (void)ud;
+    funcall0(L, abi_upcall(L, S(P_FORGET_DEAD_FINALIZERS)));
+}
+
 static void restart_step(Lisp *L, void *ud) {
     (void)ud;
     pathname_default_init(L);
@@ -333,8 +342,38 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     SYM(S(P_CLOS_EPOCH))->value = is_fixnum(epoch) ? FIX(FIXVAL(epoch) + 1) : FIX(0);
     if (new_process && lisp_pcall(L, FR_TOPLEVEL, restart_step, NULL))
         fprintf(stderr, "tinycl: a restart function failed after reading the session state\n");
+    if (lisp_pcall(L, FR_TOPLEVEL, finalizers_step, NULL))
+        fprintf(stderr, "tinycl: could not drop the finalizers of the state that cannot run\n");
     st->changes++;
+    st->graph_restored = true;
     return true;
+}
+
+/* After a plain reset the session reaches only the reset state: the snapshot, the registries'
+ * copies and the kept systems. When the last restore's heap holds them, it holds whatever else
+ * the checkpoint had too; writing the state and reading it back makes a heap of what is reachable
+ * and frees that one (as a restore frees the heap of the one before). Once per restore: the heap
+ * made here has nothing else, and what the session makes later is in collected memory. The
+ * writer walks the whole boot heap (tens of milliseconds), so a small heap is left alone: what a
+ * reset keeps is at most COMPACT_SLACK more than twice what the reset state needs. */
+#define COMPACT_SLACK ((size_t)4 << 20)
+
+static size_t graph_bytes(const ImageHeap *h) { return h->scanned_room + h->atomic_room; }
+
+void session_store_compact(TclSession *s) {
+    SessionStore *st = s->store;
+    if (!st || !st->graph.scanned || !st->graph_restored) return;
+    st->graph_restored = false;
+    if (graph_bytes(&st->graph) <= 2 * st->compacted_bytes + COMPACT_SLACK) return;
+    char err[IMAGE_ERRLEN];
+    size_t len = 0;
+    unsigned char *bytes = state_write(s, &len, err);
+    /* without the memory to write it the heap stays, which is still correct */
+    if (bytes && !state_read(s, bytes, len, false, err))
+        fprintf(stderr, "tinycl: the reset could not compact the restored state: %s\n", err);
+    free(bytes);
+    st->graph_restored = false;
+    st->compacted_bytes = st->graph.scanned ? graph_bytes(&st->graph) : 0;
 }
 
 /* ---- named checkpoints ---- */

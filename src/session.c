@@ -1145,11 +1145,15 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     Obj live_streams = session_guard_saved_streams(L);
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
     session_guard_reinstall_streams(L, live_streams);
+    /* the last call's values would keep what they reach alive (and in a compacted state) */
+    for (int i = 0; i < MULTIPLE_VALUES_LIMIT; i++) L->values[i] = NIL;
+    L->nvals = 0;
     L->boot_symbols = NIL;
     if (lisp_pcall(L, FR_TOPLEVEL, reset_hook_step, NULL))
         fprintf(stderr, "tinycl: a reset hook failed (%s); the symbol state was restored anyway\n",
                 error_describe_bootstrap(L, L->last_error));
     SYM(S(PACKAGE_VAR))->value = L->pkg_cl_user;
+    session_store_compact(s);
 }
 
 typedef struct ListDefs { TclDefinitions *d; const char *type, *package; } ListDefs;

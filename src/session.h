@@ -35,6 +35,7 @@ void session_store_release_heaps(TclSession *s);
 void session_store_detach(TclSession *s);
 /* A change no evaluation counted (a reset): the session file is written again. */
 void session_store_changed(TclSession *s);
+void session_store_compact(TclSession *s);   /* after a plain reset: free what a restore brought and nothing reaches */
 
 /* session.c, for debugger.c: take the interpreter onto the calling thread; describe L->last_error
  * into R; move the captured output and warnings into R. */

@@ -1,7 +1,8 @@
 ;;;; boot.lisp: the first macros, written with only DEFMACRO, DEFUN, backquote and C primitives.
 
 (defmacro in-package (name)
-  `(setq *package* (sys::%find-package-or-lose ',name)))
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
+     (setq *package* (sys::%find-package-or-lose ',name))))
 
 (in-package "SYSTEM")
 
@@ -88,7 +89,9 @@
 
 (defmacro defvar (var &optional (value nil valuep) doc)
   "Defines VAR as a special variable, setting it to VALUE only when it has no value yet, with optional documentation DOC. Returns VAR."
+  ;; COMPILE-FILE proclaims VAR special for the rest of the file, without evaluating VALUE
   `(progn
+     (eval-when (:compile-toplevel) (sys::%compiler-defvar ',var))
      (sys::%proclaim-special ',var)
      ,@(if valuep `((unless (boundp ',var) (set ',var ,value))))
      ,@(if doc `((sys::%put ',var 'sys::%variable-documentation ,doc)))
@@ -98,6 +101,7 @@
 (defmacro defparameter (var value &optional doc)
   "Defines VAR as a special variable and always sets it to VALUE, with optional documentation DOC. Returns VAR."
   `(progn
+     (eval-when (:compile-toplevel) (sys::%compiler-defvar ',var))
      (sys::%proclaim-special ',var)
      (set ',var ,value)
      ,@(if doc `((sys::%put ',var 'sys::%variable-documentation ,doc)))
@@ -106,7 +110,8 @@
 
 (defmacro defconstant (name value &optional doc)
   "Defines NAME as a global constant whose value is VALUE, with optional documentation DOC. Returns NAME."
-  `(progn
+  ;; evaluated by COMPILE-FILE too, so that the rest of the file may use the value (CLHS DEFCONSTANT)
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
      (sys::%defconstant ',name ,value)
      ,@(if doc `((sys::%put ',name 'sys::%variable-documentation ,doc)))
      (sys::%note-definition 'defconstant ',name)
@@ -399,7 +404,8 @@
   "Defines how SETF and the other place macros handle forms (ACCESS-FN ...): BODY, run with LAMBDA-LIST bound to the form's arguments, returns the five values of a setf expansion."
   (let ((form (gensym)) (env (gensym)))
     (multiple-value-bind (doc decls forms) (sys::%split-doc-decls body)
-      `(progn
+      ;; known to COMPILE-FILE for the rest of the file (CLHS 3.2.3.1.1)
+      `(eval-when (:compile-toplevel :load-toplevel :execute)
          (sys::%put ',access-fn 'sys::%setf-expander
                     #'(lambda (,form ,env)
                         (declare (ignorable ,env))

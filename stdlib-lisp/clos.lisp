@@ -810,7 +810,8 @@
             ((eq (car o) :method-class) (setq method-class (cadr o)))
             (t (error 'simple-program-error :format-control "Unsupported option ~S in DEFGENERIC ~S."
                                             :format-arguments (list o name)))))
-    `(progn
+    ;; defined at compile time too, so that the rest of a file COMPILE-FILE processes knows it
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%defgeneric ',name ',lambda-list ',doc ',mc ',apo ',decls ',method-class ',gf-class)
        (%set-initial-methods (%untraced-fdefinition ',name)
                              (list ,@(%mapcar1 #'(lambda (m) `(defmethod ,name ,@m)) methods)))
@@ -984,11 +985,14 @@
          (qualifiers (car parsed)) (lambda-list (cadr parsed)) (body (caddr parsed))
          (spec (%parse-specialized-lambda-list lambda-list))
          (gf (%program-method-class-gf name)))
-    (if gf
-        (funcall *method-lambda-expander* gf name qualifiers spec body env)
-        (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
-          `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
-                       ,(cadr fns) ,(car fns) ,(caddr fns))))))
+    ;; COMPILE-FILE notes NAME as a function the file defines; the method exists once it is loaded
+    `(progn
+       (eval-when (:compile-toplevel) (%compiler-defun ',name))
+       ,(if gf
+            (funcall *method-lambda-expander* gf name qualifiers spec body env)
+            (let ((fns (%method-function-forms name qualifiers (nth 3 spec) (car spec) (caddr spec) body)))
+              `(%defmethod ',name ',qualifiers (list ,@(cadr spec)) ',(caddr spec)
+                           ,(cadr fns) ,(car fns) ,(caddr fns)))))))
 
 (defun %resolve-specializer (s)
   (cond ((%class-p s) s)
@@ -1356,7 +1360,9 @@
                                                        :format-arguments (list (car rest) name))))
                  (setq rest (cddr rest))
                  (go top))))
-        `(%define-short-method-combination ',name ',operator ',identity ',doc))
+        ;; evaluated by COMPILE-FILE too, for a later DEFGENERIC of the file that names it
+        `(eval-when (:compile-toplevel :load-toplevel :execute)
+           (%define-short-method-combination ',name ',operator ',identity ',doc)))
       ;; the long form
       (let* ((lambda-list (car args))
              (groups (%mapcar1 #'%parse-method-group-specifier (cadr args)))
@@ -1372,7 +1378,8 @@
                (doc (car parsed))
                (gfv (gensym "GF")) (msv (gensym "METHODS")) (opv (gensym "OPTIONS"))
                (arg-vars (%lambda-list-variables arguments)))
-          `(%define-long-method-combination
+          `(eval-when (:compile-toplevel :load-toplevel :execute)
+            (%define-long-method-combination
             ',name
             #'(lambda (,gfv ,msv ,opv)
                 (declare (ignorable ,gfv))
@@ -1392,7 +1399,7 @@
                                           `(%make-arguments-binder ',arguments (list ,@arg-vars))
                                           nil))))
                          ,opv)))
-            ',doc)))))
+            ',doc))))))
 
 (defvar *gf-miss-hook* nil) ; mop-protocols.lisp: %GF-MISS for a generic function of a program's class
 
@@ -1569,7 +1576,9 @@
             ((eq (car o) :metaclass) (setq metaclass (cadr o)))
             ;; another option is an initarg of the metaclass, its value the option's rest (AMOP)
             (t (setq other-options (append other-options (list (car o) (cdr o)))))))
-    `(progn
+    ;; COMPILE-FILE defines the class at compile time too: later forms of the file may name it as a
+    ;; type, a specializer, a superclass or a metaclass (CLHS DEFCLASS)
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (%ensure-class ',name ',superclasses
                       (list ,@(let ((canonical (and metaclass (not (%memq metaclass '(standard-class
                                                                                         funcallable-standard-class))))))
@@ -2469,15 +2478,27 @@
     (dolist (gf *generic-functions*)
       (setq gfs (cons (list gf (%gf.methods gf) (%gf.initial-methods gf)) gfs)))
     (setq eqls (%mapcar1 #'(lambda (e) (list (car e) (cdr e) (%eqls.direct-methods (cdr e)))) eqls))
+    ;; what the session did not change is only compared: a reset after a few definitions touches
+    ;; the classes and generic functions they changed
     #'(lambda ()
         (dolist (c classes)
-          (%set-class.direct-subclasses (car c) (cadr c))
-          (%set-class.direct-methods (car c) (caddr c))
-          (%set-class.initargs-cache (car c) nil))
+          (let ((class (car c)))
+            (unless (and (eq (%class.direct-subclasses class) (cadr c))
+                         (eq (%class.direct-methods class) (caddr c))
+                         (null (%class.initargs-cache class)))
+              (%set-class.direct-subclasses class (cadr c))
+              (%set-class.direct-methods class (caddr c))
+              (%set-class.initargs-cache class nil))))
         (dolist (g gfs)
-          (%set-gf.methods (car g) (cadr g))
-          (%set-gf.initial-methods (car g) (caddr g))
-          (%update-gf-dispatch (car g)))
+          (let ((gf (car g)))
+            (if (and (eq (%gf.methods gf) (cadr g)) (eq (%gf.initial-methods gf) (caddr g)))
+                ;; the epoch goes back with the reset, so a cache may carry the stamp it will have:
+                ;; emptied, it keeps no class of the session either
+                (if (%gf.cache gf) (%set-gf.cache gf nil))
+                (progn
+                  (%set-gf.methods gf (cadr g))
+                  (%set-gf.initial-methods gf (caddr g))
+                  (%update-gf-dispatch gf)))))
         (clrhash *eql-specializers*)
         (dolist (e eqls)
           (setf (gethash (car e) *eql-specializers*) (cadr e))

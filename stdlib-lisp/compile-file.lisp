@@ -55,16 +55,28 @@ one) to its load-time cell, so that the file makes each such object once.")
 (defvar *compile-file-items* nil "The items of the file being compiled, newest first.")
 (defvar *compile-file-defined* nil "The names the file being compiled defines: (function . name) or (variable . name).")
 
-;;; Macros whose definitions the rest of the file needs while it is compiled: a top-level form
-;;; headed by one is evaluated at compile time too (as SBCL's expansions of them do with EVAL-WHEN),
-;;; and compiled for load time.
-(defparameter *compile-time-definers*
-  '(defmacro define-compiler-macro defstruct deftype defsetf define-setf-expander define-modify-macro
-    defconstant define-condition defclass define-symbol-macro defpackage in-package declaim
-    define-method-combination defgeneric))
+;;; The defining macros say themselves what COMPILE-FILE does at compile time, with EVAL-WHEN in
+;;; their expansions (CLHS 3.2.3.1.1): DEFMACRO, DEFSTRUCT, DEFCLASS, DEFTYPE, DEFCONSTANT, ... are
+;;; evaluated then too; DEFUN, DEFMETHOD, DEFVAR and DEFPARAMETER only call these two, which note
+;;; what the file defines.
+
+(defun %compiler-defun (name)
+  ;; NAME is a function the file defines: no undefined-function warning for it
+  (push (cons 'function name) *compile-file-defined*)
+  name)
+
+(defun %compiler-defvar (name)
+  ;; NAME is a variable the file defines: special for the rest of the file, no warning
+  (proclaim (list 'special name))
+  (push (cons 'variable name) *compile-file-defined*)
+  name)
 
 (defun %compile-time-eval (form)
-  (let ((*fasl-ltv-cells* :none)) (eval form)))
+  ;; what runs at compile time is not part of the definition being recorded: its load-time
+  ;; part, analysed for the file, is (as when the source is loaded)
+  (let ((*fasl-ltv-cells* :none) (paused (%xref-pause)))
+    (unwind-protect (eval form)
+      (when paused (%xref-definition-end paused nil)))))
 
 (defvar *compile-file-item-locations* nil
   "The source location of each item of the file being compiled, newest first: LOAD gives it to the
@@ -80,13 +92,6 @@ definitions the item makes, as it would when it loads the source.")
         (push loc *compile-file-item-locations*))
       (push fn *compile-file-items*)
       (push loc *compile-file-item-locations*))))
-
-(defun %compile-note-definition (head form)
-  (when (and (consp (cdr form)) (or (symbolp (cadr form)) (consp (cadr form))))
-    (let ((name (cadr form)))
-      (case head
-        ((defun defgeneric defmacro) (push (cons 'function name) *compile-file-defined*))
-        ((defvar defparameter defconstant) (push (cons 'variable name) *compile-file-defined*))))))
 
 (defvar *compile-file-context* nil
   "While COMPILE-FILE processes the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY: the
@@ -179,19 +184,9 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
              (return-from %compile-top-level nil))
             ((special-operator-p head) (return))
             (t
-             (when (macro-function head)
-               (%compile-note-definition head form)
-               (when (and (%memq head '(defvar defparameter)) (consp (cdr form)) (symbolp (cadr form)))
-                 (proclaim (list 'special (cadr form))))
-               (when (and (not compile-time-too) (%memq head *compile-time-definers*))
-                 (%compile-time-eval (%compile-wrap form))
-                 (%compile-emit-wrapped form)
-                 (return-from %compile-top-level nil)))
-             ;; a local macro (of an enclosing MACROLET) expands too
+             ;; a global or a local macro (of an enclosing MACROLET) expands
              (multiple-value-bind (expansion expanded) (%compile-macroexpand-1 form)
-               (unless expanded
-                 (%compile-note-definition head form)
-                 (return))
+               (unless expanded (return))
                ;; a defining macro (DEFUN, DEFMETHOD, DEFVAR...) is expanded here, not by the
                ;; analyser: what its expansion calls and references is recorded under its name
                (let ((scope (%xref-definition-begin form)))

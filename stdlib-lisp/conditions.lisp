@@ -442,7 +442,9 @@
             ((eq (car o) :default-initargs)
              (setq default-initargs (%parse-default-initargs (cdr o))))
             ((eq (car o) :documentation) (setq doc (cadr o)))))
-    `(progn
+    ;; COMPILE-FILE defines the condition type at compile time too, for the rest of the file
+    ;; (CLHS DEFINE-CONDITION: a type name and a parent of later definitions)
+    `(eval-when (:compile-toplevel :load-toplevel :execute)
        (sys::%check-type-name-free ',name)
        (%ensure-condition-class
         ',name ',(or parent-types (if (eq name 'condition) nil '(condition)))

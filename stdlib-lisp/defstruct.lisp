@@ -429,7 +429,9 @@
 
 (defmacro defstruct (name-and-options &rest slot-descriptions)
   "Defines a structure type from NAME-AND-OPTIONS and SLOT-DESCRIPTIONS: a constructor (MAKE-name), a predicate (name-P), a copier (COPY-name) and an accessor per slot (name-slot). Returns the name."
-  `(progn
+  ;; COMPILE-FILE defines the whole structure at compile time (CLHS DEFSTRUCT asks for its type,
+  ;; its :INCLUDE and its places; tinycl has one environment, so the functions come with them)
+  `(eval-when (:compile-toplevel :load-toplevel :execute)
      (sys::%check-type-name-free ',(if (consp name-and-options) (car name-and-options) name-and-options))
      ,(%expand-defstruct name-and-options slot-descriptions)))
 

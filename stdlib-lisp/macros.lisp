@@ -247,7 +247,8 @@
       (let ((form (gensym "FORM")) (e (gensym "ENV")) (args (gensym "ARGS"))
             (doc (if (and (stringp (car forms)) (cdr forms)) (car forms) nil)))
         (if doc (setq forms (cdr forms)))
-        `(progn
+        ;; defined at compile time too, for the rest of a file COMPILE-FILE processes
+        `(eval-when (:compile-toplevel :load-toplevel :execute)
            (setf (compiler-macro-function ',name)
                  #'(lambda (,form ,e)
                      (declare (ignorable ,e))

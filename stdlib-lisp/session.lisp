@@ -60,8 +60,13 @@ a function that puts its registry back as it was.")
 
 (defun %registry-restorer (table)
   (if (not (%memq table *session-registries*)) (setq *session-registries* (cons table *session-registries*)))
-  (let ((entries (%hash-table-entries table)))
-    #'(lambda () (%restore-hash-table table entries))))
+  ;; a copy of the table's entries, put back in C: a comparison when the session did not change
+  ;; the registry, a copy of words when it did (runtime/snapshot.c); a weak table has none
+  (let ((copy (%registry-copy table)))
+    (if copy
+        #'(lambda () (%registry-put-back table copy))
+        (let ((entries (%hash-table-entries table)))
+          #'(lambda () (%restore-hash-table table entries))))))
 
 (setq *session-snapshot-hooks*
       (list #'(lambda () (%registry-restorer *class-table*))

@@ -42,7 +42,8 @@ Returns the new lambda list, the &whole variable and the &environment variable."
       (do () ((not (and (consp (car forms)) (eq (caar forms) 'declare))))
         (setq decls (cons (car forms) decls))
         (setq forms (cdr forms)))
-      `(progn
+      ;; a type of the file COMPILE-FILE processes is known to the rest of it (CLHS DEFTYPE)
+      `(eval-when (:compile-toplevel :load-toplevel :execute)
          (sys::%check-type-name-free ',name)
          (sys::%put ',name 'sys::%deftype-expander
                     #'(lambda (,form ,env)

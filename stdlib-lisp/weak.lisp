@@ -63,6 +63,22 @@ sake (finalizers are never saved in an image)."
       (remhash id *finalizers*)
       t)))
 
+(defun %forget-dead-finalizers ()
+  ;; after a restore (src/session-checkpoint.c): the table came back with the state, but only the
+  ;; numbers the collector still holds for this interpreter can come; the other entries never run
+  (when *finalizers*
+    (let ((live (make-hash-table)) (dead nil))
+      (dolist (id (%finalizer-live-ids)) (setf (gethash id live) t))
+      (maphash #'(lambda (id functions)
+                   (declare (ignore functions))
+                   (unless (gethash id live) (push id dead)))
+               *finalizers*)
+      (dolist (id dead) (remhash id *finalizers*))
+      (setq dead nil)
+      (maphash #'(lambda (object id) (unless (gethash id live) (push object dead))) *finalized-objects*)
+      (dolist (object dead) (remhash object *finalized-objects*))))
+  nil)
+
 (defun %run-finalizers ()
   ;; never nested: a finalizer that reaches a safe point leaves the rest to the outer call
   (unless *running-finalizers*

@@ -288,6 +288,26 @@ START_TEST(undeclared_primitive_table_refused) {
 }
 END_TEST
 
+/* Two tables naming the same primitive are refused while booting from the sources: the later row
+ * would silently replace the earlier function (here: the list primitives registered again). */
+START_TEST(primitive_registered_twice_refused) {
+    Lisp *L = lisp();
+    extern const PrimDef list_prims[];
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr)) _exit(2);
+        L->boot_phase = 0;
+        prims_register(L, list_prims);
+        _exit(0);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "status %d", status);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("imagetab");
     TCase *t = tcase_create("imagetab");
@@ -300,6 +320,7 @@ static Suite *suite(void) {
     tcase_add_test(t, other_tables_refused);
     tcase_add_test(t, boot_image_relinked);
     tcase_add_test(t, undeclared_primitive_table_refused);
+    tcase_add_test(t, primitive_registered_twice_refused);
     suite_add_tcase(s, t);
     return s;
 }
