@@ -22,11 +22,15 @@ Obj ev_gset(Lisp *, Node *, Env *);
 Obj ev_if(Lisp *, Node *, Env *);
 Obj ev_progn(Lisp *, Node *, Env *);
 Obj ev_let(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
 Obj ev_let_special1(Lisp *, Node *, Env *);
 Obj ev_call_global(Lisp *, Node *, Env *);
 Obj ev_call_node(Lisp *, Node *, Env *), ev_funcall(Lisp *, Node *, Env *);
 Obj ev_call_prim(Lisp *, Node *, Env *);
+/* the same by argument count (nodes.c) */
+Obj ev_call_prim1(Lisp *, Node *, Env *), ev_call_prim2(Lisp *, Node *, Env *), ev_call_prim3(Lisp *, Node *, Env *),
+    ev_call_prim4(Lisp *, Node *, Env *);
+static const EvalFn prim_by_count[] = {ev_call_prim, ev_call_prim1, ev_call_prim2, ev_call_prim3, ev_call_prim4};
 Obj ev_call_global0(Lisp *, Node *, Env *), ev_call_global1(Lisp *, Node *, Env *),
     ev_call_global2(Lisp *, Node *, Env *), ev_call_global3(Lisp *, Node *, Env *),
     ev_call_global4(Lisp *, Node *, Env *), ev_call_global5(Lisp *, Node *, Env *),
@@ -677,9 +681,27 @@ static Node *an_tagbody(ACtx *c, Obj form) {
     c->env->target = &n->n;
     c->env->tags = tags;
     s = 0;
-    for (Obj p = CDR(form); p != NIL; p = CDR(p))
-        if (is_cons(CAR(p))) n->stmts[s++] = analyze(c, CAR(p));
+    for (Obj p = CDR(form); p != NIL; p = CDR(p)) {
+        if (!is_cons(CAR(p))) continue;
+        Node *st = analyze(c, CAR(p));
+        TagbodyNode *in = (TagbodyNode *)st;
+        if (st->ev == ev_tagbody && in->ntags == 0) {
+            /* a TAGBODY without tags (the body of DO, DOLIST, DOTIMES) among the statements: its
+             * statements go in its place (no GO can land in it, its value is not used) */
+            Node **more = (Node **)gc_alloc(L, sizeof(Node *) * (size_t)(n->count + in->count + 1));
+            memcpy(more, n->stmts, sizeof(Node *) * (size_t)s);
+            memcpy(more + s, in->stmts, sizeof(Node *) * (size_t)in->count);
+            n->stmts = more;
+            for (int k = 0; k < ntags; k++) if (n->tag_pos[k] > s) n->tag_pos[k] += in->count - 1;
+            n->count += in->count - 1;
+            s += in->count;
+            continue;
+        }
+        n->stmts[s++] = st;
+    }
     c->env = saved;
+    EvalFn loop = loop_evaluator(n);
+    if (loop) { n->n.ev = loop; n->next_loop = c->loops; c->loops = n; }
     return &n->n;
 }
 
@@ -1029,7 +1051,8 @@ static EvalFn inline_evaluator(int op) {
 }
 
 bool call_node_bound(Node *n) {
-    if (n->ev == ev_call_prim) return true;
+    for (size_t i = 0; i < sizeof prim_by_count / sizeof *prim_by_count; i++)
+        if (n->ev == prim_by_count[i]) return true;
     for (size_t i = 0; i < sizeof inline_ops / sizeof *inline_ops; i++)
         if (n->ev == inline_evaluator(inline_ops[i].op)) return true;
     return false;
@@ -1055,9 +1078,10 @@ static void bind_primitive(ACtx *c, CallNode *n) {
         if (inline_ops[i].nargs == n->nargs && string_equal_cstr(SYM(sym)->name, inline_ops[i].name)) {
             n->op = inline_ops[i].op;
             n->n.ev = inline_evaluator(n->op);
-            break;
+            return;
         }
     }
+    if (n->nargs < (int)(sizeof prim_by_count / sizeof *prim_by_count)) n->n.ev = prim_by_count[n->nargs];
 }
 
 static Node *analyze_call(ACtx *c, Obj form) {
@@ -1100,7 +1124,12 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
-    if ((n->n.ev == ev_inline_car || n->n.ev == ev_inline_cdr) && n->args[0]->ev == ev_lref) {
+    bool in_place = inline_reads_var(n);
+    if (nargs == 2 && inline_vv_variant(n->n.ev))
+        in_place = (n->args[0]->ev == ev_lref || n->args[1]->ev == ev_lref) &&
+                   (n->args[0]->ev == ev_lref || n->args[0]->ev == ev_const) &&
+                   (n->args[1]->ev == ev_lref || n->args[1]->ev == ev_const);
+    if (in_place) {
         n->next_var = c->call_vars;
         c->call_vars = n;
     }
@@ -1354,7 +1383,11 @@ static void finalize(ACtx *c) {
                 b->index = b->var->slot;
                 if (b->depth != 0) simple = false;
             }
-            if (simple) ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
+            if (simple) {
+                ln->n.ev = ln->count == 1 ? ev_let_local1 : ev_let_local;
+                fuse_psetq(ln);
+                if (ln->n.ev == ev_let_local && ln->count == 2) ln->n.ev = ev_let_local2;
+            }
             else if (fsize == 0 && ln->count == 1 && ln->b[0].special) ln->n.ev = ev_let_special1;
         } else if (ln->count == -1) {
             ((DBindNode *)ln->body)->frame_size = fsize;
@@ -1394,9 +1427,20 @@ static void finalize(ACtx *c) {
     /* 6. tests and CAR/CDR of a variable of the current frame read its slot in place */
     for (IfNode *i = c->if_vars; i; i = i->next_var) fuse_if_var(i);
     c->if_vars = NULL;
-    for (CallNode *n = c->call_vars; n; n = n->next_var)
-        if (n->args[0]->ev == ev_lref0) n->n.ev = n->n.ev == ev_inline_car ? ev_inline_car_var : ev_inline_cdr_var;
+    for (CallNode *n = c->call_vars; n; n = n->next_var) {
+        if (n->nargs == 2 && inline_vv_variant(n->n.ev)) {
+            if ((n->args[0]->ev == ev_lref0 || n->args[0]->ev == ev_const) &&
+                (n->args[1]->ev == ev_lref0 || n->args[1]->ev == ev_const))
+                n->n.ev = inline_vv_variant(n->n.ev);
+        } else {
+            inline_in_place(n);
+        }
+    }
     c->call_vars = NULL;
+    for (Pending *p = c->pending; p; p = p->next)
+        if (p->lambda) mark_self_tail_calls(p->lambda);
+    for (TagbodyNode *t = c->loops; t; t = t->next_loop) fuse_loop(t);
+    c->loops = NULL;
     /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
 }

@@ -7,6 +7,7 @@
 #include "number.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "chardata.h"
 #include "docs.h"
@@ -197,7 +198,7 @@ const char *char_name_of(uint32_t c) {
  * built on first use from the table names and the other names NAME-CHAR accepts. */
 #define NAME_HASH_BITS 16
 typedef struct { uint32_t off1, code; } NameSlot;
-static NameSlot name_slots[1u << NAME_HASH_BITS];
+static NameSlot *name_slots;    /* malloc'd: in .bss the collector would scan its 512 KB at each collection */
 static pthread_once_t name_once = PTHREAD_ONCE_INIT;
 
 static char ascii_up(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 32) : c; }
@@ -235,6 +236,8 @@ static void name_insert(uint32_t off, uint32_t code) {
 }
 
 static void name_table_init(void) {
+    name_slots = calloc((size_t)1 << NAME_HASH_BITS, sizeof *name_slots);
+    if (!name_slots) abort();
     for (size_t r = 0; r < COUNT(cd_name_runs); r += 3) {
         uint32_t off = cd_name_runs[r + 2];
         for (uint32_t k = 0; k < cd_name_runs[r + 1]; k++) {

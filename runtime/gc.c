@@ -219,9 +219,15 @@ static void *oom_fn(size_t n) { (void)n; return NULL; }
 static void quiet_warn(char *msg, GC_word arg) { (void)msg; (void)arg; }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-/* Start-up loads the boot image (a few MB) in one go: a heap of this size from the start means
- * no collection before the first evaluation. */
-#define INITIAL_HEAP ((size_t)16 << 20)
+/* Start-up needs almost no heap: the boot image is mapped outside it (a second session's copy is
+ * made room for by image.c), and a start, `tinycl mcp`'s initialize or a fresh session allocates
+ * under 100 KB. The initial heap only trades collections against memory for programs that
+ * allocate: Boehm uses its free blocks before it collects, so a program's resident memory is
+ * about the start's plus this much. 8 MiB keeps the allocating benchmarks within issue 17's 20%
+ * of their 2026-11-22 peak (16 MiB took 9 MB more each) at the instruction count they had with
+ * 16 MiB: a collection now costs half what it did (docs/performance.md, "Peak memory of the
+ * allocating programs"). GC_INITIAL_HEAP_SIZE, when set, decides instead (for measuring). */
+#define INITIAL_HEAP ((size_t)8 << 20)
 
 static void do_init(void) {
     /* one marker: a helper thread costs more to start than it saves on heaps of this size (the
@@ -229,7 +235,7 @@ static void do_init(void) {
     if (!getenv("GC_MARKERS")) GC_set_markers_count(1);
     GC_set_dont_precollect(1);       /* nothing to collect yet */
     GC_INIT();
-    if (GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
+    if (!getenv("GC_INITIAL_HEAP_SIZE") && GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
     GC_allow_register_threads();
     GC_set_oom_fn(oom_fn);
     GC_set_warn_proc(quiet_warn);
@@ -266,6 +272,7 @@ size_t gc_max_heap(Lisp *L) { return L->heap_cap; }
 size_t gc_heap_size(void) { return GC_get_heap_size(); }
 size_t gc_bytes_in_use(void) { return bytes_in_use(); }
 size_t gc_total_bytes(void) { return GC_get_total_bytes(); }
+size_t gc_collections(void) { return GC_get_gc_no(); }
 void gc_collect(void) { GC_gcollect(); }
 
 /* An array of N words a table has just replaced. One in collected memory becomes garbage; one in

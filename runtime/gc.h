@@ -27,6 +27,7 @@ size_t gc_bytes_in_use(void);    /* what the cap counts */
  * full collection. */
 void gc_poll_heap(Lisp *L);
 size_t gc_total_bytes(void);
+size_t gc_collections(void);     /* since the process started */
 size_t gc_max_heap(Lisp *L);
 void gc_collect(void);
 bool gc_collected(const void *p);   /* in the collector's heap (not the boot image's or a restore's) */

@@ -36,7 +36,7 @@ static Obj load_stream(Lisp *L, Obj stream, bool print) {
     for (;;) {
         size_t rsp = L->special_sp;
         bind_special(L, S(P_LOAD_READING), S(T));
-        Obj outer_positions = xref_positions_begin(L);
+        Obj outer_positions = xref_positions_begin(L, stream);
         long line, column;
         form_locate(L, stream, &line, &column);
         Obj form = reader_read(L, stream, false, EOF_VALUE, false, false);

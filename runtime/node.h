@@ -76,7 +76,8 @@ typedef struct ACtx {
     Fixup *fixups;
     struct LetNode *lets;  /* sub-scope nodes to finalise */
     struct IfNode *if_vars;  /* IFs testing a variable, to specialise once its slot is known */
-    struct CallNode *call_vars; /* the same for CAR and CDR of a variable */
+    struct CallNode *call_vars; /* the same for inline calls of variables (inline_reads_var) */
+    struct TagbodyNode *loops; /* TAGBODYs run as loops, to specialise once the slots are known */
     struct Pending *pending; /* lambdas and lambda lists to finalise */
     ALambda *lambdas;
     bool eager;            /* analyse every lambda now (the analysis that forces a lazy one) */
@@ -145,7 +146,7 @@ typedef struct CallNode {
     Node **args;
     Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
     int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
-    struct CallNode *next_var; /* the analysis context's list of CAR and CDR calls of a variable */
+    struct CallNode *next_var; /* the analysis context's list of inline calls of variables */
 } CallNode;
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
@@ -195,6 +196,9 @@ typedef struct TagbodyNode {
     AVar *var;
     AScope *scope;
     int depth, index;
+    int loop_pos;              /* ev_tagbody_loop: where the tag its last statement goes to is */
+    struct LetNode *elt;       /* ev_tagbody_dolist: the LET binding the element, or NULL */
+    struct TagbodyNode *next_loop; /* the analysis context's list of loops (fuse_loop) */
 } TagbodyNode;
 
 typedef struct GoNode {
@@ -228,6 +232,8 @@ typedef struct Pending {
 
 /* Whether N is a call node bound to a CL primitive at analysis (analyze.c). */
 bool call_node_bound(Node *n);
+/* Whether N is an IF node (any of its evaluators). */
+bool if_node_p(Node *n);
 /* Give IF node I a fused test when its test is a call of a common CL predicate (nodes-test.c). */
 void fuse_if_test(Lisp *L, IfNode *i);
 /* Whether IF's test, or the one argument of its fused predicate, is a lexical variable reference. */
@@ -235,6 +241,25 @@ bool if_tests_var(IfNode *i);
 /* Once the variables' slots are known (finalisation): an IF testing a variable of the current
  * frame, or a fused predicate of one, reads the slot in place. */
 void fuse_if_var(IfNode *i);
+
+/* Whether inline call C of one argument (CAR, CDR, 1+, 1-) has a variant reading it in place, should
+ * it be a variable of the current frame; once the slots are known, choose it (nodes.c). The
+ * two-argument ones have inline_vv_variant. */
+bool inline_reads_var(CallNode *c);
+void inline_in_place(CallNode *c);
+/* Calls of LAM's own name in tail position of its body become loops (nodes.c, at finalisation). */
+void mark_self_tail_calls(Lambda *lam);
+/* What a self tail call returns to its function's runner: run the body again (an immediate no
+ * other marker uses: see object.h, reader.c, load.c, session.c). */
+#define TAIL_MARK OBJ(0xB06)
+/* A TAGBODY ending in a GO to one of its own tags runs as a loop (nodes-loop.c): at analysis, the
+ * evaluator for it or NULL; once the variables' slots are known, a DOLIST's loop gets its own. */
+EvalFn loop_evaluator(TagbodyNode *t);
+void fuse_loop(TagbodyNode *t);
+/* Once the slots are known, a LET that is a PSETQ of variables of the current frame (DO's step)
+ * gets an evaluator without temporaries (at most PSETQ_MAX variables). */
+#define PSETQ_MAX 8
+void fuse_psetq(LetNode *ln);
 
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
@@ -276,6 +301,19 @@ Obj ev_lref0(Lisp *L, Node *n, Env *env);
         else if (arg_->ev == ev_const) (var) = ((ConstNode *)arg_)->value;          \
         else EVAL_OR_EXIT(var, L, arg_, env);                                       \
     } while (0)
+
+/* EQL decided in place where it can be: 1 or 0, or -1 for two numbers of one heap type (bignums,
+ * ratios, doubles, complexes), which the primitive compares by value. */
+static inline int eql_quick(Obj a, Obj b) {
+    if (a == b) return 1;
+    if (!is_heap(a) || !is_heap(b) || heap_type(a) != heap_type(b)) return 0;
+    HeapType t = heap_type(a);
+    return t == T_BIGNUM || t == T_RATIO || t == T_DOUBLE || t == T_COMPLEX ? -1 : 0;
+}
+
+/* The variant of the two-argument inline evaluator EV that reads arguments that are each a
+ * variable of the current frame or a constant in place, or NULL (nodes.c). */
+EvalFn inline_vv_variant(EvalFn ev);
 
 /* The call of a CL primitive node C with its evaluated ARGS the general way: the primitive seen at
  * analysis, or whatever the symbol names now (the inline evaluators' slow path). */

@@ -74,7 +74,7 @@ DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
 DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
 DEFINE_TEST1(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
 DEFINE_TEST2(ev_if_eq, DECIDE(a == x);)
-DEFINE_TEST2(ev_if_eql, if (a == x) DECIDE(true); if (!is_heap(a) || !is_heap(x)) DECIDE(false);)
+DEFINE_TEST2(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
 DEFINE_TEST2(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
 DEFINE_TEST2(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
 DEFINE_TEST2(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
@@ -99,12 +99,45 @@ DEFINE_TEST1_VAR(ev_if_null_var, DECIDE(a == NIL);)
 DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
 DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
 DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
+DEFINE_TEST1_VAR(ev_if_listp_var, DECIDE(a == NIL || is_cons(a));)
+DEFINE_TEST1_VAR(ev_if_symbolp_var, DECIDE(is_symbol(a));)
+DEFINE_TEST1_VAR(ev_if_numberp_var, DECIDE(is_number(a));)
+DEFINE_TEST1_VAR(ev_if_zerop_var, if (is_fixnum(a)) DECIDE(a == FIX(0));)
+DEFINE_TEST1_VAR(ev_if_plusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
+DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
 
+/* Two arguments, each a variable of the current frame or a constant ((eql key 'sym) of CASE,
+ * (>= i n) of DOTIMES), read in place: no node call, so no register is saved. */
+#define IN_PLACE(node, env) \
+    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
+#define DEFINE_TEST2_VV(name, fast)                                                 \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                   \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a = IN_PLACE(c->args[0], env), x = IN_PLACE(c->args[1], env);          \
+        bool b;                                                                     \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        return if_slow(L, i, 2, a, x, env);                                         \
+    decided:                                                                        \
+        return if_branch(L, i, b, env);                                             \
+    }
+
+DEFINE_TEST2_VV(ev_if_eq_vv, DECIDE(a == x);)
+DEFINE_TEST2_VV(ev_if_eql_vv, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
+DEFINE_TEST2_VV(ev_if_lt_vv, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
+DEFINE_TEST2_VV(ev_if_gt_vv, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
+DEFINE_TEST2_VV(ev_if_le_vv, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
+DEFINE_TEST2_VV(ev_if_ge_vv, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
+DEFINE_TEST2_VV(ev_if_numeq_vv, if (FIXNUMS) DECIDE(a == x);)
+DEFINE_TEST2_VV(ev_if_numne_vv, if (FIXNUMS) DECIDE(a != x);)
+
+#undef IN_PLACE
 #undef FIXNUMS
 #undef DECIDE
 #undef DEFINE_TEST1
 #undef DEFINE_TEST1_VAR
 #undef DEFINE_TEST2
+#undef DEFINE_TEST2_VV
 
 /* (if VAR ...) with VAR in the current frame: the slot is tested in place. */
 static Obj ev_if_lref0(Lisp *L, Node *n, Env *env) {
@@ -134,22 +167,46 @@ static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
 /* The predicates that have a variant reading a variable in place. */
 static const struct { EvalFn ev, var; } fused_var_tests[] = {
     {ev_if_null, ev_if_null_var}, {ev_if_consp, ev_if_consp_var}, {ev_if_atom, ev_if_atom_var},
-    {ev_if_endp, ev_if_endp_var},
+    {ev_if_endp, ev_if_endp_var}, {ev_if_listp, ev_if_listp_var}, {ev_if_symbolp, ev_if_symbolp_var},
+    {ev_if_numberp, ev_if_numberp_var}, {ev_if_zerop, ev_if_zerop_var}, {ev_if_plusp, ev_if_plusp_var},
+    {ev_if_minusp, ev_if_minusp_var},
 };
+/* The same for two arguments, each a variable or a constant. */
+static const struct { EvalFn ev, var; } fused_vv_tests[] = {
+    {ev_if_eq, ev_if_eq_vv}, {ev_if_eql, ev_if_eql_vv}, {ev_if_lt, ev_if_lt_vv}, {ev_if_gt, ev_if_gt_vv},
+    {ev_if_le, ev_if_le_vv}, {ev_if_ge, ev_if_ge_vv}, {ev_if_numeq, ev_if_numeq_vv},
+    {ev_if_numne, ev_if_numne_vv},
+};
+
+/* Whether the arguments A and X of a two-argument test can be read in place once the variables'
+ * slots are known (REF: the evaluator of a variable reference then, ev_lref or ev_lref0). */
+static bool vv_args(Node *a, Node *x, EvalFn ref) {
+    return (a->ev == ref || a->ev == ev_const) && (x->ev == ref || x->ev == ev_const) &&
+           (a->ev == ref || x->ev == ref);
+}
 
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 Obj ev_if(Lisp *L, Node *n, Env *env);
+extern const EvalDef nodes_test_evaluators[];
 
 bool if_tests_var(IfNode *i) {
     if (i->n.ev == ev_if) return i->test->ev == ev_lref;
     for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
         if (i->n.ev == fused_var_tests[k].ev) return i->call->args[0]->ev == ev_lref;
+    for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++)
+        if (i->n.ev == fused_vv_tests[k].ev) return vv_args(i->call->args[0], i->call->args[1], ev_lref);
     return false;
 }
 
 void fuse_if_var(IfNode *i) {
     if (i->n.ev == ev_if) {
         if (i->test->ev == ev_lref0) i->n.ev = ev_if_lref0;
+        return;
+    }
+    if (i->call->nargs == 2) {
+        if (!vv_args(i->call->args[0], i->call->args[1], ev_lref0)) return;
+        for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++)
+            if (i->n.ev == fused_vv_tests[k].ev) i->n.ev = fused_vv_tests[k].var;
         return;
     }
     if (i->call->args[0]->ev != ev_lref0) return;
@@ -180,6 +237,13 @@ void fuse_if_test(Lisp *L, IfNode *i) {
     i->n.ev = ev;
 }
 
+bool if_node_p(Node *n) {
+    if (n->ev == ev_if) return true;
+    for (const EvalDef *d = nodes_test_evaluators; d->ev; d++)
+        if (n->ev == d->ev) return true;
+    return false;
+}
+
 /* The evaluators of this file, for images (imagetab.h). */
 const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_null), EVALDEF(ev_if_consp), EVALDEF(ev_if_atom), EVALDEF(ev_if_listp), EVALDEF(ev_if_symbolp),
@@ -187,5 +251,9 @@ const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_eql), EVALDEF(ev_if_lt), EVALDEF(ev_if_gt), EVALDEF(ev_if_le), EVALDEF(ev_if_ge),
     EVALDEF(ev_if_numeq), EVALDEF(ev_if_numne), EVALDEF(ev_if_lref0), EVALDEF(ev_if_numberp),
     EVALDEF(ev_if_null_var), EVALDEF(ev_if_consp_var), EVALDEF(ev_if_atom_var), EVALDEF(ev_if_endp_var),
+    EVALDEF(ev_if_listp_var), EVALDEF(ev_if_symbolp_var), EVALDEF(ev_if_numberp_var), EVALDEF(ev_if_zerop_var),
+    EVALDEF(ev_if_plusp_var), EVALDEF(ev_if_minusp_var), EVALDEF(ev_if_eq_vv), EVALDEF(ev_if_eql_vv),
+    EVALDEF(ev_if_lt_vv), EVALDEF(ev_if_gt_vv), EVALDEF(ev_if_le_vv), EVALDEF(ev_if_ge_vv),
+    EVALDEF(ev_if_numeq_vv), EVALDEF(ev_if_numne_vv),
     {0},
 };

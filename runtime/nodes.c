@@ -155,6 +155,22 @@ Obj ev_let_local(Lisp *L, Node *n, Env *env) {
     return r;
 }
 
+/* The same with two variables, unrolled. */
+Obj ev_let_local2(Lisp *L, Node *n, Env *env) {
+    LetNode *ln = (LetNode *)n;
+    Binding *b0 = &ln->b[0], *b1 = &ln->b[1];
+    Obj v = NIL;
+    if (b0->init) ARG_OR_EXIT(v, L, b0->init, env);
+    env->slots[b0->index] = v;
+    v = NIL;
+    if (b1->init) ARG_OR_EXIT(v, L, b1->init, env);
+    env->slots[b1->index] = v;
+    Obj r = EVAL(L, ln->body, env);
+    env->slots[b0->index] = OBJ(0);
+    env->slots[b1->index] = OBJ(0);
+    return r;
+}
+
 /* The same with one variable, the commonest (DOLIST's, a temporary). */
 Obj ev_let_local1(Lisp *L, Node *n, Env *env) {
     LetNode *ln = (LetNode *)n;
@@ -214,6 +230,19 @@ static inline Obj call_object(Lisp *L, Obj fn, int nargs, Obj *args, Obj name) {
     err_type(L, fn, S(FUNCTION));
 }
 
+/* The body of LAM returned TAIL_MARK: a call of the function itself in tail position
+ * (ev_call_self_tailN) put its arguments in FRAME's parameter slots; run the body again, as often
+ * as it asks. Its other slots are cleared as a new call's are (see direct_run). */
+static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *frame) {
+    Obj r;
+    do {
+        for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
+        safe_point(L);
+        r = EVAL(L, lam->body, frame);
+    } while (r == TAIL_MARK);
+    return r;
+}
+
 /* Run the body of closure FN (LAM, direct_args) in FRAME, whose first NA slots hold its arguments.
  * The callers clear the frame's other slots (a specialised call clears its fixed DIRECT_SLOTS
  * whole, before the arguments are evaluated into it): they hold 0 until bound, so that a
@@ -232,6 +261,7 @@ static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lam
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
+    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
     PROFILE_EXIT(L, &rec);
     L->calls = caller;
     return r;
@@ -382,6 +412,79 @@ static __attribute__((noinline)) Obj funcall_general(Lisp *L, CallNode *c, Obj f
 
 Obj ev_call_prim(Lisp *L, Node *n, Env *env);
 
+/* ---- calls of the function itself in tail position ----
+ * A call of a global function by the name of the function whose body it ends (mark_self_tail_calls,
+ * at analysis): when, once its arguments are evaluated, the name still names the closure whose
+ * call is the innermost (its record is L->calls, its frame this one), the arguments replace the
+ * parameters in place and TAIL_MARK goes up to the call's runner (direct_run, apply_closure),
+ * which runs the body again: a loop, without a frame, a record or a C frame per call. As with
+ * SBCL's tail calls, the calls so merged show as one frame in a backtrace (with the latest
+ * arguments). Not while the profiler counts calls; a traced function's name names the TRACE
+ * wrapper, so its calls go the general way and are all shown. */
+static __attribute__((noinline)) Obj self_tail_general(Lisp *L, CallNode *c, int na, Obj a0, Obj a1, Obj a2,
+                                                      Obj a3, Obj a4, Obj a5) {
+    Obj args[6] = {a0, a1, a2, a3, a4, a5};
+    Symbol *s = SYM(c->fname);
+    if (s->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) undefined_function(L, c->fname);
+    return call_object(L, s->function, na, args, c->fname);
+}
+
+/* NA is a constant in each evaluator below: the loops unrolled, the arguments kept in registers
+ * (the slow path takes them by value, so that no array's address escapes). */
+static inline __attribute__((always_inline)) Obj self_tail(Lisp *L, Node *n, Env *env, const int na) {
+    CallNode *c = (CallNode *)n;
+    Obj a[6] = {0};
+#pragma GCC unroll 6
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(a[i], L, c->args[i], env);
+    /* L->calls is never NULL here: the function whose body holds this node pushed a record */
+    CallRecord *rec = L->calls;
+    if (LIKELY(SYM(c->fname)->function == rec->fn) && LIKELY(rec->env == env) && LIKELY(!L->profiling) &&
+        LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))) {
+#pragma GCC unroll 6
+        for (int i = 0; i < na; i++) env->slots[i] = a[i];
+        return TAIL_MARK;
+    }
+    return self_tail_general(L, c, na, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+Obj ev_call_self_tail1(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 1); }
+Obj ev_call_self_tail2(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 2); }
+Obj ev_call_self_tail3(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 3); }
+Obj ev_call_self_tail4(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 4); }
+Obj ev_call_self_tail5(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 5); }
+Obj ev_call_self_tail6(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 6); }
+
+Obj ev_if(Lisp *L, Node *n, Env *env);
+Obj ev_block(Lisp *L, Node *n, Env *env);
+Obj ev_the(Lisp *L, Node *n, Env *env);
+
+/* Give the calls of LAM's own name in tail position of its body ev_call_self_tailN: through PROGN's
+ * last form, both branches of IF (plain or fused), BLOCK without a non-local exit and THE. A LET
+ * is not looked into (its variables are cleared after its body). */
+static void mark_tail(Node *n, Lambda *lam) {
+    if (n->ev == ev_progn) {
+        SeqNode *s = (SeqNode *)n;
+        if (s->count > 0) mark_tail(s->forms[s->count - 1], lam);
+    } else if (if_node_p(n)) {
+        mark_tail(((IfNode *)n)->then, lam);
+        mark_tail(((IfNode *)n)->els, lam);
+    } else if (n->ev == ev_block) {
+        mark_tail(((BlockNode *)n)->body, lam);
+    } else if (n->ev == ev_the) {
+        mark_tail(((TheNode *)n)->form, lam);
+    } else if (n->ev == ev_call_global1 || n->ev == ev_call_global2 || n->ev == ev_call_global3 ||
+               n->ev == ev_call_global4 || n->ev == ev_call_global5 || n->ev == ev_call_global6) {
+        CallNode *c = (CallNode *)n;
+        static const EvalFn self[] = {ev_call_self_tail1, ev_call_self_tail2, ev_call_self_tail3,
+                                      ev_call_self_tail4, ev_call_self_tail5, ev_call_self_tail6};
+        if (c->fname == lam->name && c->nargs == lam->ll.nreq) c->n.ev = self[c->nargs - 1];
+    }
+}
+
+void mark_self_tail_calls(Lambda *lam) {
+    if (lam->direct_arity > 1 && lam->body && is_type(lam->name, T_SYMBOL)) mark_tail(lam->body, lam);
+}
+
 Obj ev_funcall(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     if (UNLIKELY(SYM(c->fname)->function != c->cached)) return ev_call_prim(L, n, env);
@@ -442,6 +545,23 @@ Obj ev_call_prim(Lisp *L, Node *n, Env *env) {
     return ev_prim_cached(L, c, na, args);
 }
 
+/* The same by argument count, 1 to 4 (chosen at analysis): a fixed array, cleared by stores
+ * rather than a call of memset, and the loop unrolled. */
+#define DEFINE_CALL_PRIM(name, N, STORE_ARGS)                           \
+    Obj name(Lisp *L, Node *n, Env *env) {                              \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj args[N] = {0};   /* see ev_call_prim */                     \
+        STORE_ARGS                                                      \
+        return ev_prim_cached(L, c, N, args);                           \
+    }
+#define STORE_ARG(i) ARG_OR_EXIT(args[i], L, c->args[i], env);
+DEFINE_CALL_PRIM(ev_call_prim1, 1, STORE_ARG(0))
+DEFINE_CALL_PRIM(ev_call_prim2, 2, STORE_ARG(0) STORE_ARG(1))
+DEFINE_CALL_PRIM(ev_call_prim3, 3, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2))
+DEFINE_CALL_PRIM(ev_call_prim4, 4, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) STORE_ARG(3))
+#undef STORE_ARG
+#undef DEFINE_CALL_PRIM
+
 /* One evaluator per inline primitive, chosen at analysis (no switch at run time). Each takes its
  * fast path while the symbol still names the primitive seen at analysis, and otherwise calls
  * whatever the symbol names now. */
@@ -491,13 +611,23 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
 
 #undef DEFINE_INLINE1
 
-/* The two-argument ones. */
+/* The two-argument ones. Each has a variant (NAME_vv) for arguments that are each a variable of
+ * the current frame or a constant, read in place (chosen at finalisation, inline_vv_variant):
+ * without a node call the fast path saves no registers. */
+#define IN_PLACE(node, env) \
+    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
 #define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
         Obj a, b;                                                       \
         ARG_OR_EXIT(a, L, c->args[0], env);                             \
         ARG_OR_EXIT(b, L, c->args[1], env);                             \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_vv(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = IN_PLACE(c->args[0], env), b = IN_PLACE(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
     }
@@ -512,7 +642,7 @@ DEFINE_INLINE2(ev_inline_le, COMPARE(!fixnum_less(b, a)))
 DEFINE_INLINE2(ev_inline_ge, COMPARE(!fixnum_less(a, b)))
 DEFINE_INLINE2(ev_inline_numeq, if (FIXNUMS) { L->nvals = 1; return a == b ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_eq, L->nvals = 1; return a == b ? S(T) : NIL;)
-DEFINE_INLINE2(ev_inline_eql, if (a == b || !is_heap(a) || !is_heap(b)) { L->nvals = 1; return a == b ? S(T) : NIL; })
+DEFINE_INLINE2(ev_inline_eql, int e = eql_quick(a, b); if (e >= 0) { L->nvals = 1; return e ? S(T) : NIL; })
 DEFINE_INLINE2(ev_inline_cons, L->nvals = 1; return cons(L, a, b);)
 DEFINE_INLINE2(ev_inline_mul,
     intptr_t p;
@@ -529,6 +659,20 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef COMPARE
 #undef FIXNUMS
 #undef DEFINE_INLINE2
+#undef IN_PLACE
+
+static const struct { EvalFn ev, vv; } inline_vv[] = {
+    {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
+    {ev_inline_gt, ev_inline_gt_vv}, {ev_inline_le, ev_inline_le_vv}, {ev_inline_ge, ev_inline_ge_vv},
+    {ev_inline_numeq, ev_inline_numeq_vv}, {ev_inline_eq, ev_inline_eq_vv}, {ev_inline_eql, ev_inline_eql_vv},
+    {ev_inline_cons, ev_inline_cons_vv}, {ev_inline_mul, ev_inline_mul_vv}, {ev_inline_mod, ev_inline_mod_vv},
+};
+
+EvalFn inline_vv_variant(EvalFn ev) {
+    for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++)
+        if (inline_vv[i].ev == ev) return inline_vv[i].vv;
+    return NULL;
+}
 
 /* (+ a b c) */
 Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
@@ -545,6 +689,49 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     return prim_slow3(L, c, a, b, x);
 }
 
+/* ---- (1+ v) and (1- v) of a variable of the current frame, read in place ----
+ * (inline_in_place, at finalisation; the two-argument calls have their _vv variants above): nothing
+ * is evaluated through a node, so the fast path calls nothing and saves no register. */
+#define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
+#define DEFINE_INLINE_IN_PLACE1(name, op)                                                   \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                           \
+        CallNode *c = (CallNode *)n;                                                        \
+        Obj a = VAR_ARG(0), r;                                                              \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, FIX(1), &r)) {           \
+            L->nvals = 1;                                                                   \
+            return r;                                                                       \
+        }                                                                                   \
+        return prim_slow1(L, c, a);                                                         \
+    }
+DEFINE_INLINE_IN_PLACE1(ev_inline_1plus_var, fixnum_add_checked)
+DEFINE_INLINE_IN_PLACE1(ev_inline_1minus_var, fixnum_sub_checked)
+#undef DEFINE_INLINE_IN_PLACE1
+#undef VAR_ARG
+
+/* The one-argument inline calls with a variant reading a variable of the current frame in place:
+ * the evaluator chosen at analysis, and that variant. */
+static const struct { EvalFn ev, v; } inline_in_place_table[] = {
+    {ev_inline_car, ev_inline_car_var}, {ev_inline_cdr, ev_inline_cdr_var},
+    {ev_inline_1plus, ev_inline_1plus_var}, {ev_inline_1minus, ev_inline_1minus_var},
+};
+
+Obj ev_lref(Lisp *L, Node *n, Env *env);
+
+bool inline_reads_var(CallNode *c) {
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
+        if (c->n.ev == inline_in_place_table[k].ev) return c->nargs == 1 && c->args[0]->ev == ev_lref;
+    return false;
+}
+
+void inline_in_place(CallNode *c) {
+    if (c->nargs != 1 || c->args[0]->ev != ev_lref0) return;
+    for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
+        if (c->n.ev == inline_in_place_table[k].ev) {
+            c->n.ev = inline_in_place_table[k].v;
+            return;
+        }
+}
+
 Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
     Obj fn;
@@ -552,9 +739,25 @@ Obj ev_call_node(Lisp *L, Node *n, Env *env) {
     return call_node_args(L, c, fn, env);
 }
 
+/* A call of a local function or lambda form with more arguments than the specialised evaluators
+ * take, whose callee takes them directly: evaluated straight into its frame, as call_direct does
+ * for a global one. */
+static __attribute__((noinline)) Obj call_node_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, Env *env) {
+    int na = c->nargs;
+    Obj buf[lam->nslots + 1];
+    Env *frame = (Env *)buf;
+    memset(buf, 0, sizeof buf);   /* see direct_run */
+    for (int i = 0; i < na; i++) ARG_OR_EXIT(frame->slots[i], L, c->args[i], env);
+    return direct_run(L, fn, lam, frame, na);
+}
+
 /* The arguments of call node C, then the call of FN with them the general way. */
 static Obj call_node_args(Lisp *L, CallNode *c, Obj fn, Env *env) {
     int na = c->nargs;
+    if (is_heap(fn) && heap_type(fn) == T_CLOSURE) {
+        Lambda *lam = lambda_ready(L, CLOSURE(fn)->lambda);
+        if (lam->direct_args && lam->ll.nreq == na) return call_node_direct(L, c, fn, lam, env);
+    }
     Obj args[na ? na : 1];
     for (int i = 0; i < na; i++) EVAL_OR_EXIT(args[i], L, c->args[i], env);
     return call_object(L, fn, na, args, NIL);
@@ -630,6 +833,7 @@ Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     }
     rec.env = frame;
     Obj r = EVAL(L, lam->body, frame);
+    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
     if (lam->ll.has_specials) unbind_specials(L, sp);
     PROFILE_EXIT(L, &rec);
     L->calls = rec.link;
@@ -985,5 +1189,13 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_caddr), EVALDEF(ev_call_global4), EVALDEF(ev_call_global5), EVALDEF(ev_call_global6),
     EVALDEF(ev_call_local4), EVALDEF(ev_call_local5), EVALDEF(ev_call_local6), EVALDEF(ev_funcall),
     EVALDEF(ev_inline_car_var), EVALDEF(ev_inline_cdr_var), EVALDEF(ev_let_local1), EVALDEF(ev_lset0),
+    EVALDEF(ev_inline_1plus_var), EVALDEF(ev_inline_1minus_var),
+    EVALDEF(ev_call_self_tail1), EVALDEF(ev_call_self_tail2), EVALDEF(ev_call_self_tail3),
+    EVALDEF(ev_call_self_tail4), EVALDEF(ev_call_self_tail5), EVALDEF(ev_call_self_tail6),
+    EVALDEF(ev_call_prim1), EVALDEF(ev_call_prim2), EVALDEF(ev_call_prim3), EVALDEF(ev_call_prim4),
+    EVALDEF(ev_let_local2), EVALDEF(ev_inline_add_vv), EVALDEF(ev_inline_sub_vv), EVALDEF(ev_inline_lt_vv),
+    EVALDEF(ev_inline_gt_vv), EVALDEF(ev_inline_le_vv), EVALDEF(ev_inline_ge_vv), EVALDEF(ev_inline_numeq_vv),
+    EVALDEF(ev_inline_eq_vv), EVALDEF(ev_inline_eql_vv), EVALDEF(ev_inline_cons_vv), EVALDEF(ev_inline_mul_vv),
+    EVALDEF(ev_inline_mod_vv),
     {0},
 };

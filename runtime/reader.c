@@ -434,7 +434,10 @@ DEFPRIM(rd_left_paren) {
         if (tail == NIL) head = cell; else CDR(tail) = cell;
         tail = cell;
     }
-    if (UNLIKELY(L->form_positions != NIL) && head != NIL && line > 0)
+    /* only the lists of the stream being placed (the file LOAD reads, the code of a session call):
+     * a READ-FROM-STRING in the code being evaluated would otherwise add every list it reads to
+     * the table, kept until the top-level form ends (bench/strings kept all it parsed) */
+    if (UNLIKELY(L->form_positions != NIL) && head != NIL && line > 0 && stream == L->form_positions_stream)
         hash_put(L, L->form_positions, head, cons(L, FIX(line), FIX(column)));
     return head;
 }

@@ -83,7 +83,7 @@ void safe_point_slow(Lisp *L) {
     /* back to the stack compare first: a request made from now on sends the next safe point here
      * again, and one made before is seen below */
     L->poll_limit = L->stack_limit;
-    atomic_thread_fence(memory_order_seq_cst);
+    ticker_safe_point();   /* (a full fence first) a stopped ticker starts again */
     char *sp = (char *)__builtin_frame_address(0);
     if (sp < L->stack_limit && L->stack_limit > L->stack_soft_limit) gc_stack_probe(L, sp);
     if (sp < L->stack_limit) {

@@ -198,6 +198,7 @@ struct Lisp {
     Obj xref_site;           /* (line . column) of the innermost form being analysed the reader placed */
     Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
                               * or the session reads and evaluates a form (not at boot); else NIL */
+    Obj form_positions_stream; /* the stream whose lists go into form_positions */
 
     struct ImageHeap {       /* where the boot image was loaded (image.h) */
         char *scanned; size_t scanned_bytes, scanned_room;

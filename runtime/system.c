@@ -94,6 +94,9 @@ DEFPRIM(prim_pct_heap_size) { UNUSED_ARGS; return make_uint64(L, gc_bytes_in_use
 /* (sys:%bytes-allocated): bytes allocated since the process started, for TIME */
 DEFPRIM(prim_pct_bytes_allocated) { UNUSED_ARGS; return make_uint64(L, gc_total_bytes()); }
 
+/* (sys:%gc-count): collections since the process started (a start from the boot image makes none) */
+DEFPRIM(prim_pct_gc_count) { UNUSED_ARGS; return make_uint64(L, gc_collections()); }
+
 /* (sys:%image-dirty-pages) -> pages of the boot image's pointer-holding part written since it was
  * loaded (the ones each collection scans), its pages; both NIL when its writes are not tracked */
 DEFPRIM(prim_pct_image_dirty_pages) {
@@ -146,6 +149,7 @@ const PrimDef system_prims[] = {
     {"GC", PK_EXT, prim_gc, 0, REST, 0, "(&key full)", NULL},
     {"%HEAP-SIZE", PK_SYS, prim_pct_heap_size, 0, 0, 0, "()", NULL},
     {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
+    {"%GC-COUNT", PK_SYS, prim_pct_gc_count, 0, 0, 0, "()", NULL},
     {"%IMAGE-DIRTY-PAGES", PK_SYS, prim_pct_image_dirty_pages, 0, 0, FN_MV, "()", NULL},
     {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
     {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", "The name of this Lisp implementation, as a string."},

@@ -3,16 +3,23 @@
  * the deadline, the heap cap and finalizers waiting to run, is delivered by one thread per process
  * that raises every registered interpreter's poll_limit every TICK_BUSY_MS, so that its
  * next safe point takes the slow path, reads the clock and polls the rest (safe_point_slow).
- * An interpreter that did not reach a safe point since the previous tick is idle; while all are,
- * the ticks slow down to TICK_IDLE_MS, and ticker_kick (an evaluation starting) speeds them up. */
+ *
+ * An interpreter that did not reach a safe point since the previous tick is idle (between
+ * evaluations, or blocked outside Lisp). While all are, the ticks slow down, doubling up to
+ * TICK_IDLE_MS, and then stop: an idle process does not wake at all. A stopped ticker leaves every
+ * poll_limit raised, so the first safe point any interpreter reaches afterwards takes the slow
+ * path, where it checks the clock itself and restarts the ticker (ticker_safe_point); starting an
+ * evaluation with a deadline restarts it too (ticker_kick). Nothing is lost while it is stopped:
+ * the deadline, the heap cap and finalizers are only ever acted on at safe points. */
 #include "state.h"
 #include "ticker.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
 #define TICK_BUSY_MS 2
-#define TICK_IDLE_MS 250
+#define TICK_IDLE_MS 64
 
 static pthread_mutex_t tick_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tick_cond = PTHREAD_COND_INITIALIZER;
@@ -20,6 +27,8 @@ static Lisp **tick_lisps;
 static size_t tick_count, tick_cap;
 static int tick_ms = TICK_BUSY_MS;
 static bool tick_started;
+static atomic_bool tick_stopped;         /* waiting for a kick, every poll_limit left raised */
+static atomic_ulong tick_rounds;         /* ticks delivered, for tests (ticker_rounds) */
 
 /* Wait up to MS milliseconds, or until a kick or a registration signals the condition. */
 static void tick_wait(int ms) {
@@ -31,6 +40,24 @@ static void tick_wait(int ms) {
     pthread_cond_timedwait(&tick_cond, &tick_lock, &ts);
 }
 
+/* Did any interpreter reach a safe point since its poll_limit was last raised? */
+static bool any_ran(void) {
+    for (size_t i = 0; i < tick_count; i++)
+        if (tick_lisps[i]->poll_limit != POLL_NOW) return true;
+    return false;
+}
+
+/* Every interpreter idle for a while: stop until kicked. The flag is set before the last look at
+ * the poll_limits, and a safe point clears its poll_limit before it reads the flag (both with full
+ * fences), so either this look sees that one ran, or that safe point sees the flag and kicks. */
+static void stop_until_kicked(void) {
+    atomic_store(&tick_stopped, true);
+    atomic_thread_fence(memory_order_seq_cst);
+    while (tick_count > 0 && tick_ms != TICK_BUSY_MS && !any_ran()) pthread_cond_wait(&tick_cond, &tick_lock);
+    atomic_store(&tick_stopped, false);
+    tick_ms = TICK_BUSY_MS;
+}
+
 static void *tick_main(void *arg) {
     (void)arg;
     pthread_mutex_lock(&tick_lock);
@@ -40,15 +67,12 @@ static void *tick_main(void *arg) {
             continue;
         }
         tick_wait(tick_ms);
-        bool busy = false;
-        for (size_t i = 0; i < tick_count; i++) {
-            Lisp *L = tick_lisps[i];
-            /* the previous tick was taken: this interpreter reached a safe point since */
-            if (L->poll_limit != POLL_NOW) busy = true;
-            lisp_request_poll(L);
-        }
+        bool busy = any_ran();
+        for (size_t i = 0; i < tick_count; i++) lisp_request_poll(tick_lisps[i]);
+        atomic_fetch_add_explicit(&tick_rounds, 1, memory_order_relaxed);
         if (busy) tick_ms = TICK_BUSY_MS;
-        else if (tick_ms < TICK_IDLE_MS) tick_ms = tick_ms * 2 > TICK_IDLE_MS ? TICK_IDLE_MS : tick_ms * 2;
+        else if (tick_ms < TICK_IDLE_MS) tick_ms *= 2;
+        else stop_until_kicked();
     }
     return NULL;
 }
@@ -96,3 +120,10 @@ void ticker_kick(void) {
     }
     pthread_mutex_unlock(&tick_lock);
 }
+
+void ticker_safe_point(void) {
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&tick_stopped, memory_order_relaxed)) ticker_kick();
+}
+
+unsigned long ticker_rounds(void) { return atomic_load_explicit(&tick_rounds, memory_order_relaxed); }

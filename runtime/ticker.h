@@ -1,5 +1,6 @@
 /* ticker.h: the thread that asks each interpreter's safe point to look at the clock, the heap cap
- * and pending finalizers every few milliseconds while it runs (see ticker.c). */
+ * and pending finalizers every few milliseconds while it runs, and not at all while idle (see
+ * ticker.c). */
 #ifndef TINYCL_TICKER_H
 #define TINYCL_TICKER_H
 
@@ -10,5 +11,10 @@ void ticker_register(struct Lisp *L);
 void ticker_unregister(struct Lisp *L);
 /* An evaluation with a deadline starts: tick at the busy rate from now on. */
 void ticker_kick(void);
+/* Called by the safe point's slow path after it lowered poll_limit: restarts a stopped ticker
+ * (all interpreters were idle, see ticker.c). */
+void ticker_safe_point(void);
+/* Ticks delivered since the process started (tests: an idle process is not woken). */
+unsigned long ticker_rounds(void);
 
 #endif

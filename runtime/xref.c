@@ -36,9 +36,10 @@ void xref_note_slow(Lisp *L, int kind, Obj name) {
     L->xref_pending = cons(L, cons(L, k, name), L->xref_pending);
 }
 
-Obj xref_positions_begin(Lisp *L) {
+Obj xref_positions_begin(Lisp *L, Obj stream) {
     Obj outer = L->form_positions;
     L->form_positions = L->boot_phase ? hash_new(L, HT_EQ, 64) : NIL;
+    L->form_positions_stream = stream;
     return outer;
 }
 
@@ -201,6 +202,16 @@ DEFPRIM(prim_pct_set_source_location) {
     return args[0];
 }
 
+/* (sys:%place-lists-from stream): the lists read from STREAM from now on get their places, for
+ * the sites of the definitions of the form being evaluated (a load form by form, which reads its
+ * file with READ); the stream placed before is returned. Reading any other stream places nothing. */
+DEFPRIM(prim_pct_place_lists_from) {
+    UNUSED_ARGS;
+    Obj old = L->form_positions_stream;
+    L->form_positions_stream = args[0];
+    return old;
+}
+
 /* (sys:%xref-analyse key function location): record the cross-reference of a stdlib FUNCTION
  * (analysed lazily, with nothing recorded) under KEY with LOCATION; T if it was one */
 DEFPRIM(prim_pct_xref_analyse) {
@@ -220,6 +231,8 @@ const PrimDef xref_prims[] = {
      "The source location of the top-level form being evaluated, or NIL."},
     {"%CLOSURE-VARIABLES", PK_SYS, prim_pct_closure_variables, 1, 1, 0, "(function)",
      "The outer variables a closure uses, with their current values: ((name . value) ...)."},
+    {"%PLACE-LISTS-FROM", PK_SYS, prim_pct_place_lists_from, 1, 1, 0, "(stream)",
+     "Place the lists read from STREAM from now on (their line and column, for the cross-reference's sites)."},
     {"%SET-SOURCE-LOCATION", PK_SYS, prim_pct_set_source_location, 1, 1, 0, "(location)",
      "Set the source location recorded for the definitions of the next top-level form."},
     {0},
@@ -231,6 +244,7 @@ void xref_init(Lisp *L) {
     L->xref_pending_sites = NIL;
     L->xref_site = NIL;
     L->form_positions = NIL;
+    L->form_positions_stream = NIL;
     L->xref_caller = NIL;
     L->xref_pending = NIL;
     L->source_location = NIL;

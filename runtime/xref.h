@@ -35,10 +35,14 @@ void xref_restore(Lisp *L, Obj saved);
 Obj xref_site_enter(Lisp *L, Obj form);
 static inline void xref_site_leave(Lisp *L, Obj outer) { L->xref_site = outer; }
 
-/* Start placing the lists read (L->form_positions) for the next top-level form; returns the
- * enclosing placing (a LOAD inside an evaluation), for xref_positions_end. Not at boot. */
-Obj xref_positions_begin(Lisp *L);
-static inline void xref_positions_end(Lisp *L, Obj outer) { L->form_positions = outer; }
+/* Start placing the lists read from STREAM (L->form_positions) for the next top-level form;
+ * returns the enclosing placing (a LOAD inside an evaluation), for xref_positions_end. Not at
+ * boot. Lists read from other streams (by the code evaluated) are not placed. */
+Obj xref_positions_begin(Lisp *L, Obj stream);
+static inline void xref_positions_end(Lisp *L, Obj outer) {
+    L->form_positions = outer;
+    L->form_positions_stream = NIL;   /* the enclosing form is being evaluated, not read */
+}
 
 /* A global function named NAME is being installed (fdefinition_set): remember where, under the
  * key (FUNCTION name), for functions no defining macro names (structure accessors, class

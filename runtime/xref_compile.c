@@ -13,7 +13,7 @@
  * may run inside a definition being recorded (a DEFPARAMETER whose value compiles a file). */
 DEFPRIM(prim_pct_xref_save_state) {
     UNUSED_ARGS;
-    Obj v = make_vector(L, 6, NIL);
+    Obj v = make_vector(L, 7, NIL);
     Obj *s = VEC(v)->data;
     s[0] = L->source_location;
     s[1] = L->xref_caller;
@@ -21,13 +21,14 @@ DEFPRIM(prim_pct_xref_save_state) {
     s[3] = L->xref_pending_sites;
     s[4] = L->xref_site;
     s[5] = L->form_positions;
+    s[6] = L->form_positions_stream;
     return v;
 }
 
 DEFPRIM(prim_pct_xref_restore_state) {
     UNUSED_ARGS;
     Obj v = args[0];
-    if (!is_type(v, T_VECTOR) || VEC(v)->len != 6) return NIL;
+    if (!is_type(v, T_VECTOR) || VEC(v)->len != 7) return NIL;
     Obj *s = VEC(v)->data;
     L->source_location = s[0];
     L->xref_caller = s[1];
@@ -35,6 +36,7 @@ DEFPRIM(prim_pct_xref_restore_state) {
     L->xref_pending_sites = s[3];
     L->xref_site = s[4];
     L->form_positions = s[5];
+    L->form_positions_stream = s[6];
     return NIL;
 }
 
@@ -45,7 +47,7 @@ DEFPRIM(prim_pct_xref_form_begin) {
     long line = 0, column = 0;
     form_locate(L, args[0], &line, &column);
     xref_set_location(L, list3(L, args[1], FIX(line), FIX(column)));
-    xref_positions_begin(L);
+    xref_positions_begin(L, args[0]);
     return NIL;
 }
 

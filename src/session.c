@@ -805,7 +805,7 @@ static void call_form(Lisp *L, void *ud) {
     size_t start = 0;
     if (c->code) {
         long line, column;
-        xref_positions_begin(L);   /* the lists read get their places, for the cross-reference's sites */
+        xref_positions_begin(L, c->stream);   /* the lists read get their places, for the cross-reference's sites */
         form_locate(L, c->stream, &line, &column);
         c->form_start = read_position(c->stream);
         c->form_line = line;

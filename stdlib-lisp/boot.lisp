@@ -248,7 +248,8 @@
              ,top
                (if ,(car end) (go ,done))
                (tagbody ,@forms)
-               (,(if sequential 'setq 'psetq) ,@step-pairs)
+               ;; one variable stepped needs no PSETQ (its temporary costs a LET each turn)
+               (,(if (or sequential (null (cddr step-pairs))) 'setq 'psetq) ,@step-pairs)
                (go ,top)
              ,done)
             (return-from nil (progn ,@(cdr end)))))))))

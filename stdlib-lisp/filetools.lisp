@@ -166,7 +166,7 @@ thing. Reset with the session (the variable is restored, not the list mutated)."
           (let* ((start (%skip-atmosphere text (file-position stream)))
                  (line (%line-of starts start))
                  (column (1+ (- start (aref starts (1- line)))))
-                 (form (handler-case (read stream nil stream)
+                 (form (handler-case (progn (%place-lists-from stream) (read stream nil stream))
                          (error (c) (note line "error" c start) (return)))))
             (when (eq form stream) (return))
             (incf count)

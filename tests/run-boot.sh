@@ -13,6 +13,9 @@ fail() { echo "boot: FAIL: $1"; failed=$((failed + 1)); }
 if out=$(TINYCL_BOOT=image "$T" -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass; else fail "no usable boot image: $out"; fi
 if out=$("$T" --boot-from-source -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass; else fail "--boot-from-source: $out"; fi
 
+# a start from the image does not collect (issue 14): it allocates under 100 KB of the heap
+if out=$("$T" -e '(list (sys::%gc-count) (< (sys::%bytes-allocated) 1000000))' 2>&1) && [ "$out" = "(0 T)" ]; then pass; else fail "a start collected: $out"; fi
+
 # the collector, GMP and readline are linked from their archives where the system has them
 # (Makefile, EXE_LDLIBS): a start loads none of their shared libraries
 loaded=$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)

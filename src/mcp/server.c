@@ -93,6 +93,7 @@ static TclSession *the_session;
 static bool session_ready;           /* the interpreter has booted; until then the reader answers what needs no session */
 static bool shutting_down;           /* SIGTERM, SIGHUP or a failed write: no more requests are served */
 static double shutdown_at;
+static bool reader_untimed;          /* the reader waits for input with no timeout (nothing to watch) */
 static double input_closed_at;       /* when the end of input was seen (input_closed) */
 static bool server_done;             /* the evaluating thread has left its loop */
 static size_t max_message = MCP_DEFAULT_MAX_MESSAGE;
@@ -375,7 +376,13 @@ static void *reader_main(void *arg) {
         /* the output too: a client that closed its end (POLLERR on a pipe) ends the server even
          * while nothing is being written */
         struct pollfd pfd[3] = {{mcp_wake_fds[0], POLLIN, 0}, {fileno(proto_out), 0, 0}, {proto_in, POLLIN, 0}};
-        int pr = poll(pfd, reading ? 3 : 2, reading ? 250 : 50);
+        /* with no request running and no shutdown there is nothing to watch: an idle server waits
+         * without waking (the thread that starts a request wakes it) */
+        pthread_mutex_lock(&state_lock);
+        bool watch = running_id || shutting_down;
+        reader_untimed = reading && !watch;
+        pthread_mutex_unlock(&state_lock);
+        int pr = poll(pfd, reading ? 3 : 2, !reading ? 50 : watch ? 250 : -1);
         if (pr > 0 && (pfd[1].revents & (POLLERR | POLLHUP))) {
             pthread_mutex_lock(&out_lock);
             output_failed = true;
@@ -507,7 +514,10 @@ static cJSON *handle_message(McpContext *ctx, cJSON *msg) {
         last_progress = 0;
         progress_value = 0;
         progress_message[0] = 0;
+        bool wake_reader = reader_untimed;   /* to watch this request (progress, end of input) */
+        reader_untimed = false;
         pthread_mutex_unlock(&state_lock);
+        if (wake_reader) mcp_wake(0);
         ctx->version = modern ? V2026_07_28 : negotiated;
         ctx->progress_token = running_token;
         /* on the session named by a `session` argument, else on the_session */

@@ -161,10 +161,17 @@ await scenario("timeouts, reset and bad arguments", async (c) => {
   r = await debug(c, "(let ((l (list 1 2))) (setf (cdr (cdr l)) l) (error \"circular ~A\" (length l)))");
   check("a circular argument suspends and prints within bounds", sc(r).suspended === true && text(r).length < 20000, text(r).slice(0, 300));
   await call(c, "abort-evaluation");
-  r = await debug(c, "(defun deep (n) (if (= n 0) (error \"bottom\") (deep (1- n)))) (deep 500)");
+  r = await debug(c, "(defun deep (n) (if (= n 0) (error \"bottom\") (1+ (deep (1- n))))) (deep 500)");
   check("deep recursion suspends", sc(r).suspended === true, text(r).slice(0, 300));
   const bt = await call(c, "backtrace", {});
   check("every frame is listed", sc(bt).frames.length >= 60 && sc(bt).frames[0].call === "(DEEP 0)", sc(bt).frames.length);
+  await call(c, "abort-evaluation");
+  // a function's calls of itself in tail position run as a loop: one frame, the last arguments (as SBCL)
+  r = await debug(c, "(defun loops (n) (if (= n 0) (error \"bottom\") (loops (1- n)))) (loops 500)");
+  const lbt = await call(c, "backtrace", {});
+  check("self tail calls show as one frame", sc(r).suspended === true &&
+        sc(lbt).frames.filter((f) => f.call.startsWith("(LOOPS")).map((f) => f.call).join() === "(LOOPS 0)",
+        JSON.stringify(sc(lbt).frames.slice(0, 4)));
   await call(c, "abort-evaluation");
   r = await debug(c, "(defun inf (n) (1+ (inf (1+ n)))) (inf 0)");
   check("stack exhaustion suspends", sc(r).suspended === true && sc(r).error.type === "STORAGE-CONDITION", text(r).slice(0, 300));

@@ -283,6 +283,23 @@ START_TEST(profile_counts_calls_and_time) {
 }
 END_TEST
 
+/* A function's calls of itself in tail position run as a loop (nodes.c), except while profiling:
+ * each call is counted. */
+START_TEST(profile_counts_self_tail_calls) {
+    TclSession *s = new_session();
+    TclProfile *p = tcl_profile(s, "(defun down (n) (if (= n 0) :end (down (1- n)))) (down 50)", NULL, -1);
+    ck_assert_int_eq(p->result->status, TCL_OK);
+    ck_assert_str_eq(p->result->values[0], ":END");
+    const TclProfileEntry *down = NULL;
+    for (int i = 0; i < p->count; i++)
+        if (strcmp(p->entries[i].name, "DOWN") == 0) down = &p->entries[i];
+    ck_assert_ptr_nonnull(down);
+    ck_assert_int_eq(down->calls, 51);
+    tcl_profile_free(p);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(warnings_carry_positions) {
     TclSession *s = new_session();
     TclResult *r = tcl_eval(s, "(+ 1 2)\n  ; a comment\n  (defun w (x) (undefined-w))\n(defun later () 1)", NULL, -1);
@@ -348,6 +365,7 @@ static Suite *suite(void) {
     tcase_add_test(t, no_throw_into_the_suspended_stack);
     tcase_add_test(t, plain_errors_show_primitive_frames);
     tcase_add_test(t, profile_counts_calls_and_time);
+    tcase_add_test(t, profile_counts_self_tail_calls);
     tcase_add_test(t, warnings_carry_positions);
     suite_add_tcase(s, t);
     return s;

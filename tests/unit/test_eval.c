@@ -4,7 +4,7 @@
 
 Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
 Obj ev_block_nl(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
 
 START_TEST(test_arith_and_calls) {
     Lisp *L = unit_lisp();
@@ -167,9 +167,13 @@ START_TEST(test_direct_calls) {
     ck_assert_eval(L, "(defun d-gone (x) x)", "D-GONE");
     ck_assert_str_eq(unit_eval_error(L, "(d-gone (progn (fmakunbound 'd-gone) 1))"), "UNDEFINED-FUNCTION");
     /* a LET of lexical variables in the frame takes the one-pass evaluator */
-    ck_assert_eval(L, "(defun d-let (a) (let ((b (+ a 1)) (c a)) (list b c)))", "D-LET");
+    ck_assert_eval(L, "(defun d-let (a) (let ((b (+ a 1)) (c a) (d 0)) (list b c d)))", "D-LET");
     ck_assert(global_lambda(L, "'d-let")->body->ev == ev_let_local);
-    ck_assert_eval(L, "(d-let 1)", "(2 1)");
+    ck_assert_eval(L, "(d-let 1)", "(2 1 0)");
+    /* two of them: unrolled */
+    ck_assert_eval(L, "(defun d-let2 (a) (let ((b (+ a 1)) (c a)) (list b c)))", "D-LET2");
+    ck_assert(global_lambda(L, "'d-let2")->body->ev == ev_let_local2);
+    ck_assert_eval(L, "(d-let2 1)", "(2 1)");
     /* a non-local exit out of an argument */
     ck_assert_eval(L, "(block b (d2 1 (return-from b :out)))", ":OUT");
 }
