@@ -32,7 +32,8 @@
     X(snapshot)            \
     X(warnings)            \
     X(xref)                \
-    X(fasl)
+    X(fasl)                \
+    X(xref_compile)
 
 #define MODULE_DECL(name) void name##_init(Lisp *L);
 RUNTIME_MODULES(MODULE_DECL)

@@ -72,14 +72,26 @@ one) to its load-time cell, so that the file makes each such object once.")
   name)
 
 (defun %compile-time-eval (form)
-  (let ((*fasl-ltv-cells* :none)) (eval form)))
+  ;; what runs at compile time is not part of the definition being recorded: its load-time
+  ;; part, analysed for the file, is (as when the source is loaded)
+  (let ((*fasl-ltv-cells* :none) (paused (%xref-pause)))
+    (unwind-protect (eval form)
+      (when paused (%xref-definition-end paused nil)))))
+
+(defvar *compile-file-item-locations* nil
+  "The source location of each item of the file being compiled, newest first: LOAD gives it to the
+definitions the item makes, as it would when it loads the source.")
 
 (defun %compile-emit (form)
   ;; analyse FORM now, as the body of a function LOAD calls
   (let ((*fasl-ltv-cells* nil))
-    (let ((fn (eval (list 'function (list 'lambda '() form)))))
-      (dolist (cell (reverse *fasl-ltv-cells*)) (push cell *compile-file-items*))
-      (push fn *compile-file-items*))))
+    (let ((fn (eval (list 'function (list 'lambda '() form))))
+          (loc (%source-location)))
+      (dolist (cell (reverse *fasl-ltv-cells*))
+        (push cell *compile-file-items*)
+        (push loc *compile-file-item-locations*))
+      (push fn *compile-file-items*)
+      (push loc *compile-file-item-locations*))))
 
 (defvar *compile-file-context* nil
   "While COMPILE-FILE processes the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY: the
@@ -98,9 +110,32 @@ analysed inside them (CLHS 3.2.3.1).")
 
 (defun %compile-macroexpand-1 (form)
   (if *compile-file-context*
-      (let ((*fasl-ltv-cells* :none))
-        (eval (%compile-wrap (list '%compile-expand-here form))))
+      (let ((*fasl-ltv-cells* :none) (paused (%xref-pause)))
+        ;; the wrappers are not part of a definition being recorded
+        (unwind-protect (eval (%compile-wrap (list '%compile-expand-here form)))
+          (when paused (%xref-definition-end paused nil))))
       (macroexpand-1 form)))
+
+(defvar *compile-xref-paused* nil
+  "While COMPILE-FILE analyses a form of a definition inside top-level MACROLET (...) forms: the
+recording of the definition, paused until %COMPILE-RESUME, inside them, is expanded.")
+
+(defmacro %compile-resume (form)
+  ;; the definition's own code starts here: what the local macros of the wrappers call is no
+  ;; part of it (as when the source is loaded)
+  (let ((paused *compile-xref-paused*))
+    (setq *compile-xref-paused* nil)
+    (when paused (%xref-definition-end paused nil)))
+  form)
+
+(defun %compile-emit-wrapped (form)
+  ;; FORM, inside the wrappers it was found in, analysed for LOAD
+  (let ((paused (and *compile-file-context* (%xref-pause))))
+    (if paused
+        (let ((*compile-xref-paused* paused))
+          (unwind-protect (%compile-emit (%compile-wrap (list '%compile-resume form)))
+            (when *compile-xref-paused* (%xref-definition-end *compile-xref-paused* nil))))
+        (%compile-emit (%compile-wrap form)))))
 
 (defun %compile-body-in (head body compile-time-too)
   ;; the body of a top-level MACROLET, SYMBOL-MACROLET or LOCALLY: its declarations go with HEAD,
@@ -152,9 +187,18 @@ analysed inside them (CLHS 3.2.3.1).")
              ;; a global or a local macro (of an enclosing MACROLET) expands
              (multiple-value-bind (expansion expanded) (%compile-macroexpand-1 form)
                (unless expanded (return))
+               ;; a defining macro (DEFUN, DEFMETHOD, DEFVAR...) is expanded here, not by the
+               ;; analyser: what its expansion calls and references is recorded under its name
+               (let ((scope (%xref-definition-begin form)))
+                 (when scope
+                   (let ((ok nil))
+                     (unwind-protect
+                          (progn (%compile-top-level expansion compile-time-too) (setq ok t))
+                       (%xref-definition-end scope ok)))
+                   (return-from %compile-top-level nil)))
                (setq form expansion))))))
   (when compile-time-too (%compile-time-eval (%compile-wrap form)))
-  (%compile-emit (%compile-wrap form)))
+  (%compile-emit-wrapped form))
 
 (defun %compile-forget-defined ()
   ;; a function or variable the file defines is not undefined because the file is not loaded yet
@@ -164,6 +208,46 @@ analysed inside them (CLHS 3.2.3.1).")
                       *compile-file-defined* :test #'equal)
         (push r keep)))
     (%restore-undefined-references (nreverse keep))))
+
+;;; The cross-reference and source locations of a compiled file: recorded while it is compiled
+;;; (each form placed as LOAD places it, %xref-form-begin), kept as its last item, and put back
+;;; into the session's tables when it is loaded (%xref-install, runtime/xref_compile.c). The item
+;;; is #(:xref names defs codes locations), compact: NAMES the names noted, once each; DEFS a
+;;; definition's key and location, two slots each; CODES per definition the number of its notes,
+;;; each note (+ (* 8 name-index) kind), the number of its sites, each site (+ (* (+ (* 8
+;;; name-index) kind) 2^40) (* line 2^16) column); LOCATIONS each item's source location.
+
+(defun %compile-xref-item (file mark)
+  ;; the entries the file's forms recorded: changed since MARK (a %HASH-TABLE-MARK of the
+  ;; cross-reference, taken in C, so that the stdlib's thousands of entries are not walked in
+  ;; Lisp for each file), their locations naming FILE (the very string)
+  (let ((index (make-hash-table :test 'eq)) (names nil) (n 0) (defs nil) (codes nil)
+        (sites (%xref-sites)))
+    (flet ((code (kind name)
+             (+ kind (* 8 (or (gethash name index)
+                              (progn (push name names)
+                                     (setf (gethash name index) (prog1 n (incf n)))))))))
+      (dolist (change (%hash-table-changes (%xref-table) mark))
+        (let* ((key (car change)) (v (cdr change)) (loc (car v)))
+          (when (and (consp loc) (eq (car loc) file))
+            (push key defs)
+            (push loc defs)
+            (push (length (cdr v)) codes)
+            (dolist (e (cdr v)) (push (code (car e) (cdr e)) codes))
+            (let ((placed (remove-if-not
+                           #'(lambda (s) (and (typep (caddr s) '(integer 0 (16777216)))
+                                              (typep (cdddr s) '(integer 0 (65536)))))
+                           (gethash key sites))))
+              (push (length placed) codes)
+              (dolist (s placed)
+                (push (+ (* (code (car s) (cadr s)) 1099511627776) (* (caddr s) 65536) (cdddr s))
+                      codes)))))))
+    (vector :xref (coerce (nreverse names) 'simple-vector) (coerce (nreverse defs) 'simple-vector)
+            (coerce (nreverse codes) 'simple-vector)
+            (coerce (reverse *compile-file-item-locations*) 'simple-vector))))
+
+(defun %fasl-xref-item-p (item)
+  (and (simple-vector-p item) (= (length item) 5) (eq (svref item 0) :xref)))
 
 (defun %compile-report-error (c)
   (format *error-output* "~&; caught ERROR:~%;   ~A~%" c))
@@ -187,40 +271,49 @@ analysed inside them (CLHS 3.2.3.1).")
            (*package* *package*)
            (*readtable* *readtable*)
            (*compile-file-items* nil)
+           (*compile-file-item-locations* nil)
+           (xref-file (namestring truename))
+           (xref-outer (%xref-save-state))
+           (xref-mark (%hash-table-mark (%xref-table)))
            (*compile-file-defined* nil)
            (*fasl-constants* (make-hash-table :test 'eq))
            (warnings-p nil) (failure-p nil) (aborted nil))
       (%check-access output :output "COMPILE-FILE")
       (when verbose
         (format *standard-output* "~&; compiling file ~S~%" (namestring truename)))
-      (handler-bind ((warning #'(lambda (c)
-                                  (setq warnings-p t)
-                                  (unless (typep c 'style-warning) (setq failure-p t)))))
-        (with-compilation-unit ()
-          (with-open-file (stream truename :external-format external-format)
-            (let ((eof (list nil)))
-              (loop
-                (let ((form (handler-case (let ((*load-reading* nil)) (%place-lists-from stream) (read stream nil eof))
-                              (error (c)
-                                (%compile-report-error c)
-                                (setq aborted t warnings-p t failure-p t)
-                                eof))))
-                  (when (eq form eof) (return))
-                  (when print
-                    (let ((*print-length* 2) (*print-level* 2))
-                      (format *standard-output* "~&; processing ~S~%" form)))
-                  (handler-case (%compile-top-level form nil)
-                    (error (c)
-                      (%compile-report-error c)
-                      (setq warnings-p t failure-p t)
-                      ;; as SBCL: the form signals the error when the file is loaded
-                      (%compile-emit (list 'error "Compile-time error: ~A" (princ-to-string c)))))))))
-          (%compile-forget-defined)))
+      (unwind-protect
+        (handler-bind ((warning #'(lambda (c)
+                                    (setq warnings-p t)
+                                    (unless (typep c 'style-warning) (setq failure-p t)))))
+          (with-compilation-unit ()
+            (with-open-file (stream truename :external-format external-format)
+              (let ((eof (list nil)))
+                (loop
+                  ;; each form gets its place, as LOAD gives it (restored below)
+                  (%xref-form-begin stream xref-file)
+                  (let ((form (handler-case (let ((*load-reading* nil)) (read stream nil eof))
+                                (error (c)
+                                  (%compile-report-error c)
+                                  (setq aborted t warnings-p t failure-p t)
+                                  eof))))
+                    (when (eq form eof) (return))
+                    (when print
+                      (let ((*print-length* 2) (*print-level* 2))
+                        (format *standard-output* "~&; processing ~S~%" form)))
+                    (handler-case (%compile-top-level form nil)
+                      (error (c)
+                        (%compile-report-error c)
+                        (setq warnings-p t failure-p t)
+                        ;; as SBCL: the form signals the error when the file is loaded
+                        (%compile-emit (list 'error "Compile-time error: ~A" (princ-to-string c)))))))))
+            (%compile-forget-defined)))
+        (%xref-restore-state xref-outer))
       (if aborted
           (values nil t t)
           (progn
             (ensure-directories-exist output)
-            (%fasl-write output (coerce (reverse *compile-file-items*) 'simple-vector))
+            (%fasl-write output (coerce (reverse (cons (%compile-xref-item xref-file xref-mark) *compile-file-items*))
+                                        'simple-vector))
             (let ((out (truename output)))
               (when verbose
                 (format *standard-output* "~&; wrote ~A~%" (namestring out)))
@@ -238,18 +331,29 @@ analysed inside them (CLHS 3.2.3.1).")
       (%load-semicolons *standard-output*)
       (format *standard-output* " loading ~S~%" truename))
     (multiple-value-bind (items pending) (%fasl-read truename)
-      (dotimes (i (length items))
+      (let* ((n (length items))
+             (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
+             (locations (and xref (svref xref 4)))
+             (outer (%xref-save-state)))
+        (when xref (decf n))
+        (unwind-protect
+             (dotimes (i n)
+               (when pending (setq pending (%fasl-resolve items pending)))
+               ;; the definitions the item makes are where its form was in the source
+               (when locations (%set-source-location (svref locations i)))
+               (let ((item (svref items i)))
+                 (if (consp item)
+                     (setf (cdr item) (funcall (car item)))
+                     (let ((values (multiple-value-list (funcall item))))
+                       (when print
+                         (fresh-line *standard-output*)
+                         (%load-semicolons *standard-output*)
+                         (format *standard-output* " ~{~S~^, ~}~%" values))))))
+          (%xref-restore-state outer))
         (when pending (setq pending (%fasl-resolve items pending)))
-        (let ((item (svref items i)))
-          (if (consp item)
-              (setf (cdr item) (funcall (car item)))
-              (let ((values (multiple-value-list (funcall item))))
-                (when print
-                  (fresh-line *standard-output*)
-                  (%load-semicolons *standard-output*)
-                  (format *standard-output* " ~{~S~^, ~}~%" values))))))
-      (when pending
-        (error 'simple-file-error :pathname truename
-                                  :format-control "The compiled file ~A needs the package ~S, which does not exist."
-                                  :format-arguments (list (namestring truename) (cadr (first pending))))))
+        (when pending
+          (error 'simple-file-error :pathname truename
+                                    :format-control "The compiled file ~A needs the package ~S, which does not exist."
+                                    :format-arguments (list (namestring truename) (cadr (first pending)))))
+        (when xref (%xref-install xref))))
     t))

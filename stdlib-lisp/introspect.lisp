@@ -157,7 +157,7 @@ front end that made the session words it (TclOptions.call_label).")
     (when (and (fboundp sym) (not (special-operator-p sym))
                (not (intersection '(defun defmacro defgeneric function) kinds)))
       (push (list (if (macro-function sym) "macro" "function")
-                  (if (compiled-function-p (if (macro-function sym) (macro-function sym) (fdefinition sym)))
+                  (if (%primitive-function-p (if (macro-function sym) (macro-function sym) (fdefinition sym)))
                       "built in (C primitive)"
                       "no source location recorded"))
             out))
