@@ -10,13 +10,8 @@
 #include "tinycl.h"
 #include "bootimage.h"
 
-/* Write a boot image to a temporary file and read it back: the bytes are the caller's to free. */
-static inline unsigned char *unit_read_boot_image(size_t *len) {
-    char path[] = "/tmp/tinycl-unit-image-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_int_eq(tcl_write_boot_image(path), 0);
+/* The whole of file PATH, in memory the caller frees; its length in *LEN. */
+static inline unsigned char *unit_slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     ck_assert_ptr_nonnull(f);
     fseek(f, 0, SEEK_END);
@@ -25,6 +20,17 @@ static inline unsigned char *unit_read_boot_image(size_t *len) {
     unsigned char *bytes = malloc(*len);
     ck_assert_uint_eq(fread(bytes, 1, *len, f), *len);
     fclose(f);
+    return bytes;
+}
+
+/* Write a boot image to a temporary file and read it back: the bytes are the caller's to free. */
+static inline unsigned char *unit_read_boot_image(size_t *len) {
+    char path[] = "/tmp/tinycl-unit-image-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(tcl_write_boot_image(path), 0);
+    unsigned char *bytes = unit_slurp(path, len);
     unlink(path);
     return bytes;
 }

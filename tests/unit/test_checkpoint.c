@@ -13,17 +13,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, -1);
-    char buf[2048];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s", r->error_type ? r->error_type : "?");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
-
 /* The listing, with object addresses ({7F...}) left out: a restored object is a copy. */
 static char *definitions(TclSession *s) {
     TclDefinitions *d = tcl_list_definitions(s, NULL, NULL);
@@ -258,10 +247,10 @@ START_TEST(checkpoint_restore_cycles_stay_bounded) {
     for (int i = 0; i < 60; i++) {
         char code[128];
         snprintf(code, sizeof code, "(defun cycle-%d (x) (list x %d))", i % 5, i);
-        free(value(s, code));
+        free(unit_value(s, code));
         /* garbage once the next cycle replaces it: 320 KB that no later checkpoint may carry */
         snprintf(code, sizeof code, "(length (defparameter *junk* (make-list 20000 :initial-element %d)))", i);
-        free(value(s, code));
+        free(unit_value(s, code));
         ck_assert_int_eq(tcl_checkpoint(s, "cycle", &err), 0);
         ck_assert_int_eq(tcl_restore(s, i == 30 ? "base" : "cycle", &err), 0);
         if (i % 20 == 10) tcl_reset(s, false);

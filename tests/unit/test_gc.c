@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tinycl.h"
+#define UNIT_VALUE_TIMEOUT 120
 #include "session_unit.h"
 
 static TclSession *new_session(size_t max_heap) {
@@ -16,31 +17,6 @@ static TclSession *new_session(size_t max_heap) {
     ck_assert_ptr_nonnull(s);
     return s;
 }
-
-/* The printed primary value of CODE (malloc'd), or "ERROR: type message". */
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, 120);
-    char buf[2048];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected)                                                   \
-    do {                                                                              \
-        char *v_ = value(s, code);                                                    \
-        ck_assert_msg(strcmp(v_, expected) == 0, "%s => %s, expected %s", code, v_, expected); \
-        free(v_);                                                                     \
-    } while (0)
-
-#define ck_error(s, code, type)                                                       \
-    do {                                                                              \
-        char *v_ = value(s, code);                                                    \
-        ck_assert_msg(strncmp(v_, "ERROR: " type, strlen("ERROR: " type)) == 0,       \
-                      "%s => %s, expected an error %s", code, v_, type);              \
-        free(v_);                                                                     \
-    } while (0)
 
 /* 800 MB of a 1 GiB limit, five times over: each array is garbage once the call ends. */
 START_TEST(freed_memory_counts_as_free) {

@@ -1,6 +1,7 @@
 /* test_image.c: the serialiser of runtime/image.c: every object type written and read back, sharing
  * and cycles, hash tables rehashed, C functions relocated, and damaged or foreign images refused. */
 #include "unit.h"
+#include "image_unit.h"
 #include "image.h"
 #include "hash.h"
 #include "eval.h"
@@ -182,18 +183,6 @@ START_TEST(conses_in_two_words) {
 }
 END_TEST
 
-static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc(*len);
-    ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
-    fclose(f);
-    return buf;
-}
-
 /* An interpreter loaded from an image (its objects outside the collector's heap) is written to an
  * image again, and an interpreter loaded from that one works. */
 START_TEST(loaded_interpreter_written_again) {
@@ -204,14 +193,14 @@ START_TEST(loaded_interpreter_written_again) {
     close(fd);
     ck_assert_msg(bootimage_write(L, path, err) == 0, "bootimage_write: %s", err);
     size_t len1 = 0, len2 = 0;
-    unsigned char *img1 = slurp(path, &len1);
+    unsigned char *img1 = unit_slurp(path, &len1);
     bootimage_use(img1, len1);
     Lisp *L2 = lisp_new(NULL);
     ck_assert_ptr_nonnull(L2);
     gc_current = L2;
     ck_assert_msg(L2->image_heap.scanned != NULL, "the interpreter was not loaded from the image");
     ck_assert_msg(bootimage_write(L2, path, err) == 0, "writing a loaded interpreter: %s", err);
-    unsigned char *img2 = slurp(path, &len2);
+    unsigned char *img2 = unit_slurp(path, &len2);
     unlink(path);
     bootimage_use(img2, len2);
     Lisp *L3 = lisp_new(NULL);

@@ -11,18 +11,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-/* The printed primary value of CODE (malloc'd), or "ERROR: type". */
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, -1);
-    char buf[1024];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s", r->error_type ? r->error_type : "?");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
-
 START_TEST(image_session_evaluates) {
     TclSession *s = unit_image_session();
     ck_value(s, "(+ 1 2)", "3");
@@ -41,7 +29,7 @@ START_TEST(image_session_evaluates) {
     ck_assert_int_eq(r->status, TCL_OK);
     ck_assert_str_eq(r->out, "hi\n");
     tcl_result_free(r);
-    ck_value(s, "(car 5)", "ERROR: TYPE-ERROR");
+    ck_error(s, "(car 5)", "TYPE-ERROR");
     tcl_session_free(s);
 }
 END_TEST
@@ -75,14 +63,14 @@ END_TEST
  * reset still takes away the classes, methods and structures the user defined, every time. */
 START_TEST(image_session_resets_registries) {
     TclSession *s = unit_image_session();
-    char *before = value(s, "(length (sb-mop:generic-function-methods #'print-object))");
+    char *before = unit_value(s, "(length (sb-mop:generic-function-methods #'print-object))");
     for (int round = 0; round < 2; round++) {
         ck_value(s, "(defclass image-c () ()) (defstruct image-s a)"
                     " (defmethod print-object ((x image-c) st) (write-string \"IC\" st))"
                     " (list (prin1-to-string (make-instance 'image-c)) (image-s-a (make-image-s :a 1)))", "(\"IC\" 1)");
         tcl_reset(s, false);
         ck_value(s, "(list (find-class 'image-c nil) (fboundp 'make-image-s))", "(NIL NIL)");
-        char *after = value(s, "(length (sb-mop:generic-function-methods #'print-object))");
+        char *after = unit_value(s, "(length (sb-mop:generic-function-methods #'print-object))");
         ck_assert_str_eq(after, before);
         free(after);
     }
@@ -96,7 +84,7 @@ START_TEST(image_sessions_independent) {
     TclSession *a = unit_image_session(), *b = unit_image_session();
     ck_value(a, "(defun shared-p () :a) (shared-p)", ":A");
     ck_value(b, "(fboundp 'shared-p)", "NIL");
-    ck_value(b, "(setf (symbol-function 'car) nil)", "ERROR: PACKAGE-ERROR");
+    ck_error(b, "(setf (symbol-function 'car) nil)", "PACKAGE-ERROR");
     ck_value(a, "(car '(1 2))", "1");
     tcl_session_free(a);
     ck_value(b, "(packagep (find-package :cl-user))", "T");

@@ -1,6 +1,7 @@
 /* test_imagetab.c: C addresses in images named by (table, row, field) of the declared tables
  * (runtime/imagetab.c): relinked by key, checked, and refused when no table holds them. */
 #include "unit.h"
+#include "image_unit.h"
 #include "image.h"
 #include "imagetab.h"
 #include "bootimage.h"
@@ -206,18 +207,6 @@ START_TEST(other_tables_refused) {
 }
 END_TEST
 
-static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc(*len);
-    ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
-    fclose(f);
-    return buf;
-}
-
 /* A whole boot image, every primitive and node evaluator of the stdlib looked up by key, boots an
  * interpreter that works. */
 START_TEST(boot_image_relinked) {
@@ -228,7 +217,7 @@ START_TEST(boot_image_relinked) {
     close(fd);
     ck_assert_msg(bootimage_write(L, path, err) == 0, "bootimage_write: %s", err);
     size_t len = 0;
-    unsigned char *img = slurp(path, &len);
+    unsigned char *img = unit_slurp(path, &len);
     unlink(path);
     bootimage_use(img, len);
     image_always_relink = true;

@@ -11,17 +11,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, -1);
-    char buf[4096];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
-
 /* What a fresh session says of the packages and registries the resets below change. */
 static const char *probe =
     "(list (find-symbol \"QUICKLOAD\" \"QL\") (nth-value 1 (find-symbol \"QUICKLOAD\" \"QL\")) "
@@ -32,11 +21,11 @@ static const char *probe =
 
 START_TEST(resets_restore_what_changed_and_only_that) {
     TclSession *s = unit_image_session();
-    char *fresh = value(s, probe);
+    char *fresh = unit_value(s, probe);
     for (int i = 0; i < 6; i++) {
         /* nothing changed: the reset leaves everything, and the state is still the fresh one */
         tcl_reset(s, false);
-        char *now = value(s, probe);
+        char *now = unit_value(s, probe);
         ck_assert_str_eq(now, fresh);
         free(now);
         /* a boot package's tables, another boot package deleted, registries and generic functions */
@@ -49,7 +38,7 @@ START_TEST(resets_restore_what_changed_and_only_that) {
             ck_value(s, "(progn (intern \"RESET-SKIP-Z\" \"TINYCL\") (unintern (find-symbol \"RESET-SKIP-Z\" \"TINYCL\") \"TINYCL\"))", "T");
         }
         tcl_reset(s, false);
-        now = value(s, probe);
+        now = unit_value(s, probe);
         ck_assert_str_eq(now, fresh);
         free(now);
         ck_value(s, "(list (find-symbol \"RESET-SKIP-Z\" \"TINYCL\") (find-package :reset-skip-p) (ql:quickload \"nonexistent-reset-skip\" :silent t))",

@@ -13,17 +13,6 @@
 #include "session_unit.h"
 #include "image_unit.h"
 
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, -1);
-    char buf[2048];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected) do { char *v_ = value((s), (code)); ck_assert_str_eq(v_, (expected)); free(v_); } while (0)
-
 static long resident_kib(void) {
     FILE *f = fopen("/proc/self/statm", "r");
     long pages = 0, rss = 0;

@@ -20,23 +20,6 @@ static TclSession *new_session(void) {
     return s;
 }
 
-/* The printed primary value of CODE (malloc'd), or "ERROR: type message". */
-static char *value(TclSession *s, const char *code) {
-    TclResult *r = tcl_eval(s, code, NULL, -1);
-    char buf[2048];
-    if (r->status == TCL_OK) snprintf(buf, sizeof buf, "%s", r->nvalues ? r->values[0] : "");
-    else snprintf(buf, sizeof buf, "ERROR: %s %s", r->error_type ? r->error_type : "?", r->error_message ? r->error_message : "");
-    tcl_result_free(r);
-    return strdup(buf);
-}
-
-#define ck_value(s, code, expected)                                                   \
-    do {                                                                              \
-        char *v_ = value(s, code);                                                    \
-        ck_assert_msg(strcmp(v_, expected) == 0, "%s => %s, expected %s", code, v_, expected); \
-        free(v_);                                                                     \
-    } while (0)
-
 /* What the session made before a system load stays the session's: listed by list-definitions after
  * the load, and gone after a plain reset (the load's commit once took every symbol of CL-USER). */
 START_TEST(definitions_before_a_load_stay_the_sessions) {
