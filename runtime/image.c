@@ -1278,6 +1278,13 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
             image_release(&gone);
             return refuse(err, "the image is corrupted (a compressed page does not inflate)");
         }
+        /* every page is in: no fault in these parts is a cold page's any more. (Left registered, a
+         * writable range claims every fault in it, the write tracker's too, which then never
+         * lets the write through: the process hung at its first write to a tracked page.) */
+        if (cold && !lazy) {
+            imagecold_forget(scanned, ss);
+            imagecold_forget(atomic, as);
+        }
     } else if (into_gc) {
         /* two blocks of the collector's heap: the objects live as long as something points into
          * them (the definitions made from them: usually for good), and the first word of the
