@@ -28,7 +28,7 @@ done
 # every cold page inflated at load (TINYCL_IMAGE_EAGER=1, as under Valgrind or when the fault
 # cannot be taken): the write tracker still sees each first write to a page (a start once hung
 # at its first write, the analysis of a stdlib function, the cold pages claiming the fault)
-if out=$(TINYCL_IMAGE_EAGER=1 timeout 60 "$T" -e '(let ((n 0)) (dotimes (i 3 n) (incf n (length (list i (make-list 2)))))))' 2>&1) && [ "$out" = 6 ]; then pass; else fail "TINYCL_IMAGE_EAGER=1: $out"; fi
+if out=$(TINYCL_IMAGE_EAGER=1 timeout 60 "$T" -e '(let ((n 0)) (dotimes (i 3 n) (incf n (length (list i (make-list 2))))))' 2>&1) && [ "$out" = 6 ]; then pass; else fail "TINYCL_IMAGE_EAGER=1: $out"; fi
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
