@@ -58,7 +58,7 @@ static TclStatus eval_fifo(TclSession *s, const char *code, double timeout, char
     return st;
 }
 
-#define ck_value(s, code, expected)                                                       \
+#define ck_fifo_value(s, code, expected)                                                       \
     do {                                                                                  \
         char *v_ = NULL;                                                                  \
         double t_;                                                                        \
@@ -72,7 +72,7 @@ static TclStatus eval_fifo(TclSession *s, const char *code, double timeout, char
 START_TEST(reads_without_writer_time_out) {
     make_fifo();
     TclSession *s = new_session();
-    ck_value(s, "(defvar *kept* 42)", "*KEPT*");
+    ck_fifo_value(s, "(defvar *kept* 42)", "*KEPT*");
     const char *forms[] = {
         "(with-open-file (f \"%s\") (read-line f))",
         "(with-open-file (f \"%s\") (read-char f))",
@@ -88,7 +88,7 @@ START_TEST(reads_without_writer_time_out) {
         TclStatus st = eval_fifo(s, forms[i], 1, NULL, &t);
         ck_assert_msg(st == TCL_TIMEOUT, "%s: status %d, wanted a timeout", forms[i], st);
         ck_assert_msg(t < 5, "%s took %.1f s for a limit of 1 s", forms[i], t);
-        ck_value(s, "*kept*", "42");
+        ck_fifo_value(s, "*kept*", "42");
     }
     tcl_session_free(s);
     remove_fifo();
@@ -106,7 +106,7 @@ START_TEST(write_into_full_pipe_times_out) {
                                 "(dotimes (i 1000000) (write-line \"0123456789\" f)))", 1, NULL, &t);
     ck_assert_int_eq(st, TCL_TIMEOUT);
     ck_assert_msg(t < 5, "took %.1f s for a limit of 1 s", t);
-    ck_value(s, "(+ 1 2)", "3");
+    ck_fifo_value(s, "(+ 1 2)", "3");
     close(reader);
     tcl_session_free(s);
     remove_fifo();
@@ -137,7 +137,7 @@ START_TEST(interrupt_stops_a_wait) {
         pthread_join(th, NULL);
         ck_assert_msg(st == TCL_INTERRUPTED, "%s: status %d", forms[i], st);
         ck_assert_msg(t < 5, "%s: interrupted after %.1f s", forms[i], t);
-        ck_value(s, "(+ 1 2)", "3");
+        ck_fifo_value(s, "(+ 1 2)", "3");
     }
     tcl_session_free(s);
     remove_fifo();
@@ -164,7 +164,7 @@ START_TEST(fifo_data_arrives) {
     Later l = {s, -1, "hello\nworld\n", 0.3};
     pthread_t th;
     pthread_create(&th, NULL, write_later, &l);
-    ck_value(s, "(with-open-file (f \"%s\") (list (read-line f) (read-line f) (read-line f nil :eof)))",
+    ck_fifo_value(s, "(with-open-file (f \"%s\") (list (read-line f) (read-line f) (read-line f nil :eof)))",
              "(\"hello\" \"world\" :EOF)");
     pthread_join(th, NULL);
     double t;
@@ -175,7 +175,7 @@ START_TEST(fifo_data_arrives) {
     ck_assert_msg(t < 5, "LISTEN waited %.1f s", t);
     free(v);
     /* at the end of a device's input LISTEN is false and READ-CHAR-NO-HANG sees the end */
-    ck_value(s, "(with-open-file (f \"/dev/null\") (list (listen f) (read-char-no-hang f nil :eof)))", "(NIL :EOF)");
+    ck_fifo_value(s, "(with-open-file (f \"/dev/null\") (list (listen f) (read-char-no-hang f nil :eof)))", "(NIL :EOF)");
     tcl_session_free(s);
     remove_fifo();
 }

@@ -35,13 +35,6 @@ static TclResult *eval_expect(TclSession *s, const char *code, TclStatus status,
     return r;
 }
 
-static void ck_value(TclSession *s, const char *code, const char *expected) {
-    TclResult *r = eval_expect(s, code, TCL_OK, -1);
-    ck_assert_int_ge(r->nvalues, 1);
-    ck_assert_str_eq(r->values[0], expected);
-    tcl_result_free(r);
-}
-
 START_TEST(reader_settings_are_put_back) {
     static const char *const cases[][2] = {
         {"(setf *read-base* 1)", "*READ-BASE*"},
