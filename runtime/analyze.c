@@ -1126,9 +1126,7 @@ static Node *analyze_call(ACtx *c, Obj form) {
     bind_primitive(c, n);
     bool in_place = inline_reads_var(n);
     if (nargs == 2 && inline_vv_variant(n->n.ev))
-        in_place = (n->args[0]->ev == ev_lref || n->args[1]->ev == ev_lref) &&
-                   (n->args[0]->ev == ev_lref || n->args[0]->ev == ev_const) &&
-                   (n->args[1]->ev == ev_lref || n->args[1]->ev == ev_const);
+        in_place = args_in_place(n->args[0], n->args[1], ev_lref);
     if (in_place) {
         n->next_var = c->call_vars;
         c->call_vars = n;
@@ -1429,8 +1427,7 @@ static void finalize(ACtx *c) {
     c->if_vars = NULL;
     for (CallNode *n = c->call_vars; n; n = n->next_var) {
         if (n->nargs == 2 && inline_vv_variant(n->n.ev)) {
-            if ((n->args[0]->ev == ev_lref0 || n->args[0]->ev == ev_const) &&
-                (n->args[1]->ev == ev_lref0 || n->args[1]->ev == ev_const))
+            if (args_in_place(n->args[0], n->args[1], ev_lref0))
                 n->n.ev = inline_vv_variant(n->n.ev);
         } else {
             inline_in_place(n);

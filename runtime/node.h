@@ -291,6 +291,18 @@ static inline Env *env_up(Env *e, int depth) {
 Obj ev_const(Lisp *L, Node *n, Env *env);
 Obj ev_lref0(Lisp *L, Node *n, Env *env);
 
+/* Whether arguments A and X, each a variable or a constant and at least one a variable, can be read
+ * in place (REF: the evaluator of a variable of the current frame at that point, ev_lref while
+ * analysing, ev_lref0 once the slots are known); the two-argument inline calls and fused tests
+ * then take their _vv variants, which read them with in_place_arg. */
+static inline bool args_in_place(Node *a, Node *x, EvalFn ref) {
+    return (a->ev == ref || a->ev == ev_const) && (x->ev == ref || x->ev == ev_const) &&
+           (a->ev == ref || x->ev == ref);
+}
+static inline Obj in_place_arg(Node *arg, Env *env) {
+    return arg->ev == ev_const ? ((ConstNode *)arg)->value : env->slots[((VarNode *)arg)->index];
+}
+
 /* Evaluate an argument: a variable of the current frame or a constant is read in place, without
  * a call through the node (most arguments are one or the other). Unlike EVAL it leaves L->nvals
  * alone: a caller of this sets it itself. */

@@ -108,13 +108,11 @@ DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0
 
 /* Two arguments, each a variable of the current frame or a constant ((eql key 'sym) of CASE,
  * (>= i n) of DOTIMES), read in place: no node call, so no register is saved. */
-#define IN_PLACE(node, env) \
-    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
 #define DEFINE_TEST2_VV(name, fast)                                                 \
     static Obj name(Lisp *L, Node *n, Env *env) {                                   \
         IfNode *i = (IfNode *)n;                                                    \
         CallNode *c = i->call;                                                      \
-        Obj a = IN_PLACE(c->args[0], env), x = IN_PLACE(c->args[1], env);          \
+        Obj a = in_place_arg(c->args[0], env), x = in_place_arg(c->args[1], env);  \
         bool b;                                                                     \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
         return if_slow(L, i, 2, a, x, env);                                         \
@@ -131,7 +129,6 @@ DEFINE_TEST2_VV(ev_if_ge_vv, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
 DEFINE_TEST2_VV(ev_if_numeq_vv, if (FIXNUMS) DECIDE(a == x);)
 DEFINE_TEST2_VV(ev_if_numne_vv, if (FIXNUMS) DECIDE(a != x);)
 
-#undef IN_PLACE
 #undef FIXNUMS
 #undef DECIDE
 #undef DEFINE_TEST1
@@ -178,13 +175,6 @@ static const struct { EvalFn ev, var; } fused_vv_tests[] = {
     {ev_if_numne, ev_if_numne_vv},
 };
 
-/* Whether the arguments A and X of a two-argument test can be read in place once the variables'
- * slots are known (REF: the evaluator of a variable reference then, ev_lref or ev_lref0). */
-static bool vv_args(Node *a, Node *x, EvalFn ref) {
-    return (a->ev == ref || a->ev == ev_const) && (x->ev == ref || x->ev == ev_const) &&
-           (a->ev == ref || x->ev == ref);
-}
-
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 Obj ev_if(Lisp *L, Node *n, Env *env);
 extern const EvalDef nodes_test_evaluators[];
@@ -194,7 +184,7 @@ bool if_tests_var(IfNode *i) {
     for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
         if (i->n.ev == fused_var_tests[k].ev) return i->call->args[0]->ev == ev_lref;
     for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++)
-        if (i->n.ev == fused_vv_tests[k].ev) return vv_args(i->call->args[0], i->call->args[1], ev_lref);
+        if (i->n.ev == fused_vv_tests[k].ev) return args_in_place(i->call->args[0], i->call->args[1], ev_lref);
     return false;
 }
 
@@ -204,7 +194,7 @@ void fuse_if_var(IfNode *i) {
         return;
     }
     if (i->call->nargs == 2) {
-        if (!vv_args(i->call->args[0], i->call->args[1], ev_lref0)) return;
+        if (!args_in_place(i->call->args[0], i->call->args[1], ev_lref0)) return;
         for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++)
             if (i->n.ev == fused_vv_tests[k].ev) i->n.ev = fused_vv_tests[k].var;
         return;

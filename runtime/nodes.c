@@ -614,8 +614,6 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
 /* The two-argument ones. Each has a variant (NAME_vv) for arguments that are each a variable of
  * the current frame or a constant, read in place (chosen at finalisation, inline_vv_variant):
  * without a node call the fast path saves no registers. */
-#define IN_PLACE(node, env) \
-    ((node)->ev == ev_const ? ((ConstNode *)(node))->value : (env)->slots[((VarNode *)(node))->index])
 #define DEFINE_INLINE2(name, ...)                                       \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
@@ -627,7 +625,7 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
     }                                                                   \
     static Obj name##_vv(Lisp *L, Node *n, Env *env) {                  \
         CallNode *c = (CallNode *)n;                                    \
-        Obj a = IN_PLACE(c->args[0], env), b = IN_PLACE(c->args[1], env); \
+        Obj a = in_place_arg(c->args[0], env), b = in_place_arg(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
     }
@@ -659,7 +657,6 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef COMPARE
 #undef FIXNUMS
 #undef DEFINE_INLINE2
-#undef IN_PLACE
 
 static const struct { EvalFn ev, vv; } inline_vv[] = {
     {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
