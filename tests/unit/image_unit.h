@@ -9,6 +9,18 @@
 #include <unistd.h>
 #include "tinycl.h"
 #include "bootimage.h"
+#include "image.h"
+
+/* The graph of ROOT written with the interpreter structure as external region 0 (image_write);
+ * the bytes are the caller's to free. */
+static inline unsigned char *unit_write_one(Lisp *L, Obj root, size_t *len) {
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t roots[1] = {WORD(root)};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    unsigned char *img = image_write(L, roots, 1, ext, 1, len, err);
+    ck_assert_msg(img != NULL, "image_write: %s", err);
+    return img;
+}
 
 /* The whole of file PATH, in memory the caller frees; its length in *LEN. */
 static inline unsigned char *unit_slurp(const char *path, size_t *len) {

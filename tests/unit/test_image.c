@@ -12,24 +12,6 @@
 #include <gc/gc_mark.h>
 #include <gc/gc_inline.h>
 
-static Lisp *the_lisp;
-
-static Lisp *lisp(void) {
-    if (!the_lisp) the_lisp = unit_lisp();
-    gc_current = the_lisp;
-    return the_lisp;
-}
-
-/* The graph of ROOT written with the interpreter structure as external region 0, and read back. */
-static unsigned char *write_one(Lisp *L, Obj root, size_t *len) {
-    char err[IMAGE_ERRLEN] = "";
-    uintptr_t roots[1] = {WORD(root)};
-    ImageRegion ext[1] = {{L, sizeof *L}};
-    unsigned char *img = image_write(L, roots, 1, ext, 1, len, err);
-    ck_assert_msg(img != NULL, "image_write: %s", err);
-    return img;
-}
-
 static Obj read_one(Lisp *L, const unsigned char *img, size_t len) {
     char err[IMAGE_ERRLEN] = "";
     uintptr_t roots[1] = {0};
@@ -40,7 +22,7 @@ static Obj read_one(Lisp *L, const unsigned char *img, size_t len) {
 
 static Obj round_trip(Lisp *L, Obj root) {
     size_t len = 0;
-    unsigned char *img = write_one(L, root, &len);
+    unsigned char *img = unit_write_one(L, root, &len);
     Obj copy = read_one(L, img, len);
     free(img);
     return copy;
@@ -52,7 +34,7 @@ static bool equalp_obj(Lisp *L, Obj a, Obj b) {
 
 /* Every kind of object comes back EQUALP to the original, as a copy. */
 START_TEST(every_type_round_trips) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L,
         "(list 42 most-positive-fixnum -5 #\\x #\\λ 1.5 2.5d0 (expt 3 100) (- (expt 2 70)) -7/3 #c(1.5d0 -2d0) #c(1 2)"
         " \"héllo\" (vector 1 \"a\" 2.0) #*10110 (make-array '(2 3) :initial-element 7)"
@@ -77,7 +59,7 @@ END_TEST
 
 /* Symbols, packages and random states: copies that work as the originals do. */
 START_TEST(symbols_packages_random_states) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, "(list 'image-test-sym :kw (find-package \"CL-USER\") (make-random-state nil))");
     Obj copy = round_trip(L, orig);
     Obj sym = CAR(copy);
@@ -93,7 +75,7 @@ END_TEST
 
 /* Shared structure stays shared, circular structure stays circular. */
 START_TEST(sharing_and_cycles) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, "(let* ((x (list 1 2)) (c (list 1 2 3)) (v (vector 0 x)))"
                             " (setf (cdr (cddr c)) c) (setf (svref v 0) v) (list x x c v))");
     Obj copy = round_trip(L, orig);
@@ -107,7 +89,7 @@ END_TEST
 
 /* Tables hashed on addresses find their keys at the new addresses. */
 START_TEST(hash_tables_rehashed) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, "(let ((eq (make-hash-table :test 'eq)) (eql (make-hash-table))"
                             "      (equal (make-hash-table :test 'equal)) (k (list 1)) (v (vector 2)))"
                             "  (setf (gethash k eq) 1 (gethash v eq) 2 (gethash 'image-key eq) 3)"
@@ -135,7 +117,7 @@ END_TEST
 /* Functions: primitives (C functions in the executable), closures with their node trees and
  * captured variables, structures and standard objects. */
 START_TEST(functions_and_instances) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, "(defstruct image-pt x y)"
                             "(defclass image-obj () ((a :initarg :a)))"
                             "(list #'car (let ((n 10)) (lambda (x) (incf n x)))"
@@ -162,7 +144,7 @@ END_TEST
 /* A cons takes two words in an image (the collector gives it four); a block that anything points
  * to other than as a cons keeps its size, even when a stray word looks like a cons pointer to it. */
 START_TEST(conses_in_two_words) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj list = unit_eval(L, "(loop for i below 1000 collect i)");
     Obj copy = round_trip(L, list);
     ck_assert_msg(image_last_stats.scanned_bytes < 1000 * 16 + 1024, "1000 conses took %zu bytes",
@@ -186,7 +168,7 @@ END_TEST
 /* An interpreter loaded from an image (its objects outside the collector's heap) is written to an
  * image again, and an interpreter loaded from that one works. */
 START_TEST(loaded_interpreter_written_again) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     char path[] = "/tmp/tinycl-image-again-XXXXXX", err[IMAGE_ERRLEN] = "";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
@@ -221,9 +203,9 @@ START_TEST(loaded_interpreter_written_again) {
 END_TEST
 
 START_TEST(corrupted_image_refused) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     size_t len = 0;
-    unsigned char *img = write_one(L, unit_eval(L, "(list 1 \"two\" (vector 3))"), &len);
+    unsigned char *img = unit_write_one(L, unit_eval(L, "(list 1 \"two\" (vector 3))"), &len);
     char err[IMAGE_ERRLEN];
     ImageRegion ext[1] = {{L, sizeof *L}};
     uintptr_t roots[1] = {0xDEAD};
@@ -248,9 +230,9 @@ END_TEST
 
 /* An image of another format version or another build is refused with a message that says so. */
 START_TEST(foreign_image_refused) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     size_t len = 0;
-    unsigned char *img = write_one(L, unit_eval(L, "(list 1 2)"), &len);
+    unsigned char *img = unit_write_one(L, unit_eval(L, "(list 1 2)"), &len);
     char err[IMAGE_ERRLEN];
     ImageRegion ext[1] = {{L, sizeof *L}};
     uintptr_t roots[1] = {0xDEAD};
@@ -276,7 +258,7 @@ END_TEST
 
 /* The writer refuses what it cannot carry: a pointer to memory outside the collector's heap. */
 START_TEST(foreign_pointer_not_written) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     void *outside = malloc(64);
     char err[IMAGE_ERRLEN] = "";
     uintptr_t roots[1] = {(uintptr_t)outside};
@@ -290,7 +272,7 @@ END_TEST
 /* A weak hash table (and so a weak pointer) is written with its entries relocated, not as a block
  * of raw pointers that would mean nothing once read back, and comes back weak. */
 START_TEST(weak_table_written) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj t = hash_new_weak(L, HT_EQ, 4, HT_WEAK_KEY);
     Obj key = cons(L, FIX(1), NIL);
     hash_put(L, t, key, FIX(2));

@@ -12,14 +12,6 @@
 #include <unistd.h>
 #include <gc/gc.h>
 
-static Lisp *the_lisp;
-
-static Lisp *lisp(void) {
-    if (!the_lisp) the_lisp = unit_lisp();
-    gc_current = the_lisp;
-    return the_lisp;
-}
-
 /* A graph of many pages: every kind of object, shared and circular structure, strings. */
 static const char *graph_code =
     "(let* ((x (list 1 2)) (c (list 1 2 3)) (v (vector 0 x))"
@@ -87,7 +79,7 @@ END_TEST
 
 /* Copied into memory (image_read), every cold page is inflated where it belongs. */
 START_TEST(layout_round_trips_copied) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0, plain_len = 0;
     unsigned char *img = write_layout(L, orig, &len);
@@ -112,7 +104,7 @@ END_TEST
 /* Mapped from a file at the address it was written for, a cold page comes when first touched; it
  * can be written, and what is stored there survives collections (the collector tracks it). */
 START_TEST(layout_mapped_lazily) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0;
     unsigned char *img = write_layout(L, orig, &len);
@@ -154,7 +146,7 @@ END_TEST
 /* A cold page that does not inflate, or an index out of order, is refused before anything is
  * built, with a message that says so, even when the checksum agrees. */
 START_TEST(damaged_cold_pages_refused) {
-    Lisp *L = lisp();
+    Lisp *L = unit_shared_lisp();
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0, at, bytes, pages;
     unsigned char *img = write_layout(L, orig, &len);

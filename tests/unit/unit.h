@@ -23,6 +23,14 @@ static inline Lisp *unit_lisp(void) {
     return L;
 }
 
+/* One interpreter shared by every test of a file (made on first use), the current one again. */
+static inline Lisp *unit_shared_lisp(void) {
+    static Lisp *shared;
+    if (!shared) shared = unit_lisp();
+    gc_current = shared;
+    return shared;
+}
+
 /* Evaluate every form of CODE; returns the last value. An error fails the test with its description. */
 static inline Obj unit_eval(Lisp *L, const char *code) {
     Frame fr;
