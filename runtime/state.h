@@ -199,6 +199,8 @@ struct Lisp {
     Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
                               * or the session reads and evaluates a form (not at boot); else NIL */
     Obj form_positions_stream; /* the stream whose lists go into form_positions */
+    Obj xref_deferred;       /* eq hash table: compiled files' tables whose notes and sites are not
+                              * decoded yet -> T (xref_compile.c, xref_complete_files) */
 
     struct ImageHeap {       /* where the boot image was loaded (image.h) */
         char *scanned; size_t scanned_bytes, scanned_room;
