@@ -193,6 +193,91 @@
         (eval (fix form))))))
 " '("bordeaux-threads" "alexandria"))
 
+;;; bordeaux-threads 0.8.8: its .asd pushes :THREAD-SUPPORT and picks src/impl-<lisp>.lisp only for
+;;; the Lisps it lists, and gives any other impl-null.lisp, where making a thread is an error.
+;;; The layer is the tinycl branch: :THREAD-SUPPORT among the features (as the .asd does on a
+;;; listed Lisp, before bordeaux-threads.lisp is read: its WITH-TIMEOUT needs it), pkgdcl.lisp
+;;; and bordeaux-threads.lisp from disk, tinycl's own implementation file over TINYCL-THREADS
+;;; (below), then default-implementations.lisp from disk. Its test system loads from the .asd.
+(%register-builtin-system "bordeaux-threads" "0.8.8"
+  "Bordeaux Threads makes writing portable multi-threaded apps simple (tinycl's built-in layer: the sources on disk, with tinycl's implementation file over TINYCL-THREADS)."
+  "
+(pushnew :thread-support *features*)
+(let ((dir (merge-pathnames \"src/\" (asdf::%library-source-directory \"bordeaux-threads\"))))
+  (dolist (file '(\"pkgdcl\" \"bordeaux-threads\"))
+    (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir))))
+
+(in-package #:bordeaux-threads)
+
+;;; threads
+(deftype thread () 'tinycl-threads:thread)
+(defun %make-thread (function name) (tinycl-threads:make-thread function :name name))
+(defun current-thread () (tinycl-threads:current-thread))
+(defun threadp (object) (tinycl-threads:threadp object))
+(defun thread-name (thread) (tinycl-threads:thread-name thread))
+(defun thread-yield () (tinycl-threads:thread-yield))
+(defun all-threads () (tinycl-threads:list-all-threads))
+(defun thread-alive-p (thread) (tinycl-threads:thread-alive-p thread))
+
+(defun interrupt-thread (thread function &rest args)
+  (tinycl-threads:interrupt-thread thread (if args #'(lambda () (apply function args)) function)))
+
+(defun destroy-thread (thread)
+  (signal-error-if-current-thread thread)
+  (tinycl-threads:terminate-thread thread))
+
+(defun join-thread (thread)
+  ;; the values THREAD's function returned; for a thread an unhandled error ended, that condition
+  (handler-case (tinycl-threads:join-thread thread)
+    (tinycl-threads:join-thread-error (c)
+      (let ((problem (tinycl-threads:join-thread-problem c)))
+        (and (typep problem 'condition) problem)))))
+
+;;; locks: a lock is a mutex; a recursive lock, a mutex with the depth its owner took it to
+(deftype lock () 'tinycl-threads:mutex)
+(defun lock-p (object) (typep object 'tinycl-threads:mutex))
+(defun make-lock (&optional name) (tinycl-threads:make-mutex :name (or name \"Anonymous lock\")))
+(defun acquire-lock (lock &optional (wait-p t)) (tinycl-threads:grab-mutex lock :waitp wait-p))
+(defun release-lock (lock) (tinycl-threads:release-mutex lock))
+(defmacro with-lock-held ((place) &body body)
+  `(tinycl-threads:with-mutex (,place) ,@body))
+
+(defstruct (recursive-lock (:constructor %make-recursive-lock (mutex)) (:copier nil))
+  mutex (depth 0))
+(defun make-recursive-lock (&optional name)
+  (%make-recursive-lock (tinycl-threads:make-mutex :name (or name \"Anonymous recursive lock\"))))
+(defun acquire-recursive-lock (lock &optional (wait-p t))
+  (let ((mutex (recursive-lock-mutex lock)))
+    (cond ((eq (tinycl-threads:mutex-owner mutex) (tinycl-threads:current-thread))
+           (incf (recursive-lock-depth lock)) t)
+          ((tinycl-threads:grab-mutex mutex :waitp wait-p)
+           (setf (recursive-lock-depth lock) 1) t))))
+(defun release-recursive-lock (lock)
+  (let ((mutex (recursive-lock-mutex lock)))
+    (when (eq (tinycl-threads:mutex-owner mutex) (tinycl-threads:current-thread))
+      (when (zerop (decf (recursive-lock-depth lock)))
+        (tinycl-threads:release-mutex mutex))))
+  (values))
+(defmacro with-recursive-lock-held ((place &key timeout) &body body)
+  (let ((lock (gensym \"LOCK\")) (mutex (gensym \"MUTEX\")))
+    `(let* ((,lock ,place) (,mutex (recursive-lock-mutex ,lock)))
+       (tinycl-threads:with-recursive-lock (,mutex :timeout ,timeout) ,@body))))
+
+;;; condition variables
+(defun make-condition-variable (&key name)
+  (tinycl-threads:make-waitqueue :name (or name \"Anonymous condition variable\")))
+(defun condition-wait (condition-variable lock &key timeout)
+  ;; the lock is held again on return, whether or not the time ran out (NIL then)
+  (or (tinycl-threads:condition-wait condition-variable lock :timeout timeout)
+      (progn (acquire-lock lock) nil)))
+(defun condition-notify (condition-variable) (tinycl-threads:condition-notify condition-variable))
+
+(mark-supported)
+
+(in-package #:cl-user)
+(load (merge-pathnames \"src/default-implementations.lisp\" (asdf::%library-source-directory \"bordeaux-threads\")))
+" '("alexandria") '(:in-order-to ((test-op (test-op "bordeaux-threads/test")))))
+
 ;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS
 ;;; from a package named per implementation (SB-MOP and SB-SYS on SBCL), so on an unlisted Lisp
 ;;; it asks to import from packages named CLASS-DIRECT-SUBCLASSES and WITHOUT-INTERRUPTS. The
