@@ -461,8 +461,9 @@ DEFPRIM(prim_pct_thread_join_wait) {
 DEFPRIM(prim_pct_thread_yield) {
     UNUSED_ARGS;
     LispThreads *th = threads_of(L);
-    if (th && atomic_load(&th->queued) > 0) yield(L);
-    else sched_yield();
+    /* inside WITHOUT-INTERRUPTS the region keeps the lock */
+    if (th && th->owner->inhibit == 0 && atomic_load(&th->queued) > 0) yield(L);
+    else if (!th || th->owner->inhibit == 0) sched_yield();
     checkpoint(L);
     return values0(L);
 }

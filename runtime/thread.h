@@ -9,6 +9,8 @@
 
 /* Live threads an interpreter may have besides the session's own: more is an error. */
 #define THREADS_MAX 256
+/* How long a reset or freeing the interpreter waits for the other threads to end, in seconds. */
+#define THREADS_STOP_GRACE 5.0
 /* The stack of a Lisp thread (only what it uses is ever touched). */
 #define THREAD_STACK ((size_t)16 << 20)
 
