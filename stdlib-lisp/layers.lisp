@@ -282,19 +282,11 @@
 ;;; from a package named per implementation (SB-MOP and SB-SYS on SBCL), so on an unlisted Lisp
 ;;; it asks to import from packages named CLASS-DIRECT-SUBCLASSES and WITHOUT-INTERRUPTS. The
 ;;; layer reads that defpackage from disk and gives those two clauses tinycl's packages (the MOP
-;;; from TINYCL-MOP; WITHOUT-INTERRUPTS, which a single-threaded Lisp expands to PROGN, from
-;;; the layer's own package), then loads the library's files from disk in its .asd's order.
+;;; from TINYCL-MOP; WITHOUT-INTERRUPTS from TINYCL-THREADS, as SBCL's comes from SB-SYS), then
+;;; loads the library's files from disk in its .asd's order.
 (%register-builtin-system "metatilities-base" "0.6.6"
   "These are metabang.com's Common Lisp basic utilities (tinycl's built-in layer: the sources on disk, the package's imports from tinycl's packages)."
   "
-(defpackage #:tinycl-metatilities-layer
-  (:use #:common-lisp)
-  (:export #:without-interrupts))
-
-(defmacro tinycl-metatilities-layer:without-interrupts (&body forms)
-  \"Runs FORMS: tinycl runs one thread at a time.\"
-  `(progn ,@forms))
-
 (let* ((dir (merge-pathnames \"dev/\" (asdf::%library-source-directory \"metatilities-base\")))
        (package-file (merge-pathnames \"package.lisp\" dir)))
   (flet ((fix-clause (clause)
@@ -305,7 +297,7 @@
                  (cons :import-from
                        (cons (if (every #'(lambda (n) (find-symbol (string n) \"TINYCL-MOP\")) names)
                                  \"TINYCL-MOP\"
-                                 \"TINYCL-METATILITIES-LAYER\")
+                                 \"TINYCL-THREADS\")
                              names)))
                clause)))
     (with-open-file (in package-file)
