@@ -270,7 +270,11 @@
   ;; the lock is held again on return, whether or not the time ran out (NIL then)
   (or (tinycl-threads:condition-wait condition-variable lock :timeout timeout)
       (progn (acquire-lock lock) nil)))
-(defun condition-notify (condition-variable) (tinycl-threads:condition-notify condition-variable))
+(defun condition-notify (condition-variable)
+  ;; every waiter wakes (bordeaux-threads allows it), each looks at its predicate again: a program
+  ;; whose waiters wait for different things (its own test suite's do) cannot lose the one wake
+  ;; the thread it was meant for needed to another waiter
+  (tinycl-threads:condition-broadcast condition-variable))
 
 (mark-supported)
 
