@@ -7,6 +7,11 @@
 
 (defvar *th-special* :global)
 
+(defun th-wait-until (predicate)
+  ;; a loaded machine may start a thread late: wait for what the test needs, not a fixed time
+  (loop repeat 1000 until (funcall predicate) do (sleep 0.01))
+  (funcall predicate))
+
 (cl-user::deftest thread.create-join
   (let ((th (make-thread (lambda (a b) (values (+ a b) :second)) :name "adder" :arguments '(1 2))))
     (list (threadp th) (thread-name th) (multiple-value-list (join-thread th)) (thread-alive-p th)))
@@ -58,7 +63,7 @@
 (cl-user::deftest thread.mutex-try-and-timeout
   (let* ((m (make-mutex))
          (holder (make-thread (lambda () (with-mutex (m) (sleep 0.5))))))
-    (sleep 0.1)
+    (th-wait-until (lambda () (mutex-owner m)))
     (let ((start (get-internal-real-time)))
       (prog1 (list (grab-mutex m :waitp nil)
                    (grab-mutex m :timeout 0.1)
@@ -122,16 +127,17 @@
   (:not-yet :timeout-error :done))
 
 (cl-user::deftest thread.interrupt
-  (let ((th (make-thread (lambda () (catch 'stop (sleep 10) :slept-through)))))
-    (sleep 0.1)
+  (let* ((ready nil)
+         (th (make-thread (lambda () (catch 'stop (setf ready t) (sleep 10) :slept-through)))))
+    (th-wait-until (lambda () ready))
     (interrupt-thread th (lambda () (throw 'stop :interrupted)))
     (join-thread th))
   :interrupted)
 
 (cl-user::deftest thread.terminate-runs-cleanups
-  (let* ((cleaned nil)
-         (th (make-thread (lambda () (unwind-protect (loop) (setf cleaned t))))))
-    (sleep 0.05)
+  (let* ((cleaned nil) (ready nil)
+         (th (make-thread (lambda () (unwind-protect (progn (setf ready t) (loop)) (setf cleaned t))))))
+    (th-wait-until (lambda () ready))
     (terminate-thread th)
     (list (join-thread th :default :terminated) cleaned (thread-alive-p th)
           (handler-case (join-thread th) (join-thread-error (c) (join-thread-problem c)))))
