@@ -52,6 +52,7 @@ struct LispThread {
     bool permit;               /* an unpark not yet consumed by a park */
     bool poke;                 /* wake from a park to look at interrupts */
     int inhibit;               /* nesting of regions where it keeps the lock (%THREAD-INHIBIT) */
+    unsigned long slice_tick;  /* the ticker's round when it last took the lock */
     LispThread *joining;       /* the thread it waits to end */
     pthread_cond_t cond;       /* its turn, or a wake from a park */
     /* the saved state */
@@ -178,6 +179,7 @@ static void acquire(Lisp *L, LispThread *t) {
     }
     pthread_mutex_unlock(&th->m);
     gc_current = L;
+    t->slice_tick = ticker_rounds();
     load(L, t);
 }
 
@@ -238,8 +240,12 @@ void threads_safe_point(Lisp *L) {
         memcpy(L->values, kept, sizeof(Obj) * (size_t)n);
         L->nvals = n;
     }
-    /* the profiler's stack of open calls is one per interpreter: a profiled run keeps the lock */
-    if (atomic_load_explicit(&th->queued, memory_order_relaxed) > 0 && !L->profiling) yield(L);
+    /* a thread that took the lock runs until the ticker's next round (2 ms at most) before it
+     * hands it on at a safe point: not at the first one, which every switch sends down this path.
+     * The profiler's stack of open calls is one per interpreter: a profiled run keeps the lock. */
+    if (atomic_load_explicit(&th->queued, memory_order_relaxed) > 0 && !L->profiling &&
+        ticker_rounds() != t->slice_tick)
+        yield(L);
 }
 
 /* ---- waiting: a park wakes at an unpark, a poke, or the end of a slice ---- */
