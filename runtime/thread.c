@@ -25,7 +25,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* The longest a park waits before it looks again: the session's thread must see its deadline and
+ * a cancellation, which do not wake it; another thread is woken by all that concerns it (an
+ * unpark, an interrupt, termination), so its slices only bound what a lost wake would cost. */
 #define WAIT_SLICE_MS 50
+#define OTHER_WAIT_SLICE_MS 1000
 
 /* The fields of struct Lisp that belong to the running thread (besides the values and the
  * binding stack, which are handled on their own). */
@@ -279,9 +283,10 @@ static bool park(Lisp *L, double timeout) {
         t->permit = false;
         pthread_mutex_unlock(&th->m);
         if (permit) { t->inhibit = inhibit; return true; }
-        double left = end >= 0 ? end - lisp_monotonic_now() : WAIT_SLICE_MS / 1000.0;
+        double most = (t == th->main ? WAIT_SLICE_MS : OTHER_WAIT_SLICE_MS) / 1000.0;
+        double left = end >= 0 ? end - lisp_monotonic_now() : most;
         if (left <= 0) { t->inhibit = inhibit; return false; }
-        double slice = left < WAIT_SLICE_MS / 1000.0 ? left : WAIT_SLICE_MS / 1000.0;
+        double slice = left < most ? left : most;
         release(L, t);
         struct timespec ts;
         deadline_in(&ts, slice);
