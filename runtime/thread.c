@@ -392,6 +392,9 @@ DEFPRIM(prim_pct_thread_create) {
     if (th->others >= THREADS_MAX)
         err_simple(L, "Cannot make another thread: this session already has %d running (the limit).", THREADS_MAX);
     LispThread *t = record_new(L, th->next_id++);
+    /* no interrupt or termination before the Lisp side has set up what records how the thread
+     * ended (%RUN-THREAD lets them in): else one would end it with no result nor problem */
+    t->inhibit = 1;
     t->function = args[0];
     t->object = args[1];
     pthread_attr_t attr;

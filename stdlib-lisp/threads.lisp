@@ -79,10 +79,12 @@ called in this one until it ends (a wait inside it still lets others run)."
       (current-thread)))
 
 (defun %run-thread (thread function arguments)
-  ;; an error no handler takes ends the thread, and JOIN-THREAD reports it
+  ;; an error no handler takes ends the thread, and JOIN-THREAD reports it. The thread starts with
+  ;; interrupts and termination held off (%THREAD-CREATE): they are let in once this is set up.
   (unwind-protect
        (handler-case
-           (let ((values (multiple-value-list (apply function arguments))))
+           (let ((values (multiple-value-list
+                          (progn (system::%thread-inhibit-set 0) (apply function arguments)))))
              (setf (thread-result thread) values
                    (thread-state thread) :finished))
          (serious-condition (c)
@@ -221,23 +223,32 @@ to do otherwise: :PUNT (nothing), :WARN, :ERROR or :FORCE (release it anyway)."
 releasing it however BODY ends."
   (declare (ignore value))
   (when valuep (warn "WITH-MUTEX's :VALUE is not supported; ignored."))
-  (let ((m (gensym "MUTEX")) (got (gensym "GOT")))
-    `(let ((,m ,mutex) (,got nil))
-       (unwind-protect
-            (when (setf ,got (grab-mutex ,m :waitp ,wait-p :timeout ,timeout))
-              (locally ,@body))
-         (when ,got (release-mutex ,m))))))
+  (let ((m (gensym "MUTEX")))
+    `(let ((,m ,mutex))
+       (%call-with-mutex ,m ,wait-p ,timeout #'(lambda () ,@body)))))
+
+(defun %call-with-mutex (mutex wait-p timeout body)
+  ;; interrupts and termination are held off from the grab to the cleanup's start (except while
+  ;; the grab waits), so that a mutex once taken is always released: a thread terminated between
+  ;; GRAB-MUTEX's return and the note that it holds the mutex would otherwise keep it for ever
+  (let* ((old (system::%thread-inhibit 1))
+         (got nil))
+    (unwind-protect
+         (progn
+           (setf got (grab-mutex mutex :waitp wait-p :timeout timeout))
+           (system::%thread-inhibit-set old)
+           (when got (funcall body)))
+      (system::%thread-inhibit 1)
+      (when got (release-mutex mutex))
+      (system::%thread-inhibit-set old))))
 
 (defmacro with-recursive-lock ((mutex &key (wait-p t) timeout) &body body)
   "As WITH-MUTEX, but when this thread already holds MUTEX, BODY just runs (and keeps it)."
-  (let ((m (gensym "MUTEX")) (got (gensym "GOT")))
-    `(let* ((,m ,mutex) (,got nil))
+  (let ((m (gensym "MUTEX")))
+    `(let ((,m ,mutex))
        (if (eq (mutex-owner ,m) (current-thread))
            (locally ,@body)
-           (unwind-protect
-                (when (setf ,got (grab-mutex ,m :waitp ,wait-p :timeout ,timeout))
-                  (locally ,@body))
-             (when ,got (release-mutex ,m)))))))
+           (%call-with-mutex ,m ,wait-p ,timeout #'(lambda () ,@body))))))
 
 ;;; ---- waitqueues (condition variables) ----
 

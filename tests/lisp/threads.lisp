@@ -185,3 +185,59 @@
       (mapc #'join-thread threads)
       (car box)))
   400)
+
+(cl-user::deftest thread.interrupt-at-start
+  ;; an interruption that errs, sent before the thread ran at all, is that thread's problem: it
+  ;; used to end the thread before it could record anything (JOIN-THREAD-PROBLEM NIL)
+  (loop repeat 20
+        collect (let ((th (make-thread (lambda () (sleep 10)))))
+                  (interrupt-thread th (lambda () (error "early")))
+                  (handler-case (join-thread th :timeout 5)
+                    (join-thread-error (c)
+                      (let ((p (join-thread-problem c)))
+                        (if (typep p 'simple-error) (simple-condition-format-control p) p)))))
+          into problems
+        finally (return (remove-duplicates problems :test #'equal)))
+  ("early"))
+
+(cl-user::deftest thread.terminate-never-strands-a-mutex
+  ;; terminating threads that take and release a mutex in a loop, at any moment, never leaves it
+  ;; held by a thread that ended (the window between the grab and the note that it was taken)
+  (let ((m (make-mutex)))
+    (loop repeat 30
+          do (let ((th (make-thread (lambda () (loop (with-mutex (m) (thread-yield)))))))
+               (sleep (random 0.005))
+               (terminate-thread th)
+               (join-thread th :default nil :timeout 5)))
+    (list (mutex-owner m) (with-mutex (m :timeout 2) :free)))
+  (nil :free))
+
+(cl-user::deftest thread.terminate-in-cleanup-holding-mutex
+  ;; a thread terminated while its UNWIND-PROTECT cleanup holds a mutex finishes the cleanup and
+  ;; releases it; terminating it again while it unwinds changes nothing
+  (let* ((m (make-mutex)) (in (list nil)) (cleaned (list nil))
+         (th (make-thread (lambda ()
+                            (unwind-protect (sleep 100)
+                              (with-mutex (m)
+                                (setf (car in) t)
+                                (sleep 0.05)
+                                (setf (car cleaned) t)))))))
+    (th-wait-until (lambda () (eq (tinycl-threads::thread-state th) :running)))
+    (sleep 0.02)
+    (terminate-thread th)
+    (th-wait-until (lambda () (car in)))
+    (ignore-errors (terminate-thread th))
+    (join-thread th :default :gone :timeout 5)
+    (list (car cleaned) (mutex-owner m) (thread-alive-p th) (with-mutex (m :timeout 1) :free)))
+  (t nil nil :free))
+
+(cl-user::deftest thread.trace-output-from-another-thread
+  (progn
+    (defun th-traced (x) (* x 2))
+    (trace th-traced)
+    (unwind-protect
+         (let ((out (make-string-output-stream)))
+           (let ((v (join-thread (make-thread (lambda () (let ((*trace-output* out)) (th-traced 21)))))))
+             (list v (not (null (search "TH-TRACED" (get-output-stream-string out)))))))
+      (untrace th-traced)))
+  (42 t))

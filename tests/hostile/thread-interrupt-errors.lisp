@@ -1,0 +1,4 @@
+;; expect: error TINYCL-THREADS:JOIN-THREAD-ERROR
+(let ((th (tinycl-threads:make-thread (lambda () (loop (sleep 0.01))))))
+  (tinycl-threads:interrupt-thread th (lambda () (error "an interruption that errs")))
+  (tinycl-threads:join-thread th :timeout 2))
