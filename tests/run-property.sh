@@ -1,12 +1,28 @@
 #!/bin/sh
-# run-property.sh: build and run the property bench (random session histories against a model).
-# PROPERTY_SEQUENCES (default 1000) and PROPERTY_SEED choose the run; ends with "N passed, N failed".
+# run-property.sh: build and run the property benches: random session histories against a model
+# (prop_session) and random programs of Lisp threads (prop_threads). PROPERTY_SEQUENCES (default
+# 1000), PROPERTY_THREAD_PROGRAMS (default 0: prop_threads not run, see docs/internals.md) and PROPERTY_SEED choose the run; ends with
+# "N passed, N failed" (both benches summed).
 BUILD=${BUILD:-build}
 CC=${CC:-gcc}
 mkdir -p "$BUILD/tests"
-bin="$BUILD/tests/prop_session"
-if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/prop_session.c \
-        "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm 2>"$bin.log"; then
-    cat "$bin.log"; echo "0 passed, 1 failed"; exit 1
-fi
-timeout 1200 "$bin" "${PROPERTY_SEQUENCES:-1000}" ${PROPERTY_SEED:+"$PROPERTY_SEED"}
+passed=0; failed=0
+for bench in prop_session prop_threads; do
+    bin="$BUILD/tests/$bench"
+    if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/$bench.c \
+            "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm 2>"$bin.log"; then
+        cat "$bin.log"; failed=$((failed + 1)); continue
+    fi
+    case $bench in
+        prop_session) n=${PROPERTY_SEQUENCES:-1000} ;;
+        *) n=${PROPERTY_THREAD_PROGRAMS:-0}; [ "$n" -gt 0 ] || continue ;;
+    esac
+    out=$(timeout 1200 "$bin" "$n" ${PROPERTY_SEED:+"$PROPERTY_SEED"})
+    printf '%s\n' "$out" | sed '$d'
+    line=$(printf '%s\n' "$out" | tail -1)
+    p=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+    f=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+    [ -n "$p" ] || { echo "property $bench: DID NOT FINISH"; failed=$((failed + 1)); continue; }
+    passed=$((passed + p)); failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"

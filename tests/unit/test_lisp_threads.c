@@ -90,6 +90,19 @@ START_TEST(test_free_ends_threads) {
 }
 END_TEST
 
+START_TEST(test_reset_keeps_keywords_of_analysed_macros) {
+    /* WITH-MUTEX's expander, analysed at its first use, holds :WAIT-P; the reset used to remove
+     * that keyword (interned after boot), so a :WAIT-P read afterwards was a new symbol the
+     * expander did not know */
+    TclSession *s = session();
+    ck_value(s, "(progn (macroexpand-1 '(tinycl-threads:with-mutex (m) 1)) :ok)", ":OK");
+    tcl_reset(s, false);
+    ck_value(s, "(let ((m (tinycl-threads:make-mutex))) (tinycl-threads:with-mutex (m :wait-p nil :timeout 1) :held))",
+             ":HELD");
+    tcl_session_free(s);
+}
+END_TEST
+
 static Suite *lisp_threads_suite(void) {
     Suite *s = suite_create("lisp-threads");
     TCase *tc = tcase_create("lisp-threads");
@@ -98,6 +111,7 @@ static Suite *lisp_threads_suite(void) {
     tcase_add_test(tc, test_time_limit_stops_blocked_waits);
     tcase_add_test(tc, test_reset_ends_threads);
     tcase_add_test(tc, test_free_ends_threads);
+    tcase_add_test(tc, test_reset_keeps_keywords_of_analysed_macros);
     suite_add_tcase(s, tc);
     return s;
 }
