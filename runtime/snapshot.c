@@ -542,27 +542,6 @@ static void restore_symbol(Lisp *L, Obj rec) {
     if (s->package != CDR(d[5])) s->package = CDR(d[5]);
 }
 
-static void collect_into(Lisp *L, Obj sym, void *vlist) { *(Obj *)vlist = cons(L, sym, *(Obj *)vlist); }
-
-/* Keywords interned since boot stay through a reset (put back after the boot ones, REST): a
- * library function analysed after boot (lazily, at its first call) holds the keywords of its
- * lambda list, and the same keyword read after the reset must be that symbol, or its callers'
- * keyword arguments are unknown to it (found by tests/property/prop_threads.c: WITH-MUTEX's
- * :WAIT-P refused after a reset). */
-static void keep_keywords(Lisp *L, Obj p, Obj since, Obj rest) {
-    size_t n = 0;
-    for (Obj s = rest; s != NIL; s = CDR(s)) n++;
-    size_t cap = 16;
-    while (cap < 2 * n + 2) cap *= 2;
-    WordSet boot = {(uintptr_t *)calloc(cap, sizeof(uintptr_t)), cap};
-    if (!boot.k) return;
-    for (Obj s = rest; s != NIL; s = CDR(s)) wordset_add(&boot, WORD(CAR(CAR(s))));
-    for (Obj l = since; l != NIL; l = CDR(l))
-        if (!wordset_has(&boot, WORD(CAR(l))) && symbol_data(L, CAR(l))->package == p)
-            package_add_symbol(L, p, CAR(l), true);
-    free(boot.k);
-}
-
 void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
     Obj boot_pkgs = VEC(snap)->data[0];
     /* 1. packages created since boot disappear, except those the caller keeps (loaded systems);
@@ -594,12 +573,9 @@ void snapshot_restore(Lisp *L, Obj snap, Obj keep_packages) {
         rest = CDR(rest);
         /* tables nothing changed since they matched the record are left as they are */
         if (pk->h.aux != PKG_TABLES_CHANGED) continue;
-        Obj keywords = NIL;
-        if (p == L->pkg_keyword) symtable_each(&pk->external, collect_into, L, &keywords);
         clear_table(L, &pk->internal);
         clear_table(L, &pk->external);
         for (Obj s = rest; s != NIL; s = CDR(s)) package_add_symbol(L, p, CAR(CAR(s)), CDR(CAR(s)) != NIL);
-        if (p == L->pkg_keyword) keep_keywords(L, p, keywords, rest);
         pk->h.aux = 0;
     }
     /* kept system packages may use boot packages; used-by lists are rebuilt from use lists */

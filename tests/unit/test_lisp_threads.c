@@ -91,9 +91,9 @@ START_TEST(test_free_ends_threads) {
 END_TEST
 
 START_TEST(test_reset_keeps_keywords_of_analysed_macros) {
-    /* WITH-MUTEX's expander, analysed at its first use, holds :WAIT-P; the reset used to remove
-     * that keyword (interned after boot), so a :WAIT-P read afterwards was a new symbol the
-     * expander did not know */
+    /* WITH-MUTEX's expander, analysed at its first use, interned :WAIT-P then; the reset removed
+     * that keyword (made after boot), so a :WAIT-P read afterwards was a new symbol the expander
+     * did not know (threads.lisp now reads its keywords at boot) */
     TclSession *s = session();
     ck_value(s, "(progn (macroexpand-1 '(tinycl-threads:with-mutex (m) 1)) :ok)", ":OK");
     tcl_reset(s, false);
