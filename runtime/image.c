@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <pthread.h>
+#include <cpuid.h>
+#include <stdatomic.h>
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -135,12 +137,14 @@ size_t image_build_id(unsigned char out[32]) {
 /* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
  * on every start: eight independent lanes in two vectors, so that the sums do not wait on each
  * other, built twice (AVX2 where the processor has it, which halves the instructions; the result
- * is the same either way) ---- */
+ * is the same either way). The choice is made at the first call, not with target_clones: those
+ * link libgcc's processor probe, a constructor whose dozen CPUID instructions (each a trap to the
+ * hypervisor on a virtual machine) cost every start about 4% of its CPU time, checksum or not ---- */
 
 typedef uint64_t Lanes __attribute__((vector_size(32)));
 
-__attribute__((target_clones("avx2", "default")))
-static uint64_t checksum(const unsigned char *p, size_t n) {
+/* The sums, inlined into each of the two builds below. */
+static inline __attribute__((always_inline)) uint64_t checksum_lanes(const unsigned char *p, size_t n) {
     Lanes a0 = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
     Lanes a1 = {0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
     Lanes b0 = {n, 0, 0, 0}, b1 = {0, 0, 0, 0};
@@ -160,6 +164,30 @@ static uint64_t checksum(const unsigned char *p, size_t n) {
     for (int k = 0; k < 4; k++) h = (h ^ a0[k] ^ (b0[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     for (int k = 0; k < 4; k++) h = (h ^ a1[k] ^ (b1[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     return h;
+}
+
+__attribute__((target("avx2"))) static uint64_t checksum_avx2(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
+static uint64_t checksum_plain(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
+
+/* AVX2 usable: the processor has it (CPUID leaf 7) and the system saves the YMM registers
+ * (OSXSAVE, and XCR0's SSE and AVX bits). */
+static bool checksum_has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7) return false;
+    __get_cpuid(1, &a, &b, &c, &d);
+    if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & bit_AVX2) != 0;
+}
+
+static uint64_t checksum(const unsigned char *p, size_t n) {
+    static _Atomic int avx2 = -1;      /* not yet asked */
+    int v = atomic_load_explicit(&avx2, memory_order_relaxed);
+    if (v < 0) atomic_store_explicit(&avx2, v = checksum_has_avx2(), memory_order_relaxed);
+    return v ? checksum_avx2(p, n) : checksum_plain(p, n);
 }
 
 /* ---- the writer ---- */
