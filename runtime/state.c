@@ -115,7 +115,8 @@ void safe_point_slow(Lisp *L) {
 
 void lisp_poll_soon(Lisp *L) {
     lisp_request_poll(L);
-    ticker_kick();
+    /* without a deadline no tick is needed yet: the thread is not started for this (ticker.c) */
+    if (L->deadline > 0 || ticker_started()) ticker_kick();
 }
 
 double lisp_monotonic_now(void) { return monotonic_now(); }
