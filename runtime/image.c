@@ -1372,7 +1372,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     /* from here the objects are live: the collector must see what they point to. Cold pages that
      * come when touched are tracked from here, as the caller would track the others (gcdirty.h) */
     if (lazy && fixed) {
-        made.tracked = gcdirty_track_part(scanned, h.scanned_bytes, ROUND_PAGE(h.scanned_hot));
+        made.tracked = gcdirty_track_mapped(scanned, h.scanned_bytes, ROUND_PAGE(h.scanned_hot));
         if (!made.tracked) {
             imagecold_fill(scanned, ss);
             imagecold_fill(atomic, as);
