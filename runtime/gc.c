@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <errno.h>
 
 _Thread_local Lisp *gc_current;
 
@@ -107,7 +108,10 @@ void gc_clear_stack(Lisp *L) {
      * evaluation of a process, at start), and no resident memory kept for the deepest one. */
     uintptr_t page = 4096, lo = ((uintptr_t)sp - n + page - 1) & ~(page - 1);
     uintptr_t hi = ((uintptr_t)sp - ((size_t)16 << 10)) & ~(page - 1);
-    if (n > ((size_t)32 << 10) && hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) n = (uintptr_t)sp - hi;
+    /* (ENOMEM: part of the range is not mapped, the main thread's stack not grown that far yet;
+     * what is mapped was given back all the same, and the rest reads as zeros when it grows) */
+    if (n > ((size_t)32 << 10) && hi > lo && (madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0 || errno == ENOMEM))
+        n = (uintptr_t)sp - hi;
     clear_below(n);
 }
 

@@ -262,5 +262,10 @@ double lisp_monotonic_now(void);
 void lisp_set_stack_limits(Lisp *L);
 /* The calling thread's stack: its lowest address and size (NULL and 0 when the system will not say). */
 void lisp_thread_stack(void **addr, size_t *size);
+/* On the main thread, make its stack able to grow to BYTES: the kernel grows the main stack up to
+ * the soft limit in force when it grows, and leaves at least 128 MB free below it when the limit
+ * at exec was finite, so raising the soft limit is enough. False (nothing changed) on another
+ * thread, or when the hard limit, or an infinite soft one (a layout without that room), forbids. */
+bool lisp_main_stack_grow(size_t bytes);
 
 #endif
