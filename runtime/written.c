@@ -20,7 +20,7 @@ static bool entry_written(uint64_t e) {
 
 /* Read in pieces on the stack, allocating nothing: the collector asks with the world stopped
  * (gcdirty.c), when a stopped thread may hold malloc's lock. */
-#define CHUNK 512
+#define CHUNK 2048
 
 bool written_pages(void *start, size_t len, volatile uintptr_t *probe, uint64_t *out) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);

@@ -16,13 +16,21 @@ if out=$("$T" --boot-from-source -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass
 # a start from the image does not collect (issue 14): it allocates under 100 KB of the heap
 if out=$("$T" -e '(list (sys::%gc-count) (< (sys::%bytes-allocated) 1000000))' 2>&1) && [ "$out" = "(0 T)" ]; then pass; else fail "a start collected: $out"; fi
 
-# the ticker thread (runtime/ticker.c) is started only when something needs it: not by a start
-# with no time limit that has not collected; by the first evaluation with one, and by the first
-# safe point after a collection (the heap cap and finalizers matter from then on)
+# tinycl evaluates on its main thread, its stack limit raised to 64 MB (tcl_run_with_big_stack),
+# and the ticker thread (runtime/ticker.c) is started only when something needs it: not by a
+# start with no time limit that has not collected; by the first evaluation with one, and by the
+# first safe point after a collection (the heap cap and finalizers matter from then on). Where
+# the hard limit is too low, or the soft one infinite, a 64 MB thread evaluates instead.
 tasks='(length (directory "/proc/self/task/*/"))'
-if out=$("$T" -e "$tasks" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads of tinycl -e (main, evaluation): $out"; fi
-if out=$("$T" --timeout 30 -e "$tasks" 2>&1) && [ "$out" = 3 ]; then pass; else fail "threads with a time limit (and the ticker): $out"; fi
-if out=$("$T" -e "(progn (gc) (dotimes (i 3) (list i)) $tasks)" 2>&1) && [ "$out" = 3 ]; then pass; else fail "threads after a collection: $out"; fi
+deep='(labels ((f (n) (if (= n 0) 0 (1+ (f (1- n)))))) (f 200000))'
+if out=$("$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "1
+200000" ]; then pass; else fail "threads of tinycl -e (main only), and a deep recursion: $out"; fi
+if out=$("$T" --timeout 30 -e "$tasks" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads with a time limit (and the ticker): $out"; fi
+if out=$("$T" -e "(progn (gc) (dotimes (i 3) (list i)) $tasks)" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads after a collection: $out"; fi
+if out=$(ulimit -Ss 8192 && ulimit -Hs 16384 && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
+200000" ]; then pass; else fail "with a hard stack limit of 16 MB: $out"; fi
+if out=$(ulimit -s unlimited 2>/dev/null && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
+200000" ]; then pass; else fail "with no stack limit: $out"; fi
 if out=$(timeout 60 "$T" --timeout 1 -e '(handler-case (loop) (error (e) (type-of e)))' 2>&1); case "$out" in *"time limit"*|*TIMEOUT*|*imit*) true ;; *) false ;; esac; then pass; else fail "a time limit stops (loop): $out"; fi
 
 # the collector, GMP and readline are linked from their archives where the system has them
