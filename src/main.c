@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
-#include <malloc.h>
 
 static void usage(FILE *f) {
     fputs("Usage: tinycl [OPTIONS] [FILE.lisp [ARGS...]]\n"
@@ -205,11 +204,6 @@ static int run(void *p) {
     return status;
 }
 
-/* The command's whole life on the big stack, and its end there: exit from this thread, not a
- * return to main's pthread_join, so that the thread's 64 MB stack is not released and unmapped
- * first, for nothing (the exit status, atexit work and flushed output are the same). */
-static int run_then_exit(void *p) { exit(run(p)); }
-
 int main(int argc, char **argv) {
     static MainCtx m;
     CliOptions *o = &m.opt;
@@ -309,9 +303,5 @@ int main(int argc, char **argv) {
         break;
     }
     if (!build_access(o)) return 2;
-    /* one thread evaluates (main waits for it): it shares main's malloc arena instead of making
-     * its own (a 128 MB reservation trimmed to 64, and its first pages). The MCP server keeps
-     * glibc's default: its sessions may run on many threads at once. */
-    if (!o->mcp) mallopt(M_ARENA_MAX, 1);
-    return tcl_run_with_big_stack(run_then_exit, &m);
+    return tcl_run_with_big_stack(run, &m);
 }
