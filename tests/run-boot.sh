@@ -33,6 +33,20 @@ if out=$(ulimit -s unlimited 2>/dev/null && "$T" -e "$tasks" -e "$deep" 2>&1) &&
 200000" ]; then pass; else fail "with no stack limit: $out"; fi
 if out=$(timeout 60 "$T" --timeout 1 -e '(handler-case (loop) (error (e) (type-of e)))' 2>&1); case "$out" in *"time limit"*|*TIMEOUT*|*imit*) true ;; *) false ;; esac; then pass; else fail "a time limit stops (loop): $out"; fi
 
+# what a start no longer does (docs/performance.md, fifth pass): run libgcc's CPUID probe (a
+# constructor target_clones would link), read /proc/self/maps (pthread_getattr_np, for the main
+# thread's stack), or take a write fault on the image (protected at the first collection only)
+if command -v nm >/dev/null 2>&1; then
+    if nm "$T" 2>/dev/null | grep -q '__cpu_indicator_init'; then fail "libgcc's processor probe is linked"; else pass; fi
+fi
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+    trace=$(strace -f -e trace=openat,rt_sigreturn,mprotect "$T" -e nil 2>&1 >/dev/null)
+    if printf '%s\n' "$trace" | grep -q '/proc/self/maps'; then fail "a start reads /proc/self/maps"; else pass; fi
+    # the cold pages a start inflates fault (3 or so); the tracker's first writes (15) no more
+    n=$(printf '%s\n' "$trace" | grep -c 'rt_sigreturn')
+    if [ "$n" -le 6 ]; then pass; else fail "a start took $n faults"; fi
+fi
+
 # the collector, GMP and readline are linked from their archives where the system has them
 # (Makefile, EXE_LDLIBS): a start loads none of their shared libraries
 loaded=$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)
