@@ -13,7 +13,8 @@
  * the deadline, the heap cap and finalizers are only ever acted on at safe points.
  *
  * The thread is not started until something needs it: the first kick, which comes with the
- * first deadline (lisp_poll_soon) or finalizer (weak.c), or the first safe point after the first
+ * first deadline (lisp_poll_soon), finalizer (weak.c) or Lisp thread (thread.c, whose lock
+ * changes hands at the rounds), or the first safe point after the first
  * collection (gc.c: from then on the heap cap matters, and finalizers may be queued). Until then
  * no interpreter has anything for the slow path to notice but interrupts, which raise poll_limit
  * themselves; so `tinycl -e FORM` and the REPL, which have no time limit, create no thread for

@@ -27,6 +27,10 @@ if out=$("$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "1
 200000" ]; then pass; else fail "threads of tinycl -e (main only), and a deep recursion: $out"; fi
 if out=$("$T" --timeout 30 -e "$tasks" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads with a time limit (and the ticker): $out"; fi
 if out=$("$T" -e "(progn (gc) (dotimes (i 3) (list i)) $tasks)" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads after a collection: $out"; fi
+# a Lisp thread starts the ticker too: the lock changes hands at its rounds, so a thread spinning
+# without a time limit must still let the other run (it never did before the first collection)
+spin='(let* ((flag (list nil)) (seen (list nil)) (th (tinycl-threads:make-thread (lambda () (setf (car seen) t) (loop until (car flag)) :done)))) (let ((n 0)) (loop until (or (car seen) (> (incf n) 50000000)))) (setf (car flag) t) (list (car seen) (tinycl-threads:join-thread th)))'
+if out=$(timeout 60 "$T" -e "$spin" 2>&1) && [ "$out" = "(T :DONE)" ]; then pass; else fail "a spinning thread let the other run: $out"; fi
 if out=$(ulimit -Ss 8192 && ulimit -Hs 16384 && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
 200000" ]; then pass; else fail "with a hard stack limit of 16 MB: $out"; fi
 if out=$(ulimit -s unlimited 2>/dev/null && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
