@@ -628,6 +628,16 @@ DEFPRIM(prim_pct_class_typep) {
 
 #define MAX_DISPATCH_KEYS 32
 
+/* A generic function's cache (GF_CACHE, NIL when empty or stale): a simple vector of
+ *   [0] the *CLOS-EPOCH* it was made in, [1] its entry count,
+ *   [2] the position of the one argument it is keyed on when that is all (one key, no EQL
+ *       specializers: the path clos_dispatch takes without computing keys), else NIL,
+ *   [3] the required argument count then,
+ * then open-addressed entries of K keys (classes or EQL specializers) and the effective method.
+ * Whatever changes the dispatch (methods, the lambda list, classes) sets the slot to NIL or bumps
+ * the epoch, so [2] and [3] describe the generic function as long as the cache is current. */
+#define CACHE_HDR 4
+
 static inline uint64_t mix_key(uint64_t h, Obj k) {
     h ^= (uint64_t)WORD(k) >> 3;
     h *= 0x9E3779B97F4A7C15ull;
@@ -670,9 +680,9 @@ static Obj cache_lookup(Lisp *L, Obj *gs, int k, Obj *keys, uint64_t h) {
     Obj cache = gs[GF_CACHE];
     if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != SYM(S(P_CLOS_EPOCH))->value) return NO_VALUE;
     size_t w = (size_t)k + 1;
-    size_t cap = (VEC(cache)->len - 2) / w;
+    size_t cap = (VEC(cache)->len - CACHE_HDR) / w;
     size_t idx = (size_t)(h >> 7) & (cap - 1);
-    Obj *base = VEC(cache)->data + 2;
+    Obj *base = VEC(cache)->data + CACHE_HDR;
     for (size_t probes = 0; probes < cap; probes++) {
         Obj *e = base + idx * w;
         if (e[k] == NIL) return NO_VALUE;
@@ -690,31 +700,39 @@ static void cache_insert(Lisp *L, Obj gf, int k, Obj *keys, uint64_t h, Obj emf)
     Obj epoch = SYM(S(P_CLOS_EPOCH))->value;
     Obj cache = gs[GF_CACHE];
     size_t w = (size_t)k + 1;
-    if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != epoch || (VEC(cache)->len - 2) % w != 0) {
-        cache = make_vector(L, 2 + 4 * w, NIL);
+    if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != epoch || (VEC(cache)->len - CACHE_HDR) % w != 0) {
+        cache = make_vector(L, CACHE_HDR + 4 * w, NIL);
         VEC(cache)->data[0] = epoch;
         VEC(cache)->data[1] = FIX(0);
+        Obj disp = gs[GF_DISPATCH];
+        if (k == 1 && gs[GF_EQL_TABLES] == NIL && is_type(disp, T_VECTOR) && VEC(disp)->len == 1 &&
+            is_fixnum(gs[GF_NREQ])) {
+            VEC(cache)->data[2] = VEC(disp)->data[0];
+            VEC(cache)->data[3] = gs[GF_NREQ];
+        }
         gs[GF_CACHE] = cache;
     }
-    size_t cap = (VEC(cache)->len - 2) / w;
+    size_t cap = (VEC(cache)->len - CACHE_HDR) / w;
     size_t count = (size_t)FIXVAL(VEC(cache)->data[1]);
     if ((count + 1) * 2 > cap) {
         /* grow and rehash; a megamorphic function starts again rather than grow without bound */
         Obj old = cache;
         bool rehash = cap * 2 <= 4096;
         size_t ncap = rehash ? cap * 2 : cap;
-        cache = make_vector(L, 2 + ncap * w, NIL);
+        cache = make_vector(L, CACHE_HDR + ncap * w, NIL);
         VEC(cache)->data[0] = epoch;
+        VEC(cache)->data[2] = VEC(old)->data[2];
+        VEC(cache)->data[3] = VEC(old)->data[3];
         count = 0;
         if (rehash) {
             for (size_t j = 0; j < cap; j++) {
-                Obj *e = VEC(old)->data + 2 + j * w;
+                Obj *e = VEC(old)->data + CACHE_HDR + j * w;
                 if (e[k] == NIL) continue;
                 uint64_t hh = 0x12345678ull;
                 for (int i = 0; i < k; i++) hh = mix_key(hh, e[i]);
                 size_t idx = (size_t)(hh >> 7) & (ncap - 1);
-                while (VEC(cache)->data[2 + idx * w + (size_t)k] != NIL) idx = (idx + 1) & (ncap - 1);
-                memcpy(VEC(cache)->data + 2 + idx * w, e, w * sizeof(Obj));
+                while (VEC(cache)->data[CACHE_HDR + idx * w + (size_t)k] != NIL) idx = (idx + 1) & (ncap - 1);
+                memcpy(VEC(cache)->data + CACHE_HDR + idx * w, e, w * sizeof(Obj));
                 count++;
             }
         }
@@ -722,7 +740,7 @@ static void cache_insert(Lisp *L, Obj gf, int k, Obj *keys, uint64_t h, Obj emf)
         gs[GF_CACHE] = cache;
     }
     size_t idx = (size_t)(h >> 7) & (cap - 1);
-    Obj *base = VEC(cache)->data + 2;
+    Obj *base = VEC(cache)->data + CACHE_HDR;
     while (base[idx * w + (size_t)k] != NIL) {
         Obj *e = base + idx * w;
         int i = 0;
@@ -756,7 +774,7 @@ DEFPRIM(prim_pct_gf_cache_count) {
     if (!is_type(args[0], T_FUNCALLABLE)) err_type(L, args[0], S(GENERIC_FUNCTION));
     Obj cache = INST(args[0])->slots[GF_CACHE];
     if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != SYM(S(P_CLOS_EPOCH))->value) return FIX(0);
-    return VEC(cache)->data[1];
+    return VEC(cache)->data[1];   /* the entry count (see CACHE_HDR) */
 }
 
 /* ---- effective methods ---- */
@@ -876,24 +894,9 @@ static inline Obj call_emf(Lisp *L, Obj emf, int nargs, Obj *args) {
     return run_emf(L, emf, nargs, args);
 }
 
-Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
+/* Everything but a warm one-key cache: compute the keys, look them up, or ask %GF-MISS. */
+static __attribute__((noinline)) Obj dispatch_general(Lisp *L, Obj gf, int nargs, Obj *args) {
     Obj *gs = INST(gf)->slots;
-    /* the common case: one specialised argument, no EQL specializers, a warm cache */
-    Obj disp = gs[GF_DISPATCH], cache = gs[GF_CACHE];
-    if (LIKELY(is_type(disp, T_VECTOR) && VEC(disp)->len == 1 && gs[GF_EQL_TABLES] == NIL &&
-               is_type(cache, T_VECTOR) && VEC(cache)->data[0] == SYM(S(P_CLOS_EPOCH))->value &&
-               nargs >= FIXVAL(gs[GF_NREQ]))) {
-        Obj key = fast_class_of(L, args[FIXVAL(VEC(disp)->data[0])]);
-        size_t cap = (VEC(cache)->len - 2) / 2;
-        size_t idx = (size_t)(mix_key(0x12345678ull, key) >> 7) & (cap - 1);
-        Obj *base = VEC(cache)->data + 2;
-        for (size_t probes = 0; probes < cap; probes++) {
-            Obj *e = base + idx * 2;
-            if (e[1] == NIL) break;
-            if (e[0] == key) return call_emf(L, e[1], nargs, args);
-            idx = (idx + 1) & (cap - 1);
-        }
-    }
     Obj keys[MAX_DISPATCH_KEYS];
     uint64_t h = 0;
     int k = compute_keys(L, gs, nargs, args, keys, &h);
@@ -903,6 +906,47 @@ Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
     }
     Obj emf = funcall2(L, S(P_GF_MISS), gf, list_from_array(L, nargs, args));
     return run_emf(L, emf, nargs, args);
+}
+
+/* Look KEY up in a one-key cache (see CACHE_HDR) and run what it holds, or go the general way. */
+static inline __attribute__((always_inline)) Obj probe_one_key(Lisp *L, Obj gf, Obj cache, Obj key, int nargs, Obj *args) {
+    Obj *d = VEC(cache)->data;
+    size_t mask = (VEC(cache)->len - CACHE_HDR) / 2 - 1;
+    size_t idx = (size_t)(mix_key(0x12345678ull, key) >> 7) & mask;
+    Obj *base = d + CACHE_HDR;
+    for (size_t probes = 0; probes <= mask; probes++) {
+        Obj *e = base + idx * 2;
+        if (e[1] == NIL) break;
+        if (e[0] == key) return call_emf(L, e[1], nargs, args);
+        idx = (idx + 1) & mask;
+    }
+    return dispatch_general(L, gf, nargs, args);
+}
+
+/* The one-key path for an argument that is not an instance of a standard class. */
+static __attribute__((noinline)) Obj dispatch_one_key_other(Lisp *L, Obj gf, Obj cache, int nargs, Obj *args) {
+    Obj key = clos_class_of(L, args[FIXVAL(VEC(cache)->data[2])]);
+    return probe_one_key(L, gf, cache, key, nargs, args);
+}
+
+/* The common case, kept small enough to need no saved registers and to end in a tail call: one
+ * specialised argument, no EQL specializers, a current cache (the argument's class is then looked
+ * up in it without computing keys). */
+Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
+    Obj cache = INST(gf)->slots[GF_CACHE];
+    if (LIKELY(is_type(cache, T_VECTOR))) {
+        Obj *d = VEC(cache)->data;
+        if (LIKELY(d[0] == SYM(S(P_CLOS_EPOCH))->value && is_fixnum(d[2]) && nargs >= FIXVAL(d[3]))) {
+            Obj o = args[FIXVAL(d[2])];
+            if (LIKELY(is_type(o, T_INSTANCE))) {
+                Obj layout = INST(o)->layout;
+                if (LIKELY(is_type(layout, T_INSTANCE) && (INST(layout)->h.flags & INST_CLASS)))
+                    return probe_one_key(L, gf, cache, layout, nargs, args);
+            }
+            return dispatch_one_key_other(L, gf, cache, nargs, args);
+        }
+    }
+    return dispatch_general(L, gf, nargs, args);
 }
 
 /* (sys:%standard-dispatch gf &rest arguments): the standard discriminating function of GF, also
