@@ -781,6 +781,12 @@ DEFPRIM(prim_pct_gf_cache_count) {
 
 static Obj run_chain(Lisp *L, Obj chain, int nargs, Obj *args, Obj arglist);
 
+/* Methods' functions are closures: apply them without funcall's dispatch on the function's type. */
+static inline Obj call_method_fn(Lisp *L, Obj fn, int nargs, Obj *args) {
+    if (LIKELY(is_type(fn, T_CLOSURE))) return apply_closure(L, fn, nargs, args);
+    return funcall(L, fn, nargs, args);
+}
+
 static Obj run_inner(Lisp *L, Obj inner, int nargs, Obj *args, Obj arglist) {
     Obj *d = VEC(inner)->data;
     for (Obj b = d[1]; is_cons(b); b = CDR(b)) run_chain(L, CAR(b), nargs, args, arglist);
@@ -810,14 +816,14 @@ static Obj run_chain(Lisp *L, Obj chain, int nargs, Obj *args, Obj arglist) {
     if (is_type(m, T_VECTOR)) return run_inner(L, m, nargs, args, arglist);
     Obj *ms = INST(m)->slots;
     Obj fast = ms[M_FAST_FUNCTION];
-    if (fast != NIL) return funcall(L, fast, nargs, args);
+    if (fast != NIL) return call_method_fn(L, fast, nargs, args);
     if (arglist == NO_VALUE) arglist = list_from_array(L, nargs, args);
     Obj small[18];
     Obj *a = nargs + 2 <= 18 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(nargs + 2));
     a[0] = chain;
     a[1] = arglist;
     if (nargs) memcpy(a + 2, args, sizeof(Obj) * (size_t)nargs);
-    return funcall(L, ms[M_FUNCTION], nargs + 2, a);
+    return call_method_fn(L, ms[M_FUNCTION], nargs + 2, a);
 }
 
 _Noreturn static void key_error(Lisp *L, Obj key, Obj allowed) {
@@ -977,11 +983,16 @@ DEFPRIM(prim_pct_call_next_method) {
     Obj next = CDR(chain);
     if (next == NIL) return funcall2(L, S(P_NO_NEXT_METHOD_CALL), CAR(chain), arglist);
     Obj small[16];
-    size_t n = list_length_proper(L, arglist);
+    /* the argument list is usually the short proper list run_chain made: copy it in one walk */
+    size_t n = 0;
+    Obj x = arglist;
+    while (n < 16 && is_cons(x)) { small[n++] = CAR(x); x = CDR(x); }
+    if (LIKELY(x == NIL)) return run_chain(L, next, (int)n, small, arglist);
+    n = list_length_proper(L, arglist);
     if (n > 1u << 20) err_program(L, "too many arguments: %zu", n);
-    Obj *a = n <= 16 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * n);
+    Obj *a = (Obj *)gc_alloc(L, sizeof(Obj) * n);
     size_t i = 0;
-    for (Obj x = arglist; x != NIL; x = CDR(x)) a[i++] = CAR(x);
+    for (x = arglist; x != NIL; x = CDR(x)) a[i++] = CAR(x);
     return run_chain(L, next, (int)n, a, arglist);
 }
 

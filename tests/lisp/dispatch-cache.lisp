@@ -129,3 +129,18 @@
                  (dc-comb c 1))
           (reverse *dc-log*)))
   (12 (:around 14) ((:before 2) (:circle 2) (:shape 4) (:after 2))))
+
+;; CALL-NEXT-METHOD copies its argument list for the next method: short lists in one walk, long
+;; ones (over 16 arguments) the general way
+(defgeneric dc-rest (x &rest more))
+(defmethod dc-rest ((x dc-shape) &rest more) (list* :shape (length more) (last more)))
+(defmethod dc-rest ((x dc-circle) &rest more)
+  (if (eql (car more) :grow)
+      (apply #'call-next-method x (make-list 25 :initial-element 7))
+      (call-next-method)))
+
+(deftest dispatch-cache.call-next-method-long-and-short-argument-lists
+  (let ((c (make-instance 'dc-circle)))
+    (list (dc-rest c 1 2) (dc-rest c :grow) (dc-rest c)
+          (apply #'dc-rest c (make-list 20 :initial-element 3))))
+  ((:shape 2 2) (:shape 25 7) (:shape 0) (:shape 20 3)))
