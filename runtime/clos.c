@@ -920,7 +920,8 @@ static inline __attribute__((always_inline)) Obj probe_one_key(Lisp *L, Obj gf, 
     size_t mask = (VEC(cache)->len - CACHE_HDR) / 2 - 1;
     size_t idx = (size_t)(mix_key(0x12345678ull, key) >> 7) & mask;
     Obj *base = d + CACHE_HDR;
-    for (size_t probes = 0; probes <= mask; probes++) {
+    /* no bound on the probes: cache_insert keeps the table at most half full */
+    for (;;) {
         Obj *e = base + idx * 2;
         if (e[1] == NIL) break;
         if (e[0] == key) return call_emf(L, e[1], nargs, args);
@@ -935,22 +936,26 @@ static __attribute__((noinline)) Obj dispatch_one_key_other(Lisp *L, Obj gf, Obj
     return probe_one_key(L, gf, cache, key, nargs, args);
 }
 
-/* The common case, kept small enough to need no saved registers and to end in a tail call: one
- * specialised argument, no EQL specializers, a current cache (the argument's class is then looked
- * up in it without computing keys). */
+/* The one-key path: the argument's class looked up in the cache without computing keys. */
+static __attribute__((noinline)) Obj dispatch_one_key(Lisp *L, Obj gf, Obj cache, int nargs, Obj *args) {
+    Obj o = args[FIXVAL(VEC(cache)->data[2])];
+    if (LIKELY(is_type(o, T_INSTANCE))) {
+        Obj layout = INST(o)->layout;
+        if (LIKELY(is_type(layout, T_INSTANCE) && (INST(layout)->h.flags & INST_CLASS)))
+            return probe_one_key(L, gf, cache, layout, nargs, args);
+    }
+    return dispatch_one_key_other(L, gf, cache, nargs, args);
+}
+
+/* Which way a call goes, decided in few enough registers that neither way pays for saving any:
+ * the one-key path when the cache is current and keyed on one argument alone (one specialised
+ * argument, no EQL specializers), else the general one. */
 Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
     Obj cache = INST(gf)->slots[GF_CACHE];
     if (LIKELY(is_type(cache, T_VECTOR))) {
         Obj *d = VEC(cache)->data;
-        if (LIKELY(d[0] == SYM(S(P_CLOS_EPOCH))->value && is_fixnum(d[2]) && nargs >= FIXVAL(d[3]))) {
-            Obj o = args[FIXVAL(d[2])];
-            if (LIKELY(is_type(o, T_INSTANCE))) {
-                Obj layout = INST(o)->layout;
-                if (LIKELY(is_type(layout, T_INSTANCE) && (INST(layout)->h.flags & INST_CLASS)))
-                    return probe_one_key(L, gf, cache, layout, nargs, args);
-            }
-            return dispatch_one_key_other(L, gf, cache, nargs, args);
-        }
+        if (LIKELY(d[0] == SYM(S(P_CLOS_EPOCH))->value && is_fixnum(d[2]) && nargs >= FIXVAL(d[3])))
+            return dispatch_one_key(L, gf, cache, nargs, args);
     }
     return dispatch_general(L, gf, nargs, args);
 }
