@@ -321,6 +321,14 @@ DEFPRIM(prim_setf_slot_value) {
     return std_set_slot_value(L, args[0], args[1], check_symbol(L, args[2]), false);
 }
 
+/* (sys:%set-slot-value object slot-name new-value): (SETF SLOT-VALUE) with the arguments in the
+ * order of a DEFSETF update function, so that (setf (slot-value o 'name) v) expands to a call of
+ * this primitive rather than a FUNCALL of #'(SETF SLOT-VALUE) (stdlib-lisp/clos.lisp) */
+DEFPRIM(prim_pct_set_slot_value) {
+    UNUSED_ARGS;
+    return std_set_slot_value(L, args[2], args[0], check_symbol(L, args[1]), false);
+}
+
 /* Where slot NAME of O (of class CLS, or NIL for a non-instance) lives once O is updated to its
  * class's current layout; NO_VALUE when there is no such slot. */
 static Obj current_slot_location(Lisp *L, Obj o, Obj cls, Obj name) {
@@ -1042,6 +1050,7 @@ const PrimDef clos_prims[] = {
     {"CLASS-OF", PK_CL, prim_class_of, 1, 1, 0, "(object)", "Return the class of which OBJECT is a direct instance."},
     {"SLOT-VALUE", PK_CL, prim_slot_value, 2, 2, 0, "(object slot-name)", "Return the value of the slot named SLOT-NAME in OBJECT."},
     {"(SETF SLOT-VALUE)", PK_CL, prim_setf_slot_value, 3, 3, 0, "(new-value object slot-name)", NULL},
+    {"%SET-SLOT-VALUE", PK_SYS, prim_pct_set_slot_value, 3, 3, 0, "(object slot-name new-value)", NULL},
     {"SLOT-BOUNDP", PK_CL, prim_slot_boundp, 2, 2, 0, "(instance slot-name)", "Whether the slot named SLOT-NAME of INSTANCE is bound."},
     {"SLOT-MAKUNBOUND", PK_CL, prim_slot_makunbound, 2, 2, 0, "(instance slot-name)", "Make the slot named SLOT-NAME of INSTANCE unbound."},
     {"SLOT-EXISTS-P", PK_CL, prim_slot_exists_p, 2, 2, 0, "(object slot-name)", "Whether OBJECT has a slot named SLOT-NAME."},

@@ -144,3 +144,19 @@
     (list (dc-rest c 1 2) (dc-rest c :grow) (dc-rest c)
           (apply #'dc-rest c (make-list 20 :initial-element 3))))
   ((:shape 2 2) (:shape 25 7) (:shape 0) (:shape 20 3)))
+
+;; (setf (slot-value ...)) expands to a call of SYS::%SET-SLOT-VALUE: the value it returns, the
+;; order its subforms are evaluated in, read-modify-write forms, and the errors it signals
+(defclass dc-box () ((v :initarg :v) (w)))
+
+(deftest dispatch-cache.setf-slot-value
+  (let* ((b (make-instance 'dc-box :v 1)) (log nil)
+         (r (setf (slot-value (progn (push :object log) b) (progn (push :name log) 'v))
+                  (progn (push :value log) 5))))
+    (list r (slot-value b 'v) (reverse log)
+          (incf (slot-value b 'v) 10) (slot-value b 'v)
+          (progn (setf (slot-value b 'w) :set) (slot-value b 'w))
+          (handler-case (setf (slot-value b 'nope) 1) (error () :missing))
+          (handler-case (setf (slot-value 5 'v) 1) (error () :not-an-instance))
+          (handler-case (setf (slot-value b "v") 1) (type-error () :type-error))))
+  (5 5 (:object :name :value) 15 15 :set :missing :not-an-instance :type-error))
