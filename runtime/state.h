@@ -154,8 +154,10 @@ struct Lisp {
     double heap_scale_seen;  /* the process scale its charge was last brought to */
     size_t heap_unflushed;   /* allocated since the charge was last settled */
     /* gc.h: free lists of small scanned objects taken from the collector a batch at a time,
-     * indexed by size in words (this interpreter's thread alone allocates from them) */
+     * indexed by size in words: shared by the interpreter's threads, which allocate only while
+     * they hold its lock (thread.h) */
     void *gc_free[GC_FREE_WORDS + 1];
+    void *threads;           /* the Lisp threads (thread.c), NULL until the first is made */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
      * malloc'd line without its newline, or NULL at end of input */
@@ -205,6 +207,8 @@ struct Lisp {
     Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
                               * or the session reads and evaluates a form (not at boot); else NIL */
     Obj form_positions_stream; /* the stream whose lists go into form_positions */
+    Obj xref_deferred;       /* eq hash table: compiled files' tables whose notes and sites are not
+                              * decoded yet -> T (xref_compile.c, xref_complete_files) */
 
     struct ImageHeap {       /* where the boot image was loaded (image.h) */
         char *scanned; size_t scanned_bytes, scanned_room;
