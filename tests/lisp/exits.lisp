@@ -211,3 +211,23 @@
     (declare (special x))
     (let ((x 2)) (declare (special x)) (list x (symbol-value 'x))))
   (2 2))
+
+;; An interpreter's threads share its free lists of small objects (runtime/gc.h), taking them only
+;; while they hold its lock: four threads building lists, vectors and closures while collections
+;; run must each get back exactly what they built.
+(deftest gc-pressure-threads-share-free-lists
+  (let ((threads
+          (loop for k below 4
+                collect (tinycl-threads:make-thread
+                         (lambda (k)
+                           (let ((kept nil))
+                             (dotimes (i 20000)
+                               (push (list k i (make-array (mod i 12) :initial-element i) (let ((j i)) (lambda () j))) kept)
+                               (make-list 5)
+                               (when (zerop (mod i 4000)) (tinycl:gc)))
+                             (loop for (kk i v f) in kept for n downfrom 19999
+                                   always (and (eql kk k) (eql i n) (= (length v) (mod n 12))
+                                               (every (lambda (x) (eql x n)) v) (eql (funcall f) n)))))
+                         :arguments (list k)))))
+    (mapcar #'tinycl-threads:join-thread threads))
+  (t t t t))
