@@ -103,7 +103,14 @@ typedef struct SymNode {       /* special/global variable */
 /* CALL: a fused test (nodes-test.c), the predicate call the test is or that NEG (a NOT or NULL
  * around it, whose branches are then swapped) takes; else NULL. */
 /* NEXT_VAR: the analysis context's list of IFs whose test reads a variable (fuse_if_var). */
-typedef struct IfNode { Node n; Node *test, *then, *els; struct CallNode *call, *neg; struct IfNode *next_var; } IfNode;
+/* VAR_INDEX: the slot of the variable a test of a variable reads in place (fuse_if_var). */
+typedef struct IfNode {
+    Node n;
+    Node *test, *then, *els;
+    struct CallNode *call, *neg;
+    struct IfNode *next_var;
+    int var_index;
+} IfNode;
 
 typedef struct SeqNode { Node n; int count; Node **forms; } SeqNode;
 

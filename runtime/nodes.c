@@ -454,6 +454,55 @@ Obj ev_call_self_tail4(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env,
 Obj ev_call_self_tail5(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 5); }
 Obj ev_call_self_tail6(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 6); }
 
+Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
+Obj ev_inline_cdr_var(Lisp *L, Node *n, Env *env);
+
+/* ---- self tail calls whose arguments need no node call ----
+ * When every argument of a self tail call is a variable of the current frame, a constant, or CAR or
+ * CDR of a variable of the current frame (LIST-SHORTER-P's (cdr a) (cdr b)), the arguments are read
+ * in place: the fast path calls nothing, so it saves no register. Such an argument has no side
+ * effect, so when one cannot be read so (CAR of a non-list, CAR or CDR no longer CL's) or the call
+ * cannot loop, the ordinary self tail call reads them all again, and signals what it signals. */
+static bool simple_arg_p(Node *a) {
+    return a->ev == ev_lref0 || a->ev == ev_const || a->ev == ev_inline_car_var || a->ev == ev_inline_cdr_var;
+}
+
+static inline __attribute__((always_inline)) bool simple_arg(Node *a, Env *env, Obj *out) {
+    EvalFn ev = a->ev;
+    if (ev == ev_lref0) { *out = env->slots[((VarNode *)a)->index]; return true; }
+    if (ev == ev_const) { *out = ((ConstNode *)a)->value; return true; }
+    CallNode *c = (CallNode *)a;
+    Obj x = env->slots[((VarNode *)c->args[0])->index];
+    if (UNLIKELY(SYM(c->fname)->function != c->cached)) return false;
+    if (LIKELY(is_cons(x))) { *out = ev == ev_inline_cdr_var ? CDR(x) : CAR(x); return true; }
+    *out = NIL;
+    return x == NIL;
+}
+
+#define DEFINE_SELF_TAIL_SIMPLE(name, general, N)                                              \
+    Obj name(Lisp *L, Node *n, Env *env) {                                                     \
+        CallNode *c = (CallNode *)n;                                                           \
+        Obj a[N];                                                                              \
+        _Pragma("GCC unroll 6")                                                                \
+        for (int i = 0; i < N; i++)                                                            \
+            if (UNLIKELY(!simple_arg(c->args[i], env, &a[i]))) return general(L, n, env);       \
+        CallRecord *rec = L->calls;                                                            \
+        if (LIKELY(SYM(c->fname)->function == rec->fn) && LIKELY(rec->env == env) &&           \
+            LIKELY(!L->profiling) && LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))) { \
+            _Pragma("GCC unroll 6")                                                            \
+            for (int i = 0; i < N; i++) env->slots[i] = a[i];                                  \
+            return TAIL_MARK;                                                                  \
+        }                                                                                      \
+        return general(L, n, env);                                                             \
+    }
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple1, ev_call_self_tail1, 1)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple2, ev_call_self_tail2, 2)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple3, ev_call_self_tail3, 3)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple4, ev_call_self_tail4, 4)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple5, ev_call_self_tail5, 5)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple6, ev_call_self_tail6, 6)
+#undef DEFINE_SELF_TAIL_SIMPLE
+
 Obj ev_if(Lisp *L, Node *n, Env *env);
 Obj ev_block(Lisp *L, Node *n, Env *env);
 Obj ev_the(Lisp *L, Node *n, Env *env);
@@ -477,7 +526,13 @@ static void mark_tail(Node *n, Lambda *lam) {
         CallNode *c = (CallNode *)n;
         static const EvalFn self[] = {ev_call_self_tail1, ev_call_self_tail2, ev_call_self_tail3,
                                       ev_call_self_tail4, ev_call_self_tail5, ev_call_self_tail6};
-        if (c->fname == lam->name && c->nargs == lam->ll.nreq) c->n.ev = self[c->nargs - 1];
+        static const EvalFn simple[] = {ev_call_self_tail_simple1, ev_call_self_tail_simple2,
+                                        ev_call_self_tail_simple3, ev_call_self_tail_simple4,
+                                        ev_call_self_tail_simple5, ev_call_self_tail_simple6};
+        if (c->fname != lam->name || c->nargs != lam->ll.nreq) return;
+        bool all_simple = true;
+        for (int i = 0; i < c->nargs; i++) all_simple = all_simple && simple_arg_p(c->args[i]);
+        c->n.ev = (all_simple ? simple : self)[c->nargs - 1];
     }
 }
 
@@ -1194,5 +1249,7 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_gt_vv), EVALDEF(ev_inline_le_vv), EVALDEF(ev_inline_ge_vv), EVALDEF(ev_inline_numeq_vv),
     EVALDEF(ev_inline_eq_vv), EVALDEF(ev_inline_eql_vv), EVALDEF(ev_inline_cons_vv), EVALDEF(ev_inline_mul_vv),
     EVALDEF(ev_inline_mod_vv),
+    EVALDEF(ev_call_self_tail_simple1), EVALDEF(ev_call_self_tail_simple2), EVALDEF(ev_call_self_tail_simple3),
+    EVALDEF(ev_call_self_tail_simple4), EVALDEF(ev_call_self_tail_simple5), EVALDEF(ev_call_self_tail_simple6),
     {0},
 };
