@@ -1427,8 +1427,7 @@ static void finalize(ACtx *c) {
     c->if_vars = NULL;
     for (CallNode *n = c->call_vars; n; n = n->next_var) {
         if (n->nargs == 2 && inline_vv_variant(n->n.ev)) {
-            if (args_in_place(n->args[0], n->args[1], ev_lref0))
-                n->n.ev = inline_vv_variant(n->n.ev);
+            inline_two_in_place(n);
         } else {
             inline_in_place(n);
         }

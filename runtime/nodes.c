@@ -683,6 +683,18 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
         Obj a = in_place_arg(c->args[0], env), b = in_place_arg(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_ll(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[c->slot0], b = env->slots[c->slot1];         \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_lc(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[c->slot0], b = ((ConstNode *)c->args[1])->value; \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
     }
 #define FIXNUMS (is_fixnum(a) && is_fixnum(b))
 #define COMPARE(test) if (FIXNUMS) { L->nvals = 1; return (test) ? S(T) : NIL; }
@@ -713,17 +725,36 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef FIXNUMS
 #undef DEFINE_INLINE2
 
-static const struct { EvalFn ev, vv; } inline_vv[] = {
-    {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
-    {ev_inline_gt, ev_inline_gt_vv}, {ev_inline_le, ev_inline_le_vv}, {ev_inline_ge, ev_inline_ge_vv},
-    {ev_inline_numeq, ev_inline_numeq_vv}, {ev_inline_eq, ev_inline_eq_vv}, {ev_inline_eql, ev_inline_eql_vv},
-    {ev_inline_cons, ev_inline_cons_vv}, {ev_inline_mul, ev_inline_mul_vv}, {ev_inline_mod, ev_inline_mod_vv},
+#define IN_PLACE(op) {ev_inline_##op, ev_inline_##op##_vv, ev_inline_##op##_ll, ev_inline_##op##_lc}
+static const struct { EvalFn ev, vv, ll, lc; } inline_vv[] = {
+    IN_PLACE(add), IN_PLACE(sub), IN_PLACE(lt), IN_PLACE(gt), IN_PLACE(le), IN_PLACE(ge), IN_PLACE(numeq),
+    IN_PLACE(eq), IN_PLACE(eql), IN_PLACE(cons), IN_PLACE(mul), IN_PLACE(mod),
 };
+#undef IN_PLACE
 
 EvalFn inline_vv_variant(EvalFn ev) {
     for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++)
         if (inline_vv[i].ev == ev) return inline_vv[i].vv;
     return NULL;
+}
+
+void inline_two_in_place(CallNode *c) {
+    Node *a = c->args[0], *b = c->args[1];
+    if (!args_in_place(a, b, ev_lref0)) return;
+    for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++) {
+        if (inline_vv[i].ev != c->n.ev) continue;
+        if (a->ev == ev_lref0 && b->ev == ev_lref0) {
+            c->slot0 = ((VarNode *)a)->index;
+            c->slot1 = ((VarNode *)b)->index;
+            c->n.ev = inline_vv[i].ll;
+        } else if (a->ev == ev_lref0) {
+            c->slot0 = ((VarNode *)a)->index;
+            c->n.ev = inline_vv[i].lc;
+        } else {
+            c->n.ev = inline_vv[i].vv;
+        }
+        return;
+    }
 }
 
 /* (+ a b c) */
@@ -855,8 +886,21 @@ Obj coerce_function(Lisp *L, Obj d) {
     err_type(L, d, S(FUNCTION));
 }
 
+/* A call from C (funcall, APPLY, the sequence functions' predicates, MAPCAR...) of a closure that
+ * takes exactly NARGS arguments directly: its arguments copied into a fixed-size frame and its
+ * body run as a specialised call's is (direct_run), without the general path's frame of variable
+ * size, its argument binding loop and its special-binding bookkeeping. */
+static __attribute__((noinline)) Obj apply_direct(Lisp *L, Obj fn, Lambda *lam, int nargs, Obj *args) {
+    Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */
+    Env *frame = (Env *)buf;
+    for (int i = 0; i < nargs; i++) frame->slots[i] = args[i];
+    return direct_run(L, fn, lam, frame, nargs);
+}
+
 Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     Closure *c = CLOSURE(fnobj);
+    /* a lazy Lambda's direct_arity is 0 until it is analysed */
+    if (LIKELY(c->lambda->direct_arity == nargs + 1)) return apply_direct(L, fnobj, c->lambda, nargs, args);
     Lambda *lam = lambda_ready(L, c->lambda);
     safe_point(L);
     int ns = lam->nslots;
@@ -1251,5 +1295,12 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_mod_vv),
     EVALDEF(ev_call_self_tail_simple1), EVALDEF(ev_call_self_tail_simple2), EVALDEF(ev_call_self_tail_simple3),
     EVALDEF(ev_call_self_tail_simple4), EVALDEF(ev_call_self_tail_simple5), EVALDEF(ev_call_self_tail_simple6),
+    EVALDEF(ev_inline_add_ll), EVALDEF(ev_inline_add_lc), EVALDEF(ev_inline_sub_ll),
+    EVALDEF(ev_inline_sub_lc), EVALDEF(ev_inline_lt_ll), EVALDEF(ev_inline_lt_lc), EVALDEF(ev_inline_gt_ll),
+    EVALDEF(ev_inline_gt_lc), EVALDEF(ev_inline_le_ll), EVALDEF(ev_inline_le_lc), EVALDEF(ev_inline_ge_ll),
+    EVALDEF(ev_inline_ge_lc), EVALDEF(ev_inline_numeq_ll), EVALDEF(ev_inline_numeq_lc),
+    EVALDEF(ev_inline_eq_ll), EVALDEF(ev_inline_eq_lc), EVALDEF(ev_inline_eql_ll), EVALDEF(ev_inline_eql_lc),
+    EVALDEF(ev_inline_cons_ll), EVALDEF(ev_inline_cons_lc), EVALDEF(ev_inline_mul_ll),
+    EVALDEF(ev_inline_mul_lc), EVALDEF(ev_inline_mod_ll), EVALDEF(ev_inline_mod_lc),
     {0},
 };

@@ -111,3 +111,61 @@
   (list (multiple-value-list (cp4-values '(a b c))) (multiple-value-list (cp4-none '(a b)))
         (multiple-value-list (funcall #'cp4-values '(x))) (multiple-value-list (apply #'cp4-values '((y z)))))
   ((1 2 3) () (1 2 3) (1 2 3)))
+
+;;; ---- two-argument inline calls and tests of two variables (_ll) or a variable and a constant
+;;; (_lc), their slots kept in the node: every shape agrees with calling the function ----
+
+(defparameter *cp4-values*
+  (list 0 1 -1 2 7 most-positive-fixnum most-negative-fixnum (1+ most-positive-fixnum) 1/2 1.5 :k nil
+        (list 1) #\a))
+(defparameter *cp4-inline* '(+ - * mod < > <= >= = eq eql cons))
+(defparameter *cp4-tests* '(eq eql < > <= >= = /=))
+
+(defun cp4-outcome (thunk)
+  (handler-case (multiple-value-list (funcall thunk))
+    (error (c) (list :error (type-of c)))))
+
+(defun cp4-shapes (op constant)
+  "Functions of X and Y computing (OP X Y) as a variable pair, with CONSTANT second or first."
+  (list (eval `(lambda (x y) (,op x y)))
+        (eval `(lambda (x y) (declare (ignore y)) (,op x ',constant)))
+        (eval `(lambda (x y) (declare (ignore y)) (,op ',constant x)))))
+
+(defun cp4-disagreements (op test-p)
+  (let ((bad '()))
+    (dolist (k *cp4-values* bad)
+      (let* ((shapes (cp4-shapes op k))
+             (tests (and test-p
+                         (list (eval `(lambda (x y) (if (,op x y) :yes :no)))
+                               (eval `(lambda (x y) (if (not (,op x y)) :no :yes)))
+                               (eval `(lambda (x y) (declare (ignore y)) (if (,op x ',k) :yes :no)))
+                               (eval `(lambda (x y) (declare (ignore y)) (if (not (,op x ',k)) :no :yes)))))))
+        (dolist (x *cp4-values*)
+          (let ((want (cp4-outcome (lambda () (funcall op x k)))))
+            (unless (equal (cp4-outcome (lambda () (funcall (first shapes) x k))) want)
+              (push (list op :ll x k) bad))
+            (unless (equal (cp4-outcome (lambda () (funcall (second shapes) x nil))) want)
+              (push (list op :lc x k) bad))
+            (unless (equal (cp4-outcome (lambda () (funcall (third shapes) x nil)))
+                           (cp4-outcome (lambda () (funcall op k x))))
+              (push (list op :cl k x) bad))
+            (when test-p
+              (let ((want-test (cp4-outcome (lambda () (if (funcall op x k) :yes :no)))))
+                (loop for f in tests for shape in '(:if-ll :if-not-ll :if-lc :if-not-lc)
+                      unless (equal (cp4-outcome (lambda () (funcall f x k))) want-test)
+                        do (push (list op shape x k) bad))))))))))
+
+(deftest inline-calls-of-variables-and-constants-agree
+  (loop for op in *cp4-inline* append (cp4-disagreements op nil))
+  ())
+
+(deftest fused-tests-of-variables-and-constants-agree
+  (loop for op in *cp4-tests* append (cp4-disagreements op t))
+  ())
+
+;; the same variable twice, and a parameter assigned before the test
+(defun cp4-same (x) (list (+ x x) (- x x) (if (< x x) :lt :not-lt) (if (= x x) :eq :ne)))
+(defun cp4-assigned (x y) (setq x (+ x y)) (if (> x y) (list :gt x) (list :le x)))
+(deftest in-place-reads-see-the-current-values
+  (list (cp4-same 5) (cp4-same most-positive-fixnum) (cp4-assigned 1 2) (cp4-assigned -5 2))
+  ((10 0 :not-lt :eq) (#.(* 2 most-positive-fixnum) 0 :not-lt :eq) (:gt 3) (:le -3)))
