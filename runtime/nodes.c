@@ -237,7 +237,7 @@ static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *f
     Obj r;
     do {
         for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
-        safe_point(L);
+        safe_point_at(L, frame);   /* the loop does not go deeper than its frame */
         r = EVAL(L, lam->body, frame);
     } while (r == TAIL_MARK);
     return r;
@@ -252,7 +252,7 @@ static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *f
 static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
     (void)na;   /* lam->ll.nreq: the record finds it there */
     frame->parent = CLOSURE(fn)->env;
-    safe_point(L);
+    safe_point_at(L, frame);
     /* a direct call's record: three words, its arguments read from the frame (see CallRecord) */
     CallRecord *caller = L->calls, rec;
     rec.link = (CallRecord *)((uintptr_t)caller | 1);
