@@ -308,7 +308,9 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
  * A call of a global function with 1 to 6 arguments: when the function is a closure whose
  * Lambda takes exactly that many arguments directly (direct_arity), each argument is evaluated
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
- * general way (ev_call_global), which checks the argument count and signals what it signals. */
+ * general way (ev_call_global), which checks the argument count and signals what it signals.
+ * The direct half is inline in the evaluator: the general way then pays for its saved registers
+ * and frame, and the direct way saves a call, its argument moves and a second prologue. */
 
 
 /* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
@@ -324,7 +326,7 @@ static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode 
 }
 
 #define DEFINE_CALL_GLOBAL(name, N, STORE_ARGS)                                             \
-    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+    static inline __attribute__((always_inline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
                                                        Env *env) {                          \
         Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */                             \
         Env *frame = (Env *)buf;                                                            \
@@ -361,7 +363,7 @@ DEFINE_CALL_GLOBAL(ev_call_global6, 6, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) ST
 /* The same for a call of a local function (FLET, LABELS) or a lambda form: the function is the
  * value of its node, evaluated before the arguments. */
 #define DEFINE_CALL_LOCAL(name, N, STORE_ARGS)                                              \
-    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+    static inline __attribute__((always_inline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
                                                        Env *env) {                          \
         Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */                             \
         Env *frame = (Env *)buf;                                                            \
