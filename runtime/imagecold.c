@@ -91,14 +91,22 @@ static bool inflater_init_locked(void) {
     return inflater_ready;
 }
 
-/* Under the lock. */
+/* Under the lock. The stream is static memory, which the collector scans as a root: its pointers
+ * are cleared once the page is inflated. Left there, NEXT_OUT pointed just past the page, and the
+ * address past a mapping is often the first byte of the one above it, where the kernel put that
+ * mapping just below the lowest (the collector's newest heap section, say): after
+ * reset-session {"systems": true} the new interpreter's image, copied with its cold pages inflated
+ * in place, ended where the 800 MB array of the last evaluation began, and that word kept the
+ * array alive for the rest of the process (tests/mcp/transcripts/heap-reuse.txt). */
 static bool inflate_locked(const unsigned char *src, size_t srclen, unsigned char *dst) {
     if (!inflater_init_locked() || inflateReset(&inflater) != Z_OK) return false;
     inflater.next_in = (Bytef *)src;
     inflater.avail_in = (uInt)srclen;
     inflater.next_out = dst;
     inflater.avail_out = IMAGECOLD_PAGE;
-    return inflate(&inflater, Z_FINISH) == Z_STREAM_END && inflater.avail_out == 0 && inflater.avail_in == 0;
+    bool ok = inflate(&inflater, Z_FINISH) == Z_STREAM_END && inflater.avail_out == 0 && inflater.avail_in == 0;
+    inflater.next_in = inflater.next_out = Z_NULL;
+    return ok;
 }
 
 bool imagecold_inflate(const unsigned char *src, size_t srclen, unsigned char *dst) {
