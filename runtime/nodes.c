@@ -261,7 +261,12 @@ static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lam
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
-    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
+    /* run_tail_calls inline: a loop over a list enters it on nearly every call */
+    while (UNLIKELY(r == TAIL_MARK)) {
+        for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
+        safe_point_at(L, frame);
+        r = EVAL(L, lam->body, frame);
+    }
     PROFILE_EXIT(L, &rec);
     L->calls = caller;
     return r;
