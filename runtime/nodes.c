@@ -237,7 +237,7 @@ static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *f
     Obj r;
     do {
         for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
-        safe_point_at(L, frame);   /* the loop does not go deeper than its frame */
+        safe_point(L);
         r = EVAL(L, lam->body, frame);
     } while (r == TAIL_MARK);
     return r;

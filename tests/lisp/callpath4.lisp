@@ -169,3 +169,40 @@
 (deftest in-place-reads-see-the-current-values
   (list (cp4-same 5) (cp4-same most-positive-fixnum) (cp4-assigned 1 2) (cp4-assigned -5 2))
   ((10 0 :not-lt :eq) (#.(* 2 most-positive-fixnum) 0 :not-lt :eq) (:gt 3) (:le -3)))
+
+;;; ---- calls of closures from C (apply_direct): FUNCALL, APPLY, MAPCAR, the sequence functions ----
+
+(defun cp4-mapper (l) (mapcar (lambda (x) (car x)) l))
+(deftest closures-called-from-c-straight-into-their-frame
+  (list (mapcar (lambda (x) (* x 2)) '(1 2 3))
+        (delete-if (lambda (x) (= 0 (mod x 3))) (list 1 2 3 4 5 6))
+        (apply (lambda (a b c d e f g) (list a d g)) '(1 2 3 4 5 6 7))
+        (funcall (lambda (a b c d e f g h) (list a h (+ b c d e f g))) 1 2 3 4 5 6 7 8)
+        (apply (lambda () :none) '())
+        (let ((k 10)) (mapcar (lambda (x) (+ x k)) '(1 2)))
+        (multiple-value-list (apply (lambda (a b) (values b a)) '(1 2)))
+        (multiple-value-list (funcall (lambda (a) (values)) 1))
+        (sort (list 3 1 2) (lambda (a b) (< a b))))
+  ((2 4 6) (1 2 4 5) (1 4 7) (1 8 27) :none (11 12) (2 1) () (1 2 3)))
+
+(deftest closures-called-from-c-with-wrong-counts
+  (list (handler-case (apply (lambda (a b) (list a b)) '(1)) (program-error () :too-few))
+        (handler-case (funcall (lambda (a) a) 1 2) (program-error () :too-many))
+        (handler-case (mapcar (lambda (a b) (list a b)) '(1 2)) (program-error () :mapcar))
+        (apply (lambda (a &optional (b :default)) (list a b)) '(1))
+        (apply (lambda (&rest r) r) '(1 2 3)))
+  (:too-few :too-many :mapcar (1 :default) (1 2 3)))
+
+(deftest backtrace-through-a-closure-called-from-c
+  (block nil
+    (handler-bind ((error (lambda (c) (declare (ignore c))
+                            (let* ((frames (sys::%backtrace 40))
+                                   (from (position 'car frames :key #'car))
+                                   (to (position 'cp4-mapper frames :key #'car)))
+                              (return (mapcar (lambda (f)
+                                                (if (consp (car f))
+                                                    (cons :lambda (cdr f))
+                                                    (mapcar (lambda (x) (if (functionp x) :fn x)) f)))
+                                              (subseq frames from (1+ to))))))))
+      (cp4-mapper (list '(a) 1))))
+  ((car 1) (:lambda 1) (mapcar :fn ((a) 1)) (cp4-mapper ((a) 1))))
