@@ -1124,6 +1124,8 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
+    EvalFn global = inline_global_variant(n);
+    if (global) n->n.ev = global;
     bool in_place = inline_reads_var(n);
     if (nargs == 2 && inline_vv_variant(n->n.ev))
         in_place = args_in_place(n->args[0], n->args[1], ev_lref);

@@ -338,6 +338,9 @@ EvalFn inline_vv_variant(EvalFn ev);
  * variant reading its arguments in place, if they are variables of the current frame or constants:
  * _ll for two variables, _lc for a variable and a constant (their slots in C), else _vv. */
 void inline_two_in_place(CallNode *c);
+/* At analysis: the variant of inline call C that reads a global or special variable first argument
+ * in place when the second is a constant ((+ *x* 1)), or NULL (nodes.c). */
+EvalFn inline_global_variant(CallNode *c);
 
 /* The call of a CL primitive node C with its evaluated ARGS the general way: the primitive seen at
  * analysis, or whatever the symbol names now (the inline evaluators' slow path). */

@@ -771,6 +771,31 @@ void inline_two_in_place(CallNode *c) {
     }
 }
 
+/* (+ *x* 1), (- *x* 1): a global or special variable and a constant (a counter; INCF of a special
+ * variable), the variable's value read in place. An unbound variable, a non-fixnum or an overflow
+ * goes the general way, which reads the variable again and signals what it signals. */
+#define DEFINE_INLINE_GC(name, general, op)                                             \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                       \
+        CallNode *c = (CallNode *)n;                                                    \
+        Obj a = SYM(((SymNode *)c->args[0])->sym)->value, b = ((ConstNode *)c->args[1])->value, r; \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && LIKELY(is_fixnum(a) && is_fixnum(b)) && \
+            LIKELY(op(a, b, &r))) {                                                     \
+            L->nvals = 1;                                                               \
+            return r;                                                                   \
+        }                                                                               \
+        return general(L, n, env);                                                      \
+    }
+DEFINE_INLINE_GC(ev_inline_add_gc, ev_inline_add, fixnum_add_checked)
+DEFINE_INLINE_GC(ev_inline_sub_gc, ev_inline_sub, fixnum_sub_checked)
+#undef DEFINE_INLINE_GC
+
+EvalFn inline_global_variant(CallNode *c) {
+    if (c->nargs != 2 || c->args[0]->ev != ev_gref || c->args[1]->ev != ev_const) return NULL;
+    if (c->n.ev == ev_inline_add) return ev_inline_add_gc;
+    if (c->n.ev == ev_inline_sub) return ev_inline_sub_gc;
+    return NULL;
+}
+
 /* (+ a b c) */
 Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
     CallNode *c = (CallNode *)n;
@@ -1315,5 +1340,6 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_eq_ll), EVALDEF(ev_inline_eq_lc), EVALDEF(ev_inline_eql_ll), EVALDEF(ev_inline_eql_lc),
     EVALDEF(ev_inline_cons_ll), EVALDEF(ev_inline_cons_lc), EVALDEF(ev_inline_mul_ll),
     EVALDEF(ev_inline_mul_lc), EVALDEF(ev_inline_mod_ll), EVALDEF(ev_inline_mod_lc),
+    EVALDEF(ev_inline_add_gc), EVALDEF(ev_inline_sub_gc),
     {0},
 };

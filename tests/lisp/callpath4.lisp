@@ -206,3 +206,24 @@
                                               (subseq frames from (1+ to))))))))
       (cp4-mapper (list '(a) 1))))
   ((car 1) (:lambda 1) (mapcar :fn ((a) 1)) (cp4-mapper ((a) 1))))
+
+;;; ---- (+ *x* k), (- *x* k): a special variable and a constant read in place ----
+
+(defvar *cp4-count* 0)
+(defun cp4-incr () (setq *cp4-count* (+ *cp4-count* 1)))
+(defun cp4-decr () (- *cp4-count* 3))
+(defun cp4-both () (list (+ *cp4-count* 1) (- *cp4-count* 1) (+ *cp4-count* 1/2) (- *cp4-count* 'a)))
+(defun cp4-unbound () (+ cp4-no-such-variable 1))
+(deftest special-variable-and-constant-arithmetic
+  (list (progn (setq *cp4-count* 0) (cp4-incr) (cp4-incr) *cp4-count*)
+        (cp4-decr)
+        (let ((*cp4-count* 10)) (list (cp4-incr) (cp4-decr)))
+        *cp4-count*
+        (let ((*cp4-count* most-positive-fixnum)) (list (cp4-incr) (- (cp4-decr) most-positive-fixnum)))
+        (let ((*cp4-count* 1.5)) (cp4-decr))
+        (let ((*cp4-count* (expt 2 70))) (- (cp4-incr) (expt 2 70)))
+        (let ((*cp4-count* 4)) (cp4-error (lambda () (cp4-both))))
+        (let ((*cp4-count* :k)) (cp4-error (lambda () (cp4-incr))))
+        (handler-case (cp4-unbound) (unbound-variable (c) (cell-error-name c))))
+  (2 -1 (11 8) 2 (#.(1+ most-positive-fixnum) -2) -1.5 1 (type-error a) (type-error :k)
+   cp4-no-such-variable))
