@@ -12,6 +12,7 @@ extern _Thread_local Lisp *gc_current;
 
 void *gc_alloc(Lisp *L, size_t n);          /* scanned, zeroed */
 void *gc_alloc_atomic(Lisp *L, size_t n);   /* never scanned, not zeroed */
+void *gc_alloc_uncleared(size_t n);          /* scanned, NOT zeroed, no cap: the caller writes every word first */
 void *gc_realloc(Lisp *L, void *p, size_t n);
 Obj heap_alloc(Lisp *L, HeapType t, size_t size);  /* zeroed headered object */
 

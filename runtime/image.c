@@ -5,6 +5,7 @@
 #include "gcdirty.h"
 #include "imagestats.h"
 #include "imagecold.h"
+#include "gc.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -1291,9 +1292,10 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
          * scanned one (in its guard) keeps the other alive. The heap grows by their size first,
          * so that making room for them starts no collection. */
         GC_expand_hp(ss + as);
-        scanned = (char *)GC_malloc(ss);
+        scanned = (char *)gc_alloc_uncleared(ss);   /* copy_parts and the tail's clearing write it all */
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
         if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
+        memset(scanned + h.scanned_hot, 0, ss - h.scanned_hot);
         if (!copy_parts(buf, &h, scanned, atomic)) {
             free(link_from); free(link_to);
             return refuse(err, "the image is corrupted (a compressed page does not inflate)");

@@ -150,6 +150,7 @@ struct Lisp {
     double heap_charge;      /* this interpreter's estimated share of the bytes in use */
     double heap_scale_seen;  /* the process scale its charge was last brought to */
     size_t heap_unflushed;   /* allocated since the charge was last settled */
+    void *threads;           /* the Lisp threads (thread.c), NULL until the first is made */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
      * malloc'd line without its newline, or NULL at end of input */
@@ -199,6 +200,8 @@ struct Lisp {
     Obj form_positions;      /* eq hash table: list read -> (line . column) of its "(", kept while LOAD
                               * or the session reads and evaluates a form (not at boot); else NIL */
     Obj form_positions_stream; /* the stream whose lists go into form_positions */
+    Obj xref_deferred;       /* eq hash table: compiled files' tables whose notes and sites are not
+                              * decoded yet -> T (xref_compile.c, xref_complete_files) */
 
     struct ImageHeap {       /* where the boot image was loaded (image.h) */
         char *scanned; size_t scanned_bytes, scanned_room;

@@ -187,10 +187,10 @@ DEFPRIM(prim_pct_closure_variables) {
 }
 
 /* (sys:%xref-table): definition key -> (location . ((kind . name) ...)) */
-DEFPRIM(prim_pct_xref_table) { UNUSED_ARGS; return L->xref_table; }
+DEFPRIM(prim_pct_xref_table) { UNUSED_ARGS; xref_complete_files(L); return L->xref_table; }
 
 /* (sys:%xref-sites): definition key -> ((kind name line . column) ...) */
-DEFPRIM(prim_pct_xref_sites) { UNUSED_ARGS; return L->xref_sites; }
+DEFPRIM(prim_pct_xref_sites) { UNUSED_ARGS; xref_complete_files(L); return L->xref_sites; }
 
 /* (sys:%source-location): the location xref_set_location last gave */
 DEFPRIM(prim_pct_source_location) { UNUSED_ARGS; return L->source_location; }
@@ -241,6 +241,7 @@ const PrimDef xref_prims[] = {
 void xref_init(Lisp *L) {
     L->xref_table = hash_new(L, HT_EQUAL, 256);
     L->xref_sites = hash_new(L, HT_EQUAL, 64);
+    L->xref_deferred = hash_new(L, HT_EQ, 16);
     L->xref_pending_sites = NIL;
     L->xref_site = NIL;
     L->form_positions = NIL;

@@ -49,6 +49,10 @@ static inline void xref_positions_end(Lisp *L, Obj outer) {
  * readers, (setf fdefinition)). */
 void xref_function_defined(Lisp *L, Obj name);
 
+/* Decode the notes and sites of the compiled files' tables loaded since the last call
+ * (xref_compile.c): every reader of the tables calls it first. */
+void xref_complete_files(Lisp *L);
+
 /* The source location of the top-level form about to be evaluated: (file line column) for a
  * loaded file, (:eval call source-text) for a form typed in, or NIL. Also forgets any recording
  * an error left half done. LOAD (runtime/load.c) and the session (src/session.c) call this. */

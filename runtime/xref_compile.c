@@ -95,42 +95,117 @@ static void append(Lisp *L, Obj *head, Obj *tail, Obj x) {
     *tail = cell;
 }
 
-/* (sys:%xref-install item): put the entries and sites of a compiled file's table,
- * #(:xref names defs codes locations) (stdlib-lisp/compile-file.lisp says how it is coded), into
- * the cross-reference; a damaged table is ignored from where it is damaged. */
+/* The parts of a compiled file's table, #(:xref names defs codes locations), or false. */
+static bool table_parts(Obj item, const Vector **names, const Vector **defs, const Vector **codes) {
+    if (!is_type(item, T_VECTOR) || VEC(item)->len != 5) return false;
+    Obj nv = VEC(item)->data[1], dv = VEC(item)->data[2], cv = VEC(item)->data[3];
+    if (!is_type(nv, T_VECTOR) || !is_type(dv, T_VECTOR) || !is_type(cv, T_VECTOR)) return false;
+    *names = VEC(nv), *defs = VEC(dv), *codes = VEC(cv);
+    return true;
+}
+
+/* Walks a compiled file's table, definition by definition. With DECODE false it only checks the
+ * codes (no allocation) and *notes and *sites stay NIL; with DECODE true it builds them. Returns
+ * WALK_END at the end or at a damaged definition, WALK_NOTES for a definition whose sites are
+ * damaged (it goes in, without them, and the walk ends), WALK_ALL otherwise: both walks stop at
+ * the same place, where the table was damaged. */
+typedef struct TableWalk { const Vector *names, *defs, *codes; size_t at; bool ended; } TableWalk;
+enum { WALK_END, WALK_NOTES, WALK_ALL };
+
+static int walk_next(Lisp *L, TableWalk *w, size_t d, bool decode, Obj *notes, Obj *sites) {
+    const Vector *codes = w->codes;
+    *notes = *sites = NIL;
+    if (w->ended || d + 1 >= w->defs->len) return WALK_END;
+    size_t at = w->at;
+    if (at >= codes->len || !is_fixnum(codes->data[at])) return WALK_END;
+    intptr_t n = fixnum_val(codes->data[at++]);
+    Obj tail = NIL, note;
+    for (intptr_t i = 0; i < n; i++) {
+        Obj code = at < codes->len ? codes->data[at++] : NIL;
+        if (!decode) {
+            if (!is_fixnum(code) || fixnum_val(code) < 0 || (size_t)(fixnum_val(code) >> 3) >= w->names->len)
+                return WALK_END;
+        } else {
+            if (!note_of(L, code, w->names, &note)) return WALK_END;
+            append(L, notes, &tail, note);
+        }
+    }
+    w->ended = true;   /* from here on, a damaged site ends the walk after this definition */
+    if (at >= codes->len || !is_fixnum(codes->data[at])) return WALK_NOTES;
+    n = fixnum_val(codes->data[at++]);
+    Obj head = NIL;
+    tail = NIL;
+    for (intptr_t i = 0; i < n; i++) {
+        Obj code = at < codes->len ? codes->data[at++] : NIL;
+        if (!is_fixnum(code) || fixnum_val(code) < 0) return WALK_NOTES;
+        intptr_t c = fixnum_val(code);
+        if (!decode) {
+            if ((size_t)((c >> 40) >> 3) >= w->names->len) return WALK_NOTES;
+            continue;
+        }
+        if (!note_of(L, FIX(c >> 40), w->names, &note)) return WALK_NOTES;
+        Obj place = cons(L, FIX((c >> 16) & 0xFFFFFF), FIX(c & 0xFFFF));
+        append(L, &head, &tail, cons(L, CAR(note), cons(L, CDR(note), place)));
+    }
+    *sites = head;
+    w->at = at;
+    w->ended = false;
+    return WALK_ALL;
+}
+
+/* (sys:%xref-install item): put a compiled file's table, #(:xref names defs codes locations)
+ * (stdlib-lisp/compile-file.lisp says how it is coded), into the cross-reference; a damaged table
+ * is ignored from where it is damaged. Only each definition's key and location go in now, as
+ * (location); its notes and sites are decoded when a question first reads the tables
+ * (xref_complete_files): a load from the cache builds none of their conses. The item waits in
+ * L->xref_deferred, a registry as the tables are, so a reset or a checkpoint keeps or drops it
+ * with the definitions it names. */
 DEFPRIM(prim_pct_xref_install) {
     UNUSED_ARGS;
     Obj item = args[0];
-    if (!is_type(item, T_VECTOR) || VEC(item)->len != 5) return NIL;
-    Obj nv = VEC(item)->data[1], dv = VEC(item)->data[2], cv = VEC(item)->data[3];
-    if (!is_type(nv, T_VECTOR) || !is_type(dv, T_VECTOR) || !is_type(cv, T_VECTOR)) return NIL;
-    const Vector *names = VEC(nv), *defs = VEC(dv), *codes = VEC(cv);
-    size_t at = 0;
-    for (size_t d = 0; d + 1 < defs->len; d += 2) {
-        Obj key = defs->data[d], loc = defs->data[d + 1];
-        if (at >= codes->len || !is_fixnum(codes->data[at])) return NIL;
-        intptr_t n = fixnum_val(codes->data[at++]);
-        Obj head = NIL, tail = NIL, note;
-        for (intptr_t i = 0; i < n; i++) {
-            if (at >= codes->len || !note_of(L, codes->data[at++], names, &note)) return NIL;
-            append(L, &head, &tail, note);
-        }
-        hash_put(L, L->xref_table, key, cons(L, loc, head));
-        if (at >= codes->len || !is_fixnum(codes->data[at])) return NIL;
-        n = fixnum_val(codes->data[at++]);
-        head = tail = NIL;
-        for (intptr_t i = 0; i < n; i++) {
-            Obj code = at < codes->len ? codes->data[at++] : NIL;
-            if (!is_fixnum(code) || fixnum_val(code) < 0) return NIL;
-            intptr_t c = fixnum_val(code);
-            if (!note_of(L, FIX(c >> 40), names, &note)) return NIL;
-            Obj place = cons(L, FIX((c >> 16) & 0xFFFFFF), FIX(c & 0xFFFF));
-            append(L, &head, &tail, cons(L, CAR(note), cons(L, CDR(note), place)));
-        }
-        if (head != NIL) hash_put(L, L->xref_sites, key, head);
+    TableWalk w = {0};
+    if (!table_parts(item, &w.names, &w.defs, &w.codes)) return NIL;
+    Obj notes, sites;
+    bool any = false;
+    for (size_t d = 0; walk_next(L, &w, d, false, &notes, &sites) != WALK_END; d += 2) {
+        hash_put(L, L->xref_table, w.defs->data[d], cons(L, w.defs->data[d + 1], NIL));
+        any = true;
     }
+    if (any) hash_put(L, L->xref_deferred, item, S(T));
     return S(T);
 }
+
+/* Decode one deferred table: a definition still recorded as the file left it (its location the
+ * very object the table holds) gets its notes and sites; one defined again since (from source,
+ * another compiled file, a reload: each has a location of its own) keeps what that gave it. A
+ * table decoded before a reset is decoded again after it (the reset put back the entries the
+ * system's load made, notes included, but not the sites the decoding added): the same lists. */
+static void complete_one(Lisp *L, Obj item) {
+    TableWalk w = {0};
+    if (!table_parts(item, &w.names, &w.defs, &w.codes)) return;
+    Obj notes, sites;
+    for (size_t d = 0; walk_next(L, &w, d, true, &notes, &sites) != WALK_END; d += 2) {
+        Obj key = w.defs->data[d], v = hash_get(L, L->xref_table, key, NIL);
+        if (!is_cons(v) || CAR(v) != w.defs->data[d + 1]) continue;
+        CONS(v)->cdr = notes;
+        if (sites != NIL) hash_put(L, L->xref_sites, key, sites);
+    }
+}
+
+void xref_complete_files(Lisp *L) {
+    Obj table = L->xref_deferred;
+    if (!is_type(table, T_HASHTABLE) || HT(table)->count == 0) return;
+    Obj items = NIL;
+    for (size_t i = 0; i < HT(table)->cap; i++) {
+        Obj k = HT(table)->entries[i].key;
+        if (k != NO_VALUE && k != TOMBSTONE) items = cons(L, k, items);
+    }
+    hash_clear(L, table);
+    for (Obj p = items; is_cons(p); p = CDR(p)) complete_one(L, CAR(p));
+}
+
+/* (sys:%xref-deferred): compiled files' tables not decoded yet: item -> T (a registry). */
+DEFPRIM(prim_pct_xref_deferred) { UNUSED_ARGS; return L->xref_deferred; }
 
 /* (sys:%primitive-function-p object): true when OBJECT is a function written in C */
 DEFPRIM(prim_pct_primitive_function_p) { UNUSED_ARGS; return boolean(L, is_type(args[0], T_PRIMITIVE)); }
@@ -149,7 +224,9 @@ const PrimDef xref_compile_prims[] = {
     {"%XREF-PAUSE", PK_SYS, prim_pct_xref_pause, 0, 0, 0, "()",
      "Stop recording the definition being recorded until %XREF-DEFINITION-END (OK NIL)."},
     {"%XREF-INSTALL", PK_SYS, prim_pct_xref_install, 1, 1, 0, "(item)",
-     "Put the cross-reference table of a compiled file into the session's."},
+     "Put the cross-reference table of a compiled file into the session's (its notes and sites when first read)."},
+    {"%XREF-DEFERRED", PK_SYS, prim_pct_xref_deferred, 0, 0, 0, "()",
+     "The compiled files' cross-reference tables whose notes and sites are not decoded yet: item -> T."},
     {"%PRIMITIVE-FUNCTION-P", PK_SYS, prim_pct_primitive_function_p, 1, 1, 0, "(object)",
      "True when OBJECT is a function written in C."},
     {0},

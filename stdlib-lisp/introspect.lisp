@@ -13,10 +13,13 @@
 (defvar *inspected* nil "(object) the last object inspect evaluated, or NIL.")
 
 ;;; The cross-reference table survives a reset as the session's other registries do: user
-;;; entries go, entries made by loading systems stay (asdf.lisp keeps what a load adds).
+;;; entries go, entries made by loading systems stay (asdf.lisp keeps what a load adds). So do
+;;; the compiled files' tables not decoded yet (%xref-deferred, runtime/xref_compile.c): a reset
+;;; after a query put the notes and sites of the systems' files back undecoded.
 (setq *session-snapshot-hooks*
       (cons #'(lambda () (%registry-restorer (%xref-table)))
-            (cons #'(lambda () (%registry-restorer (%xref-sites))) *session-snapshot-hooks*)))
+            (cons #'(lambda () (%registry-restorer (%xref-sites)))
+                  (cons #'(lambda () (%registry-restorer (%xref-deferred))) *session-snapshot-hooks*))))
 
 (defun %query-report (text subject items &optional (total (length items)))
   (setq *query-report* (list text subject items total))

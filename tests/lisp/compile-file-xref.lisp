@@ -149,3 +149,77 @@
                  (list path 3 1))
           (sys::%source-location)))
   (#.(list (concatenate 'string *cx-dir* "bad.lisp") 2 1) t (:here)))
+
+;;; Loading a compiled file decodes none of its notes and sites: each definition goes in with its
+;;; location alone and the file's table waits in SYS::%XREF-DEFERRED until a question reads the
+;;; cross-reference (runtime/xref_compile.c). The answers are the ones decoding at once gave.
+
+(defun cx-deferred () (hash-table-count (sys::%xref-deferred)))
+
+;; the table itself, to look at it without the decoding its reader (SYS::%XREF-TABLE) does first
+(defvar *cx-raw-table* (sys::%xref-table))
+
+(defvar *cx-lazy-fasl* nil)
+
+(deftest compile-file-xref-decoded-when-first-read
+  (let ((*cx-package* "CXL"))
+    (setq *cx-lazy-fasl* (cx-compile (cx-source "CXL")))
+    (cx-forget (namestring (truename (concatenate 'string *cx-dir* "cxl/defs.lisp"))))
+    (let ((before (cx-deferred)))
+      (load *cx-lazy-fasl*)
+      (list before (cx-deferred)
+            ;; the location is there before any decoding, the notes not yet
+            (let ((v (gethash (list 'defun (find-symbol "CALLER" "CXL")) *cx-raw-table*)))
+              (list (cadr (car v)) (cdr v)))
+            (cx-answers) (cx-deferred))))
+  (0 1 (13 nil) #.*cx-expected* 0))
+
+(deftest compile-file-xref-defined-again-before-read
+  ;; CALLER defined again from source between the load and the first question: its new place and
+  ;; cross-reference win, as they did when the compiled file's table was decoded at load
+  (let ((*cx-package* "CXL"))
+    (cx-forget (namestring (truename (concatenate 'string *cx-dir* "cxl/defs.lisp"))))
+    (load *cx-lazy-fasl*)
+    (load (cx-write "cxl/again.lisp" "(in-package :cxl)" "" "(defun caller (n) (1- n))"))
+    (list (cx-deferred)
+          (cx-lines (cx-find "caller")) (cx-lines (cx-who "calls" "helper"))
+          (cx-lines (cx-who "calls-who" "caller"))
+          (mapcar #'cddr (gethash (list 'defun (find-symbol "CALLER" "CXL")) (sys::%xref-sites)))
+          (cx-lines (cx-who "calls-who" "helper"))
+          (cx-deferred)))
+  (1 ("function CX::CALLER: again.lisp:3:1") ("CX::TWICE (defs.lisp:18:1)")
+   ("1- (again.lisp:3:19)") ((3 . 19)) ("* (defs.lisp:10:3)" "+ (defs.lisp:9:3)") 0))
+
+(deftest compile-file-xref-damaged-table-stops-where-damaged
+  ;; a table damaged in its second definition's notes: the first definition is complete, the
+  ;; second and the rest are not put in, when loaded and when decoded
+  (let* ((names (vector 'cx-callee-a 'cx-callee-b))
+         (loc-1 (list "cx-damaged.lisp" 1 1)) (loc-2 (list "cx-damaged.lisp" 2 1))
+         (item (vector :xref names (vector '(defun cx-damaged-1) loc-1 '(defun cx-damaged-2) loc-2)
+                       ;; first: one note (calls CX-CALLEE-A), one site at 1:5; second: a note
+                       ;; naming a 7th name the table does not have
+                       (vector 1 0 1 (+ (* 0 1099511627776) (* 1 65536) 5) 1 (* 8 7) 0)
+                       (vector))))
+    (sys::%xref-install item)
+    (list (cx-deferred)
+          (gethash '(defun cx-damaged-1) (sys::%xref-table))
+          (gethash '(defun cx-damaged-1) (sys::%xref-sites))
+          (nth-value 1 (gethash '(defun cx-damaged-2) (sys::%xref-table)))
+          (cx-deferred)))
+  (1 (("cx-damaged.lisp" 1 1) (0 . cx-callee-a)) ((0 cx-callee-a 1 . 5)) nil 0))
+
+(deftest compile-file-xref-damaged-sites-stop-after-their-definition
+  ;; the first definition's sites are damaged: it goes in with its notes and no sites, the second
+  ;; not at all
+  (let ((item (vector :xref (vector 'cx-callee-c)
+                      (vector '(defun cx-damaged-3) (list "cx-damaged.lisp" 3 1)
+                              '(defun cx-damaged-4) (list "cx-damaged.lisp" 4 1))
+                      (vector 1 0 1 -5 0 0)
+                      (vector))))
+    (sys::%xref-install item)
+    (list (cx-deferred)
+          (gethash '(defun cx-damaged-3) (sys::%xref-table))
+          (nth-value 1 (gethash '(defun cx-damaged-3) (sys::%xref-sites)))
+          (nth-value 1 (gethash '(defun cx-damaged-4) (sys::%xref-table)))
+          (cx-deferred)))
+  (1 (("cx-damaged.lisp" 3 1) (0 . cx-callee-c)) nil nil 0))

@@ -271,6 +271,29 @@
             (eq (second (cf-late)) #'cf-early-fn))))
   (t (optimize speed) t))
 
+(deftest compile-file-objects-survive-collections
+  ;; a compiled file's objects are one block of the collector's heap, taken without clearing it
+  ;; (runtime/image.c): the block is scanned, so what it points to (its strings, in a block of
+  ;; their own, and a list made when it was loaded) outlives full collections that reuse freed
+  ;; memory, and a second load of the file gets objects of its own, equal to the first's
+  (progn
+    (cf-write "kept.lisp"
+              "(defvar cl-user::*cf-kept* (list (make-string 3 :initial-element #\\k)))"
+              "(defun cl-user::cf-kept () (list \"a string of the compiled file\" '(1 2.5 \"three\" #\\4)))")
+    (let ((out (first (cf-compile "kept.lisp"))))
+      (load out)
+      (let ((first-list (second (cf-kept))))
+        (dotimes (i 3)
+          (dotimes (j 2000) (make-string 100 :initial-element #\z) (make-list 20))
+          (tinycl:gc :full t))
+        (makunbound '*cf-kept*)
+        (load out)
+        (dotimes (j 2000) (make-list 30 :initial-element :garbage))
+        (tinycl:gc :full t)
+        (list (cf-kept) *cf-kept* (equal first-list (second (cf-kept)))
+              (eq first-list (second (cf-kept)))))))
+  (("a string of the compiled file" (1 2.5 "three" #\4)) ("kkk") t nil))
+
 (deftest compile-file-cleanup
   (progn
     (dolist (f (directory (cf "*.*"))) (delete-file f))
