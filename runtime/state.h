@@ -245,6 +245,12 @@ static inline void safe_point(Lisp *L) {
     if (UNLIKELY((char *)__builtin_frame_address(0) < L->poll_limit)) safe_point_slow(L);
 }
 
+/* The same with the stack's depth given by the address of a local (a call's frame), which spares a
+ * function the frame pointer __builtin_frame_address(0) makes it set up. */
+static inline void safe_point_at(Lisp *L, const void *local) {
+    if (UNLIKELY((const char *)local < L->poll_limit)) safe_point_slow(L);
+}
+
 /* The deadline was set: the next safe point looks at it, and the ticker runs at its busy rate. */
 void lisp_poll_soon(Lisp *L);
 
