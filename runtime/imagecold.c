@@ -117,12 +117,33 @@ bool imagecold_inflate(const unsigned char *src, size_t srclen, unsigned char *d
     return ok;
 }
 
+/* How many pages a fault brings in: the aligned run around the page touched, whose length grows
+ * with the pages the process has inflated so far. A plain start touches three and a small program
+ * a few hundred, scattered (a page alone is cheapest for them); loading a system touches 1,200 of
+ * the 1,405, close together, where a run of 32 costs a third less than a page per fault
+ * (docs/performance.md, "cold pages in runs"). TINYCL_IMAGE_COLD_RUN=N fixes the run at N pages
+ * (1: a page per fault, as under TINYCL_IMAGE_COLD_TRACE, whose trace is of the pages touched). */
+#ifndef RUN_SMALL
+#define RUN_SMALL 128
+#endif
+#ifndef RUN_MEDIUM
+#define RUN_MEDIUM 512
+#endif
+static size_t run_fixed;
+static size_t run_pages(size_t so_far) {
+    if (run_fixed) return run_fixed;
+    return so_far < RUN_SMALL ? 1 : so_far < RUN_MEDIUM ? 4 : 32;
+}
+
 bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, int prot) {
     if (!npages) return true;
     _Atomic unsigned char *done = (_Atomic unsigned char *)calloc(npages, 1);
     if (!done) return false;
     const char *t = getenv("TINYCL_IMAGE_COLD_TRACE");
     trace = t && *t && *t != '0';
+    const char *run = getenv("TINYCL_IMAGE_COLD_RUN");
+    run_fixed = run && *run ? (strtoul(run, NULL, 10) ? strtoul(run, NULL, 10) : 1) : 0;
+    if (trace) run_fixed = 1;
     sigset_t old;
     lock(&old);
     bool ready = inflater_init_locked();
@@ -156,33 +177,45 @@ static void trace_page(const char *at) {
     (void)w;
 }
 
-/* Page P of range R in place, unless it is already; false when it does not inflate. */
-static bool bring_in(Range *r, char *lo, size_t p, bool *now, const char *at) {
+/* Pages P .. Q-1 of range R that are not there yet, in place; false when one does not inflate.
+ * Each run of absent pages is inflated aside into one fresh mapping and moved in whole: no thread
+ * sees a half-written page, and a run costs one mmap, mprotect and mremap instead of one per page
+ * (those calls, not the inflating, were half of a cold page's cost). *NOW: the page at AT (if
+ * any) was brought in here. */
+static bool bring_in(Range *r, char *lo, size_t p, size_t q, bool *now, const char *at) {
     *now = false;
-    if (atomic_load_explicit(&r->done[p], memory_order_acquire)) return true;
     sigset_t old;
     lock(&old);
     bool ok = true;
-    if (!atomic_load_explicit(&r->done[p], memory_order_relaxed)) {
-        /* inflated aside, then moved in whole: no thread sees a half-written page */
-        void *fresh = mmap(NULL, IMAGECOLD_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        ok = fresh != MAP_FAILED && r->offs[p] <= r->offs[p + 1] &&
-             inflate_locked(r->data + r->offs[p], r->offs[p + 1] - r->offs[p], (unsigned char *)fresh) &&
-             (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, IMAGECOLD_PAGE, r->prot) == 0) &&
-             mremap(fresh, IMAGECOLD_PAGE, IMAGECOLD_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) !=
-                 MAP_FAILED;
+    while (ok && p < q) {
+        if (atomic_load_explicit(&r->done[p], memory_order_relaxed)) { p++; continue; }
+        size_t e = p + 1;
+        while (e < q && !atomic_load_explicit(&r->done[e], memory_order_relaxed)) e++;
+        size_t bytes = (e - p) * IMAGECOLD_PAGE;
+        unsigned char *fresh = (unsigned char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                                                     MAP_PRIVATE | MAP_ANONYMOUS | (e - p > 1 ? MAP_POPULATE : 0), -1, 0);
+        ok = fresh != MAP_FAILED;
+        for (size_t k = p; ok && k < e; k++)
+            ok = r->offs[k] <= r->offs[k + 1] &&
+                 inflate_locked(r->data + r->offs[k], r->offs[k + 1] - r->offs[k], fresh + (k - p) * IMAGECOLD_PAGE);
+        ok = ok && (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, bytes, r->prot) == 0) &&
+             mremap(fresh, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) != MAP_FAILED;
         if (ok) {
-            if (trace) trace_page(at ? at : lo + p * IMAGECOLD_PAGE);
-            atomic_store_explicit(&r->done[p], 1, memory_order_release);
-            atomic_fetch_add_explicit(&inflated, 1, memory_order_relaxed);
-            *now = true;
+            for (size_t k = p; k < e; k++) {
+                if (trace) trace_page(at && (size_t)(at - lo) / IMAGECOLD_PAGE == k ? at : lo + k * IMAGECOLD_PAGE);
+                atomic_store_explicit(&r->done[k], 1, memory_order_release);
+            }
+            atomic_fetch_add_explicit(&inflated, e - p, memory_order_relaxed);
+            if (at && (size_t)(at - lo) / IMAGECOLD_PAGE - p < e - p) *now = true;
         } else if (fresh != MAP_FAILED) {
-            munmap(fresh, IMAGECOLD_PAGE);
+            munmap(fresh, bytes);
         }
+        p = e;
     }
     unlock(&old);
     return ok;
 }
+
 
 bool imagecold_fault(void *addr) {
     char *a = (char *)addr;
@@ -190,8 +223,15 @@ bool imagecold_fault(void *addr) {
         char *lo = atomic_load_explicit(&ranges[i].lo, memory_order_acquire);
         if (!lo || a < lo || a >= lo + ranges[i].npages * IMAGECOLD_PAGE) continue;
         int saved = errno;
-        bool now;
-        if (!bring_in(&ranges[i], lo, (size_t)(a - lo) / IMAGECOLD_PAGE, &now, a)) {
+        bool now = false, ok = true;
+        size_t p = (size_t)(a - lo) / IMAGECOLD_PAGE, q = p + 1;
+        if (!atomic_load_explicit(&ranges[i].done[p], memory_order_acquire)) {
+            size_t run = run_pages(atomic_load_explicit(&inflated, memory_order_relaxed));
+            p -= p % run;
+            q = p + run < ranges[i].npages ? p + run : ranges[i].npages;
+            ok = bring_in(&ranges[i], lo, p, q, &now, a);
+        }
+        if (!ok) {
             static const char msg[] = "tinycl: a page of the boot image does not inflate (the executable is corrupted)\n";
             ssize_t w = write(2, msg, sizeof msg - 1);
             (void)w;
@@ -214,8 +254,9 @@ bool imagecold_fill(char *lo, size_t bytes) {
         size_t q = (size_t)((hi < s + ranges[i].npages * IMAGECOLD_PAGE ? hi : s + ranges[i].npages * IMAGECOLD_PAGE) - s +
                             IMAGECOLD_PAGE - 1) / IMAGECOLD_PAGE;
         bool now;
-        for (; p < q; p++)
-            if (!bring_in(&ranges[i], s, p, &now, NULL)) return false;
+        /* in runs of at most 64 pages, so that the lock (every signal blocked) is never held long */
+        for (; p < q; p += 64)
+            if (!bring_in(&ranges[i], s, p, q - p < 64 ? q : p + 64, &now, NULL)) return false;
     }
     return true;
 }

@@ -178,6 +178,56 @@ START_TEST(layout_mapped_lazily) {
 }
 END_TEST
 
+/* Past the first pages, a fault brings in the run of pages around the one touched, inflated aside
+ * in one mapping (TINYCL_IMAGE_COLD_RUN fixes the run: here longer than the image); every page is
+ * then equal to its source, and a write to one survives collections. */
+START_TEST(runs_inflated_together) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0, at, bytes, pages;
+    unsigned char *img = write_layout(L, orig, &len);
+    ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
+    char path[] = "/tmp/tinycl-cold-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_uint_eq((size_t)write(fd, img, len), len);
+    free(img);
+    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    ck_assert(buf != MAP_FAILED);
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t back[1] = {0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    ImageHeap heap;
+    setenv("TINYCL_IMAGE_COLD_RUN", "100000", 1);
+    bool read = image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err);
+    unsetenv("TINYCL_IMAGE_COLD_RUN");
+    ck_assert_msg(read, "image_read_file: %s", err);
+    if (gcdirty_usable()) {
+        /* the root cons is hot; five strings of the list touch a few pages a page at a time */
+        size_t before = imagecold_inflated();
+        Obj s = nth(OBJ(back[0]), 13);
+        for (int i = 0; i < 5; i++) s = CDR(s);
+        ck_assert_str_eq(string_to_utf8(L, CAR(s), NULL), "string number 5");
+        ck_assert_msg(imagecold_inflated() - before > 50, "one touch inflated %zu of %zu pages",
+                      imagecold_inflated() - before, pages);
+    }
+    check_copy(L, orig, OBJ(back[0]));
+    Obj cell = nth(OBJ(back[0]), 13);
+    for (int i = 0; i < 1500; i++) cell = CDR(cell);
+    CAR(cell) = unit_eval(L, "(make-string 3 :initial-element #\\q)");
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "qqq");
+    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 1501");
+    image_release(&heap);
+    munmap((void *)buf, len);
+    close(fd);
+    unlink(path);
+}
+END_TEST
+
 /* A cold page that does not inflate, or an index out of order, is refused before anything is
  * built, with a message that says so, even when the checksum agrees. */
 START_TEST(damaged_cold_pages_refused) {
@@ -223,6 +273,7 @@ static Suite *suite(void) {
     tcase_add_test(t, inflating_leaves_no_root);
     tcase_add_test(t, layout_round_trips_copied);
     tcase_add_test(t, layout_mapped_lazily);
+    tcase_add_test(t, runs_inflated_together);
     tcase_add_test(t, damaged_cold_pages_refused);
     suite_add_tcase(s, t);
     return s;
