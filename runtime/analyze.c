@@ -9,6 +9,7 @@
 #include "printer.h"
 #include "docs.h"
 #include "xref.h"
+#include "thread.h"
 #include "list.h"
 #include "sequence.h"
 #include <stdlib.h>
@@ -1482,6 +1483,8 @@ void lambda_force(Lisp *L, Lambda *lam) {
     if (lam->lazy == LAZY_FORCING)
         err_program(L, "The function %S was called while its own definition was being analysed.", lam->name);
     lam->lazy = LAZY_FORCING;
+    /* no other thread runs meanwhile: it could call the function being analysed */
+    threads_inhibit(L, 1);
     size_t sp = L->special_sp;
     /* as at boot: the definition's package, no user macroexpansion hook */
     bind_special(L, S(PACKAGE_VAR), lam->lazy_package);
@@ -1504,6 +1507,7 @@ void lambda_force(Lisp *L, Lambda *lam) {
         if (LISP_UNWINDING) lam->lazy = LAZY_PENDING;
         xref_end(L, xref_saved);
         unbind_specials(L, sp);
+        threads_inhibit(L, -1);
     } LISP_UNWIND_PROTECT_END;
     full->source = lam->source;
     /* what the analysis started from stays, for xref_analyse_stdlib's second look */

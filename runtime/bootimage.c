@@ -39,7 +39,7 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(stack_low),
     INSTANCE_FIELD(interrupt_pending), INSTANCE_FIELD(interrupt_kind), INSTANCE_FIELD(poll_limit),
     INSTANCE_FIELD(deadline), INSTANCE_FIELD(in_cleanup), INSTANCE_FIELD(output_left),
-    INSTANCE_FIELD(exit_unavailable), INSTANCE_FIELD(session), INSTANCE_FIELD(access),
+    INSTANCE_FIELD(exit_unavailable), INSTANCE_FIELD(session), INSTANCE_FIELD(access), INSTANCE_FIELD(threads),
     INSTANCE_FIELD(read_line_hook), INSTANCE_FIELD(read_line_ctx), INSTANCE_FIELD(cfg),
     INSTANCE_FIELD(format_cache), INSTANCE_FIELD(error_depth), INSTANCE_FIELD(prof_stack),
     INSTANCE_FIELD(prof_sp), INSTANCE_FIELD(prof_cap), INSTANCE_FIELD(profiling),

@@ -10,6 +10,7 @@
 #include "image.h"
 #include "abi.h"
 #include "ticker.h"
+#include "thread.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <stdlib.h>
@@ -303,6 +304,12 @@ Lisp *lisp_new(const Config *cfg) {
 }
 
 void lisp_free(Lisp *L) {
+    /* its other Lisp threads first: they end (their cleanups run) or the interpreter stays */
+    if (!threads_stop_others(L, THREADS_STOP_GRACE)) {
+        fprintf(stderr, "tinycl: %d Lisp threads did not end when asked; their interpreter is not freed\n",
+                threads_others_alive(L));
+        return;
+    }
     ticker_unregister(L);
     gc_forget_interpreter(L);
     weak_forget_interpreter(L);

@@ -2,6 +2,7 @@
  * readiness of a descriptor, opening a FIFO, sleeping. Each waits in short slices and reaches the
  * safe point between them, so that no system call can wedge an evaluation. */
 #include "iowait.h"
+#include "thread.h"
 #include <poll.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -30,7 +31,10 @@ short iowait_fd(Lisp *L, int fd, short events) {
     for (;;) {
         checkpoint(L);
         struct pollfd p = {fd, events, 0};
-        int r = poll(&p, 1, slice_ms(L, -1));
+        int ms = slice_ms(L, -1);
+        LispThread *self = threads_block_begin(L);   /* other Lisp threads run meanwhile */
+        int r = poll(&p, 1, ms);
+        threads_block_end(L, self);
         if (r > 0) return p.revents;
         if (r < 0 && errno != EINTR && errno != EAGAIN) return POLLERR;
     }
@@ -52,7 +56,9 @@ int iowait_open(Lisp *L, const char *path, int flags, mode_t mode) {
         checkpoint(L);
         if (e == ENXIO) {
             struct timespec ts = {0, (long)slice_ms(L, -1) * 1000000L};
+            LispThread *self = threads_block_begin(L);
             nanosleep(&ts, NULL);
+            threads_block_end(L, self);
         }
     }
 }
@@ -73,6 +79,8 @@ void iowait_sleep(Lisp *L, double seconds) {
         double slice = slice_ms(L, left) / 1000.0;
         if (slice > left) slice = left;
         struct timespec ts = {(time_t)slice, (long)((slice - (double)(time_t)slice) * 1e9)};
+        LispThread *self = threads_block_begin(L);
         nanosleep(&ts, NULL);
+        threads_block_end(L, self);
     }
 }

@@ -19,6 +19,7 @@
     X(array)               \
     X(hash)                \
     X(weak)                \
+    X(thread)              \
     X(stream)              \
     X(reader)              \
     X(printer)             \

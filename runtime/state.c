@@ -5,6 +5,7 @@
 #include "control.h"
 #include "error.h"
 #include "ticker.h"
+#include "thread.h"
 #include <pthread.h>
 #include <time.h>
 #include <stdlib.h>
@@ -100,17 +101,22 @@ void safe_point_slow(Lisp *L) {
         if (!top) { fputs("tinycl: control stack exhausted\n", stderr); exit(70); }
         unwind_to(L, top, JUMP_ERROR);
     }
-    if (L->interrupt_pending) {
-        L->interrupt_pending = 0;
-        int kind = L->interrupt_kind ? L->interrupt_kind : INTERRUPT_USER;
-        interrupt_unwind(L, kind);
+    /* the evaluation's interrupts and deadline stop the session's own thread (thread.h) */
+    if (threads_on_main(L)) {
+        if (L->interrupt_pending) {
+            L->interrupt_pending = 0;
+            int kind = L->interrupt_kind ? L->interrupt_kind : INTERRUPT_USER;
+            interrupt_unwind(L, kind);
+        }
+        if (L->deadline > 0 && monotonic_now() >= L->deadline)
+            interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
     }
-    if (L->deadline > 0 && monotonic_now() >= L->deadline)
-        interrupt_unwind(L, L->in_cleanup ? L->interrupt_kind : INTERRUPT_TIMEOUT);
     /* small allocations are not checked one by one: the heap cap is polled here */
     gc_poll_heap(L);
     /* finalizers run here, in their interpreter's thread, never inside the collector */
     weak_run_finalizers(L);
+    /* the running thread's interrupts and termination; the lock to a thread that waits for it */
+    if (L->threads) threads_safe_point(L);
 }
 
 void lisp_poll_soon(Lisp *L) {

@@ -150,6 +150,7 @@ struct Lisp {
     double heap_charge;      /* this interpreter's estimated share of the bytes in use */
     double heap_scale_seen;  /* the process scale its charge was last brought to */
     size_t heap_unflushed;   /* allocated since the charge was last settled */
+    void *threads;           /* the Lisp threads (thread.c), NULL until the first is made */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
      * malloc'd line without its newline, or NULL at end of input */

@@ -7,6 +7,7 @@
 #include "../runtime/gc.h"
 #include "../runtime/gcdirty.h"
 #include "../runtime/eval.h"
+#include "../runtime/thread.h"
 #include "../runtime/control.h"
 #include "../runtime/pathname.h"
 #include "../runtime/package.h"
@@ -402,6 +403,12 @@ static bool usable(TclSession *s, const char *name, char **error) {
         set_error(error, message("an evaluation is suspended in the debugger: continue or abort it first%s%s", "", ""));
         return false;
     }
+    if (threads_others_alive(s->L)) {
+        /* a thread's state is its C stack, which no checkpoint holds */
+        set_error(error, message("other Lisp threads of this session are running: join or terminate them "
+                                 "(or reset the session) first%s%s", "", ""));
+        return false;
+    }
     if (!store(s)) { set_error(error, strdup("out of memory")); return false; }
     return true;
 }
@@ -506,6 +513,7 @@ void tcl_state_timings(TclSession *s, size_t *bytes, double *write_seconds, doub
 int tcl_session_file_save(TclSession *s, const char *path, char **error) {
     if (error) *error = NULL;
     if (s->debug) return 0;     /* saved once the suspended evaluation ends */
+    if (threads_others_alive(s->L)) return 0;   /* saved once the other Lisp threads end */
     session_enter(s);
     char err[IMAGE_ERRLEN];
     double t0 = now_seconds();

@@ -6,6 +6,7 @@
 #include "../runtime/state.h"
 #include "../runtime/gc.h"
 #include "../runtime/eval.h"
+#include "../runtime/thread.h"
 #include "../runtime/reader.h"
 #include "../runtime/printer.h"
 #include "../runtime/stream.h"
@@ -1139,6 +1140,10 @@ void tcl_reset(TclSession *s, bool drop_systems) {
         }
     }
     Lisp *L = s->L;
+    /* the session's other Lisp threads end first (their cleanups run) */
+    if (!threads_stop_others(L, THREADS_STOP_GRACE))
+        fprintf(stderr, "tinycl: %d Lisp threads did not end when the session was reset; their cleanup "
+                        "forms go on running while evaluations run\n", threads_others_alive(L));
     if (L->boot_snapshot == NIL) return;
     /* the snapshot's streams are copies once a restore has put back a snapshot read from a
      * checkpoint: the session's own (live) standard streams stay */

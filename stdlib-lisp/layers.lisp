@@ -193,23 +193,104 @@
         (eval (fix form))))))
 " '("bordeaux-threads" "alexandria"))
 
+;;; bordeaux-threads 0.8.8: its .asd pushes :THREAD-SUPPORT and picks src/impl-<lisp>.lisp only for
+;;; the Lisps it lists, and gives any other impl-null.lisp, where making a thread is an error.
+;;; The layer is the tinycl branch: :THREAD-SUPPORT among the features (as the .asd does on a
+;;; listed Lisp, before bordeaux-threads.lisp is read: its WITH-TIMEOUT needs it), pkgdcl.lisp
+;;; and bordeaux-threads.lisp from disk, tinycl's own implementation file over TINYCL-THREADS
+;;; (below), then default-implementations.lisp from disk. Its test system loads from the .asd.
+(%register-builtin-system "bordeaux-threads" "0.8.8"
+  "Bordeaux Threads makes writing portable multi-threaded apps simple (tinycl's built-in layer: the sources on disk, with tinycl's implementation file over TINYCL-THREADS)."
+  "
+(pushnew :thread-support *features*)
+(let ((dir (merge-pathnames \"src/\" (asdf::%library-source-directory \"bordeaux-threads\"))))
+  (dolist (file '(\"pkgdcl\" \"bordeaux-threads\"))
+    (load (merge-pathnames (make-pathname :name file :type \"lisp\") dir))))
+
+(in-package #:bordeaux-threads)
+
+;;; threads
+(deftype thread () 'tinycl-threads:thread)
+(defun %make-thread (function name) (tinycl-threads:make-thread function :name name))
+(defun current-thread () (tinycl-threads:current-thread))
+(defun threadp (object) (tinycl-threads:threadp object))
+(defun thread-name (thread) (tinycl-threads:thread-name thread))
+(defun thread-yield () (tinycl-threads:thread-yield))
+(defun all-threads () (tinycl-threads:list-all-threads))
+(defun thread-alive-p (thread) (tinycl-threads:thread-alive-p thread))
+
+(defun interrupt-thread (thread function &rest args)
+  (tinycl-threads:interrupt-thread thread (if args #'(lambda () (apply function args)) function)))
+
+(defun destroy-thread (thread)
+  (signal-error-if-current-thread thread)
+  (tinycl-threads:terminate-thread thread))
+
+(defun join-thread (thread)
+  ;; the values THREAD's function returned; for a thread an unhandled error ended, that condition
+  (handler-case (tinycl-threads:join-thread thread)
+    (tinycl-threads:join-thread-error (c)
+      (let ((problem (tinycl-threads:join-thread-problem c)))
+        (and (typep problem 'condition) problem)))))
+
+;;; locks: a lock is a mutex; a recursive lock, a mutex with the depth its owner took it to
+(deftype lock () 'tinycl-threads:mutex)
+(defun lock-p (object) (typep object 'tinycl-threads:mutex))
+(defun make-lock (&optional name) (tinycl-threads:make-mutex :name (or name \"Anonymous lock\")))
+(defun acquire-lock (lock &optional (wait-p t)) (tinycl-threads:grab-mutex lock :waitp wait-p))
+(defun release-lock (lock) (tinycl-threads:release-mutex lock))
+(defmacro with-lock-held ((place) &body body)
+  `(tinycl-threads:with-mutex (,place) ,@body))
+
+(defstruct (recursive-lock (:constructor %make-recursive-lock (mutex)) (:copier nil))
+  mutex (depth 0))
+(defun make-recursive-lock (&optional name)
+  (%make-recursive-lock (tinycl-threads:make-mutex :name (or name \"Anonymous recursive lock\"))))
+(defun acquire-recursive-lock (lock &optional (wait-p t))
+  (let ((mutex (recursive-lock-mutex lock)))
+    (cond ((eq (tinycl-threads:mutex-owner mutex) (tinycl-threads:current-thread))
+           (incf (recursive-lock-depth lock)) t)
+          ((tinycl-threads:grab-mutex mutex :waitp wait-p)
+           (setf (recursive-lock-depth lock) 1) t))))
+(defun release-recursive-lock (lock)
+  (let ((mutex (recursive-lock-mutex lock)))
+    (when (eq (tinycl-threads:mutex-owner mutex) (tinycl-threads:current-thread))
+      (when (zerop (decf (recursive-lock-depth lock)))
+        (tinycl-threads:release-mutex mutex))))
+  (values))
+(defmacro with-recursive-lock-held ((place &key timeout) &body body)
+  (let ((lock (gensym \"LOCK\")) (mutex (gensym \"MUTEX\")))
+    `(let* ((,lock ,place) (,mutex (recursive-lock-mutex ,lock)))
+       (tinycl-threads:with-recursive-lock (,mutex :timeout ,timeout) ,@body))))
+
+;;; condition variables
+(defun make-condition-variable (&key name)
+  (tinycl-threads:make-waitqueue :name (or name \"Anonymous condition variable\")))
+(defun condition-wait (condition-variable lock &key timeout)
+  ;; the lock is held again on return, whether or not the time ran out (NIL then)
+  (or (tinycl-threads:condition-wait condition-variable lock :timeout timeout)
+      (progn (acquire-lock lock) nil)))
+(defun condition-notify (condition-variable)
+  ;; every waiter wakes (bordeaux-threads allows it), each looks at its predicate again: a program
+  ;; whose waiters wait for different things (its own test suite's do) cannot lose the one wake
+  ;; the thread it was meant for needed to another waiter
+  (tinycl-threads:condition-broadcast condition-variable))
+
+(mark-supported)
+
+(in-package #:cl-user)
+(load (merge-pathnames \"src/default-implementations.lisp\" (asdf::%library-source-directory \"bordeaux-threads\")))
+" '("alexandria") '(:in-order-to ((test-op (test-op "bordeaux-threads/test")))))
+
 ;;; metatilities-base 0.6.6: its defpackage imports four MOP functions and WITHOUT-INTERRUPTS
 ;;; from a package named per implementation (SB-MOP and SB-SYS on SBCL), so on an unlisted Lisp
 ;;; it asks to import from packages named CLASS-DIRECT-SUBCLASSES and WITHOUT-INTERRUPTS. The
 ;;; layer reads that defpackage from disk and gives those two clauses tinycl's packages (the MOP
-;;; from TINYCL-MOP; WITHOUT-INTERRUPTS, which a single-threaded Lisp expands to PROGN, from
-;;; the layer's own package), then loads the library's files from disk in its .asd's order.
+;;; from TINYCL-MOP; WITHOUT-INTERRUPTS from TINYCL-THREADS, as SBCL's comes from SB-SYS), then
+;;; loads the library's files from disk in its .asd's order.
 (%register-builtin-system "metatilities-base" "0.6.6"
   "These are metabang.com's Common Lisp basic utilities (tinycl's built-in layer: the sources on disk, the package's imports from tinycl's packages)."
   "
-(defpackage #:tinycl-metatilities-layer
-  (:use #:common-lisp)
-  (:export #:without-interrupts))
-
-(defmacro tinycl-metatilities-layer:without-interrupts (&body forms)
-  \"Runs FORMS: tinycl runs one thread at a time.\"
-  `(progn ,@forms))
-
 (let* ((dir (merge-pathnames \"dev/\" (asdf::%library-source-directory \"metatilities-base\")))
        (package-file (merge-pathnames \"package.lisp\" dir)))
   (flet ((fix-clause (clause)
@@ -220,7 +301,7 @@
                  (cons :import-from
                        (cons (if (every #'(lambda (n) (find-symbol (string n) \"TINYCL-MOP\")) names)
                                  \"TINYCL-MOP\"
-                                 \"TINYCL-METATILITIES-LAYER\")
+                                 \"TINYCL-THREADS\")
                              names)))
                clause)))
     (with-open-file (in package-file)

@@ -638,6 +638,26 @@
                    t))))
   (nil (:key :value) t t t t))
 
+(deftest sy-builtin-bordeaux-threads
+  ;; the built-in layer over TINYCL-THREADS with the library's other files from disk, then its own
+  ;; FiveAM suite (bordeaux-threads/test from the .asd on disk): every check passes, as on SBCL
+  (if (not (and (probe-file "/usr/share/common-lisp/source/bordeaux-threads/test/bordeaux-threads-test.lisp")
+                (asdf:find-system "fiveam" nil)))
+      '(nil "0.8.8" t t t t)            ; not installed
+      (progn
+        (asdf:load-system "bordeaux-threads")
+        (let* ((out (with-output-to-string (*standard-output*) (asdf:test-system "bordeaux-threads")))
+               (checks (let ((at (search "Did " out)))
+                         (and at (parse-integer out :start (+ at 4) :junk-allowed t)))))
+          (list (asdf:system-source-file (asdf:find-system "bordeaux-threads"))
+                (asdf:component-version (asdf:find-system "bordeaux-threads"))
+                (and (member :thread-support *features*) t)
+                (symbol-value (find-symbol "*SUPPORTS-THREADS-P*" "BT"))
+                ;; 22 tests run here (SBCL runs one more, for Lisps the test file lists)
+                (and checks (>= checks 25) t)
+                (and (search "Fail: 0" out) (not (search "Skip: 1" out)) t)))))
+  (nil "0.8.8" t t t t))
+
 ;;; named-readtables loads from disk; tinycl's readtable iterator replaces its portable one
 ;;; (stdlib-lisp/layers.lisp), which asked about all 1,114,112 character codes (half a second an
 ;;; iteration). The entries are SBCL's for the same readtable (sorted, as SBCL's order is its own).

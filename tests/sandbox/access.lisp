@@ -199,4 +199,12 @@
         (not (null (search (if (eq *mode* :unrestricted) "unrestricted" "restricted") (tinycl:access-rules))))
         t t t t)
 
+;;; ---- another Lisp thread of the session is under the same policy ----
+(defun in-thread (thunk)
+  ;; THUNK's outcome in a thread of its own
+  (tinycl-threads:join-thread (tinycl-threads:make-thread (lambda () (outcome (funcall thunk))))))
+(expect "thread: open input /etc/passwd" (in-thread (lambda () (close (open "/etc/passwd")) :ok)) :denied :denied :denied :ok)
+(expect "thread: open input inside" (in-thread (lambda () (slurp "in.txt"))) "inside" "inside" :denied "inside")
+(expect "thread: write outside" (in-thread (lambda () (spit (fx "outside/thread.txt")))) :denied :denied :denied :ok)
+
 (format t "~&access-~(~A~): ~D passed, ~D failed~%" *mode* *passed* *failed*)

@@ -1,0 +1,2 @@
+;; expect: error
+(loop (tinycl-threads:make-thread (lambda () (sleep 100))))
