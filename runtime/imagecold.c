@@ -187,22 +187,19 @@ bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n,
     return ok;
 }
 
-/* How many pages a fault brings in: the aligned run around the page touched, whose length grows
- * with the pages the process has inflated so far. A plain start touches three and a small program
- * a few hundred, scattered (a page alone is cheapest for them); loading a system touches 1,200 of
- * the 1,405, close together, where a run of 32 costs a third less than a page per fault
- * (docs/performance.md, "cold pages in runs"). TINYCL_IMAGE_COLD_RUN=N fixes the run at N pages
- * (1: a page per fault, as under TINYCL_IMAGE_COLD_TRACE, whose trace is of the pages touched). */
-#ifndef RUN_SMALL
-#define RUN_SMALL 128
-#endif
-#ifndef RUN_MEDIUM
-#define RUN_MEDIUM 512
-#endif
+/* How many pages a fault brings in: the page touched alone while the process has inflated fewer
+ * than RUN_AFTER (a plain start inflates none, and a small program a few), then the aligned run
+ * of RUN_PAGES around it: a first DEFCLASS or LOOP touches 300 to 600 pages of the 1,405 and
+ * loading a system 1,200, close together, and a run costs one fault and one mremap where each
+ * page cost its own (docs/performance.md, "Cold pages by runs, zstd"). TINYCL_IMAGE_COLD_RUN=N
+ * fixes the run at N pages (1: a page per fault, as under TINYCL_IMAGE_COLD_TRACE, whose trace is
+ * of the pages touched). */
+#define RUN_AFTER 64
+#define RUN_PAGES 16
 static size_t run_fixed;
 static size_t run_pages(size_t so_far) {
     if (run_fixed) return run_fixed;
-    return so_far < RUN_SMALL ? 1 : so_far < RUN_MEDIUM ? 4 : 32;
+    return so_far < RUN_AFTER ? 1 : RUN_PAGES;
 }
 
 bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot) {
