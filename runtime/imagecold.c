@@ -1,4 +1,4 @@
-/* imagecold.c: the cold pages of an image, inflated one by one on their first touch (imagecold.h). */
+/* imagecold.c: the cold pages of an image, inflated on their first touch, alone or in runs (imagecold.h). */
 #include "imagecold.h"
 #include <errno.h>
 #include <pthread.h>

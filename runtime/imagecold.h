@@ -8,18 +8,18 @@
 
 /*
  * The boot image puts the blocks a start touches first (its hot part, mapped from the file as they
- * are) and compresses every other page of its two parts on its own (zstd, with a dictionary trained on them
- * and stored before them). Mapped
- * at the address it was written for, a cold page is reserved without access; the first touch
- * faults, and the SIGSEGV handler of gcdirty.c asks imagecold_fault, which inflates the page into
- * a fresh one and moves it into place (mremap) with the access it is to have: another thread sees
- * the page either absent or whole. Nothing else changes: a pointer into a cold page is the
- * address it always was, so the graph needs no relocation and no Lisp code can tell. Where the
- * fault cannot be taken (the handler is not installed: the image scanned whole, or under
- * Valgrind), imagecold_fill inflates every page at once.
+ * are) and compresses every other page of its two parts on its own (zstd, with a dictionary
+ * trained on them and stored before them). Mapped at the address it was written for, a cold page
+ * is reserved without access; the first touch faults, and the SIGSEGV handler of gcdirty.c asks
+ * imagecold_fault, which inflates the page (once the process has inflated many, the run of pages
+ * around it) into a fresh mapping and moves it into place (mremap) with the access it is to have:
+ * another thread sees a page either absent or whole. Nothing else changes: a pointer into a cold
+ * page is the address it always was, so the graph needs no relocation and no Lisp code can tell.
+ * Where the fault cannot be taken (the handler is not installed: the image scanned whole, or
+ * under Valgrind), imagecold_fill inflates every page at once.
  *
- * The handler takes one lock, with every signal blocked, and allocates nothing (the inflater's
- * state is made when a range is added); a page that does not inflate is corruption the checksum
+ * The handler takes one lock, with every signal blocked, and allocates nothing (the decompressor
+ * and the dictionaries are made when a range is added); a page that does not inflate is corruption the checksum
  * would have caught, and aborts with a message.
  */
 
