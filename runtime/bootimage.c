@@ -45,6 +45,7 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(prof_sp), INSTANCE_FIELD(prof_cap), INSTANCE_FIELD(profiling),
     INSTANCE_FIELD(image_heap), INSTANCE_FIELD(heap_cap), INSTANCE_FIELD(heap_reserve_granted),
     INSTANCE_FIELD(heap_charge), INSTANCE_FIELD(heap_scale_seen), INSTANCE_FIELD(heap_unflushed),
+    INSTANCE_FIELD(gc_free),
     INSTANCE_FIELD(restored_heaps), INSTANCE_FIELD(nrestored_heaps),
 };
 #define NFIELDS (sizeof instance_fields / sizeof *instance_fields)

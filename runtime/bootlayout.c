@@ -267,7 +267,9 @@ static int call_depth(void) {
 uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t *n) {
     Hot h = {NULL, 0, 0, false, NULL, NULL, 0, 0};
     for (size_t i = 0; i < nroots; i++) {      /* the interpreter's fields, and the lists they hold */
-        if (is_cons(OBJ(roots[i]))) add_tree(&h, OBJ(roots[i]), 0);
+        /* a counter of the structure (node_count, ...) may look like a cons: follow only words
+         * that point into the collector's heap */
+        if (is_cons(OBJ(roots[i])) && GC_base((void *)CONS(OBJ(roots[i])))) add_tree(&h, OBJ(roots[i]), 0);
         else add(&h, (const void *)roots[i]);
     }
     for (Obj l = L->packages; is_cons(l); l = CDR(l)) {

@@ -348,8 +348,19 @@ static void *alloc_slow(Lisp *L, size_t n, bool atomic) {
     gc_heap_exhausted(L, n);
 }
 
-void *gc_alloc(Lisp *L, size_t n) {
-    L->heap_unflushed += n;
+/* gc_alloc's free list of N bytes is empty (or N is not small): refill it, or allocate alone.
+ * Each object of a batch is rounded up to whole words, which is what the collector's own
+ * allocation does with the word-sized objects the runtime makes. */
+void *gc_alloc_more(Lisp *L, size_t n) {
+    size_t w = (n + 7) >> 3;
+    if (w >= 1 && w <= GC_FREE_WORDS) {
+        void **p = (void **)GC_malloc_many(w * 8);
+        if (LIKELY(p != NULL)) {
+            L->gc_free[w] = *p;
+            *p = NULL;
+            return p;
+        }
+    }
     if (LIKELY(n < CHECKED_REQUEST)) {
         void *p = GC_MALLOC(n);
         if (LIKELY(p != NULL)) return p;
