@@ -895,17 +895,19 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     size_t ncs = w.scanned_hot < w.scanned_len ? (ROUND_PAGE(w.scanned_len) - w.scanned_hot) / PAGE : 0;
     size_t nca = w.atomic_hot < w.atomic_len ? (ROUND_PAGE(w.atomic_len) - w.atomic_hot) / PAGE : 0;
     unsigned char *cold = NULL;
-    size_t cold_len = 0, cold_cap = 0;
+    size_t cold_len = 0;
     uint32_t *cold_offs = ncs + nca ? (uint32_t *)calloc(ncs + nca + 1, 4) : NULL;
-    for (size_t k = 0; !w.failed && k < ncs + nca; k++) {
-        cold_offs[k] = (uint32_t)cold_len;
-        const unsigned char *page = k < ncs ? w.scanned + w.scanned_hot + k * PAGE : w.atomic + w.atomic_hot + (k - ncs) * PAGE;
-        if (!imagecold_deflate(page, &cold, &cold_len, &cold_cap) || cold_len >= PART_LIMIT) {
+    const unsigned char **cold_pages = ncs + nca ? (const unsigned char **)malloc((ncs + nca) * sizeof *cold_pages) : NULL;
+    if (!w.failed && ncs + nca) {
+        for (size_t k = 0; cold_pages && k < ncs + nca; k++)
+            cold_pages[k] = k < ncs ? w.scanned + w.scanned_hot + k * PAGE : w.atomic + w.atomic_hot + (k - ncs) * PAGE;
+        if (!cold_offs || !cold_pages || !imagecold_pack(cold_pages, ncs + nca, &cold, &cold_len, cold_offs) ||
+            cold_len >= PART_LIMIT) {
             w.failed = true;
             snprintf(err, IMAGE_ERRLEN, "out of memory compressing an image");
         }
     }
-    if (cold_offs) cold_offs[ncs + nca] = (uint32_t)cold_len;
+    free(cold_pages);
     size_t cold_bytes = ncs + nca ? ((ncs + nca + 1) * 4 + cold_len + 7) & ~(size_t)7 : 0;
     unsigned char *out = NULL;
     if (!w.failed && (w.scanned_len >= PART_LIMIT || w.atomic_len >= PART_LIMIT)) {
@@ -1116,8 +1118,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
         a = as ? mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at))
                : want_a;
     ok = s == want_s && a == want_a;
-    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, prot);
-    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, PROT_READ | PROT_WRITE);
+    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot);
+    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE);
     if (!ok) {
         if (cs) { imagecold_forget(want_s + ss, PAGE); munmap(want_s + ss, x.ncold_s * PAGE); }
         if (ca) { imagecold_forget(want_a + as, PAGE); munmap(want_a + as, x.ncold_a * PAGE); }
@@ -1130,6 +1132,13 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
     return ok;
 }
 
+/* Where cold page K of an image goes when it is copied: the scanned part's, then the atomic part's. */
+typedef struct CopyTo { size_t ncold_s; unsigned char *scanned, *atomic; } CopyTo;
+static unsigned char *copy_to(void *arg, size_t k) {
+    CopyTo *t = (CopyTo *)arg;
+    return k < t->ncold_s ? t->scanned + k * PAGE : t->atomic + (k - t->ncold_s) * PAGE;
+}
+
 /* Copy the parts of H from BUF to SCANNED and ATOMIC (of their full sizes), inflating the cold pages. */
 static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *scanned, char *atomic) {
     Sections x = sections(h);
@@ -1137,12 +1146,8 @@ static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *sca
     memcpy(atomic, buf + h->atomic_at, h->atomic_hot);
     const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
     const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
-    for (size_t k = 0; k < x.ncold_s + x.ncold_a; k++) {
-        unsigned char *to = k < x.ncold_s ? (unsigned char *)scanned + h->scanned_hot + k * PAGE
-                                          : (unsigned char *)atomic + h->atomic_hot + (k - x.ncold_s) * PAGE;
-        if (!imagecold_inflate(data + offs[k], offs[k + 1] - offs[k], to)) return false;
-    }
-    return true;
+    CopyTo to = {x.ncold_s, (unsigned char *)scanned + h->scanned_hot, (unsigned char *)atomic + h->atomic_hot};
+    return imagecold_unpack(data, offs, x.ncold_s + x.ncold_a, copy_to, &to);
 }
 
 /* The header's checks, shared by the readers and image_check. */
@@ -1227,7 +1232,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         for (size_t k = 0; k <= x.ncold_s + x.ncold_a; k++) {
             uint32_t o;
             memcpy(&o, ip + k * 4, 4);
-            if (o < prev || o > room || (k == 0 && o != 0)) return refuse(err, "the image is corrupted (its compressed pages)");
+            if (o < prev || o > room) return refuse(err, "the image is corrupted (its compressed pages)");
             prev = o;
         }
     }

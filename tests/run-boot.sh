@@ -54,11 +54,15 @@ fi
 # the collector, GMP and readline are linked from their archives where the system has them
 # (Makefile, EXE_LDLIBS): a start loads none of their shared libraries
 loaded=$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)
-for lib in gc gmp readline; do
+for lib in gc gmp readline zstd; do
     case "$(${CC:-cc} -print-file-name=lib$lib.a)" in
         /*) if printf '%s' "$loaded" | grep -q "lib$lib\.so"; then fail "tinycl -e nil loads lib$lib.so"; else pass; fi ;;
     esac
 done
+
+# a plain start inflates no cold page of the image (bootlayout.c puts all it reads in the hot
+# part: NIL's name, the restart class); TINYCL_IMAGE_COLD_TRACE=1 names each page inflated
+if out=$(TINYCL_IMAGE_COLD_TRACE=1 "$T" -e nil 2>&1) && [ "$out" = NIL ]; then pass; else fail "tinycl -e nil touched cold pages: $out"; fi
 
 # every cold page inflated at load (TINYCL_IMAGE_EAGER=1, as under Valgrind or when the fault
 # cannot be taken): the write tracker still sees each first write to a page (a start once hung

@@ -6,7 +6,7 @@ CC=${CC:-gcc}
 mkdir -p "$BUILD/tests"
 bin="$BUILD/tests/prop_session"
 if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/prop_session.c \
-        "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm 2>"$bin.log"; then
+        "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lzstd -lreadline -lpthread -lm 2>"$bin.log"; then
     cat "$bin.log"; echo "0 passed, 1 failed"; exit 1
 fi
 timeout 1200 "$bin" "${PROPERTY_SEQUENCES:-1000}" ${PROPERTY_SEED:+"$PROPERTY_SEED"}

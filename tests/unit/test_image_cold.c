@@ -78,6 +78,62 @@ START_TEST(pages_deflate_and_inflate) {
 }
 END_TEST
 
+/* Pages packed together share a dictionary trained on them, stored before the first page's data:
+ * each page comes back as it was, and the pages take fewer bytes than compressed alone; with a
+ * byte of the dictionary changed, they do not all come back. */
+typedef struct Pages { unsigned char *base; } Pages;
+static unsigned char *page_in(void *arg, size_t k) { return ((Pages *)arg)->base + k * IMAGECOLD_PAGE; }
+
+START_TEST(pages_packed_with_a_dictionary) {
+    enum { N = 200 };
+    unsigned char *src = (unsigned char *)malloc(N * IMAGECOLD_PAGE), *back = (unsigned char *)malloc(N * IMAGECOLD_PAGE);
+    const unsigned char *pages[N];
+    /* pages made of 64-byte pieces from a common stock of 256, as a heap's pages repeat the same
+     * shapes of objects: a page alone holds few repeats, the dictionary learns the stock */
+    static unsigned char stock[256][64];
+    uint32_t state = 7;
+    for (size_t i = 0; i < sizeof stock; i++) {
+        state = state * 1103515245u + 12345u;
+        stock[i / 64][i % 64] = (unsigned char)(state >> 16);
+    }
+    for (size_t k = 0; k < N; k++) {
+        unsigned char *p = src + k * IMAGECOLD_PAGE;
+        for (size_t i = 0; i < IMAGECOLD_PAGE; i += 64) {
+            state = state * 1103515245u + 12345u;
+            memcpy(p + i, stock[(state >> 16) & 255], 64);
+        }
+        pages[k] = p;
+    }
+    unsigned char *buf = NULL, *alone = NULL;
+    size_t len = 0, alone_len = 0, cap = 0;
+    uint32_t offs[N + 1];
+    ck_assert(imagecold_pack(pages, N, &buf, &len, offs));
+    ck_assert_msg(offs[0] > 0, "no dictionary");
+    ck_assert_uint_eq(offs[N], len);
+    for (size_t k = 0; k < N; k++) ck_assert(imagecold_deflate(pages[k], &alone, &alone_len, &cap));
+    ck_assert_msg(len < alone_len, "packed %zu bytes, alone %zu", len, alone_len);
+    Pages to = {back};
+    ck_assert(imagecold_unpack(buf, offs, N, page_in, &to));
+    ck_assert(memcmp(src, back, N * IMAGECOLD_PAGE) == 0);
+    buf[offs[0] / 2] ^= 0x5a;       /* a byte of the dictionary's content */
+    bool same = imagecold_unpack(buf, offs, N, page_in, &to) && memcmp(src, back, N * IMAGECOLD_PAGE) == 0;
+    ck_assert(!same);
+    buf[offs[0] / 2] ^= 0x5a;
+    buf[3] ^= 0xff;                 /* its header */
+    same = imagecold_unpack(buf, offs, N, page_in, &to) && memcmp(src, back, N * IMAGECOLD_PAGE) == 0;
+    ck_assert(!same);
+    /* a few pages: no dictionary */
+    ck_assert(imagecold_pack(pages, 3, &alone, &alone_len, offs));
+    ck_assert_uint_eq(offs[0], 0);
+    ck_assert(imagecold_unpack(alone, offs, 3, page_in, &to));
+    ck_assert(memcmp(src, back, 3 * IMAGECOLD_PAGE) == 0);
+    free(alone);
+    free(buf);
+    free(src);
+    free(back);
+}
+END_TEST
+
 /* The executable's static memory, .data to the end of .bss: the collector scans it as a root
  * (its DATASTART and DATAEND on Linux), and the inflater's state lives there. */
 extern char __data_start[], _end[];
@@ -171,6 +227,56 @@ START_TEST(layout_mapped_lazily) {
     }
     ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "zzzzz");
     ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 2501");
+    image_release(&heap);
+    munmap((void *)buf, len);
+    close(fd);
+    unlink(path);
+}
+END_TEST
+
+/* Past the first pages, a fault brings in the run of pages around the one touched, inflated aside
+ * in one mapping (TINYCL_IMAGE_COLD_RUN fixes the run: here longer than the image); every page is
+ * then equal to its source, and a write to one survives collections. */
+START_TEST(runs_inflated_together) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0, at, bytes, pages;
+    unsigned char *img = write_layout(L, orig, &len);
+    ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
+    char path[] = "/tmp/tinycl-cold-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_uint_eq((size_t)write(fd, img, len), len);
+    free(img);
+    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    ck_assert(buf != MAP_FAILED);
+    char err[IMAGE_ERRLEN] = "";
+    uintptr_t back[1] = {0};
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    ImageHeap heap;
+    setenv("TINYCL_IMAGE_COLD_RUN", "100000", 1);
+    bool read = image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err);
+    unsetenv("TINYCL_IMAGE_COLD_RUN");
+    ck_assert_msg(read, "image_read_file: %s", err);
+    if (gcdirty_usable()) {
+        /* the root cons is hot; five strings of the list touch a few pages a page at a time */
+        size_t before = imagecold_inflated();
+        Obj s = nth(OBJ(back[0]), 13);
+        for (int i = 0; i < 5; i++) s = CDR(s);
+        ck_assert_str_eq(string_to_utf8(L, CAR(s), NULL), "string number 5");
+        ck_assert_msg(imagecold_inflated() - before > 50, "one touch inflated %zu of %zu pages",
+                      imagecold_inflated() - before, pages);
+    }
+    check_copy(L, orig, OBJ(back[0]));
+    Obj cell = nth(OBJ(back[0]), 13);
+    for (int i = 0; i < 1500; i++) cell = CDR(cell);
+    CAR(cell) = unit_eval(L, "(make-string 3 :initial-element #\\q)");
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "qqq");
+    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 1501");
     image_release(&heap);
     munmap((void *)buf, len);
     close(fd);
@@ -275,9 +381,11 @@ static Suite *suite(void) {
     TCase *t = tcase_create("image_cold");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, pages_deflate_and_inflate);
+    tcase_add_test(t, pages_packed_with_a_dictionary);
     tcase_add_test(t, inflating_leaves_no_root);
     tcase_add_test(t, layout_round_trips_copied);
     tcase_add_test(t, layout_mapped_lazily);
+    tcase_add_test(t, runs_inflated_together);
     tcase_add_test(t, hot_part_protected_at_first_collection);
     tcase_add_test(t, damaged_cold_pages_refused);
     suite_add_tcase(s, t);
