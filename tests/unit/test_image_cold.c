@@ -9,6 +9,7 @@
 #include "eval.h"
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <gc/gc.h>
@@ -58,6 +59,55 @@ static void check_copy(Lisp *L, Obj orig, Obj copy) {
     ck_assert_str_eq(string_to_utf8(L, SYM(sym)->name, NULL), "IMAGE-COLD-SYM");
     Obj last = nth(copy, 13);
     ck_assert_str_eq(string_to_utf8(L, CAR(last), NULL), "string number 0");
+}
+
+/* An image written to a temporary file and read back mapped from it, as the executable's is. */
+typedef struct {
+    char path[32];
+    int fd;
+    const unsigned char *buf;
+    size_t len;
+    uintptr_t back[1];     /* the root, read back */
+    ImageHeap heap;
+} MappedImage;
+
+static void map_image(Lisp *L, unsigned char *img, size_t len, MappedImage *m) {
+    strcpy(m->path, "/tmp/tinycl-cold-XXXXXX");
+    m->fd = mkstemp(m->path);
+    ck_assert_int_ge(m->fd, 0);
+    ck_assert_uint_eq((size_t)write(m->fd, img, len), len);
+    free(img);
+    m->len = len;
+    m->buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, m->fd, 0);
+    ck_assert(m->buf != MAP_FAILED);
+    char err[IMAGE_ERRLEN] = "";
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    m->back[0] = 0;
+    ck_assert_msg(image_read_file(L, m->buf, len, m->fd, 0, m->back, 1, ext, 1, &m->heap, err),
+                  "image_read_file: %s", err);
+}
+
+static void unmap_image(MappedImage *m) {
+    image_release(&m->heap);
+    munmap((void *)m->buf, m->len);
+    close(m->fd);
+    unlink(m->path);
+}
+
+/* A fresh string stored into the Nth cell of the read-back graph's string list survives
+ * collections, and the cell after it is untouched. */
+static void check_write_survives(Lisp *L, Obj root, int n, const char *make, const char *want) {
+    Obj cell = nth(root, 13);
+    for (int i = 0; i < n; i++) cell = CDR(cell);
+    CAR(cell) = unit_eval(L, make);
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), want);
+    char next[40];
+    snprintf(next, sizeof next, "string number %d", n + 1);
+    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), next);
 }
 
 /* A page compressed and inflated is the page; a damaged or short one does not inflate. */
@@ -199,38 +249,16 @@ START_TEST(layout_mapped_lazily) {
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0;
     unsigned char *img = write_layout(L, orig, &len);
-    char path[] = "/tmp/tinycl-cold-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_uint_eq((size_t)write(fd, img, len), len);
-    free(img);
-    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    ck_assert(buf != MAP_FAILED);
-    char err[IMAGE_ERRLEN] = "";
-    uintptr_t back[1] = {0};
-    ImageRegion ext[1] = {{L, sizeof *L}};
-    ImageHeap heap;
-    ck_assert_msg(image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err), "image_read_file: %s", err);
-    ck_assert_msg(heap.fixed, "the image was not mapped at its address");
+    MappedImage m;
+    map_image(L, img, len, &m);
+    ck_assert_msg(m.heap.fixed, "the image was not mapped at its address");
     bool lazy = gcdirty_usable();
     size_t before = imagecold_inflated();
-    check_copy(L, orig, OBJ(back[0]));
+    check_copy(L, orig, OBJ(m.back[0]));
     if (lazy) ck_assert_msg(imagecold_inflated() > before, "no cold page was inflated");
     /* a fresh object stored into a cold page, then collections: it stays */
-    Obj strings = nth(OBJ(back[0]), 13);
-    Obj cell = strings;
-    for (int i = 0; i < 2500; i++) cell = CDR(cell);
-    CAR(cell) = unit_eval(L, "(make-string 5 :initial-element #\\z)");
-    for (int i = 0; i < 3; i++) {
-        unit_eval(L, "(length (make-list 100000))");
-        GC_gcollect();
-    }
-    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "zzzzz");
-    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 2501");
-    image_release(&heap);
-    munmap((void *)buf, len);
-    close(fd);
-    unlink(path);
+    check_write_survives(L, OBJ(m.back[0]), 2500, "(make-string 5 :initial-element #\\z)", "zzzzz");
+    unmap_image(&m);
 }
 END_TEST
 
@@ -243,44 +271,22 @@ START_TEST(runs_inflated_together) {
     size_t len = 0, at, bytes, pages;
     unsigned char *img = write_layout(L, orig, &len);
     ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
-    char path[] = "/tmp/tinycl-cold-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_uint_eq((size_t)write(fd, img, len), len);
-    free(img);
-    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    ck_assert(buf != MAP_FAILED);
-    char err[IMAGE_ERRLEN] = "";
-    uintptr_t back[1] = {0};
-    ImageRegion ext[1] = {{L, sizeof *L}};
-    ImageHeap heap;
+    MappedImage m;
     setenv("TINYCL_IMAGE_COLD_RUN", "100000", 1);
-    bool read = image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err);
+    map_image(L, img, len, &m);
     unsetenv("TINYCL_IMAGE_COLD_RUN");
-    ck_assert_msg(read, "image_read_file: %s", err);
     if (gcdirty_usable()) {
         /* the root cons is hot; five strings of the list touch a few pages a page at a time */
         size_t before = imagecold_inflated();
-        Obj s = nth(OBJ(back[0]), 13);
+        Obj s = nth(OBJ(m.back[0]), 13);
         for (int i = 0; i < 5; i++) s = CDR(s);
         ck_assert_str_eq(string_to_utf8(L, CAR(s), NULL), "string number 5");
         ck_assert_msg(imagecold_inflated() - before > 50, "one touch inflated %zu of %zu pages",
                       imagecold_inflated() - before, pages);
     }
-    check_copy(L, orig, OBJ(back[0]));
-    Obj cell = nth(OBJ(back[0]), 13);
-    for (int i = 0; i < 1500; i++) cell = CDR(cell);
-    CAR(cell) = unit_eval(L, "(make-string 3 :initial-element #\\q)");
-    for (int i = 0; i < 3; i++) {
-        unit_eval(L, "(length (make-list 100000))");
-        GC_gcollect();
-    }
-    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "qqq");
-    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 1501");
-    image_release(&heap);
-    munmap((void *)buf, len);
-    close(fd);
-    unlink(path);
+    check_copy(L, orig, OBJ(m.back[0]));
+    check_write_survives(L, OBJ(m.back[0]), 1500, "(make-string 3 :initial-element #\\q)", "qqq");
+    unmap_image(&m);
 }
 END_TEST
 
@@ -297,23 +303,14 @@ START_TEST(hot_part_protected_at_first_collection) {
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0;
     unsigned char *img = write_layout(L, orig, &len);
-    char path[] = "/tmp/tinycl-cold-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_uint_eq((size_t)write(fd, img, len), len);
-    free(img);
-    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    ck_assert(buf != MAP_FAILED);
-    char err[IMAGE_ERRLEN] = "";
-    uintptr_t back[1] = {0};
-    ImageRegion ext[1] = {{L, sizeof *L}};
-    ImageHeap heap;
-    ck_assert_msg(image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err), "image_read_file: %s", err);
-    ck_assert(heap.fixed);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    ImageHeap *heap = &m.heap;
+    ck_assert(heap->fixed);
     if (gcdirty_usable()) {
-        Obj root = OBJ(back[0]);      /* the root cons: the hot part */
-        ck_assert((char *)CONS(root) >= heap.scanned && (char *)CONS(root) < heap.scanned + heap.scanned_raw);
-        ck_assert_msg(!gcdirty_armed(heap.scanned), "protected before any collection");
+        Obj root = OBJ(m.back[0]);    /* the root cons: the hot part */
+        ck_assert((char *)CONS(root) >= heap->scanned && (char *)CONS(root) < heap->scanned + heap->scanned_raw);
+        ck_assert_msg(!gcdirty_armed(heap->scanned), "protected before any collection");
         size_t faults = gcdirty_faults();
         store_fresh(L, root);
         ck_assert_uint_eq(gcdirty_faults(), faults);
@@ -321,10 +318,10 @@ START_TEST(hot_part_protected_at_first_collection) {
             unit_eval(L, "(length (make-list 100000))");
             GC_gcollect();
         }
-        ck_assert(gcdirty_armed(heap.scanned));
+        ck_assert(gcdirty_armed(heap->scanned));
         ck_assert_str_eq(string_to_utf8(L, CAR(root), NULL), "hhhhhhh");
         size_t total = 0;
-        ck_assert_uint_ge(gcdirty_pages(heap.scanned, &total), 1);
+        ck_assert_uint_ge(gcdirty_pages(heap->scanned, &total), 1);
         /* protected now: the next write to a page not written yet faults (the first cold page's) */
         faults = gcdirty_faults();
         Obj strings = nth(root, 13);
@@ -332,10 +329,7 @@ START_TEST(hot_part_protected_at_first_collection) {
         store_fresh(L, strings);
         ck_assert_uint_gt(gcdirty_faults(), faults);
     }
-    image_release(&heap);
-    munmap((void *)buf, len);
-    close(fd);
-    unlink(path);
+    unmap_image(&m);
 }
 END_TEST
 
