@@ -63,24 +63,31 @@ static __attribute__((noinline)) Obj if_slow(Lisp *L, IfNode *i, int na, Obj a, 
 #define DECIDE(test) do { b = (test); goto decided; } while (0)
 #define FIXNUMS (is_fixnum(a) && is_fixnum(x))
 
-DEFINE_TEST1(ev_if_null, DECIDE(a == NIL);)
-DEFINE_TEST1(ev_if_consp, DECIDE(is_cons(a));)
-DEFINE_TEST1(ev_if_atom, DECIDE(!is_cons(a));)
-DEFINE_TEST1(ev_if_listp, DECIDE(a == NIL || is_cons(a));)
-DEFINE_TEST1(ev_if_symbolp, DECIDE(is_symbol(a));)
-DEFINE_TEST1(ev_if_numberp, DECIDE(is_number(a));)
-DEFINE_TEST1(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
-DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
-DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
-DEFINE_TEST1(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
-DEFINE_TEST2(ev_if_eq, DECIDE(a == x);)
-DEFINE_TEST2(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
-DEFINE_TEST2(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
-DEFINE_TEST2(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
-DEFINE_TEST2(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
-DEFINE_TEST2(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
-DEFINE_TEST2(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
-DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+/* The fused predicates: each evaluator's name and what its fast path decides of A (and X, the
+ * second argument), listed once and expanded into every variant below. */
+#define IF_TESTS1(X)                                                          \
+    X(ev_if_null, DECIDE(a == NIL);)                                          \
+    X(ev_if_consp, DECIDE(is_cons(a));)                                       \
+    X(ev_if_atom, DECIDE(!is_cons(a));)                                       \
+    X(ev_if_listp, DECIDE(a == NIL || is_cons(a));)                           \
+    X(ev_if_symbolp, DECIDE(is_symbol(a));)                                   \
+    X(ev_if_numberp, DECIDE(is_number(a));)                                   \
+    X(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);) \
+    X(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)                    \
+    X(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)         \
+    X(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+#define IF_TESTS2(X)                                              \
+    X(ev_if_eq, DECIDE(a == x);)                                  \
+    X(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);) \
+    X(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)          \
+    X(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)          \
+    X(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)         \
+    X(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)         \
+    X(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)                  \
+    X(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+
+IF_TESTS1(DEFINE_TEST1)
+IF_TESTS2(DEFINE_TEST2)
 
 /* The same with the argument a variable of the current frame, read in place from the slot
  * VAR_INDEX (fuse_if_var). Each comes twice: NAME for a test with a NOT or NULL around it (NEG),
@@ -107,16 +114,9 @@ DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
         return b ? EVAL(L, i->then, env) : EVAL(L, i->els, env);                    \
     }
 
-DEFINE_TEST1_VAR(ev_if_null_var, DECIDE(a == NIL);)
-DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
-DEFINE_TEST1_VAR(ev_if_listp_var, DECIDE(a == NIL || is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_symbolp_var, DECIDE(is_symbol(a));)
-DEFINE_TEST1_VAR(ev_if_numberp_var, DECIDE(is_number(a));)
-DEFINE_TEST1_VAR(ev_if_zerop_var, if (is_fixnum(a)) DECIDE(a == FIX(0));)
-DEFINE_TEST1_VAR(ev_if_plusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
-DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+#define DEFINE_TEST1_VAR_OF(name, fast) DEFINE_TEST1_VAR(name##_var, fast)
+IF_TESTS1(DEFINE_TEST1_VAR_OF)
+#undef DEFINE_TEST1_VAR_OF
 
 /* Two arguments, each a variable of the current frame or a constant ((eql key 'sym) of CASE,
  * (>= i n) of DOTIMES), read in place: no node call, so no register is saved. */
@@ -143,17 +143,12 @@ DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0
     DEFINE_TEST2_VV(name##_lc, Obj a = env->slots[i->var_index];                                    \
                     Obj x = ((ConstNode *)c->args[1])->value;, fast)
 
-DEFINE_TEST2_IN_PLACE(ev_if_eq, DECIDE(a == x);)
-DEFINE_TEST2_IN_PLACE(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
-DEFINE_TEST2_IN_PLACE(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
-DEFINE_TEST2_IN_PLACE(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
-DEFINE_TEST2_IN_PLACE(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
-DEFINE_TEST2_IN_PLACE(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
-DEFINE_TEST2_IN_PLACE(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
-DEFINE_TEST2_IN_PLACE(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+IF_TESTS2(DEFINE_TEST2_IN_PLACE)
 #undef DEFINE_TEST2_IN_PLACE
 
 #undef FIXNUMS
+#undef IF_TESTS1
+#undef IF_TESTS2
 #undef DECIDE
 #undef DEFINE_TEST1
 #undef DEFINE_TEST1_VAR
