@@ -6,7 +6,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -I/usr/include/cjson
 # libmicrohttpd is not linked: `tinycl mcp --http` opens it when it starts (src/mcp/mhd.c), so its
 # headers are needed to build and its shared library only to serve HTTP.
-LDLIBS  = -lgc -lgmp -lcjson -lz -lreadline -ldl -lpthread -lm
+LDLIBS  = -lgc -lgmp -lcjson -lzstd -lreadline -ldl -lpthread -lm
 SANFLAGS =
 export SANFLAGS
 
@@ -93,7 +93,7 @@ EXE_LDFLAGS ?= -no-pie
 # libraries fewer, a quarter of the instructions of `tinycl -e nil` (docs/performance.md).
 static_a = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))
 lib_or_a = $(if $(call static_a,$(1)),-l:lib$(1).a,-l$(1))
-EXE_LDLIBS ?= $(call lib_or_a,gc) $(call lib_or_a,gmp) -lcjson $(call lib_or_a,z) $(call lib_or_a,readline) \
+EXE_LDLIBS ?= $(call lib_or_a,gc) $(call lib_or_a,gmp) -lcjson $(call lib_or_a,zstd) $(call lib_or_a,readline) \
               $(if $(call static_a,readline),$(call lib_or_a,tinfo)) -ldl -lpthread -lm
 $(BUILD)/tinycl-stage0: $(APP_OBJ) $(BUILD)/libtinycl.a
 	$(CC) $(SANFLAGS) $(EXE_LDFLAGS) -o $@ $(APP_OBJ) $(BUILD)/libtinycl.a $(EXE_LDLIBS)

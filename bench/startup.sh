@@ -69,7 +69,7 @@ echo "idle RSS of tinycl mcp after initialize: ${rss:-?} MiB"
 # the embedding API: bench/session.c linked with libtinycl.a, carrying its own image
 CC=${CC:-gcc}
 if $CC -O2 -std=c11 -D_GNU_SOURCE -no-pie -Iinclude -o "$WORK/session0" bench/session.c "$BUILD/libtinycl.a" \
-      -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm &&
+      -lgc -lgmp -lcjson -lzstd -lreadline -lpthread -lm &&
    "$WORK/session0" --write-boot-image "$WORK/session.image" &&
    "$BUILD/attach-image" "$WORK/session" "$WORK/session0" "$WORK/session.image" && chmod +x "$WORK/session"; then
   "$WORK/session" "$N" | sed 's/^/embedding API: /'

@@ -538,7 +538,9 @@ void tcl_test_run_free(TclTestRun *t);
  * "info", "notice", "warning", "error"). NULL: none. The handler runs on the evaluating thread. */
 void tcl_set_log_handler(TclSession *s, void (*handler)(void *ctx, const char *level, const char *message), void *ctx);
 
-/* Run FN(ARG) on a thread with a stack big enough for deep recursion; returns its result. */
+/* Run FN(ARG) with a stack big enough for deep recursion; returns its result. Called on the main
+ * thread, FN runs there, the soft stack limit (RLIMIT_STACK) raised to 64 MB when it was lower;
+ * elsewhere, or when the limits forbid that, on a new thread with a 64 MB stack. */
 int tcl_run_with_big_stack(int (*fn)(void *), void *arg);
 
 #ifdef __cplusplus

@@ -1125,6 +1125,8 @@ static Node *analyze_call(ACtx *c, Obj form) {
         else if (n->fname != NIL) warnings_check_call(c, n->fname, CDR(form), nargs);
     }
     bind_primitive(c, n);
+    EvalFn global = inline_global_variant(n);
+    if (global) n->n.ev = global;
     bool in_place = inline_reads_var(n);
     if (nargs == 2 && inline_vv_variant(n->n.ev))
         in_place = args_in_place(n->args[0], n->args[1], ev_lref);
@@ -1428,8 +1430,7 @@ static void finalize(ACtx *c) {
     c->if_vars = NULL;
     for (CallNode *n = c->call_vars; n; n = n->next_var) {
         if (n->nargs == 2 && inline_vv_variant(n->n.ev)) {
-            if (args_in_place(n->args[0], n->args[1], ev_lref0))
-                n->n.ev = inline_vv_variant(n->n.ev);
+            inline_two_in_place(n);
         } else {
             inline_in_place(n);
         }

@@ -45,6 +45,7 @@ static const Field instance_fields[] = {
     INSTANCE_FIELD(prof_sp), INSTANCE_FIELD(prof_cap), INSTANCE_FIELD(profiling),
     INSTANCE_FIELD(image_heap), INSTANCE_FIELD(heap_cap), INSTANCE_FIELD(heap_reserve_granted),
     INSTANCE_FIELD(heap_charge), INSTANCE_FIELD(heap_scale_seen), INSTANCE_FIELD(heap_unflushed),
+    INSTANCE_FIELD(gc_free),
     INSTANCE_FIELD(restored_heaps), INSTANCE_FIELD(nrestored_heaps),
 };
 #define NFIELDS (sizeof instance_fields / sizeof *instance_fields)
@@ -64,10 +65,10 @@ bool bootimage_source_boot(void) { return from_source || boot_env_is("source"); 
 bool bootimage_required(void) { return boot_env_is("image"); }
 
 int bootimage_write(Lisp *L, const char *path, char *err) {
-    /* the hot part first for the image the build writes (tcl_write_boot_image, which gives it
-     * the snapshot a start uses); another interpreter's image is written in the writer's order */
+    /* the hot part first: what a start touches (with the snapshot a start uses, when
+     * tcl_write_boot_image gave it one) */
     size_t nhot = 0;
-    uintptr_t *hot = is_type(L->image_snapshot, T_VECTOR) ? bootlayout_hot(L, (const uintptr_t *)L, NROOTS, &nhot) : NULL;
+    uintptr_t *hot = bootlayout_hot(L, (const uintptr_t *)L, NROOTS, &nhot);
     Lisp *copy = (Lisp *)malloc(sizeof *copy);
     if (!copy) { free(hot); snprintf(err, IMAGE_ERRLEN, "out of memory"); return -1; }
     memcpy(copy, L, sizeof *copy);

@@ -215,6 +215,9 @@ static const struct { const char *name; } start_functions[] = {
     {"%SESSION-EVAL"}, {"%END-COMPILATION-UNIT"}, {"%MAKE-RESTART"}, {"%RUN-FINALIZERS"},
 };
 
+/* Variables of the SYSTEM package holding a class whose instances a start makes. */
+static const char *const start_classes[] = {"*RESTART-CLASS*"};
+
 /* The symbol NAME of the package PKG if it is there (NIL if not): nothing is interned, since writing
  * the image must not change what it writes. */
 static Obj find_cstr(Lisp *L, Obj pkg, const char *name) {
@@ -264,7 +267,9 @@ static int call_depth(void) {
 uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t *n) {
     Hot h = {NULL, 0, 0, false, NULL, NULL, 0, 0};
     for (size_t i = 0; i < nroots; i++) {      /* the interpreter's fields, and the lists they hold */
-        if (is_cons(OBJ(roots[i]))) add_tree(&h, OBJ(roots[i]), 0);
+        /* a counter of the structure (node_count, ...) may look like a cons: follow only words
+         * that point into the collector's heap */
+        if (is_cons(OBJ(roots[i])) && GC_base((void *)CONS(OBJ(roots[i])))) add_tree(&h, OBJ(roots[i]), 0);
         else add(&h, (const void *)roots[i]);
     }
     for (Obj l = L->packages; is_cons(l); l = CDR(l)) {
@@ -282,6 +287,10 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
         add_table(&h, &pk->internal);
         add_table(&h, &pk->external);
     }
+    /* NIL is no heap symbol (no package table lists its cell), and printing it reads its name */
+    Symbol *nil = symbol_data(L, NIL);
+    add(&h, nil);
+    add_string(&h, nil->name);
     Obj snap = L->image_snapshot;
     if (is_type(snap, T_VECTOR)) {
         add(&h, (const void *)snap);
@@ -300,6 +309,16 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
     }
     Obj var = find_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     if (is_type(var, T_SYMBOL)) add_tree(&h, SYM(var)->value, 0);
+    /* the classes the start functions instantiate, from the variables they read them from (the
+     * code walk does not follow a variable's value): every evaluation makes an ABORT restart, and
+     * its class and slots were the cold pages a plain start touched */
+    for (size_t i = 0; i < sizeof start_classes / sizeof *start_classes; i++) {
+        Obj sym = find_cstr(L, L->pkg_system, start_classes[i]);
+        Obj c = is_type(sym, T_SYMBOL) ? SYM(sym)->value : NIL;
+        if (!is_type(c, T_INSTANCE)) continue;
+        add(&h, (const void *)c);
+        add(&h, INST(c)->slots);
+    }
     WalkCtx wc = {&h, call_depth()};
     each_start_function(L, walk_one, &wc);
     free(h.seen);

@@ -321,6 +321,14 @@ DEFPRIM(prim_setf_slot_value) {
     return std_set_slot_value(L, args[0], args[1], check_symbol(L, args[2]), false);
 }
 
+/* (sys:%set-slot-value object slot-name new-value): (SETF SLOT-VALUE) with the arguments in the
+ * order of a DEFSETF update function, so that (setf (slot-value o 'name) v) expands to a call of
+ * this primitive rather than a FUNCALL of #'(SETF SLOT-VALUE) (stdlib-lisp/clos.lisp) */
+DEFPRIM(prim_pct_set_slot_value) {
+    UNUSED_ARGS;
+    return std_set_slot_value(L, args[2], args[0], check_symbol(L, args[1]), false);
+}
+
 /* Where slot NAME of O (of class CLS, or NIL for a non-instance) lives once O is updated to its
  * class's current layout; NO_VALUE when there is no such slot. */
 static Obj current_slot_location(Lisp *L, Obj o, Obj cls, Obj name) {
@@ -628,6 +636,16 @@ DEFPRIM(prim_pct_class_typep) {
 
 #define MAX_DISPATCH_KEYS 32
 
+/* A generic function's cache (GF_CACHE, NIL when empty or stale): a simple vector of
+ *   [0] the *CLOS-EPOCH* it was made in, [1] its entry count,
+ *   [2] the position of the one argument it is keyed on when that is all (one key, no EQL
+ *       specializers: the path clos_dispatch takes without computing keys), else NIL,
+ *   [3] the required argument count then,
+ * then open-addressed entries of K keys (classes or EQL specializers) and the effective method.
+ * Whatever changes the dispatch (methods, the lambda list, classes) sets the slot to NIL or bumps
+ * the epoch, so [2] and [3] describe the generic function as long as the cache is current. */
+#define CACHE_HDR 4
+
 static inline uint64_t mix_key(uint64_t h, Obj k) {
     h ^= (uint64_t)WORD(k) >> 3;
     h *= 0x9E3779B97F4A7C15ull;
@@ -670,9 +688,9 @@ static Obj cache_lookup(Lisp *L, Obj *gs, int k, Obj *keys, uint64_t h) {
     Obj cache = gs[GF_CACHE];
     if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != SYM(S(P_CLOS_EPOCH))->value) return NO_VALUE;
     size_t w = (size_t)k + 1;
-    size_t cap = (VEC(cache)->len - 2) / w;
+    size_t cap = (VEC(cache)->len - CACHE_HDR) / w;
     size_t idx = (size_t)(h >> 7) & (cap - 1);
-    Obj *base = VEC(cache)->data + 2;
+    Obj *base = VEC(cache)->data + CACHE_HDR;
     for (size_t probes = 0; probes < cap; probes++) {
         Obj *e = base + idx * w;
         if (e[k] == NIL) return NO_VALUE;
@@ -690,31 +708,39 @@ static void cache_insert(Lisp *L, Obj gf, int k, Obj *keys, uint64_t h, Obj emf)
     Obj epoch = SYM(S(P_CLOS_EPOCH))->value;
     Obj cache = gs[GF_CACHE];
     size_t w = (size_t)k + 1;
-    if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != epoch || (VEC(cache)->len - 2) % w != 0) {
-        cache = make_vector(L, 2 + 4 * w, NIL);
+    if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != epoch || (VEC(cache)->len - CACHE_HDR) % w != 0) {
+        cache = make_vector(L, CACHE_HDR + 4 * w, NIL);
         VEC(cache)->data[0] = epoch;
         VEC(cache)->data[1] = FIX(0);
+        Obj disp = gs[GF_DISPATCH];
+        if (k == 1 && gs[GF_EQL_TABLES] == NIL && is_type(disp, T_VECTOR) && VEC(disp)->len == 1 &&
+            is_fixnum(gs[GF_NREQ])) {
+            VEC(cache)->data[2] = VEC(disp)->data[0];
+            VEC(cache)->data[3] = gs[GF_NREQ];
+        }
         gs[GF_CACHE] = cache;
     }
-    size_t cap = (VEC(cache)->len - 2) / w;
+    size_t cap = (VEC(cache)->len - CACHE_HDR) / w;
     size_t count = (size_t)FIXVAL(VEC(cache)->data[1]);
     if ((count + 1) * 2 > cap) {
         /* grow and rehash; a megamorphic function starts again rather than grow without bound */
         Obj old = cache;
         bool rehash = cap * 2 <= 4096;
         size_t ncap = rehash ? cap * 2 : cap;
-        cache = make_vector(L, 2 + ncap * w, NIL);
+        cache = make_vector(L, CACHE_HDR + ncap * w, NIL);
         VEC(cache)->data[0] = epoch;
+        VEC(cache)->data[2] = VEC(old)->data[2];
+        VEC(cache)->data[3] = VEC(old)->data[3];
         count = 0;
         if (rehash) {
             for (size_t j = 0; j < cap; j++) {
-                Obj *e = VEC(old)->data + 2 + j * w;
+                Obj *e = VEC(old)->data + CACHE_HDR + j * w;
                 if (e[k] == NIL) continue;
                 uint64_t hh = 0x12345678ull;
                 for (int i = 0; i < k; i++) hh = mix_key(hh, e[i]);
                 size_t idx = (size_t)(hh >> 7) & (ncap - 1);
-                while (VEC(cache)->data[2 + idx * w + (size_t)k] != NIL) idx = (idx + 1) & (ncap - 1);
-                memcpy(VEC(cache)->data + 2 + idx * w, e, w * sizeof(Obj));
+                while (VEC(cache)->data[CACHE_HDR + idx * w + (size_t)k] != NIL) idx = (idx + 1) & (ncap - 1);
+                memcpy(VEC(cache)->data + CACHE_HDR + idx * w, e, w * sizeof(Obj));
                 count++;
             }
         }
@@ -722,7 +748,7 @@ static void cache_insert(Lisp *L, Obj gf, int k, Obj *keys, uint64_t h, Obj emf)
         gs[GF_CACHE] = cache;
     }
     size_t idx = (size_t)(h >> 7) & (cap - 1);
-    Obj *base = VEC(cache)->data + 2;
+    Obj *base = VEC(cache)->data + CACHE_HDR;
     while (base[idx * w + (size_t)k] != NIL) {
         Obj *e = base + idx * w;
         int i = 0;
@@ -756,12 +782,18 @@ DEFPRIM(prim_pct_gf_cache_count) {
     if (!is_type(args[0], T_FUNCALLABLE)) err_type(L, args[0], S(GENERIC_FUNCTION));
     Obj cache = INST(args[0])->slots[GF_CACHE];
     if (!is_type(cache, T_VECTOR) || VEC(cache)->data[0] != SYM(S(P_CLOS_EPOCH))->value) return FIX(0);
-    return VEC(cache)->data[1];
+    return VEC(cache)->data[1];   /* the entry count (see CACHE_HDR) */
 }
 
 /* ---- effective methods ---- */
 
 static Obj run_chain(Lisp *L, Obj chain, int nargs, Obj *args, Obj arglist);
+
+/* Methods' functions are closures: apply them without funcall's dispatch on the function's type. */
+static inline Obj call_method_fn(Lisp *L, Obj fn, int nargs, Obj *args) {
+    if (LIKELY(is_type(fn, T_CLOSURE))) return apply_closure(L, fn, nargs, args);
+    return funcall(L, fn, nargs, args);
+}
 
 static Obj run_inner(Lisp *L, Obj inner, int nargs, Obj *args, Obj arglist) {
     Obj *d = VEC(inner)->data;
@@ -792,14 +824,14 @@ static Obj run_chain(Lisp *L, Obj chain, int nargs, Obj *args, Obj arglist) {
     if (is_type(m, T_VECTOR)) return run_inner(L, m, nargs, args, arglist);
     Obj *ms = INST(m)->slots;
     Obj fast = ms[M_FAST_FUNCTION];
-    if (fast != NIL) return funcall(L, fast, nargs, args);
+    if (fast != NIL) return call_method_fn(L, fast, nargs, args);
     if (arglist == NO_VALUE) arglist = list_from_array(L, nargs, args);
     Obj small[18];
     Obj *a = nargs + 2 <= 18 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(nargs + 2));
     a[0] = chain;
     a[1] = arglist;
     if (nargs) memcpy(a + 2, args, sizeof(Obj) * (size_t)nargs);
-    return funcall(L, ms[M_FUNCTION], nargs + 2, a);
+    return call_method_fn(L, ms[M_FUNCTION], nargs + 2, a);
 }
 
 _Noreturn static void key_error(Lisp *L, Obj key, Obj allowed) {
@@ -876,24 +908,9 @@ static inline Obj call_emf(Lisp *L, Obj emf, int nargs, Obj *args) {
     return run_emf(L, emf, nargs, args);
 }
 
-Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
+/* Everything but a warm one-key cache: compute the keys, look them up, or ask %GF-MISS. */
+static __attribute__((noinline)) Obj dispatch_general(Lisp *L, Obj gf, int nargs, Obj *args) {
     Obj *gs = INST(gf)->slots;
-    /* the common case: one specialised argument, no EQL specializers, a warm cache */
-    Obj disp = gs[GF_DISPATCH], cache = gs[GF_CACHE];
-    if (LIKELY(is_type(disp, T_VECTOR) && VEC(disp)->len == 1 && gs[GF_EQL_TABLES] == NIL &&
-               is_type(cache, T_VECTOR) && VEC(cache)->data[0] == SYM(S(P_CLOS_EPOCH))->value &&
-               nargs >= FIXVAL(gs[GF_NREQ]))) {
-        Obj key = fast_class_of(L, args[FIXVAL(VEC(disp)->data[0])]);
-        size_t cap = (VEC(cache)->len - 2) / 2;
-        size_t idx = (size_t)(mix_key(0x12345678ull, key) >> 7) & (cap - 1);
-        Obj *base = VEC(cache)->data + 2;
-        for (size_t probes = 0; probes < cap; probes++) {
-            Obj *e = base + idx * 2;
-            if (e[1] == NIL) break;
-            if (e[0] == key) return call_emf(L, e[1], nargs, args);
-            idx = (idx + 1) & (cap - 1);
-        }
-    }
     Obj keys[MAX_DISPATCH_KEYS];
     uint64_t h = 0;
     int k = compute_keys(L, gs, nargs, args, keys, &h);
@@ -903,6 +920,52 @@ Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
     }
     Obj emf = funcall2(L, S(P_GF_MISS), gf, list_from_array(L, nargs, args));
     return run_emf(L, emf, nargs, args);
+}
+
+/* Look KEY up in a one-key cache (see CACHE_HDR) and run what it holds, or go the general way. */
+static inline __attribute__((always_inline)) Obj probe_one_key(Lisp *L, Obj gf, Obj cache, Obj key, int nargs, Obj *args) {
+    Obj *d = VEC(cache)->data;
+    size_t mask = (VEC(cache)->len - CACHE_HDR) / 2 - 1;
+    size_t idx = (size_t)(mix_key(0x12345678ull, key) >> 7) & mask;
+    Obj *base = d + CACHE_HDR;
+    /* no bound on the probes: cache_insert keeps the table at most half full */
+    for (;;) {
+        Obj *e = base + idx * 2;
+        if (e[1] == NIL) break;
+        if (e[0] == key) return call_emf(L, e[1], nargs, args);
+        idx = (idx + 1) & mask;
+    }
+    return dispatch_general(L, gf, nargs, args);
+}
+
+/* The one-key path for an argument that is not an instance of a standard class. */
+static __attribute__((noinline)) Obj dispatch_one_key_other(Lisp *L, Obj gf, Obj cache, int nargs, Obj *args) {
+    Obj key = clos_class_of(L, args[FIXVAL(VEC(cache)->data[2])]);
+    return probe_one_key(L, gf, cache, key, nargs, args);
+}
+
+/* The one-key path: the argument's class looked up in the cache without computing keys. */
+static __attribute__((noinline)) Obj dispatch_one_key(Lisp *L, Obj gf, Obj cache, int nargs, Obj *args) {
+    Obj o = args[FIXVAL(VEC(cache)->data[2])];
+    if (LIKELY(is_type(o, T_INSTANCE))) {
+        Obj layout = INST(o)->layout;
+        if (LIKELY(is_type(layout, T_INSTANCE) && (INST(layout)->h.flags & INST_CLASS)))
+            return probe_one_key(L, gf, cache, layout, nargs, args);
+    }
+    return dispatch_one_key_other(L, gf, cache, nargs, args);
+}
+
+/* Which way a call goes, decided in few enough registers that neither way pays for saving any:
+ * the one-key path when the cache is current and keyed on one argument alone (one specialised
+ * argument, no EQL specializers), else the general one. */
+Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args) {
+    Obj cache = INST(gf)->slots[GF_CACHE];
+    if (LIKELY(is_type(cache, T_VECTOR))) {
+        Obj *d = VEC(cache)->data;
+        if (LIKELY(d[0] == SYM(S(P_CLOS_EPOCH))->value && is_fixnum(d[2]) && nargs >= FIXVAL(d[3])))
+            return dispatch_one_key(L, gf, cache, nargs, args);
+    }
+    return dispatch_general(L, gf, nargs, args);
 }
 
 /* (sys:%standard-dispatch gf &rest arguments): the standard discriminating function of GF, also
@@ -933,11 +996,16 @@ DEFPRIM(prim_pct_call_next_method) {
     Obj next = CDR(chain);
     if (next == NIL) return funcall2(L, S(P_NO_NEXT_METHOD_CALL), CAR(chain), arglist);
     Obj small[16];
-    size_t n = list_length_proper(L, arglist);
+    /* the argument list is usually the short proper list run_chain made: copy it in one walk */
+    size_t n = 0;
+    Obj x = arglist;
+    while (n < 16 && is_cons(x)) { small[n++] = CAR(x); x = CDR(x); }
+    if (LIKELY(x == NIL)) return run_chain(L, next, (int)n, small, arglist);
+    n = list_length_proper(L, arglist);
     if (n > 1u << 20) err_program(L, "too many arguments: %zu", n);
-    Obj *a = n <= 16 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * n);
+    Obj *a = (Obj *)gc_alloc(L, sizeof(Obj) * n);
     size_t i = 0;
-    for (Obj x = arglist; x != NIL; x = CDR(x)) a[i++] = CAR(x);
+    for (x = arglist; x != NIL; x = CDR(x)) a[i++] = CAR(x);
     return run_chain(L, next, (int)n, a, arglist);
 }
 
@@ -982,6 +1050,7 @@ const PrimDef clos_prims[] = {
     {"CLASS-OF", PK_CL, prim_class_of, 1, 1, 0, "(object)", "Return the class of which OBJECT is a direct instance."},
     {"SLOT-VALUE", PK_CL, prim_slot_value, 2, 2, 0, "(object slot-name)", "Return the value of the slot named SLOT-NAME in OBJECT."},
     {"(SETF SLOT-VALUE)", PK_CL, prim_setf_slot_value, 3, 3, 0, "(new-value object slot-name)", NULL},
+    {"%SET-SLOT-VALUE", PK_SYS, prim_pct_set_slot_value, 3, 3, 0, "(object slot-name new-value)", NULL},
     {"SLOT-BOUNDP", PK_CL, prim_slot_boundp, 2, 2, 0, "(instance slot-name)", "Whether the slot named SLOT-NAME of INSTANCE is bound."},
     {"SLOT-MAKUNBOUND", PK_CL, prim_slot_makunbound, 2, 2, 0, "(instance slot-name)", "Make the slot named SLOT-NAME of INSTANCE unbound."},
     {"SLOT-EXISTS-P", PK_CL, prim_slot_exists_p, 2, 2, 0, "(object slot-name)", "Whether OBJECT has a slot named SLOT-NAME."},

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 /* Land in frame F: restore the dynamic state it saved. F stays pushed. */
-static void land(Lisp *L, Frame *f) {
-    unbind_specials(L, f->special_sp);
+static inline __attribute__((always_inline)) void land(Lisp *L, Frame *f) {
+    if (L->special_sp > f->special_sp) unbind_specials(L, f->special_sp);
     /* once unwound well above the soft stack limit, the headroom is reserved again (a limit above
      * the soft one is the collector's depth probe: it stays) */
     if (L->stack_limit < L->stack_soft_limit && (char *)f > L->stack_soft_limit + L->cfg.stack_headroom) {
@@ -67,13 +67,20 @@ Frame *frame_outermost_toplevel(Lisp *L) {
     return found;
 }
 
+/* One walk finds the catch and sees whether an UNWIND-PROTECT lies between: without one (the
+ * common case) the throw lands at once, instead of unwind_to walking the frames again. The tag
+ * must be found before any cleanup runs (CLHS THROW), so a cleanup on the way defers to unwind_to. */
 _Noreturn void throw_to_tag(Lisp *L, Obj tag, Obj value) {
+    bool cleanup = false;
     for (Frame *f = L->frames; f; f = f->prev) {
         if (f->kind == FR_CATCH && f->tag == tag) {
             /* values are already in L->values / nvals; keep the primary there too */
             if (L->nvals == 1) L->values[0] = value;
-            unwind_to(L, f, JUMP_RETURN);
+            if (UNLIKELY(cleanup)) unwind_to(L, f, JUMP_RETURN);
+            land(L, f);
+            FRAME_LONGJMP(f, JUMP_RETURN);
         }
+        if (f->kind == FR_UNWIND_PROTECT) cleanup = true;
     }
     err_control(L, "Attempt to THROW to a tag that does not exist: %S", tag);
 }

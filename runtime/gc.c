@@ -3,6 +3,7 @@
 #include "error.h"
 #include "control.h"
 #include "image.h"
+#include "ticker.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
+#include <errno.h>
 
 _Thread_local Lisp *gc_current;
 
@@ -105,7 +108,10 @@ void gc_clear_stack(Lisp *L) {
      * evaluation of a process, at start), and no resident memory kept for the deepest one. */
     uintptr_t page = 4096, lo = ((uintptr_t)sp - n + page - 1) & ~(page - 1);
     uintptr_t hi = ((uintptr_t)sp - ((size_t)16 << 10)) & ~(page - 1);
-    if (n > ((size_t)32 << 10) && hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) n = (uintptr_t)sp - hi;
+    /* (ENOMEM: part of the range is not mapped, the main thread's stack not grown that far yet;
+     * what is mapped was given back all the same, and the rest reads as zeros when it grows) */
+    if (n > ((size_t)32 << 10) && hi > lo && (madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0 || errno == ENOMEM))
+        n = (uintptr_t)sp - hi;
     clear_below(n);
 }
 
@@ -218,7 +224,17 @@ static void *oom_fn(size_t n) { (void)n; return NULL; }
 /* The collector's warnings (repeated large allocations) are not for users. */
 static void quiet_warn(char *msg, GC_word arg) { (void)msg; (void)arg; }
 
+/* A program that collects may grow towards its heap cap, and its collections queue finalizers:
+ * both are polled at safe points the ticker thread sends down the slow path, so the first
+ * collection asks for the thread (ticker.c), and this interpreter's next safe point starts it. Run
+ * by the collector with its lock held: it only sets flags. */
+static void on_collection(void) {
+    ticker_want();
+    if (gc_current) lisp_request_poll(gc_current);
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+extern void *__libc_stack_end;       /* glibc: the main thread's stack pointer at entry */
 /* Start-up needs almost no heap: the boot image is mapped outside it (a second session's copy is
  * made room for by image.c), and a start, `tinycl mcp`'s initialize or a fresh session allocates
  * under 100 KB. The initial heap only trades collections against memory for programs that
@@ -234,9 +250,18 @@ static void do_init(void) {
      * collector's own GC_MARKERS variable still decides when set) */
     if (!getenv("GC_MARKERS")) GC_set_markers_count(1);
     GC_set_dont_precollect(1);       /* nothing to collect yet */
+    /* On the main thread its stack ends where the C library recorded it at entry: told so, the
+     * collector does not look the stack up with pthread_getattr_np, which reads all of
+     * /proc/self/maps (a tenth of the system calls' time of `tinycl -e nil`). From another
+     * thread it finds that thread's stack itself. */
+    if (getpid() == gettid() && __libc_stack_end) {
+        struct GC_stack_base main_stack = {__libc_stack_end};
+        GC_set_stackbottom(NULL, &main_stack);
+    }
     GC_INIT();
     if (!getenv("GC_INITIAL_HEAP_SIZE") && GC_get_heap_size() < INITIAL_HEAP) GC_expand_hp(INITIAL_HEAP - GC_get_heap_size());
     GC_allow_register_threads();
+    GC_set_start_callback(on_collection);
     GC_set_oom_fn(oom_fn);
     GC_set_warn_proc(quiet_warn);
     mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
@@ -348,8 +373,19 @@ static void *alloc_slow(Lisp *L, size_t n, bool atomic) {
     gc_heap_exhausted(L, n);
 }
 
-void *gc_alloc(Lisp *L, size_t n) {
-    L->heap_unflushed += n;
+/* gc_alloc's free list of N bytes is empty (or N is not small): refill it, or allocate alone.
+ * Each object of a batch is rounded up to whole words, which is what the collector's own
+ * allocation does with the word-sized objects the runtime makes. */
+void *gc_alloc_more(Lisp *L, size_t n) {
+    size_t w = (n + 7) >> 3;
+    if (w >= 1 && w <= GC_FREE_WORDS) {
+        void **p = (void **)GC_malloc_many(w * 8);
+        if (LIKELY(p != NULL)) {
+            L->gc_free[w] = *p;
+            *p = NULL;
+            return p;
+        }
+    }
     if (LIKELY(n < CHECKED_REQUEST)) {
         void *p = GC_MALLOC(n);
         if (LIKELY(p != NULL)) return p;

@@ -10,7 +10,25 @@ void gc_process_init(void);
 /* The interpreter whose errors allocation failures on this thread become (GMP has no context argument). */
 extern _Thread_local Lisp *gc_current;
 
-void *gc_alloc(Lisp *L, size_t n);          /* scanned, zeroed */
+/* Scanned, zeroed. A small object is popped from L's free list of its size in words
+ * (L->gc_free), which gc_alloc_more refills a batch at a time from the collector
+ * (GC_malloc_many: objects linked through their first word, the rest already zero): a few
+ * instructions instead of the collector's thread-specific lookup on every call. The lists hang
+ * from the Lisp structure, which the collector scans, so the objects on them stay reserved. */
+void *gc_alloc_more(Lisp *L, size_t n);
+static inline void *gc_alloc(Lisp *L, size_t n) {
+    L->heap_unflushed += n;
+    size_t w = (n + 7) >> 3;
+    if (LIKELY(w <= GC_FREE_WORDS)) {
+        void **p = (void **)L->gc_free[w];
+        if (LIKELY(p != NULL)) {
+            L->gc_free[w] = *p;
+            *p = NULL;
+            return p;
+        }
+    }
+    return gc_alloc_more(L, n);
+}
 void *gc_alloc_atomic(Lisp *L, size_t n);   /* never scanned, not zeroed */
 void *gc_alloc_uncleared(size_t n);          /* scanned, NOT zeroed, no cap: the caller writes every word first */
 void *gc_realloc(Lisp *L, void *p, size_t n);

@@ -13,9 +13,18 @@
  * an image object is cleared by it): it takes no lock, only reads the table of regions and sets a
  * byte, and calls mprotect. Faults that are not ours go to the handler installed before ours (the
  * default action, or a sanitizer's report). The table is changed only under the collector's lock,
- * so a collection never sees half of a change. */
+ * so a collection never sees half of a change.
+ *
+ * A region mapped privately from a file (the boot image mapped from the executable) is protected
+ * later, at the first collection or the first count of its pages (gcdirty_track_mapped): until
+ * then the kernel itself records which pages were written (they became the process's own copies,
+ * written.h), so a start that never collects takes no fault, no mprotect and no split of the
+ * mapping for the pages it writes (a start wrote 15 pages: a signal, an mprotect and a return
+ * each). Arming protects the region's mapped part read-only first and only then asks which pages
+ * were written, so that a write in between faults and is recorded as any later one. */
 #include "gcdirty.h"
 #include "imagecold.h"
+#include "written.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <gc/gc_mark.h>
@@ -36,6 +45,9 @@ typedef struct Region {
     _Atomic(char *) start;     /* NULL: a free slot */
     char *end;
     unsigned char *dirty;      /* a byte per page: written since loaded */
+    size_t hot;                /* a mapped region not yet armed: the bytes to protect when armed */
+    uint64_t *written;         /* room for the answer of written_pages when armed (a bit per page) */
+    atomic_bool armed;         /* protected (always, unless tracked with gcdirty_track_mapped) */
 } Region;
 
 static Region regions[MAX_REGIONS];
@@ -95,6 +107,33 @@ static void on_fault(int sig, siginfo_t *si, void *uc) {
     pass_on(sig, si, uc);
 }
 
+/* Protect a mapped region's pages now (the collector's lock held): read-only first, then the
+ * pages the kernel shows written (their own copies) are recorded and made writable again. Written
+ * before arming and not shown so (no /proc/self/pagemap): every page is recorded, and the region
+ * is scanned whole, as it would be untracked. Takes no lock and allocates nothing (it may run with
+ * the world stopped, where another thread may hold malloc's lock). */
+static void arm_locked(Region *r) {
+    if (atomic_load_explicit(&r->armed, memory_order_acquire)) return;
+    char *s = atomic_load_explicit(&r->start, memory_order_relaxed);
+    size_t pages = r->hot / page_size;
+    atomic_store_explicit(&r->armed, true, memory_order_release);
+    if (!pages) return;
+    if (mprotect(s, pages * page_size, PROT_READ) != 0 ||
+        !written_pages(s, pages * page_size, (volatile uintptr_t *)s, r->written)) {
+        for (size_t p = 0; p < pages; p++) __atomic_store_n(&r->dirty[p], 1, __ATOMIC_RELEASE);
+        mprotect(s, pages * page_size, PROT_READ | PROT_WRITE);
+        return;
+    }
+    for (size_t p = 0; p < pages;) {
+        if (!(r->written[p / 64] >> (p % 64) & 1)) { p++; continue; }
+        size_t q = p + 1;
+        while (q < pages && (r->written[q / 64] >> (q % 64) & 1)) q++;
+        for (size_t k = p; k < q; k++) __atomic_store_n(&r->dirty[k], 1, __ATOMIC_RELEASE);
+        if (mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE) != 0) { give_up(r, s); return; }
+        p = q;
+    }
+}
+
 /* Called by the collector, world stopped, while it pushes its roots. */
 static void push_dirty(void) {
     if (previous_push) previous_push();     /* the threads' stacks */
@@ -102,6 +141,7 @@ static void push_dirty(void) {
     for (size_t i = 0; i < n; i++) {
         char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
         if (!s) continue;
+        arm_locked(&regions[i]);
         size_t pages = (size_t)(regions[i].end - s + page_size - 1) / page_size;
         for (size_t p = 0; p < pages;) {
             if (!__atomic_load_n(&regions[i].dirty[p], __ATOMIC_ACQUIRE)) { p++; continue; }
@@ -140,7 +180,7 @@ static void install(void) {
     installed = true;
 }
 
-typedef struct Change { char *start; size_t bytes; unsigned char *dirty; bool done; } Change;
+typedef struct Change { char *start; size_t bytes; unsigned char *dirty; size_t hot; uint64_t *written; bool done; } Change;
 
 static void *add_locked(void *arg) {
     Change *c = (Change *)arg;
@@ -149,6 +189,9 @@ static void *add_locked(void *arg) {
     if (i == MAX_REGIONS) return NULL;
     regions[i].end = c->start + c->bytes;
     regions[i].dirty = c->dirty;
+    regions[i].hot = c->hot;
+    regions[i].written = c->written;
+    atomic_store_explicit(&regions[i].armed, c->written == NULL, memory_order_relaxed);
     atomic_store_explicit(&regions[i].start, c->start, memory_order_release);
     if (i == n) atomic_store_explicit(&nslots, n + 1, memory_order_release);
     c->done = true;
@@ -162,24 +205,31 @@ bool gcdirty_usable(void) {
 
 bool gcdirty_track(void *start, size_t bytes) { return gcdirty_track_part(start, bytes, bytes); }
 
-bool gcdirty_track_part(void *start, size_t bytes, size_t protect) {
+/* MAPPED: protected when armed (arm_locked), not now. */
+static bool track(void *start, size_t bytes, size_t protect, bool mapped) {
     pthread_once(&install_once, install);
     if (!installed || !bytes || (uintptr_t)start % page_size || protect > bytes) return false;
     size_t pages = (bytes + page_size - 1) / page_size;
-    Change c = {(char *)start, bytes, (unsigned char *)calloc(pages, 1), false};
-    if (!c.dirty) return false;
     size_t protect_pages = (protect + page_size - 1) / page_size;
+    Change c = {(char *)start, bytes, (unsigned char *)calloc(pages, 1), protect_pages * page_size, NULL, false};
+    if (!c.dirty) return false;
+    if (mapped && !(c.written = (uint64_t *)calloc((protect_pages + 63) / 64 + 1, sizeof(uint64_t)))) { free(c.dirty); return false; }
     /* read-only first: once the region is in the table, a collection relies on its clean pages */
-    if (protect_pages && mprotect(start, protect_pages * page_size, PROT_READ) != 0) { free(c.dirty); return false; }
+    if (!mapped && protect_pages && mprotect(start, protect_pages * page_size, PROT_READ) != 0) { free(c.dirty); return false; }
     GC_call_with_alloc_lock(add_locked, &c);
     if (!c.done) {
-        if (protect_pages) mprotect(start, protect_pages * page_size, PROT_READ | PROT_WRITE);
+        if (!mapped && protect_pages) mprotect(start, protect_pages * page_size, PROT_READ | PROT_WRITE);
         free(c.dirty);
+        free(c.written);
         return false;
     }
     GC_remove_roots(start, (char *)start + bytes);     /* if it was one, it is not scanned whole any more */
     return true;
 }
+
+bool gcdirty_track_part(void *start, size_t bytes, size_t protect) { return track(start, bytes, protect, false); }
+
+bool gcdirty_track_mapped(void *start, size_t bytes, size_t protect) { return track(start, bytes, protect, true); }
 
 static void *remove_locked(void *arg) {
     Change *c = (Change *)arg;
@@ -188,8 +238,10 @@ static void *remove_locked(void *arg) {
         if (atomic_load_explicit(&regions[i].start, memory_order_relaxed) != c->start) continue;
         atomic_store_explicit(&regions[i].start, NULL, memory_order_release);
         c->dirty = regions[i].dirty;
+        c->written = regions[i].written;
         c->bytes = (size_t)(regions[i].end - c->start);
         regions[i].dirty = NULL;
+        regions[i].written = NULL;
         c->done = true;
         break;
     }
@@ -198,11 +250,11 @@ static void *remove_locked(void *arg) {
 
 bool gcdirty_untrack(void *start) {
     if (!installed || !start) return false;
-    Change c = {(char *)start, 0, NULL, false};
+    Change c = {(char *)start, 0, NULL, 0, NULL, false};
     GC_call_with_alloc_lock(remove_locked, &c);
     if (!c.done) return false;
     free(c.dirty);
-    mprotect(start, (c.bytes + page_size - 1) / page_size * page_size, PROT_READ | PROT_WRITE);
+    free(c.written);
     return true;
 }
 
@@ -217,6 +269,8 @@ void gcdirty_written(void *start, size_t bytes) {
         size_t p = (size_t)(lo - s) / page_size, q = (size_t)(hi - s + page_size - 1) / page_size;
         imagecold_fill(s + p * page_size, (q - p) * page_size);
         for (size_t k = p; k < q; k++) __atomic_store_n(&regions[i].dirty[k], 1, __ATOMIC_RELEASE);
+        /* a region not armed yet is writable where it is mapped (its cold pages come read-only) */
+        if (!atomic_load_explicit(&regions[i].armed, memory_order_acquire) && q * page_size <= regions[i].hot) continue;
         if (mprotect(s + p * page_size, (q - p) * page_size, PROT_READ | PROT_WRITE) != 0) give_up(&regions[i], s);
     }
 }
@@ -237,10 +291,18 @@ void gcdirty_copy(void *dst, const void *src, size_t bytes) {
     }
 }
 
+static void *arm_region_locked(void *start) {
+    size_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load_explicit(&regions[i].start, memory_order_relaxed) == (char *)start) arm_locked(&regions[i]);
+    return NULL;
+}
+
 size_t gcdirty_pages(void *start, size_t *total) {
     size_t dirty = 0;
     if (total) *total = 0;
     if (!installed) return 0;
+    GC_call_with_alloc_lock(arm_region_locked, start);     /* the count is the recorded pages' */
     size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
     for (size_t i = 0; i < n; i++) {
         char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
@@ -253,3 +315,11 @@ size_t gcdirty_pages(void *start, size_t *total) {
 }
 
 size_t gcdirty_faults(void) { return atomic_load_explicit(&faults, memory_order_relaxed); }
+
+bool gcdirty_armed(void *start) {
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load_explicit(&regions[i].start, memory_order_acquire) == (char *)start)
+            return atomic_load_explicit(&regions[i].armed, memory_order_acquire);
+    return false;
+}

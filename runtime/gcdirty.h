@@ -14,10 +14,18 @@ bool gcdirty_track(void *start, size_t bytes);
 /* The same for a region of which only the first PROTECT bytes are made read-only here: the rest
  * are pages that come read-only when first touched (imagecold.h). */
 bool gcdirty_track_part(void *start, size_t bytes, size_t protect);
+/* The same for a region mapped privately from a file (nothing written since it was mapped), left
+ * writable for now: it is protected at the first collection, or the first gcdirty_pages, and the
+ * pages written until then, which the kernel tells (written.h), are recorded then. */
+bool gcdirty_track_mapped(void *start, size_t bytes, size_t protect);
+/* Whether the region at START is protected yet (false for a mapped one before its first
+ * collection, and for one not tracked). */
+bool gcdirty_armed(void *start);
 /* Whether regions can be tracked at all (not when the image is scanned whole: TINYCL_GC_SCAN_IMAGE,
  * Valgrind): the fault handler, which also brings in cold pages, is installed. */
 bool gcdirty_usable(void);
-/* Forget the region at START (before it is unmapped); false if it was not tracked. */
+/* Forget the region at START (before it is unmapped: its pages are left as they are); false if it
+ * was not tracked. */
 bool gcdirty_untrack(void *start);
 /* The BYTES from START are about to be written wholesale: record their pages at once instead of
  * taking a fault per page. Harmless outside tracked regions. */

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <pthread.h>
+#include <cpuid.h>
+#include <stdatomic.h>
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -136,12 +138,14 @@ size_t image_build_id(unsigned char out[32]) {
 /* ---- checksum: two running sums of words (Fletcher's scheme on 64-bit words), fast enough to run
  * on every start: eight independent lanes in two vectors, so that the sums do not wait on each
  * other, built twice (AVX2 where the processor has it, which halves the instructions; the result
- * is the same either way) ---- */
+ * is the same either way). The choice is made at the first call, not with target_clones: those
+ * link libgcc's processor probe, a constructor whose dozen CPUID instructions (each a trap to the
+ * hypervisor on a virtual machine) cost every start about 4% of its CPU time, checksum or not ---- */
 
 typedef uint64_t Lanes __attribute__((vector_size(32)));
 
-__attribute__((target_clones("avx2", "default")))
-static uint64_t checksum(const unsigned char *p, size_t n) {
+/* The sums, inlined into each of the two builds below. */
+static inline __attribute__((always_inline)) uint64_t checksum_lanes(const unsigned char *p, size_t n) {
     Lanes a0 = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
     Lanes a1 = {0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
     Lanes b0 = {n, 0, 0, 0}, b1 = {0, 0, 0, 0};
@@ -161,6 +165,30 @@ static uint64_t checksum(const unsigned char *p, size_t n) {
     for (int k = 0; k < 4; k++) h = (h ^ a0[k] ^ (b0[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     for (int k = 0; k < 4; k++) h = (h ^ a1[k] ^ (b1[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
     return h;
+}
+
+__attribute__((target("avx2"))) static uint64_t checksum_avx2(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
+static uint64_t checksum_plain(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
+
+/* AVX2 usable: the processor has it (CPUID leaf 7) and the system saves the YMM registers
+ * (OSXSAVE, and XCR0's SSE and AVX bits). */
+static bool checksum_has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7) return false;
+    __get_cpuid(1, &a, &b, &c, &d);
+    if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & bit_AVX2) != 0;
+}
+
+static uint64_t checksum(const unsigned char *p, size_t n) {
+    static _Atomic int avx2 = -1;      /* not yet asked */
+    int v = atomic_load_explicit(&avx2, memory_order_relaxed);
+    if (v < 0) atomic_store_explicit(&avx2, v = checksum_has_avx2(), memory_order_relaxed);
+    return v ? checksum_avx2(p, n) : checksum_plain(p, n);
 }
 
 /* ---- the writer ---- */
@@ -867,17 +895,19 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     size_t ncs = w.scanned_hot < w.scanned_len ? (ROUND_PAGE(w.scanned_len) - w.scanned_hot) / PAGE : 0;
     size_t nca = w.atomic_hot < w.atomic_len ? (ROUND_PAGE(w.atomic_len) - w.atomic_hot) / PAGE : 0;
     unsigned char *cold = NULL;
-    size_t cold_len = 0, cold_cap = 0;
+    size_t cold_len = 0;
     uint32_t *cold_offs = ncs + nca ? (uint32_t *)calloc(ncs + nca + 1, 4) : NULL;
-    for (size_t k = 0; !w.failed && k < ncs + nca; k++) {
-        cold_offs[k] = (uint32_t)cold_len;
-        const unsigned char *page = k < ncs ? w.scanned + w.scanned_hot + k * PAGE : w.atomic + w.atomic_hot + (k - ncs) * PAGE;
-        if (!imagecold_deflate(page, &cold, &cold_len, &cold_cap) || cold_len >= PART_LIMIT) {
+    const unsigned char **cold_pages = ncs + nca ? (const unsigned char **)malloc((ncs + nca) * sizeof *cold_pages) : NULL;
+    if (!w.failed && ncs + nca) {
+        for (size_t k = 0; cold_pages && k < ncs + nca; k++)
+            cold_pages[k] = k < ncs ? w.scanned + w.scanned_hot + k * PAGE : w.atomic + w.atomic_hot + (k - ncs) * PAGE;
+        if (!cold_offs || !cold_pages || !imagecold_pack(cold_pages, ncs + nca, &cold, &cold_len, cold_offs) ||
+            cold_len >= PART_LIMIT) {
             w.failed = true;
             snprintf(err, IMAGE_ERRLEN, "out of memory compressing an image");
         }
     }
-    if (cold_offs) cold_offs[ncs + nca] = (uint32_t)cold_len;
+    free(cold_pages);
     size_t cold_bytes = ncs + nca ? ((ncs + nca + 1) * 4 + cold_len + 7) & ~(size_t)7 : 0;
     unsigned char *out = NULL;
     if (!w.failed && (w.scanned_len >= PART_LIMIT || w.atomic_len >= PART_LIMIT)) {
@@ -1088,8 +1118,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
         a = as ? mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at))
                : want_a;
     ok = s == want_s && a == want_a;
-    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, prot);
-    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, PROT_READ | PROT_WRITE);
+    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot);
+    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE);
     if (!ok) {
         if (cs) { imagecold_forget(want_s + ss, PAGE); munmap(want_s + ss, x.ncold_s * PAGE); }
         if (ca) { imagecold_forget(want_a + as, PAGE); munmap(want_a + as, x.ncold_a * PAGE); }
@@ -1102,6 +1132,13 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
     return ok;
 }
 
+/* Where cold page K of an image goes when it is copied: the scanned part's, then the atomic part's. */
+typedef struct CopyTo { size_t ncold_s; unsigned char *scanned, *atomic; } CopyTo;
+static unsigned char *copy_to(void *arg, size_t k) {
+    CopyTo *t = (CopyTo *)arg;
+    return k < t->ncold_s ? t->scanned + k * PAGE : t->atomic + (k - t->ncold_s) * PAGE;
+}
+
 /* Copy the parts of H from BUF to SCANNED and ATOMIC (of their full sizes), inflating the cold pages. */
 static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *scanned, char *atomic) {
     Sections x = sections(h);
@@ -1109,12 +1146,8 @@ static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *sca
     memcpy(atomic, buf + h->atomic_at, h->atomic_hot);
     const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
     const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
-    for (size_t k = 0; k < x.ncold_s + x.ncold_a; k++) {
-        unsigned char *to = k < x.ncold_s ? (unsigned char *)scanned + h->scanned_hot + k * PAGE
-                                          : (unsigned char *)atomic + h->atomic_hot + (k - x.ncold_s) * PAGE;
-        if (!imagecold_inflate(data + offs[k], offs[k + 1] - offs[k], to)) return false;
-    }
-    return true;
+    CopyTo to = {x.ncold_s, (unsigned char *)scanned + h->scanned_hot, (unsigned char *)atomic + h->atomic_hot};
+    return imagecold_unpack(data, offs, x.ncold_s + x.ncold_a, copy_to, &to);
 }
 
 /* The header's checks, shared by the readers and image_check. */
@@ -1199,7 +1232,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         for (size_t k = 0; k <= x.ncold_s + x.ncold_a; k++) {
             uint32_t o;
             memcpy(&o, ip + k * 4, 4);
-            if (o < prev || o > room || (k == 0 && o != 0)) return refuse(err, "the image is corrupted (its compressed pages)");
+            if (o < prev || o > room) return refuse(err, "the image is corrupted (its compressed pages)");
             prev = o;
         }
     }
@@ -1346,7 +1379,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     /* from here the objects are live: the collector must see what they point to. Cold pages that
      * come when touched are tracked from here, as the caller would track the others (gcdirty.h) */
     if (lazy && fixed) {
-        made.tracked = gcdirty_track_part(scanned, h.scanned_bytes, ROUND_PAGE(h.scanned_hot));
+        made.tracked = gcdirty_track_mapped(scanned, h.scanned_bytes, ROUND_PAGE(h.scanned_hot));
         if (!made.tracked) {
             imagecold_fill(scanned, ss);
             imagecold_fill(atomic, as);

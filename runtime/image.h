@@ -29,9 +29,10 @@
 
 typedef struct ImageRegion { void *base; size_t size; } ImageRegion;
 
-#define IMAGE_FORMAT_VERSION 6u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded;
+#define IMAGE_FORMAT_VERSION 7u  /* 3: the checksum runs over 64-byte blocks; 4: block starts recorded;
                                    * 5: C addresses listed with their keys in the declared tables;
-                                   * 6: a hot part as it is and cold pages compressed */
+                                   * 6: a hot part as it is and cold pages compressed;
+                                   * 7: zstd with a dictionary instead of deflate */
 #define IMAGE_ERRLEN 256
 
 /* Serialise what ROOTS (NROOTS words: objects or raw pointers) reach. Returns a malloc'd buffer

@@ -1,4 +1,4 @@
-/* imagecold.c: the cold pages of an image, inflated one by one on their first touch (imagecold.h). */
+/* imagecold.c: the cold pages of an image, inflated on their first touch, alone or in runs (imagecold.h). */
 #include "imagecold.h"
 #include <errno.h>
 #include <pthread.h>
@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY     /* ZSTD_initStaticDCtx: a decompressor that never allocates */
+#include <zdict.h>
+#include <zstd.h>
 
 /* Ranges at once: an image has two parts, and one image at a time is mapped at its address. */
 #define MAX_RANGES 8
@@ -19,6 +21,7 @@ typedef struct Range {
     size_t npages;
     const uint32_t *offs;
     const unsigned char *data;
+    ZSTD_DDict *dict;              /* the image's dictionary (its bytes before the first page's), or NULL */
     int prot;
     _Atomic unsigned char *done;   /* a byte per page: inflated */
 } Range;
@@ -30,22 +33,13 @@ static atomic_size_t inflated;
  * what a start or a program touches that the hot part lacks (bootlayout.c). */
 static bool trace;
 
-/* The inflater: made once, outside any handler, reused under the lock. Its memory comes from a
- * static arena, so that inflating in a signal handler never calls malloc. */
-static z_stream inflater;
-static bool inflater_ready;
-static unsigned char arena[64 * 1024] __attribute__((aligned(16)));
-static size_t arena_used;
-
-static voidpf arena_alloc(voidpf opaque, uInt items, uInt size) {
-    (void)opaque;
-    size_t n = ((size_t)items * size + 15) & ~(size_t)15;
-    if (n > sizeof arena - arena_used) return Z_NULL;
-    void *p = arena + arena_used;
-    arena_used += n;
-    return p;
-}
-static void arena_free(voidpf opaque, voidpf p) { (void)opaque; (void)p; }
+/* The decompressor: made once, outside any handler, reused under the lock. Its memory is a
+ * mapping of its own, never malloc (the handler must not call it) and not static memory: the
+ * collector scans static memory as a root, and the decompressor keeps pointers into the last page
+ * it wrote and just past it, the first byte of the mapping above, often the collector's newest heap
+ * section (after reset-session {"systems": true}, such a word kept the 800 MB array of the last
+ * evaluation alive for the rest of the process: tests/mcp/transcripts/heap-reuse.txt). */
+static ZSTD_DCtx *inflater;
 
 static void lock(sigset_t *old) {
     sigset_t all;
@@ -58,75 +52,171 @@ static void unlock(const sigset_t *old) {
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-bool imagecold_deflate(const unsigned char *page, unsigned char **buf, size_t *len, size_t *cap) {
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) return false;
-    size_t bound = deflateBound(&z, IMAGECOLD_PAGE);
-    if (*len + bound > *cap) {
-        size_t c = *cap ? *cap * 2 : (size_t)1 << 20;
-        while (c < *len + bound) c *= 2;
-        unsigned char *b = (unsigned char *)realloc(*buf, c);
-        if (!b) { deflateEnd(&z); return false; }
-        *buf = b;
-        *cap = c;
+/* A compressor for pages: zstd at its strongest level, frames without their magic number, content
+ * size or checksum (the image's checksum covers them), with DICT (may be NULL) loaded. */
+static ZSTD_CCtx *compressor(const ZSTD_CDict *dict) {
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    if (c && (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 19)) ||
+              ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_format, ZSTD_f_zstd1_magicless)) ||
+              ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)) ||
+              ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+              (dict && ZSTD_isError(ZSTD_CCtx_refCDict(c, dict))))) {
+        ZSTD_freeCCtx(c);
+        return NULL;
     }
-    z.next_in = (Bytef *)page;
-    z.avail_in = IMAGECOLD_PAGE;
-    z.next_out = *buf + *len;
-    z.avail_out = (uInt)bound;
-    bool ok = deflate(&z, Z_FINISH) == Z_STREAM_END;
-    if (ok) *len += bound - z.avail_out;
-    deflateEnd(&z);
+    return c;
+}
+
+static bool grow(unsigned char **buf, size_t need, size_t *cap) {
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap * 2 : (size_t)1 << 20;
+    while (c < need) c *= 2;
+    unsigned char *b = (unsigned char *)realloc(*buf, c);
+    if (!b) return false;
+    *buf = b;
+    *cap = c;
+    return true;
+}
+
+static bool compress_onto(ZSTD_CCtx *c, const unsigned char *page, unsigned char **buf, size_t *len, size_t *cap) {
+    size_t bound = ZSTD_compressBound(IMAGECOLD_PAGE);
+    if (!grow(buf, *len + bound, cap)) return false;
+    size_t n = ZSTD_compress2(c, *buf + *len, bound, page, IMAGECOLD_PAGE);
+    if (ZSTD_isError(n)) return false;
+    *len += n;
+    return true;
+}
+
+bool imagecold_deflate(const unsigned char *page, unsigned char **buf, size_t *len, size_t *cap) {
+    ZSTD_CCtx *c = compressor(NULL);
+    bool ok = c && compress_onto(c, page, buf, len, cap);
+    ZSTD_freeCCtx(c);
+    return ok;
+}
+
+/* The dictionary: trained on the pages themselves (a 4 KB page alone is too short for a compressor
+ * to learn much from; with it the boot image's 1,358 cold pages take 14% fewer bytes and inflate
+ * a quarter faster). None when there are too few pages to train on. */
+#define DICT_BYTES (64 * 1024)
+
+bool imagecold_pack(const unsigned char *const *pages, size_t n, unsigned char **buf, size_t *len, uint32_t *offs) {
+    size_t cap = 0;
+    *buf = NULL;
+    *len = 0;
+    size_t dict_len = 0;
+    if (n >= 64) {
+        unsigned char *samples = (unsigned char *)malloc(n * IMAGECOLD_PAGE);
+        size_t *sizes = (size_t *)malloc(n * sizeof *sizes);
+        if (samples && sizes && grow(buf, DICT_BYTES, &cap)) {
+            for (size_t k = 0; k < n; k++) {
+                memcpy(samples + k * IMAGECOLD_PAGE, pages[k], IMAGECOLD_PAGE);
+                sizes[k] = IMAGECOLD_PAGE;
+            }
+            size_t d = ZDICT_trainFromBuffer(*buf, DICT_BYTES, samples, sizes, (unsigned)n);
+            dict_len = ZDICT_isError(d) ? 0 : d;
+        }
+        free(samples);
+        free(sizes);
+    }
+    ZSTD_CDict *dict = dict_len ? ZSTD_createCDict(*buf, dict_len, 19) : NULL;
+    ZSTD_CCtx *c = dict_len && !dict ? NULL : compressor(dict);
+    bool ok = c != NULL;
+    *len = dict_len;
+    for (size_t k = 0; ok && k < n; k++) {
+        offs[k] = (uint32_t)*len;
+        ok = compress_onto(c, pages[k], buf, len, &cap) && *len < UINT32_MAX;
+    }
+    offs[n] = (uint32_t)*len;
+    ZSTD_freeCCtx(c);
+    ZSTD_freeCDict(dict);
+    if (!ok) {
+        free(*buf);
+        *buf = NULL;
+    }
     return ok;
 }
 
 /* Under the lock. */
 static bool inflater_init_locked(void) {
-    if (!inflater_ready) {
-        inflater.zalloc = arena_alloc;
-        inflater.zfree = arena_free;
-        inflater_ready = inflateInit2(&inflater, -15) == Z_OK;
+    if (!inflater) {
+        size_t room = ZSTD_estimateDCtxSize();
+        void *m = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return false;
+        inflater = ZSTD_initStaticDCtx(m, room);
+        if (!inflater || ZSTD_isError(ZSTD_DCtx_setParameter(inflater, ZSTD_d_format, ZSTD_f_zstd1_magicless))) {
+            inflater = NULL;
+            munmap(m, room);
+        }
     }
-    return inflater_ready;
+    return inflater != NULL;
 }
 
-/* Under the lock. The stream is static memory, which the collector scans as a root: its pointers
- * are cleared once the page is inflated. Left there, NEXT_OUT pointed just past the page, and the
- * address past a mapping is often the first byte of the one above it, where the kernel put that
- * mapping just below the lowest (the collector's newest heap section, say): after
- * reset-session {"systems": true} the new interpreter's image, copied with its cold pages inflated
- * in place, ended where the 800 MB array of the last evaluation began, and that word kept the
- * array alive for the rest of the process (tests/mcp/transcripts/heap-reuse.txt). */
-static bool inflate_locked(const unsigned char *src, size_t srclen, unsigned char *dst) {
-    if (!inflater_init_locked() || inflateReset(&inflater) != Z_OK) return false;
-    inflater.next_in = (Bytef *)src;
-    inflater.avail_in = (uInt)srclen;
-    inflater.next_out = dst;
-    inflater.avail_out = IMAGECOLD_PAGE;
-    bool ok = inflate(&inflater, Z_FINISH) == Z_STREAM_END && inflater.avail_out == 0 && inflater.avail_in == 0;
-    inflater.next_in = inflater.next_out = Z_NULL;
-    return ok;
+/* Under the lock: SRC (SRCLEN bytes, compressed with DICT, which may be NULL) into the page at DST. */
+static bool inflate_locked(const unsigned char *src, size_t srclen, unsigned char *dst, const ZSTD_DDict *dict) {
+    if (!inflater_init_locked()) return false;
+    size_t n = dict ? ZSTD_decompress_usingDDict(inflater, dst, IMAGECOLD_PAGE, src, srclen, dict)
+                    : ZSTD_decompressDCtx(inflater, dst, IMAGECOLD_PAGE, src, srclen);
+    return !ZSTD_isError(n) && n == IMAGECOLD_PAGE;
 }
 
 bool imagecold_inflate(const unsigned char *src, size_t srclen, unsigned char *dst) {
     sigset_t old;
     lock(&old);
-    bool ok = inflate_locked(src, srclen, dst);
+    bool ok = inflate_locked(src, srclen, dst, NULL);
     unlock(&old);
     return ok;
 }
 
-bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, int prot) {
+/* The dictionary of a packed section: the bytes before its first page's (none: NULL, *OK true). */
+static ZSTD_DDict *dict_of(const unsigned char *data, const uint32_t *offs, bool *ok) {
+    ZSTD_DDict *d = offs[0] ? ZSTD_createDDict_byReference(data, offs[0]) : NULL;
+    *ok = !offs[0] || d;
+    return d;
+}
+
+bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n, unsigned char *(*dst)(void *, size_t),
+                      void *arg) {
+    bool ok;
+    ZSTD_DDict *dict = dict_of(data, offs, &ok);
+    sigset_t old;
+    lock(&old);
+    for (size_t k = 0; ok && k < n; k++)
+        ok = offs[k] <= offs[k + 1] && inflate_locked(data + offs[k], offs[k + 1] - offs[k], dst(arg, k), dict);
+    unlock(&old);
+    ZSTD_freeDDict(dict);
+    return ok;
+}
+
+/* How many pages a fault brings in: the page touched alone while the process has inflated fewer
+ * than RUN_AFTER (a plain start inflates none, and a small program a few), then the aligned run
+ * of RUN_PAGES around it: a first DEFCLASS or LOOP touches 300 to 600 pages of the 1,405 and
+ * loading a system 1,200, close together, and a run costs one fault and one mremap where each
+ * page cost its own (docs/performance.md, "Cold pages by runs, zstd"). TINYCL_IMAGE_COLD_RUN=N
+ * fixes the run at N pages (1: a page per fault, as under TINYCL_IMAGE_COLD_TRACE, whose trace is
+ * of the pages touched). */
+#define RUN_AFTER 64
+#define RUN_PAGES 16
+static size_t run_fixed;
+static size_t run_pages(size_t so_far) {
+    if (run_fixed) return run_fixed;
+    return so_far < RUN_AFTER ? 1 : RUN_PAGES;
+}
+
+bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot) {
     if (!npages) return true;
     _Atomic unsigned char *done = (_Atomic unsigned char *)calloc(npages, 1);
     if (!done) return false;
     const char *t = getenv("TINYCL_IMAGE_COLD_TRACE");
     trace = t && *t && *t != '0';
+    const char *run = getenv("TINYCL_IMAGE_COLD_RUN");
+    run_fixed = run && *run ? (strtoul(run, NULL, 10) ? strtoul(run, NULL, 10) : 1) : 0;
+    if (trace) run_fixed = 1;
     sigset_t old;
     lock(&old);
     bool ready = inflater_init_locked();
     unlock(&old);
+    ZSTD_DDict *dict = dict_len ? ZSTD_createDDict_byReference(data, dict_len) : NULL;
+    ready = ready && (dict || !dict_len);
     size_t i = 0;
     while (i < MAX_RANGES && atomic_load_explicit(&ranges[i].lo, memory_order_acquire)) i++;
     void *m = ready && i < MAX_RANGES ? mmap(lo, npages * IMAGECOLD_PAGE, PROT_NONE,
@@ -135,11 +225,13 @@ bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned
     if (m != (void *)lo) {
         if (m != MAP_FAILED) munmap(m, npages * IMAGECOLD_PAGE);
         free((void *)done);
+        ZSTD_freeDDict(dict);
         return false;
     }
     ranges[i].npages = npages;
     ranges[i].offs = offs;
     ranges[i].data = data;
+    ranges[i].dict = dict;
     ranges[i].prot = prot;
     ranges[i].done = done;
     atomic_store_explicit(&ranges[i].lo, lo, memory_order_release);
@@ -156,33 +248,45 @@ static void trace_page(const char *at) {
     (void)w;
 }
 
-/* Page P of range R in place, unless it is already; false when it does not inflate. */
-static bool bring_in(Range *r, char *lo, size_t p, bool *now, const char *at) {
+/* Pages P .. Q-1 of range R that are not there yet, in place; false when one does not inflate.
+ * Each run of absent pages is inflated aside into one fresh mapping and moved in whole: no thread
+ * sees a half-written page, and a run costs one mmap, mprotect and mremap instead of one per page
+ * (those calls, not the inflating, were half of a cold page's cost). *NOW: the page at AT (if
+ * any) was brought in here. */
+static bool bring_in(Range *r, char *lo, size_t p, size_t q, bool *now, const char *at) {
     *now = false;
-    if (atomic_load_explicit(&r->done[p], memory_order_acquire)) return true;
     sigset_t old;
     lock(&old);
     bool ok = true;
-    if (!atomic_load_explicit(&r->done[p], memory_order_relaxed)) {
-        /* inflated aside, then moved in whole: no thread sees a half-written page */
-        void *fresh = mmap(NULL, IMAGECOLD_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        ok = fresh != MAP_FAILED && r->offs[p] <= r->offs[p + 1] &&
-             inflate_locked(r->data + r->offs[p], r->offs[p + 1] - r->offs[p], (unsigned char *)fresh) &&
-             (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, IMAGECOLD_PAGE, r->prot) == 0) &&
-             mremap(fresh, IMAGECOLD_PAGE, IMAGECOLD_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) !=
-                 MAP_FAILED;
+    while (ok && p < q) {
+        if (atomic_load_explicit(&r->done[p], memory_order_relaxed)) { p++; continue; }
+        size_t e = p + 1;
+        while (e < q && !atomic_load_explicit(&r->done[e], memory_order_relaxed)) e++;
+        size_t bytes = (e - p) * IMAGECOLD_PAGE;
+        unsigned char *fresh = (unsigned char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                                                     MAP_PRIVATE | MAP_ANONYMOUS | (e - p > 1 ? MAP_POPULATE : 0), -1, 0);
+        ok = fresh != MAP_FAILED;
+        for (size_t k = p; ok && k < e; k++)
+            ok = r->offs[k] <= r->offs[k + 1] &&
+                 inflate_locked(r->data + r->offs[k], r->offs[k + 1] - r->offs[k], fresh + (k - p) * IMAGECOLD_PAGE, r->dict);
+        ok = ok && (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, bytes, r->prot) == 0) &&
+             mremap(fresh, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) != MAP_FAILED;
         if (ok) {
-            if (trace) trace_page(at ? at : lo + p * IMAGECOLD_PAGE);
-            atomic_store_explicit(&r->done[p], 1, memory_order_release);
-            atomic_fetch_add_explicit(&inflated, 1, memory_order_relaxed);
-            *now = true;
+            for (size_t k = p; k < e; k++) {
+                if (trace) trace_page(at && (size_t)(at - lo) / IMAGECOLD_PAGE == k ? at : lo + k * IMAGECOLD_PAGE);
+                atomic_store_explicit(&r->done[k], 1, memory_order_release);
+            }
+            atomic_fetch_add_explicit(&inflated, e - p, memory_order_relaxed);
+            if (at && (size_t)(at - lo) / IMAGECOLD_PAGE - p < e - p) *now = true;
         } else if (fresh != MAP_FAILED) {
-            munmap(fresh, IMAGECOLD_PAGE);
+            munmap(fresh, bytes);
         }
+        p = e;
     }
     unlock(&old);
     return ok;
 }
+
 
 bool imagecold_fault(void *addr) {
     char *a = (char *)addr;
@@ -190,8 +294,15 @@ bool imagecold_fault(void *addr) {
         char *lo = atomic_load_explicit(&ranges[i].lo, memory_order_acquire);
         if (!lo || a < lo || a >= lo + ranges[i].npages * IMAGECOLD_PAGE) continue;
         int saved = errno;
-        bool now;
-        if (!bring_in(&ranges[i], lo, (size_t)(a - lo) / IMAGECOLD_PAGE, &now, a)) {
+        bool now = false, ok = true;
+        size_t p = (size_t)(a - lo) / IMAGECOLD_PAGE, q = p + 1;
+        if (!atomic_load_explicit(&ranges[i].done[p], memory_order_acquire)) {
+            size_t run = run_pages(atomic_load_explicit(&inflated, memory_order_relaxed));
+            p -= p % run;
+            q = p + run < ranges[i].npages ? p + run : ranges[i].npages;
+            ok = bring_in(&ranges[i], lo, p, q, &now, a);
+        }
+        if (!ok) {
             static const char msg[] = "tinycl: a page of the boot image does not inflate (the executable is corrupted)\n";
             ssize_t w = write(2, msg, sizeof msg - 1);
             (void)w;
@@ -214,8 +325,9 @@ bool imagecold_fill(char *lo, size_t bytes) {
         size_t q = (size_t)((hi < s + ranges[i].npages * IMAGECOLD_PAGE ? hi : s + ranges[i].npages * IMAGECOLD_PAGE) - s +
                             IMAGECOLD_PAGE - 1) / IMAGECOLD_PAGE;
         bool now;
-        for (; p < q; p++)
-            if (!bring_in(&ranges[i], s, p, &now, NULL)) return false;
+        /* in runs of at most 64 pages, so that the lock (every signal blocked) is never held long */
+        for (; p < q; p += 64)
+            if (!bring_in(&ranges[i], s, p, q - p < 64 ? q : p + 64, &now, NULL)) return false;
     }
     return true;
 }
@@ -227,6 +339,8 @@ void imagecold_forget(char *lo, size_t bytes) {
         atomic_store_explicit(&ranges[i].lo, NULL, memory_order_release);
         free((void *)ranges[i].done);
         ranges[i].done = NULL;
+        ZSTD_freeDDict(ranges[i].dict);
+        ranges[i].dict = NULL;
     }
 }
 

@@ -103,7 +103,14 @@ typedef struct SymNode {       /* special/global variable */
 /* CALL: a fused test (nodes-test.c), the predicate call the test is or that NEG (a NOT or NULL
  * around it, whose branches are then swapped) takes; else NULL. */
 /* NEXT_VAR: the analysis context's list of IFs whose test reads a variable (fuse_if_var). */
-typedef struct IfNode { Node n; Node *test, *then, *els; struct CallNode *call, *neg; struct IfNode *next_var; } IfNode;
+/* VAR_INDEX, VAR_INDEX2: the slots of the variables a test of variables reads in place (fuse_if_var). */
+typedef struct IfNode {
+    Node n;
+    Node *test, *then, *els;
+    struct CallNode *call, *neg;
+    struct IfNode *next_var;
+    int var_index, var_index2;
+} IfNode;
 
 typedef struct SeqNode { Node n; int count; Node **forms; } SeqNode;
 
@@ -147,6 +154,7 @@ typedef struct CallNode {
     Obj cached;                /* a CL primitive the call was bound to at analysis (checked at each call) */
     int op;                    /* INLINE_*: a fixnum fast path for the commonest primitives */
     struct CallNode *next_var; /* the analysis context's list of inline calls of variables */
+    int slot0, slot1;          /* a two-argument inline call of variables: their slots (inline_two_in_place) */
 } CallNode;
 
 enum { INLINE_NONE, INLINE_CAR, INLINE_CDR, INLINE_1PLUS, INLINE_1MINUS, INLINE_NULL, INLINE_CONSP,
@@ -326,6 +334,13 @@ static inline int eql_quick(Obj a, Obj b) {
 /* The variant of the two-argument inline evaluator EV that reads arguments that are each a
  * variable of the current frame or a constant in place, or NULL (nodes.c). */
 EvalFn inline_vv_variant(EvalFn ev);
+/* Once the slots are known: give the two-argument inline call C (one with inline_vv_variant) the
+ * variant reading its arguments in place, if they are variables of the current frame or constants:
+ * _ll for two variables, _lc for a variable and a constant (their slots in C), else _vv. */
+void inline_two_in_place(CallNode *c);
+/* At analysis: the variant of inline call C that reads a global or special variable first argument
+ * in place when the second is a constant ((+ *x* 1)), or NULL (nodes.c). */
+EvalFn inline_global_variant(CallNode *c);
 
 /* The call of a CL primitive node C with its evaluated ARGS the general way: the primitive seen at
  * analysis, or whatever the symbol names now (the inline evaluators' slow path). */

@@ -63,56 +63,68 @@ static __attribute__((noinline)) Obj if_slow(Lisp *L, IfNode *i, int na, Obj a, 
 #define DECIDE(test) do { b = (test); goto decided; } while (0)
 #define FIXNUMS (is_fixnum(a) && is_fixnum(x))
 
-DEFINE_TEST1(ev_if_null, DECIDE(a == NIL);)
-DEFINE_TEST1(ev_if_consp, DECIDE(is_cons(a));)
-DEFINE_TEST1(ev_if_atom, DECIDE(!is_cons(a));)
-DEFINE_TEST1(ev_if_listp, DECIDE(a == NIL || is_cons(a));)
-DEFINE_TEST1(ev_if_symbolp, DECIDE(is_symbol(a));)
-DEFINE_TEST1(ev_if_numberp, DECIDE(is_number(a));)
-DEFINE_TEST1(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
-DEFINE_TEST1(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)
-DEFINE_TEST1(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
-DEFINE_TEST1(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
-DEFINE_TEST2(ev_if_eq, DECIDE(a == x);)
-DEFINE_TEST2(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
-DEFINE_TEST2(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
-DEFINE_TEST2(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
-DEFINE_TEST2(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
-DEFINE_TEST2(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
-DEFINE_TEST2(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)
-DEFINE_TEST2(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
+/* The fused predicates: each evaluator's name and what its fast path decides of A (and X, the
+ * second argument), listed once and expanded into every variant below. */
+#define IF_TESTS1(X)                                                          \
+    X(ev_if_null, DECIDE(a == NIL);)                                          \
+    X(ev_if_consp, DECIDE(is_cons(a));)                                       \
+    X(ev_if_atom, DECIDE(!is_cons(a));)                                       \
+    X(ev_if_listp, DECIDE(a == NIL || is_cons(a));)                           \
+    X(ev_if_symbolp, DECIDE(is_symbol(a));)                                   \
+    X(ev_if_numberp, DECIDE(is_number(a));)                                   \
+    X(ev_if_endp, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);) \
+    X(ev_if_zerop, if (is_fixnum(a)) DECIDE(a == FIX(0));)                    \
+    X(ev_if_plusp, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)         \
+    X(ev_if_minusp, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+#define IF_TESTS2(X)                                              \
+    X(ev_if_eq, DECIDE(a == x);)                                  \
+    X(ev_if_eql, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);) \
+    X(ev_if_lt, if (FIXNUMS) DECIDE(fixnum_less(a, x));)          \
+    X(ev_if_gt, if (FIXNUMS) DECIDE(fixnum_less(x, a));)          \
+    X(ev_if_le, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)         \
+    X(ev_if_ge, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)         \
+    X(ev_if_numeq, if (FIXNUMS) DECIDE(a == x);)                  \
+    X(ev_if_numne, if (FIXNUMS) DECIDE(a != x);)
 
-/* The same with the argument a variable of the current frame, read in place (fuse_if_var). */
+IF_TESTS1(DEFINE_TEST1)
+IF_TESTS2(DEFINE_TEST2)
+
+/* The same with the argument a variable of the current frame, read in place from the slot
+ * VAR_INDEX (fuse_if_var). Each comes twice: NAME for a test with a NOT or NULL around it (NEG),
+ * NAME_pos without, which need not look at NEG (two instructions of about fifteen). */
 #define DEFINE_TEST1_VAR(name, fast)                                                \
     static Obj name(Lisp *L, Node *n, Env *env) {                                   \
         IfNode *i = (IfNode *)n;                                                    \
         CallNode *c = i->call;                                                      \
-        Obj a = env->slots[((VarNode *)c->args[0])->index];                         \
+        Obj a = env->slots[i->var_index];                                           \
         bool b;                                                                     \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
         return if_slow(L, i, 1, a, NIL, env);                                       \
     decided:                                                                        \
         return if_branch(L, i, b, env);                                             \
+    }                                                                               \
+    static Obj name##_pos(Lisp *L, Node *n, Env *env) {                             \
+        IfNode *i = (IfNode *)n;                                                    \
+        CallNode *c = i->call;                                                      \
+        Obj a = env->slots[i->var_index];                                           \
+        bool b;                                                                     \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
+        return if_slow(L, i, 1, a, NIL, env);                                       \
+    decided:                                                                        \
+        return b ? EVAL(L, i->then, env) : EVAL(L, i->els, env);                    \
     }
 
-DEFINE_TEST1_VAR(ev_if_null_var, DECIDE(a == NIL);)
-DEFINE_TEST1_VAR(ev_if_consp_var, DECIDE(is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_atom_var, DECIDE(!is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_endp_var, if (is_cons(a)) DECIDE(false); if (a == NIL) DECIDE(true);)
-DEFINE_TEST1_VAR(ev_if_listp_var, DECIDE(a == NIL || is_cons(a));)
-DEFINE_TEST1_VAR(ev_if_symbolp_var, DECIDE(is_symbol(a));)
-DEFINE_TEST1_VAR(ev_if_numberp_var, DECIDE(is_number(a));)
-DEFINE_TEST1_VAR(ev_if_zerop_var, if (is_fixnum(a)) DECIDE(a == FIX(0));)
-DEFINE_TEST1_VAR(ev_if_plusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(FIX(0), a));)
-DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0)));)
+#define DEFINE_TEST1_VAR_OF(name, fast) DEFINE_TEST1_VAR(name##_var, fast)
+IF_TESTS1(DEFINE_TEST1_VAR_OF)
+#undef DEFINE_TEST1_VAR_OF
 
 /* Two arguments, each a variable of the current frame or a constant ((eql key 'sym) of CASE,
  * (>= i n) of DOTIMES), read in place: no node call, so no register is saved. */
-#define DEFINE_TEST2_VV(name, fast)                                                 \
+#define DEFINE_TEST2_VV(name, read_args, fast)                                      \
     static Obj name(Lisp *L, Node *n, Env *env) {                                   \
         IfNode *i = (IfNode *)n;                                                    \
         CallNode *c = i->call;                                                      \
-        Obj a = in_place_arg(c->args[0], env), x = in_place_arg(c->args[1], env);  \
+        read_args                                                                   \
         bool b;                                                                     \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }                  \
         return if_slow(L, i, 2, a, x, env);                                         \
@@ -120,16 +132,23 @@ DEFINE_TEST1_VAR(ev_if_minusp_var, if (is_fixnum(a)) DECIDE(fixnum_less(a, FIX(0
         return if_branch(L, i, b, env);                                             \
     }
 
-DEFINE_TEST2_VV(ev_if_eq_vv, DECIDE(a == x);)
-DEFINE_TEST2_VV(ev_if_eql_vv, int e = eql_quick(a, x); if (e >= 0) DECIDE(e);)
-DEFINE_TEST2_VV(ev_if_lt_vv, if (FIXNUMS) DECIDE(fixnum_less(a, x));)
-DEFINE_TEST2_VV(ev_if_gt_vv, if (FIXNUMS) DECIDE(fixnum_less(x, a));)
-DEFINE_TEST2_VV(ev_if_le_vv, if (FIXNUMS) DECIDE(!fixnum_less(x, a));)
-DEFINE_TEST2_VV(ev_if_ge_vv, if (FIXNUMS) DECIDE(!fixnum_less(a, x));)
-DEFINE_TEST2_VV(ev_if_numeq_vv, if (FIXNUMS) DECIDE(a == x);)
-DEFINE_TEST2_VV(ev_if_numne_vv, if (FIXNUMS) DECIDE(a != x);)
+/* Each comes three times: NAME_vv for a variable or a constant in either place, NAME_ll for two
+ * variables and NAME_lc for a variable and a constant, whose slots are in the IF node
+ * (VAR_INDEX, VAR_INDEX2: no test of what the argument is, no load of its node). */
+#define DEFINE_TEST2_IN_PLACE(name, fast)                                                           \
+    DEFINE_TEST2_VV(name##_vv, Obj a = in_place_arg(c->args[0], env);                               \
+                    Obj x = in_place_arg(c->args[1], env);, fast)                                   \
+    DEFINE_TEST2_VV(name##_ll, Obj a = env->slots[i->var_index]; Obj x = env->slots[i->var_index2];, \
+                    fast)                                                                           \
+    DEFINE_TEST2_VV(name##_lc, Obj a = env->slots[i->var_index];                                    \
+                    Obj x = ((ConstNode *)c->args[1])->value;, fast)
+
+IF_TESTS2(DEFINE_TEST2_IN_PLACE)
+#undef DEFINE_TEST2_IN_PLACE
 
 #undef FIXNUMS
+#undef IF_TESTS1
+#undef IF_TESTS2
 #undef DECIDE
 #undef DEFINE_TEST1
 #undef DEFINE_TEST1_VAR
@@ -139,7 +158,7 @@ DEFINE_TEST2_VV(ev_if_numne_vv, if (FIXNUMS) DECIDE(a != x);)
 /* (if VAR ...) with VAR in the current frame: the slot is tested in place. */
 static Obj ev_if_lref0(Lisp *L, Node *n, Env *env) {
     IfNode *i = (IfNode *)n;
-    return env->slots[((VarNode *)i->test)->index] != NIL ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
+    return env->slots[i->var_index] != NIL ? EVAL(L, i->then, env) : EVAL(L, i->els, env);
 }
 
 /* The predicates fused, by name in CL and argument count. */
@@ -162,18 +181,18 @@ static EvalFn fused_evaluator(Lisp *L, CallNode *c) {
 }
 
 /* The predicates that have a variant reading a variable in place. */
-static const struct { EvalFn ev, var; } fused_var_tests[] = {
-    {ev_if_null, ev_if_null_var}, {ev_if_consp, ev_if_consp_var}, {ev_if_atom, ev_if_atom_var},
-    {ev_if_endp, ev_if_endp_var}, {ev_if_listp, ev_if_listp_var}, {ev_if_symbolp, ev_if_symbolp_var},
-    {ev_if_numberp, ev_if_numberp_var}, {ev_if_zerop, ev_if_zerop_var}, {ev_if_plusp, ev_if_plusp_var},
-    {ev_if_minusp, ev_if_minusp_var},
+#define VAR_TEST(p) {ev_if_##p, ev_if_##p##_var, ev_if_##p##_var_pos}
+static const struct { EvalFn ev, var, pos; } fused_var_tests[] = {
+    VAR_TEST(null), VAR_TEST(consp), VAR_TEST(atom), VAR_TEST(endp), VAR_TEST(listp), VAR_TEST(symbolp),
+    VAR_TEST(numberp), VAR_TEST(zerop), VAR_TEST(plusp), VAR_TEST(minusp),
 };
+#undef VAR_TEST
 /* The same for two arguments, each a variable or a constant. */
-static const struct { EvalFn ev, var; } fused_vv_tests[] = {
-    {ev_if_eq, ev_if_eq_vv}, {ev_if_eql, ev_if_eql_vv}, {ev_if_lt, ev_if_lt_vv}, {ev_if_gt, ev_if_gt_vv},
-    {ev_if_le, ev_if_le_vv}, {ev_if_ge, ev_if_ge_vv}, {ev_if_numeq, ev_if_numeq_vv},
-    {ev_if_numne, ev_if_numne_vv},
+#define VV_TEST(p) {ev_if_##p, ev_if_##p##_vv, ev_if_##p##_ll, ev_if_##p##_lc}
+static const struct { EvalFn ev, var, ll, lc; } fused_vv_tests[] = {
+    VV_TEST(eq), VV_TEST(eql), VV_TEST(lt), VV_TEST(gt), VV_TEST(le), VV_TEST(ge), VV_TEST(numeq), VV_TEST(numne),
 };
+#undef VV_TEST
 
 Obj ev_lref(Lisp *L, Node *n, Env *env);
 Obj ev_if(Lisp *L, Node *n, Env *env);
@@ -190,18 +209,38 @@ bool if_tests_var(IfNode *i) {
 
 void fuse_if_var(IfNode *i) {
     if (i->n.ev == ev_if) {
-        if (i->test->ev == ev_lref0) i->n.ev = ev_if_lref0;
+        if (i->test->ev == ev_lref0) {
+            i->var_index = ((VarNode *)i->test)->index;
+            i->n.ev = ev_if_lref0;
+        }
         return;
     }
     if (i->call->nargs == 2) {
-        if (!args_in_place(i->call->args[0], i->call->args[1], ev_lref0)) return;
-        for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++)
-            if (i->n.ev == fused_vv_tests[k].ev) i->n.ev = fused_vv_tests[k].var;
+        Node *a = i->call->args[0], *x = i->call->args[1];
+        if (!args_in_place(a, x, ev_lref0)) return;
+        for (size_t k = 0; k < sizeof fused_vv_tests / sizeof *fused_vv_tests; k++) {
+            if (i->n.ev != fused_vv_tests[k].ev) continue;
+            if (a->ev == ev_lref0 && x->ev == ev_lref0) {
+                i->var_index = ((VarNode *)a)->index;
+                i->var_index2 = ((VarNode *)x)->index;
+                i->n.ev = fused_vv_tests[k].ll;
+            } else if (a->ev == ev_lref0) {
+                i->var_index = ((VarNode *)a)->index;
+                i->n.ev = fused_vv_tests[k].lc;
+            } else {
+                i->n.ev = fused_vv_tests[k].var;
+            }
+            return;
+        }
         return;
     }
     if (i->call->args[0]->ev != ev_lref0) return;
+    i->var_index = ((VarNode *)i->call->args[0])->index;
     for (size_t k = 0; k < sizeof fused_var_tests / sizeof *fused_var_tests; k++)
-        if (i->n.ev == fused_var_tests[k].ev) i->n.ev = fused_var_tests[k].var;
+        if (i->n.ev == fused_var_tests[k].ev) {
+            i->n.ev = i->neg ? fused_var_tests[k].var : fused_var_tests[k].pos;
+            return;
+        }
 }
 
 void fuse_if_test(Lisp *L, IfNode *i) {
@@ -245,5 +284,13 @@ const EvalDef nodes_test_evaluators[] = {
     EVALDEF(ev_if_plusp_var), EVALDEF(ev_if_minusp_var), EVALDEF(ev_if_eq_vv), EVALDEF(ev_if_eql_vv),
     EVALDEF(ev_if_lt_vv), EVALDEF(ev_if_gt_vv), EVALDEF(ev_if_le_vv), EVALDEF(ev_if_ge_vv),
     EVALDEF(ev_if_numeq_vv), EVALDEF(ev_if_numne_vv),
+    EVALDEF(ev_if_null_var_pos), EVALDEF(ev_if_consp_var_pos), EVALDEF(ev_if_atom_var_pos),
+    EVALDEF(ev_if_endp_var_pos), EVALDEF(ev_if_listp_var_pos), EVALDEF(ev_if_symbolp_var_pos),
+    EVALDEF(ev_if_numberp_var_pos), EVALDEF(ev_if_zerop_var_pos), EVALDEF(ev_if_plusp_var_pos),
+    EVALDEF(ev_if_minusp_var_pos),
+    EVALDEF(ev_if_eq_ll), EVALDEF(ev_if_eq_lc), EVALDEF(ev_if_eql_ll), EVALDEF(ev_if_eql_lc),
+    EVALDEF(ev_if_lt_ll), EVALDEF(ev_if_lt_lc), EVALDEF(ev_if_gt_ll), EVALDEF(ev_if_gt_lc),
+    EVALDEF(ev_if_le_ll), EVALDEF(ev_if_le_lc), EVALDEF(ev_if_ge_ll), EVALDEF(ev_if_ge_lc),
+    EVALDEF(ev_if_numeq_ll), EVALDEF(ev_if_numeq_lc), EVALDEF(ev_if_numne_ll), EVALDEF(ev_if_numne_lc),
     {0},
 };

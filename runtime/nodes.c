@@ -252,7 +252,7 @@ static __attribute__((noinline)) Obj run_tail_calls(Lisp *L, Lambda *lam, Env *f
 static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lambda *lam, Env *frame, int na) {
     (void)na;   /* lam->ll.nreq: the record finds it there */
     frame->parent = CLOSURE(fn)->env;
-    safe_point(L);
+    safe_point_at(L, frame);
     /* a direct call's record: three words, its arguments read from the frame (see CallRecord) */
     CallRecord *caller = L->calls, rec;
     rec.link = (CallRecord *)((uintptr_t)caller | 1);
@@ -261,7 +261,12 @@ static inline __attribute__((always_inline)) Obj direct_run(Lisp *L, Obj fn, Lam
     L->calls = &rec;
     PROFILE_ENTER(L, &rec);
     Obj r = EVAL(L, lam->body, frame);
-    if (UNLIKELY(r == TAIL_MARK)) r = run_tail_calls(L, lam, frame);
+    /* run_tail_calls inline: a loop over a list enters it on nearly every call */
+    while (UNLIKELY(r == TAIL_MARK)) {
+        for (int i = lam->ll.nreq; i < lam->nslots; i++) frame->slots[i] = OBJ(0);
+        safe_point_at(L, frame);
+        r = EVAL(L, lam->body, frame);
+    }
     PROFILE_EXIT(L, &rec);
     L->calls = caller;
     return r;
@@ -308,7 +313,9 @@ Obj ev_call_global(Lisp *L, Node *n, Env *env) {
  * A call of a global function with 1 to 6 arguments: when the function is a closure whose
  * Lambda takes exactly that many arguments directly (direct_arity), each argument is evaluated
  * straight into the slot of a fixed-size frame, the loop unrolled; any other callee goes the
- * general way (ev_call_global), which checks the argument count and signals what it signals. */
+ * general way (ev_call_global), which checks the argument count and signals what it signals.
+ * The direct half is inline in the evaluator: the general way then pays for its saved registers
+ * and frame, and the direct way saves a call, its argument moves and a second prologue. */
 
 
 /* The callee's frame is filled with the arguments: run its body, unless evaluating them changed
@@ -324,7 +331,7 @@ static inline __attribute__((always_inline)) Obj direct_enter(Lisp *L, CallNode 
 }
 
 #define DEFINE_CALL_GLOBAL(name, N, STORE_ARGS)                                             \
-    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+    static inline __attribute__((always_inline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
                                                        Env *env) {                          \
         Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */                             \
         Env *frame = (Env *)buf;                                                            \
@@ -361,7 +368,7 @@ DEFINE_CALL_GLOBAL(ev_call_global6, 6, STORE_ARG(0) STORE_ARG(1) STORE_ARG(2) ST
 /* The same for a call of a local function (FLET, LABELS) or a lambda form: the function is the
  * value of its node, evaluated before the arguments. */
 #define DEFINE_CALL_LOCAL(name, N, STORE_ARGS)                                              \
-    static __attribute__((noinline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
+    static inline __attribute__((always_inline)) Obj name##_direct(Lisp *L, CallNode *c, Obj fn, Lambda *lam, \
                                                        Env *env) {                          \
         Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */                             \
         Env *frame = (Env *)buf;                                                            \
@@ -454,6 +461,62 @@ Obj ev_call_self_tail4(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env,
 Obj ev_call_self_tail5(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 5); }
 Obj ev_call_self_tail6(Lisp *L, Node *n, Env *env) { return self_tail(L, n, env, 6); }
 
+Obj ev_inline_car_var(Lisp *L, Node *n, Env *env);
+Obj ev_inline_cdr_var(Lisp *L, Node *n, Env *env);
+
+/* ---- self tail calls whose arguments need no node call ----
+ * When every argument of a self tail call is a variable of the current frame, a constant, or CAR or
+ * CDR of a variable of the current frame (LIST-SHORTER-P's (cdr a) (cdr b)), the arguments are read
+ * in place: the fast path calls nothing, so it saves no register. Such an argument has no side
+ * effect, so when one cannot be read so (CAR of a non-list, CAR or CDR no longer CL's) or the call
+ * cannot loop, the ordinary self tail call reads them all again, and signals what it signals. */
+static bool simple_arg_p(Node *a) {
+    return a->ev == ev_lref0 || a->ev == ev_const || a->ev == ev_inline_car_var || a->ev == ev_inline_cdr_var;
+}
+
+static inline __attribute__((always_inline)) bool simple_cxr(Node *a, Env *env, Obj *out, bool car) {
+    CallNode *c = (CallNode *)a;
+    Obj x = env->slots[c->slot0];
+    if (UNLIKELY(SYM(c->fname)->function != c->cached)) return false;
+    if (LIKELY(is_cons(x))) { *out = car ? CAR(x) : CDR(x); return true; }
+    *out = NIL;
+    return x == NIL;
+}
+
+/* CDR first: the commonest argument of a loop over a list (the others cost a compare more). */
+static inline __attribute__((always_inline)) bool simple_arg(Node *a, Env *env, Obj *out) {
+    EvalFn ev = a->ev;
+    if (ev == ev_inline_cdr_var) return simple_cxr(a, env, out, false);
+    if (ev == ev_lref0) { *out = env->slots[((VarNode *)a)->index]; return true; }
+    if (ev == ev_inline_car_var) return simple_cxr(a, env, out, true);
+    *out = ((ConstNode *)a)->value;   /* ev_const: simple_arg_p admits nothing else */
+    return true;
+}
+
+#define DEFINE_SELF_TAIL_SIMPLE(name, general, N)                                              \
+    Obj name(Lisp *L, Node *n, Env *env) {                                                     \
+        CallNode *c = (CallNode *)n;                                                           \
+        Obj a[N];                                                                              \
+        _Pragma("GCC unroll 6")                                                                \
+        for (int i = 0; i < N; i++)                                                            \
+            if (UNLIKELY(!simple_arg(c->args[i], env, &a[i]))) return general(L, n, env);       \
+        CallRecord *rec = L->calls;                                                            \
+        if (LIKELY(SYM(c->fname)->function == rec->fn) && LIKELY(rec->env == env) &&           \
+            LIKELY(!L->profiling) && LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))) { \
+            _Pragma("GCC unroll 6")                                                            \
+            for (int i = 0; i < N; i++) env->slots[i] = a[i];                                  \
+            return TAIL_MARK;                                                                  \
+        }                                                                                      \
+        return general(L, n, env);                                                             \
+    }
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple1, ev_call_self_tail1, 1)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple2, ev_call_self_tail2, 2)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple3, ev_call_self_tail3, 3)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple4, ev_call_self_tail4, 4)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple5, ev_call_self_tail5, 5)
+DEFINE_SELF_TAIL_SIMPLE(ev_call_self_tail_simple6, ev_call_self_tail6, 6)
+#undef DEFINE_SELF_TAIL_SIMPLE
+
 Obj ev_if(Lisp *L, Node *n, Env *env);
 Obj ev_block(Lisp *L, Node *n, Env *env);
 Obj ev_the(Lisp *L, Node *n, Env *env);
@@ -477,7 +540,13 @@ static void mark_tail(Node *n, Lambda *lam) {
         CallNode *c = (CallNode *)n;
         static const EvalFn self[] = {ev_call_self_tail1, ev_call_self_tail2, ev_call_self_tail3,
                                       ev_call_self_tail4, ev_call_self_tail5, ev_call_self_tail6};
-        if (c->fname == lam->name && c->nargs == lam->ll.nreq) c->n.ev = self[c->nargs - 1];
+        static const EvalFn simple[] = {ev_call_self_tail_simple1, ev_call_self_tail_simple2,
+                                        ev_call_self_tail_simple3, ev_call_self_tail_simple4,
+                                        ev_call_self_tail_simple5, ev_call_self_tail_simple6};
+        if (c->fname != lam->name || c->nargs != lam->ll.nreq) return;
+        bool all_simple = true;
+        for (int i = 0; i < c->nargs; i++) all_simple = all_simple && simple_arg_p(c->args[i]);
+        c->n.ev = (all_simple ? simple : self)[c->nargs - 1];
     }
 }
 
@@ -586,7 +655,7 @@ DEFINE_INLINE1(ev_inline_zerop, if (is_fixnum(a)) { L->nvals = 1; return a == FI
 #define DEFINE_INLINE1_VAR(name, fast)                                  \
     Obj name(Lisp *L, Node *n, Env *env) {                              \
         CallNode *c = (CallNode *)n;                                    \
-        Obj a = env->slots[((VarNode *)c->args[0])->index];             \
+        Obj a = env->slots[c->slot0];   /* inline_in_place */           \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { fast }      \
         return prim_slow1(L, c, a);                                     \
     }
@@ -628,6 +697,18 @@ DEFINE_INLINE1(ev_inline_caddr, CXR(true, false, false))
         Obj a = in_place_arg(c->args[0], env), b = in_place_arg(c->args[1], env); \
         if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
         return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_ll(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[c->slot0], b = env->slots[c->slot1];         \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
+    }                                                                   \
+    static Obj name##_lc(Lisp *L, Node *n, Env *env) {                  \
+        CallNode *c = (CallNode *)n;                                    \
+        Obj a = env->slots[c->slot0], b = ((ConstNode *)c->args[1])->value; \
+        if (LIKELY(SYM(c->fname)->function == c->cached)) { __VA_ARGS__ } \
+        return prim_slow2(L, c, a, b);                                  \
     }
 #define FIXNUMS (is_fixnum(a) && is_fixnum(b))
 #define COMPARE(test) if (FIXNUMS) { L->nvals = 1; return (test) ? S(T) : NIL; }
@@ -658,16 +739,60 @@ DEFINE_INLINE2(ev_inline_mod,
 #undef FIXNUMS
 #undef DEFINE_INLINE2
 
-static const struct { EvalFn ev, vv; } inline_vv[] = {
-    {ev_inline_add, ev_inline_add_vv}, {ev_inline_sub, ev_inline_sub_vv}, {ev_inline_lt, ev_inline_lt_vv},
-    {ev_inline_gt, ev_inline_gt_vv}, {ev_inline_le, ev_inline_le_vv}, {ev_inline_ge, ev_inline_ge_vv},
-    {ev_inline_numeq, ev_inline_numeq_vv}, {ev_inline_eq, ev_inline_eq_vv}, {ev_inline_eql, ev_inline_eql_vv},
-    {ev_inline_cons, ev_inline_cons_vv}, {ev_inline_mul, ev_inline_mul_vv}, {ev_inline_mod, ev_inline_mod_vv},
+#define IN_PLACE(op) {ev_inline_##op, ev_inline_##op##_vv, ev_inline_##op##_ll, ev_inline_##op##_lc}
+static const struct { EvalFn ev, vv, ll, lc; } inline_vv[] = {
+    IN_PLACE(add), IN_PLACE(sub), IN_PLACE(lt), IN_PLACE(gt), IN_PLACE(le), IN_PLACE(ge), IN_PLACE(numeq),
+    IN_PLACE(eq), IN_PLACE(eql), IN_PLACE(cons), IN_PLACE(mul), IN_PLACE(mod),
 };
+#undef IN_PLACE
 
 EvalFn inline_vv_variant(EvalFn ev) {
     for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++)
         if (inline_vv[i].ev == ev) return inline_vv[i].vv;
+    return NULL;
+}
+
+void inline_two_in_place(CallNode *c) {
+    Node *a = c->args[0], *b = c->args[1];
+    if (!args_in_place(a, b, ev_lref0)) return;
+    for (size_t i = 0; i < sizeof inline_vv / sizeof *inline_vv; i++) {
+        if (inline_vv[i].ev != c->n.ev) continue;
+        if (a->ev == ev_lref0 && b->ev == ev_lref0) {
+            c->slot0 = ((VarNode *)a)->index;
+            c->slot1 = ((VarNode *)b)->index;
+            c->n.ev = inline_vv[i].ll;
+        } else if (a->ev == ev_lref0) {
+            c->slot0 = ((VarNode *)a)->index;
+            c->n.ev = inline_vv[i].lc;
+        } else {
+            c->n.ev = inline_vv[i].vv;
+        }
+        return;
+    }
+}
+
+/* (+ *x* 1), (- *x* 1): a global or special variable and a constant (a counter; INCF of a special
+ * variable), the variable's value read in place. An unbound variable, a non-fixnum or an overflow
+ * goes the general way, which reads the variable again and signals what it signals. */
+#define DEFINE_INLINE_GC(name, general, op)                                             \
+    static Obj name(Lisp *L, Node *n, Env *env) {                                       \
+        CallNode *c = (CallNode *)n;                                                    \
+        Obj a = SYM(((SymNode *)c->args[0])->sym)->value, b = ((ConstNode *)c->args[1])->value, r; \
+        if (LIKELY(SYM(c->fname)->function == c->cached) && LIKELY(is_fixnum(a) && is_fixnum(b)) && \
+            LIKELY(op(a, b, &r))) {                                                     \
+            L->nvals = 1;                                                               \
+            return r;                                                                   \
+        }                                                                               \
+        return general(L, n, env);                                                      \
+    }
+DEFINE_INLINE_GC(ev_inline_add_gc, ev_inline_add, fixnum_add_checked)
+DEFINE_INLINE_GC(ev_inline_sub_gc, ev_inline_sub, fixnum_sub_checked)
+#undef DEFINE_INLINE_GC
+
+EvalFn inline_global_variant(CallNode *c) {
+    if (c->nargs != 2 || c->args[0]->ev != ev_gref || c->args[1]->ev != ev_const) return NULL;
+    if (c->n.ev == ev_inline_add) return ev_inline_add_gc;
+    if (c->n.ev == ev_inline_sub) return ev_inline_sub_gc;
     return NULL;
 }
 
@@ -689,11 +814,10 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
 /* ---- (1+ v) and (1- v) of a variable of the current frame, read in place ----
  * (inline_in_place, at finalisation; the two-argument calls have their _vv variants above): nothing
  * is evaluated through a node, so the fast path calls nothing and saves no register. */
-#define VAR_ARG(k) (env->slots[((VarNode *)c->args[k])->index])
 #define DEFINE_INLINE_IN_PLACE1(name, op)                                                   \
     static Obj name(Lisp *L, Node *n, Env *env) {                                           \
         CallNode *c = (CallNode *)n;                                                        \
-        Obj a = VAR_ARG(0), r;                                                              \
+        Obj a = env->slots[c->slot0], r;   /* inline_in_place */                            \
         if (LIKELY(SYM(c->fname)->function == c->cached) && op(a, FIX(1), &r)) {           \
             L->nvals = 1;                                                                   \
             return r;                                                                       \
@@ -703,7 +827,6 @@ Obj ev_inline_add3(Lisp *L, Node *n, Env *env) {
 DEFINE_INLINE_IN_PLACE1(ev_inline_1plus_var, fixnum_add_checked)
 DEFINE_INLINE_IN_PLACE1(ev_inline_1minus_var, fixnum_sub_checked)
 #undef DEFINE_INLINE_IN_PLACE1
-#undef VAR_ARG
 
 /* The one-argument inline calls with a variant reading a variable of the current frame in place:
  * the evaluator chosen at analysis, and that variant. */
@@ -724,6 +847,7 @@ void inline_in_place(CallNode *c) {
     if (c->nargs != 1 || c->args[0]->ev != ev_lref0) return;
     for (size_t k = 0; k < sizeof inline_in_place_table / sizeof *inline_in_place_table; k++)
         if (c->n.ev == inline_in_place_table[k].ev) {
+            c->slot0 = ((VarNode *)c->args[0])->index;
             c->n.ev = inline_in_place_table[k].v;
             return;
         }
@@ -800,8 +924,21 @@ Obj coerce_function(Lisp *L, Obj d) {
     err_type(L, d, S(FUNCTION));
 }
 
+/* A call from C (funcall, APPLY, the sequence functions' predicates, MAPCAR...) of a closure that
+ * takes exactly NARGS arguments directly: its arguments copied into a fixed-size frame and its
+ * body run as a specialised call's is (direct_run), without the general path's frame of variable
+ * size, its argument binding loop and its special-binding bookkeeping. */
+static __attribute__((noinline)) Obj apply_direct(Lisp *L, Obj fn, Lambda *lam, int nargs, Obj *args) {
+    Obj buf[1 + DIRECT_SLOTS] = {0};   /* see direct_run */
+    Env *frame = (Env *)buf;
+    for (int i = 0; i < nargs; i++) frame->slots[i] = args[i];
+    return direct_run(L, fn, lam, frame, nargs);
+}
+
 Obj apply_closure(Lisp *L, Obj fnobj, int nargs, Obj *args) {
     Closure *c = CLOSURE(fnobj);
+    /* a lazy Lambda's direct_arity is 0 until it is analysed */
+    if (LIKELY(c->lambda->direct_arity == nargs + 1)) return apply_direct(L, fnobj, c->lambda, nargs, args);
     Lambda *lam = lambda_ready(L, c->lambda);
     safe_point(L);
     int ns = lam->nslots;
@@ -1194,5 +1331,15 @@ const EvalDef nodes_evaluators[] = {
     EVALDEF(ev_inline_gt_vv), EVALDEF(ev_inline_le_vv), EVALDEF(ev_inline_ge_vv), EVALDEF(ev_inline_numeq_vv),
     EVALDEF(ev_inline_eq_vv), EVALDEF(ev_inline_eql_vv), EVALDEF(ev_inline_cons_vv), EVALDEF(ev_inline_mul_vv),
     EVALDEF(ev_inline_mod_vv),
+    EVALDEF(ev_call_self_tail_simple1), EVALDEF(ev_call_self_tail_simple2), EVALDEF(ev_call_self_tail_simple3),
+    EVALDEF(ev_call_self_tail_simple4), EVALDEF(ev_call_self_tail_simple5), EVALDEF(ev_call_self_tail_simple6),
+    EVALDEF(ev_inline_add_ll), EVALDEF(ev_inline_add_lc), EVALDEF(ev_inline_sub_ll),
+    EVALDEF(ev_inline_sub_lc), EVALDEF(ev_inline_lt_ll), EVALDEF(ev_inline_lt_lc), EVALDEF(ev_inline_gt_ll),
+    EVALDEF(ev_inline_gt_lc), EVALDEF(ev_inline_le_ll), EVALDEF(ev_inline_le_lc), EVALDEF(ev_inline_ge_ll),
+    EVALDEF(ev_inline_ge_lc), EVALDEF(ev_inline_numeq_ll), EVALDEF(ev_inline_numeq_lc),
+    EVALDEF(ev_inline_eq_ll), EVALDEF(ev_inline_eq_lc), EVALDEF(ev_inline_eql_ll), EVALDEF(ev_inline_eql_lc),
+    EVALDEF(ev_inline_cons_ll), EVALDEF(ev_inline_cons_lc), EVALDEF(ev_inline_mul_ll),
+    EVALDEF(ev_inline_mul_lc), EVALDEF(ev_inline_mod_ll), EVALDEF(ev_inline_mod_lc),
+    EVALDEF(ev_inline_add_gc), EVALDEF(ev_inline_sub_gc),
     {0},
 };

@@ -1692,9 +1692,23 @@ static Obj logfold(Lisp *L, int nargs, Obj *args, int op, Obj init) {
     return r;
 }
 
-DEFPRIM(prim_logand) { return logfold(L, nargs, args, B_AND, FIX(-1)); }
-DEFPRIM(prim_logior) { return logfold(L, nargs, args, B_IOR, FIX(0)); }
-DEFPRIM(prim_logxor) { return logfold(L, nargs, args, B_XOR, FIX(0)); }
+/* Two fixnums, the usual call, combine on their tagged words: the tag bit (1) survives AND and OR,
+ * and XOR clears it, so it is set again. */
+static inline bool two_fixnums(int nargs, Obj *args) {
+    return nargs == 2 && is_fixnum(args[0]) && is_fixnum(args[1]);
+}
+DEFPRIM(prim_logand) {
+    if (two_fixnums(nargs, args)) return OBJ(WORD(args[0]) & WORD(args[1]));
+    return logfold(L, nargs, args, B_AND, FIX(-1));
+}
+DEFPRIM(prim_logior) {
+    if (two_fixnums(nargs, args)) return OBJ(WORD(args[0]) | WORD(args[1]));
+    return logfold(L, nargs, args, B_IOR, FIX(0));
+}
+DEFPRIM(prim_logxor) {
+    if (two_fixnums(nargs, args)) return OBJ((WORD(args[0]) ^ WORD(args[1])) | 1u);
+    return logfold(L, nargs, args, B_XOR, FIX(0));
+}
 DEFPRIM(prim_logeqv) { return logfold(L, nargs, args, B_EQV, FIX(-1)); }
 
 #define LOG2_PRIM(cname, op)                                                          \

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 void config_defaults(Config *c) {
     memset(c, 0, sizeof *c);
@@ -24,10 +26,38 @@ void config_defaults(Config *c) {
     c->max_read_depth = DEFAULT_MAX_READ_DEPTH;
 }
 
+extern void *__libc_stack_end;       /* glibc: the main thread's stack pointer at entry */
+
+/* The main thread's stack, from the stack end the C library recorded and the soft limit up to
+ * which the kernel grows it (a few pages of arguments and environment above the recorded end
+ * are left out). pthread_getattr_np reads all of /proc/self/maps to find it; false when the
+ * limit is infinite (then the next mapping below decides: asked of pthread_getattr_np). */
+static bool main_thread_stack(void **addr, size_t *size) {
+    struct rlimit rl;
+    if (getpid() != gettid() || !__libc_stack_end || getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return false;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), top = ((uintptr_t)__libc_stack_end + page - 1) & ~(page - 1);
+    if (rl.rlim_cur >= top) return false;
+    *addr = (void *)(top - rl.rlim_cur);
+    *size = rl.rlim_cur;
+    return true;
+}
+
+bool lisp_main_stack_grow(size_t bytes) {
+    struct rlimit rl;
+    if (getpid() != gettid() || !__libc_stack_end || getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return false;
+    if (rl.rlim_cur >= bytes) return true;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < bytes) return false;
+    rl.rlim_cur = bytes;
+    return setrlimit(RLIMIT_STACK, &rl) == 0;
+}
+
 void lisp_thread_stack(void **addr, size_t *size) {
     pthread_attr_t attr;
     *addr = NULL;
     *size = 0;
+    if (main_thread_stack(addr, size)) return;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
         pthread_attr_getstack(&attr, addr, size);
         pthread_attr_destroy(&attr);
@@ -121,7 +151,8 @@ void safe_point_slow(Lisp *L) {
 
 void lisp_poll_soon(Lisp *L) {
     lisp_request_poll(L);
-    ticker_kick();
+    /* without a deadline no tick is needed yet: the thread is not started for this (ticker.c) */
+    if (L->deadline > 0 || ticker_started()) ticker_kick();
 }
 
 double lisp_monotonic_now(void) { return monotonic_now(); }

@@ -18,6 +18,9 @@ typedef enum {
 /* Access a well-known symbol: S(QUOTE), S(PACKAGE_VAR), S(K_TEST). */
 #define S(name) (L->syms[SY_##name])
 
+/* Scanned objects up to this many words come from the interpreter's own free lists (gc.h). */
+#define GC_FREE_WORDS 16
+
 /* ---- frames: one stack for every non-local exit ---- */
 typedef enum {
     FR_TOPLEVEL,       /* a top-level evaluation; errors and interrupts land here */
@@ -150,6 +153,10 @@ struct Lisp {
     double heap_charge;      /* this interpreter's estimated share of the bytes in use */
     double heap_scale_seen;  /* the process scale its charge was last brought to */
     size_t heap_unflushed;   /* allocated since the charge was last settled */
+    /* gc.h: free lists of small scanned objects taken from the collector a batch at a time,
+     * indexed by size in words: shared by the interpreter's threads, which allocate only while
+     * they hold its lock (thread.h) */
+    void *gc_free[GC_FREE_WORDS + 1];
     void *threads;           /* the Lisp threads (thread.c), NULL until the first is made */
     struct TclAccess *access;   /* the access policy (access.h), owned by the session; NULL: unrestricted */
     /* interactive line input for the REPL's debugger (NULL outside the REPL): returns a
@@ -238,6 +245,12 @@ static inline void safe_point(Lisp *L) {
     if (UNLIKELY((char *)__builtin_frame_address(0) < L->poll_limit)) safe_point_slow(L);
 }
 
+/* The same with the stack's depth given by the address of a local (a call's frame), which spares a
+ * function the frame pointer __builtin_frame_address(0) makes it set up. */
+static inline void safe_point_at(Lisp *L, const void *local) {
+    if (UNLIKELY((const char *)local < L->poll_limit)) safe_point_slow(L);
+}
+
 /* The deadline was set: the next safe point looks at it, and the ticker runs at its busy rate. */
 void lisp_poll_soon(Lisp *L);
 
@@ -265,5 +278,10 @@ double lisp_monotonic_now(void);
 void lisp_set_stack_limits(Lisp *L);
 /* The calling thread's stack: its lowest address and size (NULL and 0 when the system will not say). */
 void lisp_thread_stack(void **addr, size_t *size);
+/* On the main thread, make its stack able to grow to BYTES: the kernel grows the main stack up to
+ * the soft limit in force when it grows, and leaves at least 128 MB free below it when the limit
+ * at exec was finite, so raising the soft limit is enough. False (nothing changed) on another
+ * thread, or when the hard limit, or an infinite soft one (a layout without that room), forbids. */
+bool lisp_main_stack_grow(size_t bytes);
 
 #endif

@@ -407,6 +407,7 @@ DEFPRIM(prim_pct_thread_create) {
     th->others++;
     pthread_mutex_unlock(&th->m);
     pthread_t pt;
+    ticker_kick();   /* the lock changes hands at the ticker's rounds: it must run (ticker.c) */
     int rc = gc_thread_create(&pt, &attr, thread_main, t);
     pthread_attr_destroy(&attr);
     if (rc != 0) {

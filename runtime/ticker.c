@@ -10,7 +10,15 @@
  * poll_limit raised, so the first safe point any interpreter reaches afterwards takes the slow
  * path, where it checks the clock itself and restarts the ticker (ticker_safe_point); starting an
  * evaluation with a deadline restarts it too (ticker_kick). Nothing is lost while it is stopped:
- * the deadline, the heap cap and finalizers are only ever acted on at safe points. */
+ * the deadline, the heap cap and finalizers are only ever acted on at safe points.
+ *
+ * The thread is not started until something needs it: the first kick, which comes with the
+ * first deadline (lisp_poll_soon), finalizer (weak.c) or Lisp thread (thread.c, whose lock
+ * changes hands at the rounds), or the first safe point after the first
+ * collection (gc.c: from then on the heap cap matters, and finalizers may be queued). Until then
+ * no interpreter has anything for the slow path to notice but interrupts, which raise poll_limit
+ * themselves; so `tinycl -e FORM` and the REPL, which have no time limit, create no thread for
+ * it before they collect (a thread's creation is a twentieth of a start's CPU time). */
 #include "state.h"
 #include "ticker.h"
 #include <pthread.h>
@@ -26,7 +34,8 @@ static pthread_cond_t tick_cond = PTHREAD_COND_INITIALIZER;
 static Lisp **tick_lisps;
 static size_t tick_count, tick_cap;
 static int tick_ms = TICK_BUSY_MS;
-static bool tick_started;
+static atomic_bool tick_started;        /* the thread exists: started by the first kick */
+static atomic_bool tick_wanted;         /* a collection happened: the next safe point starts it */
 static atomic_bool tick_stopped;         /* waiting for a kick, every poll_limit left raised */
 static atomic_ulong tick_rounds;         /* ticks delivered, for tests (ticker_rounds) */
 
@@ -88,16 +97,6 @@ void ticker_register(Lisp *L) {
     }
     tick_lisps[tick_count++] = L;
     tick_ms = TICK_BUSY_MS;
-    if (!tick_started) {
-        pthread_t t;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&attr, 64 * 1024);
-        if (pthread_create(&t, &attr, tick_main, NULL) != 0) abort();
-        pthread_attr_destroy(&attr);
-        tick_started = true;
-    }
     pthread_cond_signal(&tick_cond);
     pthread_mutex_unlock(&tick_lock);
 }
@@ -112,9 +111,23 @@ void ticker_unregister(Lisp *L) {
     pthread_mutex_unlock(&tick_lock);
 }
 
+/* The thread, started by the first kick (tick_lock held). */
+static void start_locked(void) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    if (pthread_create(&t, &attr, tick_main, NULL) != 0) abort();
+    pthread_attr_destroy(&attr);
+    tick_ms = TICK_BUSY_MS;
+    atomic_store(&tick_started, true);
+}
+
 void ticker_kick(void) {
     pthread_mutex_lock(&tick_lock);
-    if (tick_ms != TICK_BUSY_MS) {
+    if (!atomic_load_explicit(&tick_started, memory_order_relaxed)) start_locked();
+    else if (tick_ms != TICK_BUSY_MS) {
         tick_ms = TICK_BUSY_MS;
         pthread_cond_signal(&tick_cond);
     }
@@ -123,7 +136,13 @@ void ticker_kick(void) {
 
 void ticker_safe_point(void) {
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&tick_stopped, memory_order_relaxed)) ticker_kick();
+    if (atomic_load_explicit(&tick_stopped, memory_order_relaxed) ||
+        (atomic_load_explicit(&tick_wanted, memory_order_relaxed) && !atomic_load_explicit(&tick_started, memory_order_relaxed)))
+        ticker_kick();
 }
+
+void ticker_want(void) { atomic_store(&tick_wanted, true); }
+
+bool ticker_started(void) { return atomic_load_explicit(&tick_started, memory_order_acquire); }
 
 unsigned long ticker_rounds(void) { return atomic_load_explicit(&tick_rounds, memory_order_relaxed); }

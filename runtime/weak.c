@@ -5,6 +5,7 @@
 #include "abi.h"
 #include "control.h"
 #include "eval.h"
+#include "ticker.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <pthread.h>
@@ -147,6 +148,7 @@ DEFPRIM(prim_pct_finalizer_register) {
     /* no order: an object reachable from another finalizable one is still finalized */
     GC_register_finalizer_no_order(base, finalized, f, &old_fn, &old_cd);
     if (old_fn == finalized) forget_record((Finalization *)old_cd);
+    ticker_kick();   /* finalizers run at safe points the ticker sends down the slow path */
     return FIX(f->id);
 }
 

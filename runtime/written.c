@@ -8,7 +8,6 @@
  * The answer is only used when it shows a page written a moment ago as written. */
 #include "written.h"
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #define PM_PRESENT (1ull << 63)
@@ -19,6 +18,10 @@ static bool entry_written(uint64_t e) {
     return (e & PM_SWAPPED) || ((e & PM_PRESENT) && !(e & PM_FILE));
 }
 
+/* Read in pieces on the stack, allocating nothing: the collector asks with the world stopped
+ * (gcdirty.c), when a stopped thread may hold malloc's lock. */
+#define CHUNK 2048
+
 bool written_pages(void *start, size_t len, volatile uintptr_t *probe, uint64_t *out) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     if (!page || ((uintptr_t)start % page) || (uintptr_t)probe - (uintptr_t)start >= page) return false;
@@ -26,21 +29,22 @@ bool written_pages(void *start, size_t len, volatile uintptr_t *probe, uint64_t 
     *probe = *probe;     /* the process's own copy of the first page, whatever it held */
     int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    uint64_t *e = (uint64_t *)malloc(n * sizeof *e);
-    bool ok = e != NULL;
+    uint64_t e[CHUNK];
     off_t at = (off_t)((uintptr_t)start / page * sizeof *e);
-    for (size_t got = 0; ok && got < n * sizeof *e;) {
-        ssize_t r = pread(fd, (char *)e + got, n * sizeof *e - got, at + (off_t)got);
-        if (r <= 0) ok = false;
-        else got += (size_t)r;
+    bool ok = true;
+    for (size_t i = 0; i < (n + 63) / 64; i++) out[i] = 0;
+    for (size_t done = 0; ok && done < n;) {
+        size_t want = n - done < CHUNK ? n - done : CHUNK, got = 0;
+        while (ok && got < want * sizeof *e) {
+            ssize_t r = pread(fd, (char *)e + got, want * sizeof *e - got, at + (off_t)(done * sizeof *e + got));
+            if (r <= 0) ok = false;
+            else got += (size_t)r;
+        }
+        if (ok && done == 0) ok = entry_written(e[0]);
+        for (size_t i = 0; ok && i < want; i++)
+            if (entry_written(e[i])) out[(done + i) / 64] |= 1ull << ((done + i) % 64);
+        done += want;
     }
     close(fd);
-    if (ok) ok = entry_written(e[0]);
-    if (ok) {
-        for (size_t i = 0; i < (n + 63) / 64; i++) out[i] = 0;
-        for (size_t i = 0; i < n; i++)
-            if (entry_written(e[i])) out[i / 64] |= 1ull << (i % 64);
-    }
-    free(e);
     return ok;
 }

@@ -88,6 +88,10 @@
     (%prin1-qualified object s)
     (get-output-stream-string s)))
 
+;; (setf (slot-value o name) v) calls a primitive directly instead of FUNCALLing #'(SETF SLOT-VALUE)
+;; (the same function, its arguments in DEFSETF's order)
+(defsetf slot-value %set-slot-value)
+
 ;;; ------------------------------------------------------------------
 ;;; The class hierarchy. Kinds map to metaclasses once these exist.
 

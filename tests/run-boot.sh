@@ -16,14 +16,53 @@ if out=$("$T" --boot-from-source -e '(+ 1 2)' 2>&1) && [ "$out" = 3 ]; then pass
 # a start from the image does not collect (issue 14): it allocates under 100 KB of the heap
 if out=$("$T" -e '(list (sys::%gc-count) (< (sys::%bytes-allocated) 1000000))' 2>&1) && [ "$out" = "(0 T)" ]; then pass; else fail "a start collected: $out"; fi
 
+# tinycl evaluates on its main thread, its stack limit raised to 64 MB (tcl_run_with_big_stack),
+# and the ticker thread (runtime/ticker.c) is started only when something needs it: not by a
+# start with no time limit that has not collected; by the first evaluation with one, and by the
+# first safe point after a collection (the heap cap and finalizers matter from then on). Where
+# the hard limit is too low, or the soft one infinite, a 64 MB thread evaluates instead.
+tasks='(length (directory "/proc/self/task/*/"))'
+deep='(labels ((f (n) (if (= n 0) 0 (1+ (f (1- n)))))) (f 200000))'
+if out=$("$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "1
+200000" ]; then pass; else fail "threads of tinycl -e (main only), and a deep recursion: $out"; fi
+if out=$("$T" --timeout 30 -e "$tasks" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads with a time limit (and the ticker): $out"; fi
+if out=$("$T" -e "(progn (gc) (dotimes (i 3) (list i)) $tasks)" 2>&1) && [ "$out" = 2 ]; then pass; else fail "threads after a collection: $out"; fi
+# a Lisp thread starts the ticker too: the lock changes hands at its rounds, so a thread spinning
+# without a time limit must still let the other run (it never did before the first collection)
+spin='(let* ((flag (list nil)) (seen (list nil)) (th (tinycl-threads:make-thread (lambda () (setf (car seen) t) (loop until (car flag)) :done)))) (let ((n 0)) (loop until (or (car seen) (> (incf n) 50000000)))) (setf (car flag) t) (list (car seen) (tinycl-threads:join-thread th)))'
+if out=$(timeout 60 "$T" -e "$spin" 2>&1) && [ "$out" = "(T :DONE)" ]; then pass; else fail "a spinning thread let the other run: $out"; fi
+if out=$(ulimit -Ss 8192 && ulimit -Hs 16384 && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
+200000" ]; then pass; else fail "with a hard stack limit of 16 MB: $out"; fi
+if out=$(ulimit -s unlimited 2>/dev/null && "$T" -e "$tasks" -e "$deep" 2>&1) && [ "$out" = "2
+200000" ]; then pass; else fail "with no stack limit: $out"; fi
+if out=$(timeout 60 "$T" --timeout 1 -e '(handler-case (loop) (error (e) (type-of e)))' 2>&1); case "$out" in *"time limit"*|*TIMEOUT*|*imit*) true ;; *) false ;; esac; then pass; else fail "a time limit stops (loop): $out"; fi
+
+# what a start no longer does (docs/performance.md, fifth pass): run libgcc's CPUID probe (a
+# constructor target_clones would link), read /proc/self/maps (pthread_getattr_np, for the main
+# thread's stack), or take a write fault on the image (protected at the first collection only)
+if command -v nm >/dev/null 2>&1; then
+    if nm "$T" 2>/dev/null | grep -q '__cpu_indicator_init'; then fail "libgcc's processor probe is linked"; else pass; fi
+fi
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+    trace=$(strace -f -e trace=openat,rt_sigreturn,mprotect "$T" -e nil 2>&1 >/dev/null)
+    if printf '%s\n' "$trace" | grep -q '/proc/self/maps'; then fail "a start reads /proc/self/maps"; else pass; fi
+    # the cold pages a start inflates fault (3 or so); the tracker's first writes (15) no more
+    n=$(printf '%s\n' "$trace" | grep -c 'rt_sigreturn')
+    if [ "$n" -le 6 ]; then pass; else fail "a start took $n faults"; fi
+fi
+
 # the collector, GMP and readline are linked from their archives where the system has them
 # (Makefile, EXE_LDLIBS): a start loads none of their shared libraries
 loaded=$(LD_DEBUG=libs "$T" -e nil 2>&1 >/dev/null)
-for lib in gc gmp readline; do
+for lib in gc gmp readline zstd; do
     case "$(${CC:-cc} -print-file-name=lib$lib.a)" in
         /*) if printf '%s' "$loaded" | grep -q "lib$lib\.so"; then fail "tinycl -e nil loads lib$lib.so"; else pass; fi ;;
     esac
 done
+
+# a plain start inflates no cold page of the image (bootlayout.c puts all it reads in the hot
+# part: NIL's name, the restart class); TINYCL_IMAGE_COLD_TRACE=1 names each page inflated
+if out=$(TINYCL_IMAGE_COLD_TRACE=1 "$T" -e nil 2>&1) && [ "$out" = NIL ]; then pass; else fail "tinycl -e nil touched cold pages: $out"; fi
 
 # every cold page inflated at load (TINYCL_IMAGE_EAGER=1, as under Valgrind or when the fault
 # cannot be taken): the write tracker still sees each first write to a page (a start once hung

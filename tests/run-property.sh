@@ -10,7 +10,7 @@ passed=0; failed=0
 for bench in prop_session prop_threads; do
     bin="$BUILD/tests/$bench"
     if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/$bench.c \
-            "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm 2>"$bin.log"; then
+            "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lzstd -lreadline -lpthread -lm 2>"$bin.log"; then
         cat "$bin.log"; failed=$((failed + 1)); continue
     fi
     case $bench in

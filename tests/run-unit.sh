@@ -5,7 +5,7 @@ BUILD=${BUILD:-build}
 CC=${CC:-gcc}
 mkdir -p "$BUILD/tests"
 CFLAGS="-std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -Itests/unit $SANFLAGS"
-LIBS="$BUILD/libtinycl.a -lgc -lgmp -lcjson -lz -lreadline -lpthread -lm $(pkg-config --libs check)"
+LIBS="$BUILD/libtinycl.a -lgc -lgmp -lcjson -lzstd -lreadline -lpthread -lm $(pkg-config --libs check)"
 passed=0; failed=0
 for src in tests/unit/test_*.c; do
     name=$(basename "$src" .c)

@@ -2,7 +2,7 @@
 # deps.sh: install the Debian packages tinycl needs (as root), or print the command to run.
 # Usage: tools/deps.sh [build|test]   (test adds the tools the test suites use)
 set -e
-PKGS="libgc-dev libcjson-dev libreadline-dev check libgmp-dev zlib1g-dev libmicrohttpd-dev pkg-config"
+PKGS="libgc-dev libcjson-dev libreadline-dev check libgmp-dev libzstd-dev libmicrohttpd-dev pkg-config"
 # test: tmux for the REPL tests; the Debian Common Lisp libraries the system loader is tried on
 if [ "$1" = "test" ]; then PKGS="$PKGS tmux cl-split-sequence cl-alexandria cl-ppcre cl-parse-number cl-iterate cl-flexi-streams cl-trivial-gray-streams cl-babel cl-fad cl-bordeaux-threads cl-closer-mop cl-nibbles cl-interpol cl-md5 cl-yason cl-chunga cl-quri cl-local-time cl-cxml cl-metatilities-base cl-contextl"; fi
 missing=""

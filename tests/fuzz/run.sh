@@ -17,7 +17,7 @@ SAN="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer"
 MCP_OBJ=$(for f in src/mcp/*.c; do printf '%s ' "$FUZZ_BUILD/${f%.c}.o"; done)
 make -s BUILD="$FUZZ_BUILD" CC="$CLANG" OPT=-O1 SANFLAGS="$SAN" "$FUZZ_BUILD/libtinycl.a" $MCP_OBJ || exit 2
 CFLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -fno-strict-aliasing -Iinclude -Iruntime -Isrc/mcp -I/usr/include/cjson -fsanitize=fuzzer,address -fno-omit-frame-pointer"
-LIBS="$FUZZ_BUILD/libtinycl.a -lgc -lgmp -lcjson -lz -lreadline -ldl -lpthread -lm"
+LIBS="$FUZZ_BUILD/libtinycl.a -lgc -lgmp -lcjson -lzstd -lreadline -ldl -lpthread -lm"
 for t in $targets; do
     extra=""; [ "$t" = mcp ] && extra=$MCP_OBJ
     $CLANG $CFLAGS -o "$FUZZ_BUILD/fuzz_$t" "tests/fuzz/fuzz_$t.c" $extra $LIBS || exit 2

@@ -81,6 +81,39 @@
   (handler-case (throw 'ex-no-such-tag 1) (control-error () :control-error))
   :control-error)
 
+;; THROW lands at once when no UNWIND-PROTECT lies between it and its catch, and defers to the
+;; unwinder (cleanups innermost first) when one does: both paths must restore the bindings, skip
+;; other tags, land in the innermost catch of the tag, and look the tag up before any cleanup runs.
+(deftest throw-restores-specials-without-cleanups
+  (list (catch 'ex-sp (let ((*ex-special* :inner)) (let ((*ex-trail* :t2)) (throw 'ex-sp (list *ex-special* *ex-trail*)))))
+        *ex-special* *ex-trail*)
+  ((:inner :t2) :global nil))
+
+(deftest throw-skips-other-tags-to-the-innermost-of-its-own
+  (let ((log nil))
+    (list (catch 'ex-a
+            (push (catch 'ex-a
+                    (catch 'ex-b
+                      (unwind-protect (catch 'ex-c (throw 'ex-a :inner)) (push :cleanup log)))
+                    :not-here)
+                  log)
+            :outer-body)
+          log))
+  (:outer-body (:inner :cleanup)))
+
+(deftest throw-leaves-cleanups-outside-its-catch-alone
+  (let ((log nil))
+    (list (unwind-protect (list (catch 'ex-x (throw 'ex-x 1)) log) (push :outer log)) log))
+  ((1 nil) (:outer)))
+
+(deftest throw-to-missing-tag-signals-before-cleanups
+  (let ((log nil) (seen :none))
+    (catch 'ex-done
+      (handler-bind ((control-error (lambda (c) (declare (ignore c)) (setq seen (copy-list log)) (throw 'ex-done nil))))
+        (unwind-protect (throw 'ex-absent 1) (push :cleanup log))))
+    (list seen log))
+  (nil (:cleanup)))
+
 (defun ex-deep (n) (1+ (ex-deep (1+ n))))
 
 (deftest stack-overflow-caught-twice
@@ -178,3 +211,23 @@
     (declare (special x))
     (let ((x 2)) (declare (special x)) (list x (symbol-value 'x))))
   (2 2))
+
+;; An interpreter's threads share its free lists of small objects (runtime/gc.h), taking them only
+;; while they hold its lock: four threads building lists, vectors and closures while collections
+;; run must each get back exactly what they built.
+(deftest gc-pressure-threads-share-free-lists
+  (let ((threads
+          (loop for k below 4
+                collect (tinycl-threads:make-thread
+                         (lambda (k)
+                           (let ((kept nil))
+                             (dotimes (i 20000)
+                               (push (list k i (make-array (mod i 12) :initial-element i) (let ((j i)) (lambda () j))) kept)
+                               (make-list 5)
+                               (when (zerop (mod i 4000)) (tinycl:gc)))
+                             (loop for (kk i v f) in kept for n downfrom 19999
+                                   always (and (eql kk k) (eql i n) (= (length v) (mod n 12))
+                                               (every (lambda (x) (eql x n)) v) (eql (funcall f) n)))))
+                         :arguments (list k)))))
+    (mapcar #'tinycl-threads:join-thread threads))
+  (t t t t))

@@ -2012,3 +2012,13 @@
 (deftest big.8 (length (prin1-to-string (expt 2 200000))) 60206)
 (deftest big.9 (integer-length (parse-integer (prin1-to-string (expt 3 100000)))) 158497)
 (deftest big.10 (rational (float (/ (expt 10 100000) (1+ (expt 10 99990))) 1d0)) 10000000000)
+
+;; LOGAND, LOGIOR and LOGXOR of two fixnums combine the tagged words directly: signs, the fixnum
+;; limits, and the fallback for bignums and other argument counts
+(deftest logops-two-fixnums
+  (list (logand 12 10) (logand -6 -3) (logior -8 3) (logxor 12 10) (logxor -1 5) (logxor -6 -6)
+        (logand most-positive-fixnum -1) (logxor most-negative-fixnum -1) (logior most-negative-fixnum 1)
+        (logand) (logior 1 2 4) (logxor 1) (logxor (expt 2 70) 1) (logand (expt 2 70) -1)
+        (handler-case (logand 1 2.0) (type-error () :type-error)))
+  (8 -8 -5 6 -6 0 4611686018427387903 4611686018427387903 -4611686018427387903
+   -1 7 1 1180591620717411303425 1180591620717411303424 :type-error))

@@ -9,6 +9,7 @@
 #include "eval.h"
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <gc/gc.h>
@@ -60,6 +61,55 @@ static void check_copy(Lisp *L, Obj orig, Obj copy) {
     ck_assert_str_eq(string_to_utf8(L, CAR(last), NULL), "string number 0");
 }
 
+/* An image written to a temporary file and read back mapped from it, as the executable's is. */
+typedef struct {
+    char path[32];
+    int fd;
+    const unsigned char *buf;
+    size_t len;
+    uintptr_t back[1];     /* the root, read back */
+    ImageHeap heap;
+} MappedImage;
+
+static void map_image(Lisp *L, unsigned char *img, size_t len, MappedImage *m) {
+    strcpy(m->path, "/tmp/tinycl-cold-XXXXXX");
+    m->fd = mkstemp(m->path);
+    ck_assert_int_ge(m->fd, 0);
+    ck_assert_uint_eq((size_t)write(m->fd, img, len), len);
+    free(img);
+    m->len = len;
+    m->buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, m->fd, 0);
+    ck_assert(m->buf != MAP_FAILED);
+    char err[IMAGE_ERRLEN] = "";
+    ImageRegion ext[1] = {{L, sizeof *L}};
+    m->back[0] = 0;
+    ck_assert_msg(image_read_file(L, m->buf, len, m->fd, 0, m->back, 1, ext, 1, &m->heap, err),
+                  "image_read_file: %s", err);
+}
+
+static void unmap_image(MappedImage *m) {
+    image_release(&m->heap);
+    munmap((void *)m->buf, m->len);
+    close(m->fd);
+    unlink(m->path);
+}
+
+/* A fresh string stored into the Nth cell of the read-back graph's string list survives
+ * collections, and the cell after it is untouched. */
+static void check_write_survives(Lisp *L, Obj root, int n, const char *make, const char *want) {
+    Obj cell = nth(root, 13);
+    for (int i = 0; i < n; i++) cell = CDR(cell);
+    CAR(cell) = unit_eval(L, make);
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), want);
+    char next[40];
+    snprintf(next, sizeof next, "string number %d", n + 1);
+    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), next);
+}
+
 /* A page compressed and inflated is the page; a damaged or short one does not inflate. */
 START_TEST(pages_deflate_and_inflate) {
     unsigned char page[IMAGECOLD_PAGE], back[IMAGECOLD_PAGE];
@@ -75,6 +125,62 @@ START_TEST(pages_deflate_and_inflate) {
     bool same = imagecold_inflate(buf, len, back) && memcmp(page, back, sizeof page) == 0;
     ck_assert(!same);
     free(buf);
+}
+END_TEST
+
+/* Pages packed together share a dictionary trained on them, stored before the first page's data:
+ * each page comes back as it was, and the pages take fewer bytes than compressed alone; with a
+ * byte of the dictionary changed, they do not all come back. */
+typedef struct Pages { unsigned char *base; } Pages;
+static unsigned char *page_in(void *arg, size_t k) { return ((Pages *)arg)->base + k * IMAGECOLD_PAGE; }
+
+START_TEST(pages_packed_with_a_dictionary) {
+    enum { N = 200 };
+    unsigned char *src = (unsigned char *)malloc(N * IMAGECOLD_PAGE), *back = (unsigned char *)malloc(N * IMAGECOLD_PAGE);
+    const unsigned char *pages[N];
+    /* pages made of 64-byte pieces from a common stock of 256, as a heap's pages repeat the same
+     * shapes of objects: a page alone holds few repeats, the dictionary learns the stock */
+    static unsigned char stock[256][64];
+    uint32_t state = 7;
+    for (size_t i = 0; i < sizeof stock; i++) {
+        state = state * 1103515245u + 12345u;
+        stock[i / 64][i % 64] = (unsigned char)(state >> 16);
+    }
+    for (size_t k = 0; k < N; k++) {
+        unsigned char *p = src + k * IMAGECOLD_PAGE;
+        for (size_t i = 0; i < IMAGECOLD_PAGE; i += 64) {
+            state = state * 1103515245u + 12345u;
+            memcpy(p + i, stock[(state >> 16) & 255], 64);
+        }
+        pages[k] = p;
+    }
+    unsigned char *buf = NULL, *alone = NULL;
+    size_t len = 0, alone_len = 0, cap = 0;
+    uint32_t offs[N + 1];
+    ck_assert(imagecold_pack(pages, N, &buf, &len, offs));
+    ck_assert_msg(offs[0] > 0, "no dictionary");
+    ck_assert_uint_eq(offs[N], len);
+    for (size_t k = 0; k < N; k++) ck_assert(imagecold_deflate(pages[k], &alone, &alone_len, &cap));
+    ck_assert_msg(len < alone_len, "packed %zu bytes, alone %zu", len, alone_len);
+    Pages to = {back};
+    ck_assert(imagecold_unpack(buf, offs, N, page_in, &to));
+    ck_assert(memcmp(src, back, N * IMAGECOLD_PAGE) == 0);
+    buf[offs[0] / 2] ^= 0x5a;       /* a byte of the dictionary's content */
+    bool same = imagecold_unpack(buf, offs, N, page_in, &to) && memcmp(src, back, N * IMAGECOLD_PAGE) == 0;
+    ck_assert(!same);
+    buf[offs[0] / 2] ^= 0x5a;
+    buf[3] ^= 0xff;                 /* its header */
+    same = imagecold_unpack(buf, offs, N, page_in, &to) && memcmp(src, back, N * IMAGECOLD_PAGE) == 0;
+    ck_assert(!same);
+    /* a few pages: no dictionary */
+    ck_assert(imagecold_pack(pages, 3, &alone, &alone_len, offs));
+    ck_assert_uint_eq(offs[0], 0);
+    ck_assert(imagecold_unpack(alone, offs, 3, page_in, &to));
+    ck_assert(memcmp(src, back, 3 * IMAGECOLD_PAGE) == 0);
+    free(alone);
+    free(buf);
+    free(src);
+    free(back);
 }
 END_TEST
 
@@ -143,38 +249,87 @@ START_TEST(layout_mapped_lazily) {
     Obj orig = unit_eval(L, graph_code);
     size_t len = 0;
     unsigned char *img = write_layout(L, orig, &len);
-    char path[] = "/tmp/tinycl-cold-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_uint_eq((size_t)write(fd, img, len), len);
-    free(img);
-    const unsigned char *buf = (const unsigned char *)mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    ck_assert(buf != MAP_FAILED);
-    char err[IMAGE_ERRLEN] = "";
-    uintptr_t back[1] = {0};
-    ImageRegion ext[1] = {{L, sizeof *L}};
-    ImageHeap heap;
-    ck_assert_msg(image_read_file(L, buf, len, fd, 0, back, 1, ext, 1, &heap, err), "image_read_file: %s", err);
-    ck_assert_msg(heap.fixed, "the image was not mapped at its address");
+    MappedImage m;
+    map_image(L, img, len, &m);
+    ck_assert_msg(m.heap.fixed, "the image was not mapped at its address");
     bool lazy = gcdirty_usable();
     size_t before = imagecold_inflated();
-    check_copy(L, orig, OBJ(back[0]));
+    check_copy(L, orig, OBJ(m.back[0]));
     if (lazy) ck_assert_msg(imagecold_inflated() > before, "no cold page was inflated");
     /* a fresh object stored into a cold page, then collections: it stays */
-    Obj strings = nth(OBJ(back[0]), 13);
-    Obj cell = strings;
-    for (int i = 0; i < 2500; i++) cell = CDR(cell);
-    CAR(cell) = unit_eval(L, "(make-string 5 :initial-element #\\z)");
-    for (int i = 0; i < 3; i++) {
-        unit_eval(L, "(length (make-list 100000))");
-        GC_gcollect();
+    check_write_survives(L, OBJ(m.back[0]), 2500, "(make-string 5 :initial-element #\\z)", "zzzzz");
+    unmap_image(&m);
+}
+END_TEST
+
+/* Past the first pages, a fault brings in the run of pages around the one touched, inflated aside
+ * in one mapping (TINYCL_IMAGE_COLD_RUN fixes the run: here longer than the image); every page is
+ * then equal to its source, and a write to one survives collections. */
+START_TEST(runs_inflated_together) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0, at, bytes, pages;
+    unsigned char *img = write_layout(L, orig, &len);
+    ck_assert(image_cold_section(img, len, &at, &bytes, &pages));
+    MappedImage m;
+    setenv("TINYCL_IMAGE_COLD_RUN", "100000", 1);
+    map_image(L, img, len, &m);
+    unsetenv("TINYCL_IMAGE_COLD_RUN");
+    if (gcdirty_usable()) {
+        /* the root cons is hot; five strings of the list touch a few pages a page at a time */
+        size_t before = imagecold_inflated();
+        Obj s = nth(OBJ(m.back[0]), 13);
+        for (int i = 0; i < 5; i++) s = CDR(s);
+        ck_assert_str_eq(string_to_utf8(L, CAR(s), NULL), "string number 5");
+        ck_assert_msg(imagecold_inflated() - before > 50, "one touch inflated %zu of %zu pages",
+                      imagecold_inflated() - before, pages);
     }
-    ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "zzzzz");
-    ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 2501");
-    image_release(&heap);
-    munmap((void *)buf, len);
-    close(fd);
-    unlink(path);
+    check_copy(L, orig, OBJ(m.back[0]));
+    check_write_survives(L, OBJ(m.back[0]), 1500, "(make-string 3 :initial-element #\\q)", "qqq");
+    unmap_image(&m);
+}
+END_TEST
+
+/* Stored where nothing else refers to it (not left in this function's frame). */
+static __attribute__((noinline)) void store_fresh(Lisp *L, Obj cell) {
+    CAR(cell) = unit_eval(L, "(make-string 7 :initial-element #\\h)");
+}
+
+/* Mapped from a file, the hot part is protected only at the first collection (gcdirty.h,
+ * gcdirty_track_mapped): a write before it takes no fault, and what it stored is found then from
+ * the kernel's record of the written pages, and survives; a write after it faults once. */
+START_TEST(hot_part_protected_at_first_collection) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    ImageHeap *heap = &m.heap;
+    ck_assert(heap->fixed);
+    if (gcdirty_usable()) {
+        Obj root = OBJ(m.back[0]);    /* the root cons: the hot part */
+        ck_assert((char *)CONS(root) >= heap->scanned && (char *)CONS(root) < heap->scanned + heap->scanned_raw);
+        ck_assert_msg(!gcdirty_armed(heap->scanned), "protected before any collection");
+        size_t faults = gcdirty_faults();
+        store_fresh(L, root);
+        ck_assert_uint_eq(gcdirty_faults(), faults);
+        for (int i = 0; i < 3; i++) {
+            unit_eval(L, "(length (make-list 100000))");
+            GC_gcollect();
+        }
+        ck_assert(gcdirty_armed(heap->scanned));
+        ck_assert_str_eq(string_to_utf8(L, CAR(root), NULL), "hhhhhhh");
+        size_t total = 0;
+        ck_assert_uint_ge(gcdirty_pages(heap->scanned, &total), 1);
+        /* protected now: the next write to a page not written yet faults (the first cold page's) */
+        faults = gcdirty_faults();
+        Obj strings = nth(root, 13);
+        for (int i = 0; i < 2900; i++) strings = CDR(strings);
+        store_fresh(L, strings);
+        ck_assert_uint_gt(gcdirty_faults(), faults);
+    }
+    unmap_image(&m);
 }
 END_TEST
 
@@ -220,9 +375,12 @@ static Suite *suite(void) {
     TCase *t = tcase_create("image_cold");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, pages_deflate_and_inflate);
+    tcase_add_test(t, pages_packed_with_a_dictionary);
     tcase_add_test(t, inflating_leaves_no_root);
     tcase_add_test(t, layout_round_trips_copied);
     tcase_add_test(t, layout_mapped_lazily);
+    tcase_add_test(t, runs_inflated_together);
+    tcase_add_test(t, hot_part_protected_at_first_collection);
     tcase_add_test(t, damaged_cold_pages_refused);
     suite_add_tcase(s, t);
     return s;
