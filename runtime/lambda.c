@@ -1,6 +1,7 @@
 /* lambda.c: lambda lists: analysis of ordinary, macro and destructuring lambda lists, and binding at run time. */
 #include "warnings.h"
 #include "node.h"
+#include "snapshot.h"
 #include "gc.h"
 #include "error.h"
 #include "package.h"
@@ -191,6 +192,8 @@ static LambdaList *parse_ll(ACtx *c, Obj ll, bool is_macro, bool destructuring, 
                     int s;
                     Obj nm = SYM(var)->name;
                     pr->keyword = package_intern(L, L->pkg_keyword, STR(nm)->data, STR(nm)->len, &s);
+                    /* stdlib code analysed after the boot: a reset must keep the keyword */
+                    if (c->eager) snapshot_adopt_keyword(L, pr->keyword);
                 }
             }
             pr->init = has_init ? analyze(c, init) : NULL;

@@ -782,6 +782,25 @@ static Obj find_record(Obj records, Obj p) {
 
 static Obj status_pair(Lisp *L, Obj sym, int status) { return cons(L, sym, boolean(L, status == 2)); }
 
+/* SYM, a keyword the analysis of stdlib code made or found after the boot (the keyword of a &key
+ * parameter, interned when a stdlib function is analysed at its first call), joins the reset state
+ * as if the boot had interned it: otherwise a reset would take it out of the KEYWORD package while
+ * the analysed function keeps it, and the same keyword read afterwards would be another symbol
+ * that function refuses as an unknown keyword argument. */
+void snapshot_adopt_keyword(Lisp *L, Obj sym) {
+    Obj snap = L->boot_snapshot;
+    if (snap == NIL || !is_type(sym, T_SYMBOL) || SYM(sym)->package != L->pkg_keyword) return;
+    const char *img = L->image_heap.scanned;      /* the boot image's symbols are the boot's */
+    if (img && (const char *)sym >= img && (const char *)sym < img + L->image_heap.scanned_bytes) return;
+    if (hash_get(L, recorded_symbols(L), sym, NIL) != NIL) return;     /* a boot symbol already */
+    int status = package_symbol_status(L, L->pkg_keyword, sym);
+    Obj rec = find_record(VEC(snap)->data[1], L->pkg_keyword);
+    if (status == 0 || rec == NIL) return;
+    record_symbol_if_new(L, snap, sym);
+    Obj attrs_cell = CDR(CDR(CDR(CDR(CDR(rec)))));   /* (attrs . present) */
+    CDR(attrs_cell) = cons(L, status_pair(L, sym, status), CDR(attrs_cell));
+}
+
 /* The record REC of package P after a load that changed the symbols of TOUCHED (an eq table:
  * symbol -> its status before the load; SYMS its keys). As a symbol the load did not touch: a symbol the record
  * has stays, unless the load removed it (then it goes) or changed its accessibility (then the

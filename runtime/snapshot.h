@@ -19,5 +19,7 @@ bool snapshot_boot_package_p(Lisp *L, Obj snap, Obj pkg);
 /* While a system load is captured: SYM's presence in PKG is about to change; BEFORE is its
  * status now (package_symbol_status). */
 void snapshot_note_table_change(Lisp *L, Obj pkg, Obj sym, int before);
+/* A keyword stdlib code analysed after the boot refers to becomes part of the reset state. */
+void snapshot_adopt_keyword(Lisp *L, Obj sym);
 
 #endif
