@@ -1,5 +1,6 @@
 /* test_eval.c: unit tests of the evaluator: special operators, closures, exits, lambda lists. */
 #include "unit.h"
+#include <string.h>
 #include "node.h"
 
 Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
@@ -77,7 +78,14 @@ START_TEST(test_deep_structures_in_c_code) {
     ck_assert_str_eq(unit_eval_error(L, "(equalp *a* *b*)"), "STORAGE-CONDITION");
     ck_assert_str_eq(unit_eval_error(L, "(copy-tree *a*)"), "STORAGE-CONDITION");
     ck_assert_str_eq(unit_eval_error(L, "(write-to-string *a* :level nil :length nil :circle nil)"), "STORAGE-CONDITION");
-    ck_assert_str_eq(unit_eval_error(L, "(read-from-string (make-string 100000 :initial-element #\\())"), "READER-ERROR");
+    /* the reader's own limit (10,000 levels) comes first; under AddressSanitizer a level takes
+     * several times the stack and the stack limit may come first: a clean error either way */
+    const char *deep_read = unit_eval_error(L, "(read-from-string (make-string 100000 :initial-element #\\())");
+#if defined(__SANITIZE_ADDRESS__)
+    if (strcmp(deep_read, "STORAGE-CONDITION") != 0) ck_assert_str_eq(deep_read, "READER-ERROR");
+#else
+    ck_assert_str_eq(deep_read, "READER-ERROR");
+#endif
     ck_assert_eval(L, "(+ 1 1)", "2");
 }
 END_TEST
