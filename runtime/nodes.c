@@ -544,9 +544,10 @@ static void mark_tail(Node *n, Lambda *lam) {
                                         ev_call_self_tail_simple3, ev_call_self_tail_simple4,
                                         ev_call_self_tail_simple5, ev_call_self_tail_simple6};
         if (c->fname != lam->name || c->nargs != lam->ll.nreq) return;
+        if (c->nargs < 1 || c->nargs > (int)(sizeof self / sizeof *self)) return;
         bool all_simple = true;
         for (int i = 0; i < c->nargs; i++) all_simple = all_simple && simple_arg_p(c->args[i]);
-        c->n.ev = (all_simple ? simple : self)[c->nargs - 1];
+        c->n.ev = all_simple ? simple[c->nargs - 1] : self[c->nargs - 1];
     }
 }
 
