@@ -113,23 +113,19 @@ bool threads_on_main(Lisp *L) {
 
 /* ---- handing the lock over ---- */
 
-/* Undo the running thread's special bindings (innermost first), each entry keeping the value
- * the thread had; swap_in puts them back (outermost first). The same swap does both. */
+/* Exchange a binding's saved value with its symbol's: done to every binding of the running thread,
+ * innermost first, it undoes them, each entry keeping the value the thread had (swap_out); done
+ * again outermost first, it puts them back (swap_in). */
+static inline void swap_binding(SpecialBinding *b) {
+    Obj v = SYM(b->sym)->value;
+    SYM(b->sym)->value = b->old;
+    b->old = v;
+}
 static void swap_out(Lisp *L) {
-    for (size_t i = L->special_sp; i-- > 0;) {
-        SpecialBinding *b = &L->specials[i];
-        Obj v = SYM(b->sym)->value;
-        SYM(b->sym)->value = b->old;
-        b->old = v;
-    }
+    for (size_t i = L->special_sp; i-- > 0;) swap_binding(&L->specials[i]);
 }
 static void swap_in(Lisp *L) {
-    for (size_t i = 0; i < L->special_sp; i++) {
-        SpecialBinding *b = &L->specials[i];
-        Obj v = SYM(b->sym)->value;
-        SYM(b->sym)->value = b->old;
-        b->old = v;
-    }
+    for (size_t i = 0; i < L->special_sp; i++) swap_binding(&L->specials[i]);
 }
 
 static void save(Lisp *L, LispThread *t) {
@@ -327,12 +323,17 @@ static void thread_body(Lisp *L, void *ud) {
 }
 
 /* The end of a thread: out of the live records, its joiners woken, the lock handed on. */
-static void thread_exit(Lisp *L, LispThread *t) {
-    LispThreads *th = threads_of(L);
-    pthread_mutex_lock(&th->m);
+/* T out of the live records (called with th->m held). */
+static void unlink_record(LispThreads *th, LispThread *t) {
     for (LispThread **p = &th->all; *p; p = &(*p)->next_all)
         if (*p == t) { *p = t->next_all; break; }
     th->others--;
+}
+
+static void thread_exit(Lisp *L, LispThread *t) {
+    LispThreads *th = threads_of(L);
+    pthread_mutex_lock(&th->m);
+    unlink_record(th, t);
     for (LispThread *o = th->all; o; o = o->next_all)
         if (o->joining == t) { o->permit = true; pthread_cond_signal(&o->cond); }
     hand_on(th);
@@ -412,9 +413,7 @@ DEFPRIM(prim_pct_thread_create) {
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         pthread_mutex_lock(&th->m);
-        for (LispThread **p = &th->all; *p; p = &(*p)->next_all)
-            if (*p == t) { *p = t->next_all; break; }
-        th->others--;
+        unlink_record(th, t);
         pthread_mutex_unlock(&th->m);
         err_simple(L, "Cannot make another thread: the system refused (error %d).", rc);
     }
