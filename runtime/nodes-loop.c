@@ -143,11 +143,14 @@ EvalFn loop_evaluator(TagbodyNode *t) {
     return ev_tagbody_loop;
 }
 
-/* Whether N is a call of the CL function NAME bound at analysis to its primitive. */
-static bool bound_call_of(Node *n, EvalFn ev, const char *name) {
-    if (n->ev != ev) return false;
-    CallNode *c = (CallNode *)n;
+/* Whether C calls the CL function NAME, bound at analysis to its primitive. */
+static bool named_call(CallNode *c, const char *name) {
     return c->cached && is_type(c->fname, T_SYMBOL) && string_equal_cstr(SYM(c->fname)->name, name);
+}
+
+/* The same of node N, evaluated by EV. */
+static bool bound_call_of(Node *n, EvalFn ev, const char *name) {
+    return n->ev == ev && named_call((CallNode *)n, name);
 }
 
 /* Whether IF node N is (if TEST (go end)) with END a tag after the last statement of T. */
@@ -163,8 +166,7 @@ static bool exit_test(TagbodyNode *t, Node *n) {
 static void fuse_dotimes(TagbodyNode *t) {
     if (!exit_test(t, t->stmts[0])) return;
     CallNode *ge = ((IfNode *)t->stmts[0])->call;
-    if (ge->nargs != 2 || !ge->cached || !is_type(ge->fname, T_SYMBOL) ||
-        !string_equal_cstr(SYM(ge->fname)->name, ">=") || ge->args[0]->ev != ev_lref0 ||
+    if (ge->nargs != 2 || !named_call(ge, ">=") || ge->args[0]->ev != ev_lref0 ||
         (ge->args[1]->ev != ev_lref0 && ge->args[1]->ev != ev_const))
         return;
     int i = ((VarNode *)ge->args[0])->index;
@@ -180,15 +182,9 @@ void fuse_loop(TagbodyNode *t) {
     fuse_dotimes(t);
     if (t->n.ev != ev_tagbody_loop) return;
     /* the test: a fused (endp g) whose true branch goes to a tag after the last statement */
-    if (!if_node_p(t->stmts[0])) return;
-    IfNode *test = (IfNode *)t->stmts[0];
-    CallNode *endp = test->call;
-    if (!endp || test->neg || endp->nargs != 1 || endp->args[0]->ev != ev_lref0 || !endp->cached ||
-        !is_type(endp->fname, T_SYMBOL) || !string_equal_cstr(SYM(endp->fname)->name, "ENDP"))
-        return;
-    GoNode *out = (GoNode *)test->then;
-    if (out->n.ev != ev_go || out->target != t || t->tag_pos[out->tag] != t->count) return;
-    if (test->els->ev != ev_const || ((ConstNode *)test->els)->value != NIL) return;
+    if (!exit_test(t, t->stmts[0])) return;
+    CallNode *endp = ((IfNode *)t->stmts[0])->call;
+    if (endp->nargs != 1 || endp->args[0]->ev != ev_lref0 || !named_call(endp, "ENDP")) return;
     int g = ((VarNode *)endp->args[0])->index;
     /* the step: (setq g (cdr g)) */
     VarNode *step = (VarNode *)t->stmts[t->count - 2];
