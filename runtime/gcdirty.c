@@ -231,20 +231,26 @@ bool gcdirty_track_part(void *start, size_t bytes, size_t protect) { return trac
 
 bool gcdirty_track_mapped(void *start, size_t bytes, size_t protect) { return track(start, bytes, protect, true); }
 
+/* The region tracked from START, or NULL. */
+static Region *region_at(const void *start) {
+    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (size_t i = 0; i < n; i++)
+        if (start && atomic_load_explicit(&regions[i].start, memory_order_acquire) == (const char *)start)
+            return &regions[i];
+    return NULL;
+}
+
 static void *remove_locked(void *arg) {
     Change *c = (Change *)arg;
-    size_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
-    for (size_t i = 0; i < n; i++) {
-        if (atomic_load_explicit(&regions[i].start, memory_order_relaxed) != c->start) continue;
-        atomic_store_explicit(&regions[i].start, NULL, memory_order_release);
-        c->dirty = regions[i].dirty;
-        c->written = regions[i].written;
-        c->bytes = (size_t)(regions[i].end - c->start);
-        regions[i].dirty = NULL;
-        regions[i].written = NULL;
-        c->done = true;
-        break;
-    }
+    Region *r = region_at(c->start);
+    if (!r) return NULL;
+    atomic_store_explicit(&r->start, NULL, memory_order_release);
+    c->dirty = r->dirty;
+    c->written = r->written;
+    c->bytes = (size_t)(r->end - c->start);
+    r->dirty = NULL;
+    r->written = NULL;
+    c->done = true;
     return NULL;
 }
 
@@ -292,9 +298,8 @@ void gcdirty_copy(void *dst, const void *src, size_t bytes) {
 }
 
 static void *arm_region_locked(void *start) {
-    size_t n = atomic_load_explicit(&nslots, memory_order_relaxed);
-    for (size_t i = 0; i < n; i++)
-        if (atomic_load_explicit(&regions[i].start, memory_order_relaxed) == (char *)start) arm_locked(&regions[i]);
+    Region *r = region_at(start);
+    if (r) arm_locked(r);
     return NULL;
 }
 
@@ -303,23 +308,17 @@ size_t gcdirty_pages(void *start, size_t *total) {
     if (total) *total = 0;
     if (!installed) return 0;
     GC_call_with_alloc_lock(arm_region_locked, start);     /* the count is the recorded pages' */
-    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
-    for (size_t i = 0; i < n; i++) {
-        char *s = atomic_load_explicit(&regions[i].start, memory_order_acquire);
-        if (!s || s != (char *)start) continue;
-        size_t pages = (size_t)(regions[i].end - s + page_size - 1) / page_size;
-        for (size_t p = 0; p < pages; p++) dirty += __atomic_load_n(&regions[i].dirty[p], __ATOMIC_ACQUIRE);
-        if (total) *total = pages;
-    }
+    Region *r = region_at(start);
+    if (!r) return 0;
+    size_t pages = (size_t)(r->end - (char *)start + page_size - 1) / page_size;
+    for (size_t p = 0; p < pages; p++) dirty += __atomic_load_n(&r->dirty[p], __ATOMIC_ACQUIRE);
+    if (total) *total = pages;
     return dirty;
 }
 
 size_t gcdirty_faults(void) { return atomic_load_explicit(&faults, memory_order_relaxed); }
 
 bool gcdirty_armed(void *start) {
-    size_t n = atomic_load_explicit(&nslots, memory_order_acquire);
-    for (size_t i = 0; i < n; i++)
-        if (atomic_load_explicit(&regions[i].start, memory_order_acquire) == (char *)start)
-            return atomic_load_explicit(&regions[i].armed, memory_order_acquire);
-    return false;
+    Region *r = region_at(start);
+    return r && atomic_load_explicit(&r->armed, memory_order_acquire);
 }

@@ -94,16 +94,21 @@ static void unmap_image(MappedImage *m) {
     unlink(m->path);
 }
 
+/* A few collections, with garbage made before each. */
+static void collect_a_few(Lisp *L) {
+    for (int i = 0; i < 3; i++) {
+        unit_eval(L, "(length (make-list 100000))");
+        GC_gcollect();
+    }
+}
+
 /* A fresh string stored into the Nth cell of the read-back graph's string list survives
  * collections, and the cell after it is untouched. */
 static void check_write_survives(Lisp *L, Obj root, int n, const char *make, const char *want) {
     Obj cell = nth(root, 13);
     for (int i = 0; i < n; i++) cell = CDR(cell);
     CAR(cell) = unit_eval(L, make);
-    for (int i = 0; i < 3; i++) {
-        unit_eval(L, "(length (make-list 100000))");
-        GC_gcollect();
-    }
+    collect_a_few(L);
     ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), want);
     char next[40];
     snprintf(next, sizeof next, "string number %d", n + 1);
@@ -317,10 +322,7 @@ START_TEST(hot_part_protected_at_first_collection) {
         size_t faults = gcdirty_faults();
         store_fresh(L, root);
         ck_assert_uint_eq(gcdirty_faults(), faults);
-        for (int i = 0; i < 3; i++) {
-            unit_eval(L, "(length (make-list 100000))");
-            GC_gcollect();
-        }
+        collect_a_few(L);
         ck_assert(gcdirty_armed(heap->scanned));
         ck_assert_str_eq(string_to_utf8(L, CAR(root), NULL), "hhhhhhh");
         size_t total = 0;
