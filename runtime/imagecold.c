@@ -167,21 +167,28 @@ bool imagecold_inflate(const unsigned char *src, size_t srclen, unsigned char *d
     return ok;
 }
 
-/* The dictionary of a packed section: the bytes before its first page's (none: NULL, *OK true). */
-static ZSTD_DDict *dict_of(const unsigned char *data, const uint32_t *offs, bool *ok) {
-    ZSTD_DDict *d = offs[0] ? ZSTD_createDDict_byReference(data, offs[0]) : NULL;
-    *ok = !offs[0] || d;
+/* The dictionary of a packed section: its first LEN bytes, before its first page's (none: NULL,
+ * *OK true). */
+static ZSTD_DDict *dict_of(const unsigned char *data, size_t len, bool *ok) {
+    ZSTD_DDict *d = len ? ZSTD_createDDict_byReference(data, len) : NULL;
+    *ok = !len || d;
     return d;
+}
+
+/* Under the lock: page K of a packed section (DATA, OFFS, DICT) into DST; false when the index is
+ * out of order or the page does not inflate. */
+static bool inflate_page_locked(const unsigned char *data, const uint32_t *offs, size_t k, unsigned char *dst,
+                                const ZSTD_DDict *dict) {
+    return offs[k] <= offs[k + 1] && inflate_locked(data + offs[k], offs[k + 1] - offs[k], dst, dict);
 }
 
 bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n, unsigned char *(*dst)(void *, size_t),
                       void *arg) {
     bool ok;
-    ZSTD_DDict *dict = dict_of(data, offs, &ok);
+    ZSTD_DDict *dict = dict_of(data, offs[0], &ok);
     sigset_t old;
     lock(&old);
-    for (size_t k = 0; ok && k < n; k++)
-        ok = offs[k] <= offs[k + 1] && inflate_locked(data + offs[k], offs[k + 1] - offs[k], dst(arg, k), dict);
+    for (size_t k = 0; ok && k < n; k++) ok = inflate_page_locked(data, offs, k, dst(arg, k), dict);
     unlock(&old);
     ZSTD_freeDDict(dict);
     return ok;
@@ -215,8 +222,9 @@ bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned
     lock(&old);
     bool ready = inflater_init_locked();
     unlock(&old);
-    ZSTD_DDict *dict = dict_len ? ZSTD_createDDict_byReference(data, dict_len) : NULL;
-    ready = ready && (dict || !dict_len);
+    bool have_dict;
+    ZSTD_DDict *dict = dict_of(data, dict_len, &have_dict);
+    ready = ready && have_dict;
     size_t i = 0;
     while (i < MAX_RANGES && atomic_load_explicit(&ranges[i].lo, memory_order_acquire)) i++;
     void *m = ready && i < MAX_RANGES ? mmap(lo, npages * IMAGECOLD_PAGE, PROT_NONE,
@@ -266,9 +274,7 @@ static bool bring_in(Range *r, char *lo, size_t p, size_t q, bool *now, const ch
         unsigned char *fresh = (unsigned char *)mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                                                      MAP_PRIVATE | MAP_ANONYMOUS | (e - p > 1 ? MAP_POPULATE : 0), -1, 0);
         ok = fresh != MAP_FAILED;
-        for (size_t k = p; ok && k < e; k++)
-            ok = r->offs[k] <= r->offs[k + 1] &&
-                 inflate_locked(r->data + r->offs[k], r->offs[k + 1] - r->offs[k], fresh + (k - p) * IMAGECOLD_PAGE, r->dict);
+        for (size_t k = p; ok && k < e; k++) ok = inflate_page_locked(r->data, r->offs, k, fresh + (k - p) * IMAGECOLD_PAGE, r->dict);
         ok = ok && (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, bytes, r->prot) == 0) &&
              mremap(fresh, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) != MAP_FAILED;
         if (ok) {
