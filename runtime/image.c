@@ -77,14 +77,17 @@ typedef struct ImageHeader {
     uint64_t payload_bytes, checksum;
 } ImageHeader;
 
+/* The cold pages of a part of BYTES whose first HOT bytes are written as they are. */
+static size_t cold_pages(uint64_t hot, uint64_t bytes) { return hot < bytes ? (size_t)(ROUND_PAGE(bytes) - hot) / PAGE : 0; }
+
 /* Where the sections after the parts start (the layout above), from a header already checked. */
 typedef struct Sections { size_t scanned_bits, atomic_bits, relbits, tables, starts, links, end, ncold_s, ncold_a; } Sections;
 static Sections sections(const ImageHeader *h) {
     Sections x;
     x.scanned_bits = (size_t)(h->scanned_bytes / 8 + 63) / 64;
     x.atomic_bits = (size_t)(h->atomic_bytes / 8 + 63) / 64;
-    x.ncold_s = h->scanned_hot < h->scanned_bytes ? (ROUND_PAGE(h->scanned_bytes) - h->scanned_hot) / PAGE : 0;
-    x.ncold_a = h->atomic_hot < h->atomic_bytes ? (ROUND_PAGE(h->atomic_bytes) - h->atomic_hot) / PAGE : 0;
+    x.ncold_s = cold_pages(h->scanned_hot, h->scanned_bytes);
+    x.ncold_a = cold_pages(h->atomic_hot, h->atomic_bytes);
     x.relbits = (size_t)(h->cold_at + h->cold_bytes);
     x.tables = x.relbits + x.scanned_bits * 8;
     x.starts = x.tables + (size_t)h->ntables * 8;
@@ -892,8 +895,7 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
         snprintf(err, IMAGE_ERRLEN, "out of memory laying out an image");
     }
     /* the cold pages compressed: an index of offsets (one per page, and the end), then the data */
-    size_t ncs = w.scanned_hot < w.scanned_len ? (ROUND_PAGE(w.scanned_len) - w.scanned_hot) / PAGE : 0;
-    size_t nca = w.atomic_hot < w.atomic_len ? (ROUND_PAGE(w.atomic_len) - w.atomic_hot) / PAGE : 0;
+    size_t ncs = cold_pages(w.scanned_hot, w.scanned_len), nca = cold_pages(w.atomic_hot, w.atomic_len);
     unsigned char *cold = NULL;
     size_t cold_len = 0;
     uint32_t *cold_offs = ncs + nca ? (uint32_t *)calloc(ncs + nca + 1, 4) : NULL;
@@ -1013,7 +1015,7 @@ unsigned char *image_write(Lisp *L, const uintptr_t *roots, size_t nroots, const
 
 unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                   size_t nexterns, const uintptr_t *hot, size_t nhot, size_t *len, char *err) {
-    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL, hot, nhot ? nhot : 0);
+    return write_image(L, roots, nroots, externs, nexterns, NULL, len, err, -1, 0, NULL, NULL, hot, nhot);
 }
 
 unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
