@@ -1101,6 +1101,14 @@ static bool relocate(uint64_t *area, size_t nwords, const uint64_t *bits, const 
 static pthread_mutex_t fixed_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool fixed_busy;
 
+/* The compressed pages of the image in BUF: their index (*OFFS, one per page and the end) and the
+ * data the offsets are into. */
+static const unsigned char *cold_data(const unsigned char *buf, const ImageHeader *h, const Sections *x,
+                                      const uint32_t **offs) {
+    *offs = (const uint32_t *)(buf + h->cold_at);
+    return buf + h->cold_at + (x->ncold_s + x->ncold_a + 1) * 4;
+}
+
 /* Map the two parts from FD at FIXED_BASE (private: written pages become the process's own): their
  * hot pages from the file, their cold pages reserved, to be inflated on first touch (PROT: the
  * access they get then). False, with nothing mapped, when the address is taken or the kernel
@@ -1111,8 +1119,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
     char *want_s = (char *)(uintptr_t)FIXED_BASE, *want_a = (char *)(uintptr_t)(FIXED_BASE + ATOMIC_AT);
     size_t ss = ROUND_PAGE(h->scanned_hot), as = ROUND_PAGE(h->atomic_hot);
     Sections x = sections(h);
-    const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
-    const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
+    const uint32_t *offs;
+    const unsigned char *data = cold_data(buf, h, &x, &offs);
     void *s = MAP_FAILED, *a = MAP_FAILED;
     bool cs = false, ca = false;
     if (ok) s = mmap(want_s, ss, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->scanned_at));
@@ -1146,8 +1154,8 @@ static bool copy_parts(const unsigned char *buf, const ImageHeader *h, char *sca
     Sections x = sections(h);
     memcpy(scanned, buf + h->scanned_at, h->scanned_hot);
     memcpy(atomic, buf + h->atomic_at, h->atomic_hot);
-    const uint32_t *offs = (const uint32_t *)(buf + h->cold_at);
-    const unsigned char *data = buf + h->cold_at + (x.ncold_s + x.ncold_a + 1) * 4;
+    const uint32_t *offs;
+    const unsigned char *data = cold_data(buf, h, &x, &offs);
     CopyTo to = {x.ncold_s, (unsigned char *)scanned + h->scanned_hot, (unsigned char *)atomic + h->atomic_hot};
     return imagecold_unpack(data, offs, x.ncold_s + x.ncold_a, copy_to, &to);
 }
