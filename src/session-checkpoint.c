@@ -17,6 +17,7 @@
 #include <gc/gc.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,9 +380,13 @@ void session_store_compact(TclSession *s) {
 
 /* ---- named checkpoints ---- */
 
-static char *message(const char *fmt, const char *a, const char *b) {
+static char *message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *message(const char *fmt, ...) {
     char buf[IMAGE_ERRLEN + 256];
-    snprintf(buf, sizeof buf, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     return strdup(buf);
 }
 
@@ -396,17 +401,17 @@ static Checkpoint *find_checkpoint(SessionStore *st, const char *name) {
 
 static bool usable(TclSession *s, const char *name, char **error) {
     if (!name || !*name || strlen(name) > MAX_NAME) {
-        set_error(error, message("a checkpoint name is 1 to 64 characters%s%s", "", ""));
+        set_error(error, message("a checkpoint name is 1 to 64 characters"));
         return false;
     }
     if (s->debug) {
-        set_error(error, message("an evaluation is suspended in the debugger: continue or abort it first%s%s", "", ""));
+        set_error(error, message("an evaluation is suspended in the debugger: continue or abort it first"));
         return false;
     }
     if (threads_others_alive(s->L)) {
         /* a thread's state is its C stack, which no checkpoint holds */
         set_error(error, message("other Lisp threads of this session are running: join or terminate them "
-                                 "(or reset the session) first%s%s", "", ""));
+                                 "(or reset the session) first"));
         return false;
     }
     if (!store(s)) { set_error(error, strdup("out of memory")); return false; }
@@ -419,10 +424,8 @@ int tcl_checkpoint(TclSession *s, const char *name, char **error) {
     SessionStore *st = s->store;
     Checkpoint *old = find_checkpoint(st, name);
     if (!old && st->count == MAX_CHECKPOINTS) {
-        char n[16];
-        snprintf(n, sizeof n, "%d", MAX_CHECKPOINTS);
-        set_error(error, message("there are already %s checkpoints, the most a session keeps: delete one first "
-                                 "(delete-checkpoint) or reuse a name%s", n, ""));
+        set_error(error, message("there are already %d checkpoints, the most a session keeps: delete one first "
+                                 "(delete-checkpoint) or reuse a name", MAX_CHECKPOINTS));
         return -1;
     }
     session_enter(s);
@@ -430,7 +433,7 @@ int tcl_checkpoint(TclSession *s, const char *name, char **error) {
     double t0 = now_seconds();
     size_t len = 0;
     unsigned char *bytes = state_write(s, &len, err);
-    if (!bytes) { set_error(error, message("cannot checkpoint the session: %s%s", err, "")); return -1; }
+    if (!bytes) { set_error(error, message("cannot checkpoint the session: %s", err)); return -1; }
     Checkpoint *c = old ? old : &st->ckpt[st->count++];
     if (old) free(c->bytes);
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -447,7 +450,7 @@ int tcl_restore(TclSession *s, const char *name, char **error) {
     if (error) *error = NULL;
     if (!usable(s, name, error)) return -1;
     Checkpoint *c = find_checkpoint(s->store, name);
-    if (!c) { set_error(error, message("there is no checkpoint named \"%s\"%s", name, "")); return -1; }
+    if (!c) { set_error(error, message("there is no checkpoint named \"%s\"", name)); return -1; }
     session_enter(s);
     char err[IMAGE_ERRLEN];
     double t0 = now_seconds();
@@ -463,7 +466,7 @@ int tcl_delete_checkpoint(TclSession *s, const char *name, char **error) {
     if (error) *error = NULL;
     SessionStore *st = store(s);
     Checkpoint *c = st && name ? find_checkpoint(st, name) : NULL;
-    if (!c) { set_error(error, message("there is no checkpoint named \"%s\"%s", name ? name : "", "")); return -1; }
+    if (!c) { set_error(error, message("there is no checkpoint named \"%s\"", name ? name : "")); return -1; }
     free(c->bytes);
     int i = (int)(c - st->ckpt);
     memmove(&st->ckpt[i], &st->ckpt[i + 1], (size_t)(st->count - i - 1) * sizeof *c);
