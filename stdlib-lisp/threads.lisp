@@ -157,8 +157,16 @@ a non-local exit from FUNCTION unwinds THREAD."
 (defun %deadline (timeout)
   (and timeout (+ (get-internal-real-time) (* (max timeout 0) internal-time-units-per-second))))
 
-(defun %seconds-left (deadline)
-  (and deadline (/ (- deadline (get-internal-real-time)) internal-time-units-per-second)))
+(defun %park-until (deadline)
+  ;; parks until unparked, or until DEADLINE (NIL: none); NIL when the deadline had passed
+  (let ((left (and deadline (/ (- deadline (get-internal-real-time)) internal-time-units-per-second))))
+    (unless (and left (<= left 0))
+      (system::%thread-park left)
+      t)))
+
+(defun %queued (thread waiters)
+  ;; WAITERS with THREAD last, unless it is in already
+  (if (member thread waiters) waiters (nconc waiters (list thread))))
 
 (defun %unpark (thread)
   (system::%thread-unpark (thread-id thread)))
@@ -199,11 +207,8 @@ a non-local exit from FUNCTION unwinds THREAD."
                      got t)
                (return t))
              (unless waitp (return nil))
-             (unless (member self (mutex-waiters mutex))
-               (setf (mutex-waiters mutex) (nconc (mutex-waiters mutex) (list self)))))
-           (let ((left (%seconds-left deadline)))
-             (when (and left (<= left 0)) (return nil))
-             (system::%thread-park left)))
+             (setf (mutex-waiters mutex) (%queued self (mutex-waiters mutex))))
+           (unless (%park-until deadline) (return nil)))
       (unless got
         ;; gave up (timeout, or an unwind): out of the queue, and a wake meant for it goes on
         (without-interrupts
@@ -286,9 +291,7 @@ again and returns T. When TIMEOUT seconds pass first, returns NIL without taking
            (unless (member token (waitqueue-tokens queue) :test #'eq)
              (setf notified t)
              (return))
-           (let ((left (%seconds-left deadline)))
-             (when (and left (<= left 0)) (return))
-             (system::%thread-park left)))
+           (unless (%park-until deadline) (return)))
       (without-interrupts
         (setf (waitqueue-tokens queue) (delete token (waitqueue-tokens queue) :test #'eq))))
     (when notified
@@ -305,10 +308,7 @@ again and returns T. When TIMEOUT seconds pass first, returns NIL without taking
 
 (defun condition-broadcast (queue)
   "Wakes every thread waiting on QUEUE."
-  (without-interrupts
-    (loop while (waitqueue-tokens queue)
-          do (%unpark (car (pop (waitqueue-tokens queue))))))
-  nil)
+  (condition-notify queue most-positive-fixnum))
 
 ;;; ---- semaphores ----
 
@@ -358,11 +358,8 @@ returns the new count, or NIL when the time ran out."
              (when (>= (semaphore-count semaphore) n)
                (setf result (decf (semaphore-count semaphore) n))
                (return))
-             (unless (member self (semaphore-waiters semaphore))
-               (setf (semaphore-waiters semaphore) (nconc (semaphore-waiters semaphore) (list self)))))
-           (let ((left (%seconds-left deadline)))
-             (when (and left (<= left 0)) (return))
-             (system::%thread-park left)))
+             (setf (semaphore-waiters semaphore) (%queued self (semaphore-waiters semaphore))))
+           (unless (%park-until deadline) (return)))
       (without-interrupts
         (setf (semaphore-waiters semaphore) (delete self (semaphore-waiters semaphore)))
         ;; a wake this thread did not use goes on
