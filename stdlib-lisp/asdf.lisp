@@ -1161,24 +1161,98 @@
                 (t (setf (gethash key seen) t)
                    (incf (svref scan 2))
                    ;; one listing of the directory gives both its .asd files and its subdirectories
-                   (let ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir)))))
-                     (dolist (f (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
-                                                                         (equal (pathname-type e) "asd")))
-                                                     entries)
-                                      #'string< :key #'namestring))
-                       (funcall function f))
+                   (multiple-value-bind (asds dirs) (%directory-listing dir key)
+                     (dolist (f asds) (funcall function f))
                      (when (and (svref scan 4) (< depth *scan-max-depth*))
                        (let ((subs nil))
-                         (dolist (sub (sort (remove-if-not #'directory-pathname-p entries) #'string< :key #'namestring))
+                         (dolist (sub dirs)
                            (unless (%skip-directory-p sub)
                              (push (cons sub (1+ depth)) subs)))
                          (setf (svref scan 1) (nreconc subs (svref scan 1))))))
                    (return t))))))))
 
+;;; The listings a scan makes are kept across processes, in a file of the system cache's directory
+;;; (source-registry.cache beside the compiled files): for each directory listed, its stamp
+;;; (device, inode, modification and status-change times, sys:%directory-stamp) and the .asd files
+;;; and subdirectories the listing gave. A later scan lists a directory again only when its stamp
+;;; changed: adding, removing or renaming an entry changes its directory's times, so a new .asd,
+;;; or a new directory holding one, is found as by a listing. A stamp less than a second old is not
+;;; kept (a change within the clock's granularity could leave it as it is). NIL: no such file.
+(defvar *source-registry-cache* t
+  "True: the source registry's scan keeps its directory listings in the system cache's directory.")
+
+(defvar *scan-listings* (list :unread nil)
+  "(table changed-p): namestring of a directory -> (stamp asd-namestrings subdirectory-namestrings),
+read from the cache file when first needed (:UNREAD before).")
+
+(defun %scan-listings-file ()
+  (let ((root (and *source-registry-cache* (%system-cache-root))))
+    (and root (merge-pathnames "source-registry.cache" root))))
+
+(defun %scan-listings ()
+  ;; the table of listings, read from the cache file the first time (empty without one: the
+  ;; listings are then kept for this process only)
+  (when (eq (first *scan-listings*) :unread)
+    (setf (first *scan-listings*)
+          (let ((file (ignore-errors (%scan-listings-file))) (table (make-hash-table :test 'equal)))
+            (when file
+              (let ((form (ignore-errors
+                           (with-open-file (in file :if-does-not-exist nil)
+                             (and in (with-standard-io-syntax
+                                       (let ((*read-eval* nil)) (read in nil nil))))))))
+                ;; (:tinycl-source-registry 1 (directory stamp asds subdirectories) ...); anything
+                ;; else (another version, a damaged file) is an empty table, written again
+                (when (and (consp form) (eq (first form) :tinycl-source-registry) (eql (second form) 1))
+                  (dolist (e (cddr form))
+                    (when (and (consp e) (stringp (first e)) (= (length e) 4)
+                               (every #'listp (cdr e)) (every #'stringp (third e)) (every #'stringp (fourth e)))
+                      (setf (gethash (first e) table) (cdr e))))))
+              table))))
+  (first *scan-listings*))
+
+(defun %save-scan-listings ()
+  ;; writes the listings back when a scan listed a directory anew: beside the file, then renamed
+  (when (and (second *scan-listings*) (first *scan-listings*))
+    (setf (second *scan-listings*) nil)
+    (ignore-errors
+     (let* ((file (%scan-listings-file))
+            (temp (make-pathname :type (format nil "cache-~D" (random 1000000000 (make-random-state t))) :defaults file))
+            (entries nil))
+       (maphash #'(lambda (k v) (push (cons k v) entries)) (first *scan-listings*))
+       (ensure-directories-exist file)
+       (with-open-file (out temp :direction :output :if-exists :supersede)
+         (with-standard-io-syntax
+           (let ((*print-readably* nil) (*print-pretty* nil))
+             (prin1 (list* :tinycl-source-registry 1 entries) out))))
+       (rename-file temp file)))))
+
+(defun %directory-listing (dir key)
+  ;; -> (values asd-files subdirectories) of the directory DIR (namestring KEY), each sorted by
+  ;; namestring: from the kept listings when the directory's stamp is the one kept, else listed
+  (let ((table (%scan-listings)))
+    (multiple-value-bind (stamp settled) (if table (ignore-errors (sys::%directory-stamp dir)) (values nil nil))
+      (let ((kept (and stamp (gethash key table))))
+        (if (and kept (equal (first kept) stamp))
+            (values (mapcar #'pathname (second kept)) (mapcar #'pathname (third kept)))
+            (let* ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir))))
+                   (asds (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
+                                                                  (equal (pathname-type e) "asd")))
+                                              entries)
+                               #'string< :key #'namestring))
+                   (dirs (sort (remove-if-not #'directory-pathname-p entries) #'string< :key #'namestring)))
+              ;; kept only when each name reads back as the same pathname
+              (when (and stamp settled
+                         (every #'(lambda (p) (equal (pathname (namestring p)) p)) asds)
+                         (every #'(lambda (p) (equal (pathname (namestring p)) p)) dirs))
+                (setf (gethash key table) (list stamp (mapcar #'namestring asds) (mapcar #'namestring dirs))
+                      (second *scan-listings*) t))
+              (values asds dirs)))))))
+
 (defun %scan-directories (function)
   ;; call FUNCTION on every .asd file of the source directories, in search order
   (let ((scan (%make-scan)))
     (loop while (%scan-step scan function))
+    (%save-scan-listings)
     (setf (car *source-scan*) (svref scan 6))
     (svref scan 6)))
 
@@ -1196,6 +1270,7 @@
     (loop while (%scan-step scan #'%index-add))
     (setf (car *source-scan*) (svref scan 6)
           (car *index-scan*) scan))
+  (%save-scan-listings)
   *source-index*)
 
 (defun %index-find (primary &optional restart)
@@ -1210,9 +1285,15 @@
       (setf (car *index-scan*) scan))
     (loop until (gethash primary *source-index*)
           while (%scan-step scan #'%index-add))
+    (%save-scan-listings)
     (values (gethash primary *source-index*) fresh)))
 
-(defun clear-source-registry () (clrhash *source-index*) (setf (car *index-scan*) nil) (values))
+(defun clear-source-registry ()
+  ;; also forgets the kept listings: the next scan lists every directory and writes them anew
+  (clrhash *source-index*)
+  (setf (car *index-scan*) nil
+        *scan-listings* (list (make-hash-table :test 'equal) nil))
+  (values))
 (defun initialize-source-registry (&optional parameter)
   ;; PARAMETER: NIL, or (:source-registry (:tree "dir") (:directory "dir") ...): directories
   ;; searched before the configured ones
