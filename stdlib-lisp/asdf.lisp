@@ -1453,9 +1453,12 @@ read from the cache file when first needed (:UNREAD before).")
       nil))
 
 (defun %begin-capture ()
+  ;; a generic function's method list is never changed in place (clos.lisp conses a method on or
+  ;; makes the list anew without one), so the list itself is its state: no copy, and a generic
+  ;; function whose list is still EQ to it gained nothing
   (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
         (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
-        (mapcar #'(lambda (gf) (cons gf (copy-list (sys::generic-function-methods gf)))) (%generic-functions))))
+        (mapcar #'(lambda (gf) (cons gf (sys::generic-function-methods gf))) (%generic-functions))))
 
 (defun %release-capture (capture)
   ;; the load failed: nothing of it is committed, and the snapshot stops watching for it
@@ -1480,9 +1483,11 @@ read from the cache file when first needed (:UNREAD before).")
                             (remove-if #'(lambda (e) (and (eq (first e) table) (gethash (second e) seen)))
                                        (car *kept-registry-entries*))))))))
       (dolist (g gfs)
-        (dolist (m (sys::generic-function-methods (car g)))
-          (unless (member m (cdr g))
-            (push (cons (car g) m) (car *kept-methods*)))))
+        (let ((methods (sys::generic-function-methods (car g))))
+          (unless (eq methods (cdr g))
+            (dolist (m methods)
+              (unless (member m (cdr g))
+                (push (cons (car g) m) (car *kept-methods*)))))))
       (dolist (gf (%generic-functions))
         (unless (or (assoc gf gfs) (member gf (car *kept-generic-functions*)))
           (push gf (car *kept-generic-functions*))))
