@@ -1181,9 +1181,14 @@
 (defvar *source-registry-cache* t
   "True: the source registry's scan keeps its directory listings in the system cache's directory.")
 
-(defvar *scan-listings* (list :unread nil)
-  "(table changed-p): namestring of a directory -> (stamp asd-namestrings subdirectory-namestrings),
-read from the cache file when first needed (:UNREAD before).")
+(defvar *scan-listings* (list :unread nil nil)
+  "(table changed-p used): TABLE namestring of a directory -> (stamp asd-namestrings
+subdirectory-namestrings), read from the cache file when first needed (:UNREAD before); USED the
+directories this process looked up, an EQUAL table (or NIL).")
+
+(defvar *scan-listings-limit* 20000
+  "The most listings the cache file keeps: past it, only those of the directories this process
+looked up are written (the others may be of directories long gone).")
 
 (defun %scan-listings-file ()
   (let ((root (and *source-registry-cache* (%system-cache-root))))
@@ -1214,22 +1219,35 @@ read from the cache file when first needed (:UNREAD before).")
   ;; writes the listings back when a scan listed a directory anew: beside the file, then renamed
   (when (and (second *scan-listings*) (first *scan-listings*))
     (setf (second *scan-listings*) nil)
+    (let ((table (first *scan-listings*)) (used (third *scan-listings*)))
+      (when (> (hash-table-count table) *scan-listings-limit*)
+        (let ((gone nil))
+          (maphash #'(lambda (k v) (declare (ignore v)) (unless (and used (gethash k used)) (push k gone))) table)
+          (dolist (k gone) (remhash k table)))))
     (ignore-errors
      (let* ((file (%scan-listings-file))
             (temp (make-pathname :type (format nil "cache-~D" (random 1000000000 (make-random-state t))) :defaults file))
-            (entries nil))
+            (entries nil)
+            (written nil))
        (maphash #'(lambda (k v) (push (cons k v) entries)) (first *scan-listings*))
        (ensure-directories-exist file)
-       (with-open-file (out temp :direction :output :if-exists :supersede)
-         (with-standard-io-syntax
-           (let ((*print-readably* nil) (*print-pretty* nil))
-             (prin1 (list* :tinycl-source-registry 1 entries) out))))
-       (rename-file temp file)))))
+       (unwind-protect
+            (progn
+              (with-open-file (out temp :direction :output :if-exists :supersede)
+                (with-standard-io-syntax
+                  (let ((*print-readably* nil) (*print-pretty* nil))
+                    (prin1 (list* :tinycl-source-registry 1 entries) out))))
+              (rename-file temp file)
+              (setq written t))
+         (unless written (ignore-errors (delete-file temp))))))))
 
 (defun %directory-listing (dir key)
   ;; -> (values asd-files subdirectories) of the directory DIR (namestring KEY), each sorted by
   ;; namestring: from the kept listings when the directory's stamp is the one kept, else listed
   (let ((table (%scan-listings)))
+    (setf (gethash key (or (third *scan-listings*)
+                           (setf (third *scan-listings*) (make-hash-table :test 'equal))))
+          t)
     (multiple-value-bind (stamp settled) (if table (ignore-errors (sys::%directory-stamp dir)) (values nil nil))
       (let ((kept (and stamp (gethash key table))))
         (if (and kept (equal (first kept) stamp))
@@ -1292,7 +1310,7 @@ read from the cache file when first needed (:UNREAD before).")
   ;; also forgets the kept listings: the next scan lists every directory and writes them anew
   (clrhash *source-index*)
   (setf (car *index-scan*) nil
-        *scan-listings* (list (make-hash-table :test 'equal) nil))
+        *scan-listings* (list (make-hash-table :test 'equal) nil nil))
   (values))
 (defun initialize-source-registry (&optional parameter)
   ;; PARAMETER: NIL, or (:source-registry (:tree "dir") (:directory "dir") ...): directories

@@ -24,7 +24,7 @@
 
 (defun rc-new-process ()
   ;; what a new process knows: the listings file, no scan, no systems of the test
-  (setf asdf::*scan-listings* (list :unread nil))
+  (setf asdf::*scan-listings* (list :unread nil nil))
   (clrhash asdf::*source-index*)
   (setf (car asdf::*index-scan*) nil)
   (dolist (name '("rc-one" "rc-two" "rc-added" "rc-deep" "rc-elsewhere"))
@@ -114,6 +114,26 @@
     (rc-new-process)
     (list (rc-where "rc-elsewhere") (rc-where "rc-two")))
   (nil "tree/b/"))
+
+(deftest registry-cache-limit
+  ;; past the limit, the file keeps only the listings of the directories this process looked up
+  (progn
+    (rc-new-process)
+    (setf (gethash "/tinycl-registry-cache-test/gone/" (asdf::%scan-listings)) (list (list 1 2 3 4) nil nil)
+          (second asdf::*scan-listings*) t)
+    (asdf::%save-scan-listings)
+    (rc-new-process)
+    (let ((kept-before (and (gethash "/tinycl-registry-cache-test/gone/" (asdf::%scan-listings)) t)))
+      (rc-where "rc-one")
+      (setf (second asdf::*scan-listings*) t)
+      (let ((asdf::*scan-listings-limit* 1)) (asdf::%save-scan-listings))
+      (rc-new-process)
+      (list kept-before
+            (and (gethash "/tinycl-registry-cache-test/gone/" (asdf::%scan-listings)) t)
+            (and (gethash (rc "tree/") (asdf::%scan-listings)) t)
+            ;; no temporary file left beside it
+            (length (directory (rc "cache/*.*"))))))
+  (t nil t 1))
 
 (deftest registry-cache-off
   ;; *SOURCE-REGISTRY-CACHE* NIL: no file read or written
