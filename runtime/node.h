@@ -277,7 +277,8 @@ void fuse_psetq(LetNode *ln);
 #define LOOP_KIND1(p) LOOP_##p,
 #define LOOP_KIND2(p) LOOP_##p##_LL, LOOP_##p##_LC,
 enum { LOOP_TRUE, LOOP_TESTS1(LOOP_KIND1) LOOP_TESTS2(LOOP_KIND2)
-       LOOP_CONST, LOOP_VAR, LOOP_NODE, LOOP_SELF, LOOP_NKINDS = LOOP_SELF + 6 };
+       LOOP_CONST, LOOP_VAR, LOOP_NODE, LOOP_SELF, LOOP_SELF_CDR = LOOP_SELF + 6,
+       LOOP_NKINDS = LOOP_SELF_CDR + 6 };
 #undef LOOP_KIND1
 #undef LOOP_KIND2
 /* The LOOP_ kind of the test IF node I makes on variables of the current frame read in place

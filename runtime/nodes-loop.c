@@ -256,7 +256,7 @@ enum { ARG_CDR, ARG_VAR, ARG_CAR, ARG_CONST };
 typedef struct LoopOp {
     uint8_t kind;              /* LOOP_ (node.h) */
     uint8_t a, b;              /* the slots it tests, or LOOP_VAR's */
-    uint8_t then, els;         /* a test's branches: ops' indices */
+    uint8_t then;              /* a test's true branch: an op's index (its false branch is the next op) */
     uint8_t argk[SELF_LOOP_ARGS], args[SELF_LOOP_ARGS];   /* LOOP_SELF: each argument's ARG_ and slot */
     Obj k;                     /* LOOP_CONST's value, an _LC test's constant */
     Node *node;                /* what the op stands for: evaluated when it cannot decide in place */
@@ -312,14 +312,16 @@ Obj ev_self_loop(Lisp *L, Node *n, Env *env) {
         [LOOP_TRUE] = &&k_TRUE, LOOP_TESTS1(KIND1) LOOP_TESTS2(KIND2)
         [LOOP_CONST] = &&k_CONST, [LOOP_VAR] = &&k_VAR, [LOOP_NODE] = &&k_NODE, [LOOP_SELF] = &&k_SELF1,
         [LOOP_SELF + 1] = &&k_SELF2, [LOOP_SELF + 2] = &&k_SELF3, [LOOP_SELF + 3] = &&k_SELF4,
-        [LOOP_SELF + 4] = &&k_SELF5, [LOOP_SELF + 5] = &&k_SELF6,
+        [LOOP_SELF + 4] = &&k_SELF5, [LOOP_SELF + 5] = &&k_SELF6, [LOOP_SELF_CDR] = &&k_CDR1,
+        [LOOP_SELF_CDR + 1] = &&k_CDR2, [LOOP_SELF_CDR + 2] = &&k_CDR3, [LOOP_SELF_CDR + 3] = &&k_CDR4,
+        [LOOP_SELF_CDR + 4] = &&k_CDR5, [LOOP_SELF_CDR + 5] = &&k_CDR6,
     };
 #undef KIND1
 #undef KIND2
     Obj *slots = env->slots;
     const LoopOp *ops = s->ops, *o = ops;
     Obj x, y;
-#define NEXT(b) do { o = &ops[(b) ? o->then : o->els]; goto *jump[o->kind]; } while (0)
+#define NEXT(b) do { if (b) o = &ops[o->then]; else o++; goto *jump[o->kind]; } while (0)
 #define GENERAL() return EVAL(L, o->node, env)
     goto *jump[o->kind];
 k_TRUE: NEXT(slots[o->a] != NIL);
@@ -366,6 +368,25 @@ k_NODE: GENERAL();
     }
     SELF(1) SELF(2) SELF(3) SELF(4) SELF(5) SELF(6)
 #undef SELF
+/* The same when every argument is CDR of a variable and the frame has no other slot. */
+#define CDRS(NA)                                                                            \
+    k_CDR##NA: {                                                                            \
+        Obj a[NA];                                                                          \
+        _Pragma("GCC unroll 6")                                                             \
+        for (int i = 0; i < NA; i++) {                                                      \
+            x = slots[o->args[i]];                                                          \
+            if (LIKELY(is_cons(x))) a[i] = CDR(x);                                          \
+            else if (x == NIL) a[i] = NIL;                                                  \
+            else GENERAL();                                                                 \
+        }                                                                                   \
+        _Pragma("GCC unroll 6")                                                             \
+        for (int i = 0; i < NA; i++) slots[i] = a[i];                                       \
+        if (UNLIKELY((const char *)env < L->poll_limit)) return TAIL_MARK;                  \
+        o = ops;                                                                            \
+        goto *jump[o->kind];                                                                \
+    }
+    CDRS(1) CDRS(2) CDRS(3) CDRS(4) CDRS(5) CDRS(6)
+#undef CDRS
 #undef NEXT
 #undef GENERAL
 }
@@ -387,6 +408,7 @@ typedef struct LoopBuild {
     Obj syms[2 * SELF_LOOP_OPS], fns[2 * SELF_LOOP_OPS];
     int nchecks;
     bool self;                 /* a LOOP_SELF was made */
+    int nslots;                /* the frame's */
 } LoopBuild;
 
 static bool loop_check(LoopBuild *lb, CallNode *c) {
@@ -424,13 +446,11 @@ static int loop_op(LoopBuild *lb, Node *n) {
             if (i->call->nargs == 2 && i->call->args[1]->ev == ev_const) o->k = ((ConstNode *)i->call->args[1])->value;
         }
         if (i->neg && !loop_check(lb, i->neg)) return -1;
+        if (loop_op(lb, i->els) != at + 1) return -1;   /* the false branch next */
         int then = loop_op(lb, i->then);
         if (then < 0) return -1;
-        int els = loop_op(lb, i->els);
-        if (els < 0) return -1;
         o = &lb->ops[at];
         o->then = (uint8_t)then;
-        o->els = (uint8_t)els;
     } else if (n->ev == ev_const) {
         o->kind = LOOP_CONST;
         o->k = ((ConstNode *)n)->value;
@@ -448,6 +468,9 @@ static int loop_op(LoopBuild *lb, Node *n) {
             o->args[k] = (uint8_t)((CallNode *)a)->slot0;
             if (!loop_check(lb, (CallNode *)a)) return -1;
         }
+        bool cdrs = lb->nslots == c->nargs;
+        for (int k = 0; k < c->nargs; k++) cdrs = cdrs && o->argk[k] == ARG_CDR;
+        if (cdrs) o->kind = (uint8_t)(LOOP_SELF_CDR + c->nargs - 1);
         lb->self = true;
     } else {
         o->kind = LOOP_NODE;
@@ -464,6 +487,7 @@ void self_loop_build(Lisp *L, Lambda *lam) {
     if (!lb) return;
     lb->nops = lb->nchecks = 0;
     lb->self = false;
+    lb->nslots = lam->nslots;
     if (loop_op(lb, lam->body) == 0 && lb->self && lb->ops[0].kind < LOOP_CONST) {
         SelfLoopNode *s = (SelfLoopNode *)gc_alloc(L, sizeof *s);
         s->n = *lam->body;
