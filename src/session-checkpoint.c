@@ -339,6 +339,7 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     free(hs); free(ext); free(roots);
     close_process_streams(&graph, streams, nstreams);
     session_guard_reinstall_streams(L, saved_streams);
+    threads_state_replaced(L);
     L->format_cache = NULL;     /* keyed by address */
     Obj epoch = SYM(S(P_CLOS_EPOCH))->value;     /* generic function caches too */
     SYM(S(P_CLOS_EPOCH))->value = is_fixnum(epoch) ? FIX(FIXVAL(epoch) + 1) : FIX(0);
