@@ -366,6 +366,9 @@ static size_t graph_bytes(const ImageHeap *h) { return h->scanned_room + h->atom
 void session_store_compact(TclSession *s) {
     SessionStore *st = s->store;
     if (!st || !st->graph.scanned || !st->graph_restored) return;
+    /* a Lisp thread that outlived the reset (its cleanup forms still running) may be running code
+     * of the restored heap, which the compaction frees: a later reset compacts */
+    if (threads_others_alive(s->L)) return;
     st->graph_restored = false;
     if (graph_bytes(&st->graph) <= 2 * st->compacted_bytes + COMPACT_SLACK) return;
     char err[IMAGE_ERRLEN];
