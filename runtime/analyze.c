@@ -1437,7 +1437,10 @@ static void finalize(ACtx *c) {
     }
     c->call_vars = NULL;
     for (Pending *p = c->pending; p; p = p->next)
-        if (p->lambda) mark_self_tail_calls(p->lambda);
+        if (p->lambda) {
+            mark_self_tail_calls(p->lambda);
+            self_loop_build(c->L, p->lambda);
+        }
     for (TagbodyNode *t = c->loops; t; t = t->next_loop) fuse_loop(t);
     c->loops = NULL;
     /* 7. variables bound and never used: reported last, once the nodes are complete */

@@ -269,6 +269,24 @@ void fuse_loop(TagbodyNode *t);
 #define PSETQ_MAX 8
 void fuse_psetq(LetNode *ln);
 
+/* A function whose body is a tree of IFs testing variables in place, with self tail calls of simple
+ * arguments among its leaves, runs its rounds as one C loop (nodes-loop.c, self_loop_build, at the
+ * end of finalisation): the tests one op each. The kinds of test an op can make (if_loop_test): */
+#define LOOP_TESTS1(X) X(NULL) X(CONSP) X(ATOM) X(LISTP) X(SYMBOLP) X(NUMBERP) X(ENDP) X(ZEROP) X(PLUSP) X(MINUSP)
+#define LOOP_TESTS2(X) X(EQ) X(EQL) X(LT) X(GT) X(LE) X(GE) X(NUMEQ) X(NUMNE)
+#define LOOP_KIND1(p) LOOP_##p,
+#define LOOP_KIND2(p) LOOP_##p##_LL, LOOP_##p##_LC,
+enum { LOOP_TRUE, LOOP_TESTS1(LOOP_KIND1) LOOP_TESTS2(LOOP_KIND2)
+       LOOP_CONST, LOOP_VAR, LOOP_NODE, LOOP_SELF, LOOP_SELF_CDR = LOOP_SELF + 6,
+       LOOP_NKINDS = LOOP_SELF_CDR + 6 };
+#undef LOOP_KIND1
+#undef LOOP_KIND2
+/* The LOOP_ kind of the test IF node I makes on variables of the current frame read in place
+ * (with its slots in I: var_index, var_index2, the constant of an _LC test in its call), or -1. */
+int if_loop_test(IfNode *i);
+/* Give LAM's body that loop, when it has that shape (at the end of finalisation). */
+void self_loop_build(Lisp *L, Lambda *lam);
+
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
 Node *analyze_body(ACtx *c, Obj body);      /* implicit progn */

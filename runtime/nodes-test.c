@@ -243,6 +243,35 @@ void fuse_if_var(IfNode *i) {
         }
 }
 
+/* The in-place tests by their LOOP_ kind, for the loops of self tail calls (nodes-loop.c). */
+static const struct { EvalFn ev; int kind; } loop_tests[] = {
+    {ev_if_lref0, LOOP_TRUE},
+    {ev_if_null_var, LOOP_NULL}, {ev_if_null_var_pos, LOOP_NULL},
+    {ev_if_consp_var, LOOP_CONSP}, {ev_if_consp_var_pos, LOOP_CONSP},
+    {ev_if_atom_var, LOOP_ATOM}, {ev_if_atom_var_pos, LOOP_ATOM},
+    {ev_if_listp_var, LOOP_LISTP}, {ev_if_listp_var_pos, LOOP_LISTP},
+    {ev_if_symbolp_var, LOOP_SYMBOLP}, {ev_if_symbolp_var_pos, LOOP_SYMBOLP},
+    {ev_if_numberp_var, LOOP_NUMBERP}, {ev_if_numberp_var_pos, LOOP_NUMBERP},
+    {ev_if_endp_var, LOOP_ENDP}, {ev_if_endp_var_pos, LOOP_ENDP},
+    {ev_if_zerop_var, LOOP_ZEROP}, {ev_if_zerop_var_pos, LOOP_ZEROP},
+    {ev_if_plusp_var, LOOP_PLUSP}, {ev_if_plusp_var_pos, LOOP_PLUSP},
+    {ev_if_minusp_var, LOOP_MINUSP}, {ev_if_minusp_var_pos, LOOP_MINUSP},
+    {ev_if_eq_ll, LOOP_EQ_LL}, {ev_if_eq_lc, LOOP_EQ_LC},
+    {ev_if_eql_ll, LOOP_EQL_LL}, {ev_if_eql_lc, LOOP_EQL_LC},
+    {ev_if_lt_ll, LOOP_LT_LL}, {ev_if_lt_lc, LOOP_LT_LC},
+    {ev_if_gt_ll, LOOP_GT_LL}, {ev_if_gt_lc, LOOP_GT_LC},
+    {ev_if_le_ll, LOOP_LE_LL}, {ev_if_le_lc, LOOP_LE_LC},
+    {ev_if_ge_ll, LOOP_GE_LL}, {ev_if_ge_lc, LOOP_GE_LC},
+    {ev_if_numeq_ll, LOOP_NUMEQ_LL}, {ev_if_numeq_lc, LOOP_NUMEQ_LC},
+    {ev_if_numne_ll, LOOP_NUMNE_LL}, {ev_if_numne_lc, LOOP_NUMNE_LC},
+};
+
+int if_loop_test(IfNode *i) {
+    for (size_t k = 0; k < sizeof loop_tests / sizeof *loop_tests; k++)
+        if (i->n.ev == loop_tests[k].ev) return loop_tests[k].kind;
+    return -1;
+}
+
 void fuse_if_test(Lisp *L, IfNode *i) {
     Node *t = i->test;
     if (!call_node_bound(t)) return;

@@ -143,26 +143,39 @@
 
 ;;; finalizers
 (defvar *wk-count* 0)
+;; Each test counts only its own finalizers: a stray stack word can keep a few objects of one
+;; test alive until a collection in a later test, whose count they must not change.
+(defvar *wk-round* 0)
+(defvar *wk-ran* '() "The (object . function) indices of this round's finalizers that ran.")
+(defun wk-new-round () (incf *wk-round*) (setf *wk-count* 0 *wk-ran* '()))
 (defun wk-finalize-some (n times &optional cancel)
   (dotimes (i n)
-    (let ((o (make-string 8)))
-      (dotimes (j times) (tinycl:finalize o (lambda () (incf *wk-count*))))
+    (let ((o (make-string 8)) (round *wk-round*))
+      (dotimes (j times)
+        (let ((id (cons i j)))
+          (tinycl:finalize o (lambda ()
+                               (when (= round *wk-round*)
+                                 (incf *wk-count*)
+                                 (push id *wk-ran*))))))
       (when cancel (tinycl:cancel-finalization o))))
   nil)
 
 (deftest finalize.runs-once-each
   (progn
-    (setf *wk-count* 0)
+    (wk-new-round)
     (wk-finalize-some 100 1)
     (wk-gc)
+    ;; an object a stray stack word kept through the first collection may be finalized by a
+    ;; later one, so "once" is checked by the identities that ran, not by an unchanged count
     (let ((after-one *wk-count*))
       (wk-gc) (wk-gc)
-      (list (>= after-one 95) (= after-one *wk-count*) (<= *wk-count* 100))))
+      (list (>= after-one 95) (= (length *wk-ran*) (length (remove-duplicates *wk-ran*)))
+            (<= *wk-count* 100))))
   (t t t))
 
 (deftest finalize.every-function-runs
   (progn
-    (setf *wk-count* 0)
+    (wk-new-round)
     (wk-finalize-some 20 5)
     (wk-gc)
     (list (>= *wk-count* 95) (zerop (mod *wk-count* 5)) (<= *wk-count* 100)))
@@ -170,7 +183,7 @@
 
 (deftest finalize.cancelled
   (progn
-    (setf *wk-count* 0)
+    (wk-new-round)
     (wk-finalize-some 50 3 t)
     (wk-gc) (wk-gc)
     *wk-count*)
@@ -206,7 +219,7 @@
   ;; without an explicit GC call: the collections that allocation causes queue them, and the
   ;; loop's safe points run them
   (progn
-    (setf *wk-count* 0)
+    (wk-new-round)
     (wk-finalize-some 100 1)
     (loop repeat 20000 until (>= *wk-count* 50) do (make-array 10000))
     (>= *wk-count* 50))

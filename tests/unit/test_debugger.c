@@ -300,6 +300,23 @@ START_TEST(profile_counts_self_tail_calls) {
 }
 END_TEST
 
+/* The same for a function whose rounds run as one C loop (ev_self_loop): no round is merged while
+ * the profiler counts. */
+START_TEST(profile_counts_self_loop_rounds) {
+    TclSession *s = new_session();
+    TclProfile *p = tcl_profile(s, "(defun walk (l) (if (null l) :end (walk (cdr l)))) (walk (make-list 50))", NULL, -1);
+    ck_assert_int_eq(p->result->status, TCL_OK);
+    ck_assert_str_eq(p->result->values[0], ":END");
+    const TclProfileEntry *walk = NULL;
+    for (int i = 0; i < p->count; i++)
+        if (strcmp(p->entries[i].name, "WALK") == 0) walk = &p->entries[i];
+    ck_assert_ptr_nonnull(walk);
+    ck_assert_int_eq(walk->calls, 51);
+    tcl_profile_free(p);
+    tcl_session_free(s);
+}
+END_TEST
+
 START_TEST(warnings_carry_positions) {
     TclSession *s = new_session();
     TclResult *r = tcl_eval(s, "(+ 1 2)\n  ; a comment\n  (defun w (x) (undefined-w))\n(defun later () 1)", NULL, -1);
@@ -366,6 +383,7 @@ static Suite *suite(void) {
     tcase_add_test(t, plain_errors_show_primitive_frames);
     tcase_add_test(t, profile_counts_calls_and_time);
     tcase_add_test(t, profile_counts_self_tail_calls);
+    tcase_add_test(t, profile_counts_self_loop_rounds);
     tcase_add_test(t, warnings_carry_positions);
     suite_add_tcase(s, t);
     return s;

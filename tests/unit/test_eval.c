@@ -6,6 +6,7 @@
 Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
 Obj ev_block_nl(Lisp *, Node *, Env *);
 Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
+Obj ev_self_loop(Lisp *, Node *, Env *);  /* nodes-loop.c */
 
 START_TEST(test_arith_and_calls) {
     Lisp *L = unit_lisp();
@@ -187,6 +188,26 @@ START_TEST(test_direct_calls) {
 }
 END_TEST
 
+/* A body that is a tree of tests of variables with self tail calls of simple arguments among its
+ * leaves runs its rounds as one loop (ev_self_loop in nodes-loop.c); other shapes keep their nodes. */
+START_TEST(test_self_loops_chosen) {
+    Lisp *L = unit_lisp();
+    ck_assert_eval(L, "(defun lsp (a b) (cond ((null b) nil) ((null a) t) (t (lsp (cdr a) (cdr b)))))", "LSP");
+    ck_assert(global_lambda(L, "'lsp")->body->ev == ev_self_loop);
+    ck_assert_eval(L, "(defun walk2 (l x) (cond ((< x 0) :neg) ((endp l) x) (t (walk2 (cdr l) (car l)))))", "WALK2");
+    ck_assert(global_lambda(L, "'walk2")->body->ev == ev_self_loop);
+    /* a form with an effect before the test, an argument that is not simple, a test of a call */
+    ck_assert_eval(L, "(defun eff (l) (print 1) (if (null l) 0 (eff (cdr l))))", "EFF");
+    ck_assert(global_lambda(L, "'eff")->body->ev != ev_self_loop);
+    ck_assert_eval(L, "(defun down (n) (if (= n 0) :end (down (1- n))))", "DOWN");
+    ck_assert(global_lambda(L, "'down")->body->ev != ev_self_loop);
+    ck_assert_eval(L, "(defun callt (l) (if (null (cdr l)) l (callt (cdr l))))", "CALLT");
+    ck_assert(global_lambda(L, "'callt")->body->ev != ev_self_loop);
+    ck_assert_eval(L, "(list (lsp '(1) '(1 2)) (lsp '(1 2) '(1)) (walk2 '(1 2 -3 4) 0) (walk2 '(1 2) 0) (callt '(1 2 3)))",
+                   "(T NIL :NEG 2 (3))");
+}
+END_TEST
+
 static Suite *eval_suite(void) {
     Suite *s = suite_create("eval");
     TCase *tc = tcase_create("core");
@@ -203,6 +224,7 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_lazy_analysis_survives_errors);
     tcase_add_test(tc, test_unused_blocks_are_dropped);
     tcase_add_test(tc, test_direct_calls);
+    tcase_add_test(tc, test_self_loops_chosen);
     suite_add_tcase(s, tc);
     return s;
 }
