@@ -174,4 +174,4 @@ tsan-gc-probe:
 	-CALL_EVERY=1 build-tsan/tests/gc-signals
 
 clean:
-	rm -rf build build-asan build-ubsan build-fuzz
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz
