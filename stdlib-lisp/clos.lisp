@@ -1720,6 +1720,12 @@
                                 (gethash 'funcallable-standard-object *class-table*))))
             (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                  :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
+  ;; a class never defined before (no superclasses, subclasses, methods, not finalized: not a
+  ;; forward-referenced one; its name names no class yet) changes no dispatch already cached, since no instance of it exists
+  ;; and no cache entry is keyed on it; its accessor methods invalidate their own functions' caches
+  (let ((fresh (and (null (%class-direct-superclasses class)) (null (%class-direct-subclasses class))
+                    (null (%class.direct-methods class)) (not (%class-finalized-p class))
+                    (not (and (%class-name class) (gethash (%class-name class) *class-table*))))))
   (%set-class.kind class kind)
   (%adopt-metaclass class meta)
   (if other-initargs (%metaclass-initargs class meta other-initargs))
@@ -1750,14 +1756,14 @@
   (let ((generic (and *generic-finalization-p* (funcall *generic-finalization-p* class))))
     (if (not generic) (%finalize-class class))
     (%initialize-class-slots class)
-    (%bump-epoch)
+    (if (not fresh) (%bump-epoch))
     (dolist (d direct-slots)
       (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
       (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
     (if (and generic register (%finalizable-p class))
         (progn (finalize-inheritance class)
                (%initialize-class-slots class)
-               (%bump-epoch))))
+               (%bump-epoch)))))
   class)
 
 (defun %inherits-from-p (class super)

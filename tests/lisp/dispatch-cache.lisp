@@ -160,3 +160,49 @@
           (handler-case (setf (slot-value 5 'v) 1) (error () :not-an-instance))
           (handler-case (setf (slot-value b "v") 1) (type-error () :type-error))))
   (5 5 (:object :name :value) 15 15 :set :missing :not-an-instance :type-error))
+
+;; A class defined for the first time leaves every cached dispatch in place (no instance of it
+;; exists, no entry is keyed on it): its instances still find the inherited methods, a method on
+;; it is used at once, and an accessor it adds to an existing generic function reaches that
+;; function's next call. A class that was forward-referenced, or is redefined, empties them all.
+(defgeneric dc-sort (x))
+(defmethod dc-sort ((x dc-shape)) :shape)
+(defmethod dc-sort ((x t)) :other)
+
+(deftest dispatch-cache.new-class-keeps-caches
+  (let ((c (make-instance 'dc-circle :r 3)))
+    (dc-warm #'dc-sort c) (dc-warm #'dc-sort 1) (dc-warm #'dc-r c)
+    (let ((before (sys::%gf-cache-count #'dc-sort)))
+      (eval '(defclass dc-hexagon (dc-shape) ((r :initarg :r :accessor dc-r))))
+      (let ((h (make-instance 'dc-hexagon :r 6)))
+        (list (= before (sys::%gf-cache-count #'dc-sort))
+              (dc-sort h) (dc-sort c) (dc-sort 1)
+              (dc-r h) (dc-r c)
+              (progn (eval '(defmethod dc-sort ((x dc-hexagon)) :hexagon)) (dc-sort h))
+              (dc-sort c)))))
+  (t :shape :shape :other 6 3 :hexagon :shape))
+
+(defgeneric dc-late (x))
+(defmethod dc-late ((x standard-object)) :object)
+
+(deftest dispatch-cache.forward-referenced-class-defined
+  (progn
+    (eval '(defclass dc-late-sub (dc-late-base) ()))
+    (dc-warm #'dc-late (make-instance 'dc-circle))
+    (let ((warm (sys::%gf-cache-count #'dc-late)))
+      (eval '(defclass dc-late-base () ((v :initform :v))))
+      (let ((s (make-instance 'dc-late-sub)))
+        (list (plusp warm) (sys::%gf-cache-count #'dc-late)
+              (dc-late s) (slot-value s (quote v))
+              (progn (eval '(defmethod dc-late ((x dc-late-base)) :base)) (dc-late s))
+              (dc-late (make-instance 'dc-circle))))))
+  (t 0 :object :v :base :object))
+
+(deftest dispatch-cache.class-redefined-after-warm
+  (progn
+    (eval '(defclass dc-redefined () ((a :initform 1))))
+    (let ((o (make-instance 'dc-redefined)))
+      (dc-warm #'dc-sort o)
+      (eval '(defclass dc-redefined (dc-shape) ((a :initform 1))))
+      (list (sys::%gf-cache-count #'dc-sort) (dc-sort o) (dc-sort (make-instance 'dc-redefined)))))
+  (0 :shape :shape))
