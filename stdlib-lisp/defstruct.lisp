@@ -385,7 +385,8 @@
     (%set-direct-superclasses class (list parent))
     (setf (gethash name *class-table*) class)
     (%finalize-class class)
-    (%bump-epoch)
+    ;; a name that named no class: no cached dispatch can change (see %SHAPE-CLASS)
+    (if old (%bump-epoch))
     class))
 
 (defun %class-instance-size (c) (%class.instance-size c))

@@ -206,3 +206,20 @@
       (eval '(defclass dc-redefined (dc-shape) ((a :initform 1))))
       (list (sys::%gf-cache-count #'dc-sort) (dc-sort o) (dc-sort (make-instance 'dc-redefined)))))
   (0 :shape :shape))
+
+;; the same for a structure: a new one keeps the caches, one defined again empties them
+(deftest dispatch-cache.new-structure-keeps-caches
+  (progn
+    (dc-warm #'dc-sort 1)
+    (dc-warm #'dc-sort (make-dc-point))
+    (let ((before (sys::%gf-cache-count #'dc-sort)))
+      (eval '(defstruct (dc-point3 (:include dc-point)) z))
+      (let ((kept (sys::%gf-cache-count #'dc-sort))
+            (p (funcall 'make-dc-point3 :z 1)))
+        (list (plusp before) (= before kept) (dc-sort p)
+              (progn (eval '(defmethod dc-sort ((x dc-point)) :point)) (dc-sort p))
+              (progn (dc-warm #'dc-sort p)
+                     (eval '(defstruct (dc-point3 (:include dc-point)) z))
+                     (sys::%gf-cache-count #'dc-sort))
+              (dc-sort (funcall 'make-dc-point3))))))
+  (t t :other :point 0 :point))
