@@ -13,7 +13,9 @@
       (dolist (s (sort (remove-duplicates syms) #'string< :key #'symbol-name))
         (format t "~S ~S~@[ value:~S~]~@[ function:~S~]~:[~; macro~]~:[~; special-op~] plist:~S~%"
                 s (nth-value 1 (find-symbol (symbol-name s) p))
-                (and (boundp s) (type-of (symbol-value s)))
+                ;; an integer as INTEGER: TYPE-OF names its range, and a counter such as
+                ;; SYS::*CLOS-EPOCH* differs between the boots (the image's start bumps it)
+                (and (boundp s) (if (integerp (symbol-value s)) 'integer (type-of (symbol-value s))))
                 (and (fboundp s) (not (macro-function s)) (not (special-operator-p s))
                      (type-of (fdefinition s)))
                 (macro-function s) (special-operator-p s)
