@@ -1,13 +1,14 @@
 #!/bin/sh
 # run-property.sh: build and run the property benches: random session histories against a model
-# (prop_session) and random programs of Lisp threads (prop_threads). PROPERTY_SEQUENCES (default
-# 1000), PROPERTY_THREAD_PROGRAMS (default 0: prop_threads not run, see docs/internals.md) and PROPERTY_SEED choose the run; ends with
+# (prop_session), random functions of the evaluator's fast paths against a reference that takes none
+# (prop_selfloop) and random programs of Lisp threads (prop_threads). PROPERTY_SEQUENCES (default
+# 1000), PROPERTY_SELFLOOP_FUNCTIONS (default 1000), PROPERTY_THREAD_PROGRAMS (default 0: prop_threads not run, see docs/internals.md) and PROPERTY_SEED choose the run; ends with
 # "N passed, N failed" (both benches summed).
 BUILD=${BUILD:-build}
 CC=${CC:-gcc}
 mkdir -p "$BUILD/tests"
 passed=0; failed=0
-for bench in prop_session prop_threads; do
+for bench in prop_session prop_selfloop prop_threads; do
     bin="$BUILD/tests/$bench"
     if ! $CC -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $SANFLAGS -Iinclude -Iruntime -o "$bin" tests/property/$bench.c \
             "$BUILD/libtinycl.a" -lgc -lgmp -lcjson -lzstd -lreadline -lpthread -lm 2>"$bin.log"; then
@@ -15,6 +16,7 @@ for bench in prop_session prop_threads; do
     fi
     case $bench in
         prop_session) n=${PROPERTY_SEQUENCES:-1000} ;;
+        prop_selfloop) n=${PROPERTY_SELFLOOP_FUNCTIONS:-1000} ;;
         *) n=${PROPERTY_THREAD_PROGRAMS:-0}; [ "$n" -gt 0 ] || continue ;;
     esac
     out=$(timeout 1200 "$bin" "$n" ${PROPERTY_SEED:+"$PROPERTY_SEED"})
