@@ -44,8 +44,11 @@ enum {
     N_CALL,    /* (op kids...) of another function */
     N_ERROR,   /* (error "..." v) */
     N_LOOP,    /* style 0: count of elements EQL to k in v by DOLIST; 1: sum below v by DOTIMES */
-    N_WRAP,    /* kid 0 under style 0 THE, 1 PROGN, 2 BLOCK, 3 LET of another variable */
+    N_WRAP,    /* kid 0 under style WRAP_ */
 };
+/* near misses around a branch or the body: THE, PROGN, BLOCK, a LET of another variable, a closure
+ * (which moves the variables it reads out of the frame), an assignment of a parameter first */
+enum { WRAP_THE, WRAP_PROGN, WRAP_BLOCK, WRAP_LET, WRAP_LAMBDA, WRAP_SETQ, WRAPS };
 enum { IF_IF, IF_COND, IF_WHEN, IF_UNLESS, IF_AND, IF_OR, IF_STYLES };
 enum { ARG_VAR, ARG_CONST, ARG_CAR, ARG_CDR, ARG_CADR, ARG_CDDR, ARG_1PLUS, ARG_1MINUS, ARG_ADDK, ARG_SUBV, ARG_KINDS };
 
@@ -60,6 +63,8 @@ enum { TY_LIST, TY_NUM };
 typedef struct Fn {
     int np;                 /* its parameters */
     unsigned char ty[MAXP]; /* what each mostly holds, so that most calls run several rounds */
+    signed char special;    /* a parameter declared special, or -1 */
+    bool optional;          /* an &optional parameter after them (a lambda list that is not direct) */
     N n[MAXN];
     int nn;
     int root;
@@ -71,7 +76,8 @@ static const char *const p2_ops[] = {"eq", "eql", "=", "<", ">", "<=", ">=", "/=
 /* other functions a leaf calls: name and argument count */
 static const struct { const char *name; int nargs; } call_ops[] = {
     {"cons", 2}, {"list", 2}, {"car", 1}, {"cdr", 1}, {"cadr", 1}, {"cddr", 1}, {"1+", 1}, {"1-", 1},
-    {"+", 2}, {"-", 2}, {"not", 1}, {"eql", 2}, {"psl-undefined", 1},
+    {"+", 2}, {"-", 2}, {"not", 1}, {"eql", 2}, {"*", 2}, {"mod", 2}, {"+", 3}, {"caar", 1}, {"cdar", 1},
+    {"caddr", 1}, {"psl-undefined", 1},
 };
 #define NCALL_OPS (int)(sizeof call_ops / sizeof *call_ops)
 #define NP1 (int)(sizeof p1_ops / sizeof *p1_ops)
@@ -180,12 +186,14 @@ static int gen_self(Fn *f, bool tail) {
     if (i < 0) return -1;
     f->n[i].style = tail;
     bool simple = chance(70);
-    for (int k = 0; k < f->np; k++) {
-        int a = gen_arg(f, k, simple || !chance(30));
+    int na = f->np;
+    if (chance(3)) na = na == MAXP || (na > 1 && chance(50)) ? na - 1 : na + 1;   /* a near miss: a wrong count */
+    for (int k = 0; k < na; k++) {
+        int a = gen_arg(f, k % f->np, simple || !chance(30));
         if (a < 0) return -1;
         f->n[i].kid[k] = (short)a;
     }
-    f->n[i].nkid = (unsigned char)f->np;
+    f->n[i].nkid = (unsigned char)na;
     return i;
 }
 
@@ -231,7 +239,7 @@ static int gen_leaf(Fn *f, int depth) {
     }
     int x = gen_leaf(f, depth);
     if (x < 0 || (i = node(f, N_WRAP)) < 0) return -1;
-    f->n[i].style = (unsigned char)rnd(4);
+    f->n[i].style = (unsigned char)rnd(WRAPS);
     f->n[i].v = (unsigned char)rnd((unsigned)f->np);
     f->n[i].kid[0] = (short)x;
     f->n[i].nkid = 1;
@@ -289,12 +297,15 @@ static bool gen_fn(Fn *f) {
     f->nn = 0;
     f->np = 1 + (int)(chance(85) ? rnd(3) : rnd(MAXP));
     for (int k = 0; k < f->np; k++) f->ty[k] = (unsigned char)(chance(60) ? TY_LIST : TY_NUM);
+    f->special = (signed char)(chance(4) ? (int)rnd((unsigned)f->np) : -1);
+    f->optional = chance(4);
     f->root = gen_tail(f, 0, 1 + (int)rnd(5));
     if (f->root < 0) return false;
     if (chance(6)) {   /* a near miss at the root */
         int w = node(f, N_WRAP);
         if (w < 0) return false;
-        f->n[w].style = (unsigned char)rnd(4);
+        f->n[w].style = (unsigned char)rnd(WRAPS);
+        f->n[w].v = (unsigned char)rnd((unsigned)f->np);
         f->n[w].kid[0] = (short)f->root;
         f->n[w].nkid = 1;
         f->root = w;
@@ -457,21 +468,30 @@ static void print_node(Buf *b, const Fn *f, int i, bool ref) {
     case N_WRAP:
         /* the reference keeps the wrapper: its meaning is the same, and no fast path is in it */
         switch (n->style) {
-        case 0: put(b, "(the t "); break;
-        case 1: put(b, "(progn "); break;
-        case 2: put(b, "(block psl "); break;
+        case WRAP_THE: put(b, "(the t "); break;
+        case WRAP_PROGN: put(b, "(progn "); break;
+        case WRAP_BLOCK: put(b, "(block psl "); break;
+        case WRAP_LAMBDA: put(b, "(funcall (lambda () "); break;
+        case WRAP_SETQ:
+            put(b, "(progn (setq %s ", var_names[n->v]);
+            op_open(b, ref, "cdr");
+            put(b, " %s)) ", var_names[n->v]);
+            break;
         default: put(b, "(let ((tmp %s)) (declare (ignorable tmp)) ", var_names[n->v]); break;
         }
         print_node(b, f, n->kid[0], ref);
-        put(b, ")");
+        put(b, n->style == WRAP_LAMBDA ? "))" : ")");
         break;
     }
 }
 
+/* The lambda list and the declarations of the function (and of its reference's step). */
 static void params(Buf *b, const Fn *f) {
     put(b, "(");
     for (int k = 0; k < f->np; k++) put(b, k ? " %s" : "%s", var_names[k]);
-    put(b, ")");
+    put(b, f->optional ? " &optional h)" : ")");
+    if (f->optional) put(b, " (declare (ignorable h))");
+    if (f->special >= 0) put(b, " (declare (special %s))", var_names[f->special]);
 }
 
 static void print_fast(Buf *b, const Fn *f) {
@@ -488,9 +508,9 @@ static void print_ref(Buf *b, const Fn *f) {
     params(b, f);
     put(b, " ");
     print_node(b, f, f->root, true);
-    put(b, ")\n(defun psl-r ");
-    params(b, f);
-    put(b, " (psl-drive #'psl-r-step (list");
+    put(b, ")\n(defun psl-r (");
+    for (int k = 0; k < f->np; k++) put(b, k ? " %s" : "%s", var_names[k]);
+    put(b, ") (psl-drive #'psl-r-step (list");
     for (int k = 0; k < f->np; k++) put(b, " %s", var_names[k]);
     put(b, ")))");
 }
@@ -512,11 +532,6 @@ static void print_args(Buf *b, const Fn *f, const int *args, const char *body) {
     put(b, ") %s)", body);
 }
 
-static void call_text(Buf *b, const Fn *f, const char *name) {
-    put(b, "(%s", name);
-    for (int k = 0; k < f->np; k++) put(b, " p%d", k);
-    put(b, ")");
-}
 
 /* ---- the session ---- */
 static const char *const prelude =
@@ -578,10 +593,19 @@ static const char *pargs(const Fn *f) {
  * whose trials often run on without end, the limit is shorter. */
 static double check_limit = 5;
 
-static char *run_call(const Fn *f, const int *args, bool *diverged) {
+/* The call of the function: by its name, FUNCALL of the symbol or APPLY of the function (the
+ * runners differ: direct_run, apply_direct, apply_closure). */
+static void call_form(char *call, size_t size, const Fn *f, int how) {
+    if (how == 0) snprintf(call, size, "(psl-f%s)", pargs(f));
+    else if (how == 1) snprintf(call, size, "(funcall 'psl-f%s)", pargs(f));
+    else snprintf(call, size, "(apply #'psl-f (list%s))", pargs(f));
+}
+
+static char *run_call(const Fn *f, const int *args, int how, bool *diverged) {
     Buf b = {0};
-    char body[256];
-    snprintf(body, sizeof body, "(psl-check (lambda () (psl-f%s)) (lambda () (psl-r%s)) %d)", pargs(f), pargs(f), FUEL);
+    char body[320], call[96];
+    call_form(call, sizeof call, f, how);
+    snprintf(body, sizeof body, "(psl-check (lambda () %s) (lambda () (psl-r%s)) %d)", call, pargs(f), FUEL);
     print_args(&b, f, args, body);
     TclResult *r = eval(b.s, check_limit);
     char *why = NULL;
@@ -662,7 +686,7 @@ static char *run_case(const Case *c, int *at, int *diverged) {
     if (why) { *at = -1; return why; }
     for (int k = 0; k < NCALLS; k++) {
         bool d;
-        why = run_call(&c->f, c->args[k], &d);
+        why = run_call(&c->f, c->args[k], k % 3, &d);
         if (d && diverged) (*diverged)++;
         if (why) { *at = k; return why; }
     }
@@ -670,13 +694,13 @@ static char *run_case(const Case *c, int *at, int *diverged) {
 }
 
 /* One call of C alone: the failing one, after shrinking. */
-static char *run_one(const Fn *f, const int *args) {
+static char *run_one(const Fn *f, const int *args, int how) {
     char *why = define(f);
     if (why) return why;
     bool d;
     int keep = divergent_budget;
     divergent_budget = 1;
-    why = run_call(f, args, &d);
+    why = run_call(f, args, how, &d);
     divergent_budget = keep;
     return why;
 }
@@ -686,8 +710,10 @@ static char *run_one(const Fn *f, const int *args) {
  * wrong answer. */
 static bool timed_out(const char *why) { return strstr(why, "did not finish: status 3") != NULL; }
 
+static int shrink_how;   /* how the failing call called the function */
+
 static char *run_trial(const Fn *f, const int *args, const char *why) {
-    char *w = run_one(f, args);
+    char *w = run_one(f, args, shrink_how);
     if (w && timed_out(w) != timed_out(why)) { free(w); w = NULL; }
     return w;
 }
@@ -744,6 +770,13 @@ static void shrink(Fn *f, int *args, char **why) {
                 progress = try_fn(f, args, &t, why);
             }
         }
+        /* a plain lambda list */
+        if (!progress && (f->special >= 0 || f->optional)) {
+            Fn t = *f;
+            if (t.special >= 0) t.special = -1;
+            else t.optional = false;
+            progress = try_fn(f, args, &t, why);
+        }
         /* simpler arguments */
         for (int k = 0; k < f->np && !progress; k++)
             for (int j = 0; j < args[k] && !progress; j++) {
@@ -757,17 +790,16 @@ static void shrink(Fn *f, int *args, char **why) {
     }
 }
 
-static void print_case(const Fn *f, const int *args) {
+static void print_case(const Fn *f, const int *args, int how) {
     Buf b = {0};
     print_fast(&b, f);
     printf("    %s\n", b.s);
     b.len = 0;
-    Buf c = {0};
-    call_text(&c, f, "psl-f");
-    print_args(&b, f, args, c.s);
+    char call[96];
+    call_form(call, sizeof call, f, how);
+    print_args(&b, f, args, call);
     printf("    %s\n", b.s);
     free(b.s);
-    free(c.s);
 }
 
 typedef struct Args { int functions; unsigned long long seed; int first; int result; } Args;
@@ -802,7 +834,7 @@ static int run(void *p) {
         rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)i * 1442695040888963407ULL + 1;
         while (!gen_fn(&c.f)) continue;   /* too many nodes: another draw */
         for (int k = 0; k < NCALLS; k++) random_args(&c.f, c.args[k]);
-        if (verbose) { printf("function %d:\n", i); print_case(&c.f, c.args[0]); }
+        if (verbose) { printf("function %d:\n", i); print_case(&c.f, c.args[0], 0); }
         int at;
         char *why = run_case(&c, &at, &diverged);
         if (!why) {
@@ -812,16 +844,17 @@ static int run(void *p) {
         }
         failed++;
         printf("FAIL function %d (seed %llu): %s\n", i, a->seed, why);
-        print_case(&c.f, at >= 0 ? c.args[at] : c.args[0]);
+        print_case(&c.f, at >= 0 ? c.args[at] : c.args[0], at >= 0 ? at % 3 : 0);
         if (at >= 0) {
             Fn small = c.f;
             int args[MAXP];
             memcpy(args, c.args[at], sizeof args);
             check_limit = 0.5;
+            shrink_how = at % 3;
             shrink(&small, args, &why);
             check_limit = 5;
             printf("  shrunk to:\n");
-            print_case(&small, args);
+            print_case(&small, args, shrink_how);
             printf("  failure: %s\n", why);
         }
         printf("  replay: build/tests/prop_selfloop 1 %llu %d\n", a->seed, i);
