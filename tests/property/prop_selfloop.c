@@ -45,6 +45,7 @@ enum {
     N_ERROR,   /* (error "..." v) */
     N_LOOP,    /* style 0: count of elements EQL to k in v by DOLIST; 1: sum below v by DOTIMES */
     N_WRAP,    /* kid 0 under style WRAP_ */
+    N_RETURN,  /* (return-from the-function kid 0) */
 };
 /* near misses around a branch or the body: THE, PROGN, BLOCK, a LET of another variable, a closure
  * (which moves the variables it reads out of the frame), an assignment of a parameter first */
@@ -238,7 +239,7 @@ static int gen_leaf(Fn *f, int depth) {
         return i;
     }
     int x = gen_leaf(f, depth);
-    if (x < 0 || (i = node(f, N_WRAP)) < 0) return -1;
+    if (x < 0 || (i = node(f, chance(30) ? N_RETURN : N_WRAP)) < 0) return -1;
     f->n[i].style = (unsigned char)rnd(WRAPS);
     f->n[i].v = (unsigned char)rnd((unsigned)f->np);
     f->n[i].kid[0] = (short)x;
@@ -338,6 +339,7 @@ static void op_open(Buf *b, bool ref, const char *op) {
 }
 
 static void print_node(Buf *b, const Fn *f, int i, bool ref);
+static const char *self_call = "(psl-f";   /* how the function as written calls itself */
 
 static void print_arg(Buf *b, const Fn *f, const N *n, bool ref) {
     const char *v = var_names[n->v], *w = var_names[n->w];
@@ -443,7 +445,7 @@ static void print_node(Buf *b, const Fn *f, int i, bool ref) {
         break;
     case N_SELF:
         /* the reference's self tail call goes back to its trampoline; another is a call */
-        put(b, ref ? (n->style ? "(psl-again" : "(psl-r") : "(psl-f");
+        put(b, ref ? (n->style ? "(psl-again" : "(psl-r") : self_call);
         for (int k = 0; k < n->nkid; k++) { put(b, " "); print_arg(b, f, &f->n[n->kid[k]], ref); }
         put(b, ")");
         break;
@@ -454,6 +456,11 @@ static void print_node(Buf *b, const Fn *f, int i, bool ref) {
         put(b, ")");
         break;
     case N_ERROR: put(b, "(error \"psl ~s\" %s)", var_names[n->v]); break;
+    case N_RETURN:
+        put(b, "(return-from %s ", ref ? "psl-r-step" : self_call + 1);
+        print_node(b, f, n->kid[0], ref);
+        put(b, ")");
+        break;
     case N_LOOP:
         if (n->style == 0 && !ref)
             put(b, "(let ((n 0)) (dolist (x %s n) (when (eql x %s) (setq n (1+ n)))))", var_names[n->v], cst(n->k));
@@ -500,6 +507,22 @@ static void print_fast(Buf *b, const Fn *f) {
     put(b, " ");
     print_node(b, f, f->root, false);
     put(b, ")");
+}
+
+/* The same function as a local function (LABELS): no self tail call, nor loop of them, but its
+ * own specialised local calls and the same fused tests. */
+static void print_local(Buf *b, const Fn *f) {
+    put(b, "(defun psl-l (");
+    for (int k = 0; k < f->np; k++) put(b, k ? " %s" : "%s", var_names[k]);
+    put(b, ") (labels ((psl-self ");
+    params(b, f);
+    put(b, " ");
+    self_call = "(psl-self";
+    print_node(b, f, f->root, false);
+    self_call = "(psl-f";
+    put(b, ")) (psl-self");
+    for (int k = 0; k < f->np; k++) put(b, " %s", var_names[k]);
+    put(b, ")))");
 }
 
 /* The reference: PSL-R runs PSL-R-STEP under the trampoline; each round spends one of its budget. */
@@ -562,16 +585,20 @@ static const char *const prelude =
     "  (or (eql a b)\n"
     "      (and (consp a) (consp b) (psl-same (car a) (car b)) (psl-same (cdr a) (cdr b)))\n"
     "      (and (stringp a) (stringp b) (string= a b))))\n"
-    "(defun psl-check (fast ref fuel)\n"
+    "(defun psl-same-outcome (r c)\n"
+    "  (and (eq (car r) (car c)) (= (length r) (length c)) (every #'psl-same (cdr r) (cdr c))))\n"
+    /* the local function's calls are not merged: a long run may exhaust the stack, then it is not compared */
+    "(defun psl-check (fast local ref fuel)\n"
     "  (let ((r (handler-case (let ((*psl-fuel* fuel)) (catch 'psl-fuel (psl-outcome ref)))\n"
     "             (storage-condition () :diverged))))\n"
     "    (if (eq r :diverged)\n"
     "        :diverged\n"
-    "        (let ((c (psl-outcome fast)))\n"
-    "          (if (and (eq (car r) (car c)) (= (length r) (length c)) (every #'psl-same (cdr r) (cdr c)))\n"
-    "              :ok\n"
-    "              (let ((*print-circle* t) (*print-length* 12) (*print-level* 4))\n"
-    "                (format nil \"reference ~s, fast path ~s\" r c)))))))\n";
+    "        (let ((c (psl-outcome fast))\n"
+    "              (l (handler-case (psl-outcome local) (storage-condition () nil))))\n"
+    "          (let ((*print-circle* t) (*print-length* 12) (*print-level* 4))\n"
+    "            (cond ((not (psl-same-outcome r c)) (format nil \"reference ~s, fast path ~s\" r c))\n"
+    "                  ((and l (not (psl-same-outcome r l))) (format nil \"reference ~s, as a local function ~s\" r l))\n"
+    "                  (t :ok)))))))\n";
 
 static TclSession *session;
 static Lisp *session_lisp;
@@ -603,9 +630,10 @@ static void call_form(char *call, size_t size, const Fn *f, int how) {
 
 static char *run_call(const Fn *f, const int *args, int how, bool *diverged) {
     Buf b = {0};
-    char body[320], call[96];
+    char body[400], call[96];
     call_form(call, sizeof call, f, how);
-    snprintf(body, sizeof body, "(psl-check (lambda () %s) (lambda () (psl-r%s)) %d)", call, pargs(f), FUEL);
+    snprintf(body, sizeof body, "(psl-check (lambda () %s) (lambda () (psl-l%s)) (lambda () (psl-r%s)) %d)", call, pargs(f),
+             pargs(f), FUEL);
     print_args(&b, f, args, body);
     TclResult *r = eval(b.s, check_limit);
     char *why = NULL;
@@ -650,6 +678,8 @@ static char *run_call(const Fn *f, const int *args, int how, bool *diverged) {
 static char *define(const Fn *f) {
     Buf b = {0};
     print_fast(&b, f);
+    put(&b, "\n");
+    print_local(&b, f);
     put(&b, "\n");
     print_ref(&b, f);
     TclResult *r = eval(b.s, 30);
