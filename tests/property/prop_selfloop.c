@@ -1,10 +1,12 @@
 /* prop_selfloop.c: property test of the evaluator's fast paths chosen at analysis (fused and
- * in-place tests, in-place arithmetic, self tail calls, self tail call loops, DOLIST and DOTIMES as
- * C loops): random functions of the shapes they take, and near misses, each called on random
- * arguments and compared with a reference of the same function that takes none of them (every
- * predicate and operation called through FUNCALL of its FDEFINITION, self tail calls run by a
- * trampoline with a round budget): all values, the class of the error, and termination. Seeded;
- * a failure is shrunk to a small function and arguments and printed with its replay command.
+ * in-place tests, in-place arithmetic, specialised calls, self tail calls, self tail call loops,
+ * DOLIST and DOTIMES as C loops): random functions of the shapes they take, and near misses, each
+ * called on random arguments (by name, FUNCALL and APPLY, and as a LABELS function) and compared
+ * with a reference of the same function that takes none of them (every predicate and operation
+ * called through APPLY of its FDEFINITION, self tail calls run by a trampoline with a round
+ * budget): all values, the class of the error, and termination. Each function must also run as a
+ * self tail call loop exactly when its shape says so. Seeded; a failure is shrunk to a small
+ * function and call and printed with its replay command (docs/internals.md, "Tests").
  * Usage: prop_selfloop [FUNCTIONS] [SEED] [FIRST]   (env PROPERTY_SEED overrides the seed; FIRST:
  * the index of the first function, to replay one; PROPERTY_VERBOSE=1 prints each function) */
 #include "tinycl.h"
