@@ -14,6 +14,7 @@
 #include "gray.h"
 #include "docs.h"
 #include "iowait.h"
+#include "thread.h"
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -339,20 +340,31 @@ static void fill_put(Lisp *L, Obj o, uint32_t c) {
     str->data[str->len++] = c;
 }
 
+/* One more character for a session's capture stream S, from the call's output budget
+ * (L->output_left), or false: dropped. The session's own thread writing past the budget is a
+ * flood: the evaluation stops at the next safe point instead of running on to its time limit.
+ * Another Lisp thread writes to the global *STANDARD-OUTPUT* (as in SBCL), which is the
+ * evaluation running then: its characters take at most half the budget and are then dropped,
+ * never stopping that evaluation, which did not write them; so a thread printing without end
+ * leaves each evaluation half its output, and its values. */
+static bool capture_take(Lisp *L, Stream *s) {
+    bool own = threads_on_main(L);
+    size_t keep = own ? 0 : s->cap / 2;
+    if (L->output_left <= keep) {
+        s->truncated = true;
+        if (own) lisp_request_interrupt(L, INTERRUPT_OUTPUT_LIMIT);
+        return false;
+    }
+    L->output_left--;
+    return true;
+}
+
 void stream_write_char(Lisp *L, Obj o, uint32_t c) {
     Stream *s = STREAM(o);
     check_open(L, o);
     switch (kind_of(o)) {
     case SK_STRING_OUT:
-        if (s->flags & ST_CAPTURE) {
-            if (L->output_left == 0) {
-                /* a flood: stop the evaluation at the next safe point instead of running on to its time limit */
-                s->truncated = true;
-                lisp_request_interrupt(L, INTERRUPT_OUTPUT_LIMIT);
-                break;
-            }
-            L->output_left--;
-        }
+        if ((s->flags & ST_CAPTURE) && !capture_take(L, s)) break;
         if (s->cap && s->buf.len >= s->cap) { s->truncated = true; break; }
         sb_putc(L, &s->buf, c);
         break;

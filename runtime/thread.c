@@ -372,6 +372,23 @@ bool threads_stop_others(Lisp *L, double grace) {
     return th->others == 0;
 }
 
+void threads_state_replaced(Lisp *L) {
+    LispThreads *th = threads_of(L);
+    if (!th) return;
+    /* the record outlives the state: its thread object was of the THREAD class as the state before
+     * defined it, which after a restore the restored accessors refused (a thread releasing a mutex
+     * the session's thread waited for died unparking it, and the session's thread waited for
+     * ever); CURRENT-THREAD makes a new one of the state's own */
+    LispThread *m = th->main;
+    pthread_mutex_lock(&th->m);
+    m->object = NIL;
+    m->interrupts = NIL;
+    m->permit = m->poke = false;
+    m->joining = NULL;
+    m->inhibit = 0;
+    pthread_mutex_unlock(&th->m);
+}
+
 int threads_others_alive(Lisp *L) {
     LispThreads *th = threads_of(L);
     return th ? th->others : 0;

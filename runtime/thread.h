@@ -37,4 +37,9 @@ int threads_others_alive(Lisp *L);
  * Called by the session (reset, free) between evaluations. */
 bool threads_stop_others(Lisp *L, double grace);
 
+/* The session's state was replaced (a reset, a restore, a session file read) while no other thread
+ * runs: the session's own thread forgets what it kept of the state before (its thread object, an
+ * instance of that state's THREAD; interrupts queued for it; a permit). */
+void threads_state_replaced(Lisp *L);
+
 #endif

@@ -339,6 +339,7 @@ static bool state_read(TclSession *s, const unsigned char *b, size_t len, bool n
     free(hs); free(ext); free(roots);
     close_process_streams(&graph, streams, nstreams);
     session_guard_reinstall_streams(L, saved_streams);
+    threads_state_replaced(L);
     L->format_cache = NULL;     /* keyed by address */
     Obj epoch = SYM(S(P_CLOS_EPOCH))->value;     /* generic function caches too */
     SYM(S(P_CLOS_EPOCH))->value = is_fixnum(epoch) ? FIX(FIXVAL(epoch) + 1) : FIX(0);
@@ -365,6 +366,9 @@ static size_t graph_bytes(const ImageHeap *h) { return h->scanned_room + h->atom
 void session_store_compact(TclSession *s) {
     SessionStore *st = s->store;
     if (!st || !st->graph.scanned || !st->graph_restored) return;
+    /* a Lisp thread that outlived the reset (its cleanup forms still running) may be running code
+     * of the restored heap, which the compaction frees: a later reset compacts */
+    if (threads_others_alive(s->L)) return;
     st->graph_restored = false;
     if (graph_bytes(&st->graph) <= 2 * st->compacted_bytes + COMPACT_SLACK) return;
     char err[IMAGE_ERRLEN];

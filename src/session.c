@@ -1150,6 +1150,7 @@ void tcl_reset(TclSession *s, bool drop_systems) {
     Obj live_streams = session_guard_saved_streams(L);
     snapshot_restore(L, L->boot_snapshot, L->system_packages);
     session_guard_reinstall_streams(L, live_streams);
+    threads_state_replaced(L);
     /* the last call's values would keep what they reach alive (and in a compacted state) */
     for (int i = 0; i < MULTIPLE_VALUES_LIMIT; i++) L->values[i] = NIL;
     L->nvals = 0;

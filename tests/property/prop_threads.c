@@ -9,7 +9,10 @@
  * semaphore's count is what was signalled and not taken; afterwards no thread is alive and the
  * session keeps its definitions. Some programs leave threads blocked or spinning and reset the
  * session, which must end them; some checkpoint once they ended. Seeded; a failing program is
- * shrunk by dropping operations.
+ * shrunk by dropping operations (for PROPERTY_SHRINK_SECONDS at most, default 120).
+ * A watchdog makes a hang a failure: a program (or a shrinking trial) still running after
+ * PROPERTY_PROGRAM_SECONDS (default 120, 90 in tests/run-property.sh; an evaluation's own limit is 30 s) ends the run with the
+ * seed, the program's number and text, and how to replay it.
  * Usage: prop_threads [PROGRAMS] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
 #include <stdio.h>
@@ -17,6 +20,8 @@
 #include <string.h>
 #include <stdarg.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 static unsigned long long rng_state;
 static unsigned rnd(unsigned n) {
@@ -235,8 +240,77 @@ static bool eval_expect(TclSession *s, const char *code, const char *want, Outco
     return ok;
 }
 
+/* ---- the watchdog: a program that hangs ends the run with what replays it ---- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double env_seconds(const char *name, double dflt) {
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : dflt;
+}
+
+static struct Watch {
+    pthread_mutex_t m;
+    double limit;              /* seconds one run of a program may take */
+    double started;            /* when the run in progress started (0: none) */
+    Program program;           /* the program it runs */
+    int number;                /* its number in the sequence */
+    bool shrinking;
+    unsigned long long seed;
+    int passed, failed;
+} watch = {PTHREAD_MUTEX_INITIALIZER, 120, 0, {0}, 0, false, 0, 0, 0};
+
+static void watch_start(const Program *p) {
+    pthread_mutex_lock(&watch.m);
+    watch.program = *p;
+    watch.started = now_s();
+    pthread_mutex_unlock(&watch.m);
+}
+
+static void watch_stop(void) {
+    pthread_mutex_lock(&watch.m);
+    watch.started = 0;
+    pthread_mutex_unlock(&watch.m);
+}
+
+static void *watchdog(void *arg) {
+    (void)arg;
+    for (;;) {
+        sleep(1);
+        pthread_mutex_lock(&watch.m);
+        if (watch.started > 0 && now_s() - watch.started > watch.limit) {
+            char *text = program_text(&watch.program);
+            printf("HANG program %d (seed %llu)%s: still running after %.0f s (PROPERTY_PROGRAM_SECONDS)\n"
+                   "  replay: PROPERTY_SEED=%llu build/tests/prop_threads %d   (PROPERTY_FROM=%d: from it alone;"
+                   " PROPERTY_DUMP=%d: print it)\n  the program%s:\n%s\n",
+                   watch.number, watch.seed, watch.shrinking ? " while shrinking" : "", watch.limit,
+                   watch.seed, watch.number + 1, watch.number, watch.number,
+                   watch.shrinking ? " (a shrinking trial)" : "", text);
+            printf("property threads: %d passed, %d failed (seed %llu)\n", watch.passed, watch.failed + 1, watch.seed);
+            printf("%d passed, %d failed\n", watch.passed, watch.failed + 1);
+            fflush(stdout);
+            _exit(1);
+        }
+        pthread_mutex_unlock(&watch.m);
+    }
+    return NULL;
+}
+
 /* Run a program on a fresh state of SESSION and check it and the session afterwards. */
+static Outcome run_program_watched(TclSession *s, const Program *p);
+
 static Outcome run_program(TclSession *s, const Program *p) {
+    watch_start(p);
+    Outcome o = run_program_watched(s, p);
+    watch_stop();
+    return o;
+}
+
+static Outcome run_program_watched(TclSession *s, const Program *p) {
     Outcome o = {true, ""};
     tcl_reset(s, false);
     if (!eval_expect(s, "(defun keep () 42)", "KEEP", &o, "the definition before")) return o;
@@ -271,10 +345,12 @@ static Outcome run_program(TclSession *s, const Program *p) {
 
 /* Shrink: drop operations (and then threads with none) while the program still fails. */
 static void shrink(TclSession *s, Program *p, Outcome *why) {
+    double end = now_s() + env_seconds("PROPERTY_SHRINK_SECONDS", 120);
     bool progress = true;
     while (progress) {
         progress = false;
         for (int k = 0; k < p->nops; k++) {
+            if (now_s() > end) { printf("  (shrinking stopped: PROPERTY_SHRINK_SECONDS)\n"); return; }
             Program trial = *p;
             memmove(&trial.ops[k], &trial.ops[k + 1], sizeof(Op) * (size_t)(trial.nops - k - 1));
             trial.nops--;
@@ -295,7 +371,18 @@ static int run(void *arg) {
     if (!s) { fprintf(stderr, "could not create a session\n"); return 2; }
     int passed = 0, failed = 0;
     int from = getenv("PROPERTY_FROM") ? atoi(getenv("PROPERTY_FROM")) : 0;
+    if (!getenv("PROPERTY_DUMP")) printf("property threads: programs %d to %d, seed %llu\n", from, a->programs - 1, a->seed);
+    watch.seed = a->seed;
+    watch.limit = env_seconds("PROPERTY_PROGRAM_SECONDS", 120);
+    pthread_t dog;
+    pthread_create(&dog, NULL, watchdog, NULL);
+    pthread_detach(dog);
     for (int n = from; n < a->programs; n++) {
+        pthread_mutex_lock(&watch.m);
+        watch.number = n;
+        watch.passed = passed;
+        watch.failed = failed;
+        pthread_mutex_unlock(&watch.m);
         rng_state = a->seed * 6364136223846793005ULL + (unsigned long long)n * 1442695040888963407ULL + 1;
         Program p;
         random_program(&p);
@@ -309,8 +396,15 @@ static int run(void *arg) {
         Outcome o = run_program(s, &p);
         if (o.ok) { passed++; continue; }
         failed++;
-        printf("FAIL program %d (seed %llu): %s\n", n, a->seed, o.why);
+        printf("FAIL program %d (seed %llu): %s\n  replay: PROPERTY_SEED=%llu build/tests/prop_threads %d"
+               "   (PROPERTY_FROM=%d: from it alone)\n", n, a->seed, o.why, a->seed, n + 1, n);
+        pthread_mutex_lock(&watch.m);
+        watch.shrinking = true;
+        pthread_mutex_unlock(&watch.m);
         shrink(s, &p, &o);
+        pthread_mutex_lock(&watch.m);
+        watch.shrinking = false;
+        pthread_mutex_unlock(&watch.m);
         char *text = program_text(&p);
         printf("  shrunk to %d operations:\n%s\n  failure: %s\n", p.nops, text, o.why);
         free(text);

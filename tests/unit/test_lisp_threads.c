@@ -103,6 +103,53 @@ START_TEST(test_reset_keeps_keywords_of_analysed_macros) {
 }
 END_TEST
 
+/* The session's thread waits for a mutex another thread holds, which releases it and so unparks
+ * the session's thread, after a restore and after a plain reset. The session's thread object
+ * survived the restore (its record outlives the state): an instance of THREAD as the state before
+ * defined it, which the restored accessors refused, so the releasing thread died unparking it and
+ * the session's thread waited for ever (found by tests/property/prop_threads.c). */
+static const char *const handover =
+    "(let* ((m (tinycl-threads:make-mutex)) "
+    "       (th (tinycl-threads:make-thread (lambda () (tinycl-threads:grab-mutex m) (sleep 0.05) "
+    "                                                 (tinycl-threads:release-mutex m) :released)))) "
+    "  (loop until (tinycl-threads:mutex-owner m) do (tinycl-threads:thread-yield)) "
+    "  (list (tinycl-threads:with-mutex (m :timeout 3) :got) (tinycl-threads:join-thread th :default :failed) "
+    "        (tinycl-threads:threadp (tinycl-threads:current-thread)) "
+    "        (eq (tinycl-threads:current-thread) (tinycl-threads:main-thread))))";
+
+START_TEST(test_restore_gives_the_session_thread_a_fresh_object) {
+    TclSession *s = session();
+    ck_value(s, handover, "(:GOT :RELEASED T T)");
+    char *error = NULL;
+    ck_assert_int_eq(tcl_checkpoint(s, "threads", &error), 0);
+    ck_assert_int_eq(tcl_restore(s, "threads", &error), 0);
+    ck_value(s, handover, "(:GOT :RELEASED T T)");
+    tcl_reset(s, false);
+    ck_value(s, handover, "(:GOT :RELEASED T T)");
+    tcl_session_free(s);
+}
+END_TEST
+
+/* A thread that does not end when the session is reset (its cleanup form loops) runs on, in code
+ * that a restore before had put in the restored heap; the reset's compaction of that heap freed it
+ * under the thread, and the next evaluation crashed. The compaction waits for a reset with no
+ * such thread. (The big list makes the restored heap worth compacting.) */
+START_TEST(test_reset_keeps_the_heap_a_surviving_thread_runs_in) {
+    TclSession *s = session();
+    ck_value(s, "(progn (defvar *big* (loop repeat 200000 collect (list 1 2 3))) (defvar *n* 0) "
+                "(defun stubborn () (unwind-protect (loop) (loop (setf *big* (cons (list *n*) (cdr *big*))) (incf *n*)))) :ok)",
+             ":OK");
+    char *error = NULL;
+    ck_assert_int_eq(tcl_checkpoint(s, "big", &error), 0);
+    ck_assert_int_eq(tcl_restore(s, "big", &error), 0);
+    ck_value(s, "(progn (tinycl-threads:make-thread #'stubborn) (sleep 0.1) :started)", ":STARTED");
+    tcl_reset(s, false);   /* the thread's cleanup never ends: it survives (with a note on stderr) */
+    ck_value(s, "(progn (sleep 0.3) (gc) (sleep 0.3) (length (tinycl-threads:list-all-threads)))", "2");
+    ck_value(s, "(+ 1 2)", "3");
+    tcl_session_free(s);   /* kept, not freed, under the thread */
+}
+END_TEST
+
 static Suite *lisp_threads_suite(void) {
     Suite *s = suite_create("lisp-threads");
     TCase *tc = tcase_create("lisp-threads");
@@ -112,6 +159,8 @@ static Suite *lisp_threads_suite(void) {
     tcase_add_test(tc, test_reset_ends_threads);
     tcase_add_test(tc, test_free_ends_threads);
     tcase_add_test(tc, test_reset_keeps_keywords_of_analysed_macros);
+    tcase_add_test(tc, test_restore_gives_the_session_thread_a_fresh_object);
+    tcase_add_test(tc, test_reset_keeps_the_heap_a_surviving_thread_runs_in);
     suite_add_tcase(s, tc);
     return s;
 }
