@@ -533,11 +533,8 @@ static void print_ref(Buf *b, const Fn *f) {
     params(b, f);
     put(b, " ");
     print_node(b, f, f->root, true);
-    put(b, ")\n(defun psl-r (");
-    for (int k = 0; k < f->np; k++) put(b, k ? " %s" : "%s", var_names[k]);
-    put(b, ") (psl-drive #'psl-r-step (list");
-    for (int k = 0; k < f->np; k++) put(b, " %s", var_names[k]);
-    put(b, ")))");
+    /* any count of arguments: a wrong one is the step's to signal, after it counted the call */
+    put(b, ")\n(defun psl-r (&rest args) (psl-drive #'psl-r-step args))");
 }
 
 /* The arguments bound to p0..pN-1 around BODY. */
@@ -568,8 +565,9 @@ static const char *const prelude =
     "(defmacro psl-call (op &rest args) `(psl-apply ',op ,@args))\n"
     "(defun psl-tick () (when (< (setq *psl-fuel* (- *psl-fuel* 1)) 0) (throw 'psl-fuel :diverged)))\n"
     "(defun psl-again (&rest args) (setq *psl-args* args) *psl-again*)\n"
+    "(defvar *psl-steps* 0)\n"
     "(defun psl-drive (step args)\n"
-    "  (loop (psl-tick)\n"
+    "  (loop (psl-tick) (setq *psl-steps* (+ *psl-steps* 1))\n"
     "        (let ((vals (multiple-value-list (apply step args))))\n"
     "          (if (and vals (eq (car vals) *psl-again*))\n"
     "              (setq args *psl-args*)\n"
@@ -591,6 +589,7 @@ static const char *const prelude =
     "  (and (eq (car r) (car c)) (= (length r) (length c)) (every #'psl-same (cdr r) (cdr c))))\n"
     /* the local function's calls are not merged: a long run may exhaust the stack, then it is not compared */
     "(defun psl-check (fast local ref fuel)\n"
+    "  (setq *psl-steps* 0)\n"
     "  (let ((r (handler-case (let ((*psl-fuel* fuel)) (catch 'psl-fuel (psl-outcome ref)))\n"
     "             (storage-condition () :diverged))))\n"
     "    (if (eq r :diverged)\n"
@@ -623,7 +622,9 @@ static const char *pargs(const Fn *f) {
 static double check_limit = 5;
 
 /* The call of the function: by its name, FUNCALL of the symbol or APPLY of the function (the
- * runners differ: direct_run, apply_direct, apply_closure). */
+ * runners differ: direct_run, apply_direct, apply_closure), and APPLY under the profiler (HOW 3). */
+static int how_of(int k) { return k == 5 ? 3 : k % 3; }
+
 static void call_form(char *call, size_t size, const Fn *f, int how) {
     if (how == 0) snprintf(call, size, "(psl-f%s)", pargs(f));
     else if (how == 1) snprintf(call, size, "(funcall 'psl-f%s)", pargs(f));
@@ -637,7 +638,10 @@ static char *run_call(const Fn *f, const int *args, int how, bool *diverged) {
     snprintf(body, sizeof body, "(psl-check (lambda () %s) (lambda () (psl-l%s)) (lambda () (psl-r%s)) %d)", call, pargs(f),
              pargs(f), FUEL);
     print_args(&b, f, args, body);
-    TclResult *r = eval(b.s, check_limit);
+    /* the calls by APPLY run under the profiler, which must count each round as a call of the
+     * function (while it runs, no call is merged into a loop) */
+    TclProfile *prof = how == 3 ? tcl_profile(session, b.s, NULL, check_limit) : NULL;
+    TclResult *r = prof ? prof->result : eval(b.s, check_limit);
     char *why = NULL;
     *diverged = false;
     if (r->status != TCL_OK || r->nvalues < 1) {
@@ -647,8 +651,18 @@ static char *run_call(const Fn *f, const int *args, int how, bool *diverged) {
         *diverged = true;
     } else if (strcmp(r->values[0], ":OK") != 0) {
         why = strdup(r->values[0]);
+    } else if (prof) {
+        long calls = 0;
+        for (int k = 0; k < prof->count; k++)
+            if (strcmp(prof->entries[k].name, "PSL-F") == 0) calls = prof->entries[k].calls;
+        TclResult *steps = eval("*psl-steps*", 5);
+        long want = steps->status == TCL_OK && steps->nvalues ? atol(steps->values[0]) : -1;
+        if (calls != want && asprintf(&why, "the profiler counted %ld calls of PSL-F, the reference made %ld", calls, want) < 0)
+            why = NULL;
+        tcl_result_free(steps);
     }
-    tcl_result_free(r);
+    if (prof) tcl_profile_free(prof);
+    else tcl_result_free(r);
     if (*diverged && divergent_budget > 0) {
         /* the reference runs on without end: so must the function (or run out of stack) */
         divergent_budget--;
@@ -813,7 +827,7 @@ static char *run_case(const Case *c, int *at, int *diverged) {
     if (why) { *at = 0; return why; }
     for (int k = 0; k < NCALLS; k++) {
         bool d;
-        why = run_call(&c->f, c->args[k], k % 3, &d);
+        why = run_call(&c->f, c->args[k], how_of(k), &d);
         if (d && diverged) (*diverged)++;
         if (why) { *at = k; return why; }
     }
@@ -925,7 +939,7 @@ static void print_case(const Fn *f, const int *args, int how) {
     char call[96];
     call_form(call, sizeof call, f, how);
     print_args(&b, f, args, call);
-    printf("    %s\n", b.s);
+    printf("    %s%s\n", b.s, how == 3 ? "   ; under the profiler (tcl_profile)" : "");
     free(b.s);
 }
 
@@ -972,19 +986,17 @@ static int run(void *p) {
         }
         failed++;
         printf("FAIL function %d (seed %llu): %s\n", i, a->seed, why);
-        print_case(&c.f, at >= 0 ? c.args[at] : c.args[0], at >= 0 ? at % 3 : 0);
-        if (at >= 0) {
-            Fn small = c.f;
-            int args[MAXP];
-            memcpy(args, c.args[at], sizeof args);
-            check_limit = 0.5;
-            shrink_how = at % 3;
-            shrink(&small, args, &why);
-            check_limit = 5;
-            printf("  shrunk to:\n");
-            print_case(&small, args, shrink_how);
-            printf("  failure: %s\n", why);
-        }
+        print_case(&c.f, c.args[at], how_of(at));
+        Fn small = c.f;
+        int args[MAXP];
+        memcpy(args, c.args[at], sizeof args);
+        check_limit = 0.5;
+        shrink_how = how_of(at);
+        shrink(&small, args, &why);
+        check_limit = 5;
+        printf("  shrunk to:\n");
+        print_case(&small, args, shrink_how);
+        printf("  failure: %s\n", why);
         printf("  replay: build/tests/prop_selfloop 1 %llu %d\n", a->seed, i);
         free(why);
         if (failed >= 3) break;
