@@ -45,7 +45,8 @@ enum {
     N_ARG,     /* an argument of a self call: style ARG_ */
     N_CALL,    /* (op kids...) of another function */
     N_ERROR,   /* (error "..." v) */
-    N_LOOP,    /* style 0: count of elements EQL to k in v by DOLIST; 1: sum below v by DOTIMES */
+    N_LOOP,    /* style 0: count of elements EQL to k in v by DOLIST; 1: sum below v by DOTIMES; 2: DO of
+                * three variables stepped in parallel (PSETQ) down v */
     N_WRAP,    /* kid 0 under style WRAP_ */
     N_RETURN,  /* (return-from the-function kid 0) */
 };
@@ -235,7 +236,7 @@ static int gen_leaf(Fn *f, int depth) {
     }
     if (r < 95) {
         if ((i = node(f, N_LOOP)) < 0) return -1;
-        f->n[i].style = (unsigned char)rnd(2);
+        f->n[i].style = (unsigned char)rnd(3);
         f->n[i].v = (unsigned char)rnd((unsigned)f->np);
         f->n[i].k = (unsigned char)const_index();
         return i;
@@ -469,10 +470,16 @@ static void print_node(Buf *b, const Fn *f, int i, bool ref) {
         else if (n->style == 0)
             put(b, "(let ((n 0)) (psl-walk %s (lambda (x) (when (psl-call eql x %s) (setq n (psl-call 1+ n))))) n)",
                 var_names[n->v], cst(n->k));
-        else if (!ref)
+        else if (n->style == 1 && !ref)
             put(b, "(let ((s 0)) (dotimes (i %s s) (setq s (+ s i))))", var_names[n->v]);
-        else
+        else if (n->style == 1)
             put(b, "(let ((s 0)) (psl-times %s (lambda (i) (setq s (psl-call + s i)))) s)", var_names[n->v]);
+        else if (!ref)
+            put(b, "(do ((x %s (cdr x)) (y nil x) (n 0 (1+ n))) ((atom x) (values n y x)))", var_names[n->v]);
+        else   /* the same steps, assigned one by one after all are computed: not PSETQ's shape */
+            put(b, "(let ((x %s) (y nil) (n 0)) (loop (psl-tick) (when (psl-call atom x) (return (values n y x)))"
+                   " (let ((nx (psl-call cdr x)) (ny x) (nn (psl-call 1+ n))) (setq x nx) (setq y ny) (setq n nn))))",
+                var_names[n->v]);
         break;
     case N_WRAP:
         /* the reference keeps the wrapper: its meaning is the same, and no fast path is in it */
@@ -775,7 +782,7 @@ static bool has(const Fn *f, int i, int kind, int style) {
 /* The most slots the frame can have: the parameters, and the variables of the leaves' LETs. */
 static int max_slots(const Fn *f, int i) {
     const N *n = &f->n[i];
-    int k = n->kind == N_LOOP ? (n->style == 0 ? 4 : 3) : n->kind == N_WRAP && n->style == WRAP_LET ? 1 : 0;
+    int k = n->kind == N_LOOP ? (n->style == 0 ? 4 : n->style == 1 ? 3 : 6) : n->kind == N_WRAP && n->style == WRAP_LET ? 1 : 0;
     if (n->kind == N_IF && is_or(f, i)) k++;   /* OR's variable */
     for (int j = 0; j < n->nkid; j++)
         if (n->kind != N_P1 && n->kind != N_P2 && n->kind != N_TVAR) k += max_slots(f, n->kid[j]);
