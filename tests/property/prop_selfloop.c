@@ -1,6 +1,6 @@
 /* prop_selfloop.c: property test of the evaluator's fast paths chosen at analysis (fused and
  * in-place tests, in-place arithmetic, specialised calls, self tail calls, self tail call loops,
- * DOLIST and DOTIMES as C loops): random functions of the shapes they take, and near misses, each
+ * DOLIST, DOTIMES and DO as C loops): random functions of the shapes they take, and near misses, each
  * called on random arguments (by name, FUNCALL and APPLY, and as a LABELS function) and compared
  * with a reference of the same function that takes none of them (every predicate and operation
  * called through APPLY of its FDEFINITION, self tail calls run by a trampoline with a round
@@ -51,8 +51,9 @@ enum {
     N_RETURN,  /* (return-from the-function kid 0) */
 };
 /* near misses around a branch or the body: THE, PROGN, BLOCK, a LET of another variable, a closure
- * (which moves the variables it reads out of the frame), an assignment of a parameter first */
-enum { WRAP_THE, WRAP_PROGN, WRAP_BLOCK, WRAP_LET, WRAP_LAMBDA, WRAP_SETQ, WRAPS };
+ * (which moves the variables it reads out of the frame), an assignment of a parameter first, a LET
+ * that shadows a parameter (its tests read another slot) */
+enum { WRAP_THE, WRAP_PROGN, WRAP_BLOCK, WRAP_LET, WRAP_LAMBDA, WRAP_SETQ, WRAP_SHADOW, WRAPS };
 enum { IF_IF, IF_COND, IF_WHEN, IF_UNLESS, IF_AND, IF_OR, IF_STYLES };
 enum { ARG_VAR, ARG_CONST, ARG_CAR, ARG_CDR, ARG_CADR, ARG_CDDR, ARG_1PLUS, ARG_1MINUS, ARG_ADDK, ARG_SUBV, ARG_KINDS };
 
@@ -493,6 +494,11 @@ static void print_node(Buf *b, const Fn *f, int i, bool ref) {
             op_open(b, ref, "cdr");
             put(b, " %s)) ", var_names[n->v]);
             break;
+        case WRAP_SHADOW:
+            put(b, "(let ((%s ", var_names[n->v]);
+            op_open(b, ref, "cdr");
+            put(b, " %s))) ", var_names[n->v]);
+            break;
         default: put(b, "(let ((tmp %s)) (declare (ignorable tmp)) ", var_names[n->v]); break;
         }
         print_node(b, f, n->kid[0], ref);
@@ -782,7 +788,7 @@ static bool has(const Fn *f, int i, int kind, int style) {
 /* The most slots the frame can have: the parameters, and the variables of the leaves' LETs. */
 static int max_slots(const Fn *f, int i) {
     const N *n = &f->n[i];
-    int k = n->kind == N_LOOP ? (n->style == 0 ? 4 : n->style == 1 ? 3 : 6) : n->kind == N_WRAP && n->style == WRAP_LET ? 1 : 0;
+    int k = n->kind == N_LOOP ? (n->style == 0 ? 4 : n->style == 1 ? 3 : 6) : n->kind == N_WRAP && (n->style == WRAP_LET || n->style == WRAP_SHADOW) ? 1 : 0;
     if (n->kind == N_IF && is_or(f, i)) k++;   /* OR's variable */
     for (int j = 0; j < n->nkid; j++)
         if (n->kind != N_P1 && n->kind != N_P2 && n->kind != N_TVAR) k += max_slots(f, n->kid[j]);
@@ -928,7 +934,7 @@ static void shrink(Fn *f, int *args, char **why) {
         /* simpler arguments */
         for (int k = 0; k < f->np && !progress; k++)
             for (int j = 0; j < args[k] && !progress; j++) {
-                if (arg_forms[j][0] == '@' || !arg_forms[j]) continue;
+                if (!arg_forms[j] || arg_forms[j][0] == '@') continue;
                 int save = args[k];
                 args[k] = j;
                 char *w = run_trial(f, args, *why);
