@@ -278,6 +278,15 @@ static int gen_value(Fn *f, int depth) {
 /* A tree of tests in tail position. */
 static int gen_tail(Fn *f, int depth, int maxdepth) {
     if (depth >= maxdepth || (depth > 0 && chance(30))) return gen_leaf(f, depth);
+    if (depth > 0 && chance(6)) {   /* a near miss around a tree of tests */
+        int w = node(f, N_WRAP), x = gen_tail(f, depth + 1, maxdepth);
+        if (w < 0 || x < 0) return -1;
+        f->n[w].style = (unsigned char)rnd(WRAPS);
+        f->n[w].v = (unsigned char)rnd((unsigned)f->np);
+        f->n[w].kid[0] = (short)x;
+        f->n[w].nkid = 1;
+        return w;
+    }
     int i = node(f, N_IF);
     if (i < 0) return -1;
     int t = gen_test(f, 0), a = gen_tail(f, depth + 1, maxdepth), b = gen_tail(f, depth + 1, maxdepth);
