@@ -105,13 +105,16 @@ static const char *arg_forms[] = {
     "'(1 (2 3) 4)", "'(a b c d e)", "'(1 2 . 3)", "'(1 . 2)", "'((1 2) (3 4) (5))", "(psl-iota 25)",
     "(psl-circ (list 1 2 3))", "(psl-circ (list nil))", "\"s\"", "#\\c", "1.5", "-0.0", "1/3",
     "#(1 2)", NULL, NULL, NULL, NULL, "100000000000000000000", "-7", "'(3 2 1 0 -1)", "'(0 0 0 a)",
-    "@0", "@1", "@0/", "@1/",
+    "@0", "@1", "@0/", "@1/", "1/2", "(list 1.5 100000000000000000000 1/2 -0.0 1.5)",
 };
 #define NARG_FORMS (int)(sizeof arg_forms / sizeof *arg_forms)
 /* the lists and the numbers among them, and the numbers among the constants */
-static const int list_args[] = {0, 3, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 31, 32, 35, 36};
-static const int num_args[] = {1, 2, 4, 5, 6, 21, 22, 23, 25, 26, 27, 28, 29, 30, 33, 34};
+static const int list_args[] = {0, 3, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 31, 32, 35, 36, 38};
+static const int num_args[] = {1, 2, 4, 5, 6, 21, 22, 23, 25, 26, 27, 28, 29, 30, 33, 34, 37, 29, 21};
 static const int num_consts[] = {1, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21};
+/* numbers that live in the heap, which EQ does not compare as EQL, =, < and the rest do (the
+ * arguments hold equal ones, other objects) */
+static const int heap_consts[] = {11, 13, 14, 15, 20, 21};
 #define PICK(t) t[rnd(sizeof t / sizeof *t)]
 
 /* A variable, mostly one of type TY when there is one. */
@@ -165,7 +168,7 @@ static int gen_test(Fn *f, int depth) {
     bool num = f->n[i].op >= 2 || chance(50);   /* EQ and EQL of either */
     f->n[i].v = pick_var(f, num ? TY_NUM : TY_LIST);
     f->n[i].w = pick_var(f, num ? TY_NUM : TY_LIST);
-    f->n[i].k = (unsigned char)(num && chance(85) ? PICK(num_consts) : const_index());
+    f->n[i].k = (unsigned char)(num && chance(40) ? PICK(heap_consts) : num && chance(85) ? PICK(num_consts) : const_index());
     f->n[i].style = (unsigned char)(chance(45) ? 1 : chance(90) ? 0 : 2);
     return i;
 }
