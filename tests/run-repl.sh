@@ -20,7 +20,9 @@ start() {
     tm new-session -d -s "$S-$N" -x 120 -y 40 "env HOME=$HOME_DIR TERM=xterm $T $*; echo EXIT-STATUS=\$?; sleep 30"
     [ -n "$W" ] && tm kill-session -t "$W" 2>/dev/null
     W="$S-$N"
-    wait_for 'CL-USER>' 10
+    # generous: a start that restores a session file took over 10 s on a loaded machine (an empty
+    # screen, then every check after it failed); a prompt that comes early costs nothing
+    wait_for 'CL-USER>' 30
 }
 screen() { tm capture-pane -p -t "$W" -S -200; }
 send() { tm send-keys -t "$W" "$@"; }
