@@ -2,7 +2,7 @@
 # run-property.sh: build and run the property benches: random session histories against a model
 # (prop_session), random functions of the evaluator's fast paths against a reference that takes
 # none (prop_selfloop) and random programs of Lisp threads (prop_threads). PROPERTY_SEQUENCES
-# (default 1000), PROPERTY_SELFLOOP_FUNCTIONS (default 1000, about 5 s), PROPERTY_THREAD_PROGRAMS
+# (default 1000), PROPERTY_SELFLOOP_FUNCTIONS (default 1000, about 7 s), PROPERTY_THREAD_PROGRAMS
 # (default 50, about 15 s on a loaded 2-core machine; 0 skips it) and PROPERTY_SEED (default: the
 # time, printed) choose the run; ends with "N passed, N failed" (the benches summed). prop_threads
 # has a watchdog of its own (a program running past PROPERTY_PROGRAM_SECONDS, default 90, ends the
