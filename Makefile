@@ -15,7 +15,7 @@ export SANFLAGS
 CORE_SRC     = runtime/object.c runtime/state.c runtime/gc.c runtime/control.c runtime/error.c \
                runtime/symbol.c runtime/package.c runtime/lstring.c runtime/init.c runtime/abi.c \
                runtime/image.c runtime/imagetab.c runtime/imagestats.c runtime/imagecold.c runtime/bootimage.c runtime/bootlayout.c \
-               runtime/snapshot.c runtime/written.c runtime/access.c runtime/iowait.c runtime/weak.c \
+               runtime/snapshot.c runtime/written.c runtime/truename.c runtime/access.c runtime/iowait.c runtime/weak.c \
                runtime/thread.c
 # evaluator: analysis into nodes, lambda lists, node evaluators, loading, and what watches them
 EVAL_SRC     = runtime/analyze.c runtime/lambda.c runtime/nodes.c runtime/nodes-test.c runtime/evalprim.c runtime/load.c \
@@ -174,4 +174,4 @@ tsan-gc-probe:
 	-CALL_EVERY=1 build-tsan/tests/gc-signals
 
 clean:
-	rm -rf build build-asan build-ubsan build-fuzz
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz

@@ -5,6 +5,7 @@
 #include "lstring.h"
 #include "package.h"
 #include "pathname.h"
+#include "truename.h"
 #include "list.h"
 #include <stdlib.h>
 #include <string.h>
@@ -180,8 +181,9 @@ static char *resolve_links(const char *path, int links);
  * put back (or followed, when it is a dangling symbolic link). */
 static char *resolve_absolute(const char *path, int links) {
     /* frames stay small: a name of PATH_MAX bytes may recurse once per component */
-    char *real = realpath(path, NULL);
-    if (real) return real;
+    char *real = (char *)malloc(PATH_MAX);
+    if (real && truename_resolve(path, real)) return real;
+    free(real);
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     if (n <= 1) return strdup("/");

@@ -299,7 +299,16 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
             if (i == 2) {                    /* the symbols' records: their cells (the snapshot walks them) */
                 for (Obj r = x; is_cons(r); r = CDR(r)) {
                     add(&h, CONS(r));
-                    if (is_cons(CAR(r))) add(&h, CONS(CAR(r)));
+                    Obj rec = CAR(r);
+                    if (is_cons(rec)) add(&h, CONS(rec));
+                    /* a record #(symbol value function plist setf-function (flags . package)): a
+                     * start reads none, but every system load compares all of them with their
+                     * symbols, twice (sys:%snapshot-capture and -commit), and they were 150 cold
+                     * pages inflated by the first */
+                    if (is_type(rec, T_VECTOR) && VEC(rec)->len == 6) {
+                        add(&h, (const void *)rec);
+                        if (is_cons(VEC(rec)->data[5])) add(&h, CONS(VEC(rec)->data[5]));
+                    }
                 }
                 continue;
             }

@@ -232,6 +232,32 @@ static void force_symbol(Lisp *L, Obj sym, void *ud) {
  * the system loader's packages are analysed at the end of the boot instead, so that the boot image
  * holds them analysed: every system load calls most of them (and the CLOS and LOOP code they
  * expand to), and each session would otherwise analyse them on its first load. */
+/* The functions of the SYSTEM package (or CL) the loader calls on every system load, from source
+ * or from its cache, whatever the system holds: LOAD, the compiled-file reader, CLOS's instance
+ * making for its component objects, documentation. Found with a breakpoint on lambda_force while
+ * alexandria and cl-ppcre loaded, keeping those both paths analysed (not the macros a library's
+ * own code uses); a name not found is skipped. */
+static const char *const loader_calls[] = {
+    "LOAD", "%LOAD-SOURCE-FILE", "%LOAD-FROM-STREAM", "%LOAD-COMPILED-FILE", "%FASL-XREF-ITEM-P", "%PROBE-SOURCE",
+    "%CALL-WITH-COMPILATION-UNIT", "%PACKAGE-ITERATOR-ENTRIES", "FLOOR-BOOT",
+    "%MAKE-STANDARD-INSTANCE", "%SHARED-INITIALIZE", "%CHECK-INITARGS", "%CHECK-INITARGS-PLIST", "%VALID-INITARGS",
+    "%ADD-DEFAULT-INITARGS", "%CLASS-DEFAULT-INITARGS", "%CLASS-PROTOTYPE", "%CLASS-SUBTYPEP", "%CLASS-NAME-P",
+    "%STANDARD-PATH-P", "%STANDARD-METHODS-P", "%STANDARD-INITIALIZATION-P", "%SLOT-PROTOCOL-CLASS-P",
+    "%SLOT-ACCESSOR-EMF", "%MORE-SPECIFIC-P", "%METHOD-KEYS-OF", "%CL-UNION-EQ", "%CL-POSITION", "%CL-MERGE",
+    "%FUNCTION-OBJECT-DOC", "%DOCUMENTATION-1", "%DOC-ALIST-GET",
+};
+
+/* The symbol NAME of PKG, or NIL: nothing is interned. */
+static Obj find_symbol_cstr(Lisp *L, Obj pkg, const char *name) {
+    uint32_t buf[64];
+    size_t n = strlen(name);
+    if (n > 64) return NIL;
+    for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)name[i];
+    int status = 0;
+    Obj sym = package_find_symbol(L, pkg, buf, n, &status);
+    return status ? sym : NIL;
+}
+
 static void boot_analyse_loader(Lisp *L) {
     static const char *const packages[] = {"ASDF", "UIOP", "QUICKLISP-CLIENT"};
     for (size_t i = 0; i < sizeof packages / sizeof *packages; i++) {
@@ -240,6 +266,12 @@ static void boot_analyse_loader(Lisp *L) {
         symtable_each(&PKG(p)->internal, force_symbol, L, NULL);
         symtable_each(&PKG(p)->external, force_symbol, L, NULL);
     }
+    Obj homes[2] = {L->pkg_system, L->pkg_cl};
+    for (size_t i = 0; i < sizeof loader_calls / sizeof *loader_calls; i++)
+        for (int k = 0; k < 2; k++) {
+            Obj sym = find_symbol_cstr(L, homes[k], loader_calls[i]);
+            if (is_type(sym, T_SYMBOL)) { force_symbol(L, sym, NULL); break; }
+        }
 }
 
 static bool boot_from_source(Lisp *L) {

@@ -12,6 +12,8 @@
 #include "eval.h"
 #include "access.h"
 #include "docs.h"
+#include "number.h"
+#include "truename.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <pwd.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/types.h>
 
 /* ---- errors ---- */
@@ -638,7 +641,7 @@ static Obj native_string(Lisp *L, Obj p) { return string_from_cstr(L, pathname_n
 Obj pathname_probe(Lisp *L, Obj p) {
     char *native = pathname_native(L, p);
     char buf[PATH_MAX];
-    if (!realpath(native, buf)) return NIL;
+    if (!truename_resolve(native, buf)) return NIL;
     struct stat st;
     bool dir = stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
     return pathname_from_native(L, buf, dir);
@@ -678,7 +681,7 @@ static bool entry_truename(Lisp *L, DirCtx *ctx, const char *path, size_t dlen, 
         if (dlen >= sizeof dir) return false;
         memcpy(dir, path, dlen);
         dir[dlen] = 0;
-        if (!realpath(dir, real)) return false;
+        if (!truename_resolve(dir, real)) return false;
         ctx->dir = gc_strdup(L, dir);
         ctx->real = gc_strdup(L, real);
     }
@@ -702,7 +705,7 @@ static void add_result(Lisp *L, DirCtx *ctx, const char *path, bool is_dir) {
             entry_truename(L, ctx, path, (size_t)(slash - path), buf)) {
             is_dir = S_ISDIR(st.st_mode);
         } else {
-            if (!realpath(path, buf)) return;
+            if (!truename_resolve(path, buf)) return;
             is_dir = stat(buf, &st) == 0 && S_ISDIR(st.st_mode);
         }
         use = buf;
@@ -1195,6 +1198,28 @@ DEFPRIM(prim_file_write_date) {
     return FIX((intptr_t)st.st_mtime + 2208988800LL);
 }
 
+/* (sys:%directory-stamp pathspec) -> (values stamp settled-p): STAMP a list of the device, inode,
+ * modification and status-change times (nanoseconds) of the file PATHSPEC names (a directory:
+ * adding, removing or renaming an entry changes both times), NIL when it cannot be found;
+ * SETTLED-P true when both times are more than a second old, so that a change made within the
+ * clock's granularity after a listing cannot leave the same stamp (the source registry's cache of
+ * directory listings, asdf.lisp, keeps only settled ones). */
+DEFPRIM(prim_pct_directory_stamp) {
+    UNUSED_ARGS;
+    Obj p = pathname_designated(L, args[0]);
+    struct stat st;
+    char *native = pathname_native(L, p);
+    access_check(L, native, ACCESS_READ, "DIRECTORY", p);
+    if (stat(native, &st) != 0) return values2(L, NIL, NIL);
+    int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    int64_t c = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+    Obj v[4] = {make_int64(L, (int64_t)st.st_dev), make_int64(L, (int64_t)st.st_ino), make_int64(L, m), make_int64(L, c)};
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t n = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, newest = m > c ? m : c;
+    return values2(L, list_from_array(L, 4, v), boolean(L, n - newest > 1000000000));
+}
+
 DEFPRIM(prim_file_author) {
     UNUSED_ARGS;
     Obj p = pathname_designated(L, args[0]);
@@ -1368,6 +1393,7 @@ const PrimDef pathname_prims[] = {
     {"PROBE-FILE", PK_CL, prim_probe_file, 1, 1, 0, "(pathspec)", "The truename of the file named by PATHSPEC when it exists, otherwise NIL."},
     {"DIRECTORY", PK_CL, prim_directory, 1, REST, 0, "(pathspec &key resolve-symlinks)", "A list of the truenames of the existing files matching the possibly wild PATHSPEC."},
     {"USER-HOMEDIR-PATHNAME", PK_CL, prim_user_homedir_pathname, 0, 1, 0, "(&optional host)", "The pathname of the user's home directory."},
+    {"%DIRECTORY-STAMP", PK_SYS, prim_pct_directory_stamp, 1, 1, FN_MV, "(pathspec)", NULL},
     {"FILE-WRITE-DATE", PK_CL, prim_file_write_date, 1, 1, 0, "(pathspec)", "The time the file named by PATHSPEC was last written, as a universal time, or NIL when it cannot be found."},
     {"FILE-AUTHOR", PK_CL, prim_file_author, 1, 1, 0, "(pathspec)", "The name of the owner of the file named by PATHSPEC, or NIL when it cannot be found."},
     {"DELETE-FILE", PK_CL, prim_delete_file, 1, 1, 0, "(file)", "Deletes the file named by FILE; returns T, or signals FILE-ERROR when it cannot."},

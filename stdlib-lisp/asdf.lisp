@@ -1161,24 +1161,124 @@
                 (t (setf (gethash key seen) t)
                    (incf (svref scan 2))
                    ;; one listing of the directory gives both its .asd files and its subdirectories
-                   (let ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir)))))
-                     (dolist (f (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
-                                                                         (equal (pathname-type e) "asd")))
-                                                     entries)
-                                      #'string< :key #'namestring))
-                       (funcall function f))
+                   (multiple-value-bind (asds dirs) (%directory-listing dir key)
+                     (dolist (f asds) (funcall function f))
                      (when (and (svref scan 4) (< depth *scan-max-depth*))
                        (let ((subs nil))
-                         (dolist (sub (sort (remove-if-not #'directory-pathname-p entries) #'string< :key #'namestring))
+                         (dolist (sub dirs)
                            (unless (%skip-directory-p sub)
                              (push (cons sub (1+ depth)) subs)))
                          (setf (svref scan 1) (nreconc subs (svref scan 1))))))
                    (return t))))))))
 
+;;; The listings a scan makes are kept across processes, in a file of the system cache's directory
+;;; (source-registry.cache beside the compiled files): for each directory listed, its stamp
+;;; (device, inode, modification and status-change times, sys:%directory-stamp) and the .asd files
+;;; and subdirectories the listing gave. A later scan lists a directory again only when its stamp
+;;; changed: adding, removing or renaming an entry changes its directory's times, so a new .asd,
+;;; or a new directory holding one, is found as by a listing. A stamp less than a second old is not
+;;; kept (a change within the clock's granularity could leave it as it is). NIL: no such file.
+(defvar *source-registry-cache* t
+  "True: the source registry's scan keeps its directory listings in the system cache's directory.")
+
+(defvar *scan-listings* (list :unread nil nil)
+  "(table changed-p used): TABLE namestring of a directory -> (stamp asd-namestrings
+subdirectory-namestrings), read from the cache file when first needed (:UNREAD before); USED the
+directories this process looked up, an EQUAL table (or NIL).")
+
+(defvar *scan-listings-limit* 20000
+  "The most listings the cache file keeps: past it, only those of the directories this process
+looked up are written (the others may be of directories long gone).")
+
+(defun %scan-listings-file ()
+  (let ((root (and *source-registry-cache* (%system-cache-root))))
+    (and root (merge-pathnames "source-registry.cache" root))))
+
+(defun %scan-listings ()
+  ;; the table of listings, read from the cache file the first time (empty without one: the
+  ;; listings are then kept for this process only)
+  (when (eq (first *scan-listings*) :unread)
+    (setf (first *scan-listings*)
+          (let ((file (ignore-errors (%scan-listings-file))) (table (make-hash-table :test 'equal)))
+            (when file
+              (let ((form (ignore-errors
+                           (with-open-file (in file :if-does-not-exist nil)
+                             (and in (with-standard-io-syntax
+                                       (let ((*read-eval* nil)) (read in nil nil))))))))
+                ;; (:tinycl-source-registry 1 (directory stamp asds subdirectories) ...); anything
+                ;; else (another version, a damaged file) is an empty table, written again
+                (when (and (consp form) (eq (first form) :tinycl-source-registry) (eql (second form) 1))
+                  (dolist (e (cddr form))
+                    (when (and (consp e) (stringp (first e)) (= (length e) 4)
+                               (every #'listp (cdr e)) (every #'stringp (third e)) (every #'stringp (fourth e)))
+                      (setf (gethash (first e) table) (cdr e))))))
+              table))))
+  (first *scan-listings*))
+
+(defun %save-scan-listings ()
+  ;; writes the listings back when a scan listed a directory anew: beside the file, then renamed
+  (when (and (second *scan-listings*) (first *scan-listings*))
+    (setf (second *scan-listings*) nil)
+    (let ((table (first *scan-listings*)) (used (third *scan-listings*)))
+      (when (> (hash-table-count table) *scan-listings-limit*)
+        (let ((gone nil))
+          (maphash #'(lambda (k v) (declare (ignore v)) (unless (and used (gethash k used)) (push k gone))) table)
+          (dolist (k gone) (remhash k table)))))
+    (ignore-errors
+     (let* ((file (%scan-listings-file))
+            (temp (make-pathname :type (format nil "cache-~D" (random 1000000000 (make-random-state t))) :defaults file))
+            (entries nil)
+            (written nil))
+       (maphash #'(lambda (k v) (push (cons k v) entries)) (first *scan-listings*))
+       (ensure-directories-exist file)
+       (unwind-protect
+            (progn
+              (with-open-file (out temp :direction :output :if-exists :supersede)
+                (with-standard-io-syntax
+                  (let ((*print-readably* nil) (*print-pretty* nil))
+                    (prin1 (list* :tinycl-source-registry 1 entries) out))))
+              (rename-file temp file)
+              (setq written t))
+         (unless written (ignore-errors (delete-file temp))))))))
+
+(defun %directory-listing (dir key)
+  ;; -> (values asd-files subdirectories) of the directory DIR (namestring KEY), each sorted by
+  ;; namestring: from the kept listings when the directory's stamp is the one kept, else listed
+  (let ((table (%scan-listings)))
+    (setf (gethash key (or (third *scan-listings*)
+                           (setf (third *scan-listings*) (make-hash-table :test 'equal))))
+          t)
+    (multiple-value-bind (stamp settled) (if table (ignore-errors (sys::%directory-stamp dir)) (values nil nil))
+      (let ((kept (and stamp (gethash key table))))
+        (if (and kept (equal (first kept) stamp))
+            ;; as a listing would: without the entries this session may not read (a listing kept
+            ;; by a process with other access rules may hold a link out of the readable directories)
+            (flet ((readable (names)
+                     (let ((out nil))
+                       (dolist (n names (nreverse out))
+                         (let ((p (pathname n)))
+                           (when (ignore-errors (sys::%check-access p :input "DIRECTORY"))
+                             (push p out)))))))
+              (values (readable (second kept)) (readable (third kept))))
+            (let* ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir))))
+                   (asds (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
+                                                                  (equal (pathname-type e) "asd")))
+                                              entries)
+                               #'string< :key #'namestring))
+                   (dirs (sort (remove-if-not #'directory-pathname-p entries) #'string< :key #'namestring)))
+              ;; kept only when each name reads back as the same pathname
+              (when (and stamp settled
+                         (every #'(lambda (p) (equal (pathname (namestring p)) p)) asds)
+                         (every #'(lambda (p) (equal (pathname (namestring p)) p)) dirs))
+                (setf (gethash key table) (list stamp (mapcar #'namestring asds) (mapcar #'namestring dirs))
+                      (second *scan-listings*) t))
+              (values asds dirs)))))))
+
 (defun %scan-directories (function)
   ;; call FUNCTION on every .asd file of the source directories, in search order
   (let ((scan (%make-scan)))
     (loop while (%scan-step scan function))
+    (%save-scan-listings)
     (setf (car *source-scan*) (svref scan 6))
     (svref scan 6)))
 
@@ -1196,6 +1296,7 @@
     (loop while (%scan-step scan #'%index-add))
     (setf (car *source-scan*) (svref scan 6)
           (car *index-scan*) scan))
+  (%save-scan-listings)
   *source-index*)
 
 (defun %index-find (primary &optional restart)
@@ -1210,9 +1311,15 @@
       (setf (car *index-scan*) scan))
     (loop until (gethash primary *source-index*)
           while (%scan-step scan #'%index-add))
+    (%save-scan-listings)
     (values (gethash primary *source-index*) fresh)))
 
-(defun clear-source-registry () (clrhash *source-index*) (setf (car *index-scan*) nil) (values))
+(defun clear-source-registry ()
+  ;; also forgets the kept listings: the next scan lists every directory and writes them anew
+  (clrhash *source-index*)
+  (setf (car *index-scan*) nil
+        *scan-listings* (list (make-hash-table :test 'equal) nil nil))
+  (values))
 (defun initialize-source-registry (&optional parameter)
   ;; PARAMETER: NIL, or (:source-registry (:tree "dir") (:directory "dir") ...): directories
   ;; searched before the configured ones
@@ -1372,9 +1479,12 @@
       nil))
 
 (defun %begin-capture ()
+  ;; a generic function's method list is never changed in place (clos.lisp conses a method on or
+  ;; makes the list anew without one), so the list itself is its state: no copy, and a generic
+  ;; function whose list is still EQ to it gained nothing
   (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
         (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
-        (mapcar #'(lambda (gf) (cons gf (copy-list (sys::generic-function-methods gf)))) (%generic-functions))))
+        (mapcar #'(lambda (gf) (cons gf (sys::generic-function-methods gf))) (%generic-functions))))
 
 (defun %release-capture (capture)
   ;; the load failed: nothing of it is committed, and the snapshot stops watching for it
@@ -1399,9 +1509,11 @@
                             (remove-if #'(lambda (e) (and (eq (first e) table) (gethash (second e) seen)))
                                        (car *kept-registry-entries*))))))))
       (dolist (g gfs)
-        (dolist (m (sys::generic-function-methods (car g)))
-          (unless (member m (cdr g))
-            (push (cons (car g) m) (car *kept-methods*)))))
+        (let ((methods (sys::generic-function-methods (car g))))
+          (unless (eq methods (cdr g))
+            (dolist (m methods)
+              (unless (member m (cdr g))
+                (push (cons (car g) m) (car *kept-methods*)))))))
       (dolist (gf (%generic-functions))
         (unless (or (assoc gf gfs) (member gf (car *kept-generic-functions*)))
           (push gf (car *kept-generic-functions*))))

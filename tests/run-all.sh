@@ -7,7 +7,7 @@ XDG_CACHE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/tinycl-test-cache.XXXXXX")
 export XDG_CACHE_HOME
 trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 total_p=0; total_f=0
-for suite in tests/run-unit.sh tests/run-lisp.sh tests/run-hostile.sh tests/run-repl.sh tests/run-mcp.sh tests/run-sandbox.sh tests/run-property.sh tests/run-boot.sh; do
+for suite in tests/run-unit.sh tests/run-lisp.sh tests/run-hostile.sh tests/run-repl.sh tests/run-mcp.sh tests/run-sandbox.sh tests/run-property.sh tests/run-boot.sh tests/run-docs.sh; do
     [ -x "$suite" ] || continue
     echo "== $suite"
     out=$("$suite" 2>&1)

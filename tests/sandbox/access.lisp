@@ -184,6 +184,15 @@
         '(:error asdf:missing-component) :outsys)
 (expect "an .asd file outside" (progn (asdf:load-asd (fx "outside/outsys/outsys.asd")) :ok)
         :denied :denied :denied :ok)
+(expect "a kept listing of a directory gives only what this session may read"
+        ;; the source registry's listings kept across processes (asdf.lisp, %DIRECTORY-LISTING) may
+        ;; come from a process with other rules: as a listing here would, they hold no .asd out of
+        ;; the readable directories
+        (let* ((dir (pathname (fx "reg/"))) (key (namestring dir)))
+          (setf (gethash key (asdf::%scan-listings))
+                (list (sys::%directory-stamp dir) (list (fx "outside/outsys/outsys.asd") (fx "reg/regsys/regsys.asd")) nil))
+          (mapcar #'pathname-name (asdf::%directory-listing dir key)))
+        '("regsys") '("regsys") '("regsys") '("outsys" "regsys"))
 (expect "a Debian system (cl-split-sequence, installed for the tests)"
         (progn (asdf:load-system "split-sequence")
                (funcall (find-symbol "SPLIT-SEQUENCE" "SPLIT-SEQUENCE") #\, "a,b"))

@@ -1,6 +1,10 @@
 /* test_directory.c: DIRECTORY's truenames through symbolic links (made here: Lisp runs no programs
- * to make them), as SBCL resolves them. */
+ * to make them), as SBCL resolves them; truename_resolve against realpath(3). */
 #include "unit.h"
+#include "truename.h"
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -57,11 +61,44 @@ START_TEST(test_directory_through_links) {
 }
 END_TEST
 
+/* truename_resolve gives what realpath gives: through a linked directory, a link to a file, "..",
+ * a relative name; a missing name or a file used as a directory fails with realpath's errno. */
+START_TEST(test_truename_as_realpath) {
+    make_tree();
+    char a[PATH_MAX], b[PATH_MAX], p[512];
+    const char *names[] = {"link/a.txt", "real/to-b.txt", "link/../b.txt", "link", "real/", "link/./a.txt", NULL};
+    for (int i = 0; names[i]; i++) {
+        snprintf(p, sizeof p, "%s/%s", root, names[i]);
+        ck_assert_msg(truename_resolve(p, a), "%s", p);
+        ck_assert_ptr_nonnull(realpath(p, b));
+        ck_assert_str_eq(a, b);
+    }
+    char cwd[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(root), 0);
+    bool rel = truename_resolve("link/a.txt", a);
+    ck_assert_ptr_nonnull(realpath("link/a.txt", b));
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert(rel);
+    ck_assert_str_eq(a, b);
+    snprintf(p, sizeof p, "%s/nowhere", root);
+    errno = 0;
+    ck_assert(!truename_resolve(p, a));
+    ck_assert_int_eq(errno, ENOENT);
+    snprintf(p, sizeof p, "%s/b.txt/x", root);
+    errno = 0;
+    ck_assert(!truename_resolve(p, a));
+    ck_assert_int_eq(errno, ENOTDIR);
+    remove_tree();
+}
+END_TEST
+
 static Suite *directory_suite(void) {
     Suite *s = suite_create("directory");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_directory_through_links);
+    tcase_add_test(tc, test_truename_as_realpath);
     suite_add_tcase(s, tc);
     return s;
 }
