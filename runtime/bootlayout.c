@@ -218,18 +218,6 @@ static const struct { const char *name; } start_functions[] = {
 /* Variables of the SYSTEM package holding a class whose instances a start makes. */
 static const char *const start_classes[] = {"*RESTART-CLASS*"};
 
-/* The symbol NAME of the package PKG if it is there (NIL if not): nothing is interned, since writing
- * the image must not change what it writes. */
-static Obj find_cstr(Lisp *L, Obj pkg, const char *name) {
-    uint32_t buf[64];
-    size_t n = strlen(name);
-    if (n > 64) return NIL;
-    for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)name[i];
-    int status = 0;
-    Obj sym = package_find_symbol(L, pkg, buf, n, &status);
-    return status ? sym : NIL;
-}
-
 static void force_step(Lisp *L, void *ud) { lambda_force(L, (Lambda *)ud); }
 
 static void force(Lisp *L, Obj f) {
@@ -239,11 +227,11 @@ static void force(Lisp *L, Obj f) {
 
 /* The start functions, each as a function (or NIL), in FN's hands. */
 static void each_start_function(Lisp *L, void (*fn)(Lisp *L, Obj f, void *ctx), void *ctx) {
-    Obj var = find_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
+    Obj var = find_symbol_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     if (is_type(var, T_SYMBOL))
         for (Obj l = SYM(var)->value; is_cons(l); l = CDR(l)) fn(L, CAR(l), ctx);
     for (size_t i = 0; i < sizeof start_functions / sizeof *start_functions; i++) {
-        Obj sym = find_cstr(L, L->pkg_system, start_functions[i].name);
+        Obj sym = find_symbol_cstr(L, L->pkg_system, start_functions[i].name);
         if (is_type(sym, T_SYMBOL)) fn(L, SYM(sym)->function, ctx);
     }
 }
@@ -316,13 +304,13 @@ uintptr_t *bootlayout_hot(Lisp *L, const uintptr_t *roots, size_t nroots, size_t
             else add_tree(&h, x, 8);
         }
     }
-    Obj var = find_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
+    Obj var = find_symbol_cstr(L, L->pkg_system, "*IMAGE-RESTART-FUNCTIONS*");
     if (is_type(var, T_SYMBOL)) add_tree(&h, SYM(var)->value, 0);
     /* the classes the start functions instantiate, from the variables they read them from (the
      * code walk does not follow a variable's value): every evaluation makes an ABORT restart, and
      * its class and slots were the cold pages a plain start touched */
     for (size_t i = 0; i < sizeof start_classes / sizeof *start_classes; i++) {
-        Obj sym = find_cstr(L, L->pkg_system, start_classes[i]);
+        Obj sym = find_symbol_cstr(L, L->pkg_system, start_classes[i]);
         Obj c = is_type(sym, T_SYMBOL) ? SYM(sym)->value : NIL;
         if (!is_type(c, T_INSTANCE)) continue;
         add(&h, (const void *)c);

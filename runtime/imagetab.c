@@ -13,7 +13,8 @@ RUNTIME_MODULES(DECLARE_PRIMS)
 DECLARE_PRIMS(logical)
 DECLARE_PRIMS(pprint)
 #undef DECLARE_PRIMS
-extern const EvalDef nodes_evaluators[], nodes_test_evaluators[], nodes_loop_evaluators[], analyze_evaluators[];
+extern const EvalDef nodes_evaluators[], nodes_test_evaluators[], nodes_loop_evaluators[], nodes_selfloop_evaluators[],
+    analyze_evaluators[];
 
 #define PRIM_TABLE(m) PRIMDEF_IMAGE_TABLE(#m, m##_prims),
 #define EVAL_TABLE(t) {#t, t, sizeof(EvalDef), offsetof(EvalDef, name), 1, {offsetof(EvalDef, ev), 0, 0}},
@@ -27,6 +28,7 @@ static const ImageTable runtime_tables[] = {
     EVAL_TABLE(nodes_test_evaluators)
     EVAL_TABLE(analyze_evaluators)
     EVAL_TABLE(nodes_loop_evaluators)
+    EVAL_TABLE(nodes_selfloop_evaluators)
 };
 
 #define MAX_GROUPS 8

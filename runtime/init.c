@@ -247,17 +247,6 @@ static const char *const loader_calls[] = {
     "%FUNCTION-OBJECT-DOC", "%DOCUMENTATION-1", "%DOC-ALIST-GET",
 };
 
-/* The symbol NAME of PKG, or NIL: nothing is interned. */
-static Obj find_symbol_cstr(Lisp *L, Obj pkg, const char *name) {
-    uint32_t buf[64];
-    size_t n = strlen(name);
-    if (n > 64) return NIL;
-    for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)name[i];
-    int status = 0;
-    Obj sym = package_find_symbol(L, pkg, buf, n, &status);
-    return status ? sym : NIL;
-}
-
 static void boot_analyse_loader(Lisp *L) {
     static const char *const packages[] = {"ASDF", "UIOP", "QUICKLISP-CLIENT"};
     for (size_t i = 0; i < sizeof packages / sizeof *packages; i++) {

@@ -270,7 +270,7 @@ void fuse_loop(TagbodyNode *t);
 void fuse_psetq(LetNode *ln);
 
 /* A function whose body is a tree of IFs testing variables in place, with self tail calls of simple
- * arguments among its leaves, runs its rounds as one C loop (nodes-loop.c, self_loop_build, at the
+ * arguments among its leaves, runs its rounds as one C loop (nodes-selfloop.c, self_loop_build, at the
  * end of finalisation): the tests one op each. The kinds of test an op can make (if_loop_test): */
 #define LOOP_TESTS1(X) X(NULL) X(CONSP) X(ATOM) X(LISTP) X(SYMBOLP) X(NUMBERP) X(ENDP) X(ZEROP) X(PLUSP) X(MINUSP)
 #define LOOP_TESTS2(X) X(EQ) X(EQL) X(LT) X(GT) X(LE) X(GE) X(NUMEQ) X(NUMNE)

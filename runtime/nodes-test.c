@@ -243,7 +243,7 @@ void fuse_if_var(IfNode *i) {
         }
 }
 
-/* The in-place tests by their LOOP_ kind, for the loops of self tail calls (nodes-loop.c). */
+/* The in-place tests by their LOOP_ kind, for the loops of self tail calls (nodes-selfloop.c). */
 static const struct { EvalFn ev; int kind; } loop_tests[] = {
     {ev_if_lref0, LOOP_TRUE},
     {ev_if_null_var, LOOP_NULL}, {ev_if_null_var_pos, LOOP_NULL},

@@ -408,6 +408,16 @@ Obj intern_cstr(Lisp *L, Obj pkg, const char *name) {
     return package_intern_string(L, pkg, str, &st);
 }
 
+Obj find_symbol_cstr(Lisp *L, Obj pkg, const char *name) {
+    uint32_t buf[64];
+    size_t n = strlen(name);
+    if (n > 64) return NIL;
+    for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)name[i];
+    int status = 0;
+    Obj sym = package_find_symbol(L, pkg, buf, n, &status);
+    return status ? sym : NIL;
+}
+
 Obj keyword(Lisp *L, const char *name) { return intern_cstr(L, L->pkg_keyword, name); }
 
 /* Mechanisms without checks (boot). */

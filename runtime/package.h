@@ -50,6 +50,9 @@ Obj package_intern(Lisp *L, Obj pkg, const uint32_t *name, size_t len, int *stat
 Obj package_intern_string(Lisp *L, Obj pkg, Obj name, int *status);
 /* Intern an ASCII/UTF-8 name from C. */
 Obj intern_cstr(Lisp *L, Obj pkg, const char *name);
+/* The symbol of that ASCII NAME (at most 64 characters) accessible in PKG, or NIL; interns nothing,
+ * so the image writer can look names up without changing what it writes. */
+Obj find_symbol_cstr(Lisp *L, Obj pkg, const char *name);
 Obj keyword(Lisp *L, const char *name);
 /* Mechanisms without conflict checks (boot and tables). */
 void package_export(Lisp *L, Obj pkg, Obj sym);

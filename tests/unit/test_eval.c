@@ -6,7 +6,7 @@
 Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
 Obj ev_block_nl(Lisp *, Node *, Env *);
 Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
-Obj ev_self_loop(Lisp *, Node *, Env *);  /* nodes-loop.c */
+Obj ev_self_loop(Lisp *, Node *, Env *);  /* nodes-selfloop.c */
 
 START_TEST(test_arith_and_calls) {
     Lisp *L = unit_lisp();
@@ -189,7 +189,7 @@ START_TEST(test_direct_calls) {
 END_TEST
 
 /* A body that is a tree of tests of variables with self tail calls of simple arguments among its
- * leaves runs its rounds as one loop (ev_self_loop in nodes-loop.c); other shapes keep their nodes. */
+ * leaves runs its rounds as one loop (ev_self_loop in nodes-selfloop.c); other shapes keep their nodes. */
 START_TEST(test_self_loops_chosen) {
     Lisp *L = unit_lisp();
     ck_assert_eval(L, "(defun lsp (a b) (cond ((null b) nil) ((null a) t) (t (lsp (cdr a) (cdr b)))))", "LSP");
