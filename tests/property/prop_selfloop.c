@@ -10,6 +10,7 @@
  * Usage: prop_selfloop [FUNCTIONS] [SEED] [FIRST]   (env PROPERTY_SEED overrides the seed; FIRST:
  * the index of the first function, to replay one; PROPERTY_VERBOSE=1 prints each function) */
 #include "tinycl.h"
+#include "prop.h"
 #include "gc.h"
 #include "package.h"
 #include "node.h"
@@ -19,16 +20,8 @@
 #include <stdarg.h>
 #include <time.h>
 
-Obj ev_self_loop(Lisp *, Node *, Env *);   /* nodes-loop.c: only to count the functions that get it */
+Obj ev_self_loop(Lisp *, Node *, Env *);   /* nodes-selfloop.c: only to count the functions that get it */
 
-/* ---- random numbers (xorshift: reproducible from the seed) ---- */
-static unsigned long long rng_state;
-static unsigned rnd(unsigned n) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % n);
-}
 static bool chance(unsigned percent) { return rnd(100) < percent; }
 
 /* ---- the functions: a pool of nodes, children by index ---- */
@@ -331,18 +324,6 @@ static bool gen_fn(Fn *f) {
 }
 
 /* ---- printing: the function as written (FAST) and its reference ---- */
-typedef struct Buf { char *s; size_t len, cap; } Buf;
-static void put(Buf *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if ((size_t)n < b->cap - b->len) { b->len += (size_t)n; return; }
-        b->cap = b->cap * 2 + (size_t)n + 64;
-        b->s = (char *)realloc(b->s, b->cap);
-    }
-}
 
 static const char *cst(int k) { return consts[k]; }
 

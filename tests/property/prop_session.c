@@ -6,6 +6,7 @@
  * trip gives back the model saved with it and the same list-definitions). Seeded; on failure prints the seed and a shrunk failing history.
  * Usage: prop_session [SEQUENCES] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
+#include "prop.h"
 #include "bootimage.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,14 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- random numbers (xorshift: reproducible from the seed) ---- */
-static unsigned long long rng_state;
-static unsigned rnd(unsigned n) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % n);
-}
 
 /* ---- operations ---- */
 typedef enum {

@@ -15,6 +15,7 @@
  * seed, the program's number and text, and how to replay it.
  * Usage: prop_threads [PROGRAMS] [SEED]   (env PROPERTY_SEED overrides the seed) */
 #include "tinycl.h"
+#include "prop.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,6 @@
 #include <time.h>
 #include <pthread.h>
 #include <unistd.h>
-
-static unsigned long long rng_state;
-static unsigned rnd(unsigned n) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % n);
-}
 
 /* What a thread does, in order (thread 0 is the session's own thread). */
 typedef enum {
@@ -138,18 +131,6 @@ static void op_form(const Op *o, char *buf, size_t n) {
     }
 }
 
-typedef struct Buf { char *s; size_t len, cap; } Buf;
-static void put(Buf *b, const char *fmt, ...) {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int w = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if ((size_t)w < b->cap - b->len) { b->len += (size_t)w; return; }
-        b->cap = b->cap * 2 + (size_t)w + 64;
-        b->s = (char *)realloc(b->s, b->cap);
-    }
-}
 
 /* The program as Lisp: the threads are made, the session's thread runs its own operations, then
  * joins them all and checks; the value is :OK or the list of what went wrong. */
