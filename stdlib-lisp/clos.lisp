@@ -1721,49 +1721,50 @@
             (error 'simple-error :format-control "The class ~S was specified as a superclass of the class ~S, but the metaclasses ~S and ~S are incompatible."
                                  :format-arguments (list s class (%instance-layout s) (%metaclass-for-kind kind))))))
   ;; a class never defined before (no superclasses, subclasses, methods, not finalized: not a
-  ;; forward-referenced one; its name names no class yet) changes no dispatch already cached, since no instance of it exists
-  ;; and no cache entry is keyed on it; its accessor methods invalidate their own functions' caches
+  ;; forward-referenced one; its name names no class yet) changes no dispatch already cached,
+  ;; since no instance of it exists and no cache entry is keyed on it; its accessor methods
+  ;; invalidate their own functions' caches
   (let ((fresh (and (null (%class-direct-superclasses class)) (null (%class-direct-subclasses class))
                     (null (%class.direct-methods class)) (not (%class-finalized-p class))
                     (not (and (%class-name class) (gethash (%class-name class) *class-table*))))))
-  (%set-class.kind class kind)
-  (%adopt-metaclass class meta)
-  (if other-initargs (%metaclass-initargs class meta other-initargs))
-  ;; canonicalized slot plists (DEFCLASS with a program's metaclass, ENSURE-CLASS) become direct
-  ;; slot definitions through DIRECT-SLOT-DEFINITION-CLASS
-  (if *direct-slot-definition-maker*
-      (setq direct-slots (funcall *direct-slot-definition-maker* class direct-slots)))
-  (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
-      (%validate-superclasses class supers))
-  ;; the accessor methods of the old definition go
-  (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
-  ;; class slots keep their values when the slot stays shared
-  (dolist (d direct-slots)
-    (if (eq (%slot-definition-allocation d) :class)
-        (dolist (old (%class-direct-slots class))
-          (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
-                   (consp (%slotd.location old)))
-              (%set-slotd.location d (%slotd.location old))))))
-  (%set-class.direct-slots class direct-slots)
-  (%set-class.direct-default-initargs class default-initargs)
-  (%set-class.documentation class doc)
-  (%set-direct-superclasses class supers)
-  (if register (funcall register))
-  ;; a class to which a program's method on FINALIZE-INHERITANCE applies is finalized by calling
-  ;; it once the class is otherwise defined and registered (so that an error there leaves it
-  ;; defined and unfinalized, as SBCL leaves a class until it is first instantiated; without
-  ;; REGISTER, by the caller once it has registered it); any other directly
-  (let ((generic (and *generic-finalization-p* (funcall *generic-finalization-p* class))))
-    (if (not generic) (%finalize-class class))
-    (%initialize-class-slots class)
-    (if (not fresh) (%bump-epoch))
+    (%set-class.kind class kind)
+    (%adopt-metaclass class meta)
+    (if other-initargs (%metaclass-initargs class meta other-initargs))
+    ;; canonicalized slot plists (DEFCLASS with a program's metaclass, ENSURE-CLASS) become direct
+    ;; slot definitions through DIRECT-SLOT-DEFINITION-CLASS
+    (if *direct-slot-definition-maker*
+        (setq direct-slots (funcall *direct-slot-definition-maker* class direct-slots)))
+    (if (not (or (eq meta *standard-class*) (eq meta *funcallable-standard-class*)))
+        (%validate-superclasses class supers))
+    ;; the accessor methods of the old definition go
+    (dolist (m (%accessor-methods-of class)) (%remove-method (%method.gf m) m))
+    ;; class slots keep their values when the slot stays shared
     (dolist (d direct-slots)
-      (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
-      (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
-    (if (and generic register (%finalizable-p class))
-        (progn (finalize-inheritance class)
-               (%initialize-class-slots class)
-               (%bump-epoch)))))
+      (if (eq (%slot-definition-allocation d) :class)
+          (dolist (old (%class-direct-slots class))
+            (if (and (eq (%slot-definition-name old) (%slot-definition-name d))
+                     (consp (%slotd.location old)))
+                (%set-slotd.location d (%slotd.location old))))))
+    (%set-class.direct-slots class direct-slots)
+    (%set-class.direct-default-initargs class default-initargs)
+    (%set-class.documentation class doc)
+    (%set-direct-superclasses class supers)
+    (if register (funcall register))
+    ;; a class to which a program's method on FINALIZE-INHERITANCE applies is finalized by calling
+    ;; it once the class is otherwise defined and registered (so that an error there leaves it
+    ;; defined and unfinalized, as SBCL leaves a class until it is first instantiated; without
+    ;; REGISTER, by the caller once it has registered it); any other directly
+    (let ((generic (and *generic-finalization-p* (funcall *generic-finalization-p* class))))
+      (if (not generic) (%finalize-class class))
+      (%initialize-class-slots class)
+      (if (not fresh) (%bump-epoch))
+      (dolist (d direct-slots)
+        (dolist (r (%slotd.readers d)) (%add-accessor-method r class (%slot-definition-name d) :reader))
+        (dolist (w (%slotd.writers d)) (%add-accessor-method w class (%slot-definition-name d) :writer)))
+      (if (and generic register (%finalizable-p class))
+          (progn (finalize-inheritance class)
+                 (%initialize-class-slots class)
+                 (%bump-epoch)))))
   class)
 
 (defun %inherits-from-p (class super)
