@@ -228,13 +228,9 @@ static void force_symbol(Lisp *L, Obj sym, void *ud) {
     force_function(L, s->setf_function);
 }
 
-/* The stdlib's functions are analysed on their first call, so that the boot stays fast; those of
- * the system loader's packages are analysed at the end of the boot instead, so that the boot image
- * holds them analysed: every system load calls most of them (and the CLOS and LOOP code they
- * expand to), and each session would otherwise analyse them on its first load. */
-/* The functions of the SYSTEM package (or CL) the loader calls on every system load, from source
- * or from its cache, whatever the system holds: LOAD, the compiled-file reader, CLOS's instance
- * making for its component objects, documentation. Found with a breakpoint on lambda_force while
+/* The functions of the SYSTEM package (CL's among them: SYSTEM uses CL) the loader calls on every
+ * system load, from source or from its cache, whatever the system holds: LOAD, the compiled-file
+ * reader, CLOS's instance making for its component objects, documentation. Found with a breakpoint on lambda_force while
  * alexandria and cl-ppcre loaded, keeping those both paths analysed (not the macros a library's
  * own code uses); a name not found is skipped. */
 static const char *const loader_calls[] = {
@@ -247,6 +243,10 @@ static const char *const loader_calls[] = {
     "%FUNCTION-OBJECT-DOC", "%DOCUMENTATION-1", "%DOC-ALIST-GET",
 };
 
+/* The stdlib's functions are analysed on their first call, so that the boot stays fast; those of
+ * the system loader's packages are analysed at the end of the boot instead, so that the boot image
+ * holds them analysed: every system load calls most of them (and the CLOS and LOOP code they
+ * expand to), and each session would otherwise analyse them on its first load. */
 static void boot_analyse_loader(Lisp *L) {
     static const char *const packages[] = {"ASDF", "UIOP", "QUICKLISP-CLIENT"};
     for (size_t i = 0; i < sizeof packages / sizeof *packages; i++) {
@@ -255,12 +255,10 @@ static void boot_analyse_loader(Lisp *L) {
         symtable_each(&PKG(p)->internal, force_symbol, L, NULL);
         symtable_each(&PKG(p)->external, force_symbol, L, NULL);
     }
-    Obj homes[2] = {L->pkg_system, L->pkg_cl};
-    for (size_t i = 0; i < sizeof loader_calls / sizeof *loader_calls; i++)
-        for (int k = 0; k < 2; k++) {
-            Obj sym = find_symbol_cstr(L, homes[k], loader_calls[i]);
-            if (is_type(sym, T_SYMBOL)) { force_symbol(L, sym, NULL); break; }
-        }
+    for (size_t i = 0; i < sizeof loader_calls / sizeof *loader_calls; i++) {
+        Obj sym = find_symbol_cstr(L, L->pkg_system, loader_calls[i]);
+        if (is_type(sym, T_SYMBOL)) force_symbol(L, sym, NULL);
+    }
 }
 
 static bool boot_from_source(Lisp *L) {
