@@ -287,6 +287,17 @@ int if_loop_test(IfNode *i);
 /* Give LAM's body that loop, when it has that shape (at the end of finalisation). */
 void self_loop_build(Lisp *L, Lambda *lam);
 
+/* Can a self tail call of FNAME in frame ENV loop: FNAME still names the closure of the innermost
+ * call (L->calls is never NULL there: the function whose body holds the call pushed a record),
+ * whose frame ENV is, and the profiler is not counting calls? (nodes.c's self tail calls and
+ * nodes-selfloop.c's loops.) */
+static inline __attribute__((always_inline)) bool self_tail_loops(Lisp *L, Obj fname, Env *env) {
+    CallRecord *rec = L->calls;
+    Symbol *sym = SYM(fname);
+    return LIKELY(sym->function == rec->fn) && LIKELY(rec->env == env) && LIKELY(!L->profiling) &&
+           LIKELY(!(sym->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)));
+}
+
 /* analysis entry points shared between analyze.c and lambda.c */
 Node *analyze(ACtx *c, Obj form);
 Node *analyze_body(ACtx *c, Obj body);      /* implicit progn */

@@ -40,11 +40,7 @@ typedef struct SelfLoopNode {
 } SelfLoopNode;
 
 static inline __attribute__((always_inline)) bool self_loop_ready(Lisp *L, SelfLoopNode *s, Env *env) {
-    CallRecord *rec = L->calls;
-    Symbol *sym = SYM(s->fname);
-    if (UNLIKELY(sym->function != rec->fn) || UNLIKELY(rec->env != env) || UNLIKELY(L->profiling) ||
-        UNLIKELY(sym->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)))
-        return false;
+    if (UNLIKELY(!self_tail_loops(L, s->fname, env))) return false;
     for (int k = 0; k < s->nchecks; k++)
         if (UNLIKELY(SYM(s->check_syms[k])->function != s->check_fns[k])) return false;
     return true;

@@ -436,15 +436,6 @@ static __attribute__((noinline)) Obj self_tail_general(Lisp *L, CallNode *c, int
     return call_object(L, s->function, na, args, c->fname);
 }
 
-/* Can the self tail call C in frame ENV loop: its name still names the closure of the innermost
- * call (L->calls is never NULL here: the function whose body holds C pushed a record), whose frame
- * ENV is, and the profiler is not counting calls? */
-static inline __attribute__((always_inline)) bool self_tail_loops(Lisp *L, CallNode *c, Env *env) {
-    CallRecord *rec = L->calls;
-    return LIKELY(SYM(c->fname)->function == rec->fn) && LIKELY(rec->env == env) && LIKELY(!L->profiling) &&
-           LIKELY(!(SYM(c->fname)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)));
-}
-
 /* NA is a constant in each evaluator below: the loops unrolled, the arguments kept in registers
  * (the slow path takes them by value, so that no array's address escapes). */
 static inline __attribute__((always_inline)) Obj self_tail(Lisp *L, Node *n, Env *env, const int na) {
@@ -452,7 +443,7 @@ static inline __attribute__((always_inline)) Obj self_tail(Lisp *L, Node *n, Env
     Obj a[6] = {0};
 #pragma GCC unroll 6
     for (int i = 0; i < na; i++) ARG_OR_EXIT(a[i], L, c->args[i], env);
-    if (self_tail_loops(L, c, env)) {
+    if (self_tail_loops(L, c->fname, env)) {
 #pragma GCC unroll 6
         for (int i = 0; i < na; i++) env->slots[i] = a[i];
         return TAIL_MARK;
@@ -506,7 +497,7 @@ static inline __attribute__((always_inline)) bool simple_arg(Node *a, Env *env, 
         _Pragma("GCC unroll 6")                                                                \
         for (int i = 0; i < N; i++)                                                            \
             if (UNLIKELY(!simple_arg(c->args[i], env, &a[i]))) return general(L, n, env);       \
-        if (self_tail_loops(L, c, env)) {                                                      \
+        if (self_tail_loops(L, c->fname, env)) {                                               \
             _Pragma("GCC unroll 6")                                                            \
             for (int i = 0; i < N; i++) env->slots[i] = a[i];                                  \
             return TAIL_MARK;                                                                  \
