@@ -22,14 +22,6 @@
 
 (in-package "TINYCL-THREADS")
 
-;;; The keywords of this package's lambda lists, read here so that they exist when the session's
-;;; reset state is taken: a macro or function of this file is analysed at its first use, which
-;;; interns its keywords then, and a reset removes keywords made after boot, after which the same
-;;; keyword read again was another symbol (WITH-MUTEX refused :WAIT-P after a reset; found by
-;;; tests/property/prop_threads.c).
-(defparameter *lambda-list-keywords*
-  '(:name :arguments :default :timeout :waitp :wait-p :value :if-not-owner :count :n :notification))
-
 (defmacro without-interrupts (&body body)
   "Runs BODY with no other thread of this interpreter running and no INTERRUPT-THREAD function
 called in this one until it ends (a wait inside it still lets others run)."

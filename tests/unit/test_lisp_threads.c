@@ -93,7 +93,8 @@ END_TEST
 START_TEST(test_reset_keeps_keywords_of_analysed_macros) {
     /* WITH-MUTEX's expander, analysed at its first use, interned :WAIT-P then; the reset removed
      * that keyword (made after boot), so a :WAIT-P read afterwards was a new symbol the expander
-     * did not know (threads.lisp now reads its keywords at boot) */
+     * did not know (a keyword taken by stdlib code analysed after the boot now joins the reset
+     * state: snapshot_adopt_keyword) */
     TclSession *s = session();
     ck_value(s, "(progn (macroexpand-1 '(tinycl-threads:with-mutex (m) 1)) :ok)", ":OK");
     tcl_reset(s, false);
