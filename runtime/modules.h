@@ -11,6 +11,7 @@
     X(evalprim)            \
     X(instance)            \
     X(clos)                \
+    X(clos_select)         \
     X(list)                \
     X(number)              \
     X(character)           \

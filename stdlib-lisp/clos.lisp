@@ -403,33 +403,8 @@
 (defun generic-function-methods (gf) (%gf.methods gf))
 (defun %gf-nreq (gf) (%gf.nreq gf))
 
-(defun %required-positions-with-specializers (gf)
-  (let ((positions nil) (nreq (%gf-nreq gf)))
-    (dotimes (i nreq)
-      (if (dolist (m (%gf.methods gf) nil)
-            (if (not (eq (nth i (%method.specializers m)) *t-class*)) (return t)))
-          (setq positions (cons i positions))))
-    (nreverse-boot positions)))
-
-(defun %update-gf-dispatch (gf)
-  ;; the positions the cache keys on, the EQL specializer tables, and an empty cache
-  (let ((positions (%required-positions-with-specializers gf))
-        (nreq (%gf-nreq gf))
-        (tables nil))
-    (dolist (m (%gf.methods gf))
-      (let ((i 0))
-        (dolist (s (%method.specializers m))
-          (if (%eql-specializer-p s)
-              (progn
-                (if (null tables) (setq tables (%make-list-boot nreq)))
-                (let ((cell (nthcdr i tables)))
-                  (if (null (car cell)) (rplaca cell (make-hash-table :test 'eql)))
-                  (setf (gethash (%eqls.object s) (car cell)) s))))
-          (setq i (1+ i)))))
-    (%set-gf.dispatch gf (apply #'%clos-vector positions))
-    (%set-gf.eql-tables gf (if tables (apply #'%clos-vector tables) nil))
-    (%set-gf.cache gf nil)
-    gf))
+;; %UPDATE-GF-DISPATCH (runtime/clos-select.c), after any change of the methods or the lambda
+;; list: the positions the cache keys on, the EQL specializer tables, and an empty cache
 
 (defun %make-list-boot (n)
   (let ((r nil)) (dotimes (i n) (setq r (cons nil r))) r))
@@ -541,14 +516,8 @@
 ;;; ------------------------------------------------------------------
 ;;; Adding and removing methods
 
-(defun %same-specializers-p (a b)
-  (and (= (%list-length a) (%list-length b)) (%cl-every2 #'eq a b)))
-
-(defun %find-method-1 (gf qualifiers specializers)
-  (dolist (m (%gf.methods gf) nil)
-    (if (and (equal (%method.qualifiers m) qualifiers)
-             (%same-specializers-p (%method.specializers m) specializers))
-        (return m))))
+;; %FIND-METHOD-1 (runtime/clos-select.c): (gf qualifiers specializers) -> the method with
+;; those qualifiers (EQUAL) and specializers (the same objects), or NIL
 
 (defun %note-direct-method (specializers method add)
   (dolist (s specializers)
@@ -1020,21 +989,6 @@
 ;;; ------------------------------------------------------------------
 ;;; Method selection (CLHS 7.6.6)
 
-(defun %specializer-applies-p (s arg arg-class)
-  (if (%eql-specializer-p s)
-      (eql (%eqls.object s) arg)
-      (or (eq s *t-class*) (if (%memq s (%class-cpl arg-class)) t nil))))
-
-(defun %method-applicable-p (m args classes)
-  (let ((specs (%method.specializers m)))
-    (tagbody
-     top
-       (if (null specs) (return-from %method-applicable-p t))
-       (if (not (%specializer-applies-p (car specs) (car args) (car classes)))
-           (return-from %method-applicable-p nil))
-       (setq specs (cdr specs) args (cdr args) classes (cdr classes))
-       (go top))))
-
 (defun %more-specific-p (m1 m2 apo classes)
   ;; whether M1 precedes M2 for arguments of CLASSES
   (dolist (i apo nil)
@@ -1046,16 +1000,9 @@
                   (t (let ((cpl (%class-cpl (nth i classes))))
                        (< (or (%cl-position s1 cpl) 1000000) (or (%cl-position s2 cpl) 1000000))))))))))
 
-(defun %applicable-methods (gf args)
-  (let* ((nreq (%gf-nreq gf))
-         (required (let ((r nil) (a args)) (dotimes (i nreq) (setq r (cons (car a) r)) (setq a (cdr a))) (nreverse-boot r)))
-         (classes (%mapcar1 #'class-of required))
-         (apo (%gf.apo gf))
-         (applicable nil))
-    (dolist (m (%gf.methods gf))
-      (if (%method-applicable-p m required classes) (setq applicable (cons m applicable))))
-    ;; a stable sort of the methods in the function's order (newest first), as SBCL
-    (%cl-sort (nreverse-boot applicable) #'(lambda (a b) (%more-specific-p a b apo classes)))))
+;; %APPLICABLE-METHODS (runtime/clos-select.c): (gf args) -> the applicable methods, most
+;; specific first (%MORE-SPECIFIC-P's order), a stable sort of the methods in the function's
+;; order (newest first), as SBCL
 
 (defun compute-applicable-methods (generic-function arguments)
   "The methods of GENERIC-FUNCTION applicable to ARGUMENTS, most specific first."
@@ -1411,7 +1358,7 @@
   ;; the slow path of a call: find the applicable methods, make and cache the effective method
   (if (and *gf-miss-hook* (not (eq (%instance-layout gf) *standard-generic-function-class*)))
       (return-from %gf-miss (funcall *gf-miss-hook* gf args)))
-  (let ((nreq (%gf-nreq gf)))
+  (let ((nreq (%gf.nreq gf)))
     (if (< (%list-length args) nreq)
         (error 'simple-program-error :format-control "The function~%  ~S~%requires at least ~D argument~A."
                                      :format-arguments (list gf nreq (if (= nreq 1) "" "s"))))
@@ -2167,7 +2114,7 @@
 (defun find-method (generic-function qualifiers specializers &optional (errorp t))
   "The method of GENERIC-FUNCTION with exactly QUALIFIERS and SPECIALIZERS; when there is none, signals an error if ERRORP is true, else returns NIL."
   (let* ((gf (%gf-designator generic-function))
-         (nreq (%gf-nreq gf)))
+         (nreq (%gf.nreq gf)))
     (if (not (= (%list-length specializers) nreq))
         (error 'simple-error
                :format-control "The generic function ~S takes ~D required argument~A; was asked to find a method with specializers ~S"

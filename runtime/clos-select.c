@@ -1,0 +1,181 @@
+/* clos-select.c: the parts of method selection and method addition that run for every cache
+ * miss and every DEFMETHOD: the applicable methods of a call in precedence order (CLHS 7.6.6.1),
+ * the method of a generic function with given qualifiers and specializers, and the positions and
+ * EQL tables a generic function's dispatch cache keys on. stdlib-lisp/clos.lisp decides what they
+ * are for (the effective method, replacing a method, emptying the cache); these are its loops,
+ * which a load runs some thousand times. */
+#include "prim.h"
+#include "hash.h"
+#include "list.h"
+#include "array.h"
+#include "clos.h"
+
+/* EQL specializers are instances of the class in SYS::*EQL-SPECIALIZER-CLASS* (clos.lisp). */
+static inline bool eql_specializer_p(Obj s, Obj eqlcls) {
+    return is_type(s, T_INSTANCE) && INST(s)->layout == eqlcls;
+}
+
+static inline bool memq(Obj x, Obj list) {
+    for (; is_cons(list); list = CDR(list))
+        if (CAR(list) == x) return true;
+    return false;
+}
+
+/* The position of X in LIST, or -1. */
+static inline long position_eq(Obj x, Obj list) {
+    long i = 0;
+    for (; is_cons(list); list = CDR(list), i++)
+        if (CAR(list) == x) return i;
+    return -1;
+}
+
+static Obj check_gf(Lisp *L, Obj gf) {
+    if (!is_type(gf, T_FUNCALLABLE) || INST(gf)->nslots < GF_NSLOTS) err_type(L, gf, S(GENERIC_FUNCTION));
+    return gf;
+}
+
+/* Whether method M applies to the required arguments REQ of classes CLS (N of them): each
+ * specializer is an EQL specializer of an EQL argument or a class in the argument's class
+ * precedence list. */
+static bool method_applicable(Obj m, int n, const Obj *req, const Obj *cls, Obj eqlcls, Obj tcls) {
+    int i = 0;
+    for (Obj specs = INST(m)->slots[M_SPECIALIZERS]; is_cons(specs); specs = CDR(specs), i++) {
+        Obj s = CAR(specs);
+        Obj arg = i < n ? req[i] : NIL, c = i < n ? cls[i] : NIL;
+        if (eql_specializer_p(s, eqlcls)) {
+            if (!lisp_eql(INST(s)->slots[EQLS_OBJECT], arg)) return false;
+        } else if (s != tcls) {
+            if (!is_class_object(c) || !memq(s, INST(c)->slots[CL_CPL])) return false;
+        }
+    }
+    return true;
+}
+
+/* Whether M1 precedes M2 for arguments of classes CLS, position by position in the argument
+ * precedence order APO: an EQL specializer first, then the class earlier in the argument's
+ * class precedence list (as %MORE-SPECIFIC-P in clos.lisp). */
+static bool more_specific(Obj m1, Obj m2, Obj apo, int n, const Obj *cls, Obj eqlcls) {
+    Obj sp1 = INST(m1)->slots[M_SPECIALIZERS], sp2 = INST(m2)->slots[M_SPECIALIZERS];
+    for (; is_cons(apo); apo = CDR(apo)) {
+        Obj p = CAR(apo);
+        if (!is_fixnum(p) || FIXVAL(p) < 0) continue;
+        size_t i = (size_t)FIXVAL(p);
+        Obj s1 = list_nth(sp1, i), s2 = list_nth(sp2, i);
+        if (s1 == s2) continue;
+        if (eql_specializer_p(s1, eqlcls)) return true;
+        if (eql_specializer_p(s2, eqlcls)) return false;
+        Obj cpl = i < (size_t)n && is_class_object(cls[i]) ? INST(cls[i])->slots[CL_CPL] : NIL;
+        long a = position_eq(s1, cpl), b = position_eq(s2, cpl);
+        if (a < 0) a = 1000000;
+        if (b < 0) b = 1000000;
+        return a < b;
+    }
+    return false;
+}
+
+/* (sys:%applicable-methods gf arguments): the methods of GF applicable to ARGUMENTS, most
+ * specific first; methods of equal precedence keep the function's order (newest first). A
+ * missing required argument counts as NIL. */
+DEFPRIM(prim_pct_applicable_methods) {
+    UNUSED_ARGS;
+    Obj *gs = INST(check_gf(L, args[0]))->slots;
+    Obj nreq = gs[GF_NREQ];
+    int n = is_fixnum(nreq) && FIXVAL(nreq) > 0 ? (int)FIXVAL(nreq) : 0;
+    Obj small[16];
+    Obj *req = n * 2 <= 16 ? small : (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)n * 2);
+    Obj *cls = req + n;
+    Obj a = args[1];
+    for (int i = 0; i < n; i++) {
+        if (!is_list(a)) err_type(L, a, S(LIST));
+        req[i] = is_cons(a) ? CAR(a) : NIL;
+        a = is_cons(a) ? CDR(a) : NIL;
+        cls[i] = clos_class_of(L, req[i]);
+    }
+    Obj eqlcls = SYM(S(P_EQL_SPECIALIZER_CLASS))->value, tcls = SYM(S(P_T_CLASS))->value;
+    size_t count = 0;
+    for (Obj ms = gs[GF_METHODS]; is_cons(ms); ms = CDR(ms)) count++;
+    Obj buf[32];
+    Obj *v = count <= 32 ? buf : (Obj *)gc_alloc(L, sizeof(Obj) * count);
+    size_t k = 0;
+    for (Obj ms = gs[GF_METHODS]; is_cons(ms) && k < count; ms = CDR(ms))
+        if (method_applicable(CAR(ms), n, req, cls, eqlcls, tcls)) v[k++] = CAR(ms);
+    /* a stable insertion sort: the applicable methods of a call are few */
+    Obj apo = gs[GF_APO];
+    for (size_t i = 1; i < k; i++) {
+        Obj x = v[i];
+        size_t j = i;
+        while (j > 0 && more_specific(x, v[j - 1], apo, n, cls, eqlcls)) { v[j] = v[j - 1]; j--; }
+        v[j] = x;
+    }
+    return list_from_array(L, (int)k, v);
+}
+
+/* Whether the specializer lists A and B are the same objects in the same order. */
+static bool same_specializers(Obj a, Obj b) {
+    for (; is_cons(a) && is_cons(b); a = CDR(a), b = CDR(b))
+        if (CAR(a) != CAR(b)) return false;
+    return !is_cons(a) && !is_cons(b);
+}
+
+/* (sys:%find-method-1 gf qualifiers specializers): GF's method with QUALIFIERS (EQUAL) and
+ * SPECIALIZERS (the same objects), or NIL */
+DEFPRIM(prim_pct_find_method_1) {
+    UNUSED_ARGS;
+    Obj *gs = INST(check_gf(L, args[0]))->slots;
+    for (Obj ms = gs[GF_METHODS]; is_cons(ms); ms = CDR(ms)) {
+        Obj *m = INST(CAR(ms))->slots;
+        if (same_specializers(m[M_SPECIALIZERS], args[2]) && lisp_equal(L, m[M_QUALIFIERS], args[1]))
+            return CAR(ms);
+    }
+    return NIL;
+}
+
+/* (sys:%update-gf-dispatch gf): after a change of GF's methods or lambda list, the positions its
+ * cache keys on (the required arguments some method specializes on something other than T), a
+ * table per position of its EQL specializers by object, and an empty cache */
+DEFPRIM(prim_pct_update_gf_dispatch) {
+    UNUSED_ARGS;
+    Obj gf = check_gf(L, args[0]);
+    Obj *gs = INST(gf)->slots;
+    Obj nreq = gs[GF_NREQ];
+    int n = is_fixnum(nreq) && FIXVAL(nreq) > 0 ? (int)FIXVAL(nreq) : 0;
+    Obj eqlcls = SYM(S(P_EQL_SPECIALIZER_CLASS))->value, tcls = SYM(S(P_T_CLASS))->value;
+    bool smallv[16];
+    bool *specialized = n <= 16 ? smallv : (bool *)gc_alloc_atomic(L, (size_t)n);
+    for (int i = 0; i < n; i++) specialized[i] = false;
+    Obj tables = NIL;
+    for (Obj ms = gs[GF_METHODS]; is_cons(ms); ms = CDR(ms)) {
+        int i = 0;
+        for (Obj sp = INST(CAR(ms))->slots[M_SPECIALIZERS]; is_cons(sp); sp = CDR(sp), i++) {
+            Obj s = CAR(sp);
+            if (i < n && s != tcls) specialized[i] = true;
+            if (eql_specializer_p(s, eqlcls)) {
+                if (tables == NIL) tables = make_vector(L, (size_t)n, NIL);
+                if (i >= n) continue;
+                Obj *cell = &VEC(tables)->data[i];
+                if (*cell == NIL) *cell = hash_new(L, HT_EQL, 0);
+                hash_put(L, *cell, INST(s)->slots[EQLS_OBJECT], s);
+            }
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) k += specialized[i];
+    Obj positions = make_vector(L, (size_t)k, NIL);
+    for (int i = 0, j = 0; i < n; i++)
+        if (specialized[i]) VEC(positions)->data[j++] = FIX(i);
+    gs[GF_DISPATCH] = positions;
+    gs[GF_EQL_TABLES] = tables;
+    gs[GF_CACHE] = NIL;
+    return gf;
+}
+
+const PrimDef clos_select_prims[] = {
+    {"%APPLICABLE-METHODS", PK_SYS, prim_pct_applicable_methods, 2, 2, 0, "(gf arguments)", NULL},
+    {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
+    {"%UPDATE-GF-DISPATCH", PK_SYS, prim_pct_update_gf_dispatch, 1, 1, 0, "(gf)", NULL},
+    {0},
+};
+
+void clos_select_init(Lisp *L) {
+    prims_register(L, clos_select_prims);
+}
