@@ -169,9 +169,126 @@ DEFPRIM(prim_pct_update_gf_dispatch) {
     return gf;
 }
 
+static Obj plist_value(Obj plist, Obj key) {
+    for (; is_cons(plist) && is_cons(CDR(plist)); plist = CDR(CDR(plist)))
+        if (CAR(plist) == key) return CAR(CDR(plist));
+    return NIL;
+}
+
+/* (sys:%emf-keys gf methods): the keywords a call of the effective method of METHODS accepts
+ * (CLHS 7.6.5): the generic function's and those of each method, in that order, or T when any
+ * of them allows other keys or none of them has &KEY. An element of a lambda list's shape
+ * (%PARSE-LAMBDA-LIST-INFO: (nreq nopt restp keys-or-:NONE allow-other-keys-p)) is read in
+ * place, from the generic function's info slot and each method's :INFO. */
+DEFPRIM(prim_pct_emf_keys) {
+    UNUSED_ARGS;
+    Obj *gs = INST(check_gf(L, args[0]))->slots;
+    Obj info = gs[GF_INFO];
+    if (list_nth(info, 4) != NIL) return S(T);
+    Obj keys = list_nth(info, 3);
+    bool anykey = keys != S(K_NONE), copied = false;
+    if (!anykey) keys = NIL;
+    Obj last = NIL;
+    for (Obj ms = args[1]; is_cons(ms); ms = CDR(ms)) {
+        Obj m = CAR(ms);
+        if (!is_type(m, T_INSTANCE) || INST(m)->nslots < M_NSLOTS) err_type(L, m, S(METHOD));
+        Obj mi = plist_value(INST(m)->slots[M_PLIST], S(K_INFO));
+        if (list_nth(mi, 4) != NIL) return S(T);
+        Obj mk = list_nth(mi, 3);
+        if (mk == S(K_NONE)) continue;
+        anykey = true;
+        for (; is_cons(mk); mk = CDR(mk)) {
+            if (memq(CAR(mk), keys)) continue;
+            if (!copied) {   /* the generic function's list is shared: extend a copy */
+                keys = list_copy(L, keys);
+                last = keys;
+                while (is_cons(last) && is_cons(CDR(last))) last = CDR(last);
+                copied = true;
+            }
+            Obj cell = cons(L, CAR(mk), NIL);
+            if (is_cons(last)) CDR(last) = cell; else keys = cell;
+            last = cell;
+        }
+    }
+    return anykey ? keys : S(T);
+}
+
+
+/* (sys:%generic-function-p object): whether OBJECT is an instance of STANDARD-GENERIC-FUNCTION
+ * or a subclass (its class's precedence list holds it) */
+DEFPRIM(prim_pct_generic_function_p) {
+    UNUSED_ARGS;
+    Obj x = args[0];
+    if (!is_type(x, T_INSTANCE) && !is_type(x, T_FUNCALLABLE)) return NIL;
+    Obj c = INST(x)->layout;
+    return boolean(L, is_class_object(c) &&
+                      memq(SYM(S(P_STANDARD_GENERIC_FUNCTION_CLASS))->value, INST(c)->slots[CL_CPL]));
+}
+
+/* LIST without X, a new list up to X's last occurrence sharing the rest (the direct-method lists
+ * are never changed in place: a reset or a capture keeps the old ones) */
+static Obj remove_eq(Lisp *L, Obj x, Obj list) {
+    Obj last = NIL;
+    for (Obj l = list; is_cons(l); l = CDR(l))
+        if (CAR(l) == x) last = l;
+    if (last == NIL) return list;
+    Obj head = NIL, tail = NIL;
+    for (Obj l = list; l != CDR(last); l = CDR(l)) {
+        if (CAR(l) == x) continue;
+        Obj c = cons(L, CAR(l), NIL);
+        if (tail == NIL) head = c; else CDR(tail) = c;
+        tail = c;
+    }
+    if (tail == NIL) return CDR(last);
+    CDR(tail) = CDR(last);
+    return head;
+}
+
+/* (sys:%note-direct-method specializers method add): METHOD added to (ADD true) or removed from
+ * the direct methods of each class and EQL specializer in SPECIALIZERS; an added method comes
+ * first, once */
+DEFPRIM(prim_pct_note_direct_method) {
+    UNUSED_ARGS;
+    Obj method = args[1];
+    bool add = args[2] != NIL;
+    Obj eqlcls = SYM(S(P_EQL_SPECIALIZER_CLASS))->value;
+    for (Obj sp = args[0]; is_cons(sp); sp = CDR(sp)) {
+        Obj s = CAR(sp);
+        Obj *slot;
+        if (is_class_object(s)) slot = &INST(s)->slots[CL_DIRECT_METHODS];
+        else if (eql_specializer_p(s, eqlcls)) slot = &INST(s)->slots[EQLS_DIRECT_METHODS];
+        else continue;
+        Obj old = *slot;
+        bool there = memq(method, old);
+        if (!there) { if (add) *slot = cons(L, method, old); }
+        else if (add) *slot = cons(L, method, remove_eq(L, method, old));
+        else *slot = remove_eq(L, method, old);
+    }
+    return NIL;
+}
+
+/* (sys:%cl-union-eq a b): A followed by the elements of B not in it (nor earlier in B), a new list */
+DEFPRIM(prim_pct_cl_union_eq) {
+    UNUSED_ARGS;
+    Obj head = list_copy(L, args[0]), tail = head;
+    while (is_cons(tail) && is_cons(CDR(tail))) tail = CDR(tail);
+    for (Obj b = args[1]; is_cons(b); b = CDR(b)) {
+        if (memq(CAR(b), head)) continue;
+        Obj c = cons(L, CAR(b), NIL);
+        if (is_cons(tail)) CDR(tail) = c; else head = c;
+        tail = c;
+    }
+    return head;
+}
+
+
 const PrimDef clos_select_prims[] = {
     {"%APPLICABLE-METHODS", PK_SYS, prim_pct_applicable_methods, 2, 2, 0, "(gf arguments)", NULL},
     {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
+    {"%EMF-KEYS", PK_SYS, prim_pct_emf_keys, 2, 2, 0, "(gf methods)", NULL},
+    {"%GENERIC-FUNCTION-P", PK_SYS, prim_pct_generic_function_p, 1, 1, 0, "(object)", NULL},
+    {"%NOTE-DIRECT-METHOD", PK_SYS, prim_pct_note_direct_method, 3, 3, 0, "(specializers method add)", NULL},
+    {"%CL-UNION-EQ", PK_SYS, prim_pct_cl_union_eq, 2, 2, 0, "(a b)", NULL},
     {"%UPDATE-GF-DISPATCH", PK_SYS, prim_pct_update_gf_dispatch, 1, 1, 0, "(gf)", NULL},
     {0},
 };

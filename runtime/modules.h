@@ -12,6 +12,7 @@
     X(instance)            \
     X(clos)                \
     X(clos_select)         \
+    X(clos_cpl)            \
     X(list)                \
     X(number)              \
     X(character)           \

@@ -56,10 +56,7 @@
 (defun floor-boot (n d)
   (let ((q 0)) (tagbody top (if (< n d) (go end)) (setq n (- n d) q (1+ q)) (go top) end) q))
 
-(defun %cl-union-eq (a b)
-  (let ((r (reverse-boot a)))
-    (dolist (x b) (if (not (%memq x r)) (setq r (cons x r))))
-    (nreverse-boot r)))
+;; %CL-UNION-EQ (runtime/clos-select.c): (a b) -> A then the elements of B not in it, a new list
 
 (defun %tree-mentions-p (tree symbols)
   ;; whether any of SYMBOLS occurs in TREE (conses only; stops on circular structure by depth)
@@ -322,9 +319,8 @@
 ;;; Generic function objects. Their slots (%gf.name, %gf.methods, %gf.cache, ...) are declared,
 ;;; with what each holds, in runtime/lisp-abi.def.
 
-(defun %generic-function-p (x)
-  (and (%instance-p x) (%class-p (%instance-layout x))
-       (if (%memq *standard-generic-function-class* (%class-cpl (%instance-layout x))) t nil)))
+;; %GENERIC-FUNCTION-P (runtime/clos-select.c): an instance of STANDARD-GENERIC-FUNCTION or a
+;; subclass
 
 (defun %parse-lambda-list-info (ll)
   ;; -> (nreq nopt restp keys aok-p), keys a list of keywords or :none when there is no &key
@@ -519,19 +515,11 @@
 ;; %FIND-METHOD-1 (runtime/clos-select.c): (gf qualifiers specializers) -> the method with
 ;; those qualifiers (EQUAL) and specializers (the same objects), or NIL
 
-(defun %note-direct-method (specializers method add)
-  (dolist (s specializers)
-    (if (or (%class-p s) (%eql-specializer-p s))
-        (let* ((class-p (%class-p s))
-               (old (if class-p (%class.direct-methods s) (%eqls.direct-methods s)))
-               ;; the list is only copied when METHOD is in it: T's holds hundreds of methods, and
-               ;; each method a load adds lands there (the lists are never changed in place: a
-               ;; reset puts the old ones back)
-               (there (member method old))
-               (new (cond ((not there) (if add (cons method old) old))
-                          (add (cons method (%remove-eq method old)))
-                          (t (%remove-eq method old)))))
-          (if class-p (%set-class.direct-methods s new) (%set-eqls.direct-methods s new))))))
+;; %NOTE-DIRECT-METHOD (runtime/clos-select.c): (specializers method add) adds METHOD first to
+;; or removes it from the direct methods of each class and EQL specializer of SPECIALIZERS. The
+;; lists are never changed in place: a reset puts the old ones back, and a load's capture keeps
+;; them (a list is copied only up to METHOD: T's holds hundreds, and each method a load adds
+;; lands there)
 
 (defvar *initargs-epoch* 0)
 
@@ -1014,18 +1002,9 @@
 ;;; methods with the keyword check of CLHS 7.6.5 (keys T: none); an element of a chain is a
 ;;; method, or #(3 befores primaries afters gf) for the inner part of the standard combination.
 
-(defun %emf-keys (gf methods)
-  (let* ((info (%gf.info gf)) (anykey (not (eq (nth 3 info) :none)))
-         (keys (if anykey (nth 3 info) nil)))
-    (if (nth 4 info)
-        t
-        (progn
-          (dolist (m methods)
-            (let ((mi (%method-info m)))
-              (if (nth 4 mi) (return-from %emf-keys t))
-              (if (not (eq (nth 3 mi) :none))
-                  (progn (setq anykey t) (setq keys (%cl-union-eq keys (nth 3 mi)))))))
-          (if anykey keys t)))))
+;; %EMF-KEYS (runtime/clos-select.c): (gf methods) -> the keywords the effective method of
+;; METHODS accepts (CLHS 7.6.5), the generic function's then each method's, or T when any allows
+;; other keys or none has &KEY
 
 (defun %invalid-qualifiers-error (gf m)
   (error 'simple-error

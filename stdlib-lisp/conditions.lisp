@@ -126,58 +126,13 @@
 ;;; precedence orders; among the classes free to come next, the one with a direct subclass
 ;;; rightmost in the list so far wins.
 (defun %compute-cpl (class)
-  (let ((classes (list class)) (pending (%class-direct-superclasses class)))
-    (tagbody
-     top
-       (if (null pending) (go end))
-       (let ((c (car pending)))
-         (setq pending (cdr pending))
-         (if (not (%memq c classes))
-             (progn
-               (setq classes (cons c classes))
-               (setq pending (append (%class-direct-superclasses c) pending)))))
-       (go top)
-     end)
-    (setq classes (nreverse-boot classes))
-    (let ((constraints nil))
-      (dolist (c classes)
-        (let ((prev c))
-          (dolist (s (%class-direct-superclasses c))
-            (setq constraints (cons (cons prev s) constraints))
-            (setq prev s))))
-      (let ((result nil) (remaining classes))
-        (tagbody
-         top
-           (if (null remaining) (go end))
-           (let ((candidates nil))
-             (dolist (c remaining)
-               (let ((blocked nil))
-                 (dolist (k constraints)
-                   (if (and (eq (cdr k) c) (%memq (car k) remaining)) (setq blocked t)))
-                 (if (not blocked) (setq candidates (cons c candidates)))))
-             (setq candidates (nreverse-boot candidates))
-             (if (null candidates)
-                 (error 'simple-error
-                        :format-control "Inconsistent precedence lists for the superclasses of ~S: ~S"
-                        :format-arguments (list (%class-name class)
-                                                (%mapcar1 #'%class-name remaining))))
-             (let ((chosen (car candidates)))
-               (if (cdr candidates)
-                   (let ((r result)) ; newest first: the rightmost class so far comes first
-                     (tagbody
-                      scan
-                        (if (null r) (go done))
-                        (let ((direct (%class-direct-superclasses (car r))))
-                          (dolist (cand candidates)
-                            (if (%memq cand direct) (progn (setq chosen cand) (go done)))))
-                        (setq r (cdr r))
-                        (go scan)
-                      done)))
-               (setq result (cons chosen result))
-               (setq remaining (%remove-eq chosen remaining))))
-           (go top)
-         end)
-        (nreverse-boot result)))))
+  ;; the order itself is computed by %CPL-ORDER (runtime/clos-cpl.c)
+  (multiple-value-bind (cpl remaining) (%cpl-order class)
+    (if remaining
+        (error 'simple-error
+               :format-control "Inconsistent precedence lists for the superclasses of ~S: ~S"
+               :format-arguments (list (%class-name class) (%mapcar1 #'%class-name remaining)))
+        cpl)))
 
 ;;; Effective slots (CLHS 7.5.3): one per name, in the order SBCL gives them (the least
 ;;; specific classes' slots first); the most specific definition gives the allocation, the
