@@ -1,0 +1,339 @@
+;;;; clos-select.lisp: the parts of method selection, method addition and class finalization done
+;;;; in C (runtime/clos-select.c, runtime/clos-cpl.c) checked against the Lisp they replaced (kept
+;;;; here as REF- functions, the code clos.lisp and conditions.lisp ran before) on generated class
+;;;; hierarchies, generic functions and arguments, and the cases by hand: redefinition,
+;;;; REMOVE-METHOD, EQL specializers, the argument precedence order, inconsistent precedence lists.
+
+(in-package :cl-user)
+
+;;; a generator of its own, so that every run makes the same cases
+(defvar *cs-seed* 12345)
+(defun cs-random (n)
+  (setq *cs-seed* (mod (+ (* *cs-seed* 1103515245) 12345) 2147483648))
+  (mod (floor *cs-seed* 65536) n))
+(defun cs-pick (list) (nth (cs-random (length list)) list))
+
+;;; ------------------------------------------------------------------
+;;; The reference: clos.lisp's method selection before it moved to C
+
+(defun ref-specializer-applies-p (s arg arg-class)
+  (if (sys::%eql-specializer-p s)
+      (eql (sys::eql-specializer-object s) arg)
+      (or (eq s (find-class t)) (if (member s (sys::%class-cpl arg-class)) t nil))))
+
+(defun ref-method-applicable-p (m args classes)
+  (loop for s in (sys::method-specializers m)
+        for a in args for c in classes
+        always (ref-specializer-applies-p s a c)))
+
+(defun ref-stable-sort (list pred)
+  ;; the merge sort clos.lisp used (%CL-SORT)
+  (if (< (length list) 2)
+      list
+      (let* ((half (floor (length list) 2))
+             (a (ref-stable-sort (subseq list 0 half) pred))
+             (b (ref-stable-sort (subseq list half) pred))
+             (r nil))
+        (loop (cond ((null a) (return (nconc (nreverse r) b)))
+                    ((null b) (return (nconc (nreverse r) a)))
+                    ((funcall pred (car b) (car a)) (push (pop b) r))
+                    (t (push (pop a) r)))))))
+
+(defun ref-applicable-methods (gf args)
+  (let* ((nreq (sys::%gf.nreq gf))
+         (required (loop for i below nreq for a = args then (cdr a) collect (car a)))
+         (classes (mapcar #'class-of required))
+         (apo (sys::%gf.apo gf))
+         (applicable (remove-if-not (lambda (m) (ref-method-applicable-p m required classes))
+                                    (sys::%gf.methods gf))))
+    (ref-stable-sort applicable (lambda (a b) (sys::%more-specific-p a b apo classes)))))
+
+(defun ref-emf-keys (gf methods)
+  (let* ((info (sys::%gf.info gf)) (anykey (not (eq (nth 3 info) :none)))
+         (keys (if anykey (nth 3 info) nil)))
+    (if (nth 4 info)
+        t
+        (progn
+          (dolist (m methods)
+            (let ((mi (sys::%method-info m)))
+              (if (nth 4 mi) (return-from ref-emf-keys t))
+              (if (not (eq (nth 3 mi) :none))
+                  (progn (setq anykey t)
+                         (dolist (k (nth 3 mi)) (unless (member k keys) (setq keys (append keys (list k)))))))))
+          (if anykey keys t)))))
+
+(defun ref-dispatch-positions (gf)
+  (loop for i below (sys::%gf.nreq gf)
+        when (some (lambda (m) (not (eq (nth i (sys::method-specializers m)) (find-class t))))
+                   (sys::%gf.methods gf))
+          collect i))
+
+;;; ------------------------------------------------------------------
+;;; The reference: conditions.lisp's class precedence list before it moved to C
+
+(defun ref-compute-cpl (class)
+  (let ((classes (list class)) (pending (copy-list (sys::%class-direct-superclasses class))))
+    (loop while pending
+          do (let ((c (pop pending)))
+               (unless (member c classes)
+                 (push c classes)
+                 (setq pending (append (sys::%class-direct-superclasses c) pending)))))
+    (setq classes (nreverse classes))
+    (let ((constraints nil) (result nil) (remaining classes))
+      (dolist (c classes)
+        (let ((prev c))
+          (dolist (s (sys::%class-direct-superclasses c))
+            (push (cons prev s) constraints)
+            (setq prev s))))
+      (loop while remaining
+            do (let ((candidates
+                       (remove-if (lambda (c)
+                                    (some (lambda (k) (and (eq (cdr k) c) (member (car k) remaining)))
+                                          constraints))
+                                  remaining)))
+                 (when (null candidates)
+                   (return-from ref-compute-cpl (list :inconsistent (mapcar #'sys::%class-name remaining))))
+                 (let ((chosen (car candidates)))
+                   (when (cdr candidates)
+                     (block scan
+                       (dolist (r result)
+                         (dolist (cand candidates)
+                           (when (member cand (sys::%class-direct-superclasses r))
+                             (setq chosen cand)
+                             (return-from scan))))))
+                   (push chosen result)
+                   (setq remaining (remove chosen remaining)))))
+      (nreverse result))))
+
+(defun cs-cpl-or-error (class)
+  (multiple-value-bind (cpl remaining) (sys::%cpl-order class)
+    (if remaining (list :inconsistent (mapcar #'sys::%class-name remaining)) cpl)))
+
+;;; ------------------------------------------------------------------
+;;; Generated hierarchies: class CS-Ci has up to three direct superclasses among the earlier ones,
+;;; in a random order, so that some precedence lists are inconsistent. The classes are made with
+;;; %CPL-ORDER's input alone (direct superclasses), not finalized.
+
+(defun cs-make-hierarchy (n)
+  (let ((classes nil))
+    (dotimes (i n (nreverse classes))
+      (let* ((supers (remove-duplicates
+                      (loop repeat (if classes (cs-random 4) 0) collect (cs-pick classes))))
+             (c (sys::%make-class-object (intern (format nil "CS-GEN-~D" i)) :standard)))
+        (sys::%set-class.direct-supers c supers)
+        (push c classes)))))
+
+(deftest clos-select.cpl-matches-the-lisp-order
+  (let ((mismatches nil) (inconsistent 0) (cases 0))
+    (dotimes (round 30)
+      (dolist (c (cs-make-hierarchy 12))
+        (let ((ref (ref-compute-cpl c)) (new (cs-cpl-or-error c)))
+          (incf cases)
+          (when (eq (car ref) :inconsistent) (incf inconsistent))
+          (unless (equal ref new) (push (list (sys::%class-name c) ref new) mismatches)))))
+    ;; the generated cases must include inconsistent orders and merges of several chains
+    (list (length mismatches) (> inconsistent 10) (> (- cases inconsistent) 100)))
+  (0 t t))
+
+(defclass cs-p1 () ())
+(defclass cs-p2 (cs-p1) ())
+(defclass cs-p3 (cs-p1) ())
+(defclass cs-p4 (cs-p2 cs-p3) ())
+(defclass cs-q (cs-p3) ())
+(defclass cs-p5 (cs-q cs-p4) ())
+
+(deftest clos-select.cpl-by-hand
+  (mapcar #'class-name (sys::%class-cpl (find-class 'cs-p5)))
+  (cs-p5 cs-q cs-p4 cs-p2 cs-p3 cs-p1 standard-object t))
+
+(defclass cs-a () ())
+(defclass cs-b () ())
+(defclass cs-ab (cs-a cs-b) ())
+(defclass cs-ba (cs-b cs-a) ())
+
+(deftest clos-select.inconsistent-cpl-names-the-classes-left
+  (handler-case (progn (defclass cs-abba (cs-ab cs-ba) ()) :no-error)
+    (error (e) (princ-to-string e)))
+  "Inconsistent precedence lists for the superclasses of CS-ABBA: (CS-A STANDARD-OBJECT T CS-B)")
+
+;;; ------------------------------------------------------------------
+;;; Generated generic functions: methods on classes of a finalized hierarchy, T and EQL
+;;; specializers, checked for many arguments, in both argument precedence orders
+
+(defclass cs-k0 () ())
+(defclass cs-k1 (cs-k0) ())
+(defclass cs-k2 (cs-k0) ())
+(defclass cs-k3 (cs-k1 cs-k2) ())
+(defclass cs-k4 (cs-k2 cs-k1) ())
+(defclass cs-k5 (cs-k3) ())
+(defclass cs-k6 (cs-k2) ())
+
+(defvar *cs-instances*
+  (append (mapcar #'make-instance '(cs-k0 cs-k1 cs-k2 cs-k3 cs-k4 cs-k5 cs-k6))
+          (list 1 2 3 :x "s" nil)))
+
+(defvar *cs-specializers*
+  ;; T most often, so that several methods apply to a call
+  (list* 't 't 't 't 't 't 'integer 'fixnum 'string 'symbol 'null '(eql 1) '(eql 2) '(eql :x) '(eql nil)
+         '(cs-k0 cs-k0 cs-k1 cs-k2 cs-k3 cs-k4 cs-k5 cs-k6)))
+
+(defun cs-random-gf (name apo)
+  ;; a fresh generic function of two required arguments with up to 15 methods
+  (when (fboundp name) (fmakunbound name))
+  (eval `(defgeneric ,name (a b &optional c) ,@(if apo `((:argument-precedence-order ,@apo)))))
+  (let ((seen nil))
+    (dotimes (i (+ 4 (cs-random 12)))
+      (let ((specs (loop repeat 2 collect (cs-pick *cs-specializers*)))
+            (quals (cs-pick '(() () () (:before) (:after) (:around)))))
+        (unless (member (cons quals specs) seen :test #'equal)
+          (push (cons quals specs) seen)
+          (eval `(defmethod ,name ,@quals ((a ,(first specs)) (b ,(second specs)) &optional c)
+                   (list a b c)))))))
+  (fdefinition name))
+
+(deftest clos-select.applicable-methods-match-the-lisp-selection
+  (let ((mismatches 0) (calls 0) (several 0))
+    (dotimes (round 40)
+      (let ((gf (cs-random-gf 'cs-generated (if (evenp round) nil '(b a)))))
+        (dotimes (k 25)
+          (let* ((args (loop repeat (+ 2 (cs-random 2)) collect (cs-pick *cs-instances*)))
+                 (ref (ref-applicable-methods gf args))
+                 (new (compute-applicable-methods gf args)))
+            (incf calls)
+            (when (cddr ref) (incf several))
+            (unless (equal ref new) (incf mismatches))
+            (unless (equal (ref-emf-keys gf ref) (sys::%emf-keys gf new)) (incf mismatches))))
+        (unless (equal (coerce (sys::%gf.dispatch gf) 'list) (ref-dispatch-positions gf))
+          (incf mismatches))))
+    (list mismatches (> several 100) calls))
+  (0 t 1000))
+
+(defgeneric cs-order (a b) (:argument-precedence-order b a))
+(defmethod cs-order ((a cs-k1) (b cs-k0)) :k1-k0)
+(defmethod cs-order ((a cs-k0) (b cs-k1)) :k0-k1)
+(defmethod cs-order ((a (eql 1)) b) :eql-1)
+(defmethod cs-order (a (b integer)) :integer)
+
+(deftest clos-select.argument-precedence-order-by-hand
+  (list (mapcar #'sys::method-specializers
+                (compute-applicable-methods #'cs-order (list (make-instance 'cs-k1) (make-instance 'cs-k1))))
+        (cs-order (make-instance 'cs-k1) (make-instance 'cs-k1))
+        (cs-order 1 2)
+        (cs-order 1 :y))
+  (((#.(find-class 'cs-k0) #.(find-class 'cs-k1)) (#.(find-class 'cs-k1) #.(find-class 'cs-k0)))
+   :k0-k1 :integer :eql-1))
+
+(deftest clos-select.compute-applicable-methods-checks-its-list
+  (signals-error (compute-applicable-methods #'cs-order 5) type-error)
+  t)
+
+;;; ------------------------------------------------------------------
+;;; Method addition: replacing a method, the direct-method lists, the dispatch positions
+
+(defgeneric cs-add (a b &key))
+(deftest clos-select.redefinition-replaces-the-method-with-the-same-qualifiers-and-specializers
+  (progn
+    (defmethod cs-add ((a integer) b &key) 1)
+    (defmethod cs-add ((a integer) b &key) 2)
+    (defmethod cs-add :before ((a integer) b &key) nil)
+    (defmethod cs-add ((a integer) (b integer) &key) 3)
+    (list (length (sys::generic-function-methods #'cs-add))
+          (cs-add 1 :x)
+          (cs-add 1 2)
+          (length (compute-applicable-methods #'cs-add '(1 2)))
+          (not (null (find-method #'cs-add '(:before) (list (find-class 'integer) (find-class t)))))
+          (find-method #'cs-add '(:after) (list (find-class 'integer) (find-class t)) nil)))
+  (3 2 3 3 t nil))
+
+(deftest clos-select.find-method-wants-the-same-length
+  (signals-error (find-method #'cs-add nil (list (find-class 'integer))) error)
+  t)
+
+(defgeneric cs-direct (a))
+(deftest clos-select.direct-methods-follow-add-redefine-and-remove
+  (let* ((ic (find-class 'integer))
+         (before (sys::specializer-direct-methods ic))
+         (copy (copy-list before))
+         (m1 (defmethod cs-direct ((a integer)) 1))
+         (in-1 (list (eq (car (sys::specializer-direct-methods ic)) m1)
+                     (count m1 (sys::specializer-direct-methods ic))))
+         (m2 (defmethod cs-direct ((a integer)) 2))
+         (in-2 (list (and (member m2 (sys::specializer-direct-methods ic)) t)
+                     (and (member m1 (sys::specializer-direct-methods ic)) t)))
+         (m3 (defmethod cs-direct ((a (eql 7))) 7))
+         (e (sys::intern-eql-specializer 7))
+         (in-3 (list (eq (car (sys::specializer-direct-methods e)) m3)
+                     (cs-direct 7) (cs-direct 8))))
+    (remove-method #'cs-direct m2)
+    (remove-method #'cs-direct m3)
+    (list in-1 in-2 in-3
+          (member m2 (sys::specializer-direct-methods ic))
+          (member m3 (sys::specializer-direct-methods e))
+          (cs-direct 7.5)
+          ;; INTEGER's list was replaced, never changed in place
+          (equal before copy)))
+  ((t 1) (t nil) (t 7 2) nil nil :error-caught t))
+
+(defmethod no-applicable-method ((gf (eql #'cs-direct)) &rest args)
+  (declare (ignore args))
+  :error-caught)
+
+(deftest clos-select.add-method-of-a-method-already-listed-keeps-one
+  ;; a method put back on its specializers' lists (as a restored checkpoint does) and added again
+  (let* ((m (defmethod cs-direct ((a string)) :s))
+         (sc (find-class 'string)))
+    (remove-method #'cs-direct m)
+    (sys::%set-class.direct-methods sc (cons m (sys::%class.direct-methods sc)))
+    (add-method #'cs-direct m)
+    (prog1 (list (count m (sys::specializer-direct-methods sc)) (eq (car (sys::specializer-direct-methods sc)) m)
+                 (cs-direct "x"))
+      (remove-method #'cs-direct m)))
+  (1 t :s))
+
+(defgeneric cs-positions (a b c))
+(deftest clos-select.dispatch-positions-and-eql-tables-follow-the-methods
+  (let ((r nil))
+    (flet ((note () (push (list (coerce (sys::%gf.dispatch #'cs-positions) 'list)
+                                (let ((tabs (sys::%gf.eql-tables #'cs-positions)))
+                                  (and tabs (map 'list (lambda (h) (and h (hash-table-count h))) tabs))))
+                          r)))
+      (defmethod cs-positions (a (b integer) c) :b)
+      (note)
+      (let ((m (defmethod cs-positions (a b (c (eql :k))) :c)))
+        (note)
+        (push (list (cs-positions 1 2 :k) (cs-positions 1 :x :k) (cs-positions 1 2 :j)) r)
+        (remove-method #'cs-positions m))
+      (note)
+      (push (cs-positions 1 2 :k) r))
+    (nreverse r))
+  (((1) nil) ((1 2) (nil nil 1)) (:b :c :b) ((1) nil) :b))
+
+(deftest clos-select.union-eq
+  (let* ((a (list :a :b)) (u (sys::%cl-union-eq a '(:c :a :c :d))))
+    (list u (eq u a) a (sys::%cl-union-eq nil '(:x :x)) (sys::%cl-union-eq '(:y) nil)))
+  ((:a :b :c :d) nil (:a :b) (:x) (:y)))
+
+(defclass cs-my-gf (standard-generic-function) () (:metaclass sys::funcallable-standard-class))
+(deftest clos-select.generic-function-p
+  (list (sys::%generic-function-p #'cs-positions)
+        (sys::%generic-function-p (make-instance 'cs-my-gf))
+        (sys::%generic-function-p #'car)
+        (sys::%generic-function-p (make-instance 'cs-k0))
+        (sys::%generic-function-p 5))
+  (t t nil nil nil))
+
+;;; the keywords an effective method accepts (CLHS 7.6.5): the generic function's and the
+;;; applicable methods' own
+(defgeneric cs-keys (a &key x))
+(defmethod cs-keys ((a integer) &key x y) (list x y))
+(defmethod cs-keys ((a t) &key x z) (list x z))
+(defmethod cs-keys ((a string) &key x &allow-other-keys) (list :string x))
+
+(deftest clos-select.effective-method-keys
+  (list (cs-keys 1 :y 2 :z 3)
+        (cs-keys :s :z 3)
+        (signals-error (cs-keys :s :y 3) program-error)
+        (cs-keys "s" :w 1)
+        (sys::%emf-keys #'cs-keys (compute-applicable-methods #'cs-keys '(1)))
+        (sys::%emf-keys #'cs-keys (compute-applicable-methods #'cs-keys '("s"))))
+  ((nil 2) (nil 3) t (:string nil) (:x :y :z) t))
