@@ -9,6 +9,8 @@
 #include "list.h"
 #include "array.h"
 #include "clos.h"
+#include "package.h"
+#include "lstring.h"
 
 /* EQL specializers are instances of the class in SYS::*EQL-SPECIALIZER-CLASS* (clos.lisp). */
 static inline bool eql_specializer_p(Obj s, Obj eqlcls) {
@@ -282,6 +284,71 @@ DEFPRIM(prim_pct_cl_union_eq) {
 }
 
 
+/* (sys:%parse-lambda-list-info lambda-list) -> (nreq nopt restp keys aok-p), the shape of a
+ * generic function's or a method's lambda list that congruence (CLHS 7.6.4) and the keyword check
+ * of a call (7.6.5) compare: KEYS the keywords of its &KEY parameters, or :NONE without &KEY */
+DEFPRIM(prim_pct_parse_lambda_list_info) {
+    UNUSED_ARGS;
+    enum { LL_REQ, LL_OPT, LL_REST, LL_KEY, LL_AOK, LL_AUX } state = LL_REQ;
+    intptr_t nreq = 0, nopt = 0;
+    bool restp = false, aok = false;
+    Obj keys = S(K_NONE), last = NIL;
+    for (Obj l = args[0]; is_cons(l); l = CDR(l)) {
+        Obj x = CAR(l);
+        if (x == S(AND_OPTIONAL)) state = LL_OPT;
+        else if (x == S(AND_REST) || x == S(AND_BODY)) { state = LL_REST; restp = true; }
+        else if (x == S(AND_KEY)) { state = LL_KEY; if (keys == S(K_NONE)) keys = NIL; }
+        else if (x == S(AND_ALLOW_OTHER_KEYS)) { aok = true; state = LL_AOK; }
+        else if (x == S(AND_AUX)) state = LL_AUX;
+        else if (state == LL_REQ) nreq++;
+        else if (state == LL_OPT) nopt++;
+        else if (state == LL_KEY) {
+            Obj spec = is_cons(x) ? CAR(x) : x;
+            Obj key;
+            if (is_cons(spec)) key = CAR(spec);
+            else {
+                check_symbol(L, spec);
+                int st;
+                key = package_intern_string(L, L->pkg_keyword, symbol_name(L, spec), &st);
+            }
+            Obj cell = cons(L, key, NIL);
+            if (last == NIL) keys = cell; else CDR(last) = cell;
+            last = cell;
+        }
+    }
+    Obj r[5] = {FIX(nreq), FIX(nopt), boolean(L, restp), keys, boolean(L, aok)};
+    return list_from_array(L, 5, r);
+}
+
+static inline bool takes_more_args(Lisp *L, Obj info) {   /* &REST or &KEY */
+    return list_nth(info, 2) != NIL || list_nth(info, 3) != S(K_NONE);
+}
+
+/* (sys:%congruence-problem gf-info method-info): NIL when a method of the lambda-list shape
+ * METHOD-INFO is congruent with a generic function of GF-INFO (CLHS 7.6.4), else why not: a
+ * string, or the keyword of the generic function's that the method does not accept */
+DEFPRIM(prim_pct_congruence_problem) {
+    UNUSED_ARGS;
+    Obj g = args[0], m = args[1];
+    Obj gr = list_nth(g, 0), mr = list_nth(m, 0), go = list_nth(g, 1), mo = list_nth(m, 1);
+    if (!is_fixnum(gr) || !is_fixnum(mr) || !is_fixnum(go) || !is_fixnum(mo)) err_type(L, m, S(LIST));
+    const char *why = NULL;
+    if (FIXVAL(mr) < FIXVAL(gr)) why = "the method has fewer required arguments than the generic function";
+    else if (FIXVAL(mr) > FIXVAL(gr)) why = "the method has more required arguments than the generic function";
+    else if (FIXVAL(mo) < FIXVAL(go)) why = "the method has fewer optional arguments than the generic function";
+    else if (FIXVAL(mo) > FIXVAL(go)) why = "the method has more optional arguments than the generic function";
+    else if (takes_more_args(L, g) != takes_more_args(L, m))
+        why = takes_more_args(L, g) ? "the method does not accept &REST or &KEY arguments while the generic function does"
+                                 : "the method accepts &REST or &KEY arguments while the generic function does not";
+    if (why) return string_from_cstr(L, why);
+    Obj gk = list_nth(g, 3), mk = list_nth(m, 3);
+    if (gk != S(K_NONE) && mk != S(K_NONE) && list_nth(m, 4) == NIL)
+        for (; is_cons(gk); gk = CDR(gk))
+            if (!memq(CAR(gk), mk)) return CAR(gk);
+    return NIL;
+}
+
+
 const PrimDef clos_select_prims[] = {
     {"%APPLICABLE-METHODS", PK_SYS, prim_pct_applicable_methods, 2, 2, 0, "(gf arguments)", NULL},
     {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
@@ -289,6 +356,8 @@ const PrimDef clos_select_prims[] = {
     {"%GENERIC-FUNCTION-P", PK_SYS, prim_pct_generic_function_p, 1, 1, 0, "(object)", NULL},
     {"%NOTE-DIRECT-METHOD", PK_SYS, prim_pct_note_direct_method, 3, 3, 0, "(specializers method add)", NULL},
     {"%CL-UNION-EQ", PK_SYS, prim_pct_cl_union_eq, 2, 2, 0, "(a b)", NULL},
+    {"%PARSE-LAMBDA-LIST-INFO", PK_SYS, prim_pct_parse_lambda_list_info, 1, 1, 0, "(lambda-list)", NULL},
+    {"%CONGRUENCE-PROBLEM", PK_SYS, prim_pct_congruence_problem, 2, 2, 0, "(gf-info method-info)", NULL},
     {"%UPDATE-GF-DISPATCH", PK_SYS, prim_pct_update_gf_dispatch, 1, 1, 0, "(gf)", NULL},
     {0},
 };

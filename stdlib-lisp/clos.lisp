@@ -322,23 +322,8 @@
 ;; %GENERIC-FUNCTION-P (runtime/clos-select.c): an instance of STANDARD-GENERIC-FUNCTION or a
 ;; subclass
 
-(defun %parse-lambda-list-info (ll)
-  ;; -> (nreq nopt restp keys aok-p), keys a list of keywords or :none when there is no &key
-  (let ((state :req) (nreq 0) (nopt 0) (restp nil) (keys :none) (aok nil))
-    (dolist (x ll)
-      (cond ((eq x '&optional) (setq state :opt))
-            ((or (eq x '&rest) (eq x '&body)) (setq state :rest) (setq restp t))
-            ((eq x '&key) (setq state :key) (if (eq keys :none) (setq keys nil)))
-            ((eq x '&allow-other-keys) (setq aok t) (setq state :aok))
-            ((eq x '&aux) (setq state :aux))
-            ((eq state :req) (setq nreq (1+ nreq)))
-            ((eq state :opt) (setq nopt (1+ nopt)))
-            ((eq state :key)
-             (let ((spec (if (consp x) (car x) x)))
-               (setq keys (append keys (list (if (consp spec)
-                                                 (car spec)
-                                                 (intern (symbol-name spec) "KEYWORD")))))))))
-    (list nreq nopt restp keys aok)))
+;; %PARSE-LAMBDA-LIST-INFO (runtime/clos-select.c): a lambda list -> (nreq nopt restp keys
+;; aok-p), KEYS a list of keywords or :NONE when there is no &KEY
 
 (defun %check-gf-lambda-list (ll name)
   (let ((seen nil))
@@ -488,20 +473,12 @@
     (nreverse-boot r)))
 
 (defun %check-congruence (gf method)
-  (let ((g (%gf.info gf)) (m (%method-info method)))
-    (cond ((< (car m) (car g)) (%congruence-error gf method "the method has fewer required arguments than the generic function"))
-          ((> (car m) (car g)) (%congruence-error gf method "the method has more required arguments than the generic function"))
-          ((< (cadr m) (cadr g)) (%congruence-error gf method "the method has fewer optional arguments than the generic function"))
-          ((> (cadr m) (cadr g)) (%congruence-error gf method "the method has more optional arguments than the generic function"))
-          ((not (eq (or (caddr g) (not (eq (nth 3 g) :none)))
-                    (or (caddr m) (not (eq (nth 3 m) :none)))))
-           (%congruence-error gf method (if (or (caddr g) (not (eq (nth 3 g) :none)))
-                                             "the method does not accept &REST or &KEY arguments while the generic function does"
-                                             "the method accepts &REST or &KEY arguments while the generic function does not")))
-          ((and (not (eq (nth 3 g) :none)) (not (eq (nth 3 m) :none)) (not (nth 4 m)))
-           (dolist (k (nth 3 g))
-             (if (not (%memq k (nth 3 m)))
-                 (%congruence-error gf method (format nil "the method does not accept the keyword argument ~S" k))))))))
+  ;; the shapes are compared by %CONGRUENCE-PROBLEM (runtime/clos-select.c)
+  (let ((why (%congruence-problem (%gf.info gf) (%method-info method))))
+    (if why
+        (%congruence-error gf method (if (stringp why)
+                                         why
+                                         (format nil "the method does not accept the keyword argument ~S" why))))))
 
 (defun %lambda-lists-congruent-p (gf-info method-info)
   (and (= (car gf-info) (car method-info))

@@ -337,3 +337,71 @@
         (sys::%emf-keys #'cs-keys (compute-applicable-methods #'cs-keys '(1)))
         (sys::%emf-keys #'cs-keys (compute-applicable-methods #'cs-keys '("s"))))
   ((nil 2) (nil 3) t (:string nil) (:x :y :z) t))
+
+;;; ------------------------------------------------------------------
+;;; Lambda-list shapes and congruence (CLHS 7.6.4), against clos.lisp's Lisp before
+
+(defun ref-parse-lambda-list-info (ll)
+  (let ((state :req) (nreq 0) (nopt 0) (restp nil) (keys :none) (aok nil))
+    (dolist (x ll)
+      (cond ((eq x '&optional) (setq state :opt))
+            ((or (eq x '&rest) (eq x '&body)) (setq state :rest) (setq restp t))
+            ((eq x '&key) (setq state :key) (if (eq keys :none) (setq keys nil)))
+            ((eq x '&allow-other-keys) (setq aok t) (setq state :aok))
+            ((eq x '&aux) (setq state :aux))
+            ((eq state :req) (setq nreq (1+ nreq)))
+            ((eq state :opt) (setq nopt (1+ nopt)))
+            ((eq state :key)
+             (let ((spec (if (consp x) (car x) x)))
+               (setq keys (append keys (list (if (consp spec)
+                                                 (car spec)
+                                                 (intern (symbol-name spec) "KEYWORD")))))))))
+    (list nreq nopt restp keys aok)))
+
+(defun ref-congruence-problem (g m)
+  (cond ((< (car m) (car g)) "the method has fewer required arguments than the generic function")
+        ((> (car m) (car g)) "the method has more required arguments than the generic function")
+        ((< (cadr m) (cadr g)) "the method has fewer optional arguments than the generic function")
+        ((> (cadr m) (cadr g)) "the method has more optional arguments than the generic function")
+        ((not (eq (or (caddr g) (not (eq (nth 3 g) :none)))
+                  (or (caddr m) (not (eq (nth 3 m) :none)))))
+         (if (or (caddr g) (not (eq (nth 3 g) :none)))
+             "the method does not accept &REST or &KEY arguments while the generic function does"
+             "the method accepts &REST or &KEY arguments while the generic function does not"))
+        ((and (not (eq (nth 3 g) :none)) (not (eq (nth 3 m) :none)) (not (nth 4 m)))
+         (dolist (k (nth 3 g) nil)
+           (if (not (member k (nth 3 m))) (return k))))
+        (t nil)))
+
+(defvar *cs-lambda-lists*
+  '(() (a) (a b) (a &optional o) (a &optional (o 1) (p 2 p-p)) (a &rest r) (a &body r)
+    (a &key) (a &key x) (a &key (x 1) ((:why y) 2 y-p) z) (a &key x &allow-other-keys)
+    (a &rest r &key x y) (a &optional o &key y) (a &key y z) (a b &aux (c 1) d)
+    (a &allow-other-keys) (&whole w a) (a &key x y z &allow-other-keys)))
+
+(deftest clos-select.lambda-list-shapes-and-congruence
+  (let ((bad nil))
+    (dolist (ll *cs-lambda-lists*)
+      (unless (equal (sys::%parse-lambda-list-info ll) (ref-parse-lambda-list-info ll))
+        (push ll bad)))
+    (dolist (g *cs-lambda-lists*)
+      (dolist (m *cs-lambda-lists*)
+        (let ((gi (ref-parse-lambda-list-info g)) (mi (ref-parse-lambda-list-info m)))
+          (unless (equal (sys::%congruence-problem gi mi) (ref-congruence-problem gi mi))
+            (push (list g m) bad)))))
+    bad)
+  nil)
+
+(defgeneric cs-cong (a &key x y))
+(deftest clos-select.incongruent-methods-are-refused
+  (list (handler-case (progn (defmethod cs-cong ((a t) &key x) x) :added)
+          (program-error (e) (and (search "does not accept the keyword argument :Y" (princ-to-string e)) t)))
+        (handler-case (progn (defmethod cs-cong ((a t) &optional b) b) :added)
+          (program-error (e) (and (search "more optional arguments" (princ-to-string e)) t)))
+        (progn (defmethod cs-cong ((a t) &key x y z) (list x y z)) (cs-cong 1 :z 3))
+        (progn (defmethod cs-cong ((a integer) &rest r) r) (cs-cong 1 :x 1))
+        ;; a generic function made without a lambda list takes its first method's
+        (progn (ensure-generic-function 'cs-cong-new)
+               (defmethod cs-cong-new ((a t) b &key k) (list a b k))
+               (list (cs-cong-new 1 2 :k 3) (sys::generic-function-lambda-list #'cs-cong-new))))
+  (t t (nil nil 3) (:x 1) ((1 2 3) (a b &key))))
