@@ -12,7 +12,7 @@
     X(instance)            \
     X(clos)                \
     X(clos_select)         \
-    X(clos_cpl)            \
+    X(clos_finalize)       \
     X(list)                \
     X(number)              \
     X(character)           \

@@ -138,48 +138,8 @@
 ;;; specific classes' slots first); the most specific definition gives the allocation, the
 ;;; initform and the documentation, the initargs accumulate. Instance slots get consecutive
 ;;; indices; a class slot shares the cell of the class that defines it.
-(defun %compute-slots (class)
-  (let ((names nil) (cpl (%class-cpl class)))
-    (dolist (c (reverse-boot cpl))
-      (dolist (d (%class-direct-slots c))
-        (if (not (%memq (%slot-definition-name d) names))
-            (setq names (cons (%slot-definition-name d) names)))))
-    (setq names (nreverse-boot names))
-    (let ((result nil) (index 0))
-      (dolist (name names)
-        (let ((defs nil) (owner nil))
-          (dolist (c cpl)
-            (dolist (d (%class-direct-slots c))
-              (if (eq (%slot-definition-name d) name)
-                  (progn (if (null defs) (setq owner c))
-                         (setq defs (cons d defs))))))
-          (setq defs (nreverse-boot defs))
-          (let* ((first (car defs))
-                 (initargs nil) (initform nil) (initfunction nil) (type nil) (doc nil)
-                 (allocation (%slot-definition-allocation first)) (read-only nil))
-            (dolist (d defs)
-              (dolist (a (%slot-definition-initargs d))
-                (if (not (%memq a initargs)) (setq initargs (cons a initargs))))
-              (if (and (null initfunction) (%slot-definition-initfunction d))
-                  (progn (setq initfunction (%slot-definition-initfunction d))
-                         (setq initform (%slotd.initform d))))
-              (if (and (null type) (%slotd.type d)) (setq type (%slotd.type d)))
-              (if (and (null doc) (%slotd.documentation d)) (setq doc (%slotd.documentation d)))
-              (if (%slotd.read-only d) (setq read-only t)))
-            (let ((e (%make-slot-definition name (nreverse-boot initargs) initform initfunction nil nil
-                                            allocation (or type t) doc)))
-              (%set-instance-layout e *effective-slot-definition-class*)
-              (%set-slotd.read-only e read-only)
-              (if (eq allocation :class)
-                  (progn
-                    ;; the cell lives in the defining class's direct slot definition
-                    (if (not (consp (%slotd.location first)))
-                        (%set-slotd.location first (cons name +slot-unbound+)))
-                    (%set-slotd.location e (%slotd.location first)))
-                  (progn (%set-slotd.location e index)
-                         (setq index (1+ index))))
-              (setq result (cons e result))))))
-      (values (nreverse-boot result) index))))
+;; %COMPUTE-SLOTS (runtime/clos-finalize.c): (class) -> the effective slot definitions and the
+;; number of instance slots
 
 (defun %compute-default-initargs (class)
   (let ((result nil) (keys nil))

@@ -405,3 +405,73 @@
                (defmethod cs-cong-new ((a t) b &key k) (list a b k))
                (list (cs-cong-new 1 2 :k 3) (sys::generic-function-lambda-list #'cs-cong-new))))
   (t t (nil nil 3) (:x 1) ((1 2 3) (a b &key))))
+
+;;; ------------------------------------------------------------------
+;;; Effective slots (CLHS 7.5.3), against conditions.lisp's Lisp before, on generated DEFCLASSes
+
+(defun ref-compute-slots (class)
+  ;; (name initargs initform initfunction allocation type doc read-only location) of each slot
+  (let ((names nil) (cpl (sys::%class-cpl class)) (index 0))
+    (dolist (c (reverse cpl))
+      (dolist (d (sys::%class-direct-slots c))
+        (pushnew (sys::%slotd.name d) names)))
+    (mapcar (lambda (name)
+              (let* ((defs (loop for c in cpl
+                                 append (remove name (sys::%class-direct-slots c)
+                                                :key (lambda (d) (sys::%slotd.name d)) :test-not #'eq)))
+                     (first (car defs))
+                     (initargs nil) (initform nil) (initfunction nil) (type nil) (doc nil) (read-only nil))
+                (dolist (d defs)
+                  (dolist (a (sys::%slotd.initargs d)) (unless (member a initargs) (push a initargs)))
+                  (when (and (null initfunction) (sys::%slotd.initfunction d))
+                    (setq initfunction (sys::%slotd.initfunction d) initform (sys::%slotd.initform d)))
+                  (when (and (null type) (sys::%slotd.type d)) (setq type (sys::%slotd.type d)))
+                  (when (and (null doc) (sys::%slotd.documentation d)) (setq doc (sys::%slotd.documentation d)))
+                  (when (sys::%slotd.read-only d) (setq read-only t)))
+                (list name (nreverse initargs) initform initfunction (sys::%slotd.allocation first)
+                      (or type t) doc read-only
+                      (if (eq (sys::%slotd.allocation first) :class)
+                          (sys::%slotd.location first)
+                          (prog1 index (incf index))))))
+            (nreverse names))))
+
+(defun cs-effective-slots (class)
+  (mapcar (lambda (e)
+            (list (sys::%slotd.name e) (sys::%slotd.initargs e) (sys::%slotd.initform e)
+                  (sys::%slotd.initfunction e) (sys::%slotd.allocation e) (sys::%slotd.type e)
+                  (sys::%slotd.documentation e) (sys::%slotd.read-only e) (sys::%slotd.location e)))
+          (sys::%class-effective-slots class)))
+
+(defun cs-random-slot ()
+  (let ((name (cs-pick '(s0 s1 s2 s3 s4 s5))))
+    `(,name ,@(loop repeat (cs-random 3) append `(:initarg ,(cs-pick '(:i0 :i1 :i2 :i3))))
+            ,@(if (zerop (cs-random 2)) `(:initform ,(cs-random 100)))
+            ,@(if (zerop (cs-random 3)) `(:type ,(cs-pick '(integer fixnum number))))
+            ,@(if (zerop (cs-random 5)) '(:allocation :class))
+            ,@(if (zerop (cs-random 4)) `(:documentation ,(format nil "d~D" (cs-random 9)))))))
+
+(deftest clos-select.effective-slots-match-the-lisp-computation
+  (let ((classes nil) (mismatches 0) (slots 0) (shared 0))
+    (dotimes (i 40)
+      (let* ((name (intern (format nil "CS-SLOTS-~D" i)))
+             (supers (remove-duplicates (loop repeat (if classes (cs-random 3) 0) collect (cs-pick classes))))
+             (specs (remove-duplicates (loop repeat (cs-random 4) collect (cs-random-slot)) :key #'car)))
+        (when (handler-case (progn (eval `(defclass ,name ,supers ,specs)) t) (error () nil))
+          (push name classes))))
+    (dolist (name classes)
+      (let* ((c (find-class name)) (ref (ref-compute-slots c)) (new (cs-effective-slots c)))
+        (incf slots (length new))
+        (incf shared (count :class new :key #'fifth))
+        (unless (equal ref new) (incf mismatches))
+        (unless (= (sys::%class.instance-size c) (count-if #'integerp new :key #'ninth)) (incf mismatches))))
+    (list mismatches (> slots 100) (> shared 10)))
+  (0 t t))
+
+(defclass cs-shared-1 () ((a :allocation :class :initform 1 :accessor cs-shared-a)))
+(defclass cs-shared-2 (cs-shared-1) ((b :initarg :b :initform 2 :reader cs-b)))
+(deftest clos-select.class-slots-share-their-cell
+  (let ((x (make-instance 'cs-shared-1)) (y (make-instance 'cs-shared-2)))
+    (setf (cs-shared-a x) 10)
+    (list (cs-shared-a y) (cs-b y) (cs-b (make-instance 'cs-shared-2 :b 3))
+          (mapcar #'sys::slot-definition-location (sys::class-slots (find-class 'cs-shared-2)))))
+  (10 2 3 ((a . 10) 0)))
