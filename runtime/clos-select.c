@@ -11,6 +11,7 @@
 #include "clos.h"
 #include "package.h"
 #include "lstring.h"
+#include "eval.h"
 
 /* EQL specializers are instances of the class in SYS::*EQL-SPECIALIZER-CLASS* (clos.lisp). */
 static inline bool eql_specializer_p(Obj s, Obj eqlcls) {
@@ -349,6 +350,110 @@ DEFPRIM(prim_pct_congruence_problem) {
 }
 
 
+/* (sys:%make-method class qualifiers specializers lambda-list function fast-function doc): a
+ * method of CLASS, not yet in a generic function; its plist holds :INFO, its lambda list's shape */
+DEFPRIM(prim_pct_make_method) {
+    UNUSED_ARGS;
+    Obj m = clos_allocate_instance(L, args[0], INST_STANDARD);
+    if (INST(m)->nslots < M_NSLOTS) err_type(L, args[0], S(CLASS));
+    Obj *ms = INST(m)->slots;
+    ms[M_GF] = NIL;
+    ms[M_QUALIFIERS] = args[1];
+    ms[M_SPECIALIZERS] = args[2];
+    ms[M_LAMBDA_LIST] = args[3];
+    ms[M_FUNCTION] = args[4];
+    ms[M_FAST_FUNCTION] = args[5];
+    ms[M_DOCUMENTATION] = args[6];
+    ms[M_SLOT_NAME] = NIL;
+    Obj info = prim_pct_parse_lambda_list_info(L, 1, args + 3);
+    ms = INST(m)->slots;
+    ms[M_PLIST] = list2(L, S(K_INFO), info);
+    return m;
+}
+
+static Obj list_of(Lisp *L, Obj *v, int n) { return list_from_array(L, n, v); }
+
+static Obj vec(Lisp *L, int n, const Obj *v) {
+    Obj r = make_vector(L, (size_t)n, NIL);
+    memcpy(VEC(r)->data, v, sizeof(Obj) * (size_t)n);
+    return r;
+}
+
+_Noreturn static void invalid_qualifiers(Lisp *L, Obj gf, Obj m) {
+    funcall2(L, intern_cstr(L, L->pkg_system, "%INVALID-QUALIFIERS-ERROR"), gf, m);
+    err_simple(L, "invalid qualifiers of the method %S", m);
+}
+
+/* The cached form of an accessor method M alone: reading or writing the slot directly while the
+ * instance's class stays as it is now (a standard, finalized class without the slot protocol),
+ * or NIL (as %SLOT-ACCESSOR-EMF did in clos.lisp). */
+static Obj slot_accessor_emf(Lisp *L, Obj m, Obj args, bool reader) {
+    Obj object = reader ? (is_cons(args) ? CAR(args) : NIL)
+                        : (is_cons(args) && is_cons(CDR(args)) ? CAR(CDR(args)) : NIL);
+    Obj cls = clos_class_of(L, object);
+    if (!is_class_object(cls)) return NIL;
+    Obj *cs = INST(cls)->slots;
+    if (cs[CL_KIND] != S(K_STANDARD) || cs[CL_FINALIZED] == NIL || (INST(cls)->h.flags & INST_SLOT_PROTOCOL))
+        return NIL;
+    Obj loc = clos_slot_location(cls, INST(m)->slots[M_SLOT_NAME]);
+    if (loc == NIL) return NIL;
+    Obj v[4] = {FIX(reader ? EMF_READER : EMF_WRITER), cls, loc, INST(m)->slots[M_FAST_FUNCTION]};
+    return vec(L, 4, v);
+}
+
+/* (sys:%standard-emf gf methods arguments): the effective method of the standard method
+ * combination (CLHS 7.6.6.2) of METHODS, most specific first, for a call with ARGUMENTS, in the
+ * forms runtime/clos.c runs (clos.lisp, above %EMF-KEYS): an accessor method alone as a slot
+ * access, a method alone that never calls the next method as its function, else a chain */
+DEFPRIM(prim_pct_standard_emf) {
+    UNUSED_ARGS;
+    Obj gf = args[0];
+    Obj *gs = INST(check_gf(L, gf))->slots;
+    int n = 0;
+    for (Obj l = args[1]; is_cons(l); l = CDR(l)) n++;
+    Obj *v = (Obj *)gc_alloc(L, sizeof(Obj) * (size_t)(4 * n + 1));
+    Obj *arounds = v, *befores = v + n, *primaries = v + 2 * n, *afters = v + 3 * n;
+    int na = 0, nb = 0, np = 0, nf = 0;
+    for (Obj l = args[1]; is_cons(l); l = CDR(l)) {
+        Obj m = CAR(l);
+        if (!is_type(m, T_INSTANCE) || INST(m)->nslots < M_NSLOTS) err_type(L, m, S(METHOD));
+        Obj q = INST(m)->slots[M_QUALIFIERS];
+        if (q == NIL) primaries[np++] = m;
+        else if (!is_cons(q) || CDR(q) != NIL) invalid_qualifiers(L, gf, m);
+        else if (CAR(q) == S(K_AROUND)) arounds[na++] = m;
+        else if (CAR(q) == S(K_BEFORE)) befores[nb++] = m;
+        else if (CAR(q) == S(K_AFTER)) afters[nf++] = m;
+        else invalid_qualifiers(L, gf, m);
+    }
+    Obj two[2] = {gf, args[1]};
+    Obj keys = prim_pct_emf_keys(L, 2, two);
+    Obj info = gs[GF_INFO];
+    Obj nreq = list_nth(info, 0), nopt = list_nth(info, 1);
+    Obj start = FIX((is_fixnum(nreq) ? FIXVAL(nreq) : 0) + (is_fixnum(nopt) ? FIXVAL(nopt) : 0));
+    if (na == 0 && nb == 0 && nf == 0) {
+        if (np == 1 && keys == S(T)) {
+            Obj *ms = INST(primaries[0])->slots;
+            if (ms[M_SLOT_NAME] != NIL) {
+                Obj emf = slot_accessor_emf(L, primaries[0], args[2],
+                                            INST(primaries[0])->layout == SYM(S(P_STANDARD_READER_METHOD_CLASS))->value);
+                if (emf != NIL) return emf;
+            }
+            if (ms[M_FAST_FUNCTION] != NIL) return ms[M_FAST_FUNCTION];
+        }
+        Obj c[4] = {FIX(EMF_CHAIN), list_of(L, primaries, np), keys, start};
+        return vec(L, 4, c);
+    }
+    /* afters run least specific first */
+    Obj bl = NIL, al = NIL;
+    for (int i = nb - 1; i >= 0; i--) bl = cons(L, list1(L, befores[i]), bl);
+    for (int i = 0; i < nf; i++) al = cons(L, list1(L, afters[i]), al);
+    Obj in[5] = {FIX(EMF_INNER), bl, list_of(L, primaries, np), al, gf};
+    arounds[na] = vec(L, 5, in);
+    Obj c[4] = {FIX(EMF_CHAIN), list_of(L, arounds, na + 1), keys, start};
+    return vec(L, 4, c);
+}
+
+
 const PrimDef clos_select_prims[] = {
     {"%APPLICABLE-METHODS", PK_SYS, prim_pct_applicable_methods, 2, 2, 0, "(gf arguments)", NULL},
     {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
@@ -358,6 +463,8 @@ const PrimDef clos_select_prims[] = {
     {"%CL-UNION-EQ", PK_SYS, prim_pct_cl_union_eq, 2, 2, 0, "(a b)", NULL},
     {"%PARSE-LAMBDA-LIST-INFO", PK_SYS, prim_pct_parse_lambda_list_info, 1, 1, 0, "(lambda-list)", NULL},
     {"%CONGRUENCE-PROBLEM", PK_SYS, prim_pct_congruence_problem, 2, 2, 0, "(gf-info method-info)", NULL},
+    {"%MAKE-METHOD", PK_SYS, prim_pct_make_method, 7, 7, 0, "(class qualifiers specializers lambda-list function fast-function doc)", NULL},
+    {"%STANDARD-EMF", PK_SYS, prim_pct_standard_emf, 3, 3, 0, "(gf methods arguments)", NULL},
     {"%UPDATE-GF-DISPATCH", PK_SYS, prim_pct_update_gf_dispatch, 1, 1, 0, "(gf)", NULL},
     {0},
 };

@@ -189,6 +189,10 @@ static Obj check_class(Lisp *L, Obj c) {
     return c;
 }
 
+Obj clos_allocate_instance(Lisp *L, Obj cls, uint8_t flags) {
+    return alloc_clos_instance(L, T_INSTANCE, check_class(L, cls), flags);
+}
+
 /* (sys:%allocate-instance class flags): every instance slot unbound */
 DEFPRIM(prim_pct_allocate_instance) {
     UNUSED_ARGS;
@@ -390,6 +394,11 @@ DEFPRIM(prim_slot_exists_p) {
     UNUSED_ARGS;
     Obj o = args[0], name = check_symbol(L, args[1]);
     return boolean(L, current_slot_location(L, o, clos_instance_class(o), name) != NO_VALUE);
+}
+
+Obj clos_slot_location(Obj cls, Obj name) {
+    Obj loc = slot_location(cls, name);
+    return loc == NO_VALUE ? NIL : loc;
 }
 
 /* (sys:%slot-location class name) -> index, class-slot cell, or NIL */

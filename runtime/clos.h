@@ -29,6 +29,12 @@ Obj clos_class_of(Lisp *L, Obj o);
 /* Whether CLS is SUPER or has it in its class precedence list. */
 bool clos_class_inherits(Obj cls, Obj super);
 
+/* A new instance of the class CLS, every slot unbound, with header FLAGS (INST_*). */
+Obj clos_allocate_instance(Lisp *L, Obj cls, uint8_t flags);
+
+/* The location of slot NAME in an up-to-date instance of CLS (an index or a class slot's cell), or NIL. */
+Obj clos_slot_location(Obj cls, Obj name);
+
 /* Call a generic function (a funcallable instance flagged INST_GENERIC). */
 Obj clos_dispatch(Lisp *L, Obj gf, int nargs, Obj *args);
 

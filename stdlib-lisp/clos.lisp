@@ -413,18 +413,8 @@
 ;;; fast-function is there when the body never calls the next method; slot-name marks accessor
 ;;; methods; plist holds :info (nreq nopt restp keys aok).
 
-(defun %make-method (class qualifiers specializers lambda-list function fast-function doc)
-  (let ((m (%allocate-instance class (%flag.standard))))
-    (%set-method.gf m nil)
-    (%set-method.qualifiers m qualifiers)
-    (%set-method.specializers m specializers)
-    (%set-method.lambda-list m lambda-list)
-    (%set-method.function m function)
-    (%set-method.fast-function m fast-function)
-    (%set-method.documentation m doc)
-    (%set-method.slot-name m nil)
-    (%set-method.plist m (list :info (%parse-lambda-list-info lambda-list)))
-    m))
+;; %MAKE-METHOD (runtime/clos-select.c): (class qualifiers specializers lambda-list function
+;; fast-function doc) -> a new method, in no generic function yet, its plist (:info shape)
 
 (defun %method-p (x)
   (and (%instance-p x) (%class-p (%instance-layout x))
@@ -992,19 +982,6 @@
   ;; whether the slots of CLASS's instances are accessed through SLOT-VALUE-USING-CLASS and its kin
   (/= 0 (logand (%instance-flags class) (%flag.slot-protocol))))
 
-(defun %slot-accessor-emf (gf m args kind)
-  ;; the fast form of a single reader or writer method, when the object's class allows it
-  (declare (ignore gf))
-  (let* ((object (if (eq kind :reader) (car args) (cadr args)))
-         (class (class-of object)))
-    (if (and (eq (%class-kind class) :standard) (%class-finalized-p class)
-             (not (%slot-protocol-class-p class)))
-        (let ((loc (%slot-location class (%method.slot-name m))))
-          (if loc
-              (%clos-vector (if (eq kind :reader) (%emf.reader) (%emf.writer)) class loc (%method.fast-function m))
-              nil))
-        nil)))
-
 (defun %make-emf (gf methods args)
   (let ((comb (car (%gf.method-combination gf))))
     (if (eq comb 'standard)
@@ -1017,33 +994,11 @@
                  (%long-emf gf methods (cadr type) (cdr (%gf.method-combination gf))))
                 (t (%short-emf gf methods comb (cdr (%gf.method-combination gf)) type)))))))
 
-(defun %standard-emf (gf methods args)
-  (let ((arounds nil) (befores nil) (primaries nil) (afters nil))
-    (dolist (m methods)
-      (let ((q (%method.qualifiers m)))
-        (cond ((null q) (setq primaries (cons m primaries)))
-              ((cdr q) (%invalid-qualifiers-error gf m))
-              ((eq (car q) :around) (setq arounds (cons m arounds)))
-              ((eq (car q) :before) (setq befores (cons m befores)))
-              ((eq (car q) :after) (setq afters (cons m afters)))
-              (t (%invalid-qualifiers-error gf m)))))
-    ;; methods come most specific first: afters stay least specific first
-    (setq arounds (nreverse-boot arounds) befores (nreverse-boot befores) primaries (nreverse-boot primaries))
-    (let ((keys (%emf-keys gf methods))
-          (start (+ (car (%gf.info gf)) (cadr (%gf.info gf)))))
-      (cond ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
-                  (%method.slot-name (car primaries))
-                  (%slot-accessor-emf gf (car primaries) args
-                                      (if (eq (%instance-layout (car primaries)) *standard-reader-method-class*)
-                                          :reader :writer))))
-            ((and (null arounds) (null befores) (null afters) (null (cdr primaries)) (eq keys t)
-                  (%method.fast-function (car primaries)))
-             (%method.fast-function (car primaries)))
-            ((and (null arounds) (null befores) (null afters))
-             (%clos-vector (%emf.chain) primaries keys start))
-            (t
-             (let ((inner (%clos-vector (%emf.inner) (%mapcar1 #'list befores) primaries (%mapcar1 #'list afters) gf)))
-               (%clos-vector (%emf.chain) (append arounds (list inner)) keys start)))))))
+;; %STANDARD-EMF (runtime/clos-select.c): (gf methods args) -> the effective method of the
+;; standard method combination: a single accessor method as a slot access (#(0 or 1 class location
+;; fallback), while the class is standard, finalized and without the slot protocol), a single
+;; method that never calls the next method as its function, else a chain (#(2 ...)) whose last
+;; element is #(3 befores primaries afters gf) when there are :BEFORE or :AFTER methods
 
 (defun %short-emf (gf methods comb options type)
   (let* ((groups (%short-method-groups gf methods comb options))
