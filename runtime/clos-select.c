@@ -136,9 +136,7 @@ DEFPRIM(prim_pct_find_method_1) {
 /* (sys:%update-gf-dispatch gf): after a change of GF's methods or lambda list, the positions its
  * cache keys on (the required arguments some method specializes on something other than T), a
  * table per position of its EQL specializers by object, and an empty cache */
-DEFPRIM(prim_pct_update_gf_dispatch) {
-    UNUSED_ARGS;
-    Obj gf = check_gf(L, args[0]);
+static void update_gf_dispatch(Lisp *L, Obj gf) {
     Obj *gs = INST(gf)->slots;
     Obj nreq = gs[GF_NREQ];
     int n = is_fixnum(nreq) && FIXVAL(nreq) > 0 ? (int)FIXVAL(nreq) : 0;
@@ -169,7 +167,35 @@ DEFPRIM(prim_pct_update_gf_dispatch) {
     gs[GF_DISPATCH] = positions;
     gs[GF_EQL_TABLES] = tables;
     gs[GF_CACHE] = NIL;
-    return gf;
+}
+
+DEFPRIM(prim_pct_update_gf_dispatch) {
+    UNUSED_ARGS;
+    update_gf_dispatch(L, check_gf(L, args[0]));
+    return args[0];
+}
+
+/* After any change of GF's methods: its dispatch tables made again and its cache emptied, the
+ * initargs epoch bumped for the functions whose methods decide the valid initargs and the
+ * standard path of MAKE-INSTANCE (clos.lisp, %VALID-INITARGS), and the MOP told
+ * (SYS::*METHODS-CHANGED-HOOK*, mop-protocols.lisp). */
+static void methods_changed(Lisp *L, Obj gf) {
+    update_gf_dispatch(L, gf);
+    Obj name = INST(gf)->slots[GF_NAME];
+    if (name == S(CLOS_MAKE_INSTANCE) || name == S(CLOS_ALLOCATE_INSTANCE) || name == S(CLOS_INITIALIZE_INSTANCE) ||
+        name == S(CLOS_SHARED_INITIALIZE) || name == S(CLOS_REINITIALIZE_INSTANCE)) {
+        Symbol *e = SYM(S(P_INITARGS_EPOCH));
+        e->value = is_fixnum(e->value) ? FIX(FIXVAL(e->value) + 1) : FIX(0);
+    }
+    Obj hook = SYM(S(P_METHODS_CHANGED_HOOK))->value;
+    if (hook != NIL && hook != UNBOUND) funcall1(L, hook, gf);
+}
+
+/* (sys:%methods-changed gf) */
+DEFPRIM(prim_pct_methods_changed) {
+    UNUSED_ARGS;
+    methods_changed(L, check_gf(L, args[0]));
+    return NIL;
 }
 
 static Obj plist_value(Obj plist, Obj key) {
@@ -250,12 +276,9 @@ static Obj remove_eq(Lisp *L, Obj x, Obj list) {
 /* (sys:%note-direct-method specializers method add): METHOD added to (ADD true) or removed from
  * the direct methods of each class and EQL specializer in SPECIALIZERS; an added method comes
  * first, once */
-DEFPRIM(prim_pct_note_direct_method) {
-    UNUSED_ARGS;
-    Obj method = args[1];
-    bool add = args[2] != NIL;
+static void note_direct_method(Lisp *L, Obj specializers, Obj method, bool add) {
     Obj eqlcls = SYM(S(P_EQL_SPECIALIZER_CLASS))->value;
-    for (Obj sp = args[0]; is_cons(sp); sp = CDR(sp)) {
+    for (Obj sp = specializers; is_cons(sp); sp = CDR(sp)) {
         Obj s = CAR(sp);
         Obj *slot;
         if (is_class_object(s)) slot = &INST(s)->slots[CL_DIRECT_METHODS];
@@ -267,6 +290,11 @@ DEFPRIM(prim_pct_note_direct_method) {
         else if (add) *slot = cons(L, method, remove_eq(L, method, old));
         else *slot = remove_eq(L, method, old);
     }
+}
+
+DEFPRIM(prim_pct_note_direct_method) {
+    UNUSED_ARGS;
+    note_direct_method(L, args[0], args[1], args[2] != NIL);
     return NIL;
 }
 
@@ -328,9 +356,7 @@ static inline bool takes_more_args(Lisp *L, Obj info) {   /* &REST or &KEY */
 /* (sys:%congruence-problem gf-info method-info): NIL when a method of the lambda-list shape
  * METHOD-INFO is congruent with a generic function of GF-INFO (CLHS 7.6.4), else why not: a
  * string, or the keyword of the generic function's that the method does not accept */
-DEFPRIM(prim_pct_congruence_problem) {
-    UNUSED_ARGS;
-    Obj g = args[0], m = args[1];
+static Obj congruence_problem(Lisp *L, Obj g, Obj m) {
     Obj gr = list_nth(g, 0), mr = list_nth(m, 0), go = list_nth(g, 1), mo = list_nth(m, 1);
     if (!is_fixnum(gr) || !is_fixnum(mr) || !is_fixnum(go) || !is_fixnum(mo)) err_type(L, m, S(LIST));
     const char *why = NULL;
@@ -347,6 +373,11 @@ DEFPRIM(prim_pct_congruence_problem) {
         for (; is_cons(gk); gk = CDR(gk))
             if (!memq(CAR(gk), mk)) return CAR(gk);
     return NIL;
+}
+
+DEFPRIM(prim_pct_congruence_problem) {
+    UNUSED_ARGS;
+    return congruence_problem(L, args[0], args[1]);
 }
 
 
@@ -454,6 +485,65 @@ DEFPRIM(prim_pct_standard_emf) {
 }
 
 
+/* (sys:%add-method gf method): METHOD added to GF (CLHS ADD-METHOD), replacing the method of the
+ * same qualifiers and specializers; an incongruent lambda list goes to clos.lisp's
+ * %CHECK-CONGRUENCE, which signals, or gives a function made without a lambda list its first
+ * method's; the dependents of AMOP 5.5 are told (SYS::*METAOBJECT-CHANGED-HOOK*) */
+DEFPRIM(prim_pct_add_method) {
+    UNUSED_ARGS;
+    Obj gf = check_gf(L, args[0]), method = args[1];
+    if (!is_type(method, T_INSTANCE) || INST(method)->nslots < M_NSLOTS) err_type(L, method, S(METHOD));
+    Obj owner = INST(method)->slots[M_GF];
+    if (owner != NIL && owner != gf) funcall2(L, S(P_METHOD_IN_ANOTHER_GF), method, owner);
+    Obj why = congruence_problem(L, INST(gf)->slots[GF_INFO], plist_value(INST(method)->slots[M_PLIST], S(K_INFO)));
+    if (why != NIL) funcall2(L, S(P_CHECK_CONGRUENCE), gf, method);
+    Obj *gs = INST(gf)->slots, *ms = INST(method)->slots;
+    Obj old = NIL;
+    for (Obj l = gs[GF_METHODS]; is_cons(l); l = CDR(l)) {
+        Obj *o = INST(CAR(l))->slots;
+        if (same_specializers(o[M_SPECIALIZERS], ms[M_SPECIALIZERS]) && lisp_equal(L, o[M_QUALIFIERS], ms[M_QUALIFIERS])) {
+            old = CAR(l);
+            break;
+        }
+    }
+    if (old != NIL) {
+        gs[GF_METHODS] = remove_eq(L, old, gs[GF_METHODS]);
+        note_direct_method(L, INST(old)->slots[M_SPECIALIZERS], old, false);
+        INST(old)->slots[M_GF] = NIL;
+    }
+    ms[M_GF] = gf;
+    gs[GF_METHODS] = cons(L, method, gs[GF_METHODS]);
+    note_direct_method(L, ms[M_SPECIALIZERS], method, true);
+    methods_changed(L, gf);
+    Obj hook = SYM(S(P_METAOBJECT_CHANGED_HOOK))->value;
+    if (hook != NIL && hook != UNBOUND) funcall2(L, hook, gf, list2(L, S(CLOS_ADD_METHOD), method));
+    return gf;
+}
+
+/* (sys:%resolve-specializers names) -> the specializers DEFMETHOD's specializer names designate:
+ * classes and EQL specializers as they are, a symbol naming a class that class, anything else
+ * through clos.lisp's %RESOLVE-SPECIALIZER (EQL forms, errors) */
+DEFPRIM(prim_pct_resolve_specializers) {
+    UNUSED_ARGS;
+    Obj eqlcls = SYM(S(P_EQL_SPECIALIZER_CLASS))->value;
+    Obj table = SYM(S(P_CLASS_TABLE))->value;
+    Obj head = NIL, tail = NIL;
+    for (Obj l = args[0]; is_cons(l); l = CDR(l)) {
+        Obj s = CAR(l), r = NO_VALUE;
+        if (is_class_object(s) || eql_specializer_p(s, eqlcls)) r = s;
+        else if (is_symbol(s) && is_type(table, T_HASHTABLE)) {
+            Obj c = hash_get(L, table, s, NIL);
+            if (is_class_object(c)) r = c;
+        }
+        if (r == NO_VALUE) r = funcall1(L, S(P_RESOLVE_SPECIALIZER), s);
+        Obj cell = cons(L, r, NIL);
+        if (tail == NIL) head = cell; else CDR(tail) = cell;
+        tail = cell;
+    }
+    return head;
+}
+
+
 const PrimDef clos_select_prims[] = {
     {"%APPLICABLE-METHODS", PK_SYS, prim_pct_applicable_methods, 2, 2, 0, "(gf arguments)", NULL},
     {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
@@ -465,6 +555,9 @@ const PrimDef clos_select_prims[] = {
     {"%CONGRUENCE-PROBLEM", PK_SYS, prim_pct_congruence_problem, 2, 2, 0, "(gf-info method-info)", NULL},
     {"%MAKE-METHOD", PK_SYS, prim_pct_make_method, 7, 7, 0, "(class qualifiers specializers lambda-list function fast-function doc)", NULL},
     {"%STANDARD-EMF", PK_SYS, prim_pct_standard_emf, 3, 3, 0, "(gf methods arguments)", NULL},
+    {"%METHODS-CHANGED", PK_SYS, prim_pct_methods_changed, 1, 1, 0, "(gf)", NULL},
+    {"%ADD-METHOD", PK_SYS, prim_pct_add_method, 2, 2, 0, "(gf method)", NULL},
+    {"%RESOLVE-SPECIALIZERS", PK_SYS, prim_pct_resolve_specializers, 1, 1, 0, "(names)", NULL},
     {"%UPDATE-GF-DISPATCH", PK_SYS, prim_pct_update_gf_dispatch, 1, 1, 0, "(gf)", NULL},
     {0},
 };

@@ -492,34 +492,23 @@
 
 (defvar *methods-changed-hook* nil) ; mop-protocols.lisp: told of every change of a generic function
 
-(defun %methods-changed (gf)
-  (%update-gf-dispatch gf)
-  (if (%memq (%gf.name gf) '(make-instance allocate-instance initialize-instance
-                                     shared-initialize reinitialize-instance))
-      (setq *initargs-epoch* (1+ *initargs-epoch*)))
-  (if *methods-changed-hook* (funcall *methods-changed-hook* gf)))
+;; %METHODS-CHANGED (runtime/clos-select.c): (gf) after any change of GF's methods: its
+;; dispatch positions and EQL tables made again and its cache emptied, *INITARGS-EPOCH* bumped
+;; for MAKE-INSTANCE, ALLOCATE-INSTANCE, INITIALIZE-INSTANCE, SHARED-INITIALIZE and
+;; REINITIALIZE-INSTANCE, and *METHODS-CHANGED-HOOK* called
 
 ;; AMOP 5.5's dependent maintenance: NIL until a program adds a dependent (mop.lisp), then a
 ;; function of a metaobject and the initargs describing its change, which tells its dependents
 (defvar *metaobject-changed-hook* nil)
 
-(defun %add-method (gf method)
-  (if (and (%method.gf method) (not (eq (%method.gf method) gf)))
-      (error 'simple-error :format-control "The method ~S is already part of the generic function ~S."
-                           :format-arguments (list method (%method.gf method))))
-  (%check-congruence gf method)
-  (let ((old (%find-method-1 gf (%method.qualifiers method) (%method.specializers method))))
-    (if old
-        (progn
-          (%set-gf.methods gf (%remove-eq old (%gf.methods gf)))
-          (%note-direct-method (%method.specializers old) old nil)
-          (%set-method.gf old nil))))
-  (%set-method.gf method gf)
-  (%set-gf.methods gf (cons method (%gf.methods gf)))
-  (%note-direct-method (%method.specializers method) method t)
-  (%methods-changed gf)
-  (if *metaobject-changed-hook* (funcall *metaobject-changed-hook* gf (list 'add-method method)))
-  gf)
+(defun %method-in-another-gf-error (method gf)
+  (error 'simple-error :format-control "The method ~S is already part of the generic function ~S."
+                       :format-arguments (list method gf)))
+
+;; %ADD-METHOD (runtime/clos-select.c): (gf method) adds METHOD to GF, replacing the method with the
+;; same qualifiers and specializers: METHOD must be in no other generic function
+;; (%METHOD-IN-ANOTHER-GF-ERROR), an incongruent lambda list goes to %CHECK-CONGRUENCE, then
+;; %NOTE-DIRECT-METHOD, %METHODS-CHANGED and *METAOBJECT-CHANGED-HOOK* (gf (add-method method))
 
 (defun %remove-method (gf method)
   (if (%memq method (%gf.methods gf))
@@ -935,7 +924,7 @@
                  (%ensure-gf-of-method name (%gf-lambda-list-from-method lambda-list))
                  (%ensure-gf name (%gf-lambda-list-from-method lambda-list))))
          (m (%make-method (%gf.method-class gf) qualifiers
-                          (%mapcar1 #'%resolve-specializer specializers)
+                          (%resolve-specializers specializers)
                           lambda-list function fast-function doc)))
     (%add-method gf m)
     (%note-definition 'defmethod name)

@@ -547,3 +547,26 @@
     (list (length bad) (cs-acc-v y) (setf (cs-acc-v x) 7) (cs-acc-v x) (cs-k 1 :k 3)
           (handler-case (cs-q 1) (error (e) (and (search "invalid qualifier" (princ-to-string e)) t)))))
   (0 2 7 7 (:around 3) t))
+
+;;; ADD-METHOD: a method of another generic function is refused; the initargs epoch moves for the
+;;; initialization functions alone; the dependents of AMOP 5.5 hear of it
+(defgeneric cs-owner-1 (a))
+(defgeneric cs-owner-2 (a))
+(defgeneric cs-dependent (a))
+(deftest clos-select.add-method-bookkeeping
+  (let* ((m (defmethod cs-owner-1 ((a integer)) 1))
+         (e0 sys::*initargs-epoch*)
+         (e1 (progn (defmethod cs-owner-2 ((a string)) 2) sys::*initargs-epoch*))
+         (e2 (progn (defmethod initialize-instance :after ((x cs-k6) &key) nil) sys::*initargs-epoch*))
+         (heard nil))
+    (defclass cs-listener () ())
+    (defmethod tinycl-mop:update-dependent ((gf t) (d cs-listener) &rest initargs)
+      (push (car initargs) heard))
+    (tinycl-mop:add-dependent #'cs-dependent (make-instance 'cs-listener))
+    (defmethod cs-dependent ((a t)) 3)
+    (list (handler-case (progn (add-method #'cs-owner-2 m) :added)
+            (error (e) (and (search "is already part of the generic function" (princ-to-string e)) t)))
+          (= e0 e1) (> e2 e1)
+          heard
+          (cs-owner-1 5) (cs-dependent 1)))
+  (t t t (add-method) 1 3))
