@@ -920,9 +920,11 @@
                                         :format-arguments (list s)))))
 
 (defun %defmethod (name qualifiers specializers lambda-list function fast-function doc)
-  (let* ((gf (if *program-ensure-gf-methods-p*
-                 (%ensure-gf-of-method name (%gf-lambda-list-from-method lambda-list))
-                 (%ensure-gf name (%gf-lambda-list-from-method lambda-list))))
+  ;; the lambda list a new generic function would take is only made when there is none
+  (let* ((new-ll (if (fboundp name) nil (%gf-lambda-list-from-method lambda-list)))
+         (gf (if *program-ensure-gf-methods-p*
+                 (%ensure-gf-of-method name new-ll)
+                 (%ensure-gf name new-ll)))
          (m (%make-method (%gf.method-class gf) qualifiers
                           (%resolve-specializers specializers)
                           lambda-list function fast-function doc)))
