@@ -1261,13 +1261,15 @@
   (if (and *gf-miss-hook* (not (eq (%instance-layout gf) *standard-generic-function-class*)))
       (return-from %gf-miss (funcall *gf-miss-hook* gf args)))
   (let ((nreq (%gf.nreq gf)))
-    (if (< (%list-length args) nreq)
+    (if (< (length args) nreq)
         (error 'simple-program-error :format-control "The function~%  ~S~%requires at least ~D argument~A."
                                      :format-arguments (list gf nreq (if (= nreq 1) "" "s"))))
     (let ((methods (%applicable-methods gf args)))
       (if (null methods)
           #'(lambda (&rest a) (apply #'no-applicable-method gf a))
-          (let ((emf (%make-emf gf methods args)))
+          (let ((emf (if (eq (car (%gf.method-combination gf)) 'standard)
+                         (%standard-emf gf methods args)
+                         (%make-emf gf methods args))))
             (%gf-cache-add gf args emf)
             emf)))))
 
