@@ -245,13 +245,32 @@ DEFPRIM(prim_pct_emf_keys) {
 
 /* (sys:%generic-function-p object): whether OBJECT is an instance of STANDARD-GENERIC-FUNCTION
  * or a subclass (its class's precedence list holds it) */
+static bool generic_function_p(Lisp *L, Obj x) {
+    if (!is_type(x, T_INSTANCE) && !is_type(x, T_FUNCALLABLE)) return false;
+    Obj c = INST(x)->layout;
+    return is_class_object(c) && memq(SYM(S(P_STANDARD_GENERIC_FUNCTION_CLASS))->value, INST(c)->slots[CL_CPL]);
+}
+
 DEFPRIM(prim_pct_generic_function_p) {
     UNUSED_ARGS;
-    Obj x = args[0];
-    if (!is_type(x, T_INSTANCE) && !is_type(x, T_FUNCALLABLE)) return NIL;
-    Obj c = INST(x)->layout;
-    return boolean(L, is_class_object(c) &&
-                      memq(SYM(S(P_STANDARD_GENERIC_FUNCTION_CLASS))->value, INST(c)->slots[CL_CPL]));
+    return boolean(L, generic_function_p(L, args[0]));
+}
+
+/* (sys:%existing-gf name): the generic function NAME (a symbol or (SETF symbol)) names, when
+ * %ENSURE-GF (clos.lisp) would return it as it is: no function is traced and no program's method
+ * of ENSURE-GENERIC-FUNCTION-USING-CLASS exists; else NIL, and %ENSURE-GF decides */
+DEFPRIM(prim_pct_existing_gf) {
+    UNUSED_ARGS;
+    Obj name = args[0], f;
+    if (SYM(S(P_TRACED_FUNCTIONS))->value != NIL || SYM(S(P_PROGRAM_ENSURE_GF_METHODS_P))->value != NIL) return NIL;
+    if (is_type(name, T_SYMBOL)) {
+        if (SYM(name)->h.flags & (SYM_MACRO | SYM_SPECIAL_OP)) return NIL;
+        f = SYM(name)->function;
+    } else if (is_cons(name) && CAR(name) == S(SETF) && is_cons(CDR(name)) && CDR(CDR(name)) == NIL &&
+               is_type(CAR(CDR(name)), T_SYMBOL)) {
+        f = SYM(CAR(CDR(name)))->setf_function;
+    } else return NIL;
+    return generic_function_p(L, f) ? f : NIL;
 }
 
 /* LIST without X, a new list up to X's last occurrence sharing the rest (the direct-method lists
@@ -549,6 +568,7 @@ const PrimDef clos_select_prims[] = {
     {"%FIND-METHOD-1", PK_SYS, prim_pct_find_method_1, 3, 3, 0, "(gf qualifiers specializers)", NULL},
     {"%EMF-KEYS", PK_SYS, prim_pct_emf_keys, 2, 2, 0, "(gf methods)", NULL},
     {"%GENERIC-FUNCTION-P", PK_SYS, prim_pct_generic_function_p, 1, 1, 0, "(object)", NULL},
+    {"%EXISTING-GF", PK_SYS, prim_pct_existing_gf, 1, 1, 0, "(name)", NULL},
     {"%NOTE-DIRECT-METHOD", PK_SYS, prim_pct_note_direct_method, 3, 3, 0, "(specializers method add)", NULL},
     {"%CL-UNION-EQ", PK_SYS, prim_pct_cl_union_eq, 2, 2, 0, "(a b)", NULL},
     {"%PARSE-LAMBDA-LIST-INFO", PK_SYS, prim_pct_parse_lambda_list_info, 1, 1, 0, "(lambda-list)", NULL},

@@ -564,7 +564,9 @@
                            :format-arguments (list name result))))
 
 (defun %ensure-gf (name lambda-list-for-new)
-  ;; the generic function named NAME, made when there is none
+  ;; the generic function named NAME, made when there is none; one already there, untraced, is
+  ;; found by %EXISTING-GF (runtime/clos-select.c) without the checks below
+  (let ((f (%existing-gf name))) (if f (return-from %ensure-gf f)))
   (if (fboundp name)
       (let ((f (%untraced-fdefinition name)))
         (if (and (symbolp name) (macro-function name)) (%not-generic-error name))

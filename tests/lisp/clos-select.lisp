@@ -570,3 +570,26 @@
           heard
           (cs-owner-1 5) (cs-dependent 1)))
   (t t t (add-method) 1 3))
+
+;;; DEFMETHOD finds its generic function (%EXISTING-GF's fast path, else %ENSURE-GF's checks)
+(defmacro cs-a-macro (x) x)
+(defun cs-a-function (x) x)
+(defgeneric (setf cs-place) (v x))
+(defgeneric cs-traced (x))
+(defmethod cs-traced ((x t)) :t)
+(deftest clos-select.defmethod-finds-its-generic-function
+  (list (handler-case (progn (eval '(defmethod cs-a-macro ((x t)) x)) :added)
+          (error (e) (and (search "already names an ordinary function or a macro" (princ-to-string e)) t)))
+        (handler-case (progn (eval '(defmethod cs-a-function ((x t)) x)) :added)
+          (error (e) (and (search "already names an ordinary function or a macro" (princ-to-string e)) t)))
+        (progn (defmethod (setf cs-place) (v (x cons)) (setf (car x) v))
+               (let ((c (list 1))) (setf (cs-place c) 2) c))
+        (progn (trace cs-traced)
+               (unwind-protect
+                    (let ((*trace-output* (make-broadcast-stream)))
+                      (defmethod cs-traced ((x integer)) :integer)
+                      (list (cs-traced 1) (cs-traced :a)
+                            (length (sys::generic-function-methods (sys::%untraced-fdefinition 'cs-traced)))))
+                 (untrace cs-traced)))
+        (cs-traced 1))
+  (t t (2) (:integer :t 2) :integer))
