@@ -430,7 +430,7 @@ static Obj vec(Lisp *L, int n, const Obj *v) {
 }
 
 _Noreturn static void invalid_qualifiers(Lisp *L, Obj gf, Obj m) {
-    funcall2(L, intern_cstr(L, L->pkg_system, "%INVALID-QUALIFIERS-ERROR"), gf, m);
+    funcall2(L, S(P_INVALID_QUALIFIERS_ERROR), gf, m);
     err_simple(L, "invalid qualifiers of the method %S", m);
 }
 
