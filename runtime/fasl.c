@@ -172,6 +172,16 @@ static long fasl_cut(void *ctx, uintptr_t base, size_t *size) {
     return k;
 }
 
+/* The writer's survey asks the same without numbering anything. */
+static bool fasl_is_ref(void *ctx, uintptr_t base, size_t size) {
+    Refs *r = (Refs *)ctx;
+    if (r->cap) {
+        size_t i = refs_slot(r, base);
+        if (r->keys[i]) return r->vals[i] >= 0;
+    }
+    return ref_kind(r->L, (Obj)base, size) != 0;
+}
+
 /* ---- the reference table ---- */
 
 typedef struct Buf { unsigned char *p; size_t len, cap; } Buf;
@@ -236,7 +246,7 @@ DEFPRIM(prim_pct_fasl_write) {
     Refs refs;
     memset(&refs, 0, sizeof refs);
     refs.L = L;
-    ImageCut cut = {fasl_cut, &refs};
+    ImageCut cut = {fasl_cut, &refs, fasl_is_ref};
     ImageRegion ext[3];
     fasl_regions(L, ext);
     uintptr_t root = (uintptr_t)args[1];

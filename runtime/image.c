@@ -229,6 +229,7 @@ typedef struct Writer {
     const uintptr_t *hot; size_t nhot;                  /* image_write_layout: what goes first, uncompressed */
     size_t scanned_hot, atomic_hot;                     /* the bytes of each part written as they are */
     bool stats;                                         /* TINYCL_IMAGE_STATS: tally the blocks (imagestats.h) */
+    bool trim;                                          /* write the collector's objects without their last word when zero (below) */
     BlockMap owners;                                    /* for the tally: each block's owner */
 } Writer;
 
@@ -295,7 +296,7 @@ static void thread_stack(Writer *w) {
     w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 
-typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+typedef struct Block { uintptr_t base; size_t size; int kind; bool own; } Block;   /* OWN: one of the collector's objects */
 static bool find_block(const Writer *w, uintptr_t v, Block *b);
 
 static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
@@ -417,11 +418,13 @@ static bool find_block(const Writer *w, uintptr_t v, Block *b) {
     if (gb) {
         size_t size = 0;
         b->kind = GC_get_kind_and_size(gb, &size);
-        if (gc_parts_find(gb, size, v, b)) return true;
+        if (gc_parts_find(gb, size, v, b)) { b->own = false; return true; }
         b->base = (uintptr_t)gb;
         b->size = size;
+        b->own = true;
         return true;
     }
+    b->own = false;
     if (heap_find_block(w->loaded, v, b)) return true;
     for (size_t i = 0; i < w->nmore; i++)
         if (heap_find_block(&w->more[i], v, b)) return true;
@@ -446,15 +449,29 @@ static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
     return m->keys[i] == base ? &m->vals[i] : NULL;
 }
 
+/* ---- the collector's last word ----
+ * A small object of the collector's normal kind has at least one word past its end: the runtime
+ * asks for whole words (gc_alloc rounds a request up to words, and what asks the collector directly
+ * asks for pointer-sized structures and arrays), the collector adds a byte so that a pointer just
+ * past the end still holds the object, and rounds up to two words. So the last word of such a
+ * block is never part of its object, and a writer whose graph is read back but never collected
+ * object by object (a compiled file's, ImageCut) leaves it out when it is zero (always, unless
+ * the memory held something before, which a cleared allocation rules out). A block of a loaded
+ * graph keeps its size: its last word may be its object's. */
+#define TRIM_MAX 2048      /* the collector's small objects (MAXOBJBYTES): a large one is allocated otherwise */
+
 /* The bytes the block at BASE takes in the image, and its kind. */
 static size_t block_size(Writer *w, uintptr_t base, int *kind) {
-    Block b = {0, 0, GC_I_PTRFREE};
+    Block b = {0, 0, GC_I_PTRFREE, false};
     find_block(w, base, &b);
     int k = b.kind;
     size_t size = b.size;
     if (kind) *kind = k;
     uint64_t *cons_only = k == GC_I_PTRFREE ? NULL : survey_slot(&w->survey, base);
-    return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
+    if (cons_only && *cons_only && size >= sizeof(Cons)) return sizeof(Cons);
+    if (w->trim && b.own && k == GC_I_NORMAL && size >= 16 && size <= TRIM_MAX && ((const uint64_t *)base)[size / 8 - 1] == 0)
+        size -= 8;
+    return size;
 }
 
 /* Whether V points into the external region X, or just past its end: unless a block of collected
@@ -479,6 +496,10 @@ static uintptr_t heap_block(const Writer *w, uintptr_t v) {
 static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen, size_t *qcap) {
     uintptr_t base = heap_block(w, v);
     if (!base) return;
+    if (w->cut) {      /* a reference: written as its name, nothing of it is reached */
+        Block rb;
+        if (find_block(w, base, &rb) && w->cut->is_ref(w->cut->ctx, base, rb.size)) return;
+    }
     bool as_cons = v - base == TAG_CONS;
     if ((w->survey.count + 1) * 2 > w->survey.cap) map_grow(&w->survey);
     size_t i = map_slot(&w->survey, base);
@@ -503,7 +524,7 @@ static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
     size_t qlen = 0, qcap = 0;
     for (size_t i = 0; i < nroots; i++) survey_word(w, roots[i], &queue, &qlen, &qcap);
     for (size_t q = 0; q < qlen; q++) {
-        Block b = {0, 0, 0};
+        Block b = {0, 0, 0, false};
         find_block(w, queue[q], &b);
         const uintptr_t *src = (const uintptr_t *)queue[q];
         for (size_t i = 0; i < b.size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
@@ -878,9 +899,10 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
     size_t nbits_roots = (nroots + 63) / 64;
     uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
-    /* cons packing stops nowhere, so not with a cut: the survey would walk past the objects the
-     * caller cuts (and a padding word could name one the writer never reaches) */
-    if (!cut) survey(&w, roots, nroots);
+    /* cons packing: with a cut, only when the caller can say what it cuts without numbering it
+     * (the survey must not walk into the objects it cuts, nor number one the writer never reaches) */
+    w.trim = cut != NULL;
+    if (!cut || cut->is_ref) survey(&w, roots, nroots);
     for (size_t i = 0; i < nroots; i++) {
         bool rel;
         root_words[i] = encode_word(&w, roots[i], &rel, 0);

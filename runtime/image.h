@@ -54,8 +54,17 @@ unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots
  * to copy it, or K >= 0 (numbered densely from 0) with *SIZE the bytes a word may point past the
  * base. The image then records K as external region NEXTERNS + K, so the reader passes the
  * caller's regions followed by one region per cut object (the object the caller resolved, of the
- * same size). FN runs with the collector disabled: it must not allocate from it. */
-typedef struct ImageCut { long (*fn)(void *ctx, uintptr_t base, size_t *size); void *ctx; } ImageCut;
+ * same size). FN runs with the collector disabled: it must not allocate from it. IS_REF, when
+ * given, answers the same question without numbering anything (FN's answer will be K >= 0): the
+ * writer then surveys the graph first, to give conses two words (image.c), without walking into
+ * the references. Blocks of collected memory are written without the last word the collector
+ * adds past each object when it is zero (the caller's graph is read, never collected, object by
+ * object). */
+typedef struct ImageCut {
+    long (*fn)(void *ctx, uintptr_t base, size_t *size);
+    void *ctx;
+    bool (*is_ref)(void *ctx, uintptr_t base, size_t size);
+} ImageCut;
 unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                size_t nexterns, const ImageCut *cut, size_t *len, char *err);
 
