@@ -8,9 +8,13 @@
 #include "clos.h"
 #include "pathname.h"
 #include "access.h"
+#include "truename.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,34 +316,40 @@ DEFPRIM(prim_pct_fasl_write) {
 static _Thread_local unsigned char *slurp_kept;
 static _Thread_local size_t slurp_kept_cap;
 
-static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+/* The SIZE bytes (fstat's) of the open file FD: *LEN those read (fewer when the file was truncated
+ * meanwhile: its sizes then do not add up); NULL with errno set when it cannot be read. One read
+ * call, usually. */
+static unsigned char *slurp_fd(int fd, size_t size, size_t *len) {
     unsigned char *p = slurp_kept;
-    size_t n = 0, cap = p ? slurp_kept_cap : 0, got;
+    size_t n = 0, cap = p ? slurp_kept_cap : 0;
     slurp_kept = NULL;
     slurp_kept_cap = 0;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size >= 0 && (size_t)size + 1 > cap) {
-            unsigned char *q = (unsigned char *)realloc(p, (size_t)size + 1);
-            if (q) { p = q; cap = (size_t)size + 1; }
-        }
+    if (size + 1 > cap) {
+        unsigned char *q = (unsigned char *)realloc(p, size + 1);
+        if (!q) { free(p); errno = ENOMEM; return NULL; }
+        p = q;
+        cap = size + 1;
     }
-    rewind(f);
-    do {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            unsigned char *q = (unsigned char *)realloc(p, cap);
-            if (!q) { free(p); fclose(f); return NULL; }
-            p = q;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
+    while (n < size) {   /* what was written meanwhile past SIZE is not read: the checksums judge the rest */
+        ssize_t got = read(fd, p + n, size - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { int e = errno; free(p); errno = e; return NULL; }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
     *len = n;
     if (cap <= SLURP_KEEP) slurp_kept_cap = cap;   /* slurp_free keeps it */
+    return p;
+}
+
+static unsigned char *slurp(const char *path, size_t *len) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat st;
+    unsigned char *p = fstat(fd, &st) == 0 ? slurp_fd(fd, (size_t)st.st_size, len) : NULL;
+    int e = errno;
+    close(fd);
+    errno = e;
     return p;
 }
 
@@ -430,20 +440,48 @@ DEFPRIM(prim_pct_fasl_file_p) {
     return yes ? S(T) : NIL;
 }
 
-/* (sys:%fasl-read path) -> the object the file was written with, every reference resolved; a
- * FILE-ERROR saying why when the file is damaged or from another build. */
+#define UNIVERSAL_TIME_OF_EPOCH 2208988800LL    /* as FILE-WRITE-DATE counts */
+
+/* (sys:%fasl-read path &optional not-before) -> the object the file was written with, every
+ * reference resolved, the stand-ins pending (see %fasl-resolve) and the file's truename; a
+ * FILE-ERROR saying why when the file is damaged or from another build. With NOT-BEFORE (a
+ * universal time: its source's write date), the system loader's question: NIL and why, instead of
+ * an error, when the file is missing or unreadable, older than NOT-BEFORE, or refused as damaged,
+ * truncated or foreign, so that the loader compiles the source again; nothing of the file has run
+ * then. The file is opened once: its date, size, truename and contents all come from that. */
 DEFPRIM(prim_pct_fasl_read) {
-    UNUSED_ARGS;
     Obj pathobj = args[0];
+    bool cached = nargs > 1 && args[1] != NIL;
+    if (cached && !is_fixnum(args[1])) err_type(L, args[1], S(INTEGER));
     char *path = path_of(L, pathobj, false, "LOAD");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
+        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
+    }
+    if (cached && (long long)st.st_mtime + UNIVERSAL_TIME_OF_EPOCH < (long long)fixnum_val(args[1])) {
+        close(fd);
+        return values2(L, NIL, string_from_cstr(L, "it is older than its source"));
+    }
     size_t len = 0;
-    unsigned char *buf = slurp(path, &len);
-    if (!buf) err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(errno));
+    unsigned char *buf = S_ISREG(st.st_mode) ? slurp_fd(fd, (size_t)st.st_size, &len) : NULL;
+    int e = S_ISREG(st.st_mode) ? errno : EISDIR;
+    char real[PATH_MAX];
+    bool named = buf && truename_of_fd(fd, path, real);
+    close(fd);
+    if (!buf) {
+        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
+        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
+    }
     FaslHeader h;
     char err[IMAGE_ERRLEN];
     const char *why = fasl_refusal(buf, len, &h, false, err);
     if (why) {
         slurp_free(buf);
+        if (cached) return values2(L, NIL, string_from_cstr(L, why));
         err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
     }
     /* resolve the references (interning what must be), then rebuild the graph over them */
@@ -520,8 +558,9 @@ DEFPRIM(prim_pct_fasl_read) {
     slurp_free(buf);
     if (!ok && strstr(err, "external regions"))
         snprintf(err, sizeof err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
+    if (!ok && cached) return values2(L, NIL, string_from_cstr(L, err));
     if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, err);
-    return values2(L, (Obj)root, pending);
+    return values3(L, (Obj)root, pending, named ? pathname_from_native(L, real, false) : NIL);
 }
 
 /* (sys:%fasl-resolve items pending) -> the stand-ins still pending: each whose package exists now
@@ -545,7 +584,7 @@ DEFPRIM(prim_pct_fasl_resolve) {
 
 const PrimDef fasl_prims[] = {
     {"%FASL-WRITE", PK_SYS, prim_pct_fasl_write, 2, 2, 0, "(path object)", NULL},
-    {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 1, FN_MV, "(path)", NULL},
+    {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 2, FN_MV, "(path &optional not-before)", NULL},
     {"%FASL-RESOLVE", PK_SYS, prim_pct_fasl_resolve, 2, 2, 0, "(items pending)", NULL},
     {"%FASL-LOADABLE-P", PK_SYS, prim_pct_fasl_loadable_p, 1, 2, FN_MV, "(path &optional full)", NULL},
     {"%FASL-FILE-P", PK_SYS, prim_pct_fasl_file_p, 1, 1, 0, "(path)", NULL},

@@ -319,8 +319,9 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
                 (format *standard-output* "~&; wrote ~A~%" (namestring out)))
               (values out warnings-p failure-p)))))))
 
-(defun %load-compiled-file (pathname truename verbose print)
-  ;; LOAD of a file COMPILE-FILE wrote: run its items in order
+(defun %load-compiled-file (pathname truename verbose print &optional items pending)
+  ;; LOAD of a file COMPILE-FILE wrote: run its items in order (ITEMS and PENDING: what
+  ;; %FASL-READ gave the system loader, which read the file before deciding to load it)
   (let ((*load-pathname* pathname)
         (*load-truename* truename)
         (*package* *package*)
@@ -330,7 +331,8 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
       (fresh-line *standard-output*)
       (%load-semicolons *standard-output*)
       (format *standard-output* " loading ~S~%" truename))
-    (multiple-value-bind (items pending) (%fasl-read truename)
+    (unless items (multiple-value-setq (items pending) (%fasl-read truename)))
+    (progn
       (let* ((n (length items))
              (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
              (locations (and xref (svref xref 4)))
