@@ -441,54 +441,53 @@ DEFPRIM(prim_pct_fasl_file_p) {
 }
 
 #define UNIVERSAL_TIME_OF_EPOCH 2208988800LL    /* as FILE-WRITE-DATE counts */
+#define FASL_HEAD_READ ((size_t)16 << 10)       /* read first: the header, the table, the image's head */
 
-/* (sys:%fasl-read path &optional not-before) -> the object the file was written with, every
- * reference resolved, the stand-ins pending (see %fasl-resolve) and the file's truename; a
- * FILE-ERROR saying why when the file is damaged or from another build. With NOT-BEFORE (a
- * universal time: its source's write date), the system loader's question: NIL and why, instead of
- * an error, when the file is missing or unreadable, older than NOT-BEFORE, or refused as damaged,
- * truncated or foreign, so that the loader compiles the source again; nothing of the file has run
- * then. The file is opened once: its date, size, truename and contents all come from that. */
-DEFPRIM(prim_pct_fasl_read) {
-    Obj pathobj = args[0];
-    bool cached = nargs > 1 && args[1] != NIL;
-    if (cached && !is_fixnum(args[1])) err_type(L, args[1], S(INTEGER));
-    char *path = path_of(L, pathobj, false, "LOAD");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0) close(fd);
-        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
-        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
-    }
-    if (cached && (long long)st.st_mtime + UNIVERSAL_TIME_OF_EPOCH < (long long)fixnum_val(args[1])) {
-        close(fd);
-        return values2(L, NIL, string_from_cstr(L, "it is older than its source"));
-    }
-    size_t len = 0;
-    unsigned char *buf = S_ISREG(st.st_mode) ? slurp_fd(fd, (size_t)st.st_size, &len) : NULL;
-    int e = S_ISREG(st.st_mode) ? errno : EISDIR;
-    char real[PATH_MAX];
-    bool named = buf && truename_of_fd(fd, path, real);
-    close(fd);
-    if (!buf) {
-        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
-        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
-    }
+/* A compiled file being read (%fasl-read): open as FD, SIZE bytes; BUF (CAP bytes, the kept
+ * buffer) holds its first GOT bytes: its header, its reference table and its image's head. The
+ * image's parts are read from the file straight into their blocks (image_read_gc_fd). */
+typedef struct FaslRead {
+    Obj pathobj;
+    const char *path;
+    int fd;
+    size_t size, got, cap;
+    unsigned char *buf;
     FaslHeader h;
-    char err[IMAGE_ERRLEN];
-    const char *why = fasl_refusal(buf, len, &h, false, err);
-    if (why) {
-        slurp_free(buf);
-        if (cached) return values2(L, NIL, string_from_cstr(L, why));
-        err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
+    Obj pending;
+    uintptr_t root;
+    bool ok, named;
+    char err[IMAGE_ERRLEN], real[PATH_MAX];
+} FaslRead;
+
+/* The file's first NEED bytes in R's buffer (false when it ends first). */
+static bool fasl_head(FaslRead *r, size_t need) {
+    if (need <= r->got) return true;
+    if (need > r->size) return false;
+    if (need > r->cap) {
+        unsigned char *q = (unsigned char *)realloc(r->buf, need);
+        if (!q) return false;
+        r->buf = q;
+        r->cap = need;
     }
-    /* resolve the references (interning what must be), then rebuild the graph over them */
+    while (r->got < need) {
+        ssize_t n = pread(r->fd, r->buf + r->got, need - r->got, (off_t)r->got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        r->got += (size_t)n;
+    }
+    return true;
+}
+
+/* Resolve the references (interning what must be), then rebuild the graph over them: run under an
+ * unwind-protect that closes the file (an error here is a Lisp error: FIND-CLASS, the heap). */
+static void fasl_build(Lisp *L, FaslRead *r) {
+    FaslHeader h = r->h;
+    Obj pathobj = r->pathobj;
+    const char *path = r->path;
     size_t nregions = 3 + h.nrefs;
     ImageRegion *ext = (ImageRegion *)gc_alloc(L, nregions * sizeof *ext);   /* scanned: they hold objects */
     fasl_regions(L, ext);
-    const unsigned char *p = buf + sizeof h, *end = p + h.table_bytes;
+    const unsigned char *p = r->buf + sizeof h, *end = p + h.table_bytes;
     Obj pending = NIL;
     /* the entries of a package follow one another: its name is looked up once per run of them,
      * and a symbol's name is decoded into NAMEBUF, not made a string, to be interned */
@@ -497,14 +496,14 @@ DEFPRIM(prim_pct_fasl_read) {
     Obj last_pkg = NIL;
     uint32_t namebuf[256];
     for (uint32_t i = 0; i < h.nrefs; i++) {
-        if (end - p < 2) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (end - p < 2) err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path);
         int kind = p[0];
         HeapType type = (HeapType)p[1];
         p += 2;
         const char *pn, *sn = NULL;
         uint32_t pl, sl = 0;
         bool ok = take_string(&p, end, &pn, &pl) && (kind == REF_PACKAGE || take_string(&p, end, &sn, &sl));
-        if (!ok) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path);
         Obj pkg = last_pkg;
         if (!last_pn || pl != last_pl || memcmp(pn, last_pn, pl) != 0) {
             pkg = package_find(L, string_from_utf8(L, pn, pl));
@@ -521,11 +520,9 @@ DEFPRIM(prim_pct_fasl_read) {
             ext[3 + i] = (ImageRegion){stand_in, ref_size(type)};
             continue;
         }
-        if (pkg == NIL) {
-            slurp_free(buf);
+        if (pkg == NIL)
             err_file(L, pathobj, "Cannot load the compiled file %s: it needs the package %S, which does not exist.", path,
                      string_from_utf8(L, pn, pl));
-        }
         Obj o = pkg;
         if (kind != REF_PACKAGE) {
             int status;
@@ -545,22 +542,85 @@ DEFPRIM(prim_pct_fasl_read) {
             if (kind == REF_FUNCTION) o = SYM(sym)->function;
             else if (kind == REF_SETF_FUNCTION) o = SYM(sym)->setf_function;
             else if (kind == REF_CLASS) o = funcall1(L, intern_cstr(L, L->pkg_cl, "FIND-CLASS"), sym);
-            if (!is_heap(o) || heap_type(o) != type) {
-                slurp_free(buf);
+            if (!is_heap(o) || heap_type(o) != type)
                 err_file(L, pathobj, "Cannot load the compiled file %s: it refers to the %s of %S, which is not what it was when the file was compiled.",
                          path, kind == REF_CLASS ? "class" : "function", sym);
-            }
         }
         ext[3 + i] = (ImageRegion){o, ref_size(type)};
     }
-    uintptr_t root = 0;
-    bool ok = image_read_gc(L, buf + sizeof h + h.table_bytes, h.image_bytes, &root, 1, ext, nregions, err);
-    slurp_free(buf);
-    if (!ok && strstr(err, "external regions"))
-        snprintf(err, sizeof err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
-    if (!ok && cached) return values2(L, NIL, string_from_cstr(L, err));
-    if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, err);
-    return values3(L, (Obj)root, pending, named ? pathname_from_native(L, real, false) : NIL);
+    r->pending = pending;
+    size_t at = sizeof h + h.table_bytes;
+    r->ok = image_read_gc_fd(L, r->fd, at, h.image_bytes, r->buf + at, r->got - at, &r->root, 1, ext, nregions, r->err);
+    r->named = r->ok && truename_of_fd(r->fd, path, r->real);
+}
+
+/* (sys:%fasl-read path &optional not-before) -> the object the file was written with, every
+ * reference resolved, the stand-ins pending (see %fasl-resolve) and the file's truename; a
+ * FILE-ERROR saying why when the file is damaged or from another build. With NOT-BEFORE (a
+ * universal time: its source's write date), the system loader's question: NIL and why, instead of
+ * an error, when the file is missing or unreadable, older than NOT-BEFORE, or refused as damaged,
+ * truncated or foreign, so that the loader compiles the source again; nothing of the file has run
+ * then. The file is opened once: its date, size, truename and contents all come from that, and
+ * its image's parts are read straight into the blocks they live in. */
+DEFPRIM(prim_pct_fasl_read) {
+    Obj pathobj = args[0];
+    bool cached = nargs > 1 && args[1] != NIL;
+    if (cached && !is_fixnum(args[1])) err_type(L, args[1], S(INTEGER));
+    char *path = path_of(L, pathobj, false, "LOAD");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int e = 0;
+    if (fd < 0 || fstat(fd, &st) != 0) e = errno;
+    else if (!S_ISREG(st.st_mode)) e = EISDIR;
+    if (e) {
+        if (fd >= 0) close(fd);
+        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
+        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
+    }
+    if (cached && (long long)st.st_mtime + UNIVERSAL_TIME_OF_EPOCH < (long long)fixnum_val(args[1])) {
+        close(fd);
+        return values2(L, NIL, string_from_cstr(L, "it is older than its source"));
+    }
+    FaslRead r;
+    memset(&r, 0, sizeof r);
+    r.pathobj = pathobj;
+    r.path = path;
+    r.fd = fd;
+    r.size = (size_t)st.st_size;
+    r.buf = slurp_kept;
+    r.cap = slurp_kept ? slurp_kept_cap : 0;
+    slurp_kept = NULL;
+    slurp_kept_cap = 0;
+    /* the head: what the checks and the interning read (a table longer than the first read: more) */
+    bool whole = fasl_head(&r, r.size < FASL_HEAD_READ ? r.size : FASL_HEAD_READ);
+    if (whole && r.got >= sizeof r.h && memcmp(r.buf, FASL_MAGIC, 8) == 0) {
+        memcpy(&r.h, r.buf, sizeof r.h);
+        uint64_t image_at = sizeof r.h + r.h.table_bytes;
+        if (r.h.table_bytes <= r.size && r.h.image_bytes <= r.size && image_at + r.h.image_bytes == r.size) {
+            whole = fasl_head(&r, (size_t)image_at + 256 < r.size ? (size_t)image_at + 256 : r.size);
+            if (whole && r.got >= image_at)
+                whole = fasl_head(&r, (size_t)image_at + image_head_bytes(r.buf + image_at, r.got - (size_t)image_at));
+        }
+    }
+    const char *why = whole ? fasl_refusal(r.buf, r.size, &r.h, false, r.err) : "it is truncated or damaged (sizes do not add up)";
+    if (why) {
+        close(fd);
+        if (r.cap <= SLURP_KEEP) { slurp_kept_cap = r.cap; slurp_free(r.buf); } else free(r.buf);
+        if (cached) return values2(L, NIL, string_from_cstr(L, why));
+        err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
+    }
+    Frame guard;
+    LISP_UNWIND_PROTECT_BEGIN(L, &guard)
+        fasl_build(L, &r);
+    LISP_UNWIND_PROTECT_EXIT
+        close(fd);
+        if (r.cap <= SLURP_KEEP) { slurp_kept_cap = r.cap; slurp_free(r.buf); } else free(r.buf);
+    LISP_UNWIND_PROTECT_END
+    if (!r.ok && strstr(r.err, "external regions"))
+        snprintf(r.err, sizeof r.err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
+    if (!r.ok && cached) return values2(L, NIL, string_from_cstr(L, r.err));
+    if (!r.ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, r.err);
+    return values3(L, (Obj)r.root, r.pending, r.named ? pathname_from_native(L, r.real, false) : NIL);
 }
 
 /* (sys:%fasl-resolve items pending) -> the stand-ins still pending: each whose package exists now

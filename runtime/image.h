@@ -103,6 +103,15 @@ void image_file_verified(const unsigned char *buf, size_t len);
  * nothing points into them any more); for small graphs loaded many times, such as compiled files. */
 bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                    const ImageRegion *externs, size_t nexterns, char *err);
+/* The same, the image being the LEN bytes of the open file FD from OFFSET, of which HEAD holds the
+ * first HEADLEN (at least image_head_bytes of them): its two parts are read straight into their
+ * blocks, and the checksum taken there, so that the file is never copied whole in memory (an image
+ * with cold pages is read whole first). A file that ends early is refused as truncated. */
+bool image_read_gc_fd(Lisp *L, int fd, uint64_t offset, size_t len, const unsigned char *head, size_t headlen,
+                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns, char *err);
+/* The bytes of an image before its first part (its header's, at least), from BUF holding LEN of its
+ * first bytes: what image_read_gc_fd wants in HEAD. */
+size_t image_head_bytes(const unsigned char *buf, size_t len);
 /* For tests: look every C address up in the declared tables even when the executable is where the
  * writer's was (as a reader must when it is not); and give an image a test edited its checksum. */
 extern bool image_always_relink;
