@@ -21,6 +21,9 @@
 #include <stdatomic.h>
 #include <errno.h>
 #include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23      /* Linux 5.14 */
+#endif
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -1435,6 +1438,10 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         if (pf) {
             /* the parts straight from the file into their blocks (with their padding to a page,
              * which the file holds as zeros), then the checksum of the whole, part by part */
+            /* the blocks are usually fresh pages: faulted in by one call, not one fault per page
+             * in the copy (a kernel without it, or a block not page-aligned, refuses: no matter) */
+            madvise(scanned, ss, MADV_POPULATE_WRITE);
+            if (!((uintptr_t)atomic % PAGE)) madvise(atomic, as, MADV_POPULATE_WRITE);
             bool whole = read_fully(pf->fd, (unsigned char *)scanned, ss, pf->offset + h.scanned_at) &&
                          read_fully(pf->fd, (unsigned char *)atomic, as, pf->offset + h.atomic_at);
             Sum sum;
