@@ -1678,8 +1678,10 @@ loader found of its source before loading it (the truename when it checked that 
 there, the date when it decided between the compiled file and the source).")
 
 (defun %file-of (c)
-  (or *load-files* (return-from %file-of (list nil)))
-  (or (gethash c *load-files*) (setf (gethash c *load-files*) (list nil))))
+  ;; C's entry in *LOAD-FILES*, made when missing (a fresh one outside a system's load)
+  (if *load-files*
+      (or (gethash c *load-files*) (setf (gethash c *load-files*) (list nil)))
+      (list nil)))
 
 (defun %load-cached-file (fasl source-date)
   ;; true when the compiled file FASL was loaded: it is as new as its source and this build's,

@@ -332,30 +332,29 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
       (%load-semicolons *standard-output*)
       (format *standard-output* " loading ~S~%" truename))
     (unless items (multiple-value-setq (items pending) (%fasl-read truename)))
-    (progn
-      (let* ((n (length items))
-             (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
-             (locations (and xref (svref xref 4)))
-             (outer (%xref-save-state)))
-        (when xref (decf n))
-        (unwind-protect
-             (dotimes (i n)
-               (when pending (setq pending (%fasl-resolve items pending)))
-               ;; the definitions the item makes are where its form was in the source
-               (when locations (%set-source-location (svref locations i)))
-               (let ((item (svref items i)))
-                 (if (consp item)
-                     (setf (cdr item) (funcall (car item)))
-                     (let ((values (multiple-value-list (funcall item))))
-                       (when print
-                         (fresh-line *standard-output*)
-                         (%load-semicolons *standard-output*)
-                         (format *standard-output* " ~{~S~^, ~}~%" values))))))
-          (%xref-restore-state outer))
-        (when pending (setq pending (%fasl-resolve items pending)))
-        (when pending
-          (error 'simple-file-error :pathname truename
-                                    :format-control "The compiled file ~A needs the package ~S, which does not exist."
-                                    :format-arguments (list (namestring truename) (cadr (first pending)))))
-        (when xref (%xref-install xref))))
+    (let* ((n (length items))
+           (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
+           (locations (and xref (svref xref 4)))
+           (outer (%xref-save-state)))
+      (when xref (decf n))
+      (unwind-protect
+           (dotimes (i n)
+             (when pending (setq pending (%fasl-resolve items pending)))
+             ;; the definitions the item makes are where its form was in the source
+             (when locations (%set-source-location (svref locations i)))
+             (let ((item (svref items i)))
+               (if (consp item)
+                   (setf (cdr item) (funcall (car item)))
+                   (let ((values (multiple-value-list (funcall item))))
+                     (when print
+                       (fresh-line *standard-output*)
+                       (%load-semicolons *standard-output*)
+                       (format *standard-output* " ~{~S~^, ~}~%" values))))))
+        (%xref-restore-state outer))
+      (when pending (setq pending (%fasl-resolve items pending)))
+      (when pending
+        (error 'simple-file-error :pathname truename
+                                  :format-control "The compiled file ~A needs the package ~S, which does not exist."
+                                  :format-arguments (list (namestring truename) (cadr (first pending)))))
+      (when xref (%xref-install xref)))
     t))
