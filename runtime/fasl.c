@@ -309,9 +309,10 @@ DEFPRIM(prim_pct_fasl_write) {
 
 /* ---- reading ---- */
 
-/* The whole file. LOAD reads the compiled files of a system one after the other: the buffer of the
- * last one is kept for the next (per thread, up to SLURP_KEEP bytes), so that each does not get
- * megabytes of fresh pages from the kernel. slurp_free gives it back. */
+/* A buffer for a compiled file's head (%fasl-read: its parts go straight into their blocks) or, for
+ * %fasl-loadable-p's full check, the whole file. LOAD reads the compiled files of a system one
+ * after the other: the buffer of the last one is kept for the next (per thread, up to SLURP_KEEP
+ * bytes), so that each does not get fresh pages from the kernel. slurp_free gives it back. */
 #define SLURP_KEEP ((size_t)32 << 20)
 static _Thread_local unsigned char *slurp_kept;
 static _Thread_local size_t slurp_kept_cap;
