@@ -6,6 +6,10 @@
 #include "lstring.h"
 #include "gc.h"
 #include "gcdirty.h"
+#include "imagecold.h"
+#include "imagepages.h"
+#include "bootimage.h"
+#include "pathname.h"
 #include "package.h"
 #include "access.h"
 #include "docs.h"
@@ -105,6 +109,28 @@ DEFPRIM(prim_pct_image_dirty_pages) {
     return total ? values2(L, make_uint64(L, dirty), make_uint64(L, total)) : values2(L, NIL, NIL);
 }
 
+/* (sys:%image-pages directory may-write) -> :MAPPED, :WRITTEN or NIL, and the pages mapped: the
+ * boot image's cold pages not there yet mapped from the file of them in DIRECTORY (imagepages.h),
+ * written there first when it has no valid one and MAY-WRITE. The caller (the system loader)
+ * decides where, and whether the session may read and write there; NIL when this interpreter's
+ * image is not the executable's mapped at its address, or every page is there already. */
+DEFPRIM(prim_pct_image_pages) {
+    UNUSED_ARGS;
+    char *dir = pathname_native(L, pathname_merged(L, args[0]));
+    size_t len = 0, mapped = 0;
+    const unsigned char *img = bootimage_bytes(&len);
+    ImagePagesResult r = img && L->image_heap.fixed ? imagepages_use(img, len, dir, args[1] != NIL, &mapped) : IMAGEPAGES_NONE;
+    Obj what = r == IMAGEPAGES_MAPPED ? keyword(L, "MAPPED") : r == IMAGEPAGES_WRITTEN ? keyword(L, "WRITTEN") : NIL;
+    return values2(L, what, make_uint64(L, mapped));
+}
+
+/* (sys:%image-cold-pages) -> the boot image's cold pages inflated so far in this process, and
+ * those mapped from a file of them (sys:%image-pages) */
+DEFPRIM(prim_pct_image_cold_pages) {
+    UNUSED_ARGS;
+    return values2(L, make_uint64(L, imagecold_inflated()), make_uint64(L, imagecold_from_file()));
+}
+
 /* (sys:%time-zone universal-time) -> hours west of Greenwich (a rational), daylight-saving-p,
  * for the local time zone at that moment */
 DEFPRIM(prim_pct_time_zone) {
@@ -151,6 +177,8 @@ const PrimDef system_prims[] = {
     {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
     {"%GC-COUNT", PK_SYS, prim_pct_gc_count, 0, 0, 0, "()", NULL},
     {"%IMAGE-DIRTY-PAGES", PK_SYS, prim_pct_image_dirty_pages, 0, 0, FN_MV, "()", NULL},
+    {"%IMAGE-PAGES", PK_SYS, prim_pct_image_pages, 2, 2, FN_MV, "(directory may-write)", NULL},
+    {"%IMAGE-COLD-PAGES", PK_SYS, prim_pct_image_cold_pages, 0, 0, FN_MV, "()", NULL},
     {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
     {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", "The name of this Lisp implementation, as a string."},
     {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", "The version of this Lisp implementation, as a string."},
