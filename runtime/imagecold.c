@@ -212,8 +212,12 @@ bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n,
 #define RUN_AFTER 64
 #define RUN_PAGES 16
 static size_t run_fixed;
+/* Set while a file of the pages is about to be mapped (imagecold_expect): the pages touched
+ * until then come alone, since the run around each would soon be mapped for less. */
+static atomic_bool expecting;
 static size_t run_pages(size_t so_far) {
     if (run_fixed) return run_fixed;
+    if (atomic_load_explicit(&expecting, memory_order_relaxed)) return 1;
     return so_far < RUN_AFTER ? 1 : RUN_PAGES;
 }
 
@@ -494,6 +498,8 @@ size_t imagecold_adopt(const unsigned char *data, int fd, uint64_t at) {
     }
     return mapped;
 }
+
+void imagecold_expect(bool on) { atomic_store_explicit(&expecting, on, memory_order_relaxed); }
 
 size_t imagecold_from_file(void) { return atomic_load_explicit(&from_file, memory_order_relaxed); }
 

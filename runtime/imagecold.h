@@ -72,6 +72,9 @@ size_t imagecold_absent(const unsigned char *data);
  * (imagepages.c checks them first). A page whose file no longer holds it (truncated since: a
  * SIGBUS) is inflated then, as if it had never been mapped. Returns the pages mapped. */
 size_t imagecold_adopt(const unsigned char *data, int fd, uint64_t at);
+/* ON: such a file is about to be adopted, so a fault brings in its page alone (not the run
+ * around it) until imagecold_expect(false). */
+void imagecold_expect(bool on);
 /* Pages mapped from such a file so far in this process (less those inflated after a SIGBUS). */
 size_t imagecold_from_file(void);
 

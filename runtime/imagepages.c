@@ -170,6 +170,21 @@ int imagepages_write(const unsigned char *buf, size_t len, int dirfd) {
     return -1;
 }
 
+/* DIR and its parents made where missing (as ensure-directories-exist would). */
+static void make_dirs(const char *dir) {
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) return;
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != 0) continue;
+        char c = path[i];
+        path[i] = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) return;
+        path[i] = c;
+    }
+}
+
 /* A file found valid stays open for the rest of the process: an interpreter that maps the image
  * again (a session made after the first was freed) maps its pages without checking them again. */
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -192,6 +207,7 @@ ImagePagesResult imagepages_use(const unsigned char *buf, size_t len, const char
         r = IMAGEPAGES_MAPPED;
     } else {
         char name[IMAGEPAGES_NAMELEN];
+        if (may_write) make_dirs(dir);
         int dirfd = imagepages_name(buf, len, name) ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
         if (dirfd >= 0) {
             fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

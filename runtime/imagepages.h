@@ -46,7 +46,8 @@ bool imagepages_valid(const unsigned char *buf, size_t len, int fd);
  * other images' files there; returns a descriptor open on it, or -1. */
 int imagepages_write(const unsigned char *buf, size_t len, int dirfd);
 /* When pages of the image BUF, mapped at its address (imagecold_map), are not there yet: map them
- * from DIR's file, valid, or written first when MAY_WRITE. *MAPPED: the pages mapped. */
+ * from DIR's file, valid, or written first when MAY_WRITE (DIR made first if missing). *MAPPED:
+ * the pages mapped. */
 ImagePagesResult imagepages_use(const unsigned char *buf, size_t len, const char *dir, bool may_write, size_t *mapped);
 
 #endif

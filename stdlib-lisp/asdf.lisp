@@ -1657,9 +1657,8 @@ looked up are written (the others may be of directories long gone).")
 
 (defun %system-cache-root ()
   ;; the cache directory; the first time a session asks, the boot image's pages are mapped from there
-  (let ((root (%system-cache-location)))
-    (unless *image-pages-tried* (%use-image-pages root))
-    root))
+  (unless *image-pages-tried* (%use-image-pages))
+  (%system-cache-location))
 
 (defun %system-cache-location ()
   (let ((xdg (getenv "XDG_CACHE_HOME")))
@@ -1673,27 +1672,32 @@ looked up are written (the others may be of directories long gone).")
 
 ;;; The boot image's cold pages (docs/internals.md, "The boot image's cold pages mapped from the
 ;;; cache"): a plain start inflates none of them, but loading a system touches most, each costing
-;;; a fault and an inflate. So the first time a session needs the cache directory (to read the
-;;; source registry's listings, or a compiled file), it has the runtime map them from a file there
-;;; that holds them inflated, written by the first process that finds none valid
-;;; (sys:%image-pages). The directory must be readable and, for writing the file, writable under
-;;; the session's rules, as for the compiled files. *IMAGE-PAGES* NIL turns it off (and so does
-;;; TINYCL_IMAGE_PAGES=0 in the environment).
+;;; a fault and an inflate. So the first time a session needs the cache directory (FIND-SYSTEM and
+;;; LOAD-SYSTEM ask first), it has the runtime map them from a file there that holds them
+;;; inflated, written by the first process that finds none valid (sys:%image-pages: the session's
+;;; access rules decide whether it may read and write there, as for the compiled files).
+;;; *IMAGE-PAGES* NIL turns it off (and so does TINYCL_IMAGE_PAGES=0 in the environment).
 (defvar *image-pages* t
   "True: the system loader maps the boot image's pages from a file in its cache directory instead of inflating them.")
 
 (defvar *image-pages-tried* nil "True once this session asked for the image's pages.")
 
-(defun %use-image-pages (root)
+(defun %use-image-pages ()
   (setq *image-pages-tried* t)
-  (when (and *image-pages* root)
-    (ignore-errors
-     (let ((may-write (ignore-errors
-                       (sys::%check-access root :output "COMPILE-FILE")
-                       (ensure-directories-exist root)
-                       t)))
-       (sys::%check-access root :input "LOAD")
-       (sys::%image-pages root may-write)))))
+  (when *image-pages*
+    ;; the pages touched until the call come one at a time (sys:%image-pages ends that)
+    (let ((dir nil))
+      (unwind-protect (progn (sys::%image-pages-soon) (setq dir (%image-pages-directory)))
+        (sys::%image-pages dir)))))
+
+(defun %image-pages-directory ()
+  ;; %system-cache-location's directory as a namestring, made of strings where it can: the code of
+  ;; the pathname functions and of IGNORE-ERRORS is itself in pages not yet inflated (about 30)
+  (let ((xdg (getenv "XDG_CACHE_HOME")))
+    (cond ((and (not *system-cache-directory*) xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
+           (concatenate 'string xdg (if (char= (char xdg (1- (length xdg))) #\/) "" "/")
+                        "tinycl/" (lisp-implementation-version) "/"))
+          (t (let ((root (%system-cache-location))) (and root (namestring root)))))))
 
 (defun %system-cache-file (truename)
   ;; the compiled file for the source TRUENAME, or NIL when there is no usable cache
