@@ -210,7 +210,8 @@ ImagePagesResult imagepages_use(const unsigned char *buf, size_t len, const char
         if (may_write) make_dirs(dir);
         int dirfd = imagepages_name(buf, len, name) ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
         if (dirfd >= 0) {
-            fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+            /* not blocking: a FIFO of that name must not hang the process (it is then refused) */
+            fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
             if (fd >= 0 && imagepages_valid(buf, len, fd)) {
                 r = IMAGEPAGES_MAPPED;
             } else {

@@ -182,6 +182,17 @@ other="$(dirname "$file")/image-0123456789abcdef.pages"
 cp "$file" "$other" && rm -f "$file"
 XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" >/dev/null 2>&1
 if [ -f "$file" ] && [ ! -e "$other" ]; then pass; else fail "another build's file of pages was kept"; fi
+# a FIFO of that name is not opened for reading (which would wait for a writer) but replaced; a
+# directory of that name cannot be: the pages are inflated as without a file
+rm -f "$file" && mkfifo "$file"
+out=$(XDG_CACHE_HOME="$xdg" timeout 30 "$T" -q -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${2:-0}" -gt 1000 ] && [ -f "$file" ]; then pass; else fail "a FIFO in place of the file of pages: $out"; fi
+rm -f "$file" && mkdir "$file"
+out=$(XDG_CACHE_HOME="$xdg" timeout 30 "$T" -q -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${1:-0}" -gt 500 ]; then pass; else fail "a directory in place of the file of pages: $out"; fi
+rmdir "$file"
 # where the session may not write the cache (a sandbox), none is written and the loader works
 sandxdg="$BUILD/pages-sandbox.$$"
 rm -rf "$sandxdg"
