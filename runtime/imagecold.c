@@ -402,7 +402,8 @@ static bool rescue(Range *r, char *lo, size_t p) {
 static void on_bus(int sig, siginfo_t *si, void *uc) {
     int saved = errno;
     char *a = (char *)si->si_addr;
-    for (size_t i = 0; i < MAX_RANGES; i++) {
+    /* only a page past the end of its file (BUS_ADRERR; a memory error is not ours to mend) */
+    for (size_t i = 0; si->si_code == BUS_ADRERR && i < MAX_RANGES; i++) {
         char *lo = atomic_load_explicit(&ranges[i].lo, memory_order_acquire);
         if (!lo || a < lo || a >= lo + ranges[i].npages * IMAGECOLD_PAGE) continue;
         size_t p = (size_t)(a - lo) / IMAGECOLD_PAGE;
