@@ -1707,9 +1707,26 @@ looked up are written (the others may be of directories long gone).")
                                       :name (pathname-name truename) :type "fasl")
                        root))))
 
-(defun %fresh-cached-file-p (fasl source)
-  (let ((fd (ignore-errors (file-write-date fasl))) (sd (file-write-date source)))
-    (and fd sd (>= fd sd) (ignore-errors (sys::%fasl-loadable-p fasl)))))
+(defvar *load-files* nil
+  "While a system's files load: a table from each component to (truename . write-date), what the
+loader found of its source before loading it (the truename when it checked that every file is
+there, the date when it decided between the compiled file and the source).")
+
+(defun %file-of (c)
+  ;; C's entry in *LOAD-FILES*, made when missing (a fresh one outside a system's load)
+  (if *load-files*
+      (or (gethash c *load-files*) (setf (gethash c *load-files*) (list nil)))
+      (list nil)))
+
+(defun %load-cached-file (fasl source-date)
+  ;; true when the compiled file FASL was loaded: it is as new as its source and this build's,
+  ;; read and checked whole (one open) before anything of it runs. NIL when it is missing,
+  ;; stale, damaged or foreign: nothing of it ran, and the loader compiles the source again
+  (multiple-value-bind (items pending truename) (sys::%fasl-read fasl source-date)
+    (when items
+      (sys::%load-compiled-file (merge-pathnames fasl) (or truename (probe-file fasl)) *load-verbose* *load-print*
+                                items pending)
+      t)))
 
 (defun %compile-into-cache (source fasl)
   ;; true when FASL was written without errors; never signals (a failure means loading the source)
@@ -1729,16 +1746,16 @@ looked up are written (the others may be of directories long gone).")
   ;; loading a source file stands for compiling it and loading the result, so the file is
   ;; also the one being compiled (code reads *COMPILE-FILE-TRUENAME* with #. to find its files)
   (let* ((file (component-pathname c))
-         (truename (or (probe-file file) file))
+         (known (%file-of c))
+         (truename (or (car known) (probe-file file) file))
          (fasl (ignore-errors (%system-cache-file truename)))
          (*compile-file-pathname* file)
          (*compile-file-truename* truename))
-    (if (and fasl
-             (ignore-errors (sys::%check-access fasl :input "LOAD"))
-             (or (%fresh-cached-file-p fasl truename)
-                 (%compile-into-cache truename fasl)))
-        (load fasl)
-        (load file))))
+    (cond ((not (and fasl (ignore-errors (sys::%check-access fasl :input "LOAD"))))
+           (load file))
+          ((%load-cached-file fasl (setf (cdr known) (ignore-errors (file-write-date truename)))))
+          ((%compile-into-cache truename fasl) (load fasl))
+          (t (load file)))))
 
 (defun %perform-load (operation c)
   (let ((file (component-pathname c)))
@@ -1764,14 +1781,17 @@ looked up are written (the others may be of directories long gone).")
 (defun %load-one-system (system)
   (let* ((name (component-name system))
          (files (%load-plan-files system))
-         (operation (make-operation 'load-op)))
-    ;; every file is there before anything loads
+         (operation (make-operation 'load-op))
+         (found (make-hash-table :test 'eq)))
+    ;; every file is there before anything loads (its truename kept for the load)
     (dolist (c files)
-      (let ((p (component-pathname c)))
-        (unless (probe-file* p)
+      (let* ((p (component-pathname c))
+             (truename (probe-file* p)))
+        (unless truename
           (error 'missing-component :requires (component-name c) :parent (component-parent c)
                                     :detail (format nil "the file ~A does not exist~A"
-                                                    (namestring p) (%where system))))))
+                                                    (namestring p) (%where system))))
+        (setf (gethash c found) (list truename))))
     (when (member system *systems-being-loaded*)
       (error 'circular-dependency :components (reverse (cons system (ldiff *systems-being-loaded* (cdr (member system *systems-being-loaded*)))))))
     (%progress "Loading system ~A (~D file~:P)" name (length files))
@@ -1781,6 +1801,7 @@ looked up are written (the others may be of directories long gone).")
            (ok nil))
       (unwind-protect
            (let* ((*systems-being-loaded* (cons system *systems-being-loaded*))
+                  (*load-files* found)
                   (old-hook sys::*definition-hook*)
                   (sys::*definition-hook*
                     #'(lambda (kind def-name)
@@ -1811,9 +1832,11 @@ looked up are written (the others may be of directories long gone).")
                                     :elapsed elapsed
                                     :packages (sort (mapcar #'package-name created) #'string<)
                                     :definitions (reverse (car definitions))
+                                    ;; each file's date as the load found it: a change since is newer
                                     :files (mapcar #'(lambda (c)
-                                                       (let ((p (component-pathname c)))
-                                                         (cons p (ignore-errors (file-write-date p)))))
+                                                       (let ((p (component-pathname c))
+                                                             (date (cdr (gethash c found))))
+                                                         (cons p (or date (ignore-errors (file-write-date p))))))
                                                    files)
                                     :order (incf (car *record-counter*)))))
         (setf (gethash name *image-systems*) record)
