@@ -1194,8 +1194,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
         a = as ? mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at))
                : want_a;
     ok = s == want_s && a == want_a;
-    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot);
-    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE);
+    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot, 0);
+    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE, x.ncold_s);
     if (!ok) {
         if (cs) { imagecold_forget(want_s + ss, PAGE); munmap(want_s + ss, x.ncold_s * PAGE); }
         if (ca) { imagecold_forget(want_a + as, PAGE); munmap(want_a + as, x.ncold_a * PAGE); }
@@ -1611,6 +1611,21 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len) {
     memcpy(&h, buf, sizeof h);
     return h.scanned_at < len ? (size_t)h.scanned_at : 0;
 }
+
+bool image_cold_pages(const unsigned char *buf, size_t len, const uint32_t **offs, const unsigned char **data,
+                      size_t *pages, uint64_t *sum) {
+    ImageHeader h;
+    if (len < sizeof h) return false;
+    memcpy(&h, buf, sizeof h);
+    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
+    Sections x = sections(&h);
+    *data = cold_data(buf, &h, &x, offs);
+    *pages = x.ncold_s + x.ncold_a;
+    *sum = h.checksum;
+    return true;
+}
+
+uint64_t image_sum(const void *p, size_t n) { return checksum((const unsigned char *)p, n); }
 
 bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages) {
     ImageHeader h;

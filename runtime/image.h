@@ -141,6 +141,15 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len);
  * index of PAGES + 1 32-bit offsets, then the data); false when it has none. For the tests. */
 bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages);
 
+/* The same for a reader of the pages themselves (imagepages.c): the index (*OFFS, PAGES + 1
+ * offsets into *DATA, which starts with the dictionary), as map_fixed hands them to imagecold_map,
+ * and the checksum the header records, which names the image; false when it has none. */
+bool image_cold_pages(const unsigned char *buf, size_t len, const uint32_t **offs, const unsigned char **data,
+                      size_t *pages, uint64_t *sum);
+/* The checksum images use (Fletcher's on 64-bit words over 64-byte blocks), of the N bytes at P
+ * (N a multiple of 64). */
+uint64_t image_sum(const void *p, size_t n);
+
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);
 

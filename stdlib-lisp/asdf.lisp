@@ -1415,6 +1415,7 @@ looked up are written (the others may be of directories long gone).")
           (register-system system))))))
 
 (defun find-system (name &optional (error-p t))
+  (unless *image-pages-tried* (%system-cache-root))     ; before the search touches the image's pages
   (if (typep name 'system)
       name
       (let* ((name (coerce-name name))
@@ -1655,14 +1656,48 @@ looked up are written (the others may be of directories long gone).")
   "When set, the directory the cache keeps its compiled files in, instead of $XDG_CACHE_HOME/tinycl/<version>/.")
 
 (defun %system-cache-root ()
+  ;; the cache directory; the first time a session asks, the boot image's pages are mapped from there
+  (unless *image-pages-tried* (%use-image-pages))
+  (%system-cache-location))
+
+(defun %system-cache-location ()
   (let ((xdg (getenv "XDG_CACHE_HOME")))
     (if *system-cache-directory*
-        (return-from %system-cache-root (ensure-directory-pathname *system-cache-directory*)))
+        (return-from %system-cache-location (ensure-directory-pathname *system-cache-directory*)))
     (ignore-errors
      (merge-pathnames (make-pathname :directory (list :relative "tinycl" (lisp-implementation-version)))
                       (if (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
                           (pathname (if (char= (char xdg (1- (length xdg))) #\/) xdg (concatenate 'string xdg "/")))
                           (merge-pathnames (make-pathname :directory '(:relative ".cache")) (user-homedir-pathname)))))))
+
+;;; The boot image's cold pages (docs/internals.md, "The boot image's cold pages mapped from the
+;;; cache"): a plain start inflates none of them, but loading a system touches most, each costing
+;;; a fault and an inflate. So the first time a session needs the cache directory (FIND-SYSTEM and
+;;; LOAD-SYSTEM ask first), it has the runtime map them from a file there that holds them
+;;; inflated, written by the first process that finds none valid (sys:%image-pages: the session's
+;;; access rules decide whether it may read and write there, as for the compiled files).
+;;; *IMAGE-PAGES* NIL turns it off (and so does TINYCL_IMAGE_PAGES=0 in the environment).
+(defvar *image-pages* t
+  "True: the system loader maps the boot image's pages from a file in its cache directory instead of inflating them.")
+
+(defvar *image-pages-tried* nil "True once this session asked for the image's pages.")
+
+(defun %use-image-pages ()
+  (setq *image-pages-tried* t)
+  (when *image-pages*
+    ;; the pages touched until the call come one at a time (sys:%image-pages ends that)
+    (let ((dir nil))
+      (unwind-protect (progn (sys::%image-pages-soon) (setq dir (%image-pages-directory)))
+        (sys::%image-pages dir)))))
+
+(defun %image-pages-directory ()
+  ;; %system-cache-location's directory as a namestring, made of strings where it can: the code of
+  ;; the pathname functions and of IGNORE-ERRORS is itself in pages not yet inflated (about 30)
+  (let ((xdg (getenv "XDG_CACHE_HOME")))
+    (cond ((and (not *system-cache-directory*) xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
+           (concatenate 'string xdg (if (char= (char xdg (1- (length xdg))) #\/) "" "/")
+                        "tinycl/" (lisp-implementation-version) "/"))
+          (t (let ((root (%system-cache-location))) (and root (namestring root)))))))
 
 (defun %system-cache-file (truename)
   ;; the compiled file for the source TRUENAME, or NIL when there is no usable cache
@@ -1872,6 +1907,7 @@ there, the date when it decided between the compiled file and the source).")
 
 (defun load-system (system &rest keys &key force force-not verbose version &allow-other-keys)
   (declare (ignore keys verbose))
+  (unless *image-pages-tried* (%system-cache-root))     ; before the load touches the image's pages
   (let ((s (if (typep system 'system) system (%find-root system nil))))
     (when (and version (not (version-satisfies s version)))
       (error 'missing-component-of-version :requires (component-name s) :version version))
