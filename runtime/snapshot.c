@@ -616,7 +616,11 @@ DEFPRIM(prim_pct_boot_packages) {
 /* The eq table of every symbol with a record (L->boot_symbols), built on demand. */
 static Obj recorded_symbols(Lisp *L) {
     if (L->boot_symbols == NIL) {
-        Obj h = hash_new(L, HT_EQ, 8192);
+        /* sized for the records there are (about 4,500 from the boot image): a table made larger
+         * is memory a load's first commit clears and faults in for nothing */
+        size_t n = 0;
+        for (Obj r = VEC(L->boot_snapshot)->data[2]; r != NIL; r = CDR(r)) n++;
+        Obj h = hash_new(L, HT_EQ, n);
         for (Obj r = VEC(L->boot_snapshot)->data[2]; r != NIL; r = CDR(r)) hash_put(L, h, VEC(CAR(r))->data[0], S(T));
         L->boot_symbols = h;
     }
