@@ -697,6 +697,12 @@ static bool same_attributes(Obj a, Obj b) {
 }
 
 void snapshot_note_table_change(Lisp *L, Obj pkg, Obj sym, int before) {
+    /* a commit merges the journal into the records of recorded packages only: a package the
+     * snapshot does not list now (made since it was taken: a loaded system's, before its load is
+     * committed, or the user's) has no record to merge into, and one recorded later is recorded
+     * whole then, so what happens to its tables until it is listed is never read */
+    Obj snap = L->boot_snapshot;
+    if (snap == NIL || !member_eq(pkg, VEC(snap)->data[0])) return;
     Obj e = make_vector(L, 3, NIL);
     VEC(e)->data[0] = pkg;
     VEC(e)->data[1] = sym;
