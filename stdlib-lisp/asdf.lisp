@@ -1512,16 +1512,13 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
   ;; from %HASH-TABLE-CHANGES, kept as they are), replace older kept entries of the same keys (EQ,
   ;; as %HASH-TABLE-CHANGES gives the table's own keys)
   (let ((kept (assoc table (car *kept-registry-entries*) :test #'eq))
-        (keys (cdr (assoc table (car *kept-registry-keys*) :test #'eq)))
-        (again nil))
+        (keys (cdr (assoc table (car *kept-registry-keys*) :test #'eq))))
     (unless kept
       (setq kept (cons table nil)
             keys (make-hash-table :test 'eq :size (max 16 (length changes))))
       (push kept (car *kept-registry-entries*))
       (push (cons table keys) (car *kept-registry-keys*)))
-    (dolist (e changes)
-      (if (gethash (car e) keys) (setq again t) (setf (gethash (car e) keys) t)))
-    (when again
+    (when (sys::%hash-table-add-keys keys changes)
       ;; a key kept before (only a reload comes here): its older entry goes
       (let ((seen (make-hash-table :test 'eq)))
         (dolist (e changes) (setf (gethash (car e) seen) t))

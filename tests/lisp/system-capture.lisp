@@ -110,6 +110,18 @@
           (assoc "failed" (cdr (assoc *cap-table* (car asdf::*kept-registry-entries*))) :test #'string=)))
   (0 nil))
 
+(deftest hash-table-add-keys
+  ;; the index of kept keys, filled in C: true when a key was there already
+  (let ((h (make-hash-table :test 'eq)) (k (list :k)))
+    (list (sys::%hash-table-add-keys h (list (cons :a 1) (cons k 2)))
+          (sys::%hash-table-add-keys h (list (cons :b 1)))
+          (sys::%hash-table-add-keys h (list (cons :c 1) (cons k 3)))
+          (sys::%hash-table-add-keys h nil)
+          (hash-table-count h)
+          (gethash k h)
+          (handler-case (sys::%hash-table-add-keys h '(1 2)) (type-error () :type-error))))
+  (nil nil t nil 4 t :type-error))
+
 ;;; The root of the cache of compiled files is computed once for what it comes from, and again when
 ;;; that changes (the variable, or XDG_CACHE_HOME: simulated by redefining the loader's GETENV).
 
