@@ -669,8 +669,13 @@
                                                    (not (find #\/ given :from-end t :start (max 0 (1- (length given)))))
                                                    (%given-file-type component given))))
           (dirp (parse-unix-namestring (component-name component) :want-directory t))
-          (t (parse-unix-namestring (component-name component)
-                                    :type (and (typep component 'file-component) (%file-type component)))))))
+          (t (let ((name (component-name component))
+                   (type (and (typep component 'file-component) (%file-type component))))
+               (if (and (stringp type) (stringp name) (plusp (length name)) (not (find #\/ name)))
+                   ;; the usual file component, "name" and its type: what PARSE-UNIX-NAMESTRING
+                   ;; makes of it, without splitting the name
+                   (make-pathname :directory nil :name name :type type)
+                   (parse-unix-namestring name :type type)))))))
 
 (defun %given-file-type (component given)
   ;; an explicit :PATHNAME "x.y" of a source file names the file itself

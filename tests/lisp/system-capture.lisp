@@ -23,9 +23,9 @@
     (defmethod cap-new-gf ((x t)) :new)
     (defmethod cap-old-gf ((x string)) :string)
     (asdf::%commit-capture cap)
-    (list (cap-kept-gf-p #'cap-new-gf)
+    (list (cap-kept-gf-p (fdefinition 'cap-new-gf))
           (- (length (car asdf::*kept-generic-functions*)) kept)   ; that one alone
-          (cap-kept-methods #'cap-new-gf)                           ; come with their function
+          (cap-kept-methods (fdefinition 'cap-new-gf))                           ; come with their function
           (cap-kept-methods #'cap-old-gf)                           ; the method from before is not the load's
           (cap-kept-gf-p #'cap-old-gf)))
   (t 1 nil (string) nil))
@@ -39,7 +39,7 @@
     (defgeneric cap-new-gf-2 (x))
     (defmethod cap-old-gf ((x character)) :char)
     (asdf::%commit-capture cap)
-    (list (cap-kept-gf-p #'cap-new-gf-2)
+    (list (cap-kept-gf-p (fdefinition 'cap-new-gf-2))
           (- (length (car asdf::*kept-generic-functions*)) kept)
           (cap-kept-methods #'cap-old-gf)))
   (t 1 (character string)))
@@ -151,3 +151,17 @@
       (setf (fdefinition 'asdf::getenv) old
             asdf::*system-cache-directory* saved)))
   (t t t t t "/tmp/cap-dir/"))
+
+;;; A file component's relative pathname: the usual case ("name" and the type of its class) is made
+;;; directly; it must be the pathname PARSE-UNIX-NAMESTRING makes of the name and type.
+
+(deftest component-relative-pathnames-as-parsed
+  (let ((system (make-instance 'asdf:system :name "cap-paths")))
+    (loop for name in '("api" "a.b" "x-y_z" "dots.in.name" "sub/file" "up/../f" ".hidden" "v1.2")
+          collect (let ((c (make-instance 'asdf:cl-source-file :name name :parent system)))
+                    (list name
+                          (equal (asdf:component-relative-pathname c)
+                                 (uiop:parse-unix-namestring name :type "lisp"))
+                          (namestring (asdf:component-relative-pathname c))))))
+  (("api" t "api.lisp") ("a.b" t "a.b.lisp") ("x-y_z" t "x-y_z.lisp") ("dots.in.name" t "dots.in.name.lisp")
+   ("sub/file" t "sub/file.lisp") ("up/../f" t "f.lisp") (".hidden" t ".hidden.lisp") ("v1.2" t "v1.2.lisp")))
