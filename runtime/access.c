@@ -365,6 +365,15 @@ bool access_readable(Lisp *L, const char *native) {
     return ok;
 }
 
+bool access_writable(Lisp *L, const char *native) {
+    Access *a = policy(L);
+    if (!a || (!a->restricted && !a->protect_path)) return true;
+    char *r = access_resolve(native);
+    bool ok = r && !protected_path(a, r) && (!a->restricted || access_allows(a, r, ACCESS_WRITE));
+    free(r);
+    return ok;
+}
+
 static bool protected_file(const Access *a, const struct stat *st) {
     for (int i = 0; i < a->nprotect; i++)
         if (a->protect[i].dev == st->st_dev && a->protect[i].ino == st->st_ino) return true;

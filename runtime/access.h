@@ -56,6 +56,8 @@ bool access_allows(const Access *a, const char *resolved, AccessMode mode);
 void access_check(Lisp *L, const char *native, AccessMode mode, const char *operation, Obj pathname);
 /* Quietly: whether NATIVE may be read (DIRECTORY leaves out what may not). */
 bool access_readable(Lisp *L, const char *native);
+/* Quietly: whether NATIVE may be written. */
+bool access_writable(Lisp *L, const char *native);
 /* Signal TINYCL:ACCESS-DENIED when NATIVE (before an open) or FD (after it; closed first) is
  * the same open file as a protected descriptor. FD < 0: check NATIVE only. */
 void access_check_protected(Lisp *L, const char *native, int fd, Obj pathname);

@@ -124,6 +124,18 @@ void ctx_push_bind(ACtx *c, BindKind kind, Obj name, AVar *var) {
     c->env = b;
 }
 
+/* FIELD, of a node, points to a structure only the analysis uses: finalize clears it (step 8). */
+static void drop_later(ACtx *c, void **field) {
+    if (c->ndrops == c->drops_cap) {
+        size_t cap = c->drops_cap ? c->drops_cap * 2 : 64;
+        void ***d = (void ***)gc_alloc(c->L, cap * sizeof *d);
+        if (c->ndrops) memcpy(d, c->drops, c->ndrops * sizeof *d);
+        c->drops = d;
+        c->drops_cap = cap;
+    }
+    c->drops[c->ndrops++] = field;
+}
+
 static void add_fixup(ACtx *c, Node *node, AVar *var, int kind) {
     Fixup *f = (Fixup *)gc_alloc(c->L, sizeof(Fixup));
     f->node = node;
@@ -496,6 +508,7 @@ static Node *an_let(ACtx *c, Obj form) {
     ABind *saved_env = c->env;
     AScope *sc = scope_new(c, false);
     ln->scope = sc;
+    drop_later(c, (void **)&ln->scope);
     Obj bound = NIL;
     int i = 0;
     /* let: inits see the outer scope; let*: each init sees the previous bindings */
@@ -523,6 +536,7 @@ static Node *an_let(ACtx *c, Obj form) {
             AScope *keep = c->scope;
             c->scope = sc;
             bd->var = avar_new(c, sym);
+            drop_later(c, (void **)&bd->var);
             bd->var->is_var = true;
             if (warnings_active(c)) warnings_bind_var(c, bd->var, decls);
             c->scope = keep;
@@ -599,6 +613,8 @@ static Node *an_block(ACtx *c, Obj form) {
     BlockNode *n = NEW(c, BlockNode, ev_block);
     n->name = CAR(CDR(form));
     n->scope = c->scope;
+    drop_later(c, (void **)&n->scope);
+    drop_later(c, (void **)&n->var);
     ABind *saved = c->env;
     ctx_push_bind(c, B_BLOCK, n->name, NULL);
     c->env->target = &n->n;
@@ -657,6 +673,8 @@ static Node *an_tagbody(ACtx *c, Obj form) {
     Lisp *L = c->L;
     TagbodyNode *n = NEW(c, TagbodyNode, ev_tagbody);
     n->scope = c->scope;
+    drop_later(c, (void **)&n->scope);
+    drop_later(c, (void **)&n->var);
     int nstmts = 0, ntags = 0;
     list_length_checked(L, CDR(form), form);
     for (Obj p = CDR(form); p != NIL; p = CDR(p)) {
@@ -852,6 +870,8 @@ static Node *an_flet(ACtx *c, Obj form) {
     ABind *saved = c->env;
     AScope *sc = scope_new(c, false);
     fn->scope = sc;
+    drop_later(c, (void **)&fn->scope);
+    drop_later(c, (void **)&fn->vars);
     c->scope = sc;
     int i = 0;
     for (Obj p = defs; p != NIL; p = CDR(p), i++) {
@@ -1445,6 +1465,16 @@ static void finalize(ACtx *c) {
     c->loops = NULL;
     /* 7. variables bound and never used: reported last, once the nodes are complete */
     if (warnings_active(c)) warnings_unused(c, rev);
+    /* 8. the nodes keep no scope or variable of the analysis (nothing runs with them): they would
+     * otherwise keep every variable of the form alive (AVar's NEXT_ALL), and compiled files
+     * would hold them */
+    for (size_t i = 0; i < c->ndrops; i++) *c->drops[i] = NULL;
+    c->ndrops = 0;
+    for (LetNode *ln = c->lets, *next; ln; ln = next) {
+        next = ln->next_let;
+        ln->next_let = NULL;
+    }
+    c->lets = NULL;
 }
 
 /* ---- entry points ---- */

@@ -8,9 +8,13 @@
 #include "clos.h"
 #include "pathname.h"
 #include "access.h"
+#include "truename.h"
 #define GC_THREADS
 #include <gc/gc.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +176,16 @@ static long fasl_cut(void *ctx, uintptr_t base, size_t *size) {
     return k;
 }
 
+/* The writer's survey asks the same without numbering anything. */
+static bool fasl_is_ref(void *ctx, uintptr_t base, size_t size) {
+    Refs *r = (Refs *)ctx;
+    if (r->cap) {
+        size_t i = refs_slot(r, base);
+        if (r->keys[i]) return r->vals[i] >= 0;
+    }
+    return ref_kind(r->L, (Obj)base, size) != 0;
+}
+
 /* ---- the reference table ---- */
 
 typedef struct Buf { unsigned char *p; size_t len, cap; } Buf;
@@ -236,7 +250,7 @@ DEFPRIM(prim_pct_fasl_write) {
     Refs refs;
     memset(&refs, 0, sizeof refs);
     refs.L = L;
-    ImageCut cut = {fasl_cut, &refs};
+    ImageCut cut = {fasl_cut, &refs, fasl_is_ref};
     ImageRegion ext[3];
     fasl_regions(L, ext);
     uintptr_t root = (uintptr_t)args[1];
@@ -295,41 +309,48 @@ DEFPRIM(prim_pct_fasl_write) {
 
 /* ---- reading ---- */
 
-/* The whole file. LOAD reads the compiled files of a system one after the other: the buffer of the
- * last one is kept for the next (per thread, up to SLURP_KEEP bytes), so that each does not get
- * megabytes of fresh pages from the kernel. slurp_free gives it back. */
+/* A buffer for a compiled file's head (%fasl-read: its parts go straight into their blocks) or, for
+ * %fasl-loadable-p's full check, the whole file. LOAD reads the compiled files of a system one
+ * after the other: the buffer of the last one is kept for the next (per thread, up to SLURP_KEEP
+ * bytes), so that each does not get fresh pages from the kernel. slurp_free gives it back. */
 #define SLURP_KEEP ((size_t)32 << 20)
 static _Thread_local unsigned char *slurp_kept;
 static _Thread_local size_t slurp_kept_cap;
 
-static unsigned char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+/* The SIZE bytes (fstat's) of the open file FD: *LEN those read (fewer when the file was truncated
+ * meanwhile: its sizes then do not add up); NULL with errno set when it cannot be read. One read
+ * call, usually. */
+static unsigned char *slurp_fd(int fd, size_t size, size_t *len) {
     unsigned char *p = slurp_kept;
-    size_t n = 0, cap = p ? slurp_kept_cap : 0, got;
+    size_t n = 0, cap = p ? slurp_kept_cap : 0;
     slurp_kept = NULL;
     slurp_kept_cap = 0;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size >= 0 && (size_t)size + 1 > cap) {
-            unsigned char *q = (unsigned char *)realloc(p, (size_t)size + 1);
-            if (q) { p = q; cap = (size_t)size + 1; }
-        }
+    if (size + 1 > cap) {
+        unsigned char *q = (unsigned char *)realloc(p, size + 1);
+        if (!q) { free(p); errno = ENOMEM; return NULL; }
+        p = q;
+        cap = size + 1;
     }
-    rewind(f);
-    do {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            unsigned char *q = (unsigned char *)realloc(p, cap);
-            if (!q) { free(p); fclose(f); return NULL; }
-            p = q;
-        }
-        got = fread(p + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
+    while (n < size) {   /* what was written meanwhile past SIZE is not read: the checksums judge the rest */
+        ssize_t got = read(fd, p + n, size - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { int e = errno; free(p); errno = e; return NULL; }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
     *len = n;
     if (cap <= SLURP_KEEP) slurp_kept_cap = cap;   /* slurp_free keeps it */
+    return p;
+}
+
+static unsigned char *slurp(const char *path, size_t *len) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat st;
+    unsigned char *p = fstat(fd, &st) == 0 ? slurp_fd(fd, (size_t)st.st_size, len) : NULL;
+    int e = errno;
+    close(fd);
+    errno = e;
     return p;
 }
 
@@ -420,27 +441,54 @@ DEFPRIM(prim_pct_fasl_file_p) {
     return yes ? S(T) : NIL;
 }
 
-/* (sys:%fasl-read path) -> the object the file was written with, every reference resolved; a
- * FILE-ERROR saying why when the file is damaged or from another build. */
-DEFPRIM(prim_pct_fasl_read) {
-    UNUSED_ARGS;
-    Obj pathobj = args[0];
-    char *path = path_of(L, pathobj, false, "LOAD");
-    size_t len = 0;
-    unsigned char *buf = slurp(path, &len);
-    if (!buf) err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(errno));
+#define UNIVERSAL_TIME_OF_EPOCH 2208988800LL    /* as FILE-WRITE-DATE counts */
+#define FASL_HEAD_READ ((size_t)16 << 10)       /* read first: the header, the table, the image's head */
+
+/* A compiled file being read (%fasl-read): open as FD, SIZE bytes; BUF (CAP bytes, the kept
+ * buffer) holds its first GOT bytes: its header, its reference table and its image's head. The
+ * image's parts are read from the file straight into their blocks (image_read_gc_fd). */
+typedef struct FaslRead {
+    Obj pathobj;
+    const char *path;
+    int fd;
+    size_t size, got, cap;
+    unsigned char *buf;
     FaslHeader h;
-    char err[IMAGE_ERRLEN];
-    const char *why = fasl_refusal(buf, len, &h, false, err);
-    if (why) {
-        slurp_free(buf);
-        err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
+    Obj pending;
+    uintptr_t root;
+    bool ok, named;
+    char err[IMAGE_ERRLEN], real[PATH_MAX];
+} FaslRead;
+
+/* The file's first NEED bytes in R's buffer (false when it ends first). */
+static bool fasl_head(FaslRead *r, size_t need) {
+    if (need <= r->got) return true;
+    if (need > r->size) return false;
+    if (need > r->cap) {
+        unsigned char *q = (unsigned char *)realloc(r->buf, need);
+        if (!q) return false;
+        r->buf = q;
+        r->cap = need;
     }
-    /* resolve the references (interning what must be), then rebuild the graph over them */
+    while (r->got < need) {
+        ssize_t n = pread(r->fd, r->buf + r->got, need - r->got, (off_t)r->got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        r->got += (size_t)n;
+    }
+    return true;
+}
+
+/* Resolve the references (interning what must be), then rebuild the graph over them: run under an
+ * unwind-protect that closes the file (an error here is a Lisp error: FIND-CLASS, the heap). */
+static void fasl_build(Lisp *L, FaslRead *r) {
+    FaslHeader h = r->h;
+    Obj pathobj = r->pathobj;
+    const char *path = r->path;
     size_t nregions = 3 + h.nrefs;
     ImageRegion *ext = (ImageRegion *)gc_alloc(L, nregions * sizeof *ext);   /* scanned: they hold objects */
     fasl_regions(L, ext);
-    const unsigned char *p = buf + sizeof h, *end = p + h.table_bytes;
+    const unsigned char *p = r->buf + sizeof h, *end = p + h.table_bytes;
     Obj pending = NIL;
     /* the entries of a package follow one another: its name is looked up once per run of them,
      * and a symbol's name is decoded into NAMEBUF, not made a string, to be interned */
@@ -449,14 +497,14 @@ DEFPRIM(prim_pct_fasl_read) {
     Obj last_pkg = NIL;
     uint32_t namebuf[256];
     for (uint32_t i = 0; i < h.nrefs; i++) {
-        if (end - p < 2) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (end - p < 2) err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path);
         int kind = p[0];
         HeapType type = (HeapType)p[1];
         p += 2;
         const char *pn, *sn = NULL;
         uint32_t pl, sl = 0;
         bool ok = take_string(&p, end, &pn, &pl) && (kind == REF_PACKAGE || take_string(&p, end, &sn, &sl));
-        if (!ok) { slurp_free(buf); err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path); }
+        if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: it is damaged.", path);
         Obj pkg = last_pkg;
         if (!last_pn || pl != last_pl || memcmp(pn, last_pn, pl) != 0) {
             pkg = package_find(L, string_from_utf8(L, pn, pl));
@@ -473,11 +521,9 @@ DEFPRIM(prim_pct_fasl_read) {
             ext[3 + i] = (ImageRegion){stand_in, ref_size(type)};
             continue;
         }
-        if (pkg == NIL) {
-            slurp_free(buf);
+        if (pkg == NIL)
             err_file(L, pathobj, "Cannot load the compiled file %s: it needs the package %S, which does not exist.", path,
                      string_from_utf8(L, pn, pl));
-        }
         Obj o = pkg;
         if (kind != REF_PACKAGE) {
             int status;
@@ -497,21 +543,85 @@ DEFPRIM(prim_pct_fasl_read) {
             if (kind == REF_FUNCTION) o = SYM(sym)->function;
             else if (kind == REF_SETF_FUNCTION) o = SYM(sym)->setf_function;
             else if (kind == REF_CLASS) o = funcall1(L, intern_cstr(L, L->pkg_cl, "FIND-CLASS"), sym);
-            if (!is_heap(o) || heap_type(o) != type) {
-                slurp_free(buf);
+            if (!is_heap(o) || heap_type(o) != type)
                 err_file(L, pathobj, "Cannot load the compiled file %s: it refers to the %s of %S, which is not what it was when the file was compiled.",
                          path, kind == REF_CLASS ? "class" : "function", sym);
-            }
         }
         ext[3 + i] = (ImageRegion){o, ref_size(type)};
     }
-    uintptr_t root = 0;
-    bool ok = image_read_gc(L, buf + sizeof h + h.table_bytes, h.image_bytes, &root, 1, ext, nregions, err);
-    slurp_free(buf);
-    if (!ok && strstr(err, "external regions"))
-        snprintf(err, sizeof err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
-    if (!ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, err);
-    return values2(L, (Obj)root, pending);
+    r->pending = pending;
+    size_t at = sizeof h + h.table_bytes;
+    r->ok = image_read_gc_fd(L, r->fd, at, h.image_bytes, r->buf + at, r->got - at, &r->root, 1, ext, nregions, r->err);
+    r->named = r->ok && truename_of_fd(r->fd, path, r->real);
+}
+
+/* (sys:%fasl-read path &optional not-before) -> the object the file was written with, every
+ * reference resolved, the stand-ins pending (see %fasl-resolve) and the file's truename; a
+ * FILE-ERROR saying why when the file is damaged or from another build. With NOT-BEFORE (a
+ * universal time: its source's write date), the system loader's question: NIL and why, instead of
+ * an error, when the file is missing or unreadable, older than NOT-BEFORE, or refused as damaged,
+ * truncated or foreign, so that the loader compiles the source again; nothing of the file has run
+ * then. The file is opened once: its date, size, truename and contents all come from that, and
+ * its image's parts are read straight into the blocks they live in. */
+DEFPRIM(prim_pct_fasl_read) {
+    Obj pathobj = args[0];
+    bool cached = nargs > 1 && args[1] != NIL;
+    if (cached && !is_fixnum(args[1])) err_type(L, args[1], S(INTEGER));
+    char *path = path_of(L, pathobj, false, "LOAD");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int e = 0;
+    if (fd < 0 || fstat(fd, &st) != 0) e = errno;
+    else if (!S_ISREG(st.st_mode)) e = EISDIR;
+    if (e) {
+        if (fd >= 0) close(fd);
+        if (cached) return values2(L, NIL, string_from_cstr(L, strerror(e)));
+        err_file(L, pathobj, "Cannot read the compiled file %s: %s", path, strerror(e));
+    }
+    if (cached && (long long)st.st_mtime + UNIVERSAL_TIME_OF_EPOCH < (long long)fixnum_val(args[1])) {
+        close(fd);
+        return values2(L, NIL, string_from_cstr(L, "it is older than its source"));
+    }
+    FaslRead r;
+    memset(&r, 0, sizeof r);
+    r.pathobj = pathobj;
+    r.path = path;
+    r.fd = fd;
+    r.size = (size_t)st.st_size;
+    r.buf = slurp_kept;
+    r.cap = slurp_kept ? slurp_kept_cap : 0;
+    slurp_kept = NULL;
+    slurp_kept_cap = 0;
+    /* the head: what the checks and the interning read (a table longer than the first read: more) */
+    bool whole = fasl_head(&r, r.size < FASL_HEAD_READ ? r.size : FASL_HEAD_READ);
+    if (whole && r.got >= sizeof r.h && memcmp(r.buf, FASL_MAGIC, 8) == 0) {
+        memcpy(&r.h, r.buf, sizeof r.h);
+        uint64_t image_at = sizeof r.h + r.h.table_bytes;
+        if (r.h.table_bytes <= r.size && r.h.image_bytes <= r.size && image_at + r.h.image_bytes == r.size) {
+            whole = fasl_head(&r, (size_t)image_at + 256 < r.size ? (size_t)image_at + 256 : r.size);
+            if (whole && r.got >= image_at)
+                whole = fasl_head(&r, (size_t)image_at + image_head_bytes(r.buf + image_at, r.got - (size_t)image_at));
+        }
+    }
+    const char *why = whole ? fasl_refusal(r.buf, r.size, &r.h, false, r.err) : "it is truncated or damaged (sizes do not add up)";
+    if (why) {
+        close(fd);
+        if (r.cap <= SLURP_KEEP) { slurp_kept_cap = r.cap; slurp_free(r.buf); } else free(r.buf);
+        if (cached) return values2(L, NIL, string_from_cstr(L, why));
+        err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, why);
+    }
+    Frame guard;
+    LISP_UNWIND_PROTECT_BEGIN(L, &guard)
+        fasl_build(L, &r);
+    LISP_UNWIND_PROTECT_EXIT
+        close(fd);
+        if (r.cap <= SLURP_KEEP) { slurp_kept_cap = r.cap; slurp_free(r.buf); } else free(r.buf);
+    LISP_UNWIND_PROTECT_END
+    if (!r.ok && strstr(r.err, "external regions"))
+        snprintf(r.err, sizeof r.err, "it was written by a tinycl that booted another way (from its boot image or from the sources)");
+    if (!r.ok && cached) return values2(L, NIL, string_from_cstr(L, r.err));
+    if (!r.ok) err_file(L, pathobj, "Cannot load the compiled file %s: %s; compile its source again.", path, r.err);
+    return values3(L, (Obj)r.root, r.pending, r.named ? pathname_from_native(L, r.real, false) : NIL);
 }
 
 /* (sys:%fasl-resolve items pending) -> the stand-ins still pending: each whose package exists now
@@ -535,7 +645,7 @@ DEFPRIM(prim_pct_fasl_resolve) {
 
 const PrimDef fasl_prims[] = {
     {"%FASL-WRITE", PK_SYS, prim_pct_fasl_write, 2, 2, 0, "(path object)", NULL},
-    {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 1, FN_MV, "(path)", NULL},
+    {"%FASL-READ", PK_SYS, prim_pct_fasl_read, 1, 2, FN_MV, "(path &optional not-before)", NULL},
     {"%FASL-RESOLVE", PK_SYS, prim_pct_fasl_resolve, 2, 2, 0, "(items pending)", NULL},
     {"%FASL-LOADABLE-P", PK_SYS, prim_pct_fasl_loadable_p, 1, 2, FN_MV, "(path &optional full)", NULL},
     {"%FASL-FILE-P", PK_SYS, prim_pct_fasl_file_p, 1, 1, 0, "(path)", NULL},

@@ -19,6 +19,11 @@
 #include <pthread.h>
 #include <cpuid.h>
 #include <stdatomic.h>
+#include <errno.h>
+#include <unistd.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23      /* Linux 5.14 */
+#endif
 
 /*
  * Layout (native byte order, the writer's machine is the reader's):
@@ -147,12 +152,21 @@ size_t image_build_id(unsigned char out[32]) {
 
 typedef uint64_t Lanes __attribute__((vector_size(32)));
 
-/* The sums, inlined into each of the two builds below. */
-static inline __attribute__((always_inline)) uint64_t checksum_lanes(const unsigned char *p, size_t n) {
-    Lanes a0 = {0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
-    Lanes a1 = {0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
-    Lanes b0 = {n, 0, 0, 0}, b1 = {0, 0, 0, 0};
-    size_t blocks = n / 64;
+/* The running sums of a checksum of N bytes: taken in pieces (Sum), the bytes read from a file part
+ * by part give the sum of the whole. */
+typedef struct Sum { Lanes a0, a1, b0, b1; unsigned char carry[64]; size_t ncarry; } Sum;
+
+static void sum_begin(Sum *s, size_t n) {
+    s->a0 = (Lanes){0x6a09e667f3bcc909ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+    s->a1 = (Lanes){0x510e527fade682d1ull, 0x9b05688c2b3e6c1full, 0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
+    s->b0 = (Lanes){n, 0, 0, 0};
+    s->b1 = (Lanes){0, 0, 0, 0};
+    s->ncarry = 0;
+}
+
+/* The sums, inlined into each of the two builds below: BLOCKS blocks of 64 bytes. */
+static inline __attribute__((always_inline)) void sum_lanes(Sum *s, const unsigned char *p, size_t blocks) {
+    Lanes a0 = s->a0, a1 = s->a1, b0 = s->b0, b1 = s->b1;
     for (size_t i = 0; i < blocks; i++) {
         Lanes w0, w1;
         memcpy(&w0, p + i * 64, 32);
@@ -162,16 +176,46 @@ static inline __attribute__((always_inline)) uint64_t checksum_lanes(const unsig
         b0 += a0;
         b1 += a1;
     }
-    uint64_t x = 0, y = 0;
-    for (size_t i = blocks * 64; i < n; i++) { x += p[i]; y += x; }
-    uint64_t h = x ^ (y << 1);
-    for (int k = 0; k < 4; k++) h = (h ^ a0[k] ^ (b0[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-    for (int k = 0; k < 4; k++) h = (h ^ a1[k] ^ (b1[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-    return h;
+    s->a0 = a0; s->a1 = a1; s->b0 = b0; s->b1 = b1;
 }
 
-__attribute__((target("avx2"))) static uint64_t checksum_avx2(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
-static uint64_t checksum_plain(const unsigned char *p, size_t n) { return checksum_lanes(p, n); }
+__attribute__((target("avx2"))) static void sum_lanes_avx2(Sum *s, const unsigned char *p, size_t blocks) { sum_lanes(s, p, blocks); }
+static void sum_lanes_plain(Sum *s, const unsigned char *p, size_t blocks) { sum_lanes(s, p, blocks); }
+static bool checksum_has_avx2(void);
+static void sum_blocks(Sum *s, const unsigned char *p, size_t blocks) {
+    static _Atomic int avx2 = -1;      /* not yet asked */
+    int v = atomic_load_explicit(&avx2, memory_order_relaxed);
+    if (v < 0) atomic_store_explicit(&avx2, v = checksum_has_avx2(), memory_order_relaxed);
+    if (v) sum_lanes_avx2(s, p, blocks);
+    else sum_lanes_plain(s, p, blocks);
+}
+
+/* The next N bytes: whole blocks of 64 through the lanes, a part block kept for the next piece. */
+static void sum_add(Sum *s, const unsigned char *p, size_t n) {
+    if (s->ncarry) {
+        size_t k = 64 - s->ncarry < n ? 64 - s->ncarry : n;
+        memcpy(s->carry + s->ncarry, p, k);
+        s->ncarry += k;
+        p += k;
+        n -= k;
+        if (s->ncarry < 64) return;
+        sum_blocks(s, s->carry, 1);
+        s->ncarry = 0;
+    }
+    sum_blocks(s, p, n / 64);
+    memcpy(s->carry, p + n / 64 * 64, n % 64);
+    s->ncarry = n % 64;
+}
+
+/* The checksum: the last part block's bytes one by one, then the lanes mixed. */
+static uint64_t sum_end(Sum *s) {
+    uint64_t x = 0, y = 0;
+    for (size_t i = 0; i < s->ncarry; i++) { x += s->carry[i]; y += x; }
+    uint64_t h = x ^ (y << 1);
+    for (int k = 0; k < 4; k++) h = (h ^ s->a0[k] ^ (s->b0[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    for (int k = 0; k < 4; k++) h = (h ^ s->a1[k] ^ (s->b1[k] * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    return h;
+}
 
 /* AVX2 usable: the processor has it (CPUID leaf 7) and the system saves the YMM registers
  * (OSXSAVE, and XCR0's SSE and AVX bits). */
@@ -188,10 +232,10 @@ static bool checksum_has_avx2(void) {
 }
 
 static uint64_t checksum(const unsigned char *p, size_t n) {
-    static _Atomic int avx2 = -1;      /* not yet asked */
-    int v = atomic_load_explicit(&avx2, memory_order_relaxed);
-    if (v < 0) atomic_store_explicit(&avx2, v = checksum_has_avx2(), memory_order_relaxed);
-    return v ? checksum_avx2(p, n) : checksum_plain(p, n);
+    Sum s;
+    sum_begin(&s, n);
+    sum_add(&s, p, n);
+    return sum_end(&s);
 }
 
 /* ---- the writer ---- */
@@ -229,6 +273,7 @@ typedef struct Writer {
     const uintptr_t *hot; size_t nhot;                  /* image_write_layout: what goes first, uncompressed */
     size_t scanned_hot, atomic_hot;                     /* the bytes of each part written as they are */
     bool stats;                                         /* TINYCL_IMAGE_STATS: tally the blocks (imagestats.h) */
+    bool trim;                                          /* write the collector's objects without their last word when zero (below) */
     BlockMap owners;                                    /* for the tally: each block's owner */
 } Writer;
 
@@ -295,7 +340,7 @@ static void thread_stack(Writer *w) {
     w->stack = (Range){(uintptr_t)addr, (uintptr_t)addr + size};
 }
 
-typedef struct Block { uintptr_t base; size_t size; int kind; } Block;
+typedef struct Block { uintptr_t base; size_t size; int kind; bool own; } Block;   /* OWN: one of the collector's objects */
 static bool find_block(const Writer *w, uintptr_t v, Block *b);
 
 static void fail(Writer *w, const char *what, uintptr_t word, uintptr_t where) {
@@ -417,11 +462,13 @@ static bool find_block(const Writer *w, uintptr_t v, Block *b) {
     if (gb) {
         size_t size = 0;
         b->kind = GC_get_kind_and_size(gb, &size);
-        if (gc_parts_find(gb, size, v, b)) return true;
+        if (gc_parts_find(gb, size, v, b)) { b->own = false; return true; }
         b->base = (uintptr_t)gb;
         b->size = size;
+        b->own = true;
         return true;
     }
+    b->own = false;
     if (heap_find_block(w->loaded, v, b)) return true;
     for (size_t i = 0; i < w->nmore; i++)
         if (heap_find_block(&w->more[i], v, b)) return true;
@@ -446,15 +493,29 @@ static uint64_t *survey_slot(BlockMap *m, uintptr_t base) {
     return m->keys[i] == base ? &m->vals[i] : NULL;
 }
 
+/* ---- the collector's last word ----
+ * A small object of the collector's normal kind has at least one word past its end: the runtime
+ * asks for whole words (gc_alloc rounds a request up to words, and what asks the collector directly
+ * asks for pointer-sized structures and arrays), the collector adds a byte so that a pointer just
+ * past the end still holds the object, and rounds up to two words. So the last word of such a
+ * block is never part of its object, and a writer whose graph is read back but never collected
+ * object by object (a compiled file's, ImageCut) leaves it out when it is zero (always, unless
+ * the memory held something before, which a cleared allocation rules out). A block of a loaded
+ * graph keeps its size: its last word may be its object's. */
+#define TRIM_MAX 2048      /* the collector's small objects (MAXOBJBYTES): a large one is allocated otherwise */
+
 /* The bytes the block at BASE takes in the image, and its kind. */
 static size_t block_size(Writer *w, uintptr_t base, int *kind) {
-    Block b = {0, 0, GC_I_PTRFREE};
+    Block b = {0, 0, GC_I_PTRFREE, false};
     find_block(w, base, &b);
     int k = b.kind;
     size_t size = b.size;
     if (kind) *kind = k;
     uint64_t *cons_only = k == GC_I_PTRFREE ? NULL : survey_slot(&w->survey, base);
-    return cons_only && *cons_only && size >= sizeof(Cons) ? sizeof(Cons) : size;
+    if (cons_only && *cons_only && size >= sizeof(Cons)) return sizeof(Cons);
+    if (w->trim && b.own && k == GC_I_NORMAL && size >= 16 && size <= TRIM_MAX && ((const uint64_t *)base)[size / 8 - 1] == 0)
+        size -= 8;
+    return size;
 }
 
 /* Whether V points into the external region X, or just past its end: unless a block of collected
@@ -479,6 +540,10 @@ static uintptr_t heap_block(const Writer *w, uintptr_t v) {
 static void survey_word(Writer *w, uintptr_t v, uintptr_t **queue, size_t *qlen, size_t *qcap) {
     uintptr_t base = heap_block(w, v);
     if (!base) return;
+    if (w->cut) {      /* a reference: written as its name, nothing of it is reached */
+        Block rb;
+        if (find_block(w, base, &rb) && w->cut->is_ref(w->cut->ctx, base, rb.size)) return;
+    }
     bool as_cons = v - base == TAG_CONS;
     if ((w->survey.count + 1) * 2 > w->survey.cap) map_grow(&w->survey);
     size_t i = map_slot(&w->survey, base);
@@ -503,7 +568,7 @@ static void survey(Writer *w, const uintptr_t *roots, size_t nroots) {
     size_t qlen = 0, qcap = 0;
     for (size_t i = 0; i < nroots; i++) survey_word(w, roots[i], &queue, &qlen, &qcap);
     for (size_t q = 0; q < qlen; q++) {
-        Block b = {0, 0, 0};
+        Block b = {0, 0, 0, false};
         find_block(w, queue[q], &b);
         const uintptr_t *src = (const uintptr_t *)queue[q];
         for (size_t i = 0; i < b.size / 8; i++) survey_word(w, src[i], &queue, &qlen, &qcap);
@@ -878,9 +943,10 @@ static unsigned char *write_image(Lisp *L, const uintptr_t *roots, size_t nroots
     GC_disable();    /* nothing reachable may move or be freed, and nothing here allocates from it */
     size_t nbits_roots = (nroots + 63) / 64;
     uint64_t *root_words = (uint64_t *)calloc(nroots + 1, 8), *root_bits = (uint64_t *)calloc(nbits_roots + 1, 8);
-    /* cons packing stops nowhere, so not with a cut: the survey would walk past the objects the
-     * caller cuts (and a padding word could name one the writer never reaches) */
-    if (!cut) survey(&w, roots, nroots);
+    /* cons packing: with a cut, only when the caller can say what it cuts without numbering it
+     * (the survey must not walk into the objects it cuts, nor number one the writer never reaches) */
+    w.trim = cut != NULL;
+    if (!cut || cut->is_ref) survey(&w, roots, nroots);
     for (size_t i = 0; i < nroots; i++) {
         bool rel;
         root_words[i] = encode_word(&w, roots[i], &rel, 0);
@@ -1128,8 +1194,8 @@ static bool map_fixed(int fd, uint64_t file_offset, const ImageHeader *h, const 
         a = as ? mmap(want_a, as, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, (off_t)(file_offset + h->atomic_at))
                : want_a;
     ok = s == want_s && a == want_a;
-    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot);
-    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE);
+    if (ok) ok = cs = imagecold_map(want_s + ss, x.ncold_s, offs, data, offs[0], prot, 0);
+    if (ok) ok = ca = imagecold_map(want_a + as, x.ncold_a, offs + x.ncold_s, data, offs[0], PROT_READ | PROT_WRITE, x.ncold_s);
     if (!ok) {
         if (cs) { imagecold_forget(want_s + ss, PAGE); munmap(want_s + ss, x.ncold_s * PAGE); }
         if (ca) { imagecold_forget(want_a + as, PAGE); munmap(want_a + as, x.ncold_a * PAGE); }
@@ -1214,9 +1280,32 @@ void image_file_verified(const unsigned char *buf, size_t len) {
     __atomic_store_n(&verified, buf, __ATOMIC_RELEASE);
 }
 
+/* An image read from a file part by part (image_read_gc_fd): BUF holds its head only (up to its
+ * first part); the sections after the parts are read into TAIL, the parts straight into their
+ * blocks. */
+typedef struct PartFile { int fd; uint64_t offset; size_t headlen; unsigned char *tail; size_t tail_at; } PartFile;
+
+/* Where the image's byte OFF is in memory: BUF, or past the parts, the tail a PartFile read. */
+static const unsigned char *image_at(const unsigned char *buf, const PartFile *pf, size_t off) {
+    return pf && off >= pf->tail_at ? pf->tail + (off - pf->tail_at) : buf + off;
+}
+
+/* N bytes of FD from OFF into TO; false when the file ends first (truncated meanwhile). */
+static bool read_fully(int fd, unsigned char *to, size_t n, uint64_t off) {
+    while (n) {
+        ssize_t got = pread(fd, to, n, (off_t)off);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        to += got;
+        n -= (size_t)got;
+        off += (uint64_t)got;
+    }
+    return true;
+}
+
 static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
                        uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
-                       ImageHeap *heap, bool into_gc, char *err) {
+                       ImageHeap *heap, bool into_gc, PartFile *pf, char *err) {
     ImageHeader h;
     if (!check_header(buf, len, &h, err)) return false;
     if (h.nroots != nroots || h.nexterns != nexterns)
@@ -1235,6 +1324,14 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         h.cold_at != h.atomic_at + ROUND_PAGE(h.atomic_hot) || x.end != len ||
         (h.cold_bytes && h.cold_bytes < (x.ncold_s + x.ncold_a + 1) * 4) || (!h.cold_bytes && x.ncold_s + x.ncold_a))
         return refuse(err, "the image is corrupted (sizes do not add up)");
+    if (pf) {       /* the head in BUF, the rest read from here on (no cold pages: image_read_gc_fd) */
+        if (pf->headlen < h.scanned_at || x.ncold_s + x.ncold_a) return refuse(err, "the image is corrupted (sizes do not add up)");
+        pf->tail_at = (size_t)h.cold_at;
+        pf->tail = (unsigned char *)malloc(len - pf->tail_at + 1);
+        if (!pf->tail) return refuse(err, "not enough memory to load the image");
+        if (!read_fully(pf->fd, pf->tail, len - pf->tail_at, pf->offset + pf->tail_at))
+            return refuse(err, "the image is truncated (its file ended before its end)");
+    }
     if (x.ncold_s + x.ncold_a) {      /* the index of the cold pages: in order, inside the section */
         const unsigned char *ip = buf + h.cold_at;
         size_t room = h.cold_bytes - (x.ncold_s + x.ncold_a + 1) * 4;
@@ -1248,7 +1345,7 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     }
     /* the pages of a file do not change under a private mapping: checked once per process */
     bool known = fd >= 0 && __atomic_load_n(&verified, __ATOMIC_ACQUIRE) == buf && verified_len == len;
-    if (!known && checksum(buf + sizeof h, h.payload_bytes - h.nlinks * 16) != h.checksum)
+    if (!known && !pf && checksum(buf + sizeof h, h.payload_bytes - h.nlinks * 16) != h.checksum)
         return refuse(err, "the image is corrupted (checksum mismatch)");
     if (!known && fd >= 0) {
         verified_len = len;
@@ -1263,8 +1360,8 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
     p += nexterns * 8;
     const unsigned char *rootp = p; p += nroots * 8;
     const unsigned char *rootbits = p;
-    const unsigned char *scanbits = buf + x.relbits;
-    const unsigned char *tablep = buf + x.tables;
+    const unsigned char *scanbits = image_at(buf, pf, x.relbits);
+    const unsigned char *tablep = image_at(buf, pf, x.tables);
     for (size_t i = 0; i < h.ntables; i++) {
         uint64_t off;
         memcpy(&off, tablep + i * 8, 8);
@@ -1338,10 +1435,32 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
         scanned = (char *)gc_alloc_uncleared(ss);   /* copy_parts and the tail's clearing write it all */
         atomic = scanned ? (char *)GC_malloc_atomic(as) : NULL;
         if (!scanned || !atomic) { free(link_from); free(link_to); return refuse(err, "not enough memory to load the image"); }
-        memset(scanned + h.scanned_hot, 0, ss - h.scanned_hot);
-        if (!copy_parts(buf, &h, scanned, atomic)) {
-            free(link_from); free(link_to);
-            return refuse(err, "the image is corrupted (a compressed page does not inflate)");
+        if (pf) {
+            /* the parts straight from the file into their blocks (with their padding to a page,
+             * which the file holds as zeros), then the checksum of the whole, part by part */
+            /* the blocks are usually fresh pages: faulted in by one call, not one fault per page
+             * in the copy (a kernel without it, or a block not page-aligned, refuses: no matter) */
+            madvise(scanned, ss, MADV_POPULATE_WRITE);
+            if (!((uintptr_t)atomic % PAGE)) madvise(atomic, as, MADV_POPULATE_WRITE);
+            bool whole = read_fully(pf->fd, (unsigned char *)scanned, ss, pf->offset + h.scanned_at) &&
+                         read_fully(pf->fd, (unsigned char *)atomic, as, pf->offset + h.atomic_at);
+            Sum sum;
+            sum_begin(&sum, h.payload_bytes - h.nlinks * 16);
+            sum_add(&sum, buf + sizeof h, h.scanned_at - sizeof h);
+            sum_add(&sum, (unsigned char *)scanned, ss);
+            sum_add(&sum, (unsigned char *)atomic, as);
+            sum_add(&sum, pf->tail, len - pf->tail_at - h.nlinks * 16);
+            if (!whole || sum_end(&sum) != h.checksum) {
+                free(link_from); free(link_to);
+                return refuse(err, whole ? "the image is corrupted (checksum mismatch)"
+                                         : "the image is truncated (its file ended before its end)");
+            }
+        } else {
+            memset(scanned + h.scanned_hot, 0, ss - h.scanned_hot);
+            if (!copy_parts(buf, &h, scanned, atomic)) {
+                free(link_from); free(link_to);
+                return refuse(err, "the image is corrupted (a compressed page does not inflate)");
+            }
         }
         *(char **)scanned = atomic;
     } else {
@@ -1416,12 +1535,39 @@ static bool read_image(Lisp *L, const unsigned char *buf, size_t len, int fd, ui
 bool image_read_file(Lisp *L, const unsigned char *buf, size_t len, int fd, uint64_t file_offset,
                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns,
                      ImageHeap *heap, char *err) {
-    return read_image(L, buf, len, fd, file_offset, roots_out, nroots, externs, nexterns, heap, false, err);
+    return read_image(L, buf, len, fd, file_offset, roots_out, nroots, externs, nexterns, heap, false, NULL, err);
 }
 
 bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                    const ImageRegion *externs, size_t nexterns, char *err) {
-    return read_image(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, err);
+    return read_image(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, NULL, err);
+}
+
+bool image_read_gc_fd(Lisp *L, int fd, uint64_t offset, size_t len, const unsigned char *head, size_t headlen,
+                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns, char *err) {
+    ImageHeader h;
+    if (!check_header(head, len, &h, err)) return false;
+    if (h.cold_bytes || h.scanned_hot != h.scanned_bytes || h.atomic_hot != h.atomic_bytes) {
+        /* cold pages: inflated from the image in memory, read whole */
+        unsigned char *buf = (unsigned char *)malloc(len ? len : 1);
+        if (!buf) return refuse(err, "not enough memory to load the image");
+        bool ok = read_fully(fd, buf, len, offset) ||
+                  refuse(err, "the image is truncated (its file ended before its end)");
+        ok = ok && read_image(L, buf, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, NULL, err);
+        free(buf);
+        return ok;
+    }
+    PartFile pf = {fd, offset, headlen, NULL, 0};
+    bool ok = read_image(L, head, len, -1, 0, roots_out, nroots, externs, nexterns, NULL, true, &pf, err);
+    free(pf.tail);
+    return ok;
+}
+
+size_t image_head_bytes(const unsigned char *buf, size_t len) {
+    ImageHeader h;
+    if (len < sizeof h) return sizeof h;
+    memcpy(&h, buf, sizeof h);
+    return h.scanned_at > sizeof h ? (size_t)h.scanned_at : sizeof h;
 }
 
 bool image_read(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
@@ -1465,6 +1611,21 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len) {
     memcpy(&h, buf, sizeof h);
     return h.scanned_at < len ? (size_t)h.scanned_at : 0;
 }
+
+bool image_cold_pages(const unsigned char *buf, size_t len, const uint32_t **offs, const unsigned char **data,
+                      size_t *pages, uint64_t *sum) {
+    ImageHeader h;
+    if (len < sizeof h) return false;
+    memcpy(&h, buf, sizeof h);
+    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
+    Sections x = sections(&h);
+    *data = cold_data(buf, &h, &x, offs);
+    *pages = x.ncold_s + x.ncold_a;
+    *sum = h.checksum;
+    return true;
+}
+
+uint64_t image_sum(const void *p, size_t n) { return checksum((const unsigned char *)p, n); }
 
 bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages) {
     ImageHeader h;

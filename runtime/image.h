@@ -54,8 +54,17 @@ unsigned char *image_write_layout(Lisp *L, const uintptr_t *roots, size_t nroots
  * to copy it, or K >= 0 (numbered densely from 0) with *SIZE the bytes a word may point past the
  * base. The image then records K as external region NEXTERNS + K, so the reader passes the
  * caller's regions followed by one region per cut object (the object the caller resolved, of the
- * same size). FN runs with the collector disabled: it must not allocate from it. */
-typedef struct ImageCut { long (*fn)(void *ctx, uintptr_t base, size_t *size); void *ctx; } ImageCut;
+ * same size). FN runs with the collector disabled: it must not allocate from it. IS_REF, when
+ * given, answers the same question without numbering anything (FN's answer will be K >= 0): the
+ * writer then surveys the graph first, to give conses two words (image.c), without walking into
+ * the references. Blocks of collected memory are written without the last word the collector
+ * adds past each object when it is zero (the caller's graph is read, never collected, object by
+ * object). */
+typedef struct ImageCut {
+    long (*fn)(void *ctx, uintptr_t base, size_t *size);
+    void *ctx;
+    bool (*is_ref)(void *ctx, uintptr_t base, size_t size);
+} ImageCut;
 unsigned char *image_write_cut(Lisp *L, const uintptr_t *roots, size_t nroots, const ImageRegion *externs,
                                size_t nexterns, const ImageCut *cut, size_t *len, char *err);
 
@@ -94,6 +103,15 @@ void image_file_verified(const unsigned char *buf, size_t len);
  * nothing points into them any more); for small graphs loaded many times, such as compiled files. */
 bool image_read_gc(Lisp *L, const unsigned char *buf, size_t len, uintptr_t *roots_out, size_t nroots,
                    const ImageRegion *externs, size_t nexterns, char *err);
+/* The same, the image being the LEN bytes of the open file FD from OFFSET, of which HEAD holds the
+ * first HEADLEN (at least image_head_bytes of them): its two parts are read straight into their
+ * blocks, and the checksum taken there, so that the file is never copied whole in memory (an image
+ * with cold pages is read whole first). A file that ends early is refused as truncated. */
+bool image_read_gc_fd(Lisp *L, int fd, uint64_t offset, size_t len, const unsigned char *head, size_t headlen,
+                      uintptr_t *roots_out, size_t nroots, const ImageRegion *externs, size_t nexterns, char *err);
+/* The bytes of an image before its first part (its header's, at least), from BUF holding LEN of its
+ * first bytes: what image_read_gc_fd wants in HEAD. */
+size_t image_head_bytes(const unsigned char *buf, size_t len);
 /* For tests: look every C address up in the declared tables even when the executable is where the
  * writer's was (as a reader must when it is not); and give an image a test edited its checksum. */
 extern bool image_always_relink;
@@ -122,6 +140,15 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len);
 /* Where the compressed pages of BUF are (image_write_layout): the section's offset and bytes (an
  * index of PAGES + 1 32-bit offsets, then the data); false when it has none. For the tests. */
 bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages);
+
+/* The same for a reader of the pages themselves (imagepages.c): the index (*OFFS, PAGES + 1
+ * offsets into *DATA, which starts with the dictionary), as map_fixed hands them to imagecold_map,
+ * and the checksum the header records, which names the image; false when it has none. */
+bool image_cold_pages(const unsigned char *buf, size_t len, const uint32_t **offs, const unsigned char **data,
+                      size_t *pages, uint64_t *sum);
+/* The checksum images use (Fletcher's on 64-bit words over 64-byte blocks), of the N bytes at P
+ * (N a multiple of 64). */
+uint64_t image_sum(const void *p, size_t n);
 
 /* The executable's build id, as the header records it (len 0 when the linker wrote none). */
 size_t image_build_id(unsigned char out[32]);

@@ -23,12 +23,17 @@ typedef struct Range {
     const unsigned char *data;
     ZSTD_DDict *dict;              /* the image's dictionary (its bytes before the first page's), or NULL */
     int prot;
-    _Atomic unsigned char *done;   /* a byte per page: inflated */
+    size_t first;                  /* the number of its first page among the image's cold pages */
+    _Atomic unsigned char *done;   /* a byte per page: ABSENT, INFLATED or FROM_FILE */
 } Range;
+
+/* What a page of a range is. Any but ABSENT is there: a fault on it is the write tracker's. */
+enum { ABSENT = 0, INFLATED = 1, FROM_FILE = 2 };
 
 static Range ranges[MAX_RANGES];
 static atomic_flag busy = ATOMIC_FLAG_INIT;    /* the inflater and the pages being moved in */
 static atomic_size_t inflated;
+static atomic_size_t from_file;     /* pages mapped from a file of inflated pages (imagecold_adopt) */
 /* TINYCL_IMAGE_COLD_TRACE=1: each page inflated is named on stderr ("cold page 0x...", the address touched), to see
  * what a start or a program touches that the hot part lacks (bootlayout.c). */
 static bool trace;
@@ -186,10 +191,13 @@ bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n,
                       void *arg) {
     bool ok;
     ZSTD_DDict *dict = dict_of(data, offs[0], &ok);
-    sigset_t old;
-    lock(&old);
-    for (size_t k = 0; ok && k < n; k++) ok = inflate_page_locked(data, offs, k, dst(arg, k), dict);
-    unlock(&old);
+    /* the lock (every signal blocked) held for 64 pages at most, as by the fills */
+    for (size_t k = 0; ok && k < n;) {
+        sigset_t old;
+        lock(&old);
+        for (size_t end = n - k < 64 ? n : k + 64; ok && k < end; k++) ok = inflate_page_locked(data, offs, k, dst(arg, k), dict);
+        unlock(&old);
+    }
     ZSTD_freeDDict(dict);
     return ok;
 }
@@ -204,12 +212,17 @@ bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n,
 #define RUN_AFTER 64
 #define RUN_PAGES 16
 static size_t run_fixed;
+/* Set while a file of the pages is about to be mapped (imagecold_expect): the pages touched
+ * until then come alone, since the run around each would soon be mapped for less. */
+static atomic_bool expecting;
 static size_t run_pages(size_t so_far) {
     if (run_fixed) return run_fixed;
+    if (atomic_load_explicit(&expecting, memory_order_relaxed)) return 1;
     return so_far < RUN_AFTER ? 1 : RUN_PAGES;
 }
 
-bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot) {
+bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot,
+                   size_t first) {
     if (!npages) return true;
     _Atomic unsigned char *done = (_Atomic unsigned char *)calloc(npages, 1);
     if (!done) return false;
@@ -241,6 +254,7 @@ bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned
     ranges[i].data = data;
     ranges[i].dict = dict;
     ranges[i].prot = prot;
+    ranges[i].first = first;
     ranges[i].done = done;
     atomic_store_explicit(&ranges[i].lo, lo, memory_order_release);
     return true;
@@ -280,7 +294,7 @@ static bool bring_in(Range *r, char *lo, size_t p, size_t q, bool *now, const ch
         if (ok) {
             for (size_t k = p; k < e; k++) {
                 if (trace) trace_page(at && (size_t)(at - lo) / IMAGECOLD_PAGE == k ? at : lo + k * IMAGECOLD_PAGE);
-                atomic_store_explicit(&r->done[k], 1, memory_order_release);
+                atomic_store_explicit(&r->done[k], INFLATED, memory_order_release);
             }
             atomic_fetch_add_explicit(&inflated, e - p, memory_order_relaxed);
             if (at && (size_t)(at - lo) / IMAGECOLD_PAGE - p < e - p) *now = true;
@@ -349,6 +363,146 @@ void imagecold_forget(char *lo, size_t bytes) {
         ranges[i].dict = NULL;
     }
 }
+
+/* ---- pages mapped from a file of the image's cold pages already inflated (imagepages.h) ---- */
+
+/* A page mapped from such a file faults with SIGBUS when the file no longer holds it (someone
+ * truncated it after it was checked): the page is then inflated from the image like any absent
+ * page and moved over the file's, and the access is retried. Any other SIGBUS goes to the
+ * handler installed before (the default action: the process ends). */
+static struct sigaction bus_previous;
+static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+static bool bus_installed;
+
+/* Page P of range R, mapped from a file, replaced by its inflated copy; false when it does not
+ * inflate. Another thread may have replaced it first: then there is nothing to do. */
+static bool rescue(Range *r, char *lo, size_t p) {
+    sigset_t old;
+    lock(&old);
+    bool ok = true;
+    if (atomic_load_explicit(&r->done[p], memory_order_relaxed) == FROM_FILE) {
+        unsigned char *fresh = (unsigned char *)mmap(NULL, IMAGECOLD_PAGE, PROT_READ | PROT_WRITE,
+                                                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ok = fresh != MAP_FAILED && inflate_page_locked(r->data, r->offs, p, fresh, r->dict) &&
+             (r->prot == (PROT_READ | PROT_WRITE) || mprotect(fresh, IMAGECOLD_PAGE, r->prot) == 0) &&
+             mremap(fresh, IMAGECOLD_PAGE, IMAGECOLD_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, lo + p * IMAGECOLD_PAGE) != MAP_FAILED;
+        if (ok) {
+            if (trace) trace_page(lo + p * IMAGECOLD_PAGE);
+            atomic_store_explicit(&r->done[p], INFLATED, memory_order_release);
+            atomic_fetch_add_explicit(&inflated, 1, memory_order_relaxed);
+            atomic_fetch_sub_explicit(&from_file, 1, memory_order_relaxed);
+        } else if (fresh != MAP_FAILED) {
+            munmap(fresh, IMAGECOLD_PAGE);
+        }
+    }
+    unlock(&old);
+    return ok;
+}
+
+static void on_bus(int sig, siginfo_t *si, void *uc) {
+    int saved = errno;
+    char *a = (char *)si->si_addr;
+    /* only a page past the end of its file (BUS_ADRERR; a memory error is not ours to mend) */
+    for (size_t i = 0; si->si_code == BUS_ADRERR && i < MAX_RANGES; i++) {
+        char *lo = atomic_load_explicit(&ranges[i].lo, memory_order_acquire);
+        if (!lo || a < lo || a >= lo + ranges[i].npages * IMAGECOLD_PAGE) continue;
+        size_t p = (size_t)(a - lo) / IMAGECOLD_PAGE;
+        if (atomic_load_explicit(&ranges[i].done[p], memory_order_acquire) == ABSENT) break;
+        if (!rescue(&ranges[i], lo, p)) {
+            static const char msg[] = "tinycl: a page of the boot image does not inflate (the executable is corrupted)\n";
+            ssize_t w = write(2, msg, sizeof msg - 1);
+            (void)w;
+            abort();
+        }
+        errno = saved;
+        return;
+    }
+    errno = saved;
+    if (bus_previous.sa_flags & SA_SIGINFO) {
+        if (bus_previous.sa_sigaction) { bus_previous.sa_sigaction(sig, si, uc); return; }
+    } else if (bus_previous.sa_handler != SIG_DFL && bus_previous.sa_handler != SIG_IGN) {
+        bus_previous.sa_handler(sig);
+        return;
+    }
+    signal(sig, SIG_DFL);     /* returning re-runs the access, which now ends the process */
+}
+
+static void install_bus(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_bus;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    bus_installed = sigaction(SIGBUS, &sa, &bus_previous) == 0;
+}
+
+size_t imagecold_absent(const unsigned char *data) {
+    size_t n = 0;
+    for (size_t i = 0; i < MAX_RANGES; i++) {
+        char *lo = atomic_load_explicit(&ranges[i].lo, memory_order_acquire);
+        if (!lo || ranges[i].data != data) continue;
+        for (size_t p = 0; p < ranges[i].npages; p++)
+            n += atomic_load_explicit(&ranges[i].done[p], memory_order_acquire) == ABSENT;
+    }
+    return n;
+}
+
+/* Under the lock: pages P .. Q-1 of range R, absent, mapped from FD (page K of the image's cold
+ * pages at AT + K pages) over their reservation, with the range's access. Mapping over a page
+ * without access replaces it at once for every thread (the kernel changes a process's mappings
+ * under its lock), so a thread sees the reservation or the file's page, never between. On
+ * failure the run is reserved again (a failed MAP_FIXED may have removed what was there). */
+static bool map_run_locked(Range *r, char *lo, size_t p, size_t q, int fd, uint64_t at) {
+    char *to = lo + p * IMAGECOLD_PAGE;
+    size_t bytes = (q - p) * IMAGECOLD_PAGE;
+    void *m = mmap(to, bytes, r->prot, MAP_PRIVATE | MAP_FIXED, fd, (off_t)(at + (r->first + p) * IMAGECOLD_PAGE));
+    if (m == (void *)to) {
+        for (size_t k = p; k < q; k++) atomic_store_explicit(&r->done[k], FROM_FILE, memory_order_release);
+        return true;
+    }
+    if (m != MAP_FAILED) munmap(m, bytes);
+    mmap(to, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return false;
+}
+
+size_t imagecold_adopt(const unsigned char *data, int fd, uint64_t at) {
+    pthread_once(&bus_once, install_bus);
+    if (!bus_installed) return 0;
+    size_t mapped = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < MAX_RANGES; i++) {
+        Range *r = &ranges[i];
+        char *lo = atomic_load_explicit(&r->lo, memory_order_acquire);
+        if (!lo || r->data != data) continue;
+        /* the lock (every signal blocked) held for 64 pages at a time, as by the fills */
+        for (size_t p = 0; ok && p < r->npages; p += 64) {
+            size_t end = r->npages - p < 64 ? r->npages : p + 64;
+            sigset_t old;
+            lock(&old);
+            for (size_t s = p; ok && s < end;) {
+                if (atomic_load_explicit(&r->done[s], memory_order_relaxed) != ABSENT) { s++; continue; }
+                size_t e = s + 1;
+                while (e < end && atomic_load_explicit(&r->done[e], memory_order_relaxed) == ABSENT) e++;
+                ok = map_run_locked(r, lo, s, e, fd, at);
+                if (ok) mapped += e - s;
+                s = e;
+            }
+            unlock(&old);
+        }
+    }
+    atomic_fetch_add_explicit(&from_file, mapped, memory_order_relaxed);
+    if (trace) {
+        char line[64];
+        int n = snprintf(line, sizeof line, "cold pages mapped from a file: %zu\n", mapped);
+        ssize_t w = write(2, line, (size_t)n);
+        (void)w;
+    }
+    return mapped;
+}
+
+void imagecold_expect(bool on) { atomic_store_explicit(&expecting, on, memory_order_relaxed); }
+
+size_t imagecold_from_file(void) { return atomic_load_explicit(&from_file, memory_order_relaxed); }
 
 size_t imagecold_inflated(void) { return atomic_load_explicit(&inflated, memory_order_relaxed); }
 

@@ -24,6 +24,8 @@
  */
 
 #define IMAGECOLD_PAGE 4096u
+/* A range's pages can also come from a file holding them inflated (imagecold_adopt, imagepages.h):
+ * mapped over the reservation once a program is known to need most of them (the system loader). */
 
 /* Compress the page at PAGE (IMAGECOLD_PAGE bytes), without a dictionary, onto the end of *BUF
  * (*LEN bytes used, *CAP allocated, grown with realloc). False when out of memory. */
@@ -45,8 +47,11 @@ bool imagecold_unpack(const unsigned char *data, const uint32_t *offs, size_t n,
  * DATA + OFFS[I] .. DATA + OFFS[I + 1] (with the dictionary DATA .. DATA + DICT_LEN, if DICT_LEN
  * is not 0) on its first touch and given PROT (PROT_READ for a part the
  * collector tracks by write faults, PROT_READ | PROT_WRITE otherwise). DATA and OFFS must stay
- * readable while the range lives. False, with nothing reserved, when that cannot be done. */
-bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot);
+ * readable while the range lives. FIRST: the number of page 0 of the range among the image's
+ * cold pages (the pages of all its ranges, numbered in the order of OFFS), for imagecold_adopt.
+ * False, with nothing reserved, when that cannot be done. */
+bool imagecold_map(char *lo, size_t npages, const uint32_t *offs, const unsigned char *data, size_t dict_len, int prot,
+                   size_t first);
 /* Called with the address of a SIGSEGV: true when it was in a cold page, now there (retry). */
 bool imagecold_fault(void *addr);
 /* Inflate every cold page from LO for BYTES not yet inflated (no fault needed); false when one fails. */
@@ -58,5 +63,19 @@ void imagecold_forget(char *lo, size_t bytes);
 bool imagecold_eager(void);
 /* Pages inflated so far in this process (for TINYCL_IMAGE_STATS and the tests). */
 size_t imagecold_inflated(void);
+
+/* The pages of the ranges of the image whose compressed pages are DATA that are not there yet. */
+size_t imagecold_absent(const unsigned char *data);
+/* Map those pages instead from FD, a file holding the image's cold pages inflated (page K, as
+ * numbered by imagecold_map's FIRST, at offset AT + K * IMAGECOLD_PAGE), privately, each with its
+ * range's access; the pages there already stay. The caller vouches for the file's contents
+ * (imagepages.c checks them first). A page whose file no longer holds it (truncated since: a
+ * SIGBUS) is inflated then, as if it had never been mapped. Returns the pages mapped. */
+size_t imagecold_adopt(const unsigned char *data, int fd, uint64_t at);
+/* ON: such a file is about to be adopted, so a fault brings in its page alone (not the run
+ * around it) until imagecold_expect(false). */
+void imagecold_expect(bool on);
+/* Pages mapped from such a file so far in this process (less those inflated after a SIGBUS). */
+size_t imagecold_from_file(void);
 
 #endif

@@ -81,6 +81,9 @@ typedef struct ACtx {
     struct Pending *pending; /* lambdas and lambda lists to finalise */
     ALambda *lambdas;
     bool eager;            /* analyse every lambda now (the analysis that forces a lazy one) */
+    void ***drops;         /* fields of nodes that point to analysis-time structures (scopes,
+                            * variables): cleared once finalised (finalize, step 8) */
+    size_t ndrops, drops_cap;
 } ACtx;
 
 /* ---- node kinds ---- */

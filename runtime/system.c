@@ -6,6 +6,10 @@
 #include "lstring.h"
 #include "gc.h"
 #include "gcdirty.h"
+#include "imagecold.h"
+#include "imagepages.h"
+#include "bootimage.h"
+#include "pathname.h"
 #include "package.h"
 #include "access.h"
 #include "docs.h"
@@ -105,6 +109,45 @@ DEFPRIM(prim_pct_image_dirty_pages) {
     return total ? values2(L, make_uint64(L, dirty), make_uint64(L, total)) : values2(L, NIL, NIL);
 }
 
+/* (sys:%image-pages directory) -> :MAPPED, :WRITTEN or NIL, and the pages mapped: the boot
+ * image's cold pages not there yet mapped from the file of them in DIRECTORY (imagepages.h),
+ * written there first (the directory made if need be) when it has no valid one. The caller (the
+ * system loader) decides where; the session's access rules decide, as for any file, whether the
+ * file may be read (else NIL) and written. Checked here, quietly, rather than by the caller with
+ * sys:%check-access: handling its condition cost the caller about 30 cold pages of the image
+ * inflated just before they could be mapped. NIL also when DIRECTORY is NIL, when this
+ * interpreter's image is not the executable's mapped at its address, or every page is there. */
+DEFPRIM(prim_pct_image_pages) {
+    UNUSED_ARGS;
+    size_t len = 0, mapped = 0;
+    const unsigned char *img = bootimage_bytes(&len);
+    ImagePagesResult r = IMAGEPAGES_NONE;
+    if (args[0] != NIL && img && L->image_heap.fixed) {
+        Obj p = pathname_merged(L, args[0]);
+        char *dir = pathname_is_wild(L, p) ? NULL : pathname_native(L, p);
+        if (dir && access_readable(L, dir)) r = imagepages_use(img, len, dir, access_writable(L, dir), &mapped);
+    }
+    imagecold_expect(false);
+    Obj what = r == IMAGEPAGES_MAPPED ? keyword(L, "MAPPED") : r == IMAGEPAGES_WRITTEN ? keyword(L, "WRITTEN") : NIL;
+    return values2(L, what, make_uint64(L, mapped));
+}
+
+/* (sys:%image-pages-soon): sys:%image-pages is about to be called: until then a cold page
+ * touched is inflated alone, not with the run of pages around it, since those would soon be
+ * mapped from the file for less (the caller's own work until then touches about 30 pages) */
+DEFPRIM(prim_pct_image_pages_soon) {
+    UNUSED_ARGS;
+    imagecold_expect(true);
+    return NIL;
+}
+
+/* (sys:%image-cold-pages) -> the boot image's cold pages inflated so far in this process, and
+ * those mapped from a file of them (sys:%image-pages) */
+DEFPRIM(prim_pct_image_cold_pages) {
+    UNUSED_ARGS;
+    return values2(L, make_uint64(L, imagecold_inflated()), make_uint64(L, imagecold_from_file()));
+}
+
 /* (sys:%time-zone universal-time) -> hours west of Greenwich (a rational), daylight-saving-p,
  * for the local time zone at that moment */
 DEFPRIM(prim_pct_time_zone) {
@@ -151,6 +194,9 @@ const PrimDef system_prims[] = {
     {"%BYTES-ALLOCATED", PK_SYS, prim_pct_bytes_allocated, 0, 0, 0, "()", NULL},
     {"%GC-COUNT", PK_SYS, prim_pct_gc_count, 0, 0, 0, "()", NULL},
     {"%IMAGE-DIRTY-PAGES", PK_SYS, prim_pct_image_dirty_pages, 0, 0, FN_MV, "()", NULL},
+    {"%IMAGE-PAGES", PK_SYS, prim_pct_image_pages, 1, 1, FN_MV, "(directory)", NULL},
+    {"%IMAGE-PAGES-SOON", PK_SYS, prim_pct_image_pages_soon, 0, 0, 0, "()", NULL},
+    {"%IMAGE-COLD-PAGES", PK_SYS, prim_pct_image_cold_pages, 0, 0, FN_MV, "()", NULL},
     {"%TIME-ZONE", PK_SYS, prim_pct_time_zone, 1, 1, FN_MV, "(universal-time)", NULL},
     {"LISP-IMPLEMENTATION-TYPE", PK_CL, prim_lisp_implementation_type, 0, 0, 0, "()", "The name of this Lisp implementation, as a string."},
     {"LISP-IMPLEMENTATION-VERSION", PK_CL, prim_lisp_implementation_version, 0, 0, 0, "()", "The version of this Lisp implementation, as a string."},

@@ -8,4 +8,8 @@
  * realpath's when PATH names no file. */
 bool truename_resolve(const char *path, char *out);
 
+/* The truename of the file open as FD, whose name was PATH (realpath's answer for PATH when /proc
+ * cannot say); false as truename_resolve. */
+bool truename_of_fd(int fd, const char *path, char *out);
+
 #endif

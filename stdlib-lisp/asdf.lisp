@@ -1422,6 +1422,7 @@ looked up are written (the others may be of directories long gone).")
           (register-system system))))))
 
 (defun find-system (name &optional (error-p t))
+  (unless *image-pages-tried* (%system-cache-root))     ; before the search touches the image's pages
   (if (typep name 'system)
       name
       (let* ((name (coerce-name name))
@@ -1699,14 +1700,19 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
   "When set, the directory the cache keeps its compiled files in, instead of $XDG_CACHE_HOME/tinycl/<version>/.")
 
 (defvar *system-cache-root-memo* (list nil)
-  "Box: (base . root), the last root %SYSTEM-CACHE-ROOT computed and what it was computed from.")
+  "Box: (base . root), the last root %SYSTEM-CACHE-LOCATION computed and what it was computed from.")
 
 (defun %system-cache-root ()
+  ;; the cache directory; the first time a session asks, the boot image's pages are mapped from there
+  (unless *image-pages-tried* (%use-image-pages))
+  (%system-cache-location))
+
+(defun %system-cache-location ()
   ;; asked for each file loaded: the root is computed again only when what it comes from changed
   ;; (XDG_CACHE_HOME when absolute, else the home directory)
   (let ((xdg (getenv "XDG_CACHE_HOME")))
     (if *system-cache-directory*
-        (return-from %system-cache-root (ensure-directory-pathname *system-cache-directory*)))
+        (return-from %system-cache-location (ensure-directory-pathname *system-cache-directory*)))
     (let* ((absolute (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/)))
            (base (if absolute xdg (user-homedir-pathname)))
            (memo (car *system-cache-root-memo*)))
@@ -1720,6 +1726,35 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
             (setf (car *system-cache-root-memo*) (cons base root))
             root)))))
 
+;;; The boot image's cold pages (docs/internals.md, "The boot image's cold pages mapped from the
+;;; cache"): a plain start inflates none of them, but loading a system touches most, each costing
+;;; a fault and an inflate. So the first time a session needs the cache directory (FIND-SYSTEM and
+;;; LOAD-SYSTEM ask first), it has the runtime map them from a file there that holds them
+;;; inflated, written by the first process that finds none valid (sys:%image-pages: the session's
+;;; access rules decide whether it may read and write there, as for the compiled files).
+;;; *IMAGE-PAGES* NIL turns it off (and so does TINYCL_IMAGE_PAGES=0 in the environment).
+(defvar *image-pages* t
+  "True: the system loader maps the boot image's pages from a file in its cache directory instead of inflating them.")
+
+(defvar *image-pages-tried* nil "True once this session asked for the image's pages.")
+
+(defun %use-image-pages ()
+  (setq *image-pages-tried* t)
+  (when *image-pages*
+    ;; the pages touched until the call come one at a time (sys:%image-pages ends that)
+    (let ((dir nil))
+      (unwind-protect (progn (sys::%image-pages-soon) (setq dir (%image-pages-directory)))
+        (sys::%image-pages dir)))))
+
+(defun %image-pages-directory ()
+  ;; %system-cache-location's directory as a namestring, made of strings where it can: the code of
+  ;; the pathname functions and of IGNORE-ERRORS is itself in pages not yet inflated (about 30)
+  (let ((xdg (getenv "XDG_CACHE_HOME")))
+    (cond ((and (not *system-cache-directory*) xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
+           (concatenate 'string xdg (if (char= (char xdg (1- (length xdg))) #\/) "" "/")
+                        "tinycl/" (lisp-implementation-version) "/"))
+          (t (let ((root (%system-cache-location))) (and root (namestring root)))))))
+
 (defun %system-cache-file (truename)
   ;; the compiled file for the source TRUENAME, or NIL when there is no usable cache
   (let ((root (and *system-cache* (%system-cache-root))))
@@ -1728,9 +1763,26 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
                                       :name (pathname-name truename) :type "fasl")
                        root))))
 
-(defun %fresh-cached-file-p (fasl source)
-  (let ((fd (ignore-errors (file-write-date fasl))) (sd (file-write-date source)))
-    (and fd sd (>= fd sd) (ignore-errors (sys::%fasl-loadable-p fasl)))))
+(defvar *load-files* nil
+  "While a system's files load: a table from each component to (truename . write-date), what the
+loader found of its source before loading it (the truename when it checked that every file is
+there, the date when it decided between the compiled file and the source).")
+
+(defun %file-of (c)
+  ;; C's entry in *LOAD-FILES*, made when missing (a fresh one outside a system's load)
+  (if *load-files*
+      (or (gethash c *load-files*) (setf (gethash c *load-files*) (list nil)))
+      (list nil)))
+
+(defun %load-cached-file (fasl source-date)
+  ;; true when the compiled file FASL was loaded: it is as new as its source and this build's,
+  ;; read and checked whole (one open) before anything of it runs. NIL when it is missing,
+  ;; stale, damaged or foreign: nothing of it ran, and the loader compiles the source again
+  (multiple-value-bind (items pending truename) (sys::%fasl-read fasl source-date)
+    (when items
+      (sys::%load-compiled-file (merge-pathnames fasl) (or truename (probe-file fasl)) *load-verbose* *load-print*
+                                items pending)
+      t)))
 
 (defun %compile-into-cache (source fasl)
   ;; true when FASL was written without errors; never signals (a failure means loading the source)
@@ -1750,16 +1802,16 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
   ;; loading a source file stands for compiling it and loading the result, so the file is
   ;; also the one being compiled (code reads *COMPILE-FILE-TRUENAME* with #. to find its files)
   (let* ((file (component-pathname c))
-         (truename (or (probe-file file) file))
+         (known (%file-of c))
+         (truename (or (car known) (probe-file file) file))
          (fasl (ignore-errors (%system-cache-file truename)))
          (*compile-file-pathname* file)
          (*compile-file-truename* truename))
-    (if (and fasl
-             (ignore-errors (sys::%check-access fasl :input "LOAD"))
-             (or (%fresh-cached-file-p fasl truename)
-                 (%compile-into-cache truename fasl)))
-        (load fasl)
-        (load file))))
+    (cond ((not (and fasl (ignore-errors (sys::%check-access fasl :input "LOAD"))))
+           (load file))
+          ((%load-cached-file fasl (setf (cdr known) (ignore-errors (file-write-date truename)))))
+          ((%compile-into-cache truename fasl) (load fasl))
+          (t (load file)))))
 
 (defun %perform-load (operation c)
   (let ((file (component-pathname c)))
@@ -1785,14 +1837,17 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
 (defun %load-one-system (system)
   (let* ((name (component-name system))
          (files (%load-plan-files system))
-         (operation (make-operation 'load-op)))
-    ;; every file is there before anything loads (a stat: its truename is not needed here)
+         (operation (make-operation 'load-op))
+         (found (make-hash-table :test 'eq)))
+    ;; every file is there before anything loads (its truename kept for the load)
     (dolist (c files)
-      (let ((p (component-pathname c)))
-        (unless (ignore-errors (file-write-date p))
+      (let* ((p (component-pathname c))
+             (truename (probe-file* p)))
+        (unless truename
           (error 'missing-component :requires (component-name c) :parent (component-parent c)
                                     :detail (format nil "the file ~A does not exist~A"
-                                                    (namestring p) (%where system))))))
+                                                    (namestring p) (%where system))))
+        (setf (gethash c found) (list truename))))
     (when (member system *systems-being-loaded*)
       (error 'circular-dependency :components (reverse (cons system (ldiff *systems-being-loaded* (cdr (member system *systems-being-loaded*)))))))
     (%progress "Loading system ~A (~D file~:P)" name (length files))
@@ -1802,6 +1857,7 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
            (ok nil))
       (unwind-protect
            (let* ((*systems-being-loaded* (cons system *systems-being-loaded*))
+                  (*load-files* found)
                   (old-hook sys::*definition-hook*)
                   (sys::*definition-hook*
                     #'(lambda (kind def-name)
@@ -1832,9 +1888,11 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
                                     :elapsed elapsed
                                     :packages (sort (mapcar #'package-name created) #'string<)
                                     :definitions (reverse (car definitions))
+                                    ;; each file's date as the load found it: a change since is newer
                                     :files (mapcar #'(lambda (c)
-                                                       (let ((p (component-pathname c)))
-                                                         (cons p (ignore-errors (file-write-date p)))))
+                                                       (let ((p (component-pathname c))
+                                                             (date (cdr (gethash c found))))
+                                                         (cons p (or date (ignore-errors (file-write-date p))))))
                                                    files)
                                     :order (incf (car *record-counter*)))))
         (setf (gethash name *image-systems*) record)
@@ -1905,6 +1963,7 @@ back after a reset, ((key . value) ...) newest first, one per key (EQ).")
 
 (defun load-system (system &rest keys &key force force-not verbose version &allow-other-keys)
   (declare (ignore keys verbose))
+  (unless *image-pages-tried* (%system-cache-root))     ; before the load touches the image's pages
   (let ((s (if (typep system 'system) system (%find-root system nil))))
     (when (and version (not (version-satisfies s version)))
       (error 'missing-component-of-version :requires (component-name s) :version version))

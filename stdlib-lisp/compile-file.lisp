@@ -319,8 +319,9 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
                 (format *standard-output* "~&; wrote ~A~%" (namestring out)))
               (values out warnings-p failure-p)))))))
 
-(defun %load-compiled-file (pathname truename verbose print)
-  ;; LOAD of a file COMPILE-FILE wrote: run its items in order
+(defun %load-compiled-file (pathname truename verbose print &optional items pending)
+  ;; LOAD of a file COMPILE-FILE wrote: run its items in order (ITEMS and PENDING: what
+  ;; %FASL-READ gave the system loader, which read the file before deciding to load it)
   (let ((*load-pathname* pathname)
         (*load-truename* truename)
         (*package* *package*)
@@ -330,30 +331,30 @@ recording of the definition, paused until %COMPILE-RESUME, inside them, is expan
       (fresh-line *standard-output*)
       (%load-semicolons *standard-output*)
       (format *standard-output* " loading ~S~%" truename))
-    (multiple-value-bind (items pending) (%fasl-read truename)
-      (let* ((n (length items))
-             (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
-             (locations (and xref (svref xref 4)))
-             (outer (%xref-save-state)))
-        (when xref (decf n))
-        (unwind-protect
-             (dotimes (i n)
-               (when pending (setq pending (%fasl-resolve items pending)))
-               ;; the definitions the item makes are where its form was in the source
-               (when locations (%set-source-location (svref locations i)))
-               (let ((item (svref items i)))
-                 (if (consp item)
-                     (setf (cdr item) (funcall (car item)))
-                     (let ((values (multiple-value-list (funcall item))))
-                       (when print
-                         (fresh-line *standard-output*)
-                         (%load-semicolons *standard-output*)
-                         (format *standard-output* " ~{~S~^, ~}~%" values))))))
-          (%xref-restore-state outer))
-        (when pending (setq pending (%fasl-resolve items pending)))
-        (when pending
-          (error 'simple-file-error :pathname truename
-                                    :format-control "The compiled file ~A needs the package ~S, which does not exist."
-                                    :format-arguments (list (namestring truename) (cadr (first pending)))))
-        (when xref (%xref-install xref))))
+    (unless items (multiple-value-setq (items pending) (%fasl-read truename)))
+    (let* ((n (length items))
+           (xref (and (> n 0) (%fasl-xref-item-p (svref items (1- n))) (svref items (1- n))))
+           (locations (and xref (svref xref 4)))
+           (outer (%xref-save-state)))
+      (when xref (decf n))
+      (unwind-protect
+           (dotimes (i n)
+             (when pending (setq pending (%fasl-resolve items pending)))
+             ;; the definitions the item makes are where its form was in the source
+             (when locations (%set-source-location (svref locations i)))
+             (let ((item (svref items i)))
+               (if (consp item)
+                   (setf (cdr item) (funcall (car item)))
+                   (let ((values (multiple-value-list (funcall item))))
+                     (when print
+                       (fresh-line *standard-output*)
+                       (%load-semicolons *standard-output*)
+                       (format *standard-output* " ~{~S~^, ~}~%" values))))))
+        (%xref-restore-state outer))
+      (when pending (setq pending (%fasl-resolve items pending)))
+      (when pending
+        (error 'simple-file-error :pathname truename
+                                  :format-control "The compiled file ~A needs the package ~S, which does not exist."
+                                  :format-arguments (list (namestring truename) (cadr (first pending)))))
+      (when xref (%xref-install xref)))
     t))

@@ -154,12 +154,15 @@
         (%load-from-stream stream print)))))
 
 (defun %probe-source (pathname)
-  ;; PATHNAME if it exists, else (as CLHS allows) PATHNAME with type "lisp" when it has no type
-  (cond ((probe-file pathname) pathname)
-        ((null (pathname-type pathname))
-         (let ((p (make-pathname :type "lisp" :defaults pathname)))
-           (if (probe-file p) p nil)))
-        (t nil)))
+  ;; PATHNAME if it exists, else (as CLHS allows) PATHNAME with type "lisp" when it has no type;
+  ;; its truename as the second value
+  (let ((truename (probe-file pathname)))
+    (cond (truename (values pathname truename))
+          ((null (pathname-type pathname))
+           (let* ((p (make-pathname :type "lisp" :defaults pathname))
+                  (truename (probe-file p)))
+             (if truename (values p truename) nil)))
+          (t nil))))
 
 (defun load (filespec &key (verbose *load-verbose*) (print *load-print*) (if-does-not-exist t)
                            (external-format :default))
@@ -178,18 +181,18 @@
        (%load-from-stream filespec print)))
     ((or (stringp filespec) (pathnamep filespec))
      (%check-access filespec :input "LOAD")
-     (let* ((pathname (merge-pathnames filespec))
-            (source (%probe-source pathname)))
-       (if (null source)
-           (if if-does-not-exist
-               (%file-error pathname "Couldn't load ~S: file does not exist." (namestring pathname))
-               nil)
-           (let ((truename (probe-file source)))
-             (if (and (null (pathname-name truename)) (null (pathname-type truename)))
-                 (%file-error pathname "Can't LOAD a directory: ~S." truename))
-             (if (%fasl-file-p truename)
-                 (%load-compiled-file source truename verbose print)
-                 (%load-source-file source truename verbose print external-format))))))
+     (let ((pathname (merge-pathnames filespec)))
+       (multiple-value-bind (source truename) (%probe-source pathname)
+         (if (null source)
+             (if if-does-not-exist
+                 (%file-error pathname "Couldn't load ~S: file does not exist." (namestring pathname))
+                 nil)
+             (progn
+               (if (and (null (pathname-name truename)) (null (pathname-type truename)))
+                   (%file-error pathname "Can't LOAD a directory: ~S." truename))
+               (if (%fasl-file-p truename)
+                   (%load-compiled-file source truename verbose print)
+                   (%load-source-file source truename verbose print external-format)))))))
     (t (error 'type-error :datum filespec :expected-type '(or string pathname stream)))))
 
 ;;; COMPILE-FILE and LOAD of a compiled file: compile-file.lisp.

@@ -145,6 +145,68 @@ else
     fail "after a reset, the two start-up snapshots differ ($lines lines):"; diff "$dir/whole.txt" "$dir/written.txt" | head -20
 fi
 
+# The image's cold pages mapped from a file of them inflated in the system cache's directory
+# (runtime/imagepages.c): the loader's first look at its cache directory writes it (the first
+# process) or maps it (the next), so that touching most of the image inflates few pages; a
+# damaged file is written again; another image's file is removed; turned off, nothing is mapped;
+# a plain start neither writes nor maps it.
+xdg="$dir/xdg"
+touchall='(progn (asdf:find-system "no-such-system-here" nil) (defclass pages-pt () ((x :initarg :x))) (make-instance (quote pages-pt) :x 1) (format nil "~{~a~^,~}" (loop for i below 5 collect (* i i))) (multiple-value-list (sys::%image-cold-pages)))'
+pagecount() { # $1: the output "(INFLATED FROM-FILE)": echo the two numbers
+    printf '%s' "$1" | tail -1 | tr -d '()'
+}
+XDG_CACHE_HOME="$xdg" "$T" -e nil >/dev/null 2>&1
+if [ -z "$(find "$xdg" -name 'image-*.pages' 2>/dev/null)" ]; then pass; else fail "tinycl -e nil wrote the image's pages"; fi
+set -- $(pagecount "$(XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" 2>&1)")
+file=$(find "$xdg" -name 'image-*.pages' 2>/dev/null)
+if [ -n "$file" ] && [ "${2:-0}" -gt 1000 ]; then pass; else fail "the first process did not write and map the image's pages: $*, file '$file'"; fi
+set -- $(pagecount "$(XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" 2>&1)")
+if [ "${2:-0}" -gt 1000 ] && [ "${1:-999}" -lt 150 ]; then pass; else fail "a second process did not map the image's pages: inflated, mapped: $*"; fi
+# the trace names the pages inflated: far fewer than without the file
+with=$(XDG_CACHE_HOME="$xdg" TINYCL_IMAGE_COLD_TRACE=1 "$T" -q -e "$touchall" 2>&1 | grep -c '^cold page 0x')
+without=$(XDG_CACHE_HOME="$xdg" TINYCL_IMAGE_PAGES=0 TINYCL_IMAGE_COLD_TRACE=1 "$T" -q -e "$touchall" 2>&1 | grep -c '^cold page 0x')
+if [ "$with" -lt 150 ] && [ "$without" -gt 500 ]; then pass; else fail "cold pages inflated with the file $with, without $without"; fi
+set -- $(pagecount "$(XDG_CACHE_HOME="$xdg" "$T" -q -e '(setf asdf::*image-pages* nil)' -e "$touchall" 2>&1)")
+if [ "${2:-1}" = 0 ] && [ "${1:-0}" -gt 500 ]; then pass; else fail "asdf::*image-pages* NIL: inflated, mapped: $*"; fi
+# the file written again when damaged (a byte of its last page), and then used
+size=$(stat -c %s "$file")
+printf 'X' | dd of="$file" bs=1 seek=$((size - 10)) conv=notrunc 2>/dev/null
+set -- $(pagecount "$(XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" 2>&1)")
+if [ "${2:-0}" -gt 1000 ] && [ "$(od -An -c -j $((size - 10)) -N 1 "$file" | tr -d ' ')" != X ]; then pass; else fail "a damaged file of pages: $*"; fi
+# cut short: not used, written again
+truncate -s $((size / 2)) "$file"
+set -- $(pagecount "$(XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" 2>&1)")
+if [ "${2:-0}" -gt 1000 ] && [ "$(stat -c %s "$file")" = "$size" ]; then pass; else fail "a file of pages cut short: $*"; fi
+# cut short by the process itself after its pages were mapped: the pages it no longer holds
+# fault with SIGBUS and are inflated from the executable instead; the process goes on
+cut="(with-open-file (s \"$file\" :direction :output :if-exists :supersede) (write-string \"x\" s))"
+out=$(XDG_CACHE_HOME="$xdg" "$T" -q -e '(asdf:find-system "no-such-system-here" nil)' -e "$cut" -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${1:-0}" -gt 500 ] && [ "$(stat -c %s "$file")" = 1 ]; then pass; else fail "a file of pages cut short under its mapping: $out"; fi
+# the file of another build is removed when this one's is written
+other="$(dirname "$file")/image-0123456789abcdef.pages"
+cp "$file" "$other" && rm -f "$file"
+XDG_CACHE_HOME="$xdg" "$T" -q -e "$touchall" >/dev/null 2>&1
+if [ -f "$file" ] && [ ! -e "$other" ]; then pass; else fail "another build's file of pages was kept"; fi
+# a FIFO of that name is not opened for reading (which would wait for a writer) but replaced; a
+# directory of that name cannot be: the pages are inflated as without a file
+rm -f "$file" && mkfifo "$file"
+out=$(XDG_CACHE_HOME="$xdg" timeout 30 "$T" -q -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${2:-0}" -gt 1000 ] && [ -f "$file" ]; then pass; else fail "a FIFO in place of the file of pages: $out"; fi
+rm -f "$file" && mkdir "$file"
+out=$(XDG_CACHE_HOME="$xdg" timeout 30 "$T" -q -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${1:-0}" -gt 500 ]; then pass; else fail "a directory in place of the file of pages: $out"; fi
+rmdir "$file"
+# where the session may not write the cache (a sandbox), none is written and the loader works
+sandxdg="$BUILD/pages-sandbox.$$"
+rm -rf "$sandxdg"
+out=$(XDG_CACHE_HOME="$sandxdg" "$T" --sandbox --allow-env XDG_CACHE_HOME -q -e "$touchall" 2>&1)
+set -- $(pagecount "$out")
+if [ "${2:-1}" = 0 ] && [ -z "$(find "$sandxdg" -name 'image-*.pages' 2>/dev/null)" ]; then pass; else fail "a sandboxed session and the file of pages: $out"; fi
+rm -rf "$sandxdg"
+
 # the Lisp suite booted from the sources
 out=$(TINYCL_BOOT=source BUILD="$BUILD" tests/run-lisp.sh 2>&1)
 last=$(printf '%s\n' "$out" | tail -1)

@@ -131,8 +131,8 @@
       (list kept-before
             (and (gethash "/tinycl-registry-cache-test/gone/" (asdf::%scan-listings)) t)
             (and (gethash (rc "tree/") (asdf::%scan-listings)) t)
-            ;; no temporary file left beside it
-            (length (directory (rc "cache/*.*"))))))
+            ;; no temporary file left beside it (the boot image's pages may be there too)
+            (length (remove "pages" (directory (rc "cache/*.*")) :key #'pathname-type :test #'equal)))))
   (t nil t 1))
 
 (deftest registry-cache-off

@@ -5,7 +5,8 @@
 
 Obj ev_block(Lisp *, Node *, Env *);      /* nodes.c */
 Obj ev_block_nl(Lisp *, Node *, Env *);
-Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
+Obj ev_let_local(Lisp *, Node *, Env *), ev_let_local1(Lisp *, Node *, Env *), ev_let_local2(Lisp *, Node *, Env *);
+Obj ev_let(Lisp *, Node *, Env *), ev_flet(Lisp *, Node *, Env *);
 Obj ev_self_loop(Lisp *, Node *, Env *);  /* nodes-selfloop.c */
 
 START_TEST(test_arith_and_calls) {
@@ -188,6 +189,38 @@ START_TEST(test_direct_calls) {
 }
 END_TEST
 
+/* A finished node tree keeps no structure of its analysis (scopes, variables): nothing runs with
+ * them, and they would keep every variable of the form alive and fill compiled files. */
+START_TEST(test_nodes_keep_no_analysis_structures) {
+    Lisp *L = unit_lisp();
+    ck_assert_eval(L, "(defun nk-let (a) (let ((b (+ a 1))) (list a b)))", "NK-LET");
+    ck_assert_eval(L, "(defun nk-captured (a) (let ((b a)) (lambda () (incf b))))", "NK-CAPTURED");
+    ck_assert_eval(L, "(defun nk-block (l) (block out (mapc (lambda (x) (when x (return-from out x))) l) :none))", "NK-BLOCK");
+    ck_assert_eval(L, "(defun nk-flet (a) (flet ((f (x) (* x a))) (labels ((g (n) (if (= n 0) 0 (+ (f n) (g (1- n)))))) (g 3))))",
+                   "NK-FLET");
+    LetNode *let = (LetNode *)global_lambda(L, "'nk-let")->body;
+    ck_assert(let->n.ev == ev_let_local1);
+    ck_assert_ptr_null(let->scope);
+    ck_assert_ptr_null(let->b[0].var);
+    ck_assert_ptr_null(let->next_let);
+    LetNode *captured = (LetNode *)global_lambda(L, "'nk-captured")->body;
+    ck_assert(captured->n.ev == ev_let);
+    ck_assert_ptr_null(captured->scope);
+    ck_assert_ptr_null(captured->b[0].var);
+    BlockNode *block = (BlockNode *)global_lambda(L, "'nk-block")->body;
+    ck_assert(block->n.ev == ev_block_nl);
+    ck_assert_ptr_null(block->scope);
+    ck_assert_ptr_null(block->var);
+    FletNode *flet = (FletNode *)global_lambda(L, "'nk-flet")->body;
+    ck_assert(flet->n.ev == ev_flet);
+    ck_assert_ptr_null(flet->scope);
+    ck_assert_ptr_null(flet->vars);
+    /* and they run as before */
+    ck_assert_eval(L, "(let ((c (nk-captured 5))) (funcall c) (list (nk-let 1) (funcall c) (nk-block '(nil 3 4)) (nk-block nil) (nk-flet 2)))",
+                   "((1 2) 7 3 :NONE 12)");
+}
+END_TEST
+
 /* A body that is a tree of tests of variables with self tail calls of simple arguments among its
  * leaves runs its rounds as one loop (ev_self_loop in nodes-selfloop.c); other shapes keep their nodes. */
 START_TEST(test_self_loops_chosen) {
@@ -225,6 +258,7 @@ static Suite *eval_suite(void) {
     tcase_add_test(tc, test_unused_blocks_are_dropped);
     tcase_add_test(tc, test_direct_calls);
     tcase_add_test(tc, test_self_loops_chosen);
+    tcase_add_test(tc, test_nodes_keep_no_analysis_structures);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,13 +1,20 @@
 /* test_image_cold.c: images laid out hot first with their other pages compressed (image_write_layout,
  * runtime/imagecold.c): the pages themselves, round trips copied and mapped from a file (each cold
  * page inflated on its first touch, written and collected like the others), damaged pages refused,
- * and the inflater leaving no pointer behind for the collector to find. */
+ * and the inflater leaving no pointer behind for the collector to find; the file of the pages
+ * inflated (imagepages.h): written, checked, refused when damaged, mapped, written to and
+ * collected, and cut short under the mapping. */
 #include "unit.h"
 #include "image.h"
 #include "imagecold.h"
 #include "gcdirty.h"
+#include "imagepages.h"
 #include "eval.h"
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -375,6 +382,340 @@ START_TEST(damaged_cold_pages_refused) {
 }
 END_TEST
 
+/* ---- the file of the cold pages inflated (imagepages.h) ---- */
+
+/* A fresh directory for the files. */
+static void temp_dir(char *dir) {
+    strcpy(dir, "/tmp/tinycl-pages-XXXXXX");
+    ck_assert(mkdtemp(dir) != NULL);
+}
+
+static void remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    ck_assert(d != NULL);
+    char path[512];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* The path of the file of image M in DIR. */
+static void pages_path(const MappedImage *m, const char *dir, char *path, size_t n) {
+    char name[IMAGEPAGES_NAMELEN];
+    ck_assert(imagepages_name(m->buf, m->len, name));
+    snprintf(path, n, "%s/%s", dir, name);
+}
+
+static bool file_valid(const MappedImage *m, const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    bool ok = imagepages_valid(m->buf, m->len, fd);
+    close(fd);
+    return ok;
+}
+
+/* Flip a byte of the file at OFF. */
+static void flip_byte(const char *path, off_t off) {
+    int fd = open(path, O_RDWR);
+    ck_assert_int_ge(fd, 0);
+    unsigned char b;
+    ck_assert_int_eq(pread(fd, &b, 1, off), 1);
+    b ^= 0x40;
+    ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
+    close(fd);
+}
+
+/* The pages of M not there yet. */
+static size_t imagecold_absent_of(const MappedImage *m) {
+    const uint32_t *offs;
+    const unsigned char *data;
+    size_t pages;
+    uint64_t sum;
+    ck_assert(image_cold_pages(m->buf, m->len, &offs, &data, &pages, &sum));
+    return imagecold_absent(data);
+}
+
+/* The first process writes the file and maps every page not there yet from it; the pages read
+ * as the graph written, none is inflated, and a second use finds nothing left to map. */
+START_TEST(pages_file_written_then_mapped) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    char dir[64], path[128];
+    temp_dir(dir);
+    if (gcdirty_usable()) {
+        size_t at, bytes, pages, mapped = 0;
+        ck_assert(image_cold_section(m.buf, m.len, &at, &bytes, &pages));
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, false, &mapped), IMAGEPAGES_NONE);   /* none, and may not write */
+        ck_assert_uint_eq(mapped, 0);
+        size_t absent = imagecold_absent_of(&m);
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, true, &mapped), IMAGEPAGES_WRITTEN);
+        ck_assert_uint_eq(mapped, absent);
+        ck_assert_msg(absent + 64 > pages, "%zu of %zu pages absent", absent, pages);
+        pages_path(&m, dir, path, sizeof path);
+        ck_assert(file_valid(&m, path));
+        struct stat st;
+        ck_assert_int_eq(stat(path, &st), 0);
+        ck_assert_uint_eq((size_t)st.st_size, (pages + 1) * IMAGECOLD_PAGE);
+        size_t inflated = imagecold_inflated();
+        check_copy(L, orig, OBJ(m.back[0]));
+        ck_assert_uint_eq(imagecold_inflated(), inflated);
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, true, &mapped), IMAGEPAGES_NONE);
+        ck_assert_uint_eq(mapped, 0);
+    }
+    unmap_image(&m);
+    /* mapped again (another interpreter): the same file, found valid, is used */
+    img = write_layout(L, orig, &len);
+    map_image(L, img, len, &m);
+    if (gcdirty_usable()) {
+        size_t mapped = 0;
+        Obj s = nth(OBJ(m.back[0]), 13);       /* a page inflated before: it stays */
+        ck_assert_str_eq(string_to_utf8(L, CAR(s), NULL), "string number 0");
+        ImagePagesResult r = imagepages_use(m.buf, m.len, dir, true, &mapped);
+        ck_assert_msg(r == IMAGEPAGES_MAPPED || r == IMAGEPAGES_WRITTEN, "result %d", (int)r);
+        ck_assert(mapped > 0);
+        check_copy(L, orig, OBJ(m.back[0]));
+    }
+    unmap_image(&m);
+    remove_dir(dir);
+}
+END_TEST
+
+/* A file cut short, with a byte of a page or of its header changed, of another image, or a
+ * symbolic link, is not valid; used, it is written again, and the image reads as it was written. */
+START_TEST(pages_file_damaged_refused_and_rewritten) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    char dir[64], path[128], other[160];
+    temp_dir(dir);
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(dirfd, 0);
+    int fd = imagepages_write(m.buf, m.len, dirfd);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(imagepages_valid(m.buf, m.len, fd));
+    close(fd);
+    pages_path(&m, dir, path, sizeof path);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    /* a byte of a page, then of the header's page count */
+    flip_byte(path, st.st_size - 100);
+    ck_assert(!file_valid(&m, path));
+    flip_byte(path, st.st_size - 100);
+    ck_assert(file_valid(&m, path));
+    flip_byte(path, 16);
+    ck_assert(!file_valid(&m, path));
+    flip_byte(path, 16);
+    /* cut short by a page */
+    ck_assert_int_eq(truncate(path, st.st_size - IMAGECOLD_PAGE), 0);
+    ck_assert(!file_valid(&m, path));
+    /* the file of another image under this one's name */
+    Obj other_graph = unit_eval(L, "(loop for i below 2000 collect (format nil \"other ~d\" i))");
+    size_t olen = 0;
+    unsigned char *oimg = write_layout(L, other_graph, &olen);
+    int ofd = imagepages_write(oimg, olen, dirfd);
+    ck_assert_int_ge(ofd, 0);
+    close(ofd);
+    char oname[IMAGEPAGES_NAMELEN];
+    ck_assert(imagepages_name(oimg, olen, oname));
+    snprintf(other, sizeof other, "%s/%s", dir, oname);
+    ck_assert_int_eq(access(path, F_OK), -1);        /* writing it removed this image's file */
+    ck_assert_int_eq(rename(other, path), 0);
+    ck_assert(!file_valid(&m, path));
+    if (gcdirty_usable()) {
+        /* used: written again, valid, and the pages are the image's */
+        size_t mapped = 0;
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, true, &mapped), IMAGEPAGES_WRITTEN);
+        ck_assert(file_valid(&m, path));
+        size_t inflated = imagecold_inflated();
+        check_copy(L, orig, OBJ(m.back[0]));
+        ck_assert_uint_eq(imagecold_inflated(), inflated);
+    }
+    /* a symbolic link to a valid file is not followed */
+    char link[160];
+    snprintf(link, sizeof link, "%s/elsewhere", dir);
+    ck_assert_int_eq(rename(path, link), 0);
+    ck_assert_int_eq(symlink(link, path), 0);
+    int lfd = open(path, O_RDONLY | O_NOFOLLOW);
+    ck_assert_int_lt(lfd, 0);
+    free(oimg);
+    close(dirfd);
+    unmap_image(&m);
+    remove_dir(dir);
+}
+END_TEST
+
+/* Writing the file removes the files of other images in the directory, and nothing else. */
+START_TEST(pages_file_removes_other_images) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    char dir[64], path[160];
+    temp_dir(dir);
+    const char *names[] = {"image-0123456789abcdef.pages", "image-0123456789abcdef.pages.1.2.3.tmp", "keep.fasl",
+                           "image-notes.txt"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        int fd = open(path, O_WRONLY | O_CREAT, 0644);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+    }
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+    int fd = imagepages_write(img, len, dirfd);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    close(dirfd);
+    bool want[] = {false, true, true, true};    /* a writer's temporary file is left for an hour */
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        ck_assert_msg((access(path, F_OK) == 0) == want[i], "%s", names[i]);
+    }
+    free(img);
+    remove_dir(dir);
+}
+END_TEST
+
+/* A cold page mapped from the file is tracked by the collector as an inflated one: a fresh object
+ * stored there survives collections, and the write took the tracker's fault. */
+START_TEST(pages_mapped_written_and_collected) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    char dir[64];
+    temp_dir(dir);
+    if (gcdirty_usable()) {
+        size_t mapped = 0;
+        collect_a_few(L);                           /* the region armed: writes fault from here */
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, true, &mapped), IMAGEPAGES_WRITTEN);
+        ck_assert(mapped > 0);
+        size_t inflated = imagecold_inflated(), faults = gcdirty_faults();
+        Obj cell = nth(OBJ(m.back[0]), 13);
+        for (int i = 0; i < 2700; i++) cell = CDR(cell);
+        ck_assert((char *)CONS(cell) >= m.heap.scanned + m.heap.scanned_raw);   /* a cold page */
+        store_fresh(L, cell);
+        ck_assert_uint_gt(gcdirty_faults(), faults);
+        collect_a_few(L);
+        ck_assert_str_eq(string_to_utf8(L, CAR(cell), NULL), "hhhhhhh");
+        ck_assert_str_eq(string_to_utf8(L, CAR(CDR(cell)), NULL), "string number 2701");
+        check_write_survives(L, OBJ(m.back[0]), 2800, "(make-string 4 :initial-element #\\k)", "kkkk");
+        ck_assert_uint_eq(imagecold_inflated(), inflated);
+    }
+    unmap_image(&m);
+    remove_dir(dir);
+}
+END_TEST
+
+/* The file cut short after its pages were mapped: a page it no longer holds faults with SIGBUS,
+ * and is inflated from the image instead; the process goes on, and the graph reads as written. */
+START_TEST(pages_file_truncated_under_the_mapping) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    char dir[64], path[128];
+    temp_dir(dir);
+    if (gcdirty_usable()) {
+        size_t mapped = 0;
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, true, &mapped), IMAGEPAGES_WRITTEN);
+        pages_path(&m, dir, path, sizeof path);
+        ck_assert_int_eq(truncate(path, IMAGECOLD_PAGE), 0);
+        size_t inflated = imagecold_inflated(), from_file = imagecold_from_file();
+        check_copy(L, orig, OBJ(m.back[0]));
+        ck_assert_msg(imagecold_inflated() > inflated, "no page was inflated after the file was cut short");
+        ck_assert_uint_lt(imagecold_from_file(), from_file);
+        check_write_survives(L, OBJ(m.back[0]), 2600, "(make-string 2 :initial-element #\\t)", "tt");
+    }
+    unmap_image(&m);
+    remove_dir(dir);
+}
+END_TEST
+
+/* Threads reading the cold pages while they are mapped from the file: each page reads whole and
+ * as written, before (inflated on the fault), during and after (the file's). */
+typedef struct Reader {
+    const unsigned char *lo, *want;   /* the cold pages of the scanned part, and what they hold */
+    size_t pages, stride, bad, rounds;
+    _Atomic bool *stop;
+    unsigned char *seen_bad;          /* a byte per page: read otherwise once */
+} Reader;
+
+static void *read_pages(void *arg) {
+    Reader *r = (Reader *)arg;
+    while (!atomic_load(r->stop) || r->rounds < 3) {
+        for (size_t i = 0; i < r->pages; i++) {
+            size_t k = (i * r->stride) % r->pages;
+            if (memcmp(r->lo + k * IMAGECOLD_PAGE, r->want + k * IMAGECOLD_PAGE, IMAGECOLD_PAGE) != 0) r->seen_bad[k] = 1;
+        }
+        r->rounds++;
+    }
+    return NULL;
+}
+
+START_TEST(pages_mapped_while_threads_read) {
+    Lisp *L = unit_shared_lisp();
+    Obj orig = unit_eval(L, graph_code);
+    size_t len = 0;
+    unsigned char *img = write_layout(L, orig, &len);
+    MappedImage m;
+    map_image(L, img, len, &m);
+    char dir[64], path[128];
+    temp_dir(dir);
+    if (gcdirty_usable()) {
+        int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+        int fd = imagepages_write(m.buf, m.len, dirfd);
+        ck_assert_int_ge(fd, 0);
+        close(dirfd);
+        size_t hot = (m.heap.scanned_raw + IMAGECOLD_PAGE - 1) / IMAGECOLD_PAGE * IMAGECOLD_PAGE;
+        size_t pages = (m.heap.scanned_room - hot) / IMAGECOLD_PAGE;
+        ck_assert(pages > 100);
+        unsigned char *want = (unsigned char *)malloc(pages * IMAGECOLD_PAGE);
+        ck_assert_int_eq(pread(fd, want, pages * IMAGECOLD_PAGE, IMAGECOLD_PAGE), (ssize_t)(pages * IMAGECOLD_PAGE));
+        close(fd);
+        _Atomic bool stop = false;
+        unsigned char *seen = (unsigned char *)calloc(pages, 1);
+        Reader r[2] = {{(const unsigned char *)m.heap.scanned + hot, want, pages, 1, 0, 0, &stop, seen},
+                       {(const unsigned char *)m.heap.scanned + hot, want, pages, 7, 0, 0, &stop, seen}};
+        r[1].stride = pages % 7 ? 7 : 11;
+        pthread_t th[2];
+        for (int i = 0; i < 2; i++) ck_assert_int_eq(pthread_create(&th[i], NULL, read_pages, &r[i]), 0);
+        usleep(2000);
+        size_t mapped = 0;
+        ck_assert_int_eq(imagepages_use(m.buf, m.len, dir, false, &mapped), IMAGEPAGES_MAPPED);
+        atomic_store(&stop, true);
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        /* a page the process wrote (a hash table marked for its rehash) reads otherwise for good;
+         * any other was seen half there */
+        for (size_t k = 0; k < pages; k++) {
+            bool now = memcmp(m.heap.scanned + hot + k * IMAGECOLD_PAGE, want + k * IMAGECOLD_PAGE, IMAGECOLD_PAGE) != 0;
+            if (seen[k] && !now) r[0].bad++;
+        }
+        free(seen);
+        ck_assert_msg(r[0].bad == 0, "pages read otherwise than written for a while: %zu", r[0].bad);
+        pages_path(&m, dir, path, sizeof path);
+        ck_assert(file_valid(&m, path));
+        free(want);
+    }
+    unmap_image(&m);
+    remove_dir(dir);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("image_cold");
     TCase *t = tcase_create("image_cold");
@@ -387,6 +728,12 @@ static Suite *suite(void) {
     tcase_add_test(t, runs_inflated_together);
     tcase_add_test(t, hot_part_protected_at_first_collection);
     tcase_add_test(t, damaged_cold_pages_refused);
+    tcase_add_test(t, pages_file_written_then_mapped);
+    tcase_add_test(t, pages_file_damaged_refused_and_rewritten);
+    tcase_add_test(t, pages_file_removes_other_images);
+    tcase_add_test(t, pages_mapped_written_and_collected);
+    tcase_add_test(t, pages_file_truncated_under_the_mapping);
+    tcase_add_test(t, pages_mapped_while_threads_read);
     suite_add_tcase(s, t);
     return s;
 }
