@@ -460,6 +460,15 @@ DEFPRIM(prim_pct_check_access) {
     return S(T);
 }
 
+/* (sys:%access-checked-p) -> true when %CHECK-ACCESS can refuse a name (the session has file
+ * rules, or a session file no code may use): callers that check many names may skip the checks
+ * otherwise (the system loader's kept directory listings) */
+DEFPRIM(prim_pct_access_checked_p) {
+    UNUSED_ARGS;
+    Access *a = policy(L);
+    return boolean(L, a && (a->restricted || a->protect_path));
+}
+
 DEFPRIM(prim_access_rules) {
     UNUSED_ARGS;
     char *text = access_describe(policy(L));
@@ -482,6 +491,7 @@ const PrimDef access_prims[] = {
      "The value of CL_SOURCE_REGISTRY for the system loader, or NIL."},
     {"%CHECK-ACCESS", PK_SYS, prim_pct_check_access, 3, 3, 0, "(pathname direction operation)",
      "Signal TINYCL:ACCESS-DENIED unless the session may read (DIRECTION :INPUT) or write (:OUTPUT) PATHNAME."},
+    {"%ACCESS-CHECKED-P", PK_SYS, prim_pct_access_checked_p, 0, 0, 0, "()", NULL},
     {"ACCESS-RULES", PK_EXT, prim_access_rules, 0, 0, 0, "()",
      "The file and environment access rules in force in this session, as text."},
     {0},

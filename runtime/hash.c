@@ -755,6 +755,23 @@ DEFPRIM(prim_pct_hash_table_changes) {
     return out;
 }
 
+/* (sys:%hash-table-add-keys table entries) -> true when TABLE already held the key of one of
+ * ENTRIES ((key . value) ...); the keys are added to TABLE, with the value T. The loader's index of
+ * the registry entries it keeps (asdf.lisp): one call per registry and load, not a Lisp loop over
+ * a load's thousand entries. */
+DEFPRIM(prim_pct_hash_table_add_keys) {
+    UNUSED_ARGS;
+    Obj tab = check_table(L, args[0]);
+    bool seen = false;
+    for (Obj l = args[1]; l != NIL; l = CDR(l)) {
+        if (!is_cons(l) || !is_cons(CAR(l))) err_type(L, args[1], S(LIST));
+        Obj key = CAR(CAR(l));
+        if (hash_get(L, tab, key, NO_VALUE) != NO_VALUE) seen = true;
+        else hash_put(L, tab, key, S(T));
+    }
+    return boolean(L, seen);
+}
+
 DEFPRIM(prim_sxhash) {
     UNUSED_ARGS;
     return FIX((intptr_t)(hash_equal(L, args[0]) & (uint64_t)MOST_POSITIVE_FIXNUM));
@@ -786,6 +803,7 @@ const PrimDef hash_prims[] = {
     {"%HASH-TABLE-SNAPSHOT", PK_SYS, prim_pct_hash_table_snapshot, 1, 1, 0, "(hash-table)", NULL},
     {"%HASH-TABLE-MARK", PK_SYS, prim_pct_hash_table_mark, 1, 1, 0, "(hash-table)", NULL},
     {"%HASH-TABLE-CHANGES", PK_SYS, prim_pct_hash_table_changes, 2, 2, 0, "(hash-table mark)", NULL},
+    {"%HASH-TABLE-ADD-KEYS", PK_SYS, prim_pct_hash_table_add_keys, 2, 2, 0, "(hash-table entries)", NULL},
     {"SXHASH", PK_CL, prim_sxhash, 1, 1, 0, "(object)", "A hash code consistent with EQUAL."},
     {0},
 };

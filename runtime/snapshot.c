@@ -616,7 +616,11 @@ DEFPRIM(prim_pct_boot_packages) {
 /* The eq table of every symbol with a record (L->boot_symbols), built on demand. */
 static Obj recorded_symbols(Lisp *L) {
     if (L->boot_symbols == NIL) {
-        Obj h = hash_new(L, HT_EQ, 8192);
+        /* sized for the records there are (about 4,500 from the boot image): a table made larger
+         * is memory a load's first commit clears and faults in for nothing */
+        size_t n = 0;
+        for (Obj r = VEC(L->boot_snapshot)->data[2]; r != NIL; r = CDR(r)) n++;
+        Obj h = hash_new(L, HT_EQ, n);
         for (Obj r = VEC(L->boot_snapshot)->data[2]; r != NIL; r = CDR(r)) hash_put(L, h, VEC(CAR(r))->data[0], S(T));
         L->boot_symbols = h;
     }
@@ -693,6 +697,12 @@ static bool same_attributes(Obj a, Obj b) {
 }
 
 void snapshot_note_table_change(Lisp *L, Obj pkg, Obj sym, int before) {
+    /* a commit merges the journal into the records of recorded packages only: a package the
+     * snapshot does not list now (made since it was taken: a loaded system's, before its load is
+     * committed, or the user's) has no record to merge into, and one recorded later is recorded
+     * whole then, so what happens to its tables until it is listed is never read */
+    Obj snap = L->boot_snapshot;
+    if (snap == NIL || !member_eq(pkg, VEC(snap)->data[0])) return;
     Obj e = make_vector(L, 3, NIL);
     VEC(e)->data[0] = pkg;
     VEC(e)->data[1] = sym;
@@ -755,10 +765,9 @@ DEFPRIM(prim_pct_snapshot_release) {
     return NIL;
 }
 
-static void record_symbol_if_new(Lisp *L, Obj snap, Obj sym) {
-    Obj known = recorded_symbols(L);
-    if (hash_get(L, known, sym, NIL) != NIL) return;
-    hash_put(L, known, sym, S(T));
+/* SYM, which has no record, gets one (and its entry in the table of recorded symbols, if made). */
+static void add_record(Lisp *L, Obj snap, Obj sym) {
+    if (L->boot_symbols != NIL) hash_put(L, L->boot_symbols, sym, S(T));
     Obj rec = make_vector(L, 6, NIL);
     Obj cells[CELLS];
     symbol_cells(L, sym, cells);
@@ -766,6 +775,77 @@ static void record_symbol_if_new(Lisp *L, Obj snap, Obj sym) {
     for (int k = 0; k < 4; k++) VEC(rec)->data[k + 1] = cells[k];
     VEC(rec)->data[5] = cons(L, cells[4], cells[5]);
     VEC(snap)->data[2] = cons(L, rec, VEC(snap)->data[2]);
+}
+
+static void record_symbol_if_new(Lisp *L, Obj snap, Obj sym) {
+    if (hash_get(L, recorded_symbols(L), sym, NIL) != NIL) return;
+    add_record(L, snap, sym);
+}
+
+static bool image_symbol(Lisp *L, Obj sym) {
+    const char *img = L->image_heap.scanned;
+    return img && (const char *)sym >= img && (const char *)sym < img + L->image_heap.scanned_bytes;
+}
+
+/* The symbols a commit found present in the packages it records (the new packages' symbols, those
+ * the load added to recorded ones), each to get a record unless it has one: record_pending. */
+typedef struct Pending { Obj *v; size_t n, cap; } Pending;
+
+static void pending_add(Lisp *L, Obj snap, Pending *p, Obj sym) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 256;
+        Obj *v = (Obj *)realloc(p->v, cap * sizeof *v);
+        if (!v) { record_symbol_if_new(L, snap, sym); return; }    /* without the memory: at once */
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n++] = sym;    /* reachable meanwhile from its package, or from the journal */
+}
+
+/* Each symbol of P without a record gets one. The table of recorded symbols (a hash of every
+ * record, some 4,500 from the boot image) is used once something made it; until then a symbol
+ * made since the image was loaded is looked for among the records themselves: the candidates are
+ * marked (SYM_SNAPSHOT_MARK, as take_full does), one walk over the records unmarks those that have
+ * one (the image's records are passed over by address, their pages untouched), and the others get
+ * theirs, their marks cleared first (a record holds the flags). A symbol of the boot image goes
+ * through the table (nearly all have records; one uninterned at the boot and imported since has
+ * not). So a process's first load does not build the table. */
+static void record_pending(Lisp *L, Obj snap, Pending *p) {
+    size_t marked = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        Obj sym = p->v[i];
+        bool img = image_symbol(L, sym);
+        if (!img && (symbol_data(L, sym)->h.flags & SYM_SNAPSHOT_MARK)) { p->v[i] = NO_VALUE; continue; }
+        if (img || L->boot_symbols != NIL) {
+            record_symbol_if_new(L, snap, sym);
+            p->v[i] = NO_VALUE;
+            continue;
+        }
+        symbol_data(L, sym)->h.flags |= SYM_SNAPSHOT_MARK;
+        marked++;
+    }
+    for (Obj r = VEC(snap)->data[2]; r != NIL && marked > 0; r = CDR(r)) {
+        Obj sym = VEC(CAR(r))->data[0];
+        if (image_symbol(L, sym)) continue;
+        Symbol *s = symbol_data(L, sym);
+        if (s->h.flags & SYM_SNAPSHOT_MARK) {
+            s->h.flags &= (uint8_t)~SYM_SNAPSHOT_MARK;
+            marked--;
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        Obj sym = p->v[i];
+        if (sym == NO_VALUE) continue;
+        Symbol *s = symbol_data(L, sym);
+        if (!(s->h.flags & SYM_SNAPSHOT_MARK)) continue;    /* it has a record */
+        s->h.flags &= (uint8_t)~SYM_SNAPSHOT_MARK;
+        p->v[k++] = sym;
+    }
+    for (size_t i = 0; i < k; i++) add_record(L, snap, p->v[i]);
+    free(p->v);
+    p->v = NULL;
+    p->n = p->cap = 0;
 }
 
 static Obj find_state(Obj states, Obj p) {
@@ -806,7 +886,7 @@ void snapshot_adopt_keyword(Lisp *L, Obj sym) {
  * has stays, unless the load removed it (then it goes) or changed its accessibility (then the
  * record takes the new one); a symbol absent before the load that it made present is added. A
  * symbol the user added before the load stays the user's. */
-static void merge_touched(Lisp *L, Obj snap, Obj rec, Obj p, Obj touched, Obj syms) {
+static void merge_touched(Lisp *L, Obj snap, Obj rec, Obj p, Obj touched, Obj syms, Pending *pend) {
     Obj fields = CDR(rec);                          /* name nicknames use-list shadowing attrs . present */
     Obj attrs_cell = CDR(CDR(CDR(CDR(fields))));    /* (attrs . present) */
     Obj recorded = CDR(attrs_cell);
@@ -835,7 +915,7 @@ static void merge_touched(Lisp *L, Obj snap, Obj rec, Obj p, Obj touched, Obj sy
     for (Obj l = syms; l != NIL; l = CDR(l)) {
         Obj sym = CAR(l);
         int b = (int)fixnum_val(hash_get(L, touched, sym, FIX(0))), n = package_symbol_status(L, p, sym);
-        if (n != 0) record_symbol_if_new(L, snap, sym);
+        if (n != 0) pending_add(L, snap, pend, sym);
         if (b == 0 && n != 0 && hash_get(L, in_record, sym, NIL) == NIL) out = cons(L, status_pair(L, sym, n), out);
     }
     CDR(attrs_cell) = out;
@@ -870,6 +950,7 @@ DEFPRIM(prim_pct_snapshot_commit) {
     }
     /* 2. recorded packages: the symbols the journal says the load added, removed or moved; the
      *    oldest entry of a symbol holds its status before the load */
+    Pending pend = {NULL, 0, 0};
     Obj mark = VEC(cap)->data[2], per_package = NIL;   /* ((package . touched) ...) */
     for (Obj l = L->pkg_journal; l != NIL && l != mark; l = CDR(l)) {
         Obj e = CAR(l), p = VEC(e)->data[0];
@@ -887,7 +968,7 @@ DEFPRIM(prim_pct_snapshot_commit) {
     for (Obj q = per_package; q != NIL; q = CDR(q)) {
         Obj p = CAR(CAR(q)), rec = find_record(VEC(snap)->data[1], p);
         if (rec != NIL && live_package(p) && find_state(VEC(cap)->data[3], p) != NIL)
-            merge_touched(L, snap, rec, p, CAR(CDR(CAR(q))), CDR(CDR(CAR(q))));
+            merge_touched(L, snap, rec, p, CAR(CDR(CAR(q))), CDR(CDR(CAR(q))), &pend);
     }
     /* names, uses and attributes changed */
     for (Obj r = VEC(snap)->data[1]; r != NIL; r = CDR(r)) {
@@ -911,10 +992,11 @@ DEFPRIM(prim_pct_snapshot_commit) {
         Obj present = present_list(L, p);
         VEC(snap)->data[1] = cons(L, package_record(L, p, present), VEC(snap)->data[1]);
         VEC(snap)->data[0] = cons(L, p, VEC(snap)->data[0]);
-        for (Obj s = present; s != NIL; s = CDR(s)) record_symbol_if_new(L, snap, CAR(CAR(s)));
+        for (Obj s = present; s != NIL; s = CDR(s)) pending_add(L, snap, &pend, CAR(CAR(s)));
         if (!member_eq(p, L->system_packages)) L->system_packages = cons(L, p, L->system_packages);
         created = cons(L, p, created);
     }
+    record_pending(L, snap, &pend);
     capture_close(L, cap);
     return created;
 }

@@ -132,11 +132,14 @@ static void take_snapshot(TclSession *s) {
  * swaps interpreters moves it). No process-wide registry: sessions on many threads find their own. */
 static TclSession *session_of(Lisp *L) { return (TclSession *)L->session; }
 
-/* (sys:%session-progress message) -> T when a progress handler took the message */
+/* (sys:%session-progress message) -> T when a progress handler took the message;
+ * (sys:%session-progress nil) -> T when there is a handler (the loader makes its messages only then) */
 static Obj prim_pct_session_progress(Lisp *L, int nargs, Obj *args) {
     (void)nargs;
     TclSession *s = session_of(L);
-    if (!s || !s->progress || !is_string(args[0])) return NIL;
+    if (!s || !s->progress) return NIL;
+    if (args[0] == NIL) return S(T);
+    if (!is_string(args[0])) return NIL;
     char *msg = string_to_utf8_malloc(args[0], NULL);
     if (msg) {
         s->progress(s->progress_ctx, msg);

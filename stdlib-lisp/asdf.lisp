@@ -669,8 +669,13 @@
                                                    (not (find #\/ given :from-end t :start (max 0 (1- (length given)))))
                                                    (%given-file-type component given))))
           (dirp (parse-unix-namestring (component-name component) :want-directory t))
-          (t (parse-unix-namestring (component-name component)
-                                    :type (and (typep component 'file-component) (%file-type component)))))))
+          (t (let ((name (component-name component))
+                   (type (and (typep component 'file-component) (%file-type component))))
+               (if (and (stringp type) (stringp name) (plusp (length name)) (not (find #\/ name)))
+                   ;; the usual file component, "name" and its type: what PARSE-UNIX-NAMESTRING
+                   ;; makes of it, without splitting the name
+                   (make-pathname :directory nil :name name :type type)
+                   (parse-unix-namestring name :type type)))))))
 
 (defun %given-file-type (component given)
   ;; an explicit :PATHNAME "x.y" of a source file names the file itself
@@ -1252,14 +1257,16 @@ looked up are written (the others may be of directories long gone).")
       (let ((kept (and stamp (gethash key table))))
         (if (and kept (equal (first kept) stamp))
             ;; as a listing would: without the entries this session may not read (a listing kept
-            ;; by a process with other access rules may hold a link out of the readable directories)
-            (flet ((readable (names)
-                     (let ((out nil))
-                       (dolist (n names (nreverse out))
-                         (let ((p (pathname n)))
-                           (when (ignore-errors (sys::%check-access p :input "DIRECTORY"))
-                             (push p out)))))))
-              (values (readable (second kept)) (readable (third kept))))
+            ;; by a process with other access rules may hold a link out of the readable directories);
+            ;; a session without file rules may read them all
+            (let ((checked (sys::%access-checked-p)))
+              (flet ((readable (names)
+                       (let ((out nil))
+                         (dolist (n names (nreverse out))
+                           (let ((p (pathname n)))
+                             (when (or (not checked) (ignore-errors (sys::%check-access p :input "DIRECTORY")))
+                               (push p out)))))))
+                (values (readable (second kept)) (readable (third kept)))))
             (let* ((entries (ignore-errors (directory (merge-pathnames (make-pathname :name :wild :type :wild) dir))))
                    (asds (sort (remove-if-not #'(lambda (e) (and (not (directory-pathname-p e))
                                                                   (equal (pathname-type e) "asd")))
@@ -1464,7 +1471,11 @@ looked up are written (the others may be of directories long gone).")
 ;;; that the session restores on reset (classes, EQL specializers) and the methods added to
 ;;; generic functions that existed before are kept here and put back after each reset.
 
-(defvar *kept-registry-entries* (list nil) "Box: ((table key value) ...), newest first.")
+(defvar *kept-registry-entries* (list nil)
+  "Box: ((table . entries) ...): for each registry a load added to or changed, its entries to put
+back after a reset, ((key . value) ...) newest first, one per key (EQ).")
+(defvar *kept-registry-keys* (list nil)
+  "Box: ((table . keys) ...): for each table of *KEPT-REGISTRY-ENTRIES*, an EQ table of the keys kept.")
 (defvar *kept-methods* (list nil) "Box: ((generic-function . method) ...), newest first.")
 (defvar *kept-generic-functions* (list nil) "Box: generic functions loads made, newest first.")
 
@@ -1480,49 +1491,81 @@ looked up are written (the others may be of directories long gone).")
       nil))
 
 (defun %begin-capture ()
-  ;; a generic function's method list is never changed in place (clos.lisp conses a method on or
-  ;; makes the list anew without one), so the list itself is its state: no copy, and a generic
-  ;; function whose list is still EQ to it gained nothing
-  (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
-        (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
-        (mapcar #'(lambda (gf) (cons gf (sys::generic-function-methods gf))) (%generic-functions))))
+  ;; -> (snapshot-capture registry-marks (generic-functions . their-method-lists)). The list of
+  ;; generic functions is kept itself: it only grows at its front (clos.lisp conses each new one
+  ;; on), so the functions a load made are those before it. A method list is never changed in
+  ;; place either (clos.lisp conses a method on or makes the list anew without one), so the list
+  ;; itself is a function's state: no copy, and a function whose list is still EQ to it gained nothing.
+  (let ((gfs (%generic-functions)))
+    (list (if (fboundp 'sys::%snapshot-capture) (sys::%snapshot-capture) nil)
+          (mapcar #'(lambda (table) (cons table (sys::%hash-table-mark table))) (%registry-tables))
+          (cons gfs (mapcar #'sys::generic-function-methods gfs)))))
 
 (defun %release-capture (capture)
   ;; the load failed: nothing of it is committed, and the snapshot stops watching for it
   (when (and (first capture) (fboundp 'sys::%snapshot-release))
     (sys::%snapshot-release (first capture))))
 
+(defun %new-elements (now was)
+  ;; the elements of the list NOW that the list WAS lacks, in NOW's order: those before WAS when NOW
+  ;; was made by consing onto WAS (one walk), else each looked for
+  (if (tailp was now)
+      (ldiff now was)
+      (remove-if #'(lambda (x) (member x was :test #'eq)) now)))
+
+(defun %keep-registry-entries (table changes)
+  ;; CHANGES ((key . value) ...), the entries the load added to TABLE or changed (fresh conses
+  ;; from %HASH-TABLE-CHANGES, kept as they are), replace older kept entries of the same keys (EQ,
+  ;; as %HASH-TABLE-CHANGES gives the table's own keys)
+  (let ((kept (assoc table (car *kept-registry-entries*) :test #'eq))
+        (keys (cdr (assoc table (car *kept-registry-keys*) :test #'eq))))
+    (unless kept
+      (setq kept (cons table nil)
+            keys (make-hash-table :test 'eq :size (max 16 (length changes))))
+      (push kept (car *kept-registry-entries*))
+      (push (cons table keys) (car *kept-registry-keys*)))
+    (when (sys::%hash-table-add-keys keys changes)
+      ;; a key kept before (only a reload comes here): its older entry goes
+      (let ((seen (make-hash-table :test 'eq)))
+        (dolist (e changes) (setf (gethash (car e) seen) t))
+        (setf (cdr kept) (remove-if #'(lambda (e) (gethash (car e) seen)) (cdr kept)))))
+    (setf (cdr kept) (nconc changes (cdr kept)))))
+
 (defun %commit-capture (capture)
   ;; -> the packages the load created
-  (destructuring-bind (snap registries gfs) capture
+  (destructuring-bind (snap registries (old-gfs . old-methods)) capture
     (let ((created (if snap (sys::%snapshot-commit snap) nil)))
       (dolist (r registries)
-        (let ((table (car r)))
-          ;; the entries the load added or changed (found in C: a registry holds thousands of
-          ;; entries, a load changes a few) replace older kept entries of the same keys
-          (let ((fresh nil) (seen (make-hash-table :test 'eq)))
-            (dolist (e (sys::%hash-table-changes table (cdr r)))
-              (push (list table (car e) (cdr e)) fresh)
-              (setf (gethash (car e) seen) t))
-            (when fresh
-              (setf (car *kept-registry-entries*)
-                    (append fresh
-                            (remove-if #'(lambda (e) (and (eq (first e) table) (gethash (second e) seen)))
-                                       (car *kept-registry-entries*))))))))
-      (dolist (g gfs)
-        (let ((methods (sys::generic-function-methods (car g))))
-          (unless (eq methods (cdr g))
-            (dolist (m methods)
-              (unless (member m (cdr g))
-                (push (cons (car g) m) (car *kept-methods*)))))))
-      (dolist (gf (%generic-functions))
-        (unless (or (assoc gf gfs) (member gf (car *kept-generic-functions*)))
-          (push gf (car *kept-generic-functions*))))
+        ;; the entries the load added or changed (found in C: a registry holds thousands of
+        ;; entries, a load changes a few)
+        (let ((changes (sys::%hash-table-changes (car r) (cdr r))))
+          (when changes (%keep-registry-entries (car r) changes))))
+      (let ((gfs (%generic-functions)))
+        (flet ((keep-methods (gf was)
+                 (let ((methods (sys::generic-function-methods gf)))
+                   (unless (eq methods was)
+                     (dolist (m (%new-elements methods was))
+                       (push (cons gf m) (car *kept-methods*))))))
+               (keep-function (gf)
+                 (unless (member gf (car *kept-generic-functions*) :test #'eq)
+                   (push gf (car *kept-generic-functions*)))))
+          (if (tailp old-gfs gfs)
+              (progn
+                (loop for gf in old-gfs for was in old-methods do (keep-methods gf was))
+                (dolist (gf (ldiff gfs old-gfs)) (keep-function gf)))
+              ;; the list was made anew meanwhile: each function looked up
+              (let ((before (make-hash-table :test 'eq)))
+                (loop for gf in old-gfs for was in old-methods do (setf (gethash gf before) (list was)))
+                (loop for gf in old-gfs for was in old-methods do (keep-methods gf was))
+                (dolist (gf gfs)
+                  (unless (gethash gf before) (keep-function gf)))))))
       created)))
 
 (defun %reapply-kept-state ()
-  (dolist (e (reverse (car *kept-registry-entries*)))
-    (setf (gethash (second e) (first e)) (third e)))
+  (dolist (kept (car *kept-registry-entries*))
+    (let ((table (car kept)))
+      (dolist (e (reverse (cdr kept)))
+        (setf (gethash (car e) table) (cdr e)))))
   (when (boundp 'sys::*generic-functions*)
     (dolist (gf (reverse (car *kept-generic-functions*)))
       (unless (member gf (symbol-value 'sys::*generic-functions*))
@@ -1640,7 +1683,8 @@ looked up are written (the others may be of directories long gone).")
 (defvar *on-system-loaded* nil "Called with each record as a system finishes loading.")
 
 (defun %progress (control &rest args)
-  (when (fboundp 'sys::%session-progress)
+  ;; the message is made only when the session has a progress handler to take it
+  (when (and (fboundp 'sys::%session-progress) (sys::%session-progress nil))
     (ignore-errors (sys::%session-progress (apply #'format nil control args)))))
 
 ;;; The cache of compiled files (as ASDF's output translations): the compiled file of
@@ -1655,20 +1699,32 @@ looked up are written (the others may be of directories long gone).")
 (defvar *system-cache-directory* nil
   "When set, the directory the cache keeps its compiled files in, instead of $XDG_CACHE_HOME/tinycl/<version>/.")
 
+(defvar *system-cache-root-memo* (list nil)
+  "Box: (base . root), the last root %SYSTEM-CACHE-LOCATION computed and what it was computed from.")
+
 (defun %system-cache-root ()
   ;; the cache directory; the first time a session asks, the boot image's pages are mapped from there
   (unless *image-pages-tried* (%use-image-pages))
   (%system-cache-location))
 
 (defun %system-cache-location ()
+  ;; asked for each file loaded: the root is computed again only when what it comes from changed
+  ;; (XDG_CACHE_HOME when absolute, else the home directory)
   (let ((xdg (getenv "XDG_CACHE_HOME")))
     (if *system-cache-directory*
         (return-from %system-cache-location (ensure-directory-pathname *system-cache-directory*)))
-    (ignore-errors
-     (merge-pathnames (make-pathname :directory (list :relative "tinycl" (lisp-implementation-version)))
-                      (if (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/))
-                          (pathname (if (char= (char xdg (1- (length xdg))) #\/) xdg (concatenate 'string xdg "/")))
-                          (merge-pathnames (make-pathname :directory '(:relative ".cache")) (user-homedir-pathname)))))))
+    (let* ((absolute (and xdg (plusp (length xdg)) (char= (char xdg 0) #\/)))
+           (base (if absolute xdg (user-homedir-pathname)))
+           (memo (car *system-cache-root-memo*)))
+      (if (and memo (equal (car memo) base))
+          (cdr memo)
+          (let ((root (ignore-errors
+                       (merge-pathnames (make-pathname :directory (list :relative "tinycl" (lisp-implementation-version)))
+                                        (if absolute
+                                            (pathname (if (char= (char xdg (1- (length xdg))) #\/) xdg (concatenate 'string xdg "/")))
+                                            (merge-pathnames (make-pathname :directory '(:relative ".cache")) base))))))
+            (setf (car *system-cache-root-memo*) (cons base root))
+            root)))))
 
 ;;; The boot image's cold pages (docs/internals.md, "The boot image's cold pages mapped from the
 ;;; cache"): a plain start inflates none of them, but loading a system touches most, each costing
@@ -1808,7 +1864,7 @@ there, the date when it decided between the compiled file and the source).")
                         (push (cons kind def-name) (car definitions))
                         (when old-hook (funcall old-hook kind def-name)))))
              (dolist (c files)
-               (%progress "Loading ~A: ~A" name (namestring (component-pathname c)))
+               (%progress "Loading ~A: ~A" name (component-pathname c))
                (%perform-load operation c))
              (%perform-load operation system)
              (setq ok t))
