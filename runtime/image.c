@@ -1612,13 +1612,20 @@ size_t image_scanned_offset(const unsigned char *buf, size_t len) {
     return h.scanned_at < len ? (size_t)h.scanned_at : 0;
 }
 
+/* The header of image BUF and its sections, when it has a cold part that lies within LEN. */
+static bool cold_header(const unsigned char *buf, size_t len, ImageHeader *h, Sections *x) {
+    if (len < sizeof *h) return false;
+    memcpy(h, buf, sizeof *h);
+    if (!h->cold_bytes || h->cold_at + h->cold_bytes > len) return false;
+    *x = sections(h);
+    return true;
+}
+
 bool image_cold_pages(const unsigned char *buf, size_t len, const uint32_t **offs, const unsigned char **data,
                       size_t *pages, uint64_t *sum) {
     ImageHeader h;
-    if (len < sizeof h) return false;
-    memcpy(&h, buf, sizeof h);
-    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
-    Sections x = sections(&h);
+    Sections x;
+    if (!cold_header(buf, len, &h, &x)) return false;
     *data = cold_data(buf, &h, &x, offs);
     *pages = x.ncold_s + x.ncold_a;
     *sum = h.checksum;
@@ -1629,10 +1636,8 @@ uint64_t image_sum(const void *p, size_t n) { return checksum((const unsigned ch
 
 bool image_cold_section(const unsigned char *buf, size_t len, size_t *at, size_t *bytes, size_t *pages) {
     ImageHeader h;
-    if (len < sizeof h) return false;
-    memcpy(&h, buf, sizeof h);
-    if (!h.cold_bytes || h.cold_at + h.cold_bytes > len) return false;
-    Sections x = sections(&h);
+    Sections x;
+    if (!cold_header(buf, len, &h, &x)) return false;
     *at = (size_t)h.cold_at;
     *bytes = (size_t)h.cold_bytes;
     *pages = x.ncold_s + x.ncold_a;
