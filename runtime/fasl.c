@@ -6,6 +6,7 @@
 #include "lstring.h"
 #include "package.h"
 #include "clos.h"
+#include "hash.h"
 #include "pathname.h"
 #include "access.h"
 #include "truename.h"
@@ -66,9 +67,21 @@ static bool object_of(Lisp *L, Obj o, HeapType t) {
 
 static bool live_package(Lisp *L, Obj p) { return object_of(L, p, T_PACKAGE) && object_of(L, PKG(p)->name, T_STRING); }
 
+/* S is a symbol its package gives back by its name. The writer asks about every block it reaches,
+ * node structures included, whose first word (an evaluator's address) can read as a header of any
+ * type: only what the package and class tables give back is taken as a reference. */
 static bool interned_symbol(Lisp *L, Obj s) {
-    return object_of(L, s, T_SYMBOL) && object_of(L, SYM(s)->name, T_STRING) && SYM(s)->package != NIL &&
-           live_package(L, SYM(s)->package);
+    if (!(object_of(L, s, T_SYMBOL) && object_of(L, SYM(s)->name, T_STRING) && SYM(s)->package != NIL &&
+          live_package(L, SYM(s)->package)))
+        return false;
+    int status;
+    return package_find_symbol(L, SYM(s)->package, STR(SYM(s)->name)->data, STR(SYM(s)->name)->len, &status) == s;
+}
+
+/* O is the class FIND-CLASS gives for NAME. */
+static bool named_class(Lisp *L, Obj o, Obj name) {
+    Obj table = SYM(S(P_CLASS_TABLE))->value;
+    return interned_symbol(L, name) && is_type(table, T_HASHTABLE) && hash_get(L, table, name, NIL) == o;
 }
 
 static size_t ref_size(HeapType t) {
@@ -105,8 +118,7 @@ static int ref_kind(Lisp *L, Obj o, size_t size) {
         Instance *in = INST(o);
         if (!in->slots || !GC_base(in->slots)) return 0;
         if (heap_type(o) == T_INSTANCE && (in->h.flags & INST_CLASS) && in->nslots > CL_NAME) {
-            Obj name = in->slots[CL_NAME];
-            return interned_symbol(L, name) ? REF_CLASS : 0;
+            return named_class(L, o, in->slots[CL_NAME]) ? REF_CLASS : 0;
         }
         if (heap_type(o) == T_FUNCALLABLE && (in->h.flags & INST_GENERIC) && in->nslots > GF_NAME) {
             Obj name = in->slots[GF_NAME];
