@@ -165,11 +165,22 @@ START_TEST(conses_in_two_words) {
 }
 END_TEST
 
-/* A cut of every symbol: the references of a compiled file, reduced to the test's needs. */
-typedef struct SymCut { Obj syms[64]; size_t n; } SymCut;
+/* A cut of every interned symbol: the references of a compiled file, reduced to the test's needs.
+ * The writer asks about node structures too, whose first word (an evaluator's address) can read
+ * as a symbol's header: a block is a symbol only if its package gives it back by its name. */
+typedef struct SymCut { Lisp *L; Obj syms[64]; size_t n; } SymCut;
+static bool symcut_object(Lisp *L, Obj o, HeapType t) {
+    return is_heap(o) && !(WORD(o) & 7) && (image_heap_contains(&L->image_heap, (void *)o) || GC_base((void *)o)) &&
+           heap_type(o) == t;
+}
 static bool symcut_is_ref(void *ctx, uintptr_t base, size_t size) {
-    (void)ctx;
-    return size >= sizeof(Symbol) && ((Header *)base)->type == T_SYMBOL;
+    Lisp *L = ((SymCut *)ctx)->L;
+    Obj o = OBJ(base);
+    if (size < sizeof(Symbol) || !symcut_object(L, o, T_SYMBOL) || !symcut_object(L, SYM(o)->name, T_STRING) ||
+        !symcut_object(L, SYM(o)->package, T_PACKAGE))
+        return false;
+    int status;
+    return package_find_symbol(L, SYM(o)->package, STR(SYM(o)->name)->data, STR(SYM(o)->name)->len, &status) == o;
 }
 static long symcut_fn(void *ctx, uintptr_t base, size_t *size) {
     SymCut *c = (SymCut *)ctx;
@@ -183,7 +194,7 @@ static long symcut_fn(void *ctx, uintptr_t base, size_t *size) {
 }
 
 static Obj cut_round_trip(Lisp *L, Obj root) {
-    SymCut sc = {{0}, 0};
+    SymCut sc = {L, {0}, 0};
     ImageCut cut = {symcut_fn, &sc, symcut_is_ref};
     char err[IMAGE_ERRLEN] = "";
     uintptr_t roots[1] = {WORD(root)};
