@@ -65,7 +65,10 @@ static bool object_of(Lisp *L, Obj o, HeapType t) {
     return heap_type(o) == t;
 }
 
-static bool live_package(Lisp *L, Obj p) { return object_of(L, p, T_PACKAGE) && object_of(L, PKG(p)->name, T_STRING); }
+/* P is a package found by its name (see interned_symbol). */
+static bool live_package(Lisp *L, Obj p) {
+    return object_of(L, p, T_PACKAGE) && object_of(L, PKG(p)->name, T_STRING) && package_find(L, PKG(p)->name) == p;
+}
 
 /* S is a symbol its package gives back by its name. The writer asks about every block it reaches,
  * node structures included, whose first word (an evaluator's address) can read as a header of any

@@ -1,7 +1,8 @@
 /* test_fasl_refs.c: what a compiled file writes as a reference to something of the reading
  * process (a symbol, a class) and what it copies. The writer asks about every block it reaches,
  * node structures included, whose first word (an evaluator's address) may read as the header of
- * a class: only a class FIND-CLASS gives back by its name is written as a reference to it. */
+ * a class or a package: only a class FIND-CLASS gives back by its name, and a package found by
+ * its name, is written as a reference to it. */
 #include "unit.h"
 #include "clos.h"
 #include <string.h>
@@ -20,6 +21,34 @@ static Obj fake_class(Lisp *L) {
     f->layout = NIL;
     return (Obj)f;
 }
+
+/* A block that looks like the package COMMON-LISP: a header of type PACKAGE and its name. */
+static Obj fake_package(Lisp *L) {
+    Package *p = (Package *)gc_alloc(L, sizeof(Package));
+    memset(p, 0, sizeof *p);
+    p->h.type = T_PACKAGE;
+    p->name = string_from_cstr(L, "COMMON-LISP");
+    p->nicknames = p->use_list = p->used_by = p->shadowing = p->doc = p->local_nicknames = NIL;
+    return (Obj)p;
+}
+
+START_TEST(test_block_that_reads_as_a_package_is_copied) {
+    Lisp *L = unit_shared_lisp();
+    char path[64], code[256];
+    snprintf(path, sizeof path, "/tmp/tinycl-unit-fasl-p-%ld.fasl", (long)getpid());
+    Obj var = intern_cstr(L, L->pkg_cl_user, "*FASL-REFS-GRAPH*");
+    SYM(var)->value = cons(L, fake_package(L), cons(L, L->pkg_cl, NIL));
+    snprintf(code, sizeof code, "(sys::%%fasl-write \"%s\" *fasl-refs-graph*)", path);
+    unit_eval(L, code);
+    snprintf(code, sizeof code, "(values (sys::%%fasl-read \"%s\"))", path);
+    Obj back = unit_eval(L, code);
+    ck_assert(is_cons(back));
+    ck_assert(is_type(CAR(back), T_PACKAGE));
+    ck_assert_ptr_ne((void *)CAR(back), (void *)L->pkg_cl);     /* a copy, not CL found by its name */
+    ck_assert_ptr_eq((void *)CAR(CDR(back)), (void *)L->pkg_cl); /* the real one is a reference */
+    unlink(path);
+}
+END_TEST
 
 START_TEST(test_block_that_reads_as_a_class_is_copied) {
     Lisp *L = unit_shared_lisp();
@@ -56,6 +85,7 @@ static Suite *fasl_refs_suite(void) {
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_block_that_reads_as_a_class_is_copied);
+    tcase_add_test(tc, test_block_that_reads_as_a_package_is_copied);
     suite_add_tcase(s, tc);
     return s;
 }
