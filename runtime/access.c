@@ -356,23 +356,19 @@ void access_check(Lisp *L, const char *native, AccessMode mode, const char *oper
                               : "it is outside the directories this session may read");
 }
 
-bool access_readable(Lisp *L, const char *native) {
+/* Whether the session's rules allow MODE on NATIVE, without signalling. */
+static bool access_quietly(Lisp *L, const char *native, AccessMode mode) {
     Access *a = policy(L);
     if (!a || (!a->restricted && !a->protect_path)) return true;
     char *r = access_resolve(native);
-    bool ok = r && !protected_path(a, r) && (!a->restricted || access_allows(a, r, ACCESS_READ));
+    bool ok = r && !protected_path(a, r) && (!a->restricted || access_allows(a, r, mode));
     free(r);
     return ok;
 }
 
-bool access_writable(Lisp *L, const char *native) {
-    Access *a = policy(L);
-    if (!a || (!a->restricted && !a->protect_path)) return true;
-    char *r = access_resolve(native);
-    bool ok = r && !protected_path(a, r) && (!a->restricted || access_allows(a, r, ACCESS_WRITE));
-    free(r);
-    return ok;
-}
+bool access_readable(Lisp *L, const char *native) { return access_quietly(L, native, ACCESS_READ); }
+
+bool access_writable(Lisp *L, const char *native) { return access_quietly(L, native, ACCESS_WRITE); }
 
 static bool protected_file(const Access *a, const struct stat *st) {
     for (int i = 0; i < a->nprotect; i++)
