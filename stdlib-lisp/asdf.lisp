@@ -1422,7 +1422,7 @@ looked up are written (the others may be of directories long gone).")
           (register-system system))))))
 
 (defun find-system (name &optional (error-p t))
-  (unless *image-pages-tried* (%system-cache-root))     ; before the search touches the image's pages
+  (unless *image-pages-tried* (%use-image-pages))     ; before the search touches the image's pages
   (if (typep name 'system)
       name
       (let* ((name (coerce-name name))
@@ -1963,7 +1963,7 @@ there, the date when it decided between the compiled file and the source).")
 
 (defun load-system (system &rest keys &key force force-not verbose version &allow-other-keys)
   (declare (ignore keys verbose))
-  (unless *image-pages-tried* (%system-cache-root))     ; before the load touches the image's pages
+  (unless *image-pages-tried* (%use-image-pages))     ; before the load touches the image's pages
   (let ((s (if (typep system 'system) system (%find-root system nil))))
     (when (and version (not (version-satisfies s version)))
       (error 'missing-component-of-version :requires (component-name s) :version version))
