@@ -56,12 +56,17 @@ static bool expected_header(const unsigned char *buf, size_t len, PagesHeader *h
 
 static uint64_t header_sum(const PagesHeader *h) { return image_sum(h, offsetof(PagesHeader, header_sum)); }
 
+/* The file's name, from the checksum of the image whose pages it holds. */
+static void name_of(const PagesHeader *h, char *name) {
+    snprintf(name, IMAGEPAGES_NAMELEN, "image-%016llx.pages", (unsigned long long)h->image_sum);
+}
+
 bool imagepages_name(const unsigned char *buf, size_t len, char *name) {
     PagesHeader h;
     const uint32_t *offs;
     const unsigned char *data;
     if (!expected_header(buf, len, &h, &offs, &data)) return false;
-    snprintf(name, IMAGEPAGES_NAMELEN, "image-%016llx.pages", (unsigned long long)h.image_sum);
+    name_of(&h, name);
     return true;
 }
 
@@ -141,7 +146,8 @@ int imagepages_write(const unsigned char *buf, size_t len, int dirfd) {
     const uint32_t *offs;
     const unsigned char *data;
     char name[IMAGEPAGES_NAMELEN], temp[IMAGEPAGES_NAMELEN + 48];
-    if (!expected_header(buf, len, &h, &offs, &data) || !imagepages_name(buf, len, name)) return -1;
+    if (!expected_header(buf, len, &h, &offs, &data)) return -1;
+    name_of(&h, name);
     size_t bytes = (size_t)h.npages * PAGE;
     unsigned char *pages = (unsigned char *)mmap(NULL, PAGE + bytes, PROT_READ | PROT_WRITE,
                                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -208,7 +214,8 @@ ImagePagesResult imagepages_use(const unsigned char *buf, size_t len, const char
     } else {
         char name[IMAGEPAGES_NAMELEN];
         if (may_write) make_dirs(dir);
-        int dirfd = imagepages_name(buf, len, name) ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+        name_of(&h, name);
+        int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dirfd >= 0) {
             /* not blocking: a FIFO of that name must not hang the process (it is then refused) */
             fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
